@@ -1,0 +1,42 @@
+#include "app/node_list_counts.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "cluster/node_info.h"
+#include "cluster/node_store.h"
+#include "nodescale/snapshot_json.h"
+
+namespace propscaler {
+namespace {
+
+bool HasExcludedTaint(const nodescale::NodeState& node,
+                      const TaintFilter& excluded) {
+  return std::any_of(node.taints.begin(), node.taints.end(),
+                     [&](const nodescale::Taint& taint) {
+                       return excluded.Matches(
+                           taint.key, nodescale::TaintEffectName(taint.effect));
+                     });
+}
+
+}  // namespace
+
+Result<NodeListCounts> CountNodeListJson(std::string_view text,
+                                         const LabelSelector& selector,
+                                         const TaintFilter& excluded) {
+  Result<std::vector<nodescale::NodeState>> nodes =
+      nodescale::DecodeNodeListJson(text);
+  if (!nodes.ok()) return nodes.status();
+  std::vector<NodeInfo> counted;
+  for (const nodescale::NodeState& node : *nodes) {
+    if (!selector.Matches(node.labels)) continue;
+    counted.push_back(NodeInfo{node.name, node.allocatable.cpu_millis,
+                               node.unschedulable, node.ready,
+                               HasExcludedTaint(node, excluded)});
+  }
+  NodeStore store;
+  store.Replace(std::move(counted));
+  return NodeListCounts{static_cast<int64_t>(nodes->size()), store.Counts()};
+}
+
+}  // namespace propscaler

@@ -1,0 +1,178 @@
+#include "app/node_scale_flags.h"
+
+#include <gflags/gflags.h>
+
+#include <sstream>
+
+#include "common/duration.h"
+
+DEFINE_string(cloud_provider, "kwok",
+              "node-scale: where nodes come from: kwok or clusterapi.");
+DEFINE_string(node_group_config, "",
+              "node-scale, kwok: ConfigMap (in --namespace) whose key "
+              "node-groups.json declares the node groups.");
+DEFINE_string(kwok_not_ready_node_groups, "",
+              "node-scale, kwok: comma list of groups whose new nodes stay "
+              "NotReady (to demo and test backoff).");
+DEFINE_string(scan_interval, "10s", "node-scale: time between iterations.");
+DEFINE_string(expander, "least-waste",
+              "node-scale: random, most-pods, least-waste, price, priority; "
+              "a comma list chains them.");
+DEFINE_int64(max_nodes_total, 0, "node-scale: most nodes; 0 = no limit.");
+DEFINE_string(cores_total, "0:320000", "node-scale: MIN:MAX cores.");
+DEFINE_string(memory_total, "0:6400000", "node-scale: MIN:MAX GiB memory.");
+DEFINE_bool(scale_down_enabled, true, "node-scale: remove unneeded nodes.");
+DEFINE_string(scale_down_unneeded_time, "10m",
+              "node-scale: how long a node is unneeded before removal.");
+DEFINE_string(scale_down_delay_after_add, "10m",
+              "node-scale: no scale-down this long after a scale-up.");
+DEFINE_string(scale_down_delay_after_delete, "0s",
+              "node-scale: no scale-down this long after a removal.");
+DEFINE_string(scale_down_delay_after_failure, "3m",
+              "node-scale: no scale-down this long after a failed removal.");
+DEFINE_double(scale_down_utilization_threshold, 0.5,
+              "node-scale: nodes below this utilization may go.");
+DEFINE_int32(max_empty_bulk_delete, 10,
+             "node-scale: empty nodes removed at once.");
+DEFINE_int32(max_graceful_termination_sec, 600,
+             "node-scale: how long a drained node waits for its evicted pods "
+             "to go before it is deleted; after it, the removal fails.");
+DEFINE_bool(balance_similar_node_groups, false,
+            "node-scale: split scale-ups across similar groups.");
+DEFINE_string(max_node_provision_time, "15m",
+              "node-scale: a scale-up whose nodes are not Ready by then "
+              "failed; the group is backed off.");
+DEFINE_string(new_pod_scale_up_delay, "0s",
+              "node-scale: ignore unschedulable pods younger than this.");
+DEFINE_int64(max_nodes_per_scaleup, 1000,
+             "node-scale: most nodes one scale-up adds.");
+DEFINE_string(initial_node_group_backoff_duration, "5m",
+              "node-scale: first backoff of a failed group.");
+DEFINE_string(max_node_group_backoff_duration, "30m",
+              "node-scale: longest backoff of a failed group.");
+DEFINE_bool(leader_elect, true,
+            "node-scale: elect a leader with a Lease before acting.");
+DEFINE_string(leader_elect_lease_duration, "15s",
+              "node-scale: lease duration.");
+DEFINE_string(leader_elect_renew_deadline, "10s",
+              "node-scale: the leader stops acting when it has not renewed "
+              "for this long.");
+DEFINE_string(leader_elect_retry_period, "2s",
+              "node-scale: time between lease attempts.");
+DEFINE_string(leader_elect_resource_name, "propscaler",
+              "node-scale: name of the Lease.");
+
+namespace propscaler {
+namespace {
+
+// Parses each duration flag into its target; stops at the first error.
+Status ParseDurations(
+    const std::vector<std::pair<const char*, Duration*>>& flags) {
+  for (const auto& [name, target] : flags) {
+    std::string value;
+    gflags::GetCommandLineOption(name, &value);
+    std::string dashed = name;
+    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    Result<std::chrono::milliseconds> parsed = ParseDuration(dashed, value);
+    if (!parsed.ok()) return parsed.status();
+    *target = *parsed;
+  }
+  return Status::Ok();
+}
+
+std::set<std::string, std::less<>> SplitComma(const std::string& text) {
+  std::set<std::string, std::less<>> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    if (!item.empty()) out.insert(item);
+  }
+  return out;
+}
+
+Status ApplyLimits(nodescale::ResourceLimits* limits) {
+  if (FLAGS_max_nodes_total < 0) {
+    return Status::Invalid(
+        "--max-nodes-total=" + std::to_string(FLAGS_max_nodes_total) +
+        ": want >= 0");
+  }
+  Result<nodescale::MinMax> cores =
+      nodescale::ParseMinMax("cores-total", FLAGS_cores_total);
+  if (!cores.ok()) return cores.status();
+  Result<nodescale::MinMax> memory =
+      nodescale::ParseMinMax("memory-total", FLAGS_memory_total);
+  if (!memory.ok()) return memory.status();
+  *limits = {FLAGS_max_nodes_total, cores->min,  cores->max,
+             memory->min,           memory->max, FLAGS_max_nodes_per_scaleup};
+  return Status::Ok();
+}
+
+Status CheckProvider(const NodeScaleSettings& s) {
+  if (s.cloud_provider != "kwok" && s.cloud_provider != "clusterapi") {
+    return Status::Invalid("--cloud-provider=" + s.cloud_provider +
+                           ": want kwok or clusterapi");
+  }
+  if (s.cloud_provider == "kwok" && s.node_group_config.empty()) {
+    return Status::Invalid(
+        "--node-group-config is required with --cloud-provider=kwok");
+  }
+  if (FLAGS_max_graceful_termination_sec < 0) {
+    return Status::Invalid("--max-graceful-termination-sec=" +
+                           std::to_string(FLAGS_max_graceful_termination_sec) +
+                           ": want >= 0");
+  }
+  if (FLAGS_scale_down_utilization_threshold < 0 ||
+      FLAGS_scale_down_utilization_threshold > 1) {
+    return Status::Invalid(
+        "--scale-down-utilization-threshold=" +
+        std::to_string(FLAGS_scale_down_utilization_threshold) + ": want 0..1");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
+  NodeScaleSettings s;
+  nodescale::LoopOptions& loop = s.loop;
+  loop.namespace_ = ns;
+  loop.expander = FLAGS_expander;
+  loop.scale_down_enabled = FLAGS_scale_down_enabled;
+  loop.max_empty_bulk_delete = FLAGS_max_empty_bulk_delete;
+  loop.max_graceful_termination =
+      std::chrono::seconds(FLAGS_max_graceful_termination_sec);
+  loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
+  loop.scale_down.utilization_threshold =
+      FLAGS_scale_down_utilization_threshold;
+  s.cloud_provider = FLAGS_cloud_provider;
+  s.node_group_config = FLAGS_node_group_config;
+  s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
+  s.leader_elect = FLAGS_leader_elect;
+  s.election.namespace_ = ns;
+  s.election.name = FLAGS_leader_elect_resource_name;
+  if (Status st = CheckProvider(s); !st.ok()) return st;
+  if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
+  loop.scale_down.limits = loop.scale_up.limits;
+  Status durations = ParseDurations({
+      {"scan_interval", &loop.scan_interval},
+      {"new_pod_scale_up_delay", &loop.new_pod_scale_up_delay},
+      {"max_node_provision_time", &loop.max_node_provision_time},
+      {"initial_node_group_backoff_duration", &loop.initial_backoff},
+      {"max_node_group_backoff_duration", &loop.max_backoff},
+      {"scale_down_unneeded_time", &loop.delays.unneeded_time},
+      {"scale_down_delay_after_add", &loop.delays.delay_after_add},
+      {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
+      {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},
+      {"leader_elect_lease_duration", &s.election.lease_duration},
+      {"leader_elect_renew_deadline", &s.election.renew_deadline},
+      {"leader_elect_retry_period", &s.election.retry_period},
+  });
+  if (!durations.ok()) return durations;
+  if (s.election.renew_deadline >= s.election.lease_duration) {
+    return Status::Invalid(
+        "--leader-elect-renew-deadline must be shorter than "
+        "--leader-elect-lease-duration");
+  }
+  return s;
+}
+
+}  // namespace propscaler

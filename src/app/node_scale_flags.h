@@ -1,0 +1,30 @@
+// Node-scale mode's flags, named and defaulted as Cluster Autoscaler's
+// (--scan-interval=10s, --scale-down-unneeded-time=10m, ...), turned into
+// the loop's options. Errors name the flag and its bad value.
+#ifndef PROPSCALER_APP_NODE_SCALE_FLAGS_H_
+#define PROPSCALER_APP_NODE_SCALE_FLAGS_H_
+
+#include <set>
+#include <string>
+
+#include "common/status.h"
+#include "kube/leader_election.h"
+#include "nodescale/loop.h"
+
+namespace propscaler {
+
+struct NodeScaleSettings {
+  nodescale::LoopOptions loop;
+  std::string cloud_provider;
+  std::string node_group_config;
+  std::set<std::string, std::less<>> kwok_not_ready_groups;
+  bool leader_elect = true;
+  kube::LeaderElectionConfig election;
+};
+
+// From the flags; `ns` is the namespace already resolved.
+Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns);
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_APP_NODE_SCALE_FLAGS_H_

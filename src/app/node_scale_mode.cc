@@ -1,0 +1,163 @@
+#include "app/node_scale_mode.h"
+
+#include <gflags/gflags.h>
+#include <glog/logging.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+#include "app/node_scale_flags.h"
+#include "kube/client_config.h"
+#include "kube/event_recorder.h"
+#include "kube/http_client.h"
+#include "kube/pod_decode.h"
+#include "kube/reflector.h"
+#include "nodescale/provider/clusterapi.h"
+#include "nodescale/provider/kwok.h"
+#include "server/health_server.h"
+
+DECLARE_string(kubeconfig);
+DECLARE_string(namespace);
+DECLARE_int32(healthz_port);
+
+namespace propscaler {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+std::string ResolveNamespace(const kube::ClientConfig& config) {
+  if (!FLAGS_namespace.empty()) return FLAGS_namespace;
+  if (const char* env = std::getenv("MY_POD_NAMESPACE"); env && *env) {
+    return env;
+  }
+  return config.namespace_.empty() ? "kube-system" : config.namespace_;
+}
+
+std::string Identity() {
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  std::mt19937_64 random{std::random_device{}()};
+  return std::string(host) + "_" + std::to_string(random() % 1000000000);
+}
+
+void StopOnSignals(StopSignal* stop) {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::thread([signals, stop] {
+    int received = 0;
+    sigwait(&signals, &received);
+    LOG(INFO) << "received signal " << received << ", stopping";
+    stop->Stop();
+  }).detach();
+}
+
+std::unique_ptr<nodescale::Provider> MakeProvider(
+    const kube::KubeApi* api, const NodeScaleSettings& settings) {
+  if (settings.cloud_provider == "clusterapi") {
+    return std::make_unique<nodescale::ClusterApiProvider>(api);
+  }
+  return std::make_unique<nodescale::KwokProvider>(
+      api, nodescale::KwokOptions{settings.loop.namespace_,
+                                  settings.node_group_config,
+                                  settings.kwok_not_ready_groups});
+}
+
+// Runs iterations every --scan-interval while this replica may act.
+void RunLoop(nodescale::NodeScaleLoop* loop,
+             const nodescale::ClusterState* state,
+             const std::function<bool()>& may_act, Duration interval,
+             HealthState* health, StopSignal* stop) {
+  while (!stop->stopped()) {
+    health->Heartbeat(std::chrono::steady_clock::now());
+    if (!state->Synced()) {
+      health->CycleFinished(
+          Status::Unavailable("waiting for the first list of pods and nodes"));
+    } else if (may_act()) {
+      Status status = loop->RunOnce();
+      LOG_IF(WARNING, !status.ok()) << "iteration failed: " << status.message();
+      health->CycleFinished(status);
+    } else {
+      health->CycleFinished(Status::Ok());  // a healthy follower
+    }
+    if (stop->WaitFor(state->Synced() ? interval
+                                      : std::chrono::milliseconds(100))) {
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+int RunNodeScaleMode() {
+  Result<kube::ClientConfig> config =
+      FLAGS_kubeconfig.empty()
+          ? kube::LoadInClusterConfig(kube::kServiceAccountDir)
+          : kube::LoadKubeconfig(FLAGS_kubeconfig);
+  if (!config.ok()) {
+    LOG(ERROR) << config.status().message();
+    return kExitUsage;
+  }
+  Result<NodeScaleSettings> settings =
+      NodeScaleSettingsFromFlags(ResolveNamespace(*config));
+  if (!settings.ok()) {
+    LOG(ERROR) << settings.status().message();
+    return kExitUsage;
+  }
+  settings->election.identity = Identity();
+  kube::HttpClient http(*config);
+  kube::KubeApi api(&http);
+  SystemClock clock;
+  StopSignal stop;
+  StopOnSignals(&stop);
+
+  nodescale::ClusterState state;
+  kube::Reflector<nodescale::LivePod> pods(
+      &api, {"/api/v1/pods", "", ""},
+      {&kube::DecodeLivePodList, &kube::DecodeLivePodWatchEvent},
+      state.PodSink(), "pods");
+  kube::Reflector<nodescale::LiveNode> nodes(
+      &api, {"/api/v1/nodes", "", ""},
+      {&kube::DecodeLiveNodeList, &kube::DecodeLiveNodeWatchEvent},
+      state.NodeSink(), "nodes");
+  kube::LeaderElector elector(&api, settings->election, &clock);
+  const bool elect = settings->leader_elect;
+  std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
+
+  HealthState health(std::max<Duration>(std::chrono::seconds(120),
+                                        5 * settings->loop.scan_interval));
+  HealthServer health_server(&health);
+  if (FLAGS_healthz_port != 0) {
+    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
+      LOG(ERROR) << status.message();
+      return kExitUsage;
+    }
+  }
+  std::unique_ptr<nodescale::Provider> provider = MakeProvider(&api, *settings);
+  kube::EventRecorder events(&api, "propscaler", settings->loop.namespace_);
+  nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
+                                settings->loop, may_act);
+  LOG(INFO) << "propscaler " << PROPSCALER_VERSION
+            << " node-scale mode, provider " << settings->cloud_provider
+            << ", namespace " << settings->loop.namespace_ << ", identity "
+            << settings->election.identity << ", against " << config->server;
+
+  std::thread pod_thread([&] { pods.Run(&stop); });
+  std::thread node_thread([&] { nodes.Run(&stop); });
+  std::thread elector_thread([&] {
+    if (elect) elector.Run(&stop);
+  });
+  RunLoop(&loop, &state, may_act, settings->loop.scan_interval, &health, &stop);
+  pod_thread.join();
+  node_thread.join();
+  elector_thread.join();
+  health_server.Stop();
+  return 0;
+}
+
+}  // namespace propscaler

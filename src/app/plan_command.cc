@@ -1,0 +1,197 @@
+#include "app/plan_command.h"
+
+#include <iostream>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "app/node_list_counts.h"
+#include "app/plan_output.h"
+#include "app/plan_svg.h"
+#include "app/subcommand_flags.h"
+#include "cluster/taint_filter.h"
+#include "common/files.h"
+#include "common/label_selector.h"
+#include "common/quantity.h"
+#include "kube/decode.h"
+#include "replicas/arithmetic.h"
+#include "replicas/params.h"
+#include "replicas/plan_table.h"
+
+namespace propscaler {
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int64_t kMaxPlanNodes = 1'000'000;
+constexpr int64_t kMaxCpuMillisPerNode = 1'000'000'000;  // a million cores
+
+constexpr std::string_view kUsage =
+    "usage: propscaler plan --params=FILE|--configmap-json=FILE "
+    "[--nodes=nodes.json] [--nodelabels=SELECTOR] "
+    "[--exclude-node-taints=KEY[:EFFECT],...] [--cores-per-node=4] "
+    "[--max-nodes=5000] [--format=table|svg]";
+
+struct PlanFlags {
+  std::string params;          // a --default-params style JSON file
+  std::string configmap_json;  // kubectl get configmap X -o json
+  std::string nodes;           // kubectl get nodes -o json
+  std::string nodelabels;
+  std::string exclude_node_taints;
+  std::string format = "table";
+  PlanRange range;
+};
+
+Status ApplyRangeFlag(const SubcommandFlag& flag, PlanRange* range) {
+  if (flag.name == "max-nodes") {
+    Result<int64_t> n = ParseNonNegativeFlag(flag.name, flag.value);
+    if (!n.ok()) return n.status();
+    if (*n < 1 || *n > kMaxPlanNodes) {
+      return Status::Invalid("--max-nodes=" + flag.value + ": want 1 to " +
+                             std::to_string(kMaxPlanNodes));
+    }
+    range->max_nodes = *n;
+    return Status::Ok();
+  }
+  Result<int64_t> millis = ParseMilliQuantity(flag.value);
+  if (!millis.ok()) {
+    return millis.status().WithContext("--cores-per-node=" + flag.value);
+  }
+  if (*millis <= 0 || *millis > kMaxCpuMillisPerNode) {
+    return Status::Invalid("--cores-per-node=" + flag.value +
+                           ": want a CPU quantity above 0 and at most 1000000");
+  }
+  range->cpu_millis_per_node = *millis;
+  return Status::Ok();
+}
+
+Status ApplyFlag(const SubcommandFlag& flag, PlanFlags* flags) {
+  std::map<std::string, std::string*> strings = {
+      {"params", &flags->params},
+      {"configmap-json", &flags->configmap_json},
+      {"nodes", &flags->nodes},
+      {"nodelabels", &flags->nodelabels},
+      {"exclude-node-taints", &flags->exclude_node_taints},
+      {"format", &flags->format}};
+  if (auto it = strings.find(flag.name); it != strings.end()) {
+    if (!flag.has_value) {
+      return Status::Invalid("--" + flag.name + " needs a value");
+    }
+    *it->second = flag.value;
+    return Status::Ok();
+  }
+  if (flag.name == "max-nodes" || flag.name == "cores-per-node") {
+    return ApplyRangeFlag(flag, &flags->range);
+  }
+  return Status::Invalid("unknown flag --" + flag.name);
+}
+
+Status CheckFlags(const PlanFlags& flags) {
+  if (flags.params.empty() == flags.configmap_json.empty()) {
+    return Status::Invalid("want exactly one of --params and --configmap-json");
+  }
+  if (flags.format != "table" && flags.format != "svg") {
+    return Status::Invalid("--format=" + flags.format + ": want table or svg");
+  }
+  if (!flags.nodes.empty() && flags.format == "svg") {
+    return Status::Invalid(
+        "--format=svg draws cluster sizes; it does not take --nodes");
+  }
+  if (flags.nodes.empty() && !flags.nodelabels.empty()) {
+    return Status::Invalid("--nodelabels=" + flags.nodelabels +
+                           " selects nodes of --nodes, which is not given");
+  }
+  if (flags.nodes.empty() && !flags.exclude_node_taints.empty()) {
+    return Status::Invalid(
+        "--exclude-node-taints=" + flags.exclude_node_taints +
+        " excludes nodes of --nodes, which is not given");
+  }
+  return Status::Ok();
+}
+
+Result<PlanFlags> ParseFlags(int argc, char** argv) {
+  Result<std::vector<SubcommandFlag>> split = SplitSubcommandFlags(argc, argv);
+  if (!split.ok()) return split.status();
+  PlanFlags flags;
+  for (const SubcommandFlag& flag : *split) {
+    if (Status s = ApplyFlag(flag, &flags); !s.ok()) return s;
+  }
+  if (Status s = CheckFlags(flags); !s.ok()) return s;
+  return flags;
+}
+
+// The ConfigMap data the params come from: the --params file as
+// --default-params would turn it into data, or the data of the ConfigMap.
+Result<std::map<std::string, std::string>> LoadParamsData(
+    const PlanFlags& flags) {
+  if (!flags.params.empty()) {
+    Result<std::string> text = ReadFile(flags.params);
+    if (!text.ok()) return text.status();
+    return DefaultParamsToData(*text);
+  }
+  Result<std::string> text = ReadFile(flags.configmap_json);
+  if (!text.ok()) return text.status();
+  Result<kube::ConfigMap> config_map = kube::DecodeConfigMap(*text);
+  if (!config_map.ok()) return config_map.status();
+  return config_map->data;
+}
+
+Result<Params> LoadParams(const PlanFlags& flags) {
+  const std::string& path =
+      flags.params.empty() ? flags.configmap_json : flags.params;
+  Result<std::map<std::string, std::string>> data = LoadParamsData(flags);
+  if (!data.ok()) return data.status().WithContext(path);
+  Result<Params> params = ParseParams(*data);
+  if (!params.ok()) return params.status().WithContext(path);
+  return params;
+}
+
+Result<NodeListPlan> PlanNodeList(const PlanFlags& flags,
+                                  const Params& params) {
+  Result<LabelSelector> selector = LabelSelector::Parse(flags.nodelabels);
+  if (!selector.ok()) return selector.status().WithContext("--nodelabels");
+  Result<TaintFilter> excluded = TaintFilter::Parse(flags.exclude_node_taints);
+  if (!excluded.ok()) {
+    return excluded.status().WithContext("--exclude-node-taints");
+  }
+  Result<std::string> text = ReadFile(flags.nodes);
+  if (!text.ok()) return text.status();
+  Result<NodeListCounts> counts =
+      CountNodeListJson(*text, *selector, *excluded);
+  if (!counts.ok()) return counts.status().WithContext(flags.nodes);
+  return NodeListPlan{flags.nodes,
+                      flags.nodelabels,
+                      *counts,
+                      DesiredReplicas(params, counts->counts),
+                      BoundAt(params, counts->counts),
+                      excluded->ToString()};
+}
+
+int Fail(const Status& status) {
+  std::cerr << "propscaler plan: " << status.message() << "\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+int RunPlanCommand(int argc, char** argv) {
+  Result<PlanFlags> flags = ParseFlags(argc, argv);
+  if (!flags.ok()) {
+    std::cerr << kUsage << "\n";
+    return Fail(flags.status());
+  }
+  Result<Params> params = LoadParams(*flags);
+  if (!params.ok()) return Fail(params.status());
+  if (!flags->nodes.empty()) {
+    Result<NodeListPlan> plan = PlanNodeList(*flags, *params);
+    if (!plan.ok()) return Fail(plan.status());
+    std::cout << NodeListPlanText(*params, *plan);
+    return 0;
+  }
+  const std::vector<PlanRow> curve = PlanCurve(*params, flags->range);
+  std::cout << (flags->format == "svg"
+                    ? PlanSvg(*params, flags->range, curve)
+                    : PlanTableText(*params, flags->range, PlanSteps(curve)));
+  return 0;
+}
+
+}  // namespace propscaler

@@ -1,0 +1,85 @@
+#include "app/plan_output.h"
+
+#include <iomanip>
+#include <sstream>
+#include <variant>
+
+#include "replicas/params_summary.h"
+
+namespace propscaler {
+namespace {
+
+bool IncludesUnschedulable(const Params& params) {
+  return std::visit([](const auto& p) { return p.include_unschedulable_nodes; },
+                    params);
+}
+
+std::string ChangeText(int64_t change) {
+  if (change == 0) return "";
+  return (change > 0 ? "+" : "") + std::to_string(change);
+}
+
+}  // namespace
+
+std::string FormatCores(int64_t millis) {
+  std::string text = std::to_string(millis / 1000);
+  if (millis % 1000 == 0) return text;
+  std::ostringstream fraction;
+  fraction << std::setw(3) << std::setfill('0') << millis % 1000;
+  std::string digits = fraction.str();
+  while (digits.back() == '0') digits.pop_back();
+  return text + "." + digits;
+}
+
+std::string PlanTableText(const Params& params, const PlanRange& range,
+                          const std::vector<PlanRow>& steps) {
+  std::ostringstream out;
+  out << "params: " << SummarizeParams(params) << "\n"
+      << "cluster: 1 to " << range.max_nodes << " nodes of "
+      << FormatCores(range.cpu_millis_per_node)
+      << " cores, all schedulable; rows where replicas change, and anchors\n\n"
+      << std::setw(8) << "nodes" << std::setw(10) << "cores" << std::setw(10)
+      << "replicas" << std::setw(8) << "change"
+      << "  bound\n";
+  for (const PlanRow& row : steps) {
+    std::ostringstream line;
+    line << std::setw(8) << row.nodes << std::setw(10) << row.cores
+         << std::setw(10) << row.replicas << std::setw(8)
+         << ChangeText(row.change) << "  " << PlanBoundName(row.bound);
+    std::string text = line.str();
+    while (text.back() == ' ') text.pop_back();
+    out << text << "\n";
+  }
+  return out.str();
+}
+
+std::string NodeListPlanText(const Params& params, const NodeListPlan& plan) {
+  const ClusterCounts& c = plan.counts.counts;
+  std::ostringstream out;
+  out << "params: " << SummarizeParams(params) << "\n"
+      << "nodes: " << plan.file << ": " << plan.counts.listed << " listed";
+  if (!plan.nodelabels.empty()) {
+    out << ", " << c.total_nodes << " match --nodelabels=" << plan.nodelabels;
+  }
+  out << "\n"
+      << "counted: " << c.total_nodes << " nodes, " << c.total_cores
+      << " cores\n"
+      << "schedulable: " << c.schedulable_nodes << " nodes, "
+      << c.schedulable_cores << " cores";
+  if (!plan.excluded_taints.empty()) {
+    out << " (not tainted " << plan.excluded_taints << ")";
+  }
+  out << "\n"
+      << "uses: "
+      << (IncludesUnschedulable(params) ? "counted (includeUnschedulableNodes)"
+                                        : "schedulable")
+      << "\n"
+      << "replicas: " << plan.replicas;
+  if (plan.bound != PlanBound::kNone) {
+    out << " (" << PlanBoundName(plan.bound) << ")";
+  }
+  out << "\n";
+  return out.str();
+}
+
+}  // namespace propscaler

@@ -1,0 +1,39 @@
+// The text output of `propscaler plan`: the table of replicas over cluster
+// sizes, and the counts and replicas of one node list.
+#ifndef PROPSCALER_APP_PLAN_OUTPUT_H_
+#define PROPSCALER_APP_PLAN_OUTPUT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/node_list_counts.h"
+#include "replicas/params.h"
+#include "replicas/plan_table.h"
+
+namespace propscaler {
+
+// "4", "3.5", "0.25": CPU in cores from thousandths.
+std::string FormatCores(int64_t millis);
+
+// A heading naming the params and the range, then one line per row of
+// PlanSteps with the change ("+1") and the bound that decides it.
+std::string PlanTableText(const Params& params, const PlanRange& range,
+                          const std::vector<PlanRow>& steps);
+
+struct NodeListPlan {
+  std::string file;
+  std::string nodelabels;  // empty: every node counts
+  NodeListCounts counts;
+  int64_t replicas = 0;
+  PlanBound bound = PlanBound::kNone;
+  std::string excluded_taints;  // --exclude-node-taints; empty: none
+};
+
+// The counts of the node list (all and schedulable), which of them the
+// params use, and the replicas.
+std::string NodeListPlanText(const Params& params, const NodeListPlan& plan);
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_APP_PLAN_OUTPUT_H_

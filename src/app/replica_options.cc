@@ -1,0 +1,59 @@
+#include "app/replica_options.h"
+
+#include "cluster/taint_filter.h"
+#include "common/label_selector.h"
+
+namespace propscaler {
+
+Result<AutoscalerOptions> BuildReplicaOptions(
+    const ReplicaFlags& flags, const std::string& pod_namespace,
+    const std::string& config_namespace) {
+  AutoscalerOptions options;
+  if (flags.configmap.empty()) {
+    return Status::Invalid(
+        "--configmap is required: the ConfigMap holding "
+        "the params");
+  }
+  options.configmap = flags.configmap;
+  Result<std::vector<kube::ScaleTarget>> targets =
+      kube::ParseScaleTargets(flags.target);
+  if (!targets.ok()) return targets.status();
+  options.targets = *targets;
+
+  options.namespace_ = !flags.namespace_.empty() ? flags.namespace_
+                       : !pod_namespace.empty()  ? pod_namespace
+                                                 : config_namespace;
+  if (options.namespace_.empty()) {
+    return Status::Invalid(
+        "no namespace: pass --namespace or set MY_POD_NAMESPACE");
+  }
+  if (flags.poll_period_seconds < 1) {
+    return Status::Invalid("--poll-period-seconds must be at least 1, got " +
+                           std::to_string(flags.poll_period_seconds));
+  }
+  options.poll_period = std::chrono::seconds(flags.poll_period_seconds);
+  if (flags.max_sync_failures < 0) {
+    return Status::Invalid("--max-sync-failures must be 0 or more, got " +
+                           std::to_string(flags.max_sync_failures));
+  }
+  options.max_sync_failures = flags.max_sync_failures;
+
+  Result<LabelSelector> selector = LabelSelector::Parse(flags.nodelabels);
+  if (!selector.ok()) return selector.status().WithContext("--nodelabels");
+  options.node_selector = flags.nodelabels;
+  Result<TaintFilter> taints = TaintFilter::Parse(flags.exclude_node_taints);
+  if (!taints.ok()) {
+    return taints.status().WithContext("--exclude-node-taints");
+  }
+  options.excluded_taints = *taints;
+
+  if (!flags.default_params.empty()) {
+    Result<ConfigMapData> data = DefaultParamsToData(flags.default_params);
+    if (!data.ok()) return data.status();
+    options.default_params = *data;
+  }
+  options.dry_run = flags.dry_run;
+  return options;
+}
+
+}  // namespace propscaler

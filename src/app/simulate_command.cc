@@ -1,0 +1,212 @@
+#include "app/simulate_command.h"
+
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <string_view>
+
+#include "app/simulate_output.h"
+#include "app/subcommand_flags.h"
+#include "common/files.h"
+#include "nodescale/expander/chain.h"
+#include "nodescale/scale_down.h"
+#include "nodescale/scale_up.h"
+#include "nodescale/snapshot_json.h"
+
+namespace propscaler {
+namespace {
+
+using namespace ::propscaler::nodescale;  // NOLINT: the command is their user
+
+constexpr int kExitUsage = 2;
+
+constexpr std::string_view kUsage =
+    "usage: propscaler simulate --nodes=nodes.json --pods=pods.json "
+    "--node-groups=groups.json [--expander=least-waste] "
+    "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
+    "[--balance-similar-node-groups] "
+    "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
+    "[--seed=N]";
+
+struct SimulateFlags {
+  std::string nodes;
+  std::string pods;
+  std::string node_groups;
+  std::string expander = "least-waste";
+  std::string output = "json";
+  ScaleUpConfig scale_up;
+  ScaleDownConfig scale_down;
+  uint64_t seed = 0;  // of the random expander and random ties
+};
+
+Status ApplyLimitFlag(const std::string& name, const std::string& value,
+                      SimulateFlags* flags) {
+  ResourceLimits& limits = flags->scale_up.limits;
+  if (name == "max-nodes-total") {
+    Result<int64_t> n = ParseNonNegativeFlag(name, value);
+    if (!n.ok()) return n.status();
+    limits.max_nodes_total = *n;
+    return Status::Ok();
+  }
+  Result<MinMax> range = ParseMinMax(name, value);
+  if (!range.ok()) return range.status();
+  if (name == "cores-total") {
+    limits.min_cores = range->min;
+    limits.max_cores = range->max;
+  } else {
+    limits.min_memory_gib = range->min;
+    limits.max_memory_gib = range->max;
+  }
+  return Status::Ok();
+}
+
+Status ApplyThreshold(const std::string& value, SimulateFlags* flags) {
+  double threshold = 0;
+  auto [ptr, ec] =
+      std::from_chars(value.data(), value.data() + value.size(), threshold);
+  if (value.empty() || ec != std::errc() ||
+      ptr != value.data() + value.size() || threshold < 0 || threshold > 1) {
+    return Status::Invalid("--scale-down-utilization-threshold=" + value +
+                           ": want a number from 0 to 1");
+  }
+  flags->scale_down.utilization_threshold = threshold;
+  return Status::Ok();
+}
+
+Status ApplyFlag(const std::string& name, const std::string& value,
+                 bool has_value, SimulateFlags* flags) {
+  std::map<std::string, std::string*> strings = {
+      {"nodes", &flags->nodes},
+      {"pods", &flags->pods},
+      {"node-groups", &flags->node_groups},
+      {"expander", &flags->expander},
+      {"output", &flags->output}};
+  if (auto it = strings.find(name); it != strings.end()) {
+    *it->second = value;
+    return Status::Ok();
+  }
+  if (name == "balance-similar-node-groups") {
+    if (has_value && value != "true" && value != "false") {
+      return Status::Invalid("--" + name + "=" + value +
+                             ": want true or false");
+    }
+    flags->scale_up.balance_similar_node_groups = !has_value || value == "true";
+    return Status::Ok();
+  }
+  if (name == "max-nodes-total" || name == "cores-total" ||
+      name == "memory-total") {
+    return ApplyLimitFlag(name, value, flags);
+  }
+  if (name == "scale-down-utilization-threshold") {
+    return ApplyThreshold(value, flags);
+  }
+  if (name == "seed") {
+    Result<int64_t> seed = ParseNonNegativeFlag(name, value);
+    if (!seed.ok()) return seed.status();
+    flags->seed = static_cast<uint64_t>(*seed);
+    return Status::Ok();
+  }
+  return Status::Invalid("unknown flag --" + name);
+}
+
+Result<SimulateFlags> ParseFlags(int argc, char** argv) {
+  SimulateFlags flags;
+  Result<std::vector<SubcommandFlag>> split = SplitSubcommandFlags(argc, argv);
+  if (!split.ok()) return split.status();
+  for (const SubcommandFlag& f : *split) {
+    if (Status s = ApplyFlag(f.name, f.value, f.has_value, &flags); !s.ok()) {
+      return s;
+    }
+  }
+  if (flags.nodes.empty() || flags.pods.empty() || flags.node_groups.empty()) {
+    return Status::Invalid("--nodes, --pods and --node-groups are required");
+  }
+  if (flags.output != "json" && flags.output != "table") {
+    return Status::Invalid("--output=" + flags.output + ": want json or table");
+  }
+  flags.scale_down.limits = flags.scale_up.limits;
+  return flags;
+}
+
+// Reads and decodes one file; errors start with its path.
+template <typename T>
+Result<T> LoadFile(const std::string& path,
+                   Result<T> (*decode)(std::string_view)) {
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  Result<T> decoded = decode(*text);
+  if (!decoded.ok()) return decoded.status().WithContext(path);
+  return decoded;
+}
+
+struct Inputs {
+  ClusterSnapshot snapshot;
+  NodeGroupsFile groups;
+};
+
+Result<Inputs> LoadInputs(const SimulateFlags& flags) {
+  Inputs inputs;
+  Result<std::vector<NodeState>> nodes =
+      LoadFile<std::vector<NodeState>>(flags.nodes, &DecodeNodeListJson);
+  if (!nodes.ok()) return nodes.status();
+  Result<std::vector<PodState>> pods =
+      LoadFile<std::vector<PodState>>(flags.pods, &DecodePodListJson);
+  if (!pods.ok()) return pods.status();
+  Result<NodeGroupsFile> groups =
+      LoadFile<NodeGroupsFile>(flags.node_groups, &DecodeNodeGroupsJson);
+  if (!groups.ok()) return groups.status();
+  inputs.snapshot.nodes = std::move(nodes).value();
+  inputs.snapshot.pods = std::move(pods).value();
+  inputs.groups = std::move(groups).value();
+  return inputs;
+}
+
+Result<std::unique_ptr<ExpanderChain>> BuildExpander(
+    const SimulateFlags& flags, const NodeGroupsFile& groups,
+    std::mt19937_64* rng) {
+  Result<PriorityConfig> priorities = CompilePriorities(groups.priorities);
+  if (!priorities.ok()) {
+    return priorities.status().WithContext(flags.node_groups + ": priorities");
+  }
+  if (flags.expander.find("priority") != std::string::npos &&
+      groups.priorities.empty()) {
+    return Status::Invalid("--expander=" + flags.expander + ": " +
+                           flags.node_groups +
+                           " has no \"priorities\" for the priority expander");
+  }
+  return MakeExpanderChain(flags.expander, *priorities, rng);
+}
+
+int Fail(const Status& status) {
+  std::cerr << "propscaler simulate: " << status.message() << "\n";
+  return kExitUsage;
+}
+
+}  // namespace
+
+int RunSimulateCommand(int argc, char** argv) {
+  Result<SimulateFlags> flags = ParseFlags(argc, argv);
+  if (!flags.ok()) {
+    std::cerr << kUsage << "\n";
+    return Fail(flags.status());
+  }
+  Result<Inputs> inputs = LoadInputs(*flags);
+  if (!inputs.ok()) return Fail(inputs.status());
+  std::mt19937_64 rng(flags->seed);
+  Result<std::unique_ptr<ExpanderChain>> expander =
+      BuildExpander(*flags, inputs->groups, &rng);
+  if (!expander.ok()) return Fail(expander.status());
+  const ScaleUpPlan up =
+      PlanScaleUp(inputs->snapshot, inputs->groups.groups, ScaleUpMemory{},
+                  flags->scale_up, expander->get());
+  const ScaleDownPlan down =
+      PlanScaleDown(inputs->snapshot, inputs->groups.groups, flags->scale_down);
+  std::cout << (flags->output == "json" ? SimulationJson(up, down)
+                                        : SimulationTable(up, down));
+  return 0;
+}
+
+}  // namespace propscaler

@@ -1,0 +1,115 @@
+#include "app/simulate_output.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace propscaler {
+namespace {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void WriteScaleUp(const nodescale::ScaleUpPlan& up, Writer* w) {
+  w->Key("scaleUp");
+  w->StartArray();
+  for (const nodescale::GroupIncrease& increase : up.increases) {
+    w->StartObject();
+    w->Key("nodeGroup");
+    w->String(increase.group);
+    w->Key("delta");
+    w->Int64(increase.delta);
+    w->Key("pods");
+    w->StartArray();
+    for (const std::string& pod : increase.pods) w->String(pod);
+    w->EndArray();
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteUnschedulable(const nodescale::ScaleUpPlan& up, Writer* w) {
+  w->Key("unschedulable");
+  w->StartArray();
+  for (const nodescale::UnschedulablePod& pod : up.unschedulable) {
+    w->StartObject();
+    w->Key("pod");
+    w->String(pod.pod);
+    w->Key("reasons");
+    w->StartObject();
+    for (const auto& [group, reason] : *pod.reasons) {
+      w->Key(group.c_str(), static_cast<rapidjson::SizeType>(group.size()));
+      w->String(reason);
+    }
+    w->EndObject();
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteScaleDown(const nodescale::ScaleDownPlan& down, Writer* w) {
+  w->Key("scaleDown");
+  w->StartArray();
+  for (const nodescale::NodeRemoval& removal : down.removals) {
+    w->StartObject();
+    w->Key("node");
+    w->String(removal.node);
+    w->Key("nodeGroup");
+    w->String(removal.group);
+    w->Key("reason");
+    w->String(std::string(nodescale::RemovalReasonName(removal.reason)));
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+std::string Percent(double fraction) {
+  char text[16];
+  std::snprintf(text, sizeof(text), "%.0f%%", fraction * 100);
+  return text;
+}
+
+}  // namespace
+
+std::string SimulationJson(const nodescale::ScaleUpPlan& up,
+                           const nodescale::ScaleDownPlan& down) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  writer.StartObject();
+  WriteScaleUp(up, &writer);
+  WriteUnschedulable(up, &writer);
+  WriteScaleDown(down, &writer);
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string SimulationTable(const nodescale::ScaleUpPlan& up,
+                            const nodescale::ScaleDownPlan& down) {
+  std::ostringstream out;
+  out << "SCALE UP (" << up.increases.size() << " groups, "
+      << up.fit_existing.size() << " pending pods fit existing nodes)\n";
+  for (const nodescale::GroupIncrease& increase : up.increases) {
+    out << "  " << increase.group << "  +" << increase.delta << " nodes for "
+        << increase.pods.size() << " pods\n";
+  }
+  out << "UNSCHEDULABLE (" << up.unschedulable.size() << " pods)\n";
+  for (const nodescale::UnschedulablePod& pod : up.unschedulable) {
+    out << "  " << pod.pod << "\n";
+    for (const auto& [group, reason] : *pod.reasons) {
+      out << "    " << group << ": " << reason << "\n";
+    }
+  }
+  out << "SCALE DOWN (" << down.removals.size() << " nodes)\n";
+  for (const nodescale::NodeRemoval& removal : down.removals) {
+    out << "  " << removal.node << "  group " << removal.group << "  "
+        << nodescale::RemovalReasonName(removal.reason) << "  utilization "
+        << Percent(removal.utilization) << "\n";
+  }
+  for (const nodescale::KeptNode& kept : down.kept) {
+    out << "  kept " << kept.node << ": " << kept.reason << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace propscaler

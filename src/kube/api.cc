@@ -1,0 +1,227 @@
+#include "kube/api.h"
+
+#include <algorithm>
+
+#include "kube/decode.h"
+
+namespace propscaler::kube {
+namespace {
+
+StatusCode CodeForHttp(long http_status) {
+  switch (http_status) {
+    case 401:
+    case 403:
+      return StatusCode::kPermissionDenied;
+    case 404:
+      return StatusCode::kNotFound;
+    case 409:
+      return StatusCode::kConflict;
+    case 410:
+      return StatusCode::kGone;
+    case 422:
+    case 400:
+      return StatusCode::kInvalidArgument;
+    case 429:
+      return StatusCode::kUnavailable;
+    default:
+      return http_status >= 500 ? StatusCode::kUnavailable
+                                : StatusCode::kInternal;
+  }
+}
+
+std::string CollectionQuery(const Collection& collection) {
+  std::string query;
+  if (!collection.label_selector.empty()) {
+    query += "&labelSelector=" + QueryEscape(collection.label_selector);
+  }
+  if (!collection.field_selector.empty()) {
+    query += "&fieldSelector=" + QueryEscape(collection.field_selector);
+  }
+  return query;
+}
+
+std::string PathOf(const HttpRequest& request) {
+  return request.path.substr(0, request.path.find('?'));
+}
+
+std::string ConfigMapPath(const std::string& ns, const std::string& name) {
+  return "/api/v1/namespaces/" + ns + "/configmaps" +
+         (name.empty() ? "" : "/" + name);
+}
+
+}  // namespace
+
+std::string QueryEscape(std::string_view value) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : value) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+Status StatusFromHttp(const HttpRequest& request,
+                      const HttpResponse& response) {
+  if (response.status >= 200 && response.status < 300) return Status::Ok();
+  std::string message = request.method + " " + PathOf(request) + ": HTTP " +
+                        std::to_string(response.status) + ": " +
+                        DecodeStatusMessage(response.body);
+  if (response.retry_after_seconds >= 0) {
+    message +=
+        " (Retry-After " + std::to_string(response.retry_after_seconds) + "s)";
+  }
+  return Status(CodeForHttp(response.status), message);
+}
+
+std::chrono::milliseconds KubeApi::RetryAfterLeft(
+    const std::string& path) const {
+  std::lock_guard<std::mutex> lock(retry_mutex_);
+  auto it = retry_not_before_.find(path);
+  if (it == retry_not_before_.end()) return std::chrono::milliseconds(0);
+  const auto left = it->second - Clock::now();
+  if (left <= Clock::duration::zero()) {
+    retry_not_before_.erase(it);
+    return std::chrono::milliseconds(0);
+  }
+  // Rounded up, so a caller that waits this long is past the deadline.
+  return std::chrono::ceil<std::chrono::milliseconds>(left);
+}
+
+void KubeApi::NoteRetryAfter(const HttpRequest& request,
+                             const HttpResponse& response) const {
+  if (response.retry_after_seconds <= 0 || response.status < 400) return;
+  const auto wait = std::min<std::chrono::seconds>(
+      std::chrono::seconds(response.retry_after_seconds), kMaxRetryAfter);
+  std::lock_guard<std::mutex> lock(retry_mutex_);
+  Clock::time_point& not_before = retry_not_before_[PathOf(request)];
+  not_before = std::max(not_before, Clock::now() + wait);
+}
+
+Result<HttpRequest> KubeApi::Prepare(const HttpRequest& request) const {
+  const std::chrono::milliseconds left = RetryAfterLeft(PathOf(request));
+  if (left.count() > 0) {
+    return Status::Unavailable(
+        request.method + " " + PathOf(request) +
+        ": not sent, the server asked to retry later (Retry-After, " +
+        std::to_string(left.count()) + "ms left)");
+  }
+  HttpRequest prepared = request;
+  prepared.idle_timeout_seconds =
+      static_cast<int>(options_.idle_timeout.count());
+  return prepared;
+}
+
+Result<std::string> KubeApi::Call(const HttpRequest& request) const {
+  Result<HttpRequest> prepared = Prepare(request);
+  if (!prepared.ok()) return prepared.status();
+  Result<HttpResponse> response = http_->Do(*prepared);
+  if (!response.ok()) return response.status();
+  NoteRetryAfter(request, *response);
+  if (Status status = StatusFromHttp(request, *response); !status.ok()) {
+    return status;
+  }
+  return std::move(response->body);
+}
+
+Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
+                                      const std::string& continue_token) const {
+  HttpRequest request;
+  request.path = collection.path + "?limit=" + std::to_string(limit) +
+                 CollectionQuery(collection);
+  if (!continue_token.empty()) {
+    request.path += "&continue=" + QueryEscape(continue_token);
+  }
+  request.timeout_seconds = 60;
+  return Call(request);
+}
+
+Status KubeApi::Watch(const Collection& collection,
+                      const std::string& resource_version, int timeout_seconds,
+                      const std::function<bool(std::string_view)>& on_line,
+                      const std::atomic<bool>* cancel) const {
+  HttpRequest request;
+  request.path = collection.path +
+                 "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
+                 QueryEscape(resource_version) +
+                 "&timeoutSeconds=" + std::to_string(timeout_seconds) +
+                 CollectionQuery(collection);
+  // The server closes the stream after timeoutSeconds; give it slack.
+  request.timeout_seconds = timeout_seconds + 30;
+  Result<HttpRequest> prepared = Prepare(request);
+  if (!prepared.ok()) return prepared.status();
+  Result<HttpResponse> response = http_->Stream(*prepared, on_line, cancel);
+  if (!response.ok()) return response.status();
+  NoteRetryAfter(request, *response);
+  return StatusFromHttp(request, *response);
+}
+
+Result<ConfigMap> KubeApi::GetConfigMap(const std::string& ns,
+                                        const std::string& name) const {
+  HttpRequest request;
+  request.path = ConfigMapPath(ns, name);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeConfigMap(*body);
+}
+
+Result<ConfigMap> KubeApi::CreateConfigMap(const ConfigMap& config_map) const {
+  HttpRequest request;
+  request.method = "POST";
+  request.path = ConfigMapPath(config_map.namespace_, "");
+  request.content_type = "application/json";
+  request.body = EncodeConfigMap(config_map);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeConfigMap(*body);
+}
+
+Result<ConfigMap> KubeApi::UpdateConfigMap(const ConfigMap& config_map) const {
+  HttpRequest request;
+  request.method = "PUT";
+  request.path = ConfigMapPath(config_map.namespace_, config_map.name);
+  request.content_type = "application/json";
+  request.body = EncodeConfigMap(config_map);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeConfigMap(*body);
+}
+
+Result<Scale> KubeApi::GetScale(const std::string& ns,
+                                const ScaleTarget& target) const {
+  HttpRequest request;
+  request.path = target.ScalePath(ns);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeScale(*body);
+}
+
+Result<std::vector<HpaRef>> KubeApi::ListHorizontalPodAutoscalers(
+    const std::string& ns) const {
+  HttpRequest request;
+  request.path =
+      "/apis/autoscaling/v1/namespaces/" + ns + "/horizontalpodautoscalers";
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeHpaList(*body);
+}
+
+Result<Scale> KubeApi::PatchScale(const std::string& ns,
+                                  const ScaleTarget& target,
+                                  int64_t replicas) const {
+  HttpRequest request;
+  request.method = "PATCH";
+  request.path = target.ScalePath(ns);
+  request.content_type = "application/merge-patch+json";
+  request.body = EncodeReplicasPatch(replicas);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeScale(*body);
+}
+
+}  // namespace propscaler::kube

@@ -1,0 +1,108 @@
+// Typed calls to the Kubernetes API: list pages, watch streams, ConfigMaps,
+// the scale subresource and Events. Maps HTTP answers to Status codes
+// (404 kNotFound, 409 kConflict, 410 kGone, 401/403 kPermissionDenied,
+// 429/5xx kUnavailable) with messages naming the call and the server's reason.
+//
+// Honours Retry-After: when an answer carries one, no request to the same
+// path (without its query) is sent until it has passed; such calls fail at
+// once with kUnavailable, and RetryAfterLeft() tells retry loops how long to
+// wait. Every request has a total timeout and the idle timeout of
+// KubeApiOptions. Thread-safe.
+#ifndef PROPSCALER_KUBE_API_H_
+#define PROPSCALER_KUBE_API_H_
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "kube/http_client.h"
+#include "kube/objects.h"
+#include "kube/scale_target.h"
+
+namespace propscaler::kube {
+
+// What to list and watch: a collection and its selectors.
+struct Collection {
+  std::string path;            // e.g. /api/v1/nodes
+  std::string label_selector;  // passed to the server as is
+  std::string field_selector;
+};
+
+struct KubeApiOptions {
+  // A request or watch on which nothing arrives for this long is abandoned
+  // and retried. Servers send watch bookmarks about once a minute, so the
+  // default is twice that.
+  std::chrono::seconds idle_timeout{120};
+};
+
+class KubeApi {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // The longest Retry-After honoured; longer ones are shortened to it.
+  static constexpr std::chrono::seconds kMaxRetryAfter{300};
+
+  explicit KubeApi(const HttpClient* http, KubeApiOptions options = {})
+      : http_(http), options_(options) {}
+
+  // One page of a list (limit > 0); `continue_token` empty for the first.
+  Result<std::string> ListPage(const Collection& collection, int limit,
+                               const std::string& continue_token) const;
+
+  // Streams watch event lines from `resource_version` until the server ends
+  // the stream (after about `timeout_seconds`), `on_line` returns false, or
+  // `*cancel`. An HTTP error status is returned as an error.
+  Status Watch(const Collection& collection,
+               const std::string& resource_version, int timeout_seconds,
+               const std::function<bool(std::string_view)>& on_line,
+               const std::atomic<bool>* cancel) const;
+
+  Result<ConfigMap> GetConfigMap(const std::string& ns,
+                                 const std::string& name) const;
+  Result<ConfigMap> CreateConfigMap(const ConfigMap& config_map) const;
+  // PUT with the map's resourceVersion: kConflict when it is stale.
+  Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const;
+
+  Result<Scale> GetScale(const std::string& ns,
+                         const ScaleTarget& target) const;
+  Result<Scale> PatchScale(const std::string& ns, const ScaleTarget& target,
+                           int64_t replicas) const;
+
+  // The HorizontalPodAutoscalers in `ns` (autoscaling/v1, one unpaged list).
+  Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
+      const std::string& ns) const;
+
+  // Sends a request and maps a non-2xx answer to an error Status.
+  Result<std::string> Call(const HttpRequest& request) const;
+
+  // How long the server asked us to stay away from `path` (no query);
+  // zero when it did not.
+  std::chrono::milliseconds RetryAfterLeft(const std::string& path) const;
+
+ private:
+  // The request with the idle timeout set, or an error when Retry-After for
+  // its path has not passed yet.
+  Result<HttpRequest> Prepare(const HttpRequest& request) const;
+  // Remembers a Retry-After from `response`.
+  void NoteRetryAfter(const HttpRequest& request,
+                      const HttpResponse& response) const;
+
+  const HttpClient* http_;
+  const KubeApiOptions options_;
+  mutable std::mutex retry_mutex_;
+  mutable std::map<std::string, Clock::time_point> retry_not_before_;
+};
+
+// Percent-encodes a query parameter value.
+std::string QueryEscape(std::string_view value);
+
+// The Status for an HTTP answer (OK for 2xx).
+Status StatusFromHttp(const HttpRequest& request, const HttpResponse& response);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_API_H_

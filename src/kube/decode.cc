@@ -1,0 +1,236 @@
+#include "kube/decode.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+namespace propscaler::kube {
+namespace {
+
+using rapidjson::Value;
+
+Result<rapidjson::Document> ParseJson(std::string_view text, const char* what) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) {
+    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
+                            std::to_string(doc.GetErrorOffset()) + ": " +
+                            rapidjson::GetParseError_En(doc.GetParseError()));
+  }
+  if (!doc.IsObject()) {
+    return Status::Internal(std::string(what) + ": not a JSON object");
+  }
+  return doc;
+}
+
+const Value* Member(const Value& object, const char* name) {
+  if (!object.IsObject()) return nullptr;
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+std::string StringMember(const Value& object, const char* name) {
+  const Value* value = Member(object, name);
+  return value != nullptr && value->IsString()
+             ? std::string(value->GetString(), value->GetStringLength())
+             : std::string();
+}
+
+std::map<std::string, std::string> StringMap(const Value* object) {
+  std::map<std::string, std::string> out;
+  if (object == nullptr || !object->IsObject()) return out;
+  for (const auto& m : object->GetObject()) {
+    if (m.value.IsString()) {
+      out.emplace(m.name.GetString(),
+                  std::string(m.value.GetString(), m.value.GetStringLength()));
+    }
+  }
+  return out;
+}
+
+Result<ConfigMap> DecodeConfigMapValue(const Value& object) {
+  ConfigMap config_map;
+  const Value* metadata = Member(object, "metadata");
+  if (metadata == nullptr) {
+    return Status::Internal("configmap without metadata");
+  }
+  config_map.name = StringMember(*metadata, "name");
+  config_map.namespace_ = StringMember(*metadata, "namespace");
+  config_map.resource_version = StringMember(*metadata, "resourceVersion");
+  config_map.annotations = StringMap(Member(*metadata, "annotations"));
+  config_map.data = StringMap(Member(object, "data"));
+  return config_map;
+}
+
+template <typename T>
+using ItemDecoder = Result<T> (*)(const Value&);
+
+template <typename T>
+Result<ListPage<T>> DecodeList(std::string_view body, ItemDecoder<T> decode,
+                               const char* what) {
+  Result<rapidjson::Document> doc = ParseJson(body, what);
+  if (!doc.ok()) return doc.status();
+  ListPage<T> page;
+  if (const Value* metadata = Member(*doc, "metadata")) {
+    page.resource_version = StringMember(*metadata, "resourceVersion");
+    page.continue_token = StringMember(*metadata, "continue");
+  }
+  const Value* items = Member(*doc, "items");
+  if (items == nullptr || !items->IsArray()) return page;  // "items": null
+  page.items.reserve(items->Size());
+  for (const Value& item : items->GetArray()) {
+    Result<T> decoded = decode(item);
+    if (decoded.ok()) {
+      page.items.push_back(std::move(decoded).value());
+    } else {
+      page.item_errors.push_back(decoded.status().message());
+    }
+  }
+  return page;
+}
+
+template <typename T>
+Result<WatchEvent<T>> DecodeWatchEvent(std::string_view line,
+                                       ItemDecoder<T> decode,
+                                       const char* what) {
+  Result<rapidjson::Document> doc = ParseJson(line, what);
+  if (!doc.ok()) return doc.status();
+  Result<WatchEventType> type = ParseWatchEventType(StringMember(*doc, "type"));
+  if (!type.ok()) return type.status();
+  WatchEvent<T> event;
+  event.type = *type;
+  const Value* object = Member(*doc, "object");
+  if (object == nullptr) return Status::Internal("watch event without object");
+  if (const Value* metadata = Member(*object, "metadata")) {
+    event.resource_version = StringMember(*metadata, "resourceVersion");
+  }
+  if (event.type == WatchEventType::kError) {
+    const Value* code = Member(*object, "code");
+    event.error_code = code != nullptr && code->IsInt() ? code->GetInt() : 0;
+    event.error_message = StringMember(*object, "message");
+    return event;
+  }
+  if (event.type == WatchEventType::kBookmark) return event;
+  Result<T> decoded = decode(*object);
+  if (!decoded.ok()) return decoded.status();
+  event.object = std::move(decoded).value();
+  return event;
+}
+
+std::string Serialize(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+Value StringMapValue(const std::map<std::string, std::string>& map,
+                     rapidjson::Document::AllocatorType& alloc) {
+  Value object(rapidjson::kObjectType);
+  for (const auto& [key, value] : map) {
+    object.AddMember(Value(key, alloc), Value(value, alloc), alloc);
+  }
+  return object;
+}
+
+}  // namespace
+
+Result<WatchEventType> ParseWatchEventType(const std::string& type) {
+  if (type == "ADDED") return WatchEventType::kAdded;
+  if (type == "MODIFIED") return WatchEventType::kModified;
+  if (type == "DELETED") return WatchEventType::kDeleted;
+  if (type == "BOOKMARK") return WatchEventType::kBookmark;
+  if (type == "ERROR") return WatchEventType::kError;
+  return Status::Internal("watch event of unknown type \"" + type + "\"");
+}
+
+Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body) {
+  return DecodeList<ConfigMap>(body, &DecodeConfigMapValue, "configmap list");
+}
+
+Result<WatchEvent<ConfigMap>> DecodeConfigMapWatchEvent(std::string_view line) {
+  return DecodeWatchEvent<ConfigMap>(line, &DecodeConfigMapValue,
+                                     "configmap watch event");
+}
+
+Result<ConfigMap> DecodeConfigMap(std::string_view body) {
+  Result<rapidjson::Document> doc = ParseJson(body, "configmap");
+  if (!doc.ok()) return doc.status();
+  return DecodeConfigMapValue(*doc);
+}
+
+std::string EncodeConfigMap(const ConfigMap& config_map) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("apiVersion", "v1", alloc);
+  doc.AddMember("kind", "ConfigMap", alloc);
+  Value metadata(rapidjson::kObjectType);
+  metadata.AddMember("name", Value(config_map.name, alloc), alloc);
+  metadata.AddMember("namespace", Value(config_map.namespace_, alloc), alloc);
+  if (!config_map.resource_version.empty()) {
+    metadata.AddMember("resourceVersion",
+                       Value(config_map.resource_version, alloc), alloc);
+  }
+  if (!config_map.annotations.empty()) {
+    metadata.AddMember("annotations",
+                       StringMapValue(config_map.annotations, alloc), alloc);
+  }
+  doc.AddMember("metadata", metadata, alloc);
+  doc.AddMember("data", StringMapValue(config_map.data, alloc), alloc);
+  return Serialize(doc);
+}
+
+Result<Scale> DecodeScale(std::string_view body) {
+  Result<rapidjson::Document> doc = ParseJson(body, "scale");
+  if (!doc.ok()) return doc.status();
+  Scale scale;
+  if (const Value* metadata = Member(*doc, "metadata")) {
+    scale.resource_version = StringMember(*metadata, "resourceVersion");
+  }
+  auto replicas = [](const Value* parent) -> int64_t {
+    const Value* value = parent ? Member(*parent, "replicas") : nullptr;
+    return value != nullptr && value->IsInt64() ? value->GetInt64() : 0;
+  };
+  scale.spec_replicas = replicas(Member(*doc, "spec"));
+  scale.status_replicas = replicas(Member(*doc, "status"));
+  return scale;
+}
+
+Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
+  Result<rapidjson::Document> doc =
+      ParseJson(body, "horizontalpodautoscaler list");
+  if (!doc.ok()) return doc.status();
+  std::vector<HpaRef> hpas;
+  const Value* items = Member(*doc, "items");
+  if (items == nullptr || !items->IsArray()) return hpas;
+  for (const Value& item : items->GetArray()) {
+    const Value* metadata = Member(item, "metadata");
+    const Value* spec = Member(item, "spec");
+    const Value* ref =
+        spec != nullptr ? Member(*spec, "scaleTargetRef") : nullptr;
+    if (metadata == nullptr || ref == nullptr) continue;
+    hpas.push_back({StringMember(*metadata, "name"), StringMember(*ref, "kind"),
+                    StringMember(*ref, "name")});
+  }
+  return hpas;
+}
+
+std::string EncodeReplicasPatch(int64_t replicas) {
+  return "{\"spec\":{\"replicas\":" + std::to_string(replicas) + "}}";
+}
+
+std::string DecodeStatusMessage(std::string_view body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (!doc.HasParseError() && doc.IsObject()) {
+    std::string message = StringMember(doc, "message");
+    if (!message.empty()) return message;
+  }
+  constexpr size_t kMaxBody = 200;
+  std::string text(body.substr(0, kMaxBody));
+  if (body.size() > kMaxBody) text += "...";
+  return text.empty() ? "(empty body)" : text;
+}
+
+}  // namespace propscaler::kube

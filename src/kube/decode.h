@@ -1,0 +1,44 @@
+// JSON <-> compact objects. The only place that knows RapidJSON and the
+// field names of API objects.
+#ifndef PROPSCALER_KUBE_DECODE_H_
+#define PROPSCALER_KUBE_DECODE_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/taint_filter.h"
+#include "common/status.h"
+#include "kube/objects.h"
+
+namespace propscaler::kube {
+
+// Nodes (node_decode.cc): streamed through a SAX reader, no DOM. A node with
+// a taint `excluded` matches gets excluded_by_taint.
+Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
+                                          const TaintFilter& excluded = {});
+Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(
+    std::string_view line, const TaintFilter& excluded = {});
+
+Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body);
+Result<WatchEvent<ConfigMap>> DecodeConfigMapWatchEvent(std::string_view line);
+Result<ConfigMap> DecodeConfigMap(std::string_view body);
+std::string EncodeConfigMap(const ConfigMap& config_map);
+
+Result<Scale> DecodeScale(std::string_view body);
+std::string EncodeReplicasPatch(int64_t replicas);
+
+// An autoscaling/v1 HorizontalPodAutoscalerList; items without a
+// scaleTargetRef are skipped.
+Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body);
+
+// "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR".
+Result<WatchEventType> ParseWatchEventType(const std::string& type);
+
+// The message of a Kubernetes Status object, or the body itself (shortened)
+// when it is not one.
+std::string DecodeStatusMessage(std::string_view body);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_DECODE_H_

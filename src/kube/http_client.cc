@@ -1,0 +1,278 @@
+#include "kube/http_client.h"
+
+#include <curl/curl.h>
+
+#include <memory>
+
+#include "common/files.h"
+#include "server/metrics.h"
+
+namespace propscaler::kube {
+namespace {
+
+// propscaler_api_requests_total{verb,code}; code "error" when no HTTP
+// response arrived (refused, timed out, cut).
+void CountRequest(const std::string& method,
+                  const Result<HttpResponse>& response) {
+  GlobalMetrics().Add(
+      "propscaler_api_requests_total",
+      {{"verb", method},
+       {"code", response.ok() ? std::to_string(response->status) : "error"}});
+}
+
+const std::string kUserAgent = std::string("propscaler/") + PROPSCALER_VERSION;
+
+void InitCurlOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct CurlDeleter {
+  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
+};
+struct SlistDeleter {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+
+std::string TrimWhitespace(std::string text) {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.pop_back();
+  size_t start = 0;
+  while (start < text.size() &&
+         std::isspace(static_cast<unsigned char>(text[start])))
+    ++start;
+  return text.substr(start);
+}
+
+void SetBlob(CURL* curl, CURLoption option, const std::string& pem) {
+  curl_blob blob{const_cast<char*>(pem.data()), pem.size(), CURL_BLOB_COPY};
+  curl_easy_setopt(curl, option, &blob);
+}
+
+void ConfigureTls(CURL* curl, const ClientConfig& config) {
+  if (config.insecure_skip_tls_verify) {
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(curl, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  if (!config.ca_pem.empty()) SetBlob(curl, CURLOPT_CAINFO_BLOB, config.ca_pem);
+  if (!config.ca_file.empty())
+    curl_easy_setopt(curl, CURLOPT_CAINFO, config.ca_file.c_str());
+  if (!config.client_cert_pem.empty())
+    SetBlob(curl, CURLOPT_SSLCERT_BLOB, config.client_cert_pem);
+  if (!config.client_cert_file.empty())
+    curl_easy_setopt(curl, CURLOPT_SSLCERT, config.client_cert_file.c_str());
+  if (!config.client_key_pem.empty())
+    SetBlob(curl, CURLOPT_SSLKEY_BLOB, config.client_key_pem);
+  if (!config.client_key_file.empty())
+    curl_easy_setopt(curl, CURLOPT_SSLKEY, config.client_key_file.c_str());
+}
+
+}  // namespace
+
+// The state of one transfer, shared with curl's callbacks.
+struct HttpClient::Transfer {
+  using Clock = std::chrono::steady_clock;
+
+  const std::function<bool(std::string_view)>* on_line = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
+  HttpResponse response;
+  std::string pending;  // a streamed line not yet complete
+  bool stopped_by_reader = false;
+  CURL* curl = nullptr;
+  Clock::duration idle_timeout{0};  // zero: no limit
+  Clock::time_point last_data = Clock::now();
+  bool idle_timed_out = false;
+
+  bool Streaming() {
+    if (on_line == nullptr) return false;
+    long code = 0;
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
+    return code == 200;
+  }
+
+  // Passes complete lines on; false stops the transfer.
+  bool Feed(const char* data, size_t size) {
+    pending.append(data, size);
+    size_t start = 0;
+    for (size_t end; (end = pending.find('\n', start)) != std::string::npos;
+         start = end + 1) {
+      std::string_view line(pending.data() + start, end - start);
+      if (!line.empty() && !(*on_line)(line)) {
+        stopped_by_reader = true;
+        return false;
+      }
+    }
+    pending.erase(0, start);
+    return true;
+  }
+
+  static size_t OnBody(char* data, size_t size, size_t count, void* self) {
+    auto* transfer = static_cast<Transfer*>(self);
+    const size_t bytes = size * count;
+    transfer->last_data = Clock::now();
+    if (!transfer->Streaming()) {
+      transfer->response.body.append(data, bytes);
+      return bytes;
+    }
+    return transfer->Feed(data, bytes) ? bytes : 0;
+  }
+
+  static size_t OnHeader(char* data, size_t size, size_t count, void* self) {
+    auto* transfer = static_cast<Transfer*>(self);
+    transfer->last_data = Clock::now();
+    std::string_view line(data, size * count);
+    constexpr std::string_view kRetryAfter = "retry-after:";
+    if (line.size() > kRetryAfter.size()) {
+      std::string name(line.substr(0, kRetryAfter.size()));
+      for (char& c : name) c = static_cast<char>(std::tolower(c));
+      if (name == kRetryAfter) {
+        transfer->response.retry_after_seconds =
+            std::atoi(std::string(line.substr(kRetryAfter.size())).c_str());
+      }
+    }
+    return size * count;
+  }
+
+  static int OnProgress(void* self, curl_off_t, curl_off_t, curl_off_t,
+                        curl_off_t) {
+    auto* transfer = static_cast<Transfer*>(self);
+    if (transfer->cancel != nullptr && transfer->cancel->load()) return 1;
+    if (transfer->idle_timeout > Clock::duration::zero() &&
+        Clock::now() - transfer->last_data > transfer->idle_timeout) {
+      transfer->idle_timed_out = true;
+      return 1;
+    }
+    return 0;
+  }
+};
+
+HttpClient::HttpClient(ClientConfig config,
+                       std::chrono::seconds token_reread_interval)
+    : config_(std::move(config)),
+      token_reread_interval_(token_reread_interval) {
+  InitCurlOnce();
+  GlobalMetrics().DeclareCounter(
+      "propscaler_api_requests_total",
+      "Requests to the API server by verb and HTTP code (\"error\": none).");
+  while (!config_.server.empty() && config_.server.back() == '/')
+    config_.server.pop_back();
+}
+
+std::string HttpClient::BearerToken() const {
+  if (config_.token_file.empty()) return config_.token;
+  std::lock_guard<std::mutex> lock(token_mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (cached_token_.empty() || now - token_read_at_ >= token_reread_interval_) {
+    Result<std::string> token = ReadFile(config_.token_file);
+    // A failed re-read keeps the last token: the kubelet may be mid-rewrite.
+    if (token.ok()) cached_token_ = TrimWhitespace(*token);
+    token_read_at_ = now;
+  }
+  return cached_token_;
+}
+
+bool HttpClient::RereadToken() const {
+  Result<std::string> token = ReadFile(config_.token_file);
+  std::lock_guard<std::mutex> lock(token_mutex_);
+  token_read_at_ = std::chrono::steady_clock::now();
+  if (!token.ok() || TrimWhitespace(*token) == cached_token_) return false;
+  cached_token_ = TrimWhitespace(*token);
+  return true;
+}
+
+Result<HttpResponse> HttpClient::Do(const HttpRequest& request) const {
+  return PerformWithFreshToken(request, nullptr, nullptr);
+}
+
+Result<HttpResponse> HttpClient::Stream(
+    const HttpRequest& request,
+    const std::function<bool(std::string_view)>& on_line,
+    const std::atomic<bool>* cancel) const {
+  return PerformWithFreshToken(request, &on_line, cancel);
+}
+
+Result<HttpResponse> HttpClient::PerformWithFreshToken(
+    const HttpRequest& request,
+    const std::function<bool(std::string_view)>* on_line,
+    const std::atomic<bool>* cancel) const {
+  auto perform = [&] {
+    Transfer transfer;
+    transfer.on_line = on_line;
+    transfer.cancel = cancel;
+    Result<HttpResponse> response = Perform(request, &transfer);
+    CountRequest(request.method, response);
+    return response;
+  };
+  Result<HttpResponse> response = perform();
+  // The token may have been rotated since it was read: read it again at once
+  // rather than failing until the next periodic re-read. A 401 body is never
+  // streamed, so sending again is safe.
+  if (response.ok() && response->status == 401 && !config_.token_file.empty() &&
+      RereadToken()) {
+    response = perform();
+  }
+  return response;
+}
+
+Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
+                                         Transfer* transfer) const {
+  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+  if (!curl) return Status::Internal("curl_easy_init failed");
+  CURL* c = curl.get();
+  transfer->curl = c;
+  const std::string url = config_.server + request.path;
+  curl_easy_setopt(c, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, request.method.c_str());
+  curl_easy_setopt(c, CURLOPT_USERAGENT, kUserAgent.c_str());
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT,
+                   static_cast<long>(request.timeout_seconds));
+  transfer->idle_timeout = std::chrono::seconds(request.idle_timeout_seconds);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Transfer::OnBody);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, transfer);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &Transfer::OnHeader);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, transfer);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &Transfer::OnProgress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, transfer);
+  ConfigureTls(c, config_);
+
+  std::unique_ptr<curl_slist, SlistDeleter> headers(
+      curl_slist_append(nullptr, "Accept: application/json"));
+  const std::string token = BearerToken();
+  if (!token.empty()) {
+    headers.reset(curl_slist_append(
+        headers.release(), ("Authorization: Bearer " + token).c_str()));
+  }
+  if (!request.content_type.empty()) {
+    headers.reset(curl_slist_append(
+        headers.release(), ("Content-Type: " + request.content_type).c_str()));
+  }
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+  if (!request.body.empty() || request.method == "POST" ||
+      request.method == "PUT" || request.method == "PATCH") {
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, request.body.c_str());
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE,
+                     static_cast<long>(request.body.size()));
+  }
+
+  const CURLcode code = curl_easy_perform(c);
+  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &transfer->response.status);
+  const bool cancelled =
+      code == CURLE_ABORTED_BY_CALLBACK ||
+      (code == CURLE_WRITE_ERROR && transfer->stopped_by_reader);
+  if (transfer->idle_timed_out) {
+    return Status::Unavailable(request.method + " " + url +
+                               ": nothing received for " +
+                               std::to_string(request.idle_timeout_seconds) +
+                               "s (idle timeout); abandoned the connection");
+  }
+  if (code != CURLE_OK && !cancelled) {
+    return Status::Unavailable(request.method + " " + url + ": " +
+                               curl_easy_strerror(code));
+  }
+  return std::move(transfer->response);
+}
+
+}  // namespace propscaler::kube

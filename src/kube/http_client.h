@@ -1,0 +1,87 @@
+// One HTTP(S) request to the API server, over libcurl: TLS as configured,
+// the bearer token (re-read from its file at least every minute, as projected
+// tokens rotate, and at once when the server answers 401), timeouts, and
+// line-by-line streaming for watches.
+//
+// Every request has a total timeout and may have an idle timeout: a
+// connection on which nothing arrives for that long (a hung server, a watch
+// whose bookmarks stopped) is abandoned as an error. Tokens, certificates and
+// keys never appear in errors or logs.
+//
+// Thread-safe: every call uses its own curl handle.
+#ifndef PROPSCALER_KUBE_HTTP_CLIENT_H_
+#define PROPSCALER_KUBE_HTTP_CLIENT_H_
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "kube/client_config.h"
+
+namespace propscaler::kube {
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string path;  // path and query, starting with '/'
+  std::string body;
+  std::string content_type;
+  int timeout_seconds = 30;
+  // Abandon the request when no byte arrives for this long; 0: no limit.
+  int idle_timeout_seconds = 0;
+};
+
+struct HttpResponse {
+  long status = 0;
+  std::string body;
+  int retry_after_seconds = -1;  // from a Retry-After header, if any
+};
+
+class HttpClient {
+ public:
+  // `token_reread_interval`: how long a token read from a file is used.
+  explicit HttpClient(
+      ClientConfig config,
+      std::chrono::seconds token_reread_interval = std::chrono::seconds(60));
+
+  // Sends the request and returns whatever status the server answered; only
+  // transport failures (refused, reset, timed out, TLS) are errors.
+  Result<HttpResponse> Do(const HttpRequest& request) const;
+
+  // Sends the request and, on a 200, passes each line of the body to
+  // `on_line` as it arrives, until the stream ends, `on_line` returns false,
+  // or `*cancel` becomes true. On other statuses the body is returned whole.
+  Result<HttpResponse> Stream(
+      const HttpRequest& request,
+      const std::function<bool(std::string_view line)>& on_line,
+      const std::atomic<bool>* cancel) const;
+
+  const ClientConfig& config() const { return config_; }
+
+ private:
+  struct Transfer;
+  // Performs the request; on a 401 with a token file, re-reads the file and,
+  // if the token changed, sends the request once more.
+  Result<HttpResponse> PerformWithFreshToken(
+      const HttpRequest& request,
+      const std::function<bool(std::string_view)>* on_line,
+      const std::atomic<bool>* cancel) const;
+  Result<HttpResponse> Perform(const HttpRequest& request,
+                               Transfer* transfer) const;
+  std::string BearerToken() const;
+  // Reads the token file now; true when the token changed.
+  bool RereadToken() const;
+
+  ClientConfig config_;
+  const std::chrono::seconds token_reread_interval_;
+  mutable std::mutex token_mutex_;
+  mutable std::string cached_token_;
+  mutable std::chrono::steady_clock::time_point token_read_at_{};
+};
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_HTTP_CLIENT_H_

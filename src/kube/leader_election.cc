@@ -1,0 +1,103 @@
+#include "kube/leader_election.h"
+
+#include <glog/logging.h>
+
+namespace propscaler::kube {
+namespace {
+
+bool SameRecord(const Lease& a, const Lease& b) {
+  return a.holder == b.holder && a.renew_time == b.renew_time &&
+         a.resource_version == b.resource_version;
+}
+
+}  // namespace
+
+LeaseAction DecideLeaseAction(const LeaseObservation& seen,
+                              const std::string& identity, TimePoint now,
+                              Duration lease_duration) {
+  if (!seen.lease.has_value()) return LeaseAction::kCreate;
+  if (seen.lease->holder == identity) return LeaseAction::kRenew;
+  if (seen.lease->holder.empty()) return LeaseAction::kTakeOver;
+  if (now - seen.changed_at >= lease_duration) return LeaseAction::kTakeOver;
+  return LeaseAction::kWait;
+}
+
+LeaderElector::LeaderElector(const KubeApi* api, LeaderElectionConfig config,
+                             const Clock* clock)
+    : api_(api), config_(std::move(config)), clock_(clock) {}
+
+void LeaderElector::Observe(const std::optional<Lease>& lease) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const bool changed = lease.has_value() != seen_.lease.has_value() ||
+                       (lease && !SameRecord(*lease, *seen_.lease));
+  if (changed) seen_.changed_at = clock_->Now();
+  seen_.lease = lease;
+}
+
+Result<Lease> LeaderElector::Write(LeaseAction action, const Lease& current) {
+  Lease next = current;
+  next.namespace_ = config_.namespace_;
+  next.name = config_.name;
+  if (next.holder != config_.identity) {
+    if (action == LeaseAction::kTakeOver) ++next.transitions;
+    next.holder = config_.identity;
+  }
+  next.lease_duration_seconds = static_cast<int>(
+      std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration)
+          .count());
+  next.renew_time = FormatMicroTime(clock_->Now());
+  return action == LeaseAction::kCreate ? CreateLease(*api_, next)
+                                        : UpdateLease(*api_, next);
+}
+
+bool LeaderElector::TryAcquireOrRenew() {
+  Result<Lease> current = GetLease(*api_, config_.namespace_, config_.name);
+  if (!current.ok() && current.status().code() != StatusCode::kNotFound) {
+    LOG(WARNING) << "leader election: " << current.status().message();
+    return IsLeader();
+  }
+  Observe(current.ok() ? std::optional<Lease>(*current) : std::nullopt);
+  LeaseAction action;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    action = DecideLeaseAction(seen_, config_.identity, clock_->Now(),
+                               config_.lease_duration);
+  }
+  if (action == LeaseAction::kWait) return IsLeader();
+  const TimePoint attempt = clock_->Now();
+  Result<Lease> written = Write(action, current.ok() ? *current : Lease{});
+  if (!written.ok()) {
+    LOG(WARNING) << "leader election: " << written.status().message();
+    return IsLeader();
+  }
+  if (action != LeaseAction::kRenew) {
+    LOG(INFO) << "leader election: " << config_.identity << " acquired lease "
+              << config_.namespace_ << "/" << config_.name;
+  }
+  Observe(*written);
+  std::lock_guard<std::mutex> lock(mutex_);
+  renewed_at_ = attempt;
+  return true;
+}
+
+bool LeaderElector::IsLeader() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return renewed_at_.has_value() &&
+         clock_->Now() - *renewed_at_ < config_.renew_deadline;
+}
+
+void LeaderElector::Run(StopSignal* stop) {
+  bool was_leader = false;
+  while (!stop->stopped()) {
+    const bool leader = TryAcquireOrRenew();
+    if (was_leader && !IsLeader()) {
+      LOG(WARNING) << "leader election: " << config_.identity << " lost lease "
+                   << config_.namespace_ << "/" << config_.name
+                   << "; stopped acting";
+    }
+    was_leader = leader && IsLeader();
+    if (stop->WaitFor(config_.retry_period)) return;
+  }
+}
+
+}  // namespace propscaler::kube

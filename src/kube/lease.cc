@@ -1,0 +1,144 @@
+#include "kube/lease.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cstdio>
+#include <ctime>
+
+namespace propscaler::kube {
+namespace {
+
+constexpr char kLeases[] = "/apis/coordination.k8s.io/v1/namespaces/";
+
+std::string StringOf(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject() || !object.HasMember(name)) return "";
+  const rapidjson::Value& value = object[name];
+  return value.IsString() ? value.GetString() : "";
+}
+
+int IntOf(const rapidjson::Value& object, const char* name) {
+  if (!object.IsObject() || !object.HasMember(name)) return 0;
+  return object[name].IsInt() ? object[name].GetInt() : 0;
+}
+
+std::string CollectionPath(const std::string& ns) {
+  return kLeases + ns + "/leases";
+}
+
+std::string Describe(const Lease& lease) {
+  return "lease " + lease.namespace_ + "/" + lease.name;
+}
+
+Result<Lease> Send(const KubeApi& api, const std::string& method,
+                   const std::string& path, const Lease& lease) {
+  HttpRequest request{method, path, EncodeLease(lease), "application/json"};
+  Result<std::string> body = api.Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeLease(*body);
+}
+
+}  // namespace
+
+Result<Lease> DecodeLease(std::string_view body) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    return Status::Invalid("lease: not a JSON object: " +
+                           std::string(body.substr(0, 200)));
+  }
+  static const rapidjson::Value kEmpty(rapidjson::kObjectType);
+  const rapidjson::Value& metadata =
+      doc.HasMember("metadata") ? doc["metadata"] : kEmpty;
+  const rapidjson::Value& spec = doc.HasMember("spec") ? doc["spec"] : kEmpty;
+  Lease lease;
+  lease.namespace_ = StringOf(metadata, "namespace");
+  lease.name = StringOf(metadata, "name");
+  lease.resource_version = StringOf(metadata, "resourceVersion");
+  lease.holder = StringOf(spec, "holderIdentity");
+  lease.lease_duration_seconds = IntOf(spec, "leaseDurationSeconds");
+  lease.renew_time = StringOf(spec, "renewTime");
+  lease.transitions = IntOf(spec, "leaseTransitions");
+  return lease;
+}
+
+std::string EncodeLease(const Lease& lease) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("apiVersion");
+  w.String("coordination.k8s.io/v1");
+  w.Key("kind");
+  w.String("Lease");
+  w.Key("metadata");
+  w.StartObject();
+  w.Key("name");
+  w.String(lease.name);
+  w.Key("namespace");
+  w.String(lease.namespace_);
+  if (!lease.resource_version.empty()) {
+    w.Key("resourceVersion");
+    w.String(lease.resource_version);
+  }
+  w.EndObject();
+  w.Key("spec");
+  w.StartObject();
+  w.Key("holderIdentity");
+  w.String(lease.holder);
+  w.Key("leaseDurationSeconds");
+  w.Int(lease.lease_duration_seconds);
+  w.Key("renewTime");
+  w.String(lease.renew_time);
+  w.Key("leaseTransitions");
+  w.Int(lease.transitions);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string FormatMicroTime(TimePoint time) {
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                          time.time_since_epoch())
+                          .count();
+  const std::time_t seconds = micros / 1000000;
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  char text[40];
+  std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ",
+                tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                tm.tm_min, tm.tm_sec, static_cast<long long>(micros % 1000000));
+  return text;
+}
+
+Result<Lease> GetLease(const KubeApi& api, const std::string& ns,
+                       const std::string& name) {
+  HttpRequest request{"GET", CollectionPath(ns) + "/" + name};
+  Result<std::string> body = api.Call(request);
+  if (!body.ok()) {
+    return body.status().WithContext("reading lease " + ns + "/" + name);
+  }
+  return DecodeLease(*body);
+}
+
+Result<Lease> CreateLease(const KubeApi& api, const Lease& lease) {
+  Result<Lease> created =
+      Send(api, "POST", CollectionPath(lease.namespace_), lease);
+  if (!created.ok()) {
+    return created.status().WithContext("creating " + Describe(lease));
+  }
+  return created;
+}
+
+Result<Lease> UpdateLease(const KubeApi& api, const Lease& lease) {
+  Result<Lease> updated = Send(
+      api, "PUT", CollectionPath(lease.namespace_) + "/" + lease.name, lease);
+  if (!updated.ok()) {
+    return updated.status().WithContext("updating " + Describe(lease) +
+                                        " at resourceVersion " +
+                                        lease.resource_version);
+  }
+  return updated;
+}
+
+}  // namespace propscaler::kube

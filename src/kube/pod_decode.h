@@ -1,0 +1,28 @@
+// Pods and Nodes for node-scale mode: list pages and watch events decoded
+// straight into the compact LivePod / LiveNode (snapshot state plus the
+// scheduling condition and creation time), for Reflector<T>.
+#ifndef PROPSCALER_KUBE_POD_DECODE_H_
+#define PROPSCALER_KUBE_POD_DECODE_H_
+
+#include <string_view>
+
+#include "common/status.h"
+#include "kube/objects.h"
+#include "nodescale/live_objects.h"
+
+namespace propscaler::kube {
+
+Result<ListPage<nodescale::LivePod>> DecodeLivePodList(std::string_view body);
+Result<WatchEvent<nodescale::LivePod>> DecodeLivePodWatchEvent(
+    std::string_view line);
+
+Result<ListPage<nodescale::LiveNode>> DecodeLiveNodeList(std::string_view body);
+Result<WatchEvent<nodescale::LiveNode>> DecodeLiveNodeWatchEvent(
+    std::string_view line);
+
+// "2024-05-01T10:00:00Z" as a time point; the epoch when unparsable.
+TimePoint ParseRfc3339(std::string_view text);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_POD_DECODE_H_

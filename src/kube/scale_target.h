@@ -1,0 +1,41 @@
+// A workload whose replica count is set through its scale subresource, and
+// the --target flag that lists them ("deployment/coredns,statefulset/x").
+#ifndef PROPSCALER_KUBE_SCALE_TARGET_H_
+#define PROPSCALER_KUBE_SCALE_TARGET_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace propscaler::kube {
+
+struct ScaleTarget {
+  enum class Kind {
+    kDeployment,
+    kReplicaSet,
+    kReplicationController,
+    kStatefulSet
+  };
+  Kind kind = Kind::kDeployment;
+  std::string name;
+
+  // "deployment/coredns": the canonical kind/name form used in logs.
+  std::string ToString() const;
+  // The collection's path in `ns`, e.g.
+  // /apis/apps/v1/namespaces/NS/deployments.
+  std::string CollectionPath(const std::string& ns) const;
+  std::string ScalePath(const std::string& ns) const;
+  // The Kind as the API spells it, e.g. "Deployment"; and its apiVersion.
+  std::string ApiKind() const;
+  std::string ApiVersion() const;
+};
+
+// Parses a comma list of KIND/NAME. Kinds are case-insensitive and may be
+// plural. Errors name the entry and why it is wrong.
+Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view flag);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_SCALE_TARGET_H_

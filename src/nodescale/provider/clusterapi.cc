@@ -1,0 +1,404 @@
+#include "nodescale/provider/clusterapi.h"
+
+#include <glog/logging.h>
+#include <rapidjson/document.h>
+
+#include <sstream>
+
+#include "common/quantity.h"
+#include "kube/lease.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using rapidjson::Value;
+
+constexpr char kMinSize[] =
+    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size";
+constexpr char kMaxSize[] =
+    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size";
+constexpr char kMachineAnnotation[] = "cluster.x-k8s.io/machine";
+constexpr char kClusterNamespaceAnnotation[] =
+    "cluster.x-k8s.io/cluster-namespace";
+constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
+constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
+
+Labels StringMap(const Value& object, const char* name) {
+  Labels out;
+  if (!object.IsObject() || !object.HasMember(name)) return out;
+  const Value& map = object[name];
+  if (!map.IsObject()) return out;
+  for (const auto& member : map.GetObject()) {
+    if (member.value.IsString()) {
+      out[member.name.GetString()] = member.value.GetString();
+    }
+  }
+  return out;
+}
+
+std::string StringOf(const Value& object, const char* name) {
+  if (!object.IsObject() || !object.HasMember(name)) return "";
+  return object[name].IsString() ? object[name].GetString() : "";
+}
+
+// A MachineSet a MachineDeployment manages is scaled through the
+// deployment; CA does not treat it as a node group of its own.
+bool OwnedByMachineDeployment(const Value& metadata) {
+  if (!metadata.HasMember("ownerReferences") ||
+      !metadata["ownerReferences"].IsArray()) {
+    return false;
+  }
+  for (const Value& owner : metadata["ownerReferences"].GetArray()) {
+    if (StringOf(owner, "kind") == "MachineDeployment") return true;
+  }
+  return false;
+}
+
+Result<rapidjson::Document> GetList(const kube::KubeApi& api,
+                                    const std::string& path) {
+  Result<std::string> body = api.Call({"GET", path});
+  if (!body.ok()) return body.status().WithContext("listing " + path);
+  rapidjson::Document doc;
+  doc.Parse(body->data(), body->size());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
+      !doc["items"].IsArray()) {
+    return Status::Invalid("listing " + path + ": not a list");
+  }
+  return doc;
+}
+
+Result<int64_t> SizeAnnotation(const Labels& annotations, const char* key,
+                               const std::string& object) {
+  auto it = annotations.find(key);
+  Result<int64_t> n = ParseQuantity(it->second);
+  if (!n.ok() || *n < 0) {
+    return Status::Invalid(object + ": annotation " + key + "=\"" + it->second +
+                           "\": want a non-negative integer");
+  }
+  return *n;
+}
+
+// The items of a comma list, trimmed; empty items are skipped.
+std::vector<std::string> ListItems(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    const size_t first = item.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    out.push_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
+  }
+  return out;
+}
+
+// CA's taints format: "key=value:Effect,key2:Effect".
+Result<std::vector<Taint>> ParseTaints(const std::string& text) {
+  std::vector<Taint> out;
+  for (const std::string& item : ListItems(text)) {
+    const size_t colon = item.rfind(':');
+    const size_t equals = item.find('=');
+    if (colon == std::string::npos || std::min(equals, colon) == 0) {
+      return Status::Invalid("taint \"" + item + "\": want key=value:Effect");
+    }
+    Taint taint;
+    taint.key = item.substr(0, std::min(equals, colon));
+    if (equals < colon) {
+      taint.value = item.substr(equals + 1, colon - equals - 1);
+    }
+    const std::string effect = item.substr(colon + 1);
+    if (effect == "NoSchedule") {
+      taint.effect = TaintEffect::kNoSchedule;
+    } else if (effect == "PreferNoSchedule") {
+      taint.effect = TaintEffect::kPreferNoSchedule;
+    } else if (effect == "NoExecute") {
+      taint.effect = TaintEffect::kNoExecute;
+    } else {
+      return Status::Invalid("taint \"" + item + "\": unknown effect \"" +
+                             effect + "\"");
+    }
+    out.push_back(taint);
+  }
+  return out;
+}
+
+// CA's labels format: "key=value,key2=value2".
+Result<Labels> ParseLabels(const std::string& text) {
+  Labels out;
+  for (const std::string& item : ListItems(text)) {
+    const size_t equals = item.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return Status::Invalid("label \"" + item + "\": want key=value");
+    }
+    out[item.substr(0, equals)] = item.substr(equals + 1);
+  }
+  return out;
+}
+
+std::string CapacityKey(const std::string& name) { return kCapacity + name; }
+
+// Parses one quantity annotation into `*out` (unchanged when absent).
+Status QuantityAnnotation(const Labels& annotations, const std::string& name,
+                          bool milli, int64_t* out) {
+  auto it = annotations.find(CapacityKey(name));
+  if (it == annotations.end()) return Status::Ok();
+  Result<int64_t> value =
+      milli ? ParseMilliQuantity(it->second) : ParseQuantity(it->second);
+  if (value.ok() && *value < 0) {
+    value = Status::Invalid("quantity \"" + it->second + "\": negative");
+  }
+  if (!value.ok()) {
+    return value.status().WithContext("annotation " + it->first);
+  }
+  *out = *value;
+  return Status::Ok();
+}
+
+// The extended resource the GPUs are: gpu-type when given (CA uses it as
+// the resource name, e.g. nvidia.com/gpu or amd.com/gpu), else
+// nvidia.com/gpu as CA assumes.
+Result<std::string> GpuResourceName(const Labels& annotations) {
+  const std::string type(AnnotationOf(annotations, CapacityKey("gpu-type")));
+  if (type.empty()) return std::string("nvidia.com/gpu");
+  const size_t slash = type.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == type.size() ||
+      type.find_first_of(" ,=:", 0) != std::string::npos) {
+    return Status::Invalid("annotation " + CapacityKey("gpu-type") + "=\"" +
+                           type +
+                           "\": want a resource name such as nvidia.com/gpu");
+  }
+  return type;
+}
+
+}  // namespace
+
+Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
+    const Labels& annotations) {
+  if (!annotations.contains(CapacityKey("cpu")) &&
+      !annotations.contains(CapacityKey("memory"))) {
+    return std::optional<NodeTemplate>();
+  }
+  NodeTemplate t;
+  t.allocatable.pods = 110;
+  Resources& r = t.allocatable;
+  for (const auto& [name, milli, target] :
+       std::vector<std::tuple<std::string, bool, int64_t*>>{
+           {"cpu", true, &r.cpu_millis},
+           {"memory", false, &r.memory_bytes},
+           {"ephemeral-disk", false, &r.ephemeral_storage_bytes},
+           {"maxPods", false, &r.pods}}) {
+    if (Status s = QuantityAnnotation(annotations, name, milli, target);
+        !s.ok()) {
+      return s;
+    }
+  }
+  int64_t gpus = 0;
+  if (Status s = QuantityAnnotation(annotations, "gpu-count", false, &gpus);
+      !s.ok()) {
+    return s;
+  }
+  Result<std::string> gpu_resource = GpuResourceName(annotations);
+  if (!gpu_resource.ok()) return gpu_resource.status();
+  if (gpus > 0) r.SetExtended(*gpu_resource, gpus);
+  Result<Labels> labels = ParseLabels(
+      std::string(AnnotationOf(annotations, CapacityKey("labels"))));
+  if (!labels.ok()) {
+    return labels.status().WithContext("annotation " + CapacityKey("labels"));
+  }
+  t.labels = *labels;
+  Result<std::vector<Taint>> taints = ParseTaints(
+      std::string(AnnotationOf(annotations, CapacityKey("taints"))));
+  if (!taints.ok()) {
+    return taints.status().WithContext("annotation " + CapacityKey("taints"));
+  }
+  t.taints = *taints;
+  return std::optional<NodeTemplate>(t);
+}
+
+Status ClusterApiProvider::ListGroups(const std::string& resource,
+                                      std::vector<NodeGroup>* groups) {
+  Result<rapidjson::Document> list =
+      GetList(*api_, std::string(kClusterApiPrefix) + "/" + resource);
+  if (!list.ok()) return list.status();
+  for (const Value& item : (*list)["items"].GetArray()) {
+    if (!item.HasMember("metadata")) continue;
+    const Value& metadata = item["metadata"];
+    const Labels annotations = StringMap(metadata, "annotations");
+    if (!annotations.contains(kMinSize) || !annotations.contains(kMaxSize) ||
+        OwnedByMachineDeployment(metadata)) {
+      continue;
+    }
+    GroupRef ref{resource, StringOf(metadata, "namespace"),
+                 StringOf(metadata, "name")};
+    NodeGroup group;
+    group.name =
+        resource.substr(0, resource.size() - 1) + "/" + ref.ns + "/" + ref.name;
+    Result<int64_t> min = SizeAnnotation(annotations, kMinSize, group.name);
+    Result<int64_t> max = SizeAnnotation(annotations, kMaxSize, group.name);
+    if (!min.ok() || !max.ok()) return min.ok() ? max.status() : min.status();
+    group.min_size = *min;
+    group.max_size = *max;
+    if (item.HasMember("spec") && item["spec"].HasMember("replicas") &&
+        item["spec"]["replicas"].IsInt64()) {
+      group.target_size = item["spec"]["replicas"].GetInt64();
+    }
+    Result<std::optional<NodeTemplate>> declared =
+        TemplateFromCapacityAnnotations(annotations);
+    if (!declared.ok()) return declared.status().WithContext(group.name);
+    group.declared_template = *declared;
+    refs_[group.name] = ref;
+    groups->push_back(std::move(group));
+  }
+  return Status::Ok();
+}
+
+Status ClusterApiProvider::MapMachines() {
+  machine_to_group_.clear();
+  Result<rapidjson::Document> list =
+      GetList(*api_, std::string(kClusterApiPrefix) + "/machines");
+  if (!list.ok()) return list.status();
+  for (const Value& item : (*list)["items"].GetArray()) {
+    if (!item.HasMember("metadata")) continue;
+    const Value& metadata = item["metadata"];
+    const std::string ns = StringOf(metadata, "namespace");
+    const Labels labels = StringMap(metadata, "labels");
+    for (const auto& [label, resource] :
+         {std::pair{"cluster.x-k8s.io/deployment-name", "machinedeployment"},
+          std::pair{"cluster.x-k8s.io/set-name", "machineset"}}) {
+      auto it = labels.find(label);
+      if (it == labels.end()) continue;
+      const std::string group =
+          std::string(resource) + "/" + ns + "/" + it->second;
+      if (refs_.contains(group)) {
+        machine_to_group_[ns + "/" + StringOf(metadata, "name")] = group;
+        break;
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
+    const std::vector<LiveNode>&) {
+  refs_.clear();
+  std::vector<NodeGroup> groups;
+  for (const char* resource : {"machinedeployments", "machinesets"}) {
+    if (Status s = ListGroups(resource, &groups); !s.ok()) return s;
+  }
+  if (Status s = MapMachines(); !s.ok()) {
+    LOG_FIRST_N(WARNING, 1)
+        << s.message() << "; nodes cannot be mapped to machines";
+  }
+  return groups;
+}
+
+std::string ClusterApiProvider::NodeGroupOf(const NodeState& node) const {
+  const MachineRef machine{
+      std::string(AnnotationOf(node.annotations, kClusterNamespaceAnnotation)),
+      std::string(AnnotationOf(node.annotations, kMachineAnnotation))};
+  auto it = machine_to_group_.find(machine.Key());
+  return it == machine_to_group_.end() ? "" : it->second;
+}
+
+Status ClusterApiProvider::SetReplicas(const NodeGroup& group,
+                                       int64_t replicas) {
+  auto ref = refs_.find(group.name);
+  if (ref == refs_.end()) {
+    return Status::NotFound("node group " + group.name + ": not known");
+  }
+  const std::string path = std::string(kClusterApiPrefix) + "/namespaces/" +
+                           ref->second.ns + "/" + ref->second.resource + "/" +
+                           ref->second.name + "/scale";
+  Result<std::string> patched =
+      api_->Call({"PATCH", path,
+                  "{\"spec\":{\"replicas\":" + std::to_string(replicas) + "}}",
+                  "application/merge-patch+json"});
+  return patched.status().WithContext("setting replicas of " + group.name +
+                                      " to " + std::to_string(replicas));
+}
+
+Status ClusterApiProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
+  return SetReplicas(group, group.target_size + delta);
+}
+
+Status ClusterApiProvider::DecreaseTargetSize(const NodeGroup& group,
+                                              int64_t delta) {
+  return SetReplicas(group, std::max<int64_t>(0, group.target_size - delta));
+}
+
+Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
+    const NodeState& node, const NodeGroup& group) const {
+  const MachineRef machine{
+      std::string(AnnotationOf(node.annotations, kClusterNamespaceAnnotation)),
+      std::string(AnnotationOf(node.annotations, kMachineAnnotation))};
+  if (machine.name.empty() || machine.ns.empty()) {
+    return Status::NotFound(std::string("node ") + node.name +
+                            ": no machine (annotations " + kMachineAnnotation +
+                            " and " + kClusterNamespaceAnnotation + ")");
+  }
+  auto it = machine_to_group_.find(machine.Key());
+  if (it == machine_to_group_.end()) {
+    return Status::NotFound("node " + node.name + ": machine " + machine.Key() +
+                            " not found in any node group");
+  }
+  if (it->second != group.name) {
+    return Status::Invalid("node " + node.name + ": machine " + machine.Key() +
+                           " belongs to " + it->second + ", not " + group.name);
+  }
+  return machine;
+}
+
+Status ClusterApiProvider::AnnotateMachine(const MachineRef& machine,
+                                           const std::string& value_json) {
+  return api_
+      ->Call({"PATCH",
+              std::string(kClusterApiPrefix) + "/namespaces/" + machine.ns +
+                  "/machines/" + machine.name,
+              std::string("{\"metadata\":{\"annotations\":{\"") +
+                  kDeleteMachine + "\":" + value_json + "}}}",
+              "application/merge-patch+json"})
+      .status();
+}
+
+void ClusterApiProvider::UnmarkMachines(
+    const std::vector<MachineRef>& machines) {
+  for (const MachineRef& machine : machines) {
+    Status status = AnnotateMachine(machine, "null");
+    LOG_IF(WARNING, !status.ok())
+        << "removing " << kDeleteMachine << " from machine " << machine.Key()
+        << ": " << status.message();
+  }
+}
+
+// As CA: every machine is marked before replicas are lowered, so the
+// controller removes exactly these; a failure half-way unmarks what was
+// marked and leaves replicas alone.
+Status ClusterApiProvider::DeleteNodes(
+    const NodeGroup& group, const std::vector<const NodeState*>& nodes) {
+  if (nodes.empty()) return Status::Ok();
+  std::vector<MachineRef> machines;
+  for (const NodeState* node : nodes) {
+    Result<MachineRef> machine = MachineOf(*node, group);
+    if (!machine.ok()) {
+      return machine.status().WithContext("deleting nodes of " + group.name);
+    }
+    machines.push_back(*machine);
+  }
+  const std::string now =
+      "\"" + kube::FormatMicroTime(std::chrono::system_clock::now()) + "\"";
+  std::vector<MachineRef> marked;
+  for (size_t i = 0; i < machines.size(); ++i) {
+    Status status = AnnotateMachine(machines[i], now);
+    if (!status.ok()) {
+      UnmarkMachines(marked);
+      return status.WithContext("marking machine " + machines[i].Key() +
+                                " of node " + nodes[i]->name + " for deletion");
+    }
+    marked.push_back(machines[i]);
+  }
+  Status scaled = SetReplicas(
+      group, std::max<int64_t>(
+                 0, group.target_size - static_cast<int64_t>(nodes.size())));
+  if (!scaled.ok()) UnmarkMachines(marked);
+  return scaled;
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,74 @@
+// The Cluster API provider: node groups are MachineDeployments and
+// MachineSets carrying both of CA's annotations
+// cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size (a
+// MachineSet owned by a MachineDeployment is not a group of its own). Sizes
+// are read from spec.replicas and changed through the /scale subresource;
+// nodes map to groups through the cluster.x-k8s.io/machine annotation on the
+// Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace)
+// and the Machine's deployment-name / set-name labels; nodes are removed by
+// annotating their Machines cluster.x-k8s.io/delete-machine, then lowering
+// replicas once. Scale from zero builds the template from CA's
+// capacity.cluster-autoscaler.kubernetes.io/* annotations.
+#ifndef PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_
+#define PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_
+
+#include <map>
+#include <string>
+
+#include "kube/api.h"
+#include "nodescale/provider.h"
+
+namespace propscaler::nodescale {
+
+inline constexpr char kClusterApiPrefix[] = "/apis/cluster.x-k8s.io/v1beta1";
+
+class ClusterApiProvider : public Provider {
+ public:
+  explicit ClusterApiProvider(const kube::KubeApi* api) : api_(api) {}
+
+  Result<std::vector<NodeGroup>> NodeGroups(
+      const std::vector<LiveNode>& nodes) override;
+  std::string NodeGroupOf(const NodeState& node) const override;
+  Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
+  Status DeleteNodes(const NodeGroup& group,
+                     const std::vector<const NodeState*>& nodes) override;
+  Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) override;
+
+ private:
+  struct GroupRef {
+    std::string resource;  // machinedeployments or machinesets
+    std::string ns;
+    std::string name;
+  };
+  struct MachineRef {
+    std::string ns;
+    std::string name;
+    std::string Key() const { return ns + "/" + name; }
+  };
+  Status ListGroups(const std::string& resource,
+                    std::vector<NodeGroup>* groups);
+  Status MapMachines();
+  Status SetReplicas(const NodeGroup& group, int64_t replicas);
+  // The node's Machine, from its annotations; an error naming the node when
+  // it has none or the Machine is not one of `group`'s.
+  Result<MachineRef> MachineOf(const NodeState& node,
+                               const NodeGroup& group) const;
+  // Sets the delete-machine annotation to `value_json` (null removes it).
+  Status AnnotateMachine(const MachineRef& machine,
+                         const std::string& value_json);
+  void UnmarkMachines(const std::vector<MachineRef>& machines);
+
+  const kube::KubeApi* api_;
+  std::map<std::string, GroupRef> refs_;                 // by group name
+  std::map<std::string, std::string> machine_to_group_;  // ns/machine
+};
+
+// The template from capacity.cluster-autoscaler.kubernetes.io/*
+// annotations; nullopt when neither cpu nor memory is given. Errors name the
+// annotation and its value.
+Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
+    const Labels& annotations);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_

@@ -1,0 +1,127 @@
+#include "nodescale/provider/kwok.h"
+
+#include <glog/logging.h>
+
+#include "kube/decode.h"
+#include "nodescale/resources_json.h"
+#include "nodescale/snapshot_json.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+constexpr char kGroupsKey[] = "node-groups.json";
+
+std::string LabelsJson(const Labels& labels) {
+  std::string out;
+  for (const auto& [key, value] : labels) {
+    out += (out.empty() ? "" : ",") + QuoteJsonString(key) + ":" +
+           QuoteJsonString(value);
+  }
+  return "{" + out + "}";
+}
+
+std::string RandomSuffix(std::mt19937_64* random) {
+  static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+  std::string out;
+  for (int i = 0; i < 5; ++i) out += kAlphabet[(*random)() % 27];
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
+    const std::vector<LiveNode>& nodes) {
+  const std::string ref =
+      "configmap " + options_.namespace_ + "/" + options_.config_map;
+  Result<kube::ConfigMap> config_map =
+      api_->GetConfigMap(options_.namespace_, options_.config_map);
+  if (!config_map.ok()) {
+    return config_map.status().WithContext("reading node groups from " + ref);
+  }
+  auto it = config_map->data.find(kGroupsKey);
+  if (it == config_map->data.end()) {
+    return Status::Invalid(ref + ": key " + kGroupsKey + " missing");
+  }
+  Result<NodeGroupsFile> file = DecodeNodeGroupsJson(it->second);
+  if (!file.ok()) {
+    return file.status().WithContext(ref + " key " + kGroupsKey);
+  }
+  std::map<std::string, int64_t> sizes;
+  std::map<std::string, std::string> still_deleting;
+  for (const LiveNode& node : nodes) {
+    const std::string& name = node.state.name;
+    created_unseen_.erase(name);
+    if (deleted_seen_.contains(name)) {
+      still_deleting.emplace(name, deleted_seen_[name]);
+      continue;
+    }
+    ++sizes[NodeGroupOf(node.state)];
+  }
+  deleted_seen_ = std::move(still_deleting);
+  for (const auto& [name, group] : created_unseen_) ++sizes[group];
+  for (NodeGroup& group : file->groups) group.target_size = sizes[group.name];
+  priorities_ = std::move(file->priorities);
+  return std::move(file->groups);
+}
+
+std::string KwokProvider::NodeGroupOf(const NodeState& node) const {
+  return std::string(nodescale::NodeGroupOf(node));
+}
+
+std::string KwokProvider::NodeJson(const NodeGroup& group,
+                                   const std::string& name) const {
+  NodeTemplate node = group.declared_template.value_or(NodeTemplate{});
+  node.labels[std::string(kNodeGroupLabel)] = group.name;
+  node.labels[std::string(kHostnameLabel)] = name;
+  const bool ready = !options_.not_ready_groups.contains(group.name);
+  const std::string allocatable = EncodeResourceMap(node.allocatable);
+  return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
+         QuoteJsonString(name) + ",\"labels\":" + LabelsJson(node.labels) +
+         ",\"annotations\":{\"kwok.x-k8s.io/node\":\"fake\"}},\"spec\":{"
+         "\"taints\":" +
+         EncodeTaints(node.taints) +
+         "},\"status\":{\"capacity\":" + allocatable +
+         ",\"allocatable\":" + allocatable +
+         ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" +
+         (ready ? "True" : "False") + "\",\"reason\":\"" +
+         (ready ? "KubeletReady" : "KubeletNotReady") + "\"}]}}";
+}
+
+Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
+  if (!group.declared_template.has_value()) {
+    return Status::Invalid("node group " + group.name +
+                           ": no template in its declaration, cannot create "
+                           "nodes");
+  }
+  for (int64_t i = 0; i < delta; ++i) {
+    const std::string name = group.name + "-" + RandomSuffix(&random_);
+    kube::HttpRequest request{"POST", "/api/v1/nodes", NodeJson(group, name),
+                              "application/json"};
+    Result<std::string> created = api_->Call(request);
+    if (!created.ok()) {
+      return created.status().WithContext("creating node " + name +
+                                          " of group " + group.name);
+    }
+    created_unseen_[name] = group.name;
+    LOG(INFO) << "kwok: created node " << name << " in group " << group.name;
+  }
+  return Status::Ok();
+}
+
+Status KwokProvider::DeleteNodes(const NodeGroup& group,
+                                 const std::vector<const NodeState*>& nodes) {
+  for (const NodeState* node : nodes) {
+    kube::HttpRequest request{"DELETE", "/api/v1/nodes/" + node->name};
+    Result<std::string> deleted = api_->Call(request);
+    if (!deleted.ok() && deleted.status().code() != StatusCode::kNotFound) {
+      return deleted.status().WithContext("deleting node " + node->name +
+                                          " of group " + group.name);
+    }
+    deleted_seen_[node->name] = group.name;
+    LOG(INFO) << "kwok: deleted node " << node->name << " of group "
+              << group.name;
+  }
+  return Status::Ok();
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,64 @@
+// The kwok provider: node groups declared in a ConfigMap (key
+// node-groups.json, the JSON of `propscaler simulate --node-groups`,
+// re-read every loop); a group's size is its number of Node objects.
+// Scale-up creates Node objects from the group's template (name
+// <group>-<random suffix>, label propscaler.io/node-group=<group>, the
+// template's allocatable, labels and taints, Ready=True); scale-down deletes
+// them. Simulates a cluster without a cloud, as CA's kwok provider does.
+#ifndef PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
+#define PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include "kube/api.h"
+#include "nodescale/provider.h"
+
+namespace propscaler::nodescale {
+
+struct KwokOptions {
+  std::string namespace_;
+  std::string config_map;  // --node-group-config
+  // Groups whose new nodes report Ready=False: a group that never becomes
+  // ready, for tests and demos of backoff (--kwok-not-ready-node-groups).
+  std::set<std::string, std::less<>> not_ready_groups;
+};
+
+class KwokProvider : public Provider {
+ public:
+  KwokProvider(const kube::KubeApi* api, KwokOptions options)
+      : api_(api), options_(std::move(options)) {}
+
+  Result<std::vector<NodeGroup>> NodeGroups(
+      const std::vector<LiveNode>& nodes) override;
+  std::string NodeGroupOf(const NodeState& node) const override;
+  std::map<int, std::vector<std::string>> Priorities() const override {
+    return priorities_;
+  }
+  Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
+  Status DeleteNodes(const NodeGroup& group,
+                     const std::vector<const NodeState*>& nodes) override;
+  Status DecreaseTargetSize(const NodeGroup&, int64_t) override {
+    return Status::Ok();  // the size is the Node objects there are
+  }
+
+  // The Node object a scale-up of `group` creates, as JSON.
+  std::string NodeJson(const NodeGroup& group, const std::string& name) const;
+
+ private:
+  const kube::KubeApi* api_;
+  const KwokOptions options_;
+  // Nodes created but not yet seen through the watch, and nodes deleted but
+  // still seen, by name with their group: the size counts what was asked
+  // for, so a lagging watch never triggers a second scale-up.
+  std::map<std::string, std::string> created_unseen_;
+  std::map<int, std::vector<std::string>> priorities_;
+  std::map<std::string, std::string> deleted_seen_;
+  std::mt19937_64 random_{std::random_device{}()};
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PROVIDER_KWOK_H_

@@ -1,0 +1,117 @@
+// The compact cluster snapshot the node-scale core decides on: nodes and pods
+// with only the fields scheduling and scale-down read. Filled from API
+// objects at an edge (snapshot_json, or the live loop's reflectors); plain
+// structs, no I/O.
+#ifndef PROPSCALER_NODESCALE_SNAPSHOT_H_
+#define PROPSCALER_NODESCALE_SNAPSHOT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/label_selector.h"
+#include "nodescale/resources.h"
+
+namespace propscaler::nodescale {
+
+// The label that puts a node in a node group.
+inline constexpr std::string_view kNodeGroupLabel = "propscaler.io/node-group";
+inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+inline constexpr std::string_view kSafeToEvictAnnotation =
+    "cluster-autoscaler.kubernetes.io/safe-to-evict";
+inline constexpr std::string_view kScaleDownDisabledAnnotation =
+    "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+inline constexpr std::string_view kMirrorPodAnnotation =
+    "kubernetes.io/config.mirror";
+
+enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+  bool operator==(const Taint&) const = default;
+};
+
+struct Toleration {
+  enum class Op { kEqual, kExists };
+  std::string key;  // empty with kExists: tolerates every key
+  Op op = Op::kEqual;
+  std::string value;
+  bool any_effect = true;  // effect "" in the API
+  TaintEffect effect = TaintEffect::kNoSchedule;
+  bool operator==(const Toleration&) const = default;
+};
+
+// One requirement of a required node affinity term.
+struct NodeSelectorRequirement {
+  enum class Op { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  std::string key;
+  Op op = Op::kIn;
+  std::vector<std::string> values;
+  bool operator==(const NodeSelectorRequirement&) const = default;
+};
+
+// Requirements are ANDed; an empty term matches no node, as in Kubernetes.
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> requirements;
+  bool operator==(const NodeSelectorTerm&) const = default;
+};
+
+// requiredDuringSchedulingIgnoredDuringExecution pod anti-affinity with
+// topologyKey kubernetes.io/hostname: no pod matching `selector` (in
+// `namespaces`, or the pod's own when empty) on the same node.
+struct HostnameAntiAffinityTerm {
+  LabelSelector selector;
+  std::vector<std::string> namespaces;
+};
+
+struct PodState {
+  std::string namespace_;
+  std::string name;
+  std::string node_name;    // empty while pending
+  bool terminated = false;  // phase Succeeded or Failed
+  Resources requests;       // EffectivePodRequests: includes one pod slot
+  Labels labels;
+  Labels annotations;
+  Labels node_selector;
+  std::vector<NodeSelectorTerm> node_affinity;  // ORed; empty: no constraint
+  std::vector<Toleration> tolerations;
+  std::vector<HostnameAntiAffinityTerm> anti_affinity;
+  std::string owner_kind;  // of the controller owner reference; empty: none
+  std::string owner_name;
+  bool has_local_storage = false;  // an emptyDir or hostPath volume
+
+  std::string Key() const { return namespace_ + "/" + name; }
+};
+
+struct NodeState {
+  std::string name;
+  Resources allocatable;
+  Labels labels;
+  Labels annotations;
+  std::vector<Taint> taints;
+  bool ready = false;
+  bool unschedulable = false;  // cordoned
+};
+
+struct ClusterSnapshot {
+  std::vector<NodeState> nodes;
+  std::vector<PodState> pods;
+};
+
+// Not bound to a node and not finished.
+bool IsPending(const PodState& pod);
+bool IsDaemonSetPod(const PodState& pod);
+bool IsMirrorPod(const PodState& pod);
+// The node's group from kNodeGroupLabel; empty when it has none.
+std::string_view NodeGroupOf(const NodeState& node);
+// The annotation's value, or empty.
+std::string_view AnnotationOf(const Labels& annotations, std::string_view key);
+
+std::string_view TaintEffectName(TaintEffect effect);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_SNAPSHOT_H_

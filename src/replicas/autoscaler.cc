@@ -1,0 +1,383 @@
+#include "replicas/autoscaler.h"
+
+#include <glog/logging.h>
+
+#include <limits>
+#include <sstream>
+#include <thread>
+
+#include "kube/decode.h"
+#include "kube/reflector.h"
+#include "replicas/arithmetic.h"
+
+namespace propscaler {
+namespace {
+
+// Cycles started by watch events are at least this far apart: a change
+// after a quiet spell is acted on at once, and the rest of a burst (a
+// rolling node pool) is taken together by the next cycle.
+constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
+constexpr auto kWaitSlice = std::chrono::milliseconds(100);
+
+ConfigMapContent ContentOf(const kube::ConfigMap& config_map) {
+  ConfigMapContent content{config_map.data, std::nullopt};
+  auto it = config_map.annotations.find(kDefaultParamsHashAnnotation);
+  if (it != config_map.annotations.end()) content.written_hash = it->second;
+  return content;
+}
+
+// Scale.spec.replicas is an int32.
+int64_t ClampToInt32(int64_t replicas) {
+  return std::min<int64_t>(replicas, std::numeric_limits<int32_t>::max());
+}
+
+Status JoinErrors(const std::vector<Status>& errors) {
+  if (errors.empty()) return Status::Ok();
+  std::string message;
+  for (const Status& error : errors) {
+    if (!message.empty()) message += "; ";
+    message += error.message();
+  }
+  return Status(errors.front().code(), message);
+}
+
+}  // namespace
+
+ReplicaAutoscaler::ReplicaAutoscaler(const kube::KubeApi* api,
+                                     AutoscalerOptions options,
+                                     HealthState* health,
+                                     kube::EventRecorder* events,
+                                     ReplicaStatusBoard* board)
+    : api_(api),
+      options_(std::move(options)),
+      health_(health),
+      reporter_(options_.dry_run ? nullptr : events, board, options_.namespace_,
+                options_.configmap),
+      hpa_check_(api, options_.namespace_, options_.targets) {}
+
+std::string ReplicaAutoscaler::ConfigMapRef() const {
+  return "configmap " + options_.namespace_ + "/" + options_.configmap;
+}
+
+void ReplicaAutoscaler::NotifyChange(const char* cause) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    changed_ = true;
+    if (pending_cause_.find(cause) == std::string::npos) {
+      pending_cause_ +=
+          pending_cause_.empty() ? cause : std::string(", ") + cause;
+    }
+  }
+  changed_cv_.notify_all();
+}
+
+void ReplicaAutoscaler::SetConfigMap(
+    std::optional<kube::ConfigMap> config_map) {
+  bool changed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string before =
+        config_map_ ? config_map_->resource_version : "(absent)";
+    const std::string after =
+        config_map ? config_map->resource_version : "(absent)";
+    changed = before != after || !config_map_synced_;
+    config_map_ = std::move(config_map);
+    config_map_synced_ = true;
+  }
+  if (changed) NotifyChange("params changed");
+}
+
+Status ReplicaAutoscaler::ApplyDefaultParams(
+    std::optional<kube::ConfigMap>* current) {
+  const ConfigMapData& defaults = *options_.default_params;
+  std::optional<ConfigMapContent> content;
+  if (current->has_value()) content = ContentOf(**current);
+  const DefaultParamsAction action = DecideDefaultParams(content, defaults);
+  if (action != DefaultParamsAction::kKeepEdited) warned_edited_ = false;
+  if (action == DefaultParamsAction::kNone) return Status::Ok();
+  if (action == DefaultParamsAction::kKeepEdited) {
+    LOG_IF(INFO, !warned_edited_)
+        << ConfigMapRef()
+        << " was edited and differs from --default-params; leaving it as is";
+    warned_edited_ = true;
+    return Status::Ok();
+  }
+  kube::ConfigMap desired;
+  if (current->has_value()) desired = **current;
+  desired.name = options_.configmap;
+  desired.namespace_ = options_.namespace_;
+  desired.data = defaults;
+  desired.annotations[kDefaultParamsHashAnnotation] =
+      HashConfigMapData(defaults);
+  const bool create = action == DefaultParamsAction::kCreate;
+  if (options_.dry_run) {
+    LOG(INFO) << "dry run: would " << (create ? "create " : "update ")
+              << ConfigMapRef() << " from --default-params";
+    *current = desired;
+    return Status::Ok();
+  }
+  Result<kube::ConfigMap> written =
+      create ? api_->CreateConfigMap(desired) : api_->UpdateConfigMap(desired);
+  if (!written.ok()) {
+    if (written.status().code() == StatusCode::kConflict) {
+      // Someone else wrote it meanwhile: the watch brings their version.
+      written = api_->GetConfigMap(options_.namespace_, options_.configmap);
+    }
+    if (!written.ok()) {
+      return written.status().WithContext((create ? "creating " : "updating ") +
+                                          ConfigMapRef());
+    }
+  } else {
+    LOG(INFO) << (create ? "created " : "updated ") << ConfigMapRef()
+              << " from --default-params";
+  }
+  *current = *written;
+  SetConfigMap(*written);
+  return Status::Ok();
+}
+
+Result<Params> ReplicaAutoscaler::CurrentParams() {
+  std::optional<kube::ConfigMap> current;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    current = config_map_;
+  }
+  Status status;
+  if (options_.default_params.has_value()) {
+    status = ApplyDefaultParams(&current);
+  }
+  if (status.ok() && !current.has_value()) {
+    status = Status::NotFound(ConfigMapRef() +
+                              " not found and --default-params is not set");
+  }
+  if (status.ok()) {
+    Result<Params> params = ParseParams(current->data);
+    if (params.ok()) {
+      reporter_.ParamsAccepted(
+          current->data,
+          !last_valid_params_.has_value() || !(*last_valid_params_ == *params));
+      last_valid_params_ = *params;
+      last_params_error_.clear();
+      return params;
+    }
+    status = params.status().WithContext("invalid params in " + ConfigMapRef());
+    reporter_.ParamsRejected(current->data, status.message());
+  }
+  if (status.message() != last_params_error_) {
+    LOG(ERROR) << status.message()
+               << (last_valid_params_ ? "; keeping the last valid params"
+                                      : "; not scaling until params are valid");
+    last_params_error_ = status.message();
+  }
+  return status;
+}
+
+int64_t ReplicaAutoscaler::SmoothedDesired(const kube::ScaleTarget& target,
+                                           const ScaleDownPolicy& policy,
+                                           SteadyTime now, int64_t current,
+                                           int64_t computed) {
+  TargetSmoothing& state = smoothing_[target.ToString()];
+  SmoothedReplicas smoothed =
+      SmoothScaleDown(policy, std::move(state.history), now, current, computed);
+  state.history = std::move(smoothed.history);
+  if (!smoothed.held_back.empty() && smoothed.held_back != state.logged) {
+    LOG(INFO) << "scaleDown policy for " << target.ToString() << ": "
+              << smoothed.held_back;
+  }
+  state.logged = std::move(smoothed.held_back);
+  return smoothed.replicas;
+}
+
+Status ReplicaAutoscaler::ScaleOne(
+    const kube::ScaleTarget& target, int64_t computed,
+    const ClusterCounts& counts,
+    const std::optional<ScaleDownPolicy>& scale_down, SteadyTime now) {
+  const std::string ref =
+      target.ToString() + " in namespace " + options_.namespace_;
+  Result<kube::Scale> scale = api_->GetScale(options_.namespace_, target);
+  if (!scale.ok()) return scale.status().WithContext("reading scale of " + ref);
+  const int64_t desired = scale_down.has_value()
+                              ? SmoothedDesired(target, *scale_down, now,
+                                                scale->spec_replicas, computed)
+                              : computed;
+  reporter_.TargetRead(target, scale->spec_replicas, desired);
+  if (scale->spec_replicas == desired) return Status::Ok();
+  LOG(INFO) << (options_.dry_run ? "dry run: would scale " : "scaling ")
+            << target.ToString() << " from " << scale->spec_replicas << " to "
+            << desired << " replicas (" << DescribeCounts(counts) << ")";
+  if (options_.dry_run) return Status::Ok();
+  Result<kube::Scale> patched =
+      api_->PatchScale(options_.namespace_, target, desired);
+  if (!patched.ok()) return patched.status().WithContext("scaling " + ref);
+  reporter_.Scaled(target, scale->spec_replicas, desired, counts,
+                   cycle_cause_ == "poll period"
+                       ? "re-asserted at the poll period"
+                       : cycle_cause_);
+  return Status::Ok();
+}
+
+Status ReplicaAutoscaler::RunCycle(SteadyTime now) {
+  Result<Params> params = CurrentParams();
+  if (!params.ok() && !last_valid_params_.has_value()) return params.status();
+  const Params& in_force = params.ok() ? *params : *last_valid_params_;
+  const ClusterCounts counts = nodes_.Counts();
+  reporter_.Counts(counts);
+  const int64_t desired = ClampToInt32(DesiredReplicas(in_force, counts));
+  const std::optional<ScaleDownPolicy>& scale_down = ScaleDownOf(in_force);
+  // Without a policy nothing is held back; a policy added later starts afresh.
+  if (!scale_down.has_value()) smoothing_.clear();
+  VLOG(1) << "cycle: " << DescribeCounts(counts) << " -> " << desired
+          << " replicas";
+  std::vector<Status> errors;
+  if (!params.ok()) errors.push_back(params.status());
+  for (const kube::ScaleTarget& target : options_.targets) {
+    Status status = ScaleOne(target, desired, counts, scale_down, now);
+    if (!status.ok()) {
+      LOG(WARNING) << status.message();
+      reporter_.TargetFailed(target, status.message());
+      errors.push_back(status);
+    }
+  }
+  return JoinErrors(errors);
+}
+
+void ReplicaAutoscaler::WaitForNextCycle(StopSignal* stop) {
+  const auto deadline = std::chrono::steady_clock::now() + options_.poll_period;
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!changed_ && !stop->stopped() &&
+         std::chrono::steady_clock::now() < deadline) {
+    health_->Heartbeat(std::chrono::steady_clock::now());
+    changed_cv_.wait_for(lock, kWaitSlice);
+  }
+  const auto since_last = std::chrono::steady_clock::now() - last_cycle_start_;
+  if (changed_ && since_last < kCoalesceWindow) {
+    lock.unlock();
+    stop->WaitFor(std::chrono::duration_cast<std::chrono::milliseconds>(
+        kCoalesceWindow - since_last));
+    lock.lock();
+  }
+  cycle_cause_ = changed_ ? pending_cause_ : "poll period";
+  changed_ = false;
+  pending_cause_.clear();
+}
+
+Status ReplicaAutoscaler::TimedCycle() {
+  const auto start = std::chrono::steady_clock::now();
+  last_cycle_start_ = start;
+  for (const HpaConflict& conflict : hpa_check_.CheckIfDue(start)) {
+    reporter_.HpaConflictFound(conflict);
+  }
+  Status status = RunCycle(start);
+  reporter_.CycleFinished(status, std::chrono::steady_clock::now() - start);
+  return status;
+}
+
+kube::Reflector<NodeInfo> ReplicaAutoscaler::NodeReflector(
+    kube::ReflectorSink<NodeInfo> sink) const {
+  return kube::Reflector<NodeInfo>(
+      api_, {"/api/v1/nodes", options_.node_selector, ""},
+      {[this](std::string_view body) {
+         return kube::DecodeNodeList(body, options_.excluded_taints);
+       },
+       [this](std::string_view line) {
+         return kube::DecodeNodeWatchEvent(line, options_.excluded_taints);
+       }},
+      std::move(sink), "nodes");
+}
+
+int ReplicaAutoscaler::Run(StopSignal* stop) {
+  kube::Reflector<NodeInfo> node_reflector =
+      NodeReflector({[this](std::vector<NodeInfo> nodes) {
+                       nodes_.Replace(std::move(nodes));
+                       {
+                         std::lock_guard<std::mutex> lock(mutex_);
+                         nodes_synced_ = true;
+                       }
+                       NotifyChange("nodes listed");
+                     },
+                     [this](const NodeInfo& node) {
+                       if (nodes_.Upsert(node)) NotifyChange("nodes changed");
+                     },
+                     [this](const NodeInfo& node) {
+                       if (nodes_.Remove(node.name))
+                         NotifyChange("nodes changed");
+                     }});
+  kube::Reflector<kube::ConfigMap> config_map_reflector(
+      api_,
+      {"/api/v1/namespaces/" + options_.namespace_ + "/configmaps", "",
+       "metadata.name=" + options_.configmap},
+      {&kube::DecodeConfigMapList, &kube::DecodeConfigMapWatchEvent},
+      {[this](std::vector<kube::ConfigMap> items) {
+         std::optional<kube::ConfigMap> found;
+         for (auto& item : items) {
+           if (item.name == options_.configmap) found = std::move(item);
+         }
+         SetConfigMap(std::move(found));
+       },
+       [this](const kube::ConfigMap& item) { SetConfigMap(item); },
+       [this](const kube::ConfigMap&) { SetConfigMap(std::nullopt); }},
+      ConfigMapRef());
+
+  std::thread node_thread([&] { node_reflector.Run(stop); });
+  std::thread config_map_thread([&] { config_map_reflector.Run(stop); });
+
+  int exit_code = 0;
+  int consecutive_failures = 0;
+  WaitForNextCycle(stop);
+  while (!stop->stopped()) {
+    health_->Heartbeat(std::chrono::steady_clock::now());
+    bool synced;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      synced = nodes_synced_ && config_map_synced_;
+    }
+    Status status = synced ? TimedCycle()
+                           : Status::Unavailable(
+                                 "waiting for the first list of nodes "
+                                 "and of " +
+                                 ConfigMapRef());
+    // While a reflector cannot reach the server its counts may be stale: the
+    // cycle holds the last known replicas, and reports the failure.
+    std::vector<Status> errors;
+    for (const Status& s : {status, node_reflector.LastError(),
+                            config_map_reflector.LastError()}) {
+      if (!s.ok()) errors.push_back(s);
+    }
+    status = JoinErrors(errors);
+    health_->CycleFinished(status);
+    consecutive_failures = status.ok() ? 0 : consecutive_failures + 1;
+    if (options_.max_sync_failures > 0 &&
+        consecutive_failures >= options_.max_sync_failures) {
+      LOG(ERROR) << consecutive_failures
+                 << " consecutive cycles failed (--max-sync-failures); last: "
+                 << status.message();
+      exit_code = 1;
+      break;
+    }
+    WaitForNextCycle(stop);
+  }
+  stop->Stop();
+  node_thread.join();
+  config_map_thread.join();
+  return exit_code;
+}
+
+Status ReplicaAutoscaler::RunOnce() {
+  kube::Reflector<NodeInfo> node_reflector =
+      NodeReflector({[this](std::vector<NodeInfo> nodes) {
+                       nodes_.Replace(std::move(nodes));
+                     },
+                     nullptr, nullptr});
+  if (Status status = node_reflector.ListOnce(); !status.ok()) return status;
+  Result<kube::ConfigMap> config_map =
+      api_->GetConfigMap(options_.namespace_, options_.configmap);
+  if (config_map.ok()) {
+    SetConfigMap(*config_map);
+  } else if (config_map.status().code() != StatusCode::kNotFound) {
+    return config_map.status().WithContext("reading " + ConfigMapRef());
+  }
+  cycle_cause_ = "--once";
+  return TimedCycle();
+}
+
+}  // namespace propscaler

@@ -1,0 +1,51 @@
+// Reports what replica mode's cycles do, to the three places people look:
+// Prometheus metrics, Kubernetes Events (ScaledReplicas on the target,
+// InvalidParams on the ConfigMap, ConflictingAutoscaler on a target an HPA
+// also scales; de-duplicated by the recorder), and the
+// /status board. Keeps the loop free of reporting detail.
+#ifndef PROPSCALER_REPLICAS_CYCLE_REPORTER_H_
+#define PROPSCALER_REPLICAS_CYCLE_REPORTER_H_
+
+#include <chrono>
+#include <map>
+#include <string>
+
+#include "common/status.h"
+#include "kube/event_recorder.h"
+#include "kube/scale_target.h"
+#include "replicas/hpa_conflicts.h"
+#include "replicas/replica_status.h"
+
+namespace propscaler {
+
+class CycleReporter {
+ public:
+  // `events` may be null (dry runs, --once without events).
+  CycleReporter(kube::EventRecorder* events, ReplicaStatusBoard* board,
+                std::string ns, std::string configmap);
+
+  void ParamsAccepted(const std::map<std::string, std::string>& data,
+                      bool changed);
+  void ParamsRejected(const std::map<std::string, std::string>& data,
+                      const std::string& reason);
+  void Counts(const ClusterCounts& counts);
+  void TargetRead(const kube::ScaleTarget& target, int64_t current,
+                  int64_t desired);
+  void TargetFailed(const kube::ScaleTarget& target, const std::string& error);
+  void Scaled(const kube::ScaleTarget& target, int64_t from, int64_t to,
+              const ClusterCounts& counts, const std::string& cause);
+  void HpaConflictFound(const HpaConflict& conflict);
+  void CycleFinished(const Status& status,
+                     std::chrono::steady_clock::duration took);
+
+ private:
+  kube::EventRecorder* events_;
+  ReplicaStatusBoard* board_;
+  const std::string namespace_;
+  const std::string configmap_;
+  int64_t params_generation_ = 0;
+};
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_REPLICAS_CYCLE_REPORTER_H_

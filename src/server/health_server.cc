@@ -1,0 +1,68 @@
+#include "server/health_server.h"
+
+#include <httplib.h>
+
+#include <chrono>
+#include <thread>
+
+#include "server/metrics.h"
+
+namespace propscaler {
+
+HealthServer::HealthServer(const HealthState* state,
+                           std::function<std::string()> status_page)
+    : state_(state), server_(std::make_unique<httplib::Server>()) {
+  server_->Get("/metrics", [](const httplib::Request&,
+                              httplib::Response& response) {
+    response.set_content(GlobalMetrics().Render(), "text/plain; version=0.0.4");
+  });
+  if (status_page) {
+    server_->Get("/status", [status_page](const httplib::Request&,
+                                          httplib::Response& response) {
+      response.set_content(status_page(), "text/html; charset=utf-8");
+    });
+  }
+  server_->Get(
+      "/healthz", [this](const httplib::Request&, httplib::Response& response) {
+        const bool alive = state_->LoopAlive(HealthState::Clock::now());
+        response.status = alive ? 200 : 500;
+        response.set_content(alive ? "ok\n" : "control loop stalled\n",
+                             "text/plain");
+      });
+  server_->Get("/last-poll", [this](const httplib::Request&,
+                                    httplib::Response& response) {
+    const std::optional<Status> last = state_->LastCycle();
+    if (!last.has_value()) {
+      response.set_content("no cycle has finished yet\n", "text/plain");
+      return;
+    }
+    response.status = last->ok() ? 200 : 500;
+    response.set_content(last->ok() ? "ok\n" : last->message() + "\n",
+                         "text/plain");
+  });
+}
+
+HealthServer::~HealthServer() { Stop(); }
+
+Status HealthServer::Start(int port) {
+  if (!server_->bind_to_port("0.0.0.0", port)) {
+    return Status::Invalid("health server: cannot listen on port " +
+                           std::to_string(port) + " (--healthz-port)");
+  }
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  // stop() before the listen loop runs would be lost and Stop() would hang.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!server_->is_running() &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return Status::Ok();
+}
+
+void HealthServer::Stop() {
+  server_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace propscaler

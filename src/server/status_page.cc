@@ -1,0 +1,127 @@
+#include "server/status_page.h"
+
+#include <sstream>
+
+#include "common/markup_escape.h"
+#include "common/utc_time.h"
+
+namespace propscaler {
+namespace {
+
+constexpr char kStyle[] = R"(
+body{font-family:system-ui,sans-serif;margin:2em;color:#1b1f24;background:#fafbfc}
+h1{font-size:1.4em;margin-bottom:0}
+.sub{color:#57606a;margin-top:.2em}
+h2{font-size:1.1em;margin-top:1.6em}
+table{border-collapse:collapse;min-width:28em}
+th,td{border:1px solid #d0d7de;padding:.35em .7em;text-align:left}
+th{background:#eef1f4}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+pre{background:#fff;border:1px solid #d0d7de;padding:.6em;white-space:pre-wrap}
+.ok{color:#1a7f37}.bad{color:#cf222e}
+.card{display:inline-block;border:1px solid #d0d7de;background:#fff;padding:.6em 1em;margin:.3em .6em .3em 0;border-radius:6px}
+.card b{font-size:1.5em;display:block}
+)";
+
+std::string FormatTime(std::chrono::system_clock::time_point time) {
+  if (time.time_since_epoch().count() == 0) return "never";
+  return FormatUtc(time, "%Y-%m-%d %H:%M:%S UTC");
+}
+
+std::string Ago(std::chrono::system_clock::time_point time,
+                std::chrono::system_clock::time_point now) {
+  const auto seconds =
+      std::chrono::duration_cast<std::chrono::seconds>(now - time).count();
+  return std::to_string(seconds) + "s ago";
+}
+
+void Card(std::ostringstream& out, const std::string& label, int64_t value) {
+  out << "<div class=card><b>" << value << "</b>" << EscapeMarkup(label)
+      << "</div>";
+}
+
+void RenderParams(std::ostringstream& out,
+                  const std::map<std::string, std::string>& data) {
+  if (data.empty()) {
+    out << "<p class=bad>none yet: nothing is scaled</p>";
+    return;
+  }
+  for (const auto& [key, value] : data) {
+    out << "<pre>" << EscapeMarkup(key) << ": " << EscapeMarkup(value)
+        << "</pre>";
+  }
+}
+
+void RenderTargets(std::ostringstream& out, const ReplicaStatus& status) {
+  out << "<h2>Targets</h2><table><tr><th>target</th><th>desired</th>"
+         "<th>current</th><th>state</th></tr>";
+  for (const auto& [name, target] : status.targets) {
+    out << "<tr><td>" << EscapeMarkup(name) << "</td><td class=num>"
+        << target.desired << "</td><td class=num>" << target.current
+        << "</td><td>"
+        << (target.error.empty()
+                ? std::string("<span class=ok>in sync</span>")
+                : "<span class=bad>" + EscapeMarkup(target.error) + "</span>")
+        << "</td></tr>";
+  }
+  out << "</table>";
+}
+
+void RenderDecisions(std::ostringstream& out, const ReplicaStatus& status,
+                     std::chrono::system_clock::time_point now) {
+  out << "<h2>Last decisions</h2>";
+  if (status.decisions.empty()) {
+    out << "<p>no scaling yet</p>";
+    return;
+  }
+  out << "<table><tr><th>time</th><th>target</th><th>from</th><th>to</th>"
+         "<th>nodes</th><th>cores</th><th>cause</th></tr>";
+  for (const ScaleDecision& decision : status.decisions) {
+    out << "<tr><td>" << FormatTime(decision.time) << " ("
+        << Ago(decision.time, now) << ")</td><td>"
+        << EscapeMarkup(decision.target) << "</td><td class=num>"
+        << decision.from << "</td><td class=num>" << decision.to
+        << "</td><td class=num>" << decision.counts.schedulable_nodes << "/"
+        << decision.counts.total_nodes << "</td><td class=num>"
+        << decision.counts.schedulable_cores << "/"
+        << decision.counts.total_cores << "</td><td>"
+        << EscapeMarkup(decision.cause) << "</td></tr>";
+  }
+  out << "</table>";
+}
+
+}  // namespace
+
+std::string RenderStatusPage(const ReplicaStatus& status,
+                             std::chrono::system_clock::time_point now) {
+  std::ostringstream out;
+  out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+         "<meta http-equiv=refresh content=5>"
+         "<title>propscaler status</title><style>"
+      << kStyle << "</style></head><body><h1>propscaler</h1><p class=sub>"
+      << "params from configmap " << EscapeMarkup(status.namespace_) << "/"
+      << EscapeMarkup(status.configmap) << " &middot; last cycle "
+      << FormatTime(status.last_cycle) << " "
+      << (status.last_cycle_error.empty()
+              ? std::string("<span class=ok>ok</span>")
+              : "<span class=bad>failed: " +
+                    EscapeMarkup(status.last_cycle_error) + "</span>")
+      << "</p><h2>Cluster</h2>";
+  Card(out, "nodes", status.counts.total_nodes);
+  Card(out, "schedulable nodes", status.counts.schedulable_nodes);
+  Card(out, "cores", status.counts.total_cores);
+  Card(out, "schedulable cores", status.counts.schedulable_cores);
+  RenderTargets(out, status);
+  out << "<h2>Params in force</h2>";
+  RenderParams(out, status.params_in_force);
+  if (!status.rejected_reason.empty()) {
+    out << "<h2>Last rejected params</h2><p class=bad>"
+        << EscapeMarkup(status.rejected_reason) << "</p>";
+    RenderParams(out, status.rejected_params);
+  }
+  RenderDecisions(out, status, now);
+  out << "</body></html>\n";
+  return out.str();
+}
+
+}  // namespace propscaler

@@ -1,0 +1,18 @@
+// JSON Merge Patch (RFC 7386), as Kubernetes applies
+// application/merge-patch+json: objects merge recursively, null deletes a
+// member, anything else (arrays included) replaces.
+#ifndef PROPSCALER_TESTS_APISERVER_MERGE_PATCH_H_
+#define PROPSCALER_TESTS_APISERVER_MERGE_PATCH_H_
+
+#include <rapidjson/document.h>
+
+namespace propscaler::sim {
+
+// Applies `patch` to `target` in place; values are copied with `alloc`
+// (the target document's allocator).
+void ApplyMergePatch(rapidjson::Value& target, const rapidjson::Value& patch,
+                     rapidjson::Document::AllocatorType& alloc);
+
+}  // namespace propscaler::sim
+
+#endif  // PROPSCALER_TESTS_APISERVER_MERGE_PATCH_H_

@@ -1,0 +1,112 @@
+#include "apiserver/resources.h"
+
+#include <vector>
+
+namespace propscaler::sim {
+namespace {
+
+const std::vector<ResourceType>& AllResourceTypes() {
+  static const std::vector<ResourceType> kTypes = {
+      {"", "v1", "nodes", "Node", false, false},
+      {"", "v1", "pods", "Pod", true, false},
+      {"", "v1", "configmaps", "ConfigMap", true, false},
+      {"", "v1", "events", "Event", true, false},
+      {"", "v1", "replicationcontrollers", "ReplicationController", true, true},
+      {"apps", "v1", "deployments", "Deployment", true, true},
+      {"apps", "v1", "replicasets", "ReplicaSet", true, true},
+      {"apps", "v1", "statefulsets", "StatefulSet", true, true},
+      {"coordination.k8s.io", "v1", "leases", "Lease", true, false},
+      {"autoscaling", "v1", "horizontalpodautoscalers",
+       "HorizontalPodAutoscaler", true, false},
+      {"cluster.x-k8s.io", "v1beta1", "machinedeployments", "MachineDeployment",
+       true, true},
+      {"cluster.x-k8s.io", "v1beta1", "machinesets", "MachineSet", true, true},
+      {"cluster.x-k8s.io", "v1beta1", "machines", "Machine", true, false},
+  };
+  return kTypes;
+}
+
+const ResourceType* FindByGroupVersion(std::string_view group,
+                                       std::string_view version,
+                                       std::string_view plural) {
+  for (const ResourceType& type : AllResourceTypes()) {
+    if (type.group == group && type.version == version &&
+        type.plural == plural) {
+      return &type;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<std::string_view> SplitPath(std::string_view path) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) parts.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+// Parses what follows the group/version: [namespaces/NS/]RESOURCE[/NAME[/SUB]].
+std::optional<ResourcePath> ParseRest(std::string_view group,
+                                      std::string_view version,
+                                      const std::vector<std::string_view>& p,
+                                      size_t i) {
+  ResourcePath result;
+  if (p.size() > i + 2 && p[i] == "namespaces") {
+    result.ns = std::string(p[i + 1]);
+    i += 2;
+  }
+  if (i >= p.size() || p.size() - i > 3) return std::nullopt;
+  result.type = FindByGroupVersion(group, version, p[i]);
+  if (result.type == nullptr) return std::nullopt;
+  if (!result.ns.empty() && !result.type->namespaced) return std::nullopt;
+  if (p.size() > i + 1) result.name = std::string(p[i + 1]);
+  if (p.size() > i + 2) result.subresource = std::string(p[i + 2]);
+  // A named namespaced object needs its namespace.
+  if (result.type->namespaced && result.ns.empty() && !result.name.empty()) {
+    return std::nullopt;
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string ResourceType::ApiVersion() const {
+  return group.empty() ? version : group + "/" + version;
+}
+
+std::string ResourceType::PathPrefix() const {
+  return group.empty() ? "/api/" + version : "/apis/" + group + "/" + version;
+}
+
+std::string ResourceType::QualifiedName() const {
+  return group.empty() ? plural : plural + "." + group;
+}
+
+const ResourceType* FindResourceType(std::string_view name) {
+  for (const ResourceType& type : AllResourceTypes()) {
+    std::string_view plural = type.plural;
+    std::string_view singular = plural.substr(0, plural.size() - 1);
+    if (name == plural || name == singular || name == type.kind) return &type;
+  }
+  return nullptr;
+}
+
+std::string ResourcePath::CollectionPath() const {
+  std::string path = type->PathPrefix();
+  if (!ns.empty()) path += "/namespaces/" + ns;
+  return path + "/" + type->plural;
+}
+
+std::optional<ResourcePath> ParseResourcePath(std::string_view path) {
+  std::vector<std::string_view> p = SplitPath(path);
+  if (p.size() >= 3 && p[0] == "api") return ParseRest("", p[1], p, 2);
+  if (p.size() >= 4 && p[0] == "apis") return ParseRest(p[1], p[2], p, 3);
+  return std::nullopt;
+}
+
+}  // namespace propscaler::sim

@@ -1,0 +1,55 @@
+// The resource types the simulated server knows, and the parsing of API
+// paths into (resource, namespace, name, subresource).
+//
+// Paths: /api/v1/RESOURCE[/NAME[/SUB]] for cluster-scoped resources,
+// /api/v1/namespaces/NS/RESOURCE[/NAME[/SUB]] for namespaced ones, and the
+// same under /apis/GROUP/VERSION; /api/v1/RESOURCE of a namespaced resource
+// lists across all namespaces.
+#ifndef PROPSCALER_TESTS_APISERVER_RESOURCES_H_
+#define PROPSCALER_TESTS_APISERVER_RESOURCES_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace propscaler::sim {
+
+struct ResourceType {
+  std::string group;    // "" for the core group
+  std::string version;  // "v1"
+  std::string plural;   // "nodes", unique across the table
+  std::string kind;     // "Node"
+  bool namespaced = true;
+  bool scalable = false;  // has a /scale subresource
+
+  // "v1" or "apps/v1".
+  std::string ApiVersion() const;
+  // "/api/v1" or "/apis/apps/v1".
+  std::string PathPrefix() const;
+  // "nodes" or "deployments.apps", as error messages name resources.
+  std::string QualifiedName() const;
+};
+
+// By plural ("deployments"), singular ("deployment") or kind ("Deployment");
+// nullptr when unknown.
+const ResourceType* FindResourceType(std::string_view name);
+
+// A parsed API path. `ns` is empty for cluster-scoped resources and for
+// lists across all namespaces; `name` is empty for collections.
+struct ResourcePath {
+  const ResourceType* type = nullptr;
+  std::string ns;
+  std::string name;
+  std::string subresource;  // "scale" or ""
+
+  bool is_collection() const { return name.empty(); }
+  // The canonical collection path, e.g. "/api/v1/namespaces/NS/configmaps".
+  std::string CollectionPath() const;
+};
+
+// nullopt when `path` is not an API path of a known resource.
+std::optional<ResourcePath> ParseResourcePath(std::string_view path);
+
+}  // namespace propscaler::sim
+
+#endif  // PROPSCALER_TESTS_APISERVER_RESOURCES_H_

@@ -1,0 +1,109 @@
+// 409 Conflict on every write propscaler makes (ConfigMap create and update,
+// scale patch), 410 at the end of a watch, a whole-API outage, and
+// --max-sync-failures.
+#include "e2e/fault_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using Clock = std::chrono::steady_clock;
+
+constexpr char kDefaults[] = R"({"linear":{"nodesPerReplica":1}})";
+constexpr char kNewDefaults[] = R"({"linear":{"nodesPerReplica":2}})";
+
+class WriteFaultTest : public FaultTest {
+ protected:
+  bool WaitForConfigMap(const std::string& linear) {
+    return WaitUntil(
+        [&] {
+          auto data = server_.ConfigMapData(kNamespace, kConfigMap);
+          return data && data->count("linear") && data->at("linear") == linear;
+        },
+        seconds(6));
+  }
+};
+
+TEST_F(WriteFaultTest, ScalePatchConflictIsRetriedNextCycle) {
+  auto propscaler = StartConverged();
+  server_.AddFault(Fault("PATCH", kScalePath, 409, 2));
+  AddNodes(1);
+  EXPECT_TRUE(WaitForLastPoll(500, "HTTP 409", seconds(3))) << LastPollBody();
+  ASSERT_TRUE(WaitForReplicas(5, 3 * kPollPeriod + seconds(1)))
+      << propscaler->Output();
+  EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
+}
+
+TEST_F(WriteFaultTest, ConfigMapCreateConflictIsRetried) {
+  ASSERT_EQ(ApiDelete(std::string(kConfigMapsPath) + "/" + kConfigMap)->status,
+            200);
+  server_.AddFault(Fault("POST", kConfigMapsPath, 409, 2));
+  auto propscaler =
+      StartConverged(4, {std::string("--default-params=") + kDefaults});
+  EXPECT_TRUE(WaitForConfigMap(R"({"nodesPerReplica":1})"))
+      << propscaler->Output();
+  EXPECT_GE(server_.Requests().Count(std::string("POST ") + kConfigMapsPath),
+            3);
+}
+
+TEST_F(WriteFaultTest, ConfigMapUpdateConflictIsRetried) {
+  ASSERT_EQ(ApiDelete(std::string(kConfigMapsPath) + "/" + kConfigMap)->status,
+            200);
+  {
+    auto first =
+        StartConverged(4, {std::string("--default-params=") + kDefaults});
+  }
+  const std::string path = std::string(kConfigMapsPath) + "/" + kConfigMap;
+  server_.AddFault(Fault("PUT", path, 409, 1));
+  auto second =
+      StartConverged(2, {std::string("--default-params=") + kNewDefaults});
+  EXPECT_TRUE(WaitForConfigMap(R"({"nodesPerReplica":2})")) << second->Output();
+  EXPECT_GE(server_.Requests().Count("PUT " + path), 2);
+}
+
+TEST_F(WriteFaultTest, WatchEndingWith410ListsAgain) {
+  auto propscaler = StartConverged();
+  const auto start = Clock::now();
+  server_.AddFault(Fault("WATCH", kNodesPath, 410, 1));
+  server_.DropWatches();
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Output();
+  EXPECT_GE(RequestsSince(start, std::string("GET ") + kNodesPath), 1);
+  EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
+}
+
+TEST_F(WriteFaultTest, WholeApiOutageIsRetriedAtABoundedRate) {
+  auto propscaler = StartConverged();
+  ReplicaSampler sampler(&server_);
+  const auto start = Clock::now();
+  server_.AddFault(Fault("", "/api", 503));
+  server_.DropWatches();
+  AddNodes(2);
+  std::this_thread::sleep_for(seconds(4));
+  const int64_t requests =
+      static_cast<int64_t>(server_.RequestLog(start).size());
+  // Two reflectors backing off from 200 ms, and one scale read per cycle:
+  // about 15 in 4 s. A hot loop would make thousands.
+  EXPECT_LE(requests, 30);
+  EXPECT_EQ(sampler.max(), 4);
+  EXPECT_TRUE(propscaler->Running());
+  EXPECT_TRUE(WaitForLastPoll(500, "HTTP 503", seconds(1))) << LastPollBody();
+  server_.ClearFaults();
+  EXPECT_TRUE(WaitForReplicas(6, seconds(8))) << propscaler->Output();
+}
+
+TEST_F(WriteFaultTest, MaxSyncFailuresExitsAfterThatManyFailedCycles) {
+  auto propscaler = StartConverged(4, {"--max-sync-failures=3"});
+  server_.AddFault(Fault("", kScalePath, 503));
+  AddNodes(1);
+  std::optional<int> code = propscaler->WaitForExit(seconds(8));
+  ASSERT_TRUE(code.has_value()) << propscaler->Output();
+  EXPECT_EQ(*code, 1);
+  EXPECT_NE(propscaler->Output().find("--max-sync-failures"),
+            std::string::npos);
+  EXPECT_EQ(Replicas(), 4);
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

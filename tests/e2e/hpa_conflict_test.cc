@@ -1,0 +1,87 @@
+// A HorizontalPodAutoscaler on the same target: a warning in the log and a
+// ConflictingAutoscaler Event on the target; scaling goes on. Without RBAC
+// for HPAs the check turns itself off after one warning.
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr char kHpaPath[] =
+    "/apis/autoscaling/v1/namespaces/kube-system/horizontalpodautoscalers";
+
+std::string HpaJson(const std::string& name, const std::string& kind,
+                    const std::string& target) {
+  return R"({"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler",)"
+         R"("metadata":{"name":")" +
+         name +
+         R"(","namespace":"kube-system"},"spec":{"scaleTargetRef":)"
+         R"({"apiVersion":"apps/v1","kind":")" +
+         kind + R"(","name":")" + target +
+         R"("},"minReplicas":1,"maxReplicas":10}})";
+}
+
+class HpaConflictTest : public ReplicaClusterTest {
+ protected:
+  void SetUp() override { StartServerWithPerNodeParams(); }
+
+  int ConflictEvents() const {
+    int count = 0;
+    for (const std::string& event : server_.Events(kNamespace)) {
+      if (event.find("\"ConflictingAutoscaler\"") != std::string::npos) {
+        ++count;
+      }
+    }
+    return count;
+  }
+};
+
+TEST_F(HpaConflictTest, AnHpaOnTheTargetIsReported) {
+  ASSERT_TRUE(
+      server_.CreateObject(kHpaPath, HpaJson("dns", "Deployment", "coredns"))
+          .ok());
+  ASSERT_TRUE(
+      server_.CreateObject(kHpaPath, HpaJson("web", "Deployment", "web")).ok());
+  std::string output;
+  ASSERT_EQ(RunOnce({}, &output), 0) << output;
+  EXPECT_EQ(Replicas(), 4);
+  EXPECT_NE(output.find("HorizontalPodAutoscaler kube-system/dns also scales "
+                        "deployment/coredns"),
+            std::string::npos)
+      << output;
+  EXPECT_EQ(output.find("kube-system/web"), std::string::npos) << output;
+  ASSERT_EQ(ConflictEvents(), 1);
+  for (const std::string& event : server_.Events(kNamespace)) {
+    if (event.find("ConflictingAutoscaler") == std::string::npos) continue;
+    EXPECT_NE(event.find("\"type\":\"Warning\""), std::string::npos) << event;
+    EXPECT_NE(event.find("\"name\":\"coredns\""), std::string::npos) << event;
+  }
+}
+
+TEST_F(HpaConflictTest, NoHpaNoWarning) {
+  std::string output;
+  ASSERT_EQ(RunOnce({}, &output), 0) << output;
+  EXPECT_EQ(output.find("HorizontalPodAutoscaler"), std::string::npos)
+      << output;
+  EXPECT_EQ(ConflictEvents(), 0);
+}
+
+TEST_F(HpaConflictTest, ForbiddenTurnsTheCheckOffAndScalingGoesOn) {
+  server_.AddFault(
+      {.method = "GET", .path_prefix = kHpaPath, .code = 403, .count = -1});
+  auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Output();
+  const std::string output = propscaler->Output();
+  const std::string warning = "cannot list horizontalpodautoscalers";
+  const size_t first = output.find(warning);
+  ASSERT_NE(first, std::string::npos) << output;
+  EXPECT_EQ(output.find(warning, first + 1), std::string::npos) << output;
+  EXPECT_EQ(server_.Requests().Count(std::string("GET ") + kHpaPath), 1)
+      << output;
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

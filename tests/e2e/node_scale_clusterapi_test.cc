@@ -1,0 +1,203 @@
+// End-to-end: node-scale mode with the Cluster API provider against the
+// simulated API server's MachineDeployments, MachineSets and Machines.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "e2e/node_scale_fixture.h"
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+constexpr char kCapi[] = "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/";
+constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
+
+int64_t SpecReplicas(const std::optional<std::string>& json) {
+  std::smatch match;
+  static const std::regex kReplicas(R"("spec":\{[^}]*"replicas":(\d+))");
+  if (!json || !std::regex_search(*json, match, kReplicas)) return -1;
+  return std::stoll(match[1]);
+}
+
+// A MachineDeployment or MachineSet with CA's size and capacity annotations.
+std::string GroupObject(const std::string& kind, const std::string& name,
+                        int min, int replicas, const std::string& cpu,
+                        const std::string& owner_kind = "") {
+  const std::string owner =
+      owner_kind.empty()
+          ? ""
+          : R"("ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+            R"("kind":")" +
+                owner_kind + R"(","name":"workers","uid":"u"}],)";
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":")" + kind +
+         R"(","metadata":{"name":")" + name + R"(",)" + owner +
+         R"("annotations":{)"
+         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
+         std::to_string(min) +
+         R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+         R"("capacity.cluster-autoscaler.kubernetes.io/cpu":")" +
+         cpu +
+         R"(","capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+         R"("spec":{"replicas":)" +
+         std::to_string(replicas) + "}}";
+}
+
+int CountRequests(const sim::RequestCounts& counts, const std::string& method,
+                  const std::string& path) {
+  auto it = counts.by_request.find(method + " " + path);
+  return it == counts.by_request.end() ? 0 : static_cast<int>(it->second);
+}
+
+class NodeScaleClusterApiTest : public NodeScaleTest {
+ protected:
+  void Create(const std::string& resource, const std::string& json) {
+    Status status = server_.CreateObject(kCapi + resource, json);
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  // A Machine of MachineDeployment `deployment` and its Ready Node, linked
+  // as Cluster API links them.
+  void CreateMachineWithNode(const std::string& machine,
+                             const std::string& deployment,
+                             const std::string& node) {
+    Create("machines",
+           R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+           R"("metadata":{"name":")" +
+               machine + R"(","labels":{"cluster.x-k8s.io/deployment-name":")" +
+               deployment + R"("}}})");
+    CreateNode(node, "");
+    Status status = server_.PatchNode(
+        node, R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+                  machine +
+                  R"(","cluster.x-k8s.io/cluster-namespace":"default"}}})");
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  bool Marked(const std::string& machine) const {
+    return server_.GetObject(kCapi + std::string("machines/") + machine)
+               .value_or("")
+               .find(kDeleteMachine) != std::string::npos;
+  }
+  int64_t Replicas(const std::string& path) const {
+    return SpecReplicas(server_.GetObject(kCapi + path));
+  }
+  // Two Ready nodes of MachineDeployment workers (min 1): n-1 busy, n-2
+  // empty and so unneeded.
+  void TwoNodeDeployment() {
+    Create("machinedeployments",
+           GroupObject("MachineDeployment", "workers", 1, 2, "4"));
+    CreateMachineWithNode("m-1", "workers", "n-1");
+    CreateMachineWithNode("m-2", "workers", "n-2");
+    CreatePod("web-0", "3", "n-1");
+  }
+  std::unique_ptr<Process> StartScaleDown(
+      const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"--cloud-provider=clusterapi",
+                                     "--scale-down-unneeded-time=1s",
+                                     "--scale-down-delay-after-add=0s",
+                                     "--scale-down-delay-after-failure=30s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Start(args);
+  }
+};
+
+TEST_F(NodeScaleTest, MachineDeploymentGrowsThroughScale) {
+  ASSERT_TRUE(
+      server_
+          .CreateObject(std::string(kCapi) + "machinedeployments",
+                        GroupObject("MachineDeployment", "workers", 0, 0, "4"))
+          .ok());
+  CreatePod("web-0", "3");
+  CreatePod("web-1", "3");
+  auto propscaler =
+      Start({"--cloud-provider=clusterapi", "--scale-down-enabled=false"});
+  const std::string path = std::string(kCapi) + "machinedeployments/workers";
+  ASSERT_TRUE(WaitUntil(
+      [&] { return SpecReplicas(server_.GetObject(path)) == 2; }, seconds(15)))
+      << propscaler->Output() << *server_.GetObject(path);
+  // The requested machines count as upcoming: no second increase.
+  EXPECT_FALSE(WaitUntil(
+      [&] { return SpecReplicas(server_.GetObject(path)) > 2; }, seconds(2)));
+  EXPECT_EQ(CountRequests(server_.Requests(), "PATCH", path + "/scale"), 1)
+      << server_.Requests().ToJson();
+}
+
+TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
+  Create("machinesets", GroupObject("MachineSet", "batch", 0, 0, "4"));
+  // A MachineSet its MachineDeployment manages is not a group, whatever its
+  // annotations: the 12-core pod fits only there and triggers nothing.
+  Create("machinesets", GroupObject("MachineSet", "workers-abc", 0, 0, "16",
+                                    "MachineDeployment"));
+  CreatePod("web-0", "3");
+  CreatePod("big-0", "12");
+  auto propscaler =
+      Start({"--cloud-provider=clusterapi", "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return Replicas("machinesets/batch") == 1; },
+                        seconds(15)))
+      << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] { return CountEvents("default", "NotTriggerScaleUp") >= 1; },
+      seconds(10)))
+      << propscaler->Output();
+  EXPECT_EQ(Replicas("machinesets/workers-abc"), 0);
+  EXPECT_EQ(CountRequests(server_.Requests(), "PATCH",
+                          std::string(kCapi) + "machinesets/batch/scale"),
+            1);
+}
+
+TEST_F(NodeScaleClusterApiTest,
+       ScaleDownMarksTheMachineThenLowersReplicasOnce) {
+  TwoNodeDeployment();
+  auto propscaler = StartScaleDown();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return Marked("m-2") && Replicas("machinedeployments/workers") == 1;
+      },
+      seconds(15)))
+      << propscaler->Output();
+  EXPECT_FALSE(Marked("m-1"));
+  // The node stays registered until Cluster API removes its machine; it is
+  // not removed (nor replicas lowered) again meanwhile.
+  EXPECT_FALSE(WaitUntil(
+      [&] { return Replicas("machinedeployments/workers") != 1; }, seconds(2)));
+  const sim::RequestCounts counts = server_.Requests();
+  EXPECT_EQ(
+      CountRequests(counts, "PATCH",
+                    std::string(kCapi) + "machinedeployments/workers/scale"),
+      1)
+      << counts.ToJson();
+  EXPECT_EQ(CountRequests(counts, "PATCH", std::string(kCapi) + "machines/m-2"),
+            1);
+  EXPECT_EQ(CountRequests(counts, "PATCH", std::string(kCapi) + "machines/m-1"),
+            0);
+  EXPECT_TRUE(NodeHasTaint("n-2", "ToBeDeletedByClusterAutoscaler"));
+}
+
+TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {
+  TwoNodeDeployment();
+  sim::FaultRule fault;
+  fault.method = "PATCH";
+  fault.path_prefix = std::string(kCapi) + "machines/m-2";
+  fault.code = 500;
+  fault.count = -1;
+  server_.AddFault(fault);
+  auto propscaler = StartScaleDown();
+  ASSERT_TRUE(
+      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+                seconds(15)))
+      << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] { return !NodeHasTaint("n-2", "ToBeDeletedByClusterAutoscaler"); },
+      seconds(5)))
+      << propscaler->Output();
+  EXPECT_FALSE(Marked("m-2"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+  EXPECT_EQ(
+      CountRequests(server_.Requests(), "PATCH",
+                    std::string(kCapi) + "machinedeployments/workers/scale"),
+      0);
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

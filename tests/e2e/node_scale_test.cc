@@ -1,0 +1,284 @@
+// End-to-end: propscaler --mode=node-scale with the kwok provider against
+// the simulated API server, timers shortened by flags.
+#include <gtest/gtest.h>
+
+#include "e2e/node_scale_fixture.h"
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  for (int i = 0; i < 6; ++i) CreatePod("web-" + std::to_string(i), "1500m");
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-").size() == 3; },
+                        seconds(15)))
+      << propscaler->Output();
+  // Several more iterations see the same pods: no second scale-up.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return propscaler->Output().find("scale-up") != std::string::npos;
+      },
+      seconds(5)));
+  EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-").size() > 3; },
+                         seconds(2)))
+      << propscaler->Output();
+  EXPECT_TRUE(
+      WaitUntil([&] { return CountEvents("default", "TriggeredScaleUp") == 6; },
+                seconds(5)));
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto status = server_.ConfigMapData(kNamespace, "propscaler-status");
+        return status &&
+               (*status)["status"].find("Name: small") != std::string::npos;
+      },
+      seconds(5)));
+}
+
+TEST_F(NodeScaleTest, MetricsReportPodsGroupsAndScaleUps) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  for (int i = 0; i < 2; ++i) CreatePod("web-" + std::to_string(i), "1500m");
+  const int port = FreePort();
+  auto propscaler = Start(
+      {"--scale-down-enabled=false", "--healthz-port=" + std::to_string(port)});
+  std::string metrics;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        httplib::Client client("127.0.0.1", port);
+        auto response = client.Get("/metrics");
+        metrics = response ? response->body : "";
+        return metrics.find(
+                   "propscaler_scale_ups_total{node_group=\"small\"} 1") !=
+               std::string::npos;
+      },
+      seconds(15)))
+      << metrics << propscaler->Output();
+  for (const std::string& part :
+       {std::string("# TYPE propscaler_unschedulable_pods gauge"),
+        std::string("propscaler_node_group_size{node_group=\"small\","
+                    "kind=\"max\"} 10"),
+        std::string("# TYPE propscaler_node_scale_loop_duration_seconds "
+                    "histogram"),
+        std::string("# TYPE propscaler_scale_downs_total counter"),
+        std::string("propscaler_api_requests_total{verb=\"POST\"")}) {
+    EXPECT_NE(metrics.find(part), std::string::npos)
+        << "missing: " << part << "\n"
+        << metrics;
+  }
+}
+
+TEST_F(NodeScaleTest, PodsThatFitNoGroupGetNotTriggerScaleUp) {
+  PutGroups({GroupJson("small", 0, 10, "2", "8Gi")});
+  CreatePod("huge", "16");
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil(
+      [&] { return CountEvents("default", "NotTriggerScaleUp") == 1; },
+      seconds(10)))
+      << propscaler->Output();
+  EXPECT_TRUE(NodesWithPrefix("small-").empty());
+}
+
+TEST_F(NodeScaleTest, UnneededNodesAreTaintedThenDeleted) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  CreateNode("small-a", "small");
+  CreateNode("small-b", "small");
+  CreatePod("web-0", "3", "small-b");
+  auto propscaler = Start(
+      {"--scale-down-unneeded-time=2s", "--scale-down-delay-after-add=0s"});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return NodeHasTaint("small-a", "DeletionCandidateOfClusterAutoscaler");
+      },
+      seconds(10)))
+      << propscaler->Output();
+  EXPECT_FALSE(NodeHasTaint("small-b", "DeletionCandidateOfClusterAutoscaler"));
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
+                        seconds(10)))
+      << propscaler->Output();
+  EXPECT_EQ(NodesWithPrefix("small-b").size(), 1u);
+  // The pod goes: its node follows.
+  DeletePod("web-0");
+  ASSERT_TRUE(
+      WaitUntil([&] { return NodesWithPrefix("small-").empty(); }, seconds(15)))
+      << propscaler->Output();
+  EXPECT_GE(CountEvents(kNamespace, "ScaleDown"), 2);
+}
+
+TEST_F(NodeScaleTest, PdbRefusedEvictionKeepsTheNodeAndClearsTheTaint) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  CreateNode("static-1", "", "4");
+  CreateNode("small-a", "small");
+  CreatePod("web-0", "500m", "small-a");
+  sim::FaultRule pdb;
+  pdb.method = "POST";
+  pdb.path_prefix = "/api/v1/namespaces/default/pods/web-0/eviction";
+  pdb.code = 429;
+  pdb.count = -1;
+  server_.AddFault(pdb);
+  auto propscaler =
+      Start({"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s",
+             "--scale-down-delay-after-failure=30s"});
+  ASSERT_TRUE(
+      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+                seconds(15)))
+      << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return !NodeHasTaint("small-a", "ToBeDeletedByClusterAutoscaler");
+      },
+      seconds(5)));
+  EXPECT_EQ(NodesWithPrefix("small-a").size(), 1u);
+  EXPECT_TRUE(server_.GetObject("/api/v1/namespaces/default/pods/web-0"));
+  std::optional<std::string> node = server_.GetObject("/api/v1/nodes/small-a");
+  EXPECT_EQ(node->find("\"unschedulable\":true"), std::string::npos) << *node;
+}
+
+// A node with one evicted pod that lingers (it has a finalizer, as a pod
+// does while it terminates).
+class NodeScaleDrainTest : public NodeScaleTest {
+ protected:
+  void SetUp() override {
+    NodeScaleTest::SetUp();
+    PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+    CreateNode("static-1", "", "4");
+    CreateNode("small-a", "small");
+    CreatePod("web-0", "500m", "small-a");
+    AddFinalizer("web-0");
+  }
+  bool Evicted() const {
+    return server_.GetObject("/api/v1/namespaces/default/pods/web-0")
+               .value_or("")
+               .find("deletionTimestamp") != std::string::npos;
+  }
+  std::unique_ptr<Process> StartScaleDown(const std::string& grace) {
+    return Start({"--scale-down-unneeded-time=1s",
+                  "--scale-down-delay-after-add=0s",
+                  "--scale-down-delay-after-failure=30s",
+                  "--max-graceful-termination-sec=" + grace});
+  }
+};
+
+TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
+  auto propscaler = StartScaleDown("600");
+  ASSERT_TRUE(WaitUntil([&] { return Evicted(); }, seconds(15)))
+      << propscaler->Output();
+  // Evicted but still running: the node waits (several scan intervals).
+  EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
+                         std::chrono::milliseconds(1500)));
+  EXPECT_EQ(CountEvents(kNamespace, "ScaleDownFailed"), 0);
+  DeletePod("web-0");
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
+                        seconds(10)))
+      << propscaler->Output();
+}
+
+TEST_F(NodeScaleDrainTest, PodOutlivingTheGracePeriodFailsTheRemoval) {
+  auto propscaler = StartScaleDown("1");
+  ASSERT_TRUE(
+      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+                seconds(15)))
+      << propscaler->Output();
+  EXPECT_TRUE(Evicted());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return !NodeHasTaint("small-a", "ToBeDeletedByClusterAutoscaler");
+      },
+      seconds(5)))
+      << propscaler->Output();
+  EXPECT_EQ(NodesWithPrefix("small-a").size(), 1u);
+}
+
+TEST_F(NodeScaleTest, GroupThatNeverGetsReadyIsBackedOffForTheNext) {
+  // least-waste prefers the 2-core group; its nodes never become Ready.
+  PutGroups({GroupJson("bad", 0, 10, "2", "4Gi"),
+             GroupJson("good", 0, 10, "8", "32Gi")});
+  CreatePod("web-0", "1");
+  auto propscaler =
+      Start({"--kwok-not-ready-node-groups=bad", "--max-node-provision-time=2s",
+             "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("bad-").size() == 1; },
+                        seconds(10)))
+      << propscaler->Output();
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("good-").size() == 1; },
+                        seconds(15)))
+      << propscaler->Output();
+  EXPECT_TRUE(
+      WaitUntil([&] { return NodesWithPrefix("bad-").empty(); }, seconds(5)));
+  // The status ConfigMap is written at the end of the loop's iteration.
+  std::string status;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        auto data = server_.ConfigMapData(kNamespace, "propscaler-status");
+        status = data ? (*data)["status"] : "";
+        return status.find("Backoff: until") != std::string::npos;
+      },
+      seconds(5)))
+      << status;
+}
+
+TEST_F(NodeScaleTest, PriorityFromNodeGroupsPrefersSpotThenFallsBack) {
+  // least-waste alone would pick the 2-core on-demand group; priority 50
+  // sends the pods to spot, whose nodes never become Ready, so after the
+  // provisioning deadline spot is backed off and on-demand is used.
+  ASSERT_TRUE(
+      server_
+          .PutConfigMap(
+              kNamespace, kGroupsConfigMap,
+              {{"node-groups.json",
+                "{\"nodeGroups\":[" + GroupJson("ondemand", 0, 10, "2", "4Gi") +
+                    "," + GroupJson("spot", 0, 10, "8", "32Gi") +
+                    "],\"priorities\":{\"50\":[\"^spot$\"],"
+                    "\"10\":[\"^ondemand$\"]}}"}})
+          .ok());
+  CreatePod("web-0", "1");
+  auto propscaler = Start(
+      {"--expander=priority,least-waste", "--kwok-not-ready-node-groups=spot",
+       "--max-node-provision-time=2s", "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("spot-").size() == 1; },
+                        seconds(10)))
+      << propscaler->Output();
+  EXPECT_TRUE(NodesWithPrefix("ondemand-").empty());
+  ASSERT_TRUE(WaitUntil(
+      [&] { return NodesWithPrefix("ondemand-").size() == 1; }, seconds(15)))
+      << propscaler->Output();
+}
+
+TEST_F(NodeScaleTest, PriorityFromClusterAutoscalersConfigMap) {
+  PutGroups({GroupJson("cheap", 0, 10, "2", "4Gi"),
+             GroupJson("preferred", 0, 10, "8", "32Gi")});
+  ASSERT_TRUE(server_
+                  .PutConfigMap(
+                      kNamespace, "cluster-autoscaler-priority-expander",
+                      {{"priorities", "10:\n  - ^cheap$\n50:\n  - ^pref.*\n"}})
+                  .ok());
+  CreatePod("web-0", "1");
+  auto propscaler =
+      Start({"--expander=priority,least-waste", "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil(
+      [&] { return NodesWithPrefix("preferred-").size() == 1; }, seconds(10)))
+      << propscaler->Output();
+  EXPECT_TRUE(NodesWithPrefix("cheap-").empty());
+}
+
+TEST_F(NodeScaleTest, PriorityWithoutConfigLetsEveryGroupPassAndSaysWhy) {
+  PutGroups({GroupJson("only", 0, 10, "4", "8Gi")});
+  CreatePod("web-0", "1");
+  auto propscaler =
+      Start({"--expander=priority", "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("only-").size() == 1; },
+                        seconds(10)))
+      << propscaler->Output();
+  const std::string output = propscaler->Output();
+  const size_t note = output.find("priority expander: no priorities");
+  ASSERT_NE(note, std::string::npos) << output;
+  EXPECT_EQ(output.find("priority expander: no priorities", note + 1),
+            std::string::npos)
+      << "logged more than once:\n"
+      << output;
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

@@ -1,0 +1,115 @@
+#include "e2e/process.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace propscaler::e2e {
+
+Process::Process(const std::string& binary,
+                 const std::vector<std::string>& args,
+                 const std::vector<std::string>& extra_env) {
+  char log_template[] = "/tmp/propscaler-e2e-log-XXXXXX";
+  const int log_fd = mkstemp(log_template);
+  log_path_ = log_template;
+  std::vector<std::string> argv_storage = {binary};
+  argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(log_fd, STDOUT_FILENO);
+    dup2(log_fd, STDERR_FILENO);
+    for (const std::string& assignment : extra_env) {
+      putenv(const_cast<char*>(assignment.c_str()));
+    }
+    std::vector<char*> argv;
+    for (std::string& arg : argv_storage) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+    execv(binary.c_str(), argv.data());
+    _exit(127);
+  }
+  close(log_fd);
+}
+
+Process::~Process() {
+  if (Running()) {
+    kill(pid_, SIGKILL);
+    WaitForExit(std::chrono::seconds(5));
+  }
+  std::filesystem::remove(log_path_);
+}
+
+void Process::Signal(int signal) {
+  if (!exit_code_) kill(pid_, signal);
+}
+
+std::optional<int> Process::WaitForExit(std::chrono::milliseconds timeout) {
+  WaitUntil([this] { return !Running(); }, timeout);
+  return exit_code_;
+}
+
+bool Process::Running() {
+  if (exit_code_) return false;
+  int status = 0;
+  if (waitpid(pid_, &status, WNOHANG) != pid_) return true;
+  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return false;
+}
+
+std::string Process::Output() const {
+  std::ifstream in(log_path_);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+bool WaitUntil(const std::function<bool()>& condition,
+               std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    if (condition()) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+TempDir::TempDir() {
+  char dir_template[] = "/tmp/propscaler-e2e-XXXXXX";
+  path_ = mkdtemp(dir_template);
+}
+
+TempDir::~TempDir() { std::filesystem::remove_all(path_); }
+
+std::string TempDir::Write(const std::string& name,
+                           const std::string& content) const {
+  const std::string file = path_ + "/" + name;
+  std::ofstream(file) << content;
+  return file;
+}
+
+std::string KubeconfigYaml(const std::string& server, const std::string& token,
+                           const std::string& ca_file,
+                           const std::string& cluster_extra,
+                           const std::string& user_lines) {
+  std::ostringstream out;
+  out << "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+      << "clusters:\n- name: sim\n  cluster:\n    server: " << server << "\n";
+  if (!ca_file.empty()) out << "    certificate-authority: " << ca_file << "\n";
+  if (!cluster_extra.empty()) out << "    " << cluster_extra << "\n";
+  out << "contexts:\n- name: test\n  context:\n    cluster: sim\n"
+      << "    user: tester\n";
+  out << "users:\n- name: tester\n  user:\n";
+  if (!token.empty()) out << "    token: " << token << "\n";
+  out << user_lines;
+  if (token.empty() && user_lines.empty()) out << "    {}\n";
+  return out.str();
+}
+
+std::string PropscalerBinary() { return PROPSCALER_BINARY; }
+
+}  // namespace propscaler::e2e

@@ -1,0 +1,175 @@
+// What replica mode reports about its cycles, as people see it: /metrics in
+// the Prometheus text format, Events on the server (ScaledReplicas on the
+// target, InvalidParams on the ConfigMap, de-duplicated) and the /status page.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class ReplicaReportingTest : public ReplicaClusterTest {
+ protected:
+  void SetUp() override {
+    StartServerWithPerNodeParams();
+    port_ = FreePort();
+  }
+
+  std::string Page(const std::string& path) const {
+    auto response = HealthGet(port_, path);
+    return response && response->status == 200 ? response->body : "";
+  }
+
+  // The Events in the namespace whose JSON contains every one of `parts`.
+  std::vector<std::string> EventsWith(
+      const std::vector<std::string>& parts) const {
+    std::vector<std::string> found;
+    for (const std::string& event : server_.Events(kNamespace)) {
+      if (std::all_of(parts.begin(), parts.end(), [&](const std::string& p) {
+            return Contains(event, p);
+          })) {
+        found.push_back(event);
+      }
+    }
+    return found;
+  }
+
+  int port_ = 0;
+};
+
+TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  std::string metrics;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        metrics = Page("/metrics");
+        return Contains(metrics,
+                        "propscaler_current_replicas{target=\"deployment/"
+                        "coredns\"} 4");
+      },
+      seconds(3)))
+      << metrics;
+  for (const std::string& line : {
+           std::string(
+               "propscaler_desired_replicas{target=\"deployment/coredns\"} 4"),
+           std::string("propscaler_nodes{state=\"all\"} 4"),
+           std::string("propscaler_nodes{state=\"schedulable\"} 4"),
+           std::string("propscaler_cores{state=\"all\"} 16"),
+           std::string("propscaler_params_generation 1"),
+           std::string(
+               "propscaler_scaled_total{target=\"deployment/coredns\"} 1"),
+           std::string("# TYPE propscaler_cycle_duration_seconds histogram"),
+           std::string("propscaler_cycle_duration_seconds_count"),
+           std::string("propscaler_last_successful_cycle_timestamp_seconds"),
+           std::string(
+               "propscaler_api_requests_total{verb=\"PATCH\",code=\"200\"} 1"),
+           std::string("# TYPE propscaler_watch_restarts_total counter"),
+       }) {
+    EXPECT_TRUE(Contains(metrics, line)) << "missing: " << line << "\n"
+                                         << metrics;
+  }
+}
+
+TEST_F(ReplicaReportingTest, ScalingPostsOneEventOnTheTarget) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return !EventsWith({"\"ScaledReplicas\"", "from 1 to 4"}).empty();
+      },
+      seconds(3)))
+      << propscaler->Output();
+  const std::vector<std::string> events =
+      EventsWith({"\"ScaledReplicas\"", "from 1 to 4"});
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_TRUE(Contains(events[0], "\"kind\":\"Deployment\"")) << events[0];
+  EXPECT_TRUE(Contains(events[0], "\"name\":\"coredns\"")) << events[0];
+  EXPECT_TRUE(Contains(events[0], "\"type\":\"Normal\"")) << events[0];
+  EXPECT_TRUE(Contains(events[0], "nodes 4/4 schedulable")) << events[0];
+}
+
+TEST_F(ReplicaReportingTest, InvalidParamsPostOneWarningWhileTheyPersist) {
+  auto propscaler = Start(
+      {"--healthz-port=" + std::to_string(port_), "--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"nodesPerReplica":-2})"}})
+                  .ok());
+  // Three cycles have rejected the params: still one Event.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return Contains(Page("/metrics"), "propscaler_params_rejected_total 3");
+      },
+      seconds(6)))
+      << propscaler->Output();
+  const std::vector<std::string> warnings =
+      EventsWith({"\"InvalidParams\"", "\"kind\":\"ConfigMap\""});
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(Contains(warnings[0], "\"type\":\"Warning\"")) << warnings[0];
+  EXPECT_TRUE(Contains(warnings[0], "nodesPerReplica")) << warnings[0];
+  EXPECT_TRUE(Contains(warnings[0], std::string("\"name\":\"") + kConfigMap))
+      << warnings[0];
+}
+
+TEST_F(ReplicaReportingTest, DryRunPostsNoEvents) {
+  std::string output;
+  ASSERT_EQ(RunOnce({"--dry-run"}, &output), 0) << output;
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_TRUE(EventsWith({"ScaledReplicas"}).empty());
+}
+
+TEST_F(ReplicaReportingTest, StatusPageShowsCountsParamsTargetsAndDecisions) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+  std::string page;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        page = Page("/status");
+        return Contains(page, "nodes changed");
+      },
+      seconds(3)))
+      << page;
+  EXPECT_TRUE(Contains(page, "<!DOCTYPE html>"));
+  EXPECT_TRUE(Contains(page, "deployment/coredns"));
+  EXPECT_TRUE(Contains(page, "in sync"));
+  EXPECT_TRUE(Contains(page, "<b>5</b>schedulable nodes")) << page;
+  // The params are shown as text, escaped.
+  EXPECT_TRUE(Contains(page, "linear: {&quot;nodesPerReplica&quot;:1}"))
+      << page;
+  EXPECT_FALSE(Contains(page, "Last rejected params"));
+
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"min":"<b>"})"}})
+                  .ok());
+  ASSERT_TRUE(WaitUntil(
+      [&] { return Contains(Page("/status"), "Last rejected params"); },
+      seconds(3)))
+      << propscaler->Output();
+  page = Page("/status");
+  EXPECT_TRUE(Contains(page, "&lt;b&gt;")) << page;
+  EXPECT_FALSE(Contains(page, "\"<b>\"")) << page;
+}
+
+TEST_F(ReplicaReportingTest, HealthPortServesNothingElse) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  auto response = HealthGet(port_, "/debug/pprof");
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->status, 404);
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

@@ -1,0 +1,210 @@
+// The real binary against the simulated cluster: replicas follow nodes and
+// params, as the server's objects show.
+#include <signal.h>
+
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+class ReplicaScalingTest : public ReplicaClusterTest {
+ protected:
+  void SetUp() override { StartServerWithPerNodeParams(); }
+};
+
+TEST_F(ReplicaScalingTest, FollowsNodesAddedCordonedNotReadyAndDeleted) {
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+
+  // Within a second of the watch event, not at the 10s poll.
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+
+  ASSERT_TRUE(
+      server_.PatchNode("node-0", R"({"spec":{"unschedulable":true}})").ok());
+  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Output();
+
+  ASSERT_TRUE(
+      server_.UpdateNode(NodeJson("node-1", "4", /*ready=*/false)).ok());
+  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Output();
+
+  ASSERT_TRUE(server_.DeleteNode("node-2").ok());
+  ASSERT_TRUE(WaitForReplicas(2, seconds(2))) << propscaler->Output();
+  EXPECT_NE(propscaler->Output().find("scaling deployment/coredns from 3 to 2"),
+            std::string::npos)
+      << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, ExcludedTaintMakesANodeNotSchedulable) {
+  auto propscaler =
+      Start({"--healthz-port=0",
+             "--exclude-node-taints=node.kubernetes.io/unreachable"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  EXPECT_NE(propscaler->Output().find("nodes tainted "
+                                      "node.kubernetes.io/unreachable count as "
+                                      "not schedulable"),
+            std::string::npos)
+      << propscaler->Output();
+
+  ASSERT_TRUE(server_
+                  .PatchNode("node-0", R"({"spec":{"taints":[
+                    {"key":"node.kubernetes.io/unreachable",
+                     "effect":"NoExecute"}]}})")
+                  .ok());
+  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Output();
+
+  ASSERT_TRUE(server_.PatchNode("node-0", R"({"spec":{"taints":null}})").ok());
+  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, EditedConfigMapTakesEffectWithoutRestart) {
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(
+      server_
+          .PutConfigMap(kNamespace, kConfigMap,
+                        {{"ladder", R"({"nodesToReplicas":[[1,1],[4,7]]})"}})
+          .ok());
+  ASSERT_TRUE(WaitForReplicas(7, seconds(2))) << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, ManualScaleIsUndoneAtTheNextCycle) {
+  auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(server_.SetReplicas("deployment", kNamespace, "coredns", 9).ok());
+  ASSERT_TRUE(WaitForReplicas(4, seconds(3))) << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, InvalidParamsKeepTheLastValidOnes) {
+  const int port = FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"nodesPerReplica":-2})"}})
+                  .ok());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto response = HealthGet(port, "/last-poll");
+        return response && response->status == 500 &&
+               response->body.find("nodesPerReplica") != std::string::npos;
+      },
+      seconds(3)))
+      << propscaler->Output();
+  // The last valid params (one replica per node) still apply.
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+  EXPECT_NE(propscaler->Output().find("keeping the last valid params"),
+            std::string::npos);
+
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"nodesPerReplica":5})"}})
+                  .ok());
+  ASSERT_TRUE(WaitForReplicas(1, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto response = HealthGet(port, "/last-poll");
+        return response && response->status == 200;
+      },
+      seconds(3)));
+}
+
+TEST_F(ReplicaScalingTest, NothingIsScaledWithoutValidParams) {
+  ASSERT_TRUE(server_
+                  .PutConfigMap(
+                      kNamespace, kConfigMap,
+                      {{"linear", R"({"min":3,"max":2,"nodesPerReplica":1})"}})
+                  .ok());
+  std::string output;
+  EXPECT_EQ(RunOnce({}, &output), 1);
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_NE(output.find("max"), std::string::npos) << output;
+}
+
+TEST_F(ReplicaScalingTest, HealthEndpoints) {
+  const int port = FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto healthz = HealthGet(port, "/healthz");
+        auto last_poll = HealthGet(port, "/last-poll");
+        return healthz && healthz->status == 200 && last_poll &&
+               last_poll->status == 200;
+      },
+      seconds(3)))
+      << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, SigtermExitsZeroWithinTwoSeconds) {
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  const auto start = std::chrono::steady_clock::now();
+  propscaler->Signal(SIGTERM);
+  std::optional<int> code = propscaler->WaitForExit(seconds(3));
+  ASSERT_TRUE(code.has_value()) << "still running 3s after SIGTERM";
+  EXPECT_EQ(*code, 0);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, seconds(2));
+}
+
+TEST_F(ReplicaScalingTest, AMissingTargetDoesNotStopTheOthers) {
+  ASSERT_TRUE(server_.CreateWorkload("statefulset", kNamespace, "sts", 1).ok());
+  ASSERT_TRUE(server_.CreateWorkload("replicaset", kNamespace, "rs", 1).ok());
+  ASSERT_TRUE(
+      server_.CreateWorkload("replicationcontroller", kNamespace, "rc", 1)
+          .ok());
+  const int port = FreePort();
+  auto propscaler =
+      Start({"--healthz-port=" + std::to_string(port),
+             "--target=deployment/missing,StatefulSets/sts,replicaset/rs,"
+             "ReplicationController/rc,deployment/coredns"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  EXPECT_TRUE(WaitForReplicas(4, seconds(2), "statefulset", "sts"));
+  EXPECT_TRUE(WaitForReplicas(4, seconds(2), "replicaset", "rs"));
+  EXPECT_TRUE(WaitForReplicas(4, seconds(2), "replicationcontroller", "rc"));
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto response = HealthGet(port, "/last-poll");
+        return response && response->status == 500 &&
+               response->body.find("deployment/missing") != std::string::npos;
+      },
+      seconds(3)))
+      << propscaler->Output();
+}
+
+TEST_F(ReplicaScalingTest, MaxSyncFailuresExitsOne) {
+  auto propscaler =
+      Start({"--healthz-port=0", "--poll-period-seconds=1",
+             "--max-sync-failures=2", "--target=deployment/missing"});
+  std::optional<int> code = propscaler->WaitForExit(seconds(10));
+  ASSERT_TRUE(code.has_value()) << propscaler->Output();
+  EXPECT_EQ(*code, 1);
+  EXPECT_NE(propscaler->Output().find("--max-sync-failures"),
+            std::string::npos);
+}
+
+TEST_F(ReplicaScalingTest, NodeLabelsSelectWhichNodesCount) {
+  ASSERT_TRUE(
+      server_.CreateNode(NodeJson("gpu-0", "8", true, false, {{"pool", "gpu"}}))
+          .ok());
+  ASSERT_TRUE(
+      server_.CreateNode(NodeJson("gpu-1", "8", true, false, {{"pool", "gpu"}}))
+          .ok());
+  EXPECT_EQ(RunOnce({"--nodelabels=pool=gpu"}), 0);
+  EXPECT_EQ(Replicas(), 2);
+  EXPECT_EQ(RunOnce({"--nodelabels=pool!=gpu"}), 0);
+  EXPECT_EQ(Replicas(), 4);
+  EXPECT_EQ(RunOnce({"--nodelabels=pool notin (gpu),kubernetes.io/hostname in "
+                     "(node-0,node-1,gpu-0)"}),
+            0);
+  EXPECT_EQ(Replicas(), 2);
+  EXPECT_EQ(RunOnce({"--nodelabels=!pool"}), 0);
+  EXPECT_EQ(Replicas(), 4);
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

@@ -1,0 +1,148 @@
+// `propscaler simulate` end to end: the real binary on snapshot files from
+// tests/data/simulate, checked through its JSON output and exit codes.
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "e2e/process.h"
+
+namespace propscaler::e2e {
+namespace {
+
+const std::string kData =
+    std::string(PROPSCALER_SOURCE_DIR) + "/tests/data/simulate/";
+
+struct SimulateRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+SimulateRun Simulate(std::vector<std::string> extra,
+                     const std::string& groups = "groups.json") {
+  std::vector<std::string> args = {
+      "simulate", "--nodes=" + kData + "nodes.json",
+      "--pods=" + kData + "pods.json", "--node-groups=" + kData + groups};
+  args.insert(args.end(), extra.begin(), extra.end());
+  Process process(PROPSCALER_BINARY, args);
+  std::optional<int> code = process.WaitForExit(std::chrono::seconds(30));
+  return {code.value_or(-1), process.Output()};
+}
+
+// The JSON object in the output (the binary prints nothing else).
+rapidjson::Document Json(const SimulateRun& run) {
+  rapidjson::Document doc;
+  doc.Parse(run.output.c_str());
+  EXPECT_FALSE(doc.HasParseError()) << run.output;
+  return doc;
+}
+
+std::vector<std::string> Strings(const rapidjson::Value& array) {
+  std::vector<std::string> out;
+  for (const auto& v : array.GetArray()) out.push_back(v.GetString());
+  return out;
+}
+
+TEST(SimulateTest, PlansScaleUpUnschedulableAndScaleDown) {
+  SimulateRun run = Simulate({});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  rapidjson::Document doc = Json(run);
+  ASSERT_TRUE(doc.IsObject());
+
+  const auto& up = doc["scaleUp"];
+  ASSERT_EQ(up.Size(), 2u) << run.output;
+  // least-waste: big-b wastes less than the gpu node, so it comes first.
+  EXPECT_STREQ(up[0]["nodeGroup"].GetString(), "big-b");
+  EXPECT_EQ(up[0]["delta"].GetInt(), 2);  // from zero, one 6-cpu pod per node
+  EXPECT_EQ(Strings(up[0]["pods"]),
+            (std::vector<std::string>{"default/big-1", "default/big-2"}));
+  EXPECT_STREQ(up[1]["nodeGroup"].GetString(), "gpu-g");
+  EXPECT_EQ(up[1]["delta"].GetInt(), 1);
+  EXPECT_EQ(Strings(up[1]["pods"]),
+            (std::vector<std::string>{"default/gpu-1"}));
+
+  const auto& unschedulable = doc["unschedulable"];
+  ASSERT_EQ(unschedulable.Size(), 1u) << run.output;
+  EXPECT_STREQ(unschedulable[0]["pod"].GetString(), "default/huge");
+  const auto& reasons = unschedulable[0]["reasons"];
+  EXPECT_STREQ(reasons["small-a"].GetString(),
+               "does not fit: insufficient cpu on an empty new node");
+  EXPECT_STREQ(reasons["gpu-g"].GetString(),
+               "taint nvidia.com/gpu=present:NoSchedule not tolerated");
+
+  const auto& down = doc["scaleDown"];
+  ASSERT_EQ(down.Size(), 2u) << run.output;
+  EXPECT_STREQ(down[0]["node"].GetString(), "small-a-2");
+  EXPECT_STREQ(down[0]["nodeGroup"].GetString(), "small-a");
+  EXPECT_STREQ(down[0]["reason"].GetString(), "empty");
+  EXPECT_STREQ(down[1]["node"].GetString(), "small-a-4");
+  EXPECT_STREQ(down[1]["reason"].GetString(), "underutilized");
+}
+
+TEST(SimulateTest, MaxNodesTotalLimitsAndIsReported) {
+  SimulateRun run = Simulate({"--max-nodes-total=5"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  rapidjson::Document doc = Json(run);
+  const auto& up = doc["scaleUp"];
+  ASSERT_EQ(up.Size(), 1u) << run.output;
+  EXPECT_EQ(up[0]["delta"].GetInt(), 1);
+  const auto& unschedulable = doc["unschedulable"];
+  ASSERT_EQ(unschedulable.Size(), 3u) << run.output;
+  EXPECT_STREQ(unschedulable[0]["pod"].GetString(), "default/big-2");
+  EXPECT_STREQ(unschedulable[0]["reasons"]["big-b"].GetString(),
+               "limit reached: --max-nodes-total=5");
+}
+
+TEST(SimulateTest, PriorityExpanderAndThresholdFlags) {
+  SimulateRun run = Simulate({"--expander=priority,least-waste",
+                              "--scale-down-utilization-threshold=0.1"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  rapidjson::Document doc = Json(run);
+  // big-* (50) before gpu-* (10).
+  EXPECT_STREQ(doc["scaleUp"][0]["nodeGroup"].GetString(), "big-b");
+  // At 10% only the empty node qualifies.
+  ASSERT_EQ(doc["scaleDown"].Size(), 1u) << run.output;
+  EXPECT_STREQ(doc["scaleDown"][0]["node"].GetString(), "small-a-2");
+}
+
+TEST(SimulateTest, TableOutputIsForPeople) {
+  SimulateRun run = Simulate({"--output=table"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("big-b  +2 nodes for 2 pods"), std::string::npos)
+      << run.output;
+  EXPECT_NE(run.output.find("kept small-a-3: pod default/lonely has no "
+                            "controller"),
+            std::string::npos)
+      << run.output;
+}
+
+TEST(SimulateTest, BadFileNamesTheFileAndTheField) {
+  SimulateRun run = Simulate({}, "bad_groups.json");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.output.find("bad_groups.json: nodeGroups[1].maxSize: want an "
+                            "integer, got \"3\""),
+            std::string::npos)
+      << run.output;
+}
+
+TEST(SimulateTest, MissingFileAndBadFlagsExitTwo) {
+  SimulateRun missing = Simulate({}, "no-such-file.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("no-such-file.json"), std::string::npos)
+      << missing.output;
+  SimulateRun bad_range = Simulate({"--cores-total=9:8"});
+  EXPECT_EQ(bad_range.exit_code, 2);
+  EXPECT_NE(bad_range.output.find("--cores-total=9:8: MIN is above MAX"),
+            std::string::npos)
+      << bad_range.output;
+  SimulateRun bad_expander = Simulate({"--expander=cheapest"});
+  EXPECT_EQ(bad_expander.exit_code, 2);
+  EXPECT_NE(bad_expander.output.find("\"cheapest\" is unknown"),
+            std::string::npos)
+      << bad_expander.output;
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

@@ -1,0 +1,100 @@
+// The /status page as a person sees it: headless Chromium (Debian's
+// `chromium`, installed by deploy/install-deps.sh) loads it from the real
+// binary, its parsed DOM holds the tables, and its screenshot is a rendered
+// page, not a blank one. The screenshot is kept in the build directory
+// (status-page.png) for a person to look at.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+std::string ReadBinary(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+uint32_t BigEndian32(const std::string& bytes, size_t at) {
+  uint32_t value = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    value = (value << 8) | static_cast<unsigned char>(bytes[at + i]);
+  }
+  return value;
+}
+
+std::string FindChromium() {
+  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser",
+                           "/usr/bin/google-chrome"}) {
+    if (access(path, X_OK) == 0) return path;
+  }
+  return "";
+}
+
+class StatusPageBrowserTest : public ReplicaClusterTest {
+ protected:
+  // Runs headless Chromium with `args` then `url`; returns its output, or
+  // fails the test when it does not exit 0 within a minute.
+  std::string Chromium(std::vector<std::string> args, const std::string& url) {
+    const std::string chromium = FindChromium();
+    EXPECT_FALSE(chromium.empty())
+        << "chromium is not installed: run deploy/install-deps.sh";
+    if (chromium.empty()) return "";
+    std::vector<std::string> all = {
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--hide-scrollbars",
+        "--no-first-run",
+        "--user-data-dir=" + dir_.path() + "/profile",
+        "--window-size=1100,900"};
+    all.insert(all.end(), args.begin(), args.end());
+    all.push_back(url);
+    Process browser(chromium, all, {"HOME=" + dir_.path()});
+    std::optional<int> code = browser.WaitForExit(seconds(60));
+    EXPECT_TRUE(code.has_value() && *code == 0) << "chromium failed:\n"
+                                                << browser.Output();
+    return browser.Output();
+  }
+};
+
+TEST_F(StatusPageBrowserTest, RendersCountsTargetsAndDecisions) {
+  StartServerWithPerNodeParams();
+  const int port = FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  AddNodes(2);
+  ASSERT_TRUE(WaitForReplicas(6, seconds(2))) << propscaler->Output();
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(port) + "/status";
+
+  // The DOM after parsing: the browser inserted <tbody> into the tables.
+  const std::string dom = Chromium({"--dump-dom"}, url);
+  EXPECT_NE(dom.find("<title>propscaler status</title>"), std::string::npos)
+      << dom;
+  EXPECT_NE(dom.find("<tbody><tr><th>target</th>"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("deployment/coredns"), std::string::npos) << dom;
+  EXPECT_NE(dom.find("nodes changed"), std::string::npos) << dom;
+
+  const std::string shot = std::filesystem::current_path() / "status-page.png";
+  const std::string blank = dir_.path() + "/blank.png";
+  std::filesystem::remove(shot);
+  Chromium({"--screenshot=" + shot}, url);
+  Chromium({"--screenshot=" + blank}, "about:blank");
+  const std::string png = ReadBinary(shot);
+  ASSERT_GT(png.size(), 24u) << "no screenshot at " << shot;
+  EXPECT_EQ(png.substr(1, 3), "PNG");
+  EXPECT_EQ(BigEndian32(png, 16), 1100u);  // IHDR width
+  EXPECT_EQ(BigEndian32(png, 20), 900u);   // IHDR height
+  // Text, tables and cards compress far worse than an empty page.
+  EXPECT_GT(png.size(), 4 * ReadBinary(blank).size())
+      << "the screenshot looks blank: " << shot;
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

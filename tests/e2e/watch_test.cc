@@ -1,0 +1,60 @@
+// The node watch survives what real API servers do: expired
+// resourceVersions (410), streams that end or drop, and lists in pages.
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+using std::chrono::seconds;
+
+class WatchTest : public ReplicaClusterTest {
+ protected:
+  void SetUp() override { StartServerWithPerNodeParams(); }
+};
+
+TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(
+      WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(3)));
+  const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
+  // Changes while the watch is down, then the history is gone: only a new
+  // list can bring the node count right.
+  sim::FaultRule refuse_watches;
+  refuse_watches.method = "WATCH";
+  refuse_watches.path_prefix = "/api/v1/nodes";
+  refuse_watches.count = -1;
+  server_.AddFault(refuse_watches);
+  server_.DropWatches();
+  AddNodes(2);
+  server_.CompactHistory();
+  server_.ClearFaults();
+  ASSERT_TRUE(WaitForReplicas(6, seconds(5))) << propscaler->Output();
+  EXPECT_GT(server_.Requests().Count("GET /api/v1/nodes"), lists_before);
+}
+
+TEST_F(WatchTest, ReconnectsAfterTheServerFailsWatches) {
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  sim::FaultRule rule;
+  rule.method = "WATCH";
+  rule.path_prefix = "/api/v1/nodes";
+  rule.code = 503;
+  rule.count = 2;
+  server_.AddFault(rule);
+  server_.DropWatches();
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(8))) << propscaler->Output();
+  EXPECT_NE(propscaler->Output().find("503"), std::string::npos);
+}
+
+TEST_F(WatchTest, ListsInPagesOf500) {
+  AddNodes(1196);  // 1200 in all
+  server_.ResetRequestCounts();
+  ASSERT_EQ(RunOnce({}), 0);
+  EXPECT_EQ(Replicas(), 1200);
+  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 3);
+}
+
+}  // namespace
+}  // namespace propscaler::e2e

@@ -1,0 +1,54 @@
+#include <string_view>
+
+#include "fuzz/fuzz_targets.h"
+#include "kube/decode.h"
+#include "kube/list_head.h"
+
+namespace propscaler::fuzz {
+namespace {
+
+// Node inputs are decoded with and without it, so the taint path is fuzzed
+// too without changing what the first byte selects.
+const TaintFilter& ExcludedTaints() {
+  static const TaintFilter filter =
+      TaintFilter::Parse("node.kubernetes.io/unreachable,a:NoSchedule").value();
+  return filter;
+}
+
+}  // namespace
+
+// The first byte picks the decoder; the rest is the body or line.
+void FuzzDecode(const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  const std::string_view text(reinterpret_cast<const char*>(data) + 1,
+                              size - 1);
+  switch (data[0] % 7) {
+    case 0:
+      (void)kube::PeekContinueToken(text);
+      (void)kube::DecodeNodeList(text);
+      (void)kube::DecodeNodeList(text, ExcludedTaints());
+      break;
+    case 1:
+      (void)kube::DecodeNodeWatchEvent(text);
+      (void)kube::DecodeNodeWatchEvent(text, ExcludedTaints());
+      break;
+    case 2:
+      (void)kube::DecodeConfigMapWatchEvent(text);
+      break;
+    case 3:
+      (void)kube::DecodeConfigMapList(text);
+      break;
+    case 4:
+      if (auto config_map = kube::DecodeConfigMap(text); config_map.ok()) {
+        (void)kube::EncodeConfigMap(*config_map);
+      }
+      break;
+    case 5:
+      (void)kube::DecodeScale(text);
+      break;
+    default:
+      (void)kube::DecodeStatusMessage(text);
+  }
+}
+
+}  // namespace propscaler::fuzz

@@ -1,0 +1,196 @@
+#include "kube/http_client.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "apiserver/fake_apiserver.h"
+#include "kube/api.h"
+
+namespace propscaler::kube {
+namespace {
+
+class HttpClientTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    sim::FakeApiServerOptions options;
+    options.bearer_token = "token-2";
+    ASSERT_TRUE(server_.Start(options).ok());
+    dir_ = std::filesystem::temp_directory_path() /
+           ("propscaler-http-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void WriteToken(const std::string& token) {
+    std::ofstream(dir_ / "token") << token << "\n";
+  }
+
+  // The server, and the token as a string or as the file WriteToken writes.
+  ClientConfig WithToken() const {
+    ClientConfig config;
+    config.server = server_.url();
+    config.token = "token-2";
+    return config;
+  }
+  ClientConfig WithTokenFile() const {
+    ClientConfig config;
+    config.server = server_.url();
+    config.token_file = (dir_ / "token").string();
+    return config;
+  }
+
+  sim::FakeApiServer server_;
+  std::filesystem::path dir_;
+};
+
+TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
+  WriteToken("token-1");
+  ClientConfig config;
+  config.server = server_.url();
+  config.token_file = (dir_ / "token").string();
+  HttpClient http(config, std::chrono::seconds(0));
+  KubeApi api(&http);
+  Result<std::string> before = api.Call({.path = "/api/v1/nodes"});
+  ASSERT_FALSE(before.ok());
+  EXPECT_EQ(before.status().code(), StatusCode::kPermissionDenied);
+
+  WriteToken("token-2");  // the kubelet rotated the projected token
+  Result<std::string> after = api.Call({.path = "/api/v1/nodes"});
+  EXPECT_TRUE(after.ok()) << after.status().message();
+}
+
+TEST_F(HttpClientTest, CachesTheTokenWithinTheInterval) {
+  WriteToken("token-2");
+  ClientConfig config;
+  config.server = server_.url();
+  config.token_file = (dir_ / "token").string();
+  HttpClient http(config);
+  KubeApi api(&http);
+  ASSERT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
+  std::filesystem::remove(dir_ / "token");  // a rewrite in progress
+  EXPECT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
+}
+
+TEST_F(HttpClientTest, UnauthorizedRereadsTheTokenFileAtOnce) {
+  WriteToken("token-1");
+  HttpClient http(WithTokenFile(), std::chrono::hours(1));
+  KubeApi api(&http);
+  ASSERT_EQ(api.Call({.path = "/api/v1/nodes"}).status().code(),
+            StatusCode::kPermissionDenied);
+  // The file still holds the refused token: it is not sent twice.
+  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 1);
+  server_.ResetRequestCounts();
+  WriteToken("token-2");
+  // The periodic re-read is an hour away; the 401 makes it happen now.
+  Result<std::string> after = api.Call({.path = "/api/v1/nodes"});
+  EXPECT_TRUE(after.ok()) << after.status().message();
+  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 2);
+}
+
+TEST_F(HttpClientTest, SilentServerHitsTheIdleTimeout) {
+  sim::FaultRule hang;
+  hang.path_prefix = "/api/v1/nodes";
+  hang.code = 0;
+  hang.delay = std::chrono::milliseconds(4000);
+  server_.AddFault(hang);
+  HttpClient http(WithToken());
+  KubeApi api(&http, {.idle_timeout = std::chrono::seconds(1)});
+  const auto start = std::chrono::steady_clock::now();
+  Result<std::string> hung = api.Call({.path = "/api/v1/nodes"});
+  ASSERT_FALSE(hung.ok());
+  EXPECT_EQ(hung.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(hung.status().message().find("idle timeout"), std::string::npos)
+      << hung.status().message();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+TEST_F(HttpClientTest, RetryAfterHoldsBackCallsToThatPath) {
+  sim::FaultRule throttle;
+  throttle.path_prefix = "/api/v1/nodes";
+  throttle.code = 429;
+  throttle.retry_after_seconds = 1;
+  server_.AddFault(throttle);
+  HttpClient http(WithToken());
+  KubeApi api(&http);
+  Result<std::string> throttled = api.Call({.path = "/api/v1/nodes?limit=1"});
+  EXPECT_EQ(throttled.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(throttled.status().message().find("Retry-After 1s"),
+            std::string::npos);
+  EXPECT_GT(api.RetryAfterLeft("/api/v1/nodes").count(), 500);
+  server_.ResetRequestCounts();
+  Result<std::string> held = api.Call({.path = "/api/v1/nodes"});
+  EXPECT_FALSE(held.ok());
+  EXPECT_NE(held.status().message().find("not sent"), std::string::npos);
+  EXPECT_EQ(server_.Requests().total, 0);
+  EXPECT_TRUE(api.Call({.path = "/api/v1/namespaces/a/configmaps"}).ok());
+  std::this_thread::sleep_for(api.RetryAfterLeft("/api/v1/nodes"));
+  EXPECT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
+}
+
+TEST_F(HttpClientTest, MapsHttpErrorsToStatusCodes) {
+  ClientConfig config;
+  config.server = server_.url();
+  config.token = "token-2";
+  HttpClient http(config);
+  KubeApi api(&http);
+  Result<ConfigMap> missing = api.GetConfigMap("ns", "absent");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(missing.status().message().find(
+                "GET /api/v1/namespaces/ns/configmaps/absent: HTTP 404"),
+            std::string::npos)
+      << missing.status().message();
+
+  ConfigMap config_map;
+  config_map.name = "cm";
+  config_map.namespace_ = "ns";
+  Result<ConfigMap> created = api.CreateConfigMap(config_map);
+  ASSERT_TRUE(created.ok()) << created.status().message();
+  Result<ConfigMap> again = api.CreateConfigMap(config_map);
+  EXPECT_EQ(again.status().code(), StatusCode::kConflict);
+
+  ASSERT_TRUE(api.UpdateConfigMap(*created).ok());
+  Result<ConfigMap> stale = api.UpdateConfigMap(*created);
+  EXPECT_EQ(stale.status().code(), StatusCode::kConflict);
+}
+
+TEST_F(HttpClientTest, RefusedConnectionIsUnavailable) {
+  ClientConfig config;
+  config.server = "http://127.0.0.1:1";
+  HttpClient http(config);
+  Result<HttpResponse> response = http.Do({.path = "/api/v1/nodes"});
+  ASSERT_FALSE(response.ok());
+  EXPECT_EQ(response.status().code(), StatusCode::kUnavailable);
+  EXPECT_NE(response.status().message().find("http://127.0.0.1:1/api/v1/nodes"),
+            std::string::npos);
+}
+
+TEST(InClusterConfigTest, ReadsServiceAccountFiles) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("propscaler-sa-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "token") << "abc";
+  std::ofstream(dir / "namespace") << "kube-system";
+  setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1", 1);
+  setenv("KUBERNETES_SERVICE_PORT", "443", 1);
+  Result<ClientConfig> config = LoadInClusterConfig(dir.string());
+  ASSERT_TRUE(config.ok()) << config.status().message();
+  EXPECT_EQ(config->server, "https://10.0.0.1:443");
+  EXPECT_EQ(config->token_file, (dir / "token").string());
+  EXPECT_EQ(config->ca_file, (dir / "ca.crt").string());
+  EXPECT_EQ(config->namespace_, "kube-system");
+
+  unsetenv("KUBERNETES_SERVICE_HOST");
+  Result<ClientConfig> outside = LoadInClusterConfig(dir.string());
+  ASSERT_FALSE(outside.ok());
+  EXPECT_NE(outside.status().message().find("--kubeconfig"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace propscaler::kube

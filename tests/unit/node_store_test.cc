@@ -1,0 +1,42 @@
+#include "cluster/node_store.h"
+
+#include <gtest/gtest.h>
+
+namespace propscaler {
+namespace {
+
+NodeInfo Node(std::string name, int64_t millis, bool ready = true,
+              bool unschedulable = false) {
+  return NodeInfo{std::move(name), millis, unschedulable, ready};
+}
+
+TEST(NodeStoreTest, CountsRoundExactSumsUp) {
+  NodeStore store;
+  EXPECT_TRUE(store.Replace(
+      {Node("a", 1500), Node("b", 1500), Node("c", 1500, /*ready=*/false)}));
+  EXPECT_EQ(store.Counts(), (ClusterCounts{3, 2, 5, 3}));
+}
+
+TEST(NodeStoreTest, UpsertAndRemoveKeepTotals) {
+  NodeStore store;
+  store.Replace({Node("a", 4000), Node("b", 4000)});
+  EXPECT_TRUE(store.Upsert(Node("b", 4000, true, /*unschedulable=*/true)));
+  EXPECT_EQ(store.Counts(), (ClusterCounts{2, 1, 8, 4}));
+  EXPECT_FALSE(store.Upsert(Node("b", 4000, true, true)));  // no change
+  EXPECT_TRUE(store.Upsert(Node("c", 3500)));
+  EXPECT_EQ(store.Counts(), (ClusterCounts{3, 2, 12, 8}));
+  EXPECT_TRUE(store.Remove("a"));
+  EXPECT_FALSE(store.Remove("missing"));
+  EXPECT_EQ(store.Counts(), (ClusterCounts{2, 1, 8, 4}));
+  EXPECT_EQ(store.size(), 2u);
+}
+
+TEST(NodeStoreTest, ReplaceForgetsNodesNotListed) {
+  NodeStore store;
+  store.Replace({Node("a", 1000), Node("b", 1000)});
+  store.Replace({Node("b", 1000)});
+  EXPECT_EQ(store.Counts(), (ClusterCounts{1, 1, 1, 1}));
+}
+
+}  // namespace
+}  // namespace propscaler

@@ -1,0 +1,350 @@
+#include <gtest/gtest.h>
+
+#include "apiserver/fake_apiserver.h"
+#include "kube/api.h"
+#include "kube/http_client.h"
+#include "nodescale/provider/clusterapi.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using testing_util::kGi;
+
+constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
+
+Labels Capacity(const std::map<std::string, std::string>& values) {
+  Labels out;
+  for (const auto& [name, value] : values) out[kCapacity + name] = value;
+  return out;
+}
+
+NodeTemplate TemplateOf(const std::map<std::string, std::string>& values) {
+  Result<std::optional<NodeTemplate>> t =
+      TemplateFromCapacityAnnotations(Capacity(values));
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  if (!t.ok() || !t->has_value()) return {};
+  return **t;
+}
+
+std::string ErrorOf(const std::map<std::string, std::string>& values) {
+  Result<std::optional<NodeTemplate>> t =
+      TemplateFromCapacityAnnotations(Capacity(values));
+  return t.ok() ? "ok" : t.status().message();
+}
+
+TEST(ClusterApiTemplateTest, NoCpuOrMemoryMeansNoTemplate) {
+  Result<std::optional<NodeTemplate>> t =
+      TemplateFromCapacityAnnotations(Capacity({{"maxPods", "50"}}));
+  ASSERT_TRUE(t.ok());
+  EXPECT_FALSE(t->has_value());
+}
+
+TEST(ClusterApiTemplateTest, CpuAndMemoryWithDefaultPods) {
+  NodeTemplate want;
+  want.allocatable.cpu_millis = 4000;
+  want.allocatable.memory_bytes = 16 * kGi;
+  want.allocatable.pods = 110;
+  EXPECT_EQ(TemplateOf({{"cpu", "4"}, {"memory", "16Gi"}}), want);
+  want.allocatable.cpu_millis = 500;
+  want.allocatable.memory_bytes = 0;
+  EXPECT_EQ(TemplateOf({{"cpu", "500m"}}), want);
+}
+
+TEST(ClusterApiTemplateTest, EphemeralDiskAndMaxPods) {
+  NodeTemplate want;
+  want.allocatable.cpu_millis = 2000;
+  want.allocatable.memory_bytes = 8 * kGi;
+  want.allocatable.ephemeral_storage_bytes = 100 * kGi;
+  want.allocatable.pods = 32;
+  EXPECT_EQ(TemplateOf({{"cpu", "2"},
+                        {"memory", "8Gi"},
+                        {"ephemeral-disk", "100Gi"},
+                        {"maxPods", "32"}}),
+            want);
+}
+
+TEST(ClusterApiTemplateTest, GpuCountDefaultsToNvidia) {
+  NodeTemplate want;
+  want.allocatable.cpu_millis = 8000;
+  want.allocatable.memory_bytes = 32 * kGi;
+  want.allocatable.pods = 110;
+  want.allocatable.SetExtended("nvidia.com/gpu", 2);
+  EXPECT_EQ(TemplateOf({{"cpu", "8"}, {"memory", "32Gi"}, {"gpu-count", "2"}}),
+            want);
+}
+
+TEST(ClusterApiTemplateTest, GpuTypeIsTheResourceName) {
+  NodeTemplate want;
+  want.allocatable.cpu_millis = 8000;
+  want.allocatable.memory_bytes = 32 * kGi;
+  want.allocatable.pods = 110;
+  want.allocatable.SetExtended("amd.com/gpu", 1);
+  EXPECT_EQ(TemplateOf({{"cpu", "8"},
+                        {"memory", "32Gi"},
+                        {"gpu-count", "1"},
+                        {"gpu-type", "amd.com/gpu"}}),
+            want);
+  // A type without a count adds no GPUs.
+  want.allocatable.extended.clear();
+  EXPECT_EQ(
+      TemplateOf(
+          {{"cpu", "8"}, {"memory", "32Gi"}, {"gpu-type", "nvidia.com/gpu"}}),
+      want);
+}
+
+TEST(ClusterApiTemplateTest, LabelsAndTaintsInCasFormats) {
+  NodeTemplate want;
+  want.allocatable.cpu_millis = 4000;
+  want.allocatable.memory_bytes = 16 * kGi;
+  want.allocatable.pods = 110;
+  want.labels = {{"topology.kubernetes.io/zone", "zone-a"},
+                 {"workload", "batch"},
+                 {"empty", ""}};
+  want.taints = {{"workload", "batch", TaintEffect::kNoSchedule},
+                 {"dedicated", "", TaintEffect::kPreferNoSchedule},
+                 {"gpu", "true", TaintEffect::kNoExecute}};
+  EXPECT_EQ(TemplateOf({{"cpu", "4"},
+                        {"memory", "16Gi"},
+                        {"labels",
+                         "topology.kubernetes.io/zone=zone-a, workload=batch,"
+                         "empty="},
+                        {"taints",
+                         "workload=batch:NoSchedule,dedicated:PreferNoSchedule,"
+                         "gpu=true:NoExecute"}}),
+            want);
+}
+
+TEST(ClusterApiTemplateTest, BadValuesNameTheAnnotationAndValue) {
+  const std::map<std::string, std::string> base = {{"cpu", "4"},
+                                                   {"memory", "16Gi"}};
+  struct Case {
+    std::string annotation;
+    std::string value;
+  };
+  for (const Case& c : std::vector<Case>{{"cpu", "four"},
+                                         {"memory", "16 GB"},
+                                         {"memory", "-1Gi"},
+                                         {"ephemeral-disk", "lots"},
+                                         {"maxPods", "many"},
+                                         {"gpu-count", "x"},
+                                         {"gpu-count", "-2"},
+                                         {"gpu-type", "tesla-t4"},
+                                         {"labels", "novalue"},
+                                         {"labels", "=v"},
+                                         {"taints", "k=v"},
+                                         {"taints", "k=v:Sometimes"},
+                                         {"taints", ":NoSchedule"}}) {
+    std::map<std::string, std::string> values = base;
+    values[c.annotation] = c.value;
+    const std::string error = ErrorOf(values);
+    EXPECT_NE(error.find(kCapacity + c.annotation), std::string::npos)
+        << c.annotation << "=" << c.value << ": " << error;
+    EXPECT_NE(error.find(c.value), std::string::npos)
+        << c.annotation << "=" << c.value << ": " << error;
+  }
+}
+
+constexpr char kCapi[] = "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/";
+constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
+
+std::string GroupJson(const std::string& kind, const std::string& name,
+                      int replicas, const std::string& owner_kind = "") {
+  const std::string owner =
+      owner_kind.empty()
+          ? ""
+          : R"(,"ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+            R"("kind":")" +
+                owner_kind + R"(","name":"workers","uid":"u"}])";
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":")" + kind +
+         R"(","metadata":{"name":")" + name + R"(")" + owner +
+         R"(,"annotations":{)"
+         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":"0",)"
+         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5"}},)"
+         R"("spec":{"replicas":)" +
+         std::to_string(replicas) + "}}";
+}
+
+std::string MachineJson(const std::string& name,
+                        const std::map<std::string, std::string>& labels) {
+  std::string label_json;
+  for (const auto& [key, value] : labels) {
+    label_json +=
+        (label_json.empty() ? "\"" : ",\"") + key + "\":\"" + value + "\"";
+  }
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+         R"("metadata":{"name":")" +
+         name + R"(","labels":{)" + label_json + "}}}";
+}
+
+// A Node as CAPI annotates it; no annotations when `machine` is empty.
+NodeState CapiNode(const std::string& name, const std::string& machine,
+                   const std::string& ns = "default") {
+  NodeState node;
+  node.name = name;
+  if (!machine.empty()) {
+    node.annotations["cluster.x-k8s.io/machine"] = machine;
+    node.annotations["cluster.x-k8s.io/cluster-namespace"] = ns;
+  }
+  return node;
+}
+
+class ClusterApiProviderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(server_.Start({}).ok());
+    kube::ClientConfig config;
+    config.server = server_.url();
+    http_ = std::make_unique<kube::HttpClient>(config);
+    api_ = std::make_unique<kube::KubeApi>(http_.get());
+    provider_ = std::make_unique<ClusterApiProvider>(api_.get());
+    Create("machinedeployments", GroupJson("MachineDeployment", "workers", 2));
+    Create("machinesets", GroupJson("MachineSet", "batch", 1));
+    // Managed by the deployment: not a group even with the annotations.
+    Create("machinesets",
+           GroupJson("MachineSet", "workers-abc", 2, "MachineDeployment"));
+    for (const std::string name : {"m-1", "m-2"}) {
+      Create("machines",
+             MachineJson(name, {{"cluster.x-k8s.io/deployment-name", "workers"},
+                                {"cluster.x-k8s.io/set-name", "workers-abc"}}));
+    }
+    Create("machines",
+           MachineJson("b-1", {{"cluster.x-k8s.io/set-name", "batch"}}));
+    Create("machines",
+           MachineJson("x-1", {{"cluster.x-k8s.io/set-name", "other"}}));
+    Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+    ASSERT_TRUE(groups.ok()) << groups.status().message();
+    groups_ = *groups;
+    server_.ResetRequestCounts();
+  }
+
+  void Create(const std::string& resource, const std::string& json) {
+    Status status = server_.CreateObject(kCapi + resource, json);
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  const NodeGroup& Group(const std::string& name) const {
+    for (const NodeGroup& group : groups_) {
+      if (group.name == name) return group;
+    }
+    static const NodeGroup kNone;
+    ADD_FAILURE() << "no group " << name;
+    return kNone;
+  }
+  std::string Machine(const std::string& name) const {
+    return server_.GetObject(kCapi + std::string("machines/") + name)
+        .value_or("");
+  }
+  bool Marked(const std::string& machine) const {
+    return Machine(machine).find(kDeleteMachine) != std::string::npos;
+  }
+  int64_t Replicas(const std::string& path) const {
+    const std::string json = server_.GetObject(kCapi + path).value_or("");
+    const size_t at = json.find("\"replicas\":");
+    return at == std::string::npos ? -1 : std::stoll(json.substr(at + 11));
+  }
+  int64_t Patches() const {
+    int64_t count = 0;
+    for (const auto& [request, n] : server_.Requests().by_request) {
+      if (request.starts_with("PATCH ")) count += n;
+    }
+    return count;
+  }
+  sim::FaultRule Fault500(const std::string& path) const {
+    sim::FaultRule rule;
+    rule.method = "PATCH";
+    rule.path_prefix = kCapi + path;
+    rule.code = 500;
+    rule.count = -1;
+    return rule;
+  }
+
+  sim::FakeApiServer server_;
+  std::unique_ptr<kube::HttpClient> http_;
+  std::unique_ptr<kube::KubeApi> api_;
+  std::unique_ptr<ClusterApiProvider> provider_;
+  std::vector<NodeGroup> groups_;
+};
+
+constexpr char kWorkers[] = "machinedeployment/default/workers";
+
+TEST_F(ClusterApiProviderTest, GroupsAreAnnotatedDeploymentsAndLoneSets) {
+  std::vector<std::string> names;
+  for (const NodeGroup& group : groups_) names.push_back(group.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{kWorkers, "machineset/default/batch"}));
+  EXPECT_EQ(Group(kWorkers).target_size, 2);
+  EXPECT_EQ(Group("machineset/default/batch").target_size, 1);
+}
+
+TEST_F(ClusterApiProviderTest, NodesMapThroughMachineAnnotationAndLabels) {
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-1", "m-1")), kWorkers);
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("b", "b-1")),
+            "machineset/default/batch");
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("x", "x-1")), "");
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-1", "m-1", "other")), "");
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("bare", "")), "");
+}
+
+TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {
+  ASSERT_TRUE(
+      provider_->IncreaseSize(Group("machineset/default/batch"), 2).ok());
+  EXPECT_EQ(Replicas("machinesets/batch"), 3);
+  EXPECT_EQ(server_.Requests().by_request.count(std::string("PATCH ") + kCapi +
+                                                "machinesets/batch/scale"),
+            1u);
+}
+
+TEST_F(ClusterApiProviderTest, DeleteMarksTheMachineThenLowersReplicasOnce) {
+  const NodeState node = CapiNode("n-2", "m-2");
+  ASSERT_TRUE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
+  EXPECT_TRUE(Marked("m-2"));
+  EXPECT_FALSE(Marked("m-1"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 1);
+  const auto requests = server_.Requests().by_request;
+  EXPECT_EQ(requests.at(std::string("PATCH ") + kCapi + "machines/m-2"), 1);
+  EXPECT_EQ(requests.at(std::string("PATCH ") + kCapi +
+                        "machinedeployments/workers/scale"),
+            1);
+  EXPECT_EQ(Patches(), 2);
+}
+
+TEST_F(ClusterApiProviderTest, NodeWithoutKnownMachineChangesNothing) {
+  const NodeState good = CapiNode("n-1", "m-1");
+  for (const NodeState& bad : {CapiNode("bare", ""), CapiNode("ghost", "m-9"),
+                               CapiNode("elsewhere", "b-1")}) {
+    Status status = provider_->DeleteNodes(Group(kWorkers), {&good, &bad});
+    EXPECT_FALSE(status.ok());
+    EXPECT_NE(status.message().find("node " + bad.name), std::string::npos)
+        << status.message();
+  }
+  EXPECT_EQ(Patches(), 0) << server_.Requests().ToJson();
+  EXPECT_FALSE(Marked("m-1"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+}
+
+TEST_F(ClusterApiProviderTest, FailedMarkUnmarksAndKeepsReplicas) {
+  server_.AddFault(Fault500("machines/m-2"));
+  const NodeState first = CapiNode("n-1", "m-1");
+  const NodeState second = CapiNode("n-2", "m-2");
+  Status status = provider_->DeleteNodes(Group(kWorkers), {&first, &second});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("n-2"), std::string::npos)
+      << status.message();
+  EXPECT_FALSE(Marked("m-1")) << Machine("m-1");
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+  EXPECT_EQ(
+      server_.Requests().by_request.count(std::string("PATCH ") + kCapi +
+                                          "machinedeployments/workers/scale"),
+      0u);
+}
+
+TEST_F(ClusterApiProviderTest, FailedScaleUnmarksTheMachines) {
+  server_.AddFault(Fault500("machinedeployments/workers/scale"));
+  const NodeState node = CapiNode("n-2", "m-2");
+  EXPECT_FALSE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
+  EXPECT_FALSE(Marked("m-2")) << Machine("m-2");
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale

@@ -1,0 +1,183 @@
+#include <gtest/gtest.h>
+
+#include "nodescale/scale_down.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using namespace testing_util;  // NOLINT
+
+class NodescaleScaleDownTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    groups_ = {Group("g", 0, 10, 3, 4000, 16 * kGi)};
+    // g-1 is busy and has room for 2 more cpu; g-2 and g-3 are light.
+    snapshot_.nodes = {Node("g-1", "g", 4000, 16 * kGi),
+                       Node("g-2", "g", 4000, 16 * kGi),
+                       Node("g-3", "g", 4000, 16 * kGi)};
+    snapshot_.pods = {BoundPod("busy", "g-1", 2000, kGi)};
+  }
+
+  ScaleDownPlan Plan() { return PlanScaleDown(snapshot_, groups_, config_); }
+
+  // The node names removed, in order.
+  std::vector<std::string> Removed() {
+    std::vector<std::string> out;
+    for (const NodeRemoval& r : Plan().removals) out.push_back(r.node);
+    return out;
+  }
+
+  std::string KeptReason(const std::string& node) {
+    for (const KeptNode& k : Plan().kept) {
+      if (k.node == node) return k.reason;
+    }
+    return "";
+  }
+
+  PodState& AddPod(const std::string& name, const std::string& node,
+                   int64_t cpu) {
+    snapshot_.pods.push_back(BoundPod(name, node, cpu, 100 * kMi));
+    return snapshot_.pods.back();
+  }
+
+  ClusterSnapshot snapshot_;
+  std::vector<NodeGroup> groups_;
+  ScaleDownConfig config_;
+};
+
+TEST_F(NodescaleScaleDownTest, UtilizationIgnoresDaemonSetAndMirrorPods) {
+  const NodeState& node = snapshot_.nodes[1];
+  PodState ds = DaemonSetPod("ds", "g-2", 3000, kGi);
+  PodState mirror = BoundPod("static", "g-2", 3000, kGi, "");
+  mirror.annotations = {{std::string(kMirrorPodAnnotation), "x"}};
+  PodState app = BoundPod("app", "g-2", 1000, 12 * kGi);
+  EXPECT_DOUBLE_EQ(NodeUtilization(node, {&ds, &mirror, &app}), 0.75);
+}
+
+TEST_F(NodescaleScaleDownTest, EmptyFirstThenUnderutilized) {
+  AddPod("light", "g-2", 500);
+  const ScaleDownPlan plan = Plan();
+  ASSERT_EQ(plan.removals.size(), 2u);
+  EXPECT_EQ(plan.removals[0].node, "g-3");
+  EXPECT_EQ(plan.removals[0].reason, NodeRemoval::Reason::kEmpty);
+  EXPECT_EQ(plan.removals[1].node, "g-2");
+  EXPECT_EQ(plan.removals[1].reason, NodeRemoval::Reason::kUnderutilized);
+  EXPECT_EQ(RemovalReasonName(plan.removals[1].reason), "underutilized");
+}
+
+TEST_F(NodescaleScaleDownTest, ThresholdAndDisabledAnnotation) {
+  AddPod("half", "g-2", 2000);  // exactly 0.5: not below the threshold
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3"}));
+  snapshot_.nodes[2].annotations = {
+      {std::string(kScaleDownDisabledAnnotation), "true"}};
+  EXPECT_TRUE(Removed().empty());
+  // At 0.6 the half-used nodes qualify: g-1 (first by name) goes, its pod
+  // moves to g-2, which therefore stays.
+  config_.utilization_threshold = 0.6;
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-1"}));
+  EXPECT_EQ(KeptReason("g-2"),
+            "receives pods from another node removed in this pass");
+}
+
+TEST_F(NodescaleScaleDownTest, GroupMinSizeIsKept) {
+  groups_[0].min_size = 2;
+  AddPod("light", "g-2", 100);
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3"}));
+  EXPECT_EQ(KeptReason("g-2"), "node group g at min size 2");
+}
+
+TEST_F(NodescaleScaleDownTest, NodesOutsideKnownGroupsAreLeftAlone) {
+  snapshot_.nodes.push_back(Node("loose", "", 4000, 16 * kGi));
+  snapshot_.nodes.push_back(Node("x-1", "unknown", 4000, 16 * kGi));
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2", "g-3"}));
+}
+
+TEST_F(NodescaleScaleDownTest, PodWithoutControllerBlocks) {
+  snapshot_.pods.push_back(BoundPod("bare", "g-2", 100, kMi, ""));
+  EXPECT_EQ(KeptReason("g-2"), "pod default/bare has no controller");
+  snapshot_.pods.back().annotations = {
+      {std::string(kSafeToEvictAnnotation), "true"}};
+  EXPECT_EQ(KeptReason("g-2"), "");
+}
+
+TEST_F(NodescaleScaleDownTest, SafeToEvictFalseBlocks) {
+  AddPod("precious", "g-2", 100).annotations = {
+      {std::string(kSafeToEvictAnnotation), "false"}};
+  EXPECT_EQ(KeptReason("g-2"),
+            "pod default/precious is annotated safe-to-evict: \"false\"");
+}
+
+TEST_F(NodescaleScaleDownTest, LocalStorageBlocksUnlessSafeToEvict) {
+  AddPod("cache", "g-2", 100).has_local_storage = true;
+  EXPECT_EQ(KeptReason("g-2"),
+            "pod default/cache has local storage (emptyDir or hostPath)");
+  snapshot_.pods.back().annotations = {
+      {std::string(kSafeToEvictAnnotation), "true"}};
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3", "g-2"}));
+}
+
+TEST_F(NodescaleScaleDownTest, KubeSystemPodsBlock) {
+  AddPod("coredns", "g-2", 100).namespace_ = "kube-system";
+  EXPECT_EQ(KeptReason("g-2"), "pod kube-system/coredns is in kube-system");
+  // DaemonSet pods in kube-system do not.
+  snapshot_.pods.back() = DaemonSetPod("proxy", "g-2", 100, kMi);
+  EXPECT_EQ(KeptReason("g-2"), "");
+}
+
+TEST_F(NodescaleScaleDownTest, PodsThatFitNowhereBlock) {
+  snapshot_.nodes.pop_back();  // g-1 (2 cpu free) and g-2 only
+  groups_[0].target_size = 2;
+  AddPod("wide", "g-2", 2500)
+      .annotations = {};  // 62.5% would not be a candidate; lower it
+  config_.utilization_threshold = 0.7;
+  EXPECT_EQ(KeptReason("g-2"), "pod default/wide fits on no other node");
+}
+
+TEST_F(NodescaleScaleDownTest, MovedPodsAreCountedOnTheirDestination) {
+  // g-2 and g-3 each carry 1.5 cpu; g-1 has 2 cpu free, so only one of
+  // them can move there; the other must stay (g-3 cannot take g-2's pods
+  // once it is itself gone, and vice versa).
+  AddPod("a", "g-2", 1500);
+  AddPod("b", "g-3", 1500);
+  const ScaleDownPlan plan = Plan();
+  ASSERT_EQ(plan.removals.size(), 1u);
+  EXPECT_EQ(plan.removals[0].node, "g-2");
+  EXPECT_EQ(KeptReason("g-3"), "pod default/b fits on no other node");
+}
+
+TEST_F(NodescaleScaleDownTest, NodeThatReceivedPodsStays) {
+  snapshot_.pods.clear();  // g-1 empty now; g-2 light
+  AddPod("a", "g-2", 500);
+  AddPod("b", "g-3", 600);
+  const ScaleDownPlan plan = Plan();
+  // g-1 is empty and goes first; g-2's pod moves to g-3, which then stays.
+  ASSERT_EQ(plan.removals.size(), 2u);
+  EXPECT_EQ(plan.removals[0].node, "g-1");
+  EXPECT_EQ(plan.removals[1].node, "g-2");
+  EXPECT_EQ(KeptReason("g-3"),
+            "receives pods from another node removed in this pass");
+}
+
+TEST_F(NodescaleScaleDownTest, MinimumCoresAreKept) {
+  config_.limits.min_cores = 8;  // 12 cores now: one 4-core node may go
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));
+  EXPECT_EQ(KeptReason("g-3"),
+            "removal would cross the --cores-total or --memory-total minimum");
+}
+
+TEST_F(NodescaleScaleDownTest, EvictionBlockerOrder) {
+  PodState pod = Pod("p", 1, 1, "");
+  pod.node_name = "n";
+  pod.annotations = {{std::string(kSafeToEvictAnnotation), "true"}};
+  pod.namespace_ = "kube-system";
+  pod.has_local_storage = true;
+  EXPECT_EQ(EvictionBlocker(pod), std::nullopt);  // true overrides all
+  pod.annotations.clear();
+  EXPECT_EQ(*EvictionBlocker(pod), "pod kube-system/p has no controller");
+  pod.terminated = true;
+  EXPECT_EQ(EvictionBlocker(pod), std::nullopt);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale

@@ -1,0 +1,40 @@
+#include "kube/scale_target.h"
+
+#include <gtest/gtest.h>
+
+namespace propscaler::kube {
+namespace {
+
+TEST(ScaleTargetTest, ParsesKindsCaseInsensitiveAndPlural) {
+  Result<std::vector<ScaleTarget>> targets = ParseScaleTargets(
+      "Deployment/coredns, replicasets/rs,ReplicationController/rc,"
+      "statefulset/sts");
+  ASSERT_TRUE(targets.ok()) << targets.status().message();
+  ASSERT_EQ(targets->size(), 4u);
+  EXPECT_EQ((*targets)[0].ScalePath("kube-system"),
+            "/apis/apps/v1/namespaces/kube-system/deployments/coredns/scale");
+  EXPECT_EQ((*targets)[1].ScalePath("ns"),
+            "/apis/apps/v1/namespaces/ns/replicasets/rs/scale");
+  EXPECT_EQ((*targets)[2].ScalePath("ns"),
+            "/api/v1/namespaces/ns/replicationcontrollers/rc/scale");
+  EXPECT_EQ((*targets)[3].ScalePath("ns"),
+            "/apis/apps/v1/namespaces/ns/statefulsets/sts/scale");
+  EXPECT_EQ((*targets)[3].ToString(), "statefulset/sts");
+  EXPECT_EQ((*targets)[2].ApiKind(), "ReplicationController");
+  EXPECT_EQ((*targets)[2].ApiVersion(), "v1");
+}
+
+TEST(ScaleTargetTest, RejectsBadEntriesNamingThem) {
+  for (const char* bad : {"", "coredns", "daemonset/x", "deployment/", "/x",
+                          "deployment/a/b"}) {
+    Result<std::vector<ScaleTarget>> targets = ParseScaleTargets(bad);
+    ASSERT_FALSE(targets.ok()) << bad;
+    EXPECT_NE(targets.status().message().find("--target"), std::string::npos);
+  }
+  EXPECT_NE(ParseScaleTargets("daemonset/x").status().message().find(
+                "\"daemonset\""),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace propscaler::kube
