@@ -24,14 +24,14 @@ class DefaultParamsTest : public ReplicaClusterTest {
 TEST_F(DefaultParamsTest, CreatesAndRecreatesTheConfigMap) {
   auto propscaler = Start(
       {"--healthz-port=0", std::string("--default-params=") + kDefaultsA});
-  ASSERT_TRUE(WaitForReplicas(2)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(2)) << propscaler->Report();
   EXPECT_EQ(LinearData(), R"({"nodesPerReplica":2})");
 
   auto deleted = ApiDelete(std::string("/api/v1/namespaces/") + kNamespace +
                            "/configmaps/" + kConfigMap);
   ASSERT_TRUE(deleted && deleted->status == 200);
   ASSERT_TRUE(WaitUntil([&] { return LinearData().has_value(); }, seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_EQ(LinearData(), R"({"nodesPerReplica":2})");
 }
 

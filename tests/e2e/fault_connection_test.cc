@@ -43,7 +43,7 @@ TEST_F(ConnectionFaultTest, HungWatchIsAbandonedAndRestarted) {
   const auto start = Clock::now();
   server_.DropWatches();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(4))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(4))) << propscaler->Report();
   EXPECT_LT(Clock::now() - start, kHang);
   EXPECT_NE(propscaler->Output().find("idle timeout"), std::string::npos);
 }
@@ -55,7 +55,7 @@ TEST_F(ConnectionFaultTest, HungScaleCallTimesOutAndTheNextCycleScales) {
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "idle timeout", seconds(4)))
       << LastPollBody();
-  ASSERT_TRUE(WaitForReplicas(5, seconds(4))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(4))) << propscaler->Report();
   EXPECT_LT(Clock::now() - start, kHang);
 }
 
@@ -65,7 +65,7 @@ TEST_F(ConnectionFaultTest, HungFirstNodeListIsAbandonedAndListedAgain) {
   auto propscaler = StartConverged(4);
   EXPECT_LT(Clock::now() - start, kHang);
   EXPECT_NE(propscaler->Output().find("idle timeout"), std::string::npos)
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(ConnectionFaultTest, HungConfigMapListIsAbandonedAndListedAgain) {
@@ -74,7 +74,7 @@ TEST_F(ConnectionFaultTest, HungConfigMapListIsAbandonedAndListedAgain) {
   auto propscaler = StartConverged(4);
   EXPECT_LT(Clock::now() - start, kHang);
   EXPECT_NE(propscaler->Output().find("idle timeout"), std::string::npos)
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(ConnectionFaultTest, ListCutOnTheSecondPageIsDroppedWhole) {
@@ -94,14 +94,14 @@ TEST_F(ConnectionFaultTest, ListCutOnTheSecondPageIsDroppedWhole) {
           return RequestsSince(start, std::string("GET ") + kNodesPath) >= 5;
         },
         seconds(5)))
-        << propscaler->Output();
+        << propscaler->Report();
     std::this_thread::sleep_for(2 * kPollPeriod);
     EXPECT_EQ(sampler.min(), 1200);
     EXPECT_EQ(sampler.max(), 1200);
   }
   EXPECT_EQ(RequestsSince(start, std::string("PATCH ") + kScalePath), 0);
   ASSERT_TRUE(server_.DeleteNode("node-0").ok());
-  EXPECT_TRUE(WaitForReplicas(1199, seconds(3))) << propscaler->Output();
+  EXPECT_TRUE(WaitForReplicas(1199, seconds(3))) << propscaler->Report();
 }
 
 TEST_F(ConnectionFaultTest, WatchCutMidEventResumesWithoutLosingEvents) {
@@ -112,7 +112,7 @@ TEST_F(ConnectionFaultTest, WatchCutMidEventResumesWithoutLosingEvents) {
   server_.AddFault(Cut("WATCH", kNodesPath, 40));
   server_.DropWatches();
   AddNodes(2);
-  ASSERT_TRUE(WaitForReplicas(6, seconds(4))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(6, seconds(4))) << propscaler->Report();
   EXPECT_GE(RequestsSince(start, std::string("WATCH ") + kNodesPath), 2);
   EXPECT_GE(sampler.min(), 4);
 }
@@ -123,7 +123,7 @@ TEST_F(ConnectionFaultTest, ServerGoneAndBackOnTheSamePort) {
   const int64_t last_version = server_.resource_version();
   server_.Stop();
   EXPECT_TRUE(WaitForLastPoll(500, "onnect", seconds(4))) << LastPollBody();
-  ASSERT_TRUE(propscaler->Running()) << propscaler->Output();
+  ASSERT_TRUE(propscaler->Running()) << propscaler->Report();
 
   // A restarted API server has the same objects and carries on from the
   // same resourceVersion (etcd keeps both); then two nodes join.
@@ -156,7 +156,7 @@ TEST_F(ConnectionFaultTest, ServerGoneAndBackOnTheSamePort) {
         return replicas.ok() && *replicas == 6;
       },
       seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
 }
 

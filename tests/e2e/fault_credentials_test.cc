@@ -33,7 +33,7 @@ TEST_F(CredentialsTest, UnauthorizedRereadsTheTokenFileAtOnce) {
   EXPECT_TRUE(WaitForLastPoll(500, "401", seconds(4))) << LastPollBody();
   const auto rotated = Clock::now();
   dir_.Write("token", std::string(kToken) + "\n");  // the kubelet rotates it
-  ASSERT_TRUE(WaitForReplicas(4, seconds(5))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4, seconds(5))) << propscaler->Report();
   // The periodic re-read is a minute away: only the 401 explains this.
   EXPECT_LT(Clock::now() - rotated, seconds(5));
 }

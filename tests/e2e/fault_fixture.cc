@@ -48,7 +48,7 @@ std::unique_ptr<Process> FaultTest::StartConverged(
   extra_args.push_back("--poll-period-seconds=1");
   extra_args.push_back("--api-idle-timeout-seconds=1");
   std::unique_ptr<Process> process = Start(std::move(extra_args));
-  EXPECT_TRUE(WaitForReplicas(want)) << process->Output();
+  EXPECT_TRUE(WaitForReplicas(want)) << process->Report();
   return process;
 }
 

@@ -57,7 +57,7 @@ TEST_F(HealthPortTest, SurvivesGarbageAndServesOnlyItsEndpoints) {
   auto propscaler = StartConverged();
   ASSERT_TRUE(WaitForLastPoll(200, "ok", seconds(3)));
   for (const std::string& bytes : Garbage()) SendRaw(health_port_, bytes);
-  ASSERT_TRUE(propscaler->Running()) << propscaler->Output();
+  ASSERT_TRUE(propscaler->Running()) << propscaler->Report();
   httplib::Result healthz = HealthGet(health_port_, "/healthz");
   ASSERT_TRUE(healthz);
   EXPECT_EQ(healthz->status, 200);
@@ -70,7 +70,7 @@ TEST_F(HealthPortTest, SurvivesGarbageAndServesOnlyItsEndpoints) {
   }
   // The loop was never disturbed.
   AddNodes(1);
-  EXPECT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Output();
+  EXPECT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Report();
 }
 
 }  // namespace

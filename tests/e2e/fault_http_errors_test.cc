@@ -77,12 +77,12 @@ TEST_P(HttpErrorTest, HoldsReplicasReportsAndConverges) {
     want = InjectAndChange(&faulted_request);
     EXPECT_TRUE(WaitForLastPoll(500, "HTTP " + std::to_string(GetParam().code),
                                 seconds(4)))
-        << LastPollBody() << propscaler->Output();
+        << LastPollBody() << propscaler->Report();
     std::this_thread::sleep_for(milliseconds(1500));
     EXPECT_EQ(sampler.min(), 4);
     EXPECT_EQ(sampler.max(), 4);
   }
-  ASSERT_TRUE(propscaler->Running()) << propscaler->Output();
+  ASSERT_TRUE(propscaler->Running()) << propscaler->Report();
   const double elapsed =
       std::chrono::duration<double>(Clock::now() - start).count();
   // Backoff, not a hot loop: a few attempts a second at most.
@@ -91,7 +91,7 @@ TEST_P(HttpErrorTest, HoldsReplicasReportsAndConverges) {
 
   server_.ClearFaults();
   const auto cleared = Clock::now();
-  ASSERT_TRUE(WaitForReplicas(want, seconds(6))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(want, seconds(6))) << propscaler->Report();
   // Two poll periods, plus the reflector's backoff reached by now.
   EXPECT_LE(Clock::now() - cleared, 2 * kPollPeriod + seconds(2));
   EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();

@@ -33,7 +33,7 @@ TEST_F(RetryAfterTest, ScaleCallsWaitForRetryAfter) {
   server_.AddFault(Throttle("PATCH", kScalePath));
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "429", seconds(3))) << LastPollBody();
-  ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Report();
   // Every call to the scale path, GET or PATCH, waits out the Retry-After.
   std::vector<Clock::time_point> times;
   for (const sim::LoggedRequest& request : server_.RequestLog(start)) {
@@ -55,7 +55,7 @@ TEST_F(RetryAfterTest, WatchReconnectWaitsForRetryAfter) {
   server_.AddFault(Throttle("WATCH", kNodesPath));
   server_.DropWatches();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Report();
   const std::vector<Clock::time_point> times =
       RequestTimes(start, std::string("WATCH ") + kNodesPath);
   // Without Retry-After the reflector would come back after 200-300 ms.

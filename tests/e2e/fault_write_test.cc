@@ -31,7 +31,7 @@ TEST_F(WriteFaultTest, ScalePatchConflictIsRetriedNextCycle) {
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "HTTP 409", seconds(3))) << LastPollBody();
   ASSERT_TRUE(WaitForReplicas(5, 3 * kPollPeriod + seconds(1)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
 }
 
@@ -42,7 +42,7 @@ TEST_F(WriteFaultTest, ConfigMapCreateConflictIsRetried) {
   auto propscaler =
       StartConverged(4, {std::string("--default-params=") + kDefaults});
   EXPECT_TRUE(WaitForConfigMap(R"({"nodesPerReplica":1})"))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_GE(server_.Requests().Count(std::string("POST ") + kConfigMapsPath),
             3);
 }
@@ -58,7 +58,7 @@ TEST_F(WriteFaultTest, ConfigMapUpdateConflictIsRetried) {
   server_.AddFault(Fault("PUT", path, 409, 1));
   auto second =
       StartConverged(2, {std::string("--default-params=") + kNewDefaults});
-  EXPECT_TRUE(WaitForConfigMap(R"({"nodesPerReplica":2})")) << second->Output();
+  EXPECT_TRUE(WaitForConfigMap(R"({"nodesPerReplica":2})")) << second->Report();
   EXPECT_GE(server_.Requests().Count("PUT " + path), 2);
 }
 
@@ -68,7 +68,7 @@ TEST_F(WriteFaultTest, WatchEndingWith410ListsAgain) {
   server_.AddFault(Fault("WATCH", kNodesPath, 410, 1));
   server_.DropWatches();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Report();
   EXPECT_GE(RequestsSince(start, std::string("GET ") + kNodesPath), 1);
   EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
 }
@@ -90,7 +90,7 @@ TEST_F(WriteFaultTest, WholeApiOutageIsRetriedAtABoundedRate) {
   EXPECT_TRUE(propscaler->Running());
   EXPECT_TRUE(WaitForLastPoll(500, "HTTP 503", seconds(1))) << LastPollBody();
   server_.ClearFaults();
-  EXPECT_TRUE(WaitForReplicas(6, seconds(8))) << propscaler->Output();
+  EXPECT_TRUE(WaitForReplicas(6, seconds(8))) << propscaler->Report();
 }
 
 TEST_F(WriteFaultTest, MaxSyncFailuresExitsAfterThatManyFailedCycles) {
@@ -98,7 +98,7 @@ TEST_F(WriteFaultTest, MaxSyncFailuresExitsAfterThatManyFailedCycles) {
   server_.AddFault(Fault("", kScalePath, 503));
   AddNodes(1);
   std::optional<int> code = propscaler->WaitForExit(seconds(8));
-  ASSERT_TRUE(code.has_value()) << propscaler->Output();
+  ASSERT_TRUE(code.has_value()) << propscaler->Report();
   EXPECT_EQ(*code, 1);
   EXPECT_NE(propscaler->Output().find("--max-sync-failures"),
             std::string::npos);

@@ -71,9 +71,9 @@ TEST_F(HpaConflictTest, ForbiddenTurnsTheCheckOffAndScalingGoesOn) {
   server_.AddFault(
       {.method = "GET", .path_prefix = kHpaPath, .code = 403, .count = -1});
   auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Report();
   const std::string output = propscaler->Output();
   const std::string warning = "cannot list horizontalpodautoscalers";
   const size_t first = output.find(warning);

@@ -30,12 +30,12 @@ TEST_F(NodeScaleTest, TwoReplicasWithLeaderElectionNeverBothAct) {
   auto second = Start(election);
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-").size() == 4; },
                         seconds(15)))
-      << first->Output() << second->Output();
+      << first->Report() << second->Report();
   EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-").size() > 4; },
                          seconds(2)));
   const int acquired = CountLines(first->Output(), "acquired lease") +
                        CountLines(second->Output(), "acquired lease");
-  EXPECT_EQ(acquired, 1) << first->Output() << second->Output();
+  EXPECT_EQ(acquired, 1) << first->Report() << second->Report();
   // The leader goes away: the other takes over and acts.
   Process* leader = CountLines(first->Output(), "acquired lease") == 1
                         ? first.get()
@@ -46,7 +46,7 @@ TEST_F(NodeScaleTest, TwoReplicasWithLeaderElectionNeverBothAct) {
   CreatePod("web-late", "3");
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-").size() == 5; },
                         seconds(15)))
-      << follower->Output();
+      << follower->Report();
   EXPECT_EQ(CountLines(follower->Output(), "acquired lease"), 1);
 }
 

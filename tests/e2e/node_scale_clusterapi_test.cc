@@ -115,7 +115,7 @@ TEST_F(NodeScaleTest, MachineDeploymentGrowsThroughScale) {
   const std::string path = std::string(kCapi) + "machinedeployments/workers";
   ASSERT_TRUE(WaitUntil(
       [&] { return SpecReplicas(server_.GetObject(path)) == 2; }, seconds(15)))
-      << propscaler->Output() << *server_.GetObject(path);
+      << propscaler->Report() << *server_.GetObject(path);
   // The requested machines count as upcoming: no second increase.
   EXPECT_FALSE(WaitUntil(
       [&] { return SpecReplicas(server_.GetObject(path)) > 2; }, seconds(2)));
@@ -135,11 +135,11 @@ TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
       Start({"--cloud-provider=clusterapi", "--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil([&] { return Replicas("machinesets/batch") == 1; },
                         seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] { return CountEvents("default", "NotTriggerScaleUp") >= 1; },
       seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_EQ(Replicas("machinesets/workers-abc"), 0);
   EXPECT_EQ(CountRequests(server_.Requests(), "PATCH",
                           std::string(kCapi) + "machinesets/batch/scale"),
@@ -155,7 +155,7 @@ TEST_F(NodeScaleClusterApiTest,
         return Marked("m-2") && Replicas("machinedeployments/workers") == 1;
       },
       seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_FALSE(Marked("m-1"));
   // The node stays registered until Cluster API removes its machine; it is
   // not removed (nor replicas lowered) again meanwhile.
@@ -186,11 +186,11 @@ TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {
   ASSERT_TRUE(
       WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
                 seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] { return !NodeHasTaint("n-2", "ToBeDeletedByClusterAutoscaler"); },
       seconds(5)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_FALSE(Marked("m-2"));
   EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
   EXPECT_EQ(

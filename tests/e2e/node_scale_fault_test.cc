@@ -30,10 +30,10 @@ TEST_F(NodeScaleTest, ProviderErrorLeavesNoDeletionTaint) {
   ASSERT_TRUE(
       WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
                 seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   ASSERT_TRUE(WaitUntil([&] { return !NodeHasTaint("small-a", kToBeDeleted); },
                         seconds(5)))
-      << propscaler->Output();
+      << propscaler->Report();
   std::optional<std::string> node = server_.GetObject("/api/v1/nodes/small-a");
   ASSERT_TRUE(node.has_value());
   EXPECT_EQ(node->find("\"unschedulable\":true"), std::string::npos) << *node;
@@ -58,14 +58,14 @@ TEST_F(NodeScaleTest, RestartMidScaleDownKeepsANodeThatBecameNeeded) {
       {"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s"});
   ASSERT_TRUE(WaitUntil([&] { return !NodeHasTaint("small-a", kToBeDeleted); },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   std::optional<std::string> node = server_.GetObject("/api/v1/nodes/small-a");
   ASSERT_TRUE(node.has_value());
   EXPECT_EQ(node->find("\"unschedulable\":true"), std::string::npos) << *node;
   // Several unneeded-times later the needed node is still there.
   EXPECT_FALSE(
       WaitUntil([&] { return NodesWithPrefix("small-a").empty(); }, seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("is not being removed"),
             std::string::npos);
 }

@@ -16,7 +16,7 @@ TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   auto propscaler = Start({"--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-").size() == 3; },
                         seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   // Several more iterations see the same pods: no second scale-up.
   ASSERT_TRUE(WaitUntil(
       [&] {
@@ -25,7 +25,7 @@ TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
       seconds(5)));
   EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-").size() > 3; },
                          seconds(2)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(
       WaitUntil([&] { return CountEvents("default", "TriggeredScaleUp") == 6; },
                 seconds(5)));
@@ -44,30 +44,32 @@ TEST_F(NodeScaleTest, MetricsReportPodsGroupsAndScaleUps) {
   const int port = FreePort();
   auto propscaler = Start(
       {"--scale-down-enabled=false", "--healthz-port=" + std::to_string(port)});
+  // The loop sets the counters and the gauges one after the other: poll
+  // until the whole iteration shows.
+  const std::vector<std::string> parts = {
+      "propscaler_scale_ups_total{node_group=\"small\"} 1",
+      "# TYPE propscaler_unschedulable_pods gauge",
+      "propscaler_node_group_size{node_group=\"small\",kind=\"max\"} 10",
+      "# TYPE propscaler_node_scale_loop_duration_seconds histogram",
+      "# TYPE propscaler_scale_downs_total counter",
+      "propscaler_api_requests_total{verb=\"POST\""};
   std::string metrics;
-  ASSERT_TRUE(WaitUntil(
+  std::string missing;
+  EXPECT_TRUE(WaitUntil(
       [&] {
         httplib::Client client("127.0.0.1", port);
         auto response = client.Get("/metrics");
         metrics = response ? response->body : "";
-        return metrics.find(
-                   "propscaler_scale_ups_total{node_group=\"small\"} 1") !=
-               std::string::npos;
+        missing.clear();
+        for (const std::string& part : parts) {
+          if (metrics.find(part) == std::string::npos) missing += part + "\n";
+        }
+        return missing.empty();
       },
       seconds(15)))
-      << metrics << propscaler->Output();
-  for (const std::string& part :
-       {std::string("# TYPE propscaler_unschedulable_pods gauge"),
-        std::string("propscaler_node_group_size{node_group=\"small\","
-                    "kind=\"max\"} 10"),
-        std::string("# TYPE propscaler_node_scale_loop_duration_seconds "
-                    "histogram"),
-        std::string("# TYPE propscaler_scale_downs_total counter"),
-        std::string("propscaler_api_requests_total{verb=\"POST\"")}) {
-    EXPECT_NE(metrics.find(part), std::string::npos)
-        << "missing: " << part << "\n"
-        << metrics;
-  }
+      << "missing:\n"
+      << missing << "in:\n"
+      << metrics << propscaler->Report();
 }
 
 TEST_F(NodeScaleTest, PodsThatFitNoGroupGetNotTriggerScaleUp) {
@@ -77,7 +79,7 @@ TEST_F(NodeScaleTest, PodsThatFitNoGroupGetNotTriggerScaleUp) {
   ASSERT_TRUE(WaitUntil(
       [&] { return CountEvents("default", "NotTriggerScaleUp") == 1; },
       seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(NodesWithPrefix("small-").empty());
 }
 
@@ -93,17 +95,17 @@ TEST_F(NodeScaleTest, UnneededNodesAreTaintedThenDeleted) {
         return NodeHasTaint("small-a", "DeletionCandidateOfClusterAutoscaler");
       },
       seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_FALSE(NodeHasTaint("small-b", "DeletionCandidateOfClusterAutoscaler"));
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_EQ(NodesWithPrefix("small-b").size(), 1u);
   // The pod goes: its node follows.
   DeletePod("web-0");
   ASSERT_TRUE(
       WaitUntil([&] { return NodesWithPrefix("small-").empty(); }, seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_GE(CountEvents(kNamespace, "ScaleDown"), 2);
 }
 
@@ -124,7 +126,7 @@ TEST_F(NodeScaleTest, PdbRefusedEvictionKeepsTheNodeAndClearsTheTaint) {
   ASSERT_TRUE(
       WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
                 seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] {
         return !NodeHasTaint("small-a", "ToBeDeletedByClusterAutoscaler");
@@ -164,7 +166,7 @@ class NodeScaleDrainTest : public NodeScaleTest {
 TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
   auto propscaler = StartScaleDown("600");
   ASSERT_TRUE(WaitUntil([&] { return Evicted(); }, seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   // Evicted but still running: the node waits (several scan intervals).
   EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                          std::chrono::milliseconds(1500)));
@@ -172,7 +174,7 @@ TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
   DeletePod("web-0");
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(NodeScaleDrainTest, PodOutlivingTheGracePeriodFailsTheRemoval) {
@@ -180,14 +182,14 @@ TEST_F(NodeScaleDrainTest, PodOutlivingTheGracePeriodFailsTheRemoval) {
   ASSERT_TRUE(
       WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
                 seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(Evicted());
   ASSERT_TRUE(WaitUntil(
       [&] {
         return !NodeHasTaint("small-a", "ToBeDeletedByClusterAutoscaler");
       },
       seconds(5)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_EQ(NodesWithPrefix("small-a").size(), 1u);
 }
 
@@ -201,10 +203,10 @@ TEST_F(NodeScaleTest, GroupThatNeverGetsReadyIsBackedOffForTheNext) {
              "--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("bad-").size() == 1; },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("good-").size() == 1; },
                         seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(
       WaitUntil([&] { return NodesWithPrefix("bad-").empty(); }, seconds(5)));
   // The status ConfigMap is written at the end of the loop's iteration.
@@ -239,11 +241,11 @@ TEST_F(NodeScaleTest, PriorityFromNodeGroupsPrefersSpotThenFallsBack) {
        "--max-node-provision-time=2s", "--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("spot-").size() == 1; },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(NodesWithPrefix("ondemand-").empty());
   ASSERT_TRUE(WaitUntil(
       [&] { return NodesWithPrefix("ondemand-").size() == 1; }, seconds(15)))
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(NodeScaleTest, PriorityFromClusterAutoscalersConfigMap) {
@@ -259,7 +261,7 @@ TEST_F(NodeScaleTest, PriorityFromClusterAutoscalersConfigMap) {
       Start({"--expander=priority,least-waste", "--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil(
       [&] { return NodesWithPrefix("preferred-").size() == 1; }, seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_TRUE(NodesWithPrefix("cheap-").empty());
 }
 
@@ -270,7 +272,7 @@ TEST_F(NodeScaleTest, PriorityWithoutConfigLetsEveryGroupPassAndSaysWhy) {
       Start({"--expander=priority", "--scale-down-enabled=false"});
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("only-").size() == 1; },
                         seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   const std::string output = propscaler->Output();
   const size_t note = output.find("priority expander: no priorities");
   ASSERT_NE(note, std::string::npos) << output;

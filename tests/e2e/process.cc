@@ -1,5 +1,6 @@
 #include "e2e/process.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,8 +23,14 @@ Process::Process(const std::string& binary,
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   pid_ = fork();
   if (pid_ == 0) {
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, STDIN_FILENO);
     dup2(log_fd, STDOUT_FILENO);
     dup2(log_fd, STDERR_FILENO);
+    // The test's sockets (the simulated server's listener and connections)
+    // carry no close-on-exec flag: a child holding them would keep a port
+    // bound after the server stops and connections open after it drops them.
+    close_range(3, ~0U, 0);
     for (const std::string& assignment : extra_env) {
       putenv(const_cast<char*>(assignment.c_str()));
     }
@@ -66,6 +73,15 @@ std::string Process::Output() const {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+std::string Process::Report() {
+  std::string state = "process " + std::to_string(pid_);
+  state += Running() ? " is running"
+                     : " exited with code " + std::to_string(*exit_code_);
+  const std::string output = Output();
+  return state + "; its output (" + std::to_string(output.size()) +
+         " bytes):\n" + output;
 }
 
 bool WaitUntil(const std::function<bool()>& condition,

@@ -27,6 +27,9 @@ class Process {
   std::optional<int> WaitForExit(std::chrono::milliseconds timeout);
   bool Running();
   std::string Output() const;
+  // For failure messages: whether it still runs (or its exit code), then
+  // its output.
+  std::string Report();
   pid_t pid() const { return pid_; }
 
  private:

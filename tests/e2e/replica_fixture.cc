@@ -98,11 +98,22 @@ int64_t ReplicaClusterTest::Replicas(const std::string& kind,
   return replicas.ok() ? *replicas : -1;
 }
 
-bool ReplicaClusterTest::WaitForReplicas(int64_t want,
-                                         std::chrono::milliseconds timeout,
-                                         const std::string& kind,
-                                         const std::string& name) const {
-  return WaitUntil([&] { return Replicas(kind, name) == want; }, timeout);
+::testing::AssertionResult ReplicaClusterTest::WaitForReplicas(
+    int64_t want, std::chrono::milliseconds timeout, const std::string& kind,
+    const std::string& name) const {
+  int64_t seen = -1;
+  if (WaitUntil(
+          [&] {
+            seen = Replicas(kind, name);
+            return seen == want;
+          },
+          timeout)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << kind << "/" << name << " has " << seen << " replicas (-1: unread), "
+         << "not " << want << ", after " << timeout.count()
+         << " ms; requests served: " << server_.Requests().ToJson() << "\n";
 }
 
 httplib::Result ReplicaClusterTest::ApiGet(const std::string& path) {

@@ -50,8 +50,9 @@ class ReplicaClusterTest : public ::testing::Test {
 
   int64_t Replicas(const std::string& kind = "deployment",
                    const std::string& name = "coredns") const;
-  // Polls the server until the target has `want` replicas.
-  bool WaitForReplicas(
+  // Polls the server until the target has `want` replicas; on failure says
+  // what the server has instead.
+  ::testing::AssertionResult WaitForReplicas(
       int64_t want,
       std::chrono::milliseconds timeout = std::chrono::seconds(10),
       const std::string& kind = "deployment",

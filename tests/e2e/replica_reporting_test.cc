@@ -47,7 +47,7 @@ class ReplicaReportingTest : public ReplicaClusterTest {
 
 TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   std::string metrics;
   ASSERT_TRUE(WaitUntil(
       [&] {
@@ -81,13 +81,13 @@ TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
 
 TEST_F(ReplicaReportingTest, ScalingPostsOneEventOnTheTarget) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] {
         return !EventsWith({"\"ScaledReplicas\"", "from 1 to 4"}).empty();
       },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   const std::vector<std::string> events =
       EventsWith({"\"ScaledReplicas\"", "from 1 to 4"});
   ASSERT_EQ(events.size(), 1u);
@@ -100,7 +100,7 @@ TEST_F(ReplicaReportingTest, ScalingPostsOneEventOnTheTarget) {
 TEST_F(ReplicaReportingTest, InvalidParamsPostOneWarningWhileTheyPersist) {
   auto propscaler = Start(
       {"--healthz-port=" + std::to_string(port_), "--poll-period-seconds=1"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(server_
                   .PutConfigMap(kNamespace, kConfigMap,
                                 {{"linear", R"({"nodesPerReplica":-2})"}})
@@ -111,7 +111,7 @@ TEST_F(ReplicaReportingTest, InvalidParamsPostOneWarningWhileTheyPersist) {
         return Contains(Page("/metrics"), "propscaler_params_rejected_total 3");
       },
       seconds(6)))
-      << propscaler->Output();
+      << propscaler->Report();
   const std::vector<std::string> warnings =
       EventsWith({"\"InvalidParams\"", "\"kind\":\"ConfigMap\""});
   ASSERT_EQ(warnings.size(), 1u);
@@ -130,9 +130,9 @@ TEST_F(ReplicaReportingTest, DryRunPostsNoEvents) {
 
 TEST_F(ReplicaReportingTest, StatusPageShowsCountsParamsTargetsAndDecisions) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Report();
   std::string page;
   ASSERT_TRUE(WaitUntil(
       [&] {
@@ -157,7 +157,7 @@ TEST_F(ReplicaReportingTest, StatusPageShowsCountsParamsTargetsAndDecisions) {
   ASSERT_TRUE(WaitUntil(
       [&] { return Contains(Page("/status"), "Last rejected params"); },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   page = Page("/status");
   EXPECT_TRUE(Contains(page, "&lt;b&gt;")) << page;
   EXPECT_FALSE(Contains(page, "\"<b>\"")) << page;
@@ -165,7 +165,7 @@ TEST_F(ReplicaReportingTest, StatusPageShowsCountsParamsTargetsAndDecisions) {
 
 TEST_F(ReplicaReportingTest, HealthPortServesNothingElse) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   auto response = HealthGet(port_, "/debug/pprof");
   ASSERT_TRUE(response);
   EXPECT_EQ(response->status, 404);

@@ -30,9 +30,9 @@ class ReplicaScaleDownTest : public ReplicaClusterTest {
 
 TEST_F(ReplicaScaleDownTest, HoldsThenStepsDownAndScalesUpAtOnce) {
   auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   AddNodes(4);
-  ASSERT_TRUE(WaitForReplicas(8, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(8, seconds(2))) << propscaler->Report();
 
   const auto deleted = std::chrono::steady_clock::now();
   for (int i = 7; i >= 2; --i) {
@@ -45,7 +45,7 @@ TEST_F(ReplicaScaleDownTest, HoldsThenStepsDownAndScalesUpAtOnce) {
                std::string::npos;
       },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_EQ(Replicas(), 8);
 
   // Down in steps of at most half, the first once the last 8 computed has
@@ -64,7 +64,7 @@ TEST_F(ReplicaScaleDownTest, HoldsThenStepsDownAndScalesUpAtOnce) {
         return replicas == 2;
       },
       seconds(10)))
-      << propscaler->Output();
+      << propscaler->Report();
   EXPECT_GE(first_step, milliseconds(900));
   ASSERT_GE(seen.size(), 3u) << "2 is more than one step of 50% from 8";
   for (size_t i = 1; i < seen.size(); ++i) {
@@ -72,10 +72,10 @@ TEST_F(ReplicaScaleDownTest, HoldsThenStepsDownAndScalesUpAtOnce) {
     EXPECT_GE(seen[i], seen[i - 1] / 2) << "step " << i;
   }
   EXPECT_NE(propscaler->Output().find("stepping down to"), std::string::npos)
-      << propscaler->Output();
+      << propscaler->Report();
 
   AddNodes(6);
-  EXPECT_TRUE(WaitForReplicas(8, seconds(2))) << propscaler->Output();
+  EXPECT_TRUE(WaitForReplicas(8, seconds(2))) << propscaler->Report();
 }
 
 }  // namespace

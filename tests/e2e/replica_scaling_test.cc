@@ -17,71 +17,71 @@ class ReplicaScalingTest : public ReplicaClusterTest {
 
 TEST_F(ReplicaScalingTest, FollowsNodesAddedCordonedNotReadyAndDeleted) {
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
 
   // Within a second of the watch event, not at the 10s poll.
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Report();
 
   ASSERT_TRUE(
       server_.PatchNode("node-0", R"({"spec":{"unschedulable":true}})").ok());
-  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Report();
 
   ASSERT_TRUE(
       server_.UpdateNode(NodeJson("node-1", "4", /*ready=*/false)).ok());
-  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Report();
 
   ASSERT_TRUE(server_.DeleteNode("node-2").ok());
-  ASSERT_TRUE(WaitForReplicas(2, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(2, seconds(2))) << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("scaling deployment/coredns from 3 to 2"),
             std::string::npos)
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, ExcludedTaintMakesANodeNotSchedulable) {
   auto propscaler =
       Start({"--healthz-port=0",
              "--exclude-node-taints=node.kubernetes.io/unreachable"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("nodes tainted "
                                       "node.kubernetes.io/unreachable count as "
                                       "not schedulable"),
             std::string::npos)
-      << propscaler->Output();
+      << propscaler->Report();
 
   ASSERT_TRUE(server_
                   .PatchNode("node-0", R"({"spec":{"taints":[
                     {"key":"node.kubernetes.io/unreachable",
                      "effect":"NoExecute"}]}})")
                   .ok());
-  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Report();
 
   ASSERT_TRUE(server_.PatchNode("node-0", R"({"spec":{"taints":null}})").ok());
-  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4, seconds(2))) << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, EditedConfigMapTakesEffectWithoutRestart) {
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(
       server_
           .PutConfigMap(kNamespace, kConfigMap,
                         {{"ladder", R"({"nodesToReplicas":[[1,1],[4,7]]})"}})
           .ok());
-  ASSERT_TRUE(WaitForReplicas(7, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(7, seconds(2))) << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, ManualScaleIsUndoneAtTheNextCycle) {
   auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(server_.SetReplicas("deployment", kNamespace, "coredns", 9).ok());
-  ASSERT_TRUE(WaitForReplicas(4, seconds(3))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4, seconds(3))) << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, InvalidParamsKeepTheLastValidOnes) {
   const int port = FreePort();
   auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(server_
                   .PutConfigMap(kNamespace, kConfigMap,
                                 {{"linear", R"({"nodesPerReplica":-2})"}})
@@ -93,10 +93,10 @@ TEST_F(ReplicaScalingTest, InvalidParamsKeepTheLastValidOnes) {
                response->body.find("nodesPerReplica") != std::string::npos;
       },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
   // The last valid params (one replica per node) still apply.
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("keeping the last valid params"),
             std::string::npos);
 
@@ -104,7 +104,7 @@ TEST_F(ReplicaScalingTest, InvalidParamsKeepTheLastValidOnes) {
                   .PutConfigMap(kNamespace, kConfigMap,
                                 {{"linear", R"({"nodesPerReplica":5})"}})
                   .ok());
-  ASSERT_TRUE(WaitForReplicas(1, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(1, seconds(2))) << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] {
         auto response = HealthGet(port, "/last-poll");
@@ -128,7 +128,7 @@ TEST_F(ReplicaScalingTest, NothingIsScaledWithoutValidParams) {
 TEST_F(ReplicaScalingTest, HealthEndpoints) {
   const int port = FreePort();
   auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
       [&] {
         auto healthz = HealthGet(port, "/healthz");
@@ -137,12 +137,12 @@ TEST_F(ReplicaScalingTest, HealthEndpoints) {
                last_poll->status == 200;
       },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, SigtermExitsZeroWithinTwoSeconds) {
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   const auto start = std::chrono::steady_clock::now();
   propscaler->Signal(SIGTERM);
   std::optional<int> code = propscaler->WaitForExit(seconds(3));
@@ -162,7 +162,7 @@ TEST_F(ReplicaScalingTest, AMissingTargetDoesNotStopTheOthers) {
       Start({"--healthz-port=" + std::to_string(port),
              "--target=deployment/missing,StatefulSets/sts,replicaset/rs,"
              "ReplicationController/rc,deployment/coredns"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   EXPECT_TRUE(WaitForReplicas(4, seconds(2), "statefulset", "sts"));
   EXPECT_TRUE(WaitForReplicas(4, seconds(2), "replicaset", "rs"));
   EXPECT_TRUE(WaitForReplicas(4, seconds(2), "replicationcontroller", "rc"));
@@ -173,7 +173,7 @@ TEST_F(ReplicaScalingTest, AMissingTargetDoesNotStopTheOthers) {
                response->body.find("deployment/missing") != std::string::npos;
       },
       seconds(3)))
-      << propscaler->Output();
+      << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, MaxSyncFailuresExitsOne) {
@@ -181,7 +181,7 @@ TEST_F(ReplicaScalingTest, MaxSyncFailuresExitsOne) {
       Start({"--healthz-port=0", "--poll-period-seconds=1",
              "--max-sync-failures=2", "--target=deployment/missing"});
   std::optional<int> code = propscaler->WaitForExit(seconds(10));
-  ASSERT_TRUE(code.has_value()) << propscaler->Output();
+  ASSERT_TRUE(code.has_value()) << propscaler->Report();
   EXPECT_EQ(*code, 1);
   EXPECT_NE(propscaler->Output().find("--max-sync-failures"),
             std::string::npos);

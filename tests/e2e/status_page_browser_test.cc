@@ -67,9 +67,9 @@ TEST_F(StatusPageBrowserTest, RendersCountsTargetsAndDecisions) {
   StartServerWithPerNodeParams();
   const int port = FreePort();
   auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   AddNodes(2);
-  ASSERT_TRUE(WaitForReplicas(6, seconds(2))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(6, seconds(2))) << propscaler->Report();
   const std::string url =
       "http://127.0.0.1:" + std::to_string(port) + "/status";
 

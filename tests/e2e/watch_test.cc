@@ -14,7 +14,7 @@ class WatchTest : public ReplicaClusterTest {
 
 TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   ASSERT_TRUE(
       WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(3)));
   const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
@@ -29,13 +29,13 @@ TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {
   AddNodes(2);
   server_.CompactHistory();
   server_.ClearFaults();
-  ASSERT_TRUE(WaitForReplicas(6, seconds(5))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(6, seconds(5))) << propscaler->Report();
   EXPECT_GT(server_.Requests().Count("GET /api/v1/nodes"), lists_before);
 }
 
 TEST_F(WatchTest, ReconnectsAfterTheServerFailsWatches) {
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
   sim::FaultRule rule;
   rule.method = "WATCH";
   rule.path_prefix = "/api/v1/nodes";
@@ -44,7 +44,7 @@ TEST_F(WatchTest, ReconnectsAfterTheServerFailsWatches) {
   server_.AddFault(rule);
   server_.DropWatches();
   AddNodes(1);
-  ASSERT_TRUE(WaitForReplicas(5, seconds(8))) << propscaler->Output();
+  ASSERT_TRUE(WaitForReplicas(5, seconds(8))) << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("503"), std::string::npos);
 }
 
