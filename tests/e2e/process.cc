@@ -2,10 +2,12 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +15,30 @@
 
 namespace propscaler::e2e {
 
+namespace {
+
+// NAME=VALUE entries of this process's environment, then `extra` (a later
+// entry of the same name wins, as getenv reads the first: so extra first).
+std::vector<std::string> ChildEnvironment(
+    const std::vector<std::string>& extra) {
+  std::vector<std::string> entries = extra;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    entries.emplace_back(*entry);
+  }
+  return entries;
+}
+
+std::vector<char*> NullTerminated(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (std::string& s : strings) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+}  // namespace
+
+// posix_spawn rather than fork: the test process has many threads, and a
+// forked child may only make async-signal-safe calls before exec.
 Process::Process(const std::string& binary,
                  const std::vector<std::string>& args,
                  const std::vector<std::string>& extra_env) {
@@ -21,26 +47,30 @@ Process::Process(const std::string& binary,
   log_path_ = log_template;
   std::vector<std::string> argv_storage = {binary};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-  pid_ = fork();
-  if (pid_ == 0) {
-    const int null_fd = open("/dev/null", O_RDONLY);
-    dup2(null_fd, STDIN_FILENO);
-    dup2(log_fd, STDOUT_FILENO);
-    dup2(log_fd, STDERR_FILENO);
-    // The test's sockets (the simulated server's listener and connections)
-    // carry no close-on-exec flag: a child holding them would keep a port
-    // bound after the server stops and connections open after it drops them.
-    close_range(3, ~0U, 0);
-    for (const std::string& assignment : extra_env) {
-      putenv(const_cast<char*>(assignment.c_str()));
-    }
-    std::vector<char*> argv;
-    for (std::string& arg : argv_storage) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
+  std::vector<std::string> env_storage = ChildEnvironment(extra_env);
+  std::vector<char*> argv = NullTerminated(argv_storage);
+  std::vector<char*> envp = NullTerminated(env_storage);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+                                   O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
+  // The test's sockets (the simulated server's listener and connections)
+  // carry no close-on-exec flag: a child holding them would keep a port
+  // bound after the server stops and connections open after it drops them.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  const int error = posix_spawn(&pid_, binary.c_str(), &actions, nullptr,
+                                argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
   close(log_fd);
+  if (error != 0) {
+    pid_ = -1;
+    exit_code_ = 127;
+    std::ofstream(log_path_) << "cannot start " << binary << ": "
+                             << std::strerror(error) << "\n";
+  }
 }
 
 Process::~Process() {

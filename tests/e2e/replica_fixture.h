@@ -54,7 +54,7 @@ class ReplicaClusterTest : public ::testing::Test {
   // what the server has instead.
   ::testing::AssertionResult WaitForReplicas(
       int64_t want,
-      std::chrono::milliseconds timeout = std::chrono::seconds(10),
+      std::chrono::milliseconds timeout = std::chrono::seconds(30),
       const std::string& kind = "deployment",
       const std::string& name = "coredns") const;
 
