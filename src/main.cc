@@ -1,17 +1,16 @@
 // propscaler: flags -> mode -> run.
 #include <gflags/gflags.h>
 #include <glog/logging.h>
-#include <signal.h>
 
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
 #include "app/flag_spelling.h"
 #include "app/node_scale_mode.h"
 #include "app/plan_command.h"
 #include "app/replica_options.h"
 #include "app/simulate_command.h"
+#include "common/stop_on_signals.h"
 #include "kube/api.h"
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
@@ -74,21 +73,6 @@ Result<kube::ClientConfig> LoadClientConfig() {
   return kube::LoadInClusterConfig(kube::kServiceAccountDir);
 }
 
-// SIGTERM and SIGINT are taken by a thread that stops the loop.
-void HandleStopSignals(StopSignal* stop) {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::thread([signals, stop] {
-    int received = 0;
-    sigwait(&signals, &received);
-    LOG(INFO) << "received signal " << received << ", stopping";
-    stop->Stop();
-  }).detach();
-}
-
 int RunReplicaMode() {
   Result<kube::ClientConfig> config = LoadClientConfig();
   if (!config.ok()) {
@@ -125,7 +109,7 @@ int RunReplicaMode() {
     return status.ok() ? 0 : 1;
   }
   StopSignal stop;
-  HandleStopSignals(&stop);
+  StopOnSignals(&stop);
   HealthServer health_server(&health, [&board] {
     return RenderStatusPage(board.Snapshot(), std::chrono::system_clock::now());
   });

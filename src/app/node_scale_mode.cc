@@ -2,7 +2,6 @@
 
 #include <gflags/gflags.h>
 #include <glog/logging.h>
-#include <signal.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <thread>
 
 #include "app/node_scale_flags.h"
+#include "common/stop_on_signals.h"
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
@@ -41,20 +41,6 @@ std::string Identity() {
   gethostname(host, sizeof(host) - 1);
   std::mt19937_64 random{std::random_device{}()};
   return std::string(host) + "_" + std::to_string(random() % 1000000000);
-}
-
-void StopOnSignals(StopSignal* stop) {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGTERM);
-  sigaddset(&signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::thread([signals, stop] {
-    int received = 0;
-    sigwait(&signals, &received);
-    LOG(INFO) << "received signal " << received << ", stopping";
-    stop->Stop();
-  }).detach();
 }
 
 std::unique_ptr<nodescale::Provider> MakeProvider(

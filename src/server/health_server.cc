@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "server/background_listener.h"
 #include "server/metrics.h"
 
 namespace propscaler {
@@ -49,14 +50,7 @@ Status HealthServer::Start(int port) {
     return Status::Invalid("health server: cannot listen on port " +
                            std::to_string(port) + " (--healthz-port)");
   }
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
-  // stop() before the listen loop runs would be lost and Stop() would hang.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!server_->is_running() &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  thread_ = ListenInBackground(server_.get());
   return Status::Ok();
 }
 

@@ -15,6 +15,7 @@
 #include "apiserver/resources.h"
 #include "apiserver/scale_subresource.h"
 #include "apiserver/sim_routes.h"
+#include "server/background_listener.h"
 
 namespace propscaler::sim {
 namespace {
@@ -75,14 +76,7 @@ Status FakeApiServer::Start(const FakeApiServerOptions& options) {
     return Status::Unavailable("cannot listen on " + options.host + ":" +
                                std::to_string(options.port));
   }
-  listener_ = std::thread([this] { server_->listen_after_bind(); });
-  // stop() before the listen loop runs would be lost and Stop() would hang.
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (!server_->is_running() &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  listener_ = ListenInBackground(server_.get());
   return Status::Ok();
 }
 

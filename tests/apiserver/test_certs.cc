@@ -49,6 +49,8 @@ Result<TestCerts> MakeTestCerts() {
   if (!dir.ok()) return dir.status();
   TestCerts certs;
   certs.dir = *dir;
+  certs.dir_owner = std::shared_ptr<void>(
+      nullptr, [dir = *dir](void*) { std::filesystem::remove_all(dir); });
   certs.server = {certs.dir + "/server.crt", certs.dir + "/server.key"};
   certs.client_ca = {certs.dir + "/client-ca.crt",
                      certs.dir + "/client-ca.key"};

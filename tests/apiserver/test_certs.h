@@ -5,6 +5,7 @@
 #ifndef PROPSCALER_TESTS_APISERVER_TEST_CERTS_H_
 #define PROPSCALER_TESTS_APISERVER_TEST_CERTS_H_
 
+#include <memory>
 #include <string>
 
 #include "common/status.h"
@@ -21,9 +22,12 @@ struct TestCerts {
   CertFiles server;     // CN=127.0.0.1, SAN IP:127.0.0.1, self-signed
   CertFiles client_ca;  // signs `client`
   CertFiles client;     // CN=propscaler-test
+  // Removes `dir` when the last copy of these certs is gone.
+  std::shared_ptr<void> dir_owner;
 };
 
-// Valid for one day. Errors say which openssl step failed.
+// Valid for one day, in a directory removed with them. Errors say which
+// openssl step failed.
 Result<TestCerts> MakeTestCerts();
 
 }  // namespace propscaler::sim

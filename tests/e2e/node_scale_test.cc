@@ -2,6 +2,7 @@
 // the simulated API server, timers shortened by flags.
 #include <gtest/gtest.h>
 
+#include "e2e/metrics_wait.h"
 #include "e2e/node_scale_fixture.h"
 #include "e2e/replica_fixture.h"
 
@@ -44,32 +45,16 @@ TEST_F(NodeScaleTest, MetricsReportPodsGroupsAndScaleUps) {
   const int port = FreePort();
   auto propscaler = Start(
       {"--scale-down-enabled=false", "--healthz-port=" + std::to_string(port)});
-  // The loop sets the counters and the gauges one after the other: poll
-  // until the whole iteration shows.
-  const std::vector<std::string> parts = {
-      "propscaler_scale_ups_total{node_group=\"small\"} 1",
-      "# TYPE propscaler_unschedulable_pods gauge",
-      "propscaler_node_group_size{node_group=\"small\",kind=\"max\"} 10",
-      "# TYPE propscaler_node_scale_loop_duration_seconds histogram",
-      "# TYPE propscaler_scale_downs_total counter",
-      "propscaler_api_requests_total{verb=\"POST\""};
-  std::string metrics;
-  std::string missing;
-  EXPECT_TRUE(WaitUntil(
-      [&] {
-        httplib::Client client("127.0.0.1", port);
-        auto response = client.Get("/metrics");
-        metrics = response ? response->body : "";
-        missing.clear();
-        for (const std::string& part : parts) {
-          if (metrics.find(part) == std::string::npos) missing += part + "\n";
-        }
-        return missing.empty();
-      },
+  EXPECT_TRUE(WaitForMetrics(
+      port,
+      {"propscaler_scale_ups_total{node_group=\"small\"} 1",
+       "# TYPE propscaler_unschedulable_pods gauge",
+       "propscaler_node_group_size{node_group=\"small\",kind=\"max\"} 10",
+       "# TYPE propscaler_node_scale_loop_duration_seconds histogram",
+       "# TYPE propscaler_scale_downs_total counter",
+       "propscaler_api_requests_total{verb=\"POST\""},
       seconds(15)))
-      << "missing:\n"
-      << missing << "in:\n"
-      << metrics << propscaler->Report();
+      << propscaler->Report();
 }
 
 TEST_F(NodeScaleTest, PodsThatFitNoGroupGetNotTriggerScaleUp) {

@@ -68,8 +68,8 @@ Process::Process(const std::string& binary,
   if (error != 0) {
     pid_ = -1;
     exit_code_ = 127;
-    std::ofstream(log_path_) << "cannot start " << binary << ": "
-                             << std::strerror(error) << "\n";
+    std::ofstream(log_path_)
+        << "cannot start " << binary << ": " << std::strerror(error) << "\n";
   }
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "e2e/metrics_wait.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -48,35 +49,24 @@ class ReplicaReportingTest : public ReplicaClusterTest {
 TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
   ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
-  std::string metrics;
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        metrics = Page("/metrics");
-        return Contains(metrics,
-                        "propscaler_current_replicas{target=\"deployment/"
-                        "coredns\"} 4");
+  EXPECT_TRUE(WaitForMetrics(
+      port_,
+      {
+          "propscaler_current_replicas{target=\"deployment/coredns\"} 4",
+          "propscaler_desired_replicas{target=\"deployment/coredns\"} 4",
+          "propscaler_nodes{state=\"all\"} 4",
+          "propscaler_nodes{state=\"schedulable\"} 4",
+          "propscaler_cores{state=\"all\"} 16",
+          "propscaler_params_generation 1",
+          "propscaler_scaled_total{target=\"deployment/coredns\"} 1",
+          "# TYPE propscaler_cycle_duration_seconds histogram",
+          "propscaler_cycle_duration_seconds_count",
+          "propscaler_last_successful_cycle_timestamp_seconds",
+          "propscaler_api_requests_total{verb=\"PATCH\",code=\"200\"} 1",
+          "# TYPE propscaler_watch_restarts_total counter",
       },
-      seconds(3)))
-      << metrics;
-  for (const std::string& line : {
-           std::string(
-               "propscaler_desired_replicas{target=\"deployment/coredns\"} 4"),
-           std::string("propscaler_nodes{state=\"all\"} 4"),
-           std::string("propscaler_nodes{state=\"schedulable\"} 4"),
-           std::string("propscaler_cores{state=\"all\"} 16"),
-           std::string("propscaler_params_generation 1"),
-           std::string(
-               "propscaler_scaled_total{target=\"deployment/coredns\"} 1"),
-           std::string("# TYPE propscaler_cycle_duration_seconds histogram"),
-           std::string("propscaler_cycle_duration_seconds_count"),
-           std::string("propscaler_last_successful_cycle_timestamp_seconds"),
-           std::string(
-               "propscaler_api_requests_total{verb=\"PATCH\",code=\"200\"} 1"),
-           std::string("# TYPE propscaler_watch_restarts_total counter"),
-       }) {
-    EXPECT_TRUE(Contains(metrics, line)) << "missing: " << line << "\n"
-                                         << metrics;
-  }
+      seconds(5)))
+      << propscaler->Report();
 }
 
 TEST_F(ReplicaReportingTest, ScalingPostsOneEventOnTheTarget) {

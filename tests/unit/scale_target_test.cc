@@ -25,15 +25,15 @@ TEST(ScaleTargetTest, ParsesKindsCaseInsensitiveAndPlural) {
 }
 
 TEST(ScaleTargetTest, RejectsBadEntriesNamingThem) {
-  for (const char* bad : {"", "coredns", "daemonset/x", "deployment/", "/x",
-                          "deployment/a/b"}) {
+  for (const char* bad :
+       {"", "coredns", "daemonset/x", "deployment/", "/x", "deployment/a/b"}) {
     Result<std::vector<ScaleTarget>> targets = ParseScaleTargets(bad);
     ASSERT_FALSE(targets.ok()) << bad;
     EXPECT_NE(targets.status().message().find("--target"), std::string::npos);
   }
-  EXPECT_NE(ParseScaleTargets("daemonset/x").status().message().find(
-                "\"daemonset\""),
-            std::string::npos);
+  EXPECT_NE(
+      ParseScaleTargets("daemonset/x").status().message().find("\"daemonset\""),
+      std::string::npos);
 }
 
 }  // namespace
