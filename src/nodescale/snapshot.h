@@ -92,6 +92,7 @@ struct NodeState {
   Labels labels;
   Labels annotations;
   std::vector<Taint> taints;
+  std::string provider_id;  // spec.providerID, e.g. aws:///us-east-1a/i-0abc
   bool ready = false;
   bool unschedulable = false;  // cordoned
 };

@@ -483,6 +483,8 @@ Result<NodeState> DecodeNode(const Value& item, const std::string& path) {
                          unschedulable->GetBool();
     PS_ASSIGN_OR_RETURN(node.taints,
                         TaintsAt(*spec, "taints", Join(path, "spec")));
+    PS_ASSIGN_OR_RETURN(node.provider_id,
+                        StringAt(*spec, "providerID", Join(path, "spec")));
   }
   if (const Value* status = Member(item, "status")) {
     PS_ASSIGN_OR_RETURN(node.allocatable, ResourcesAt(*status, "allocatable",

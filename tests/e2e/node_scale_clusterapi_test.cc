@@ -57,21 +57,29 @@ class NodeScaleClusterApiTest : public NodeScaleTest {
     Status status = server_.CreateObject(kCapi + resource, json);
     ASSERT_TRUE(status.ok()) << status.message();
   }
-  // A Machine of MachineDeployment `deployment` and its Ready Node, linked
-  // as Cluster API links them.
+  // How a Node names its Machine: Cluster API's annotations, or only the
+  // providerID both carry.
+  enum class Link { kAnnotations, kProviderId };
+  // A Machine of MachineDeployment `deployment` and its Ready Node.
   void CreateMachineWithNode(const std::string& machine,
                              const std::string& deployment,
-                             const std::string& node) {
+                             const std::string& node,
+                             Link link = Link::kAnnotations) {
+    const std::string provider_id = "aws:///us-east-1a/i-" + node;
     Create("machines",
            R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
            R"("metadata":{"name":")" +
                machine + R"(","labels":{"cluster.x-k8s.io/deployment-name":")" +
-               deployment + R"("}}})");
+               deployment + R"("}},"spec":{"providerID":")" + provider_id +
+               R"("}})");
     CreateNode(node, "");
-    Status status = server_.PatchNode(
-        node, R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+    const std::string patch =
+        link == Link::kAnnotations
+            ? R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
                   machine +
-                  R"(","cluster.x-k8s.io/cluster-namespace":"default"}}})");
+                  R"(","cluster.x-k8s.io/cluster-namespace":"default"}}})"
+            : R"({"spec":{"providerID":")" + provider_id + R"("}})";
+    Status status = server_.PatchNode(node, patch);
     ASSERT_TRUE(status.ok()) << status.message();
   }
   bool Marked(const std::string& machine) const {
@@ -84,11 +92,11 @@ class NodeScaleClusterApiTest : public NodeScaleTest {
   }
   // Two Ready nodes of MachineDeployment workers (min 1): n-1 busy, n-2
   // empty and so unneeded.
-  void TwoNodeDeployment() {
+  void TwoNodeDeployment(Link link = Link::kAnnotations) {
     Create("machinedeployments",
            GroupObject("MachineDeployment", "workers", 1, 2, "4"));
-    CreateMachineWithNode("m-1", "workers", "n-1");
-    CreateMachineWithNode("m-2", "workers", "n-2");
+    CreateMachineWithNode("m-1", "workers", "n-1", link);
+    CreateMachineWithNode("m-2", "workers", "n-2", link);
     CreatePod("web-0", "3", "n-1");
   }
   std::unique_ptr<Process> StartScaleDown(
@@ -172,6 +180,18 @@ TEST_F(NodeScaleClusterApiTest,
   EXPECT_EQ(CountRequests(counts, "PATCH", std::string(kCapi) + "machines/m-1"),
             0);
   EXPECT_TRUE(NodeHasTaint("n-2", "ToBeDeletedByClusterAutoscaler"));
+}
+
+TEST_F(NodeScaleClusterApiTest, ScaleDownFindsMachinesByProviderId) {
+  TwoNodeDeployment(Link::kProviderId);
+  auto propscaler = StartScaleDown();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return Marked("m-2") && Replicas("machinedeployments/workers") == 1;
+      },
+      seconds(15)))
+      << propscaler->Report();
+  EXPECT_FALSE(Marked("m-1"));
 }
 
 TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {

@@ -166,7 +166,8 @@ std::string GroupJson(const std::string& kind, const std::string& name,
 }
 
 std::string MachineJson(const std::string& name,
-                        const std::map<std::string, std::string>& labels) {
+                        const std::map<std::string, std::string>& labels,
+                        const std::string& provider_id = "") {
   std::string label_json;
   for (const auto& [key, value] : labels) {
     label_json +=
@@ -174,7 +175,17 @@ std::string MachineJson(const std::string& name,
   }
   return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
          R"("metadata":{"name":")" +
-         name + R"(","labels":{)" + label_json + "}}}";
+         name + R"(","labels":{)" + label_json +
+         R"(}},"spec":{"providerID":")" + provider_id + R"("}})";
+}
+
+// A Node that names its Machine only through spec.providerID.
+NodeState ProviderIdNode(const std::string& name,
+                         const std::string& provider_id) {
+  NodeState node;
+  node.name = name;
+  node.provider_id = provider_id;
+  return node;
 }
 
 // A Node as CAPI annotates it; no annotations when `machine` is empty.
@@ -205,8 +216,10 @@ class ClusterApiProviderTest : public ::testing::Test {
            GroupJson("MachineSet", "workers-abc", 2, "MachineDeployment"));
     for (const std::string name : {"m-1", "m-2"}) {
       Create("machines",
-             MachineJson(name, {{"cluster.x-k8s.io/deployment-name", "workers"},
-                                {"cluster.x-k8s.io/set-name", "workers-abc"}}));
+             MachineJson(name,
+                         {{"cluster.x-k8s.io/deployment-name", "workers"},
+                          {"cluster.x-k8s.io/set-name", "workers-abc"}},
+                         "aws:///us-east-1a/i-" + name));
     }
     Create("machines",
            MachineJson("b-1", {{"cluster.x-k8s.io/set-name", "batch"}}));
@@ -283,6 +296,36 @@ TEST_F(ClusterApiProviderTest, NodesMapThroughMachineAnnotationAndLabels) {
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("x", "x-1")), "");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-1", "m-1", "other")), "");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("bare", "")), "");
+}
+
+TEST_F(ClusterApiProviderTest, NodesWithoutAnnotationsMapThroughProviderId) {
+  // The Node's providerID may spell the part before the instance differently.
+  EXPECT_EQ(
+      provider_->NodeGroupOf(ProviderIdNode("n-1", "aws:///us-east-1a/i-m-1")),
+      kWorkers);
+  EXPECT_EQ(
+      provider_->NodeGroupOf(ProviderIdNode("n-2", "aws://us-east-1a/i-m-2")),
+      kWorkers);
+  EXPECT_EQ(
+      provider_->NodeGroupOf(ProviderIdNode("n-9", "aws:///us-east-1a/i-m-9")),
+      "");
+  EXPECT_EQ(provider_->NodeGroupOf(ProviderIdNode("n-0", "")), "");
+}
+
+TEST_F(ClusterApiProviderTest, DeleteFindsTheMachineByProviderId) {
+  const NodeState node = ProviderIdNode("n-2", "aws:///us-east-1a/i-m-2");
+  ASSERT_TRUE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
+  EXPECT_TRUE(Marked("m-2"));
+  EXPECT_FALSE(Marked("m-1"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 1);
+
+  const NodeState unknown = ProviderIdNode("n-9", "aws:///us-east-1a/i-m-9");
+  Status status = provider_->DeleteNodes(Group(kWorkers), {&unknown});
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("node n-9"), std::string::npos)
+      << status.message();
+  EXPECT_NE(status.message().find("aws:///us-east-1a/i-m-9"), std::string::npos)
+      << status.message();
 }
 
 TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {

@@ -53,7 +53,7 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
 TEST(NodescaleSnapshotJsonTest, DecodesNodes) {
   Result<std::vector<NodeState>> nodes = DecodeNodeListJson(R"({"items":[{
     "metadata":{"name":"n1","labels":{"propscaler.io/node-group":"g"}},
-    "spec":{"unschedulable":true,
+    "spec":{"unschedulable":true, "providerID":"aws:///us-east-1a/i-1",
             "taints":[{"key":"k","value":"v","effect":"NoExecute"}]},
     "status":{"allocatable":{"cpu":"3920m","memory":"16Gi","pods":"110"},
               "conditions":[{"type":"Ready","status":"True"}]}}]})");
@@ -65,6 +65,7 @@ TEST(NodescaleSnapshotJsonTest, DecodesNodes) {
   EXPECT_EQ(node.allocatable.cpu_millis, 3920);
   EXPECT_EQ(node.allocatable.memory_bytes, 16 * 1024 * kMi);
   EXPECT_EQ(node.taints[0].effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(node.provider_id, "aws:///us-east-1a/i-1");
 }
 
 TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
@@ -88,6 +89,12 @@ TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
             std::string::npos)
       << taint.status().message();
   EXPECT_FALSE(DecodePodListJson("{").ok());
+  auto provider_id = DecodeNodeListJson(
+      R"({"items":[{"metadata":{"name":"n"},"spec":{"providerID":7}}]})");
+  ASSERT_FALSE(provider_id.ok());
+  EXPECT_NE(provider_id.status().message().find("items[0].spec.providerID"),
+            std::string::npos)
+      << provider_id.status().message();
 }
 
 TEST(NodescaleSnapshotJsonTest, DecodesGroupsAndPriorities) {

@@ -135,6 +135,16 @@ Result<Labels> ParseLabels(const std::string& text) {
 
 std::string CapacityKey(const std::string& name) { return kCapacity + name; }
 
+// Nodes and Machines may spell a providerID differently before the
+// instance's own name (aws:///zone/i-1 and aws://zone/i-1), so, as CA does,
+// they are compared by the part after the last slash.
+std::string NormalizedProviderId(std::string_view provider_id) {
+  const size_t slash = provider_id.rfind('/');
+  return std::string(slash == std::string_view::npos
+                         ? provider_id
+                         : provider_id.substr(slash + 1));
+}
+
 // Parses one quantity annotation into `*out` (unchanged when absent).
 Status QuantityAnnotation(const Labels& annotations, const std::string& name,
                           bool milli, int64_t* out) {
@@ -252,6 +262,7 @@ Status ClusterApiProvider::ListGroups(const std::string& resource,
 
 Status ClusterApiProvider::MapMachines() {
   machine_to_group_.clear();
+  machine_by_provider_id_.clear();
   Result<rapidjson::Document> list =
       GetList(*api_, std::string(kClusterApiPrefix) + "/machines");
   if (!list.ok()) return list.status();
@@ -268,7 +279,12 @@ Status ClusterApiProvider::MapMachines() {
       const std::string group =
           std::string(resource) + "/" + ns + "/" + it->second;
       if (refs_.contains(group)) {
-        machine_to_group_[ns + "/" + StringOf(metadata, "name")] = group;
+        const MachineRef machine{ns, StringOf(metadata, "name")};
+        machine_to_group_[machine.Key()] = group;
+        const std::string provider_id = NormalizedProviderId(
+            item.HasMember("spec") ? StringOf(item["spec"], "providerID") : "");
+        if (!provider_id.empty())
+          machine_by_provider_id_[provider_id] = machine;
         break;
       }
     }
@@ -290,11 +306,23 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
   return groups;
 }
 
-std::string ClusterApiProvider::NodeGroupOf(const NodeState& node) const {
-  const MachineRef machine{
+std::optional<ClusterApiProvider::MachineRef> ClusterApiProvider::FindMachine(
+    const NodeState& node) const {
+  const MachineRef annotated{
       std::string(AnnotationOf(node.annotations, kClusterNamespaceAnnotation)),
       std::string(AnnotationOf(node.annotations, kMachineAnnotation))};
-  auto it = machine_to_group_.find(machine.Key());
+  if (!annotated.ns.empty() && !annotated.name.empty()) return annotated;
+  const std::string provider_id = NormalizedProviderId(node.provider_id);
+  if (provider_id.empty()) return std::nullopt;
+  auto it = machine_by_provider_id_.find(provider_id);
+  if (it == machine_by_provider_id_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string ClusterApiProvider::NodeGroupOf(const NodeState& node) const {
+  const std::optional<MachineRef> machine = FindMachine(node);
+  if (!machine.has_value()) return "";
+  auto it = machine_to_group_.find(machine->Key());
   return it == machine_to_group_.end() ? "" : it->second;
 }
 
@@ -326,14 +354,15 @@ Status ClusterApiProvider::DecreaseTargetSize(const NodeGroup& group,
 
 Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
     const NodeState& node, const NodeGroup& group) const {
-  const MachineRef machine{
-      std::string(AnnotationOf(node.annotations, kClusterNamespaceAnnotation)),
-      std::string(AnnotationOf(node.annotations, kMachineAnnotation))};
-  if (machine.name.empty() || machine.ns.empty()) {
+  const std::optional<MachineRef> found = FindMachine(node);
+  if (!found.has_value()) {
     return Status::NotFound(std::string("node ") + node.name +
                             ": no machine (annotations " + kMachineAnnotation +
-                            " and " + kClusterNamespaceAnnotation + ")");
+                            " and " + kClusterNamespaceAnnotation +
+                            ", or a Machine with its spec.providerID \"" +
+                            node.provider_id + "\")");
   }
+  const MachineRef& machine = *found;
   auto it = machine_to_group_.find(machine.Key());
   if (it == machine_to_group_.end()) {
     return Status::NotFound("node " + node.name + ": machine " + machine.Key() +

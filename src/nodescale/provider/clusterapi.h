@@ -4,8 +4,9 @@
 // MachineSet owned by a MachineDeployment is not a group of its own). Sizes
 // are read from spec.replicas and changed through the /scale subresource;
 // nodes map to groups through the cluster.x-k8s.io/machine annotation on the
-// Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace)
-// and the Machine's deployment-name / set-name labels; nodes are removed by
+// Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace),
+// or else through spec.providerID equal to a Machine's, and the Machine's
+// deployment-name / set-name labels; nodes are removed by
 // annotating their Machines cluster.x-k8s.io/delete-machine, then lowering
 // replicas once. Scale from zero builds the template from CA's
 // capacity.cluster-autoscaler.kubernetes.io/* annotations.
@@ -13,6 +14,7 @@
 #define PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "kube/api.h"
@@ -49,8 +51,11 @@ class ClusterApiProvider : public Provider {
                     std::vector<NodeGroup>* groups);
   Status MapMachines();
   Status SetReplicas(const NodeGroup& group, int64_t replicas);
-  // The node's Machine, from its annotations; an error naming the node when
-  // it has none or the Machine is not one of `group`'s.
+  // The node's Machine from its annotations, else from its providerID;
+  // nullopt when neither names one.
+  std::optional<MachineRef> FindMachine(const NodeState& node) const;
+  // FindMachine, or an error naming the node when it has none or the
+  // Machine is not one of `group`'s.
   Result<MachineRef> MachineOf(const NodeState& node,
                                const NodeGroup& group) const;
   // Sets the delete-machine annotation to `value_json` (null removes it).
@@ -61,6 +66,8 @@ class ClusterApiProvider : public Provider {
   const kube::KubeApi* api_;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
+  // Machines of the groups by normalized providerID.
+  std::map<std::string, MachineRef> machine_by_provider_id_;
 };
 
 // The template from capacity.cluster-autoscaler.kubernetes.io/*
