@@ -103,7 +103,11 @@ Status NodeScaleLoop::Drain(const NodeState& node, const Iteration& it,
     if (pod.state.node_name != node.name || !MovesWithDrain(pod.state)) {
       continue;
     }
-    Status status = EvictPod(*api_, pod.state);
+    const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
+                                  options_.max_graceful_termination)
+                                  .count();
+    Status status =
+        EvictPod(*api_, pod.state, EvictionGraceSeconds(pod.state, max_grace));
     if (!status.ok()) return status.WithContext("draining the node");
     evicted->push_back(pod.state.Key());
   }

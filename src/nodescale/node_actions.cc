@@ -68,12 +68,15 @@ Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node) {
                        "removing taint " + std::string(kToBeDeletedTaint));
 }
 
-Status EvictPod(const kube::KubeApi& api, const PodState& pod) {
+Status EvictPod(const kube::KubeApi& api, const PodState& pod,
+                int64_t grace_seconds) {
   const std::string body =
       "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{"
       "\"name\":" +
       QuoteJsonString(pod.name) +
-      ",\"namespace\":" + QuoteJsonString(pod.namespace_) + "}}";
+      ",\"namespace\":" + QuoteJsonString(pod.namespace_) +
+      "},\"deleteOptions\":{\"gracePeriodSeconds\":" +
+      std::to_string(grace_seconds) + "}}";
   kube::HttpRequest request{"POST",
                             "/api/v1/namespaces/" + pod.namespace_ + "/pods/" +
                                 pod.name + "/eviction",

@@ -31,9 +31,11 @@ Status MarkToBeDeleted(const kube::KubeApi& api, const NodeState& node,
 // Undoes MarkToBeDeleted (and drops the candidate taint).
 Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node);
 
-// POSTs an Eviction for the pod; a PDB refusal comes back as kUnavailable
-// (HTTP 429). A pod already gone is not an error.
-Status EvictPod(const kube::KubeApi& api, const PodState& pod);
+// POSTs an Eviction for the pod that gives it `grace_seconds` to stop; a
+// PDB refusal comes back as kUnavailable (HTTP 429). A pod already gone is
+// not an error.
+Status EvictPod(const kube::KubeApi& api, const PodState& pod,
+                int64_t grace_seconds);
 
 }  // namespace propscaler::nodescale
 

@@ -178,6 +178,12 @@ bool MovesWithDrain(const PodState& pod) {
   return !pod.terminated && !IsDaemonSetPod(pod) && !IsMirrorPod(pod);
 }
 
+int64_t EvictionGraceSeconds(const PodState& pod,
+                             int64_t max_graceful_termination_seconds) {
+  return std::min(pod.termination_grace_seconds,
+                  max_graceful_termination_seconds);
+}
+
 std::optional<std::string> EvictionBlocker(const PodState& pod) {
   if (!MovesWithDrain(pod)) return std::nullopt;
   const std::string_view safe =

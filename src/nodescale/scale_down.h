@@ -61,6 +61,11 @@ std::optional<std::string> EvictionBlocker(const PodState& pod);
 // DaemonSet, mirror and finished pods stay with the node; the rest move.
 bool MovesWithDrain(const PodState& pod);
 
+// The grace period an eviction gives the pod, as CA: its own, but no more
+// than --max-graceful-termination-sec.
+int64_t EvictionGraceSeconds(const PodState& pod,
+                             int64_t max_graceful_termination_seconds);
+
 ScaleDownPlan PlanScaleDown(const ClusterSnapshot& snapshot,
                             const std::vector<NodeGroup>& groups,
                             const ScaleDownConfig& config);

@@ -82,6 +82,8 @@ struct PodState {
   std::string owner_kind;  // of the controller owner reference; empty: none
   std::string owner_name;
   bool has_local_storage = false;  // an emptyDir or hostPath volume
+  // spec.terminationGracePeriodSeconds (the API server's default: 30).
+  int64_t termination_grace_seconds = 30;
 
   std::string Key() const { return namespace_ + "/" + name; }
 };

@@ -74,6 +74,19 @@ Result<std::string> StringAt(const Value& object, const char* name,
   return std::string(value->GetString(), value->GetStringLength());
 }
 
+Result<int64_t> IntegerAt(const Value& object, const char* name,
+                          const std::string& path) {
+  const Value* value = Member(object, name);
+  if (value == nullptr) return int64_t{0};
+  if (!value->IsInt64())
+    return WrongType(Join(path, name), "an integer", *value);
+  if (value->GetInt64() < 0) {
+    return Status::Invalid(Join(path, name) + ": " +
+                           std::to_string(value->GetInt64()) + " is negative");
+  }
+  return value->GetInt64();
+}
+
 Result<const Value*> ArrayAt(const Value& object, const char* name,
                              const std::string& path) {
   const Value* value = Member(object, name);
@@ -408,6 +421,10 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
   PS_ASSIGN_OR_RETURN(pod->tolerations, TolerationsAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->anti_affinity, AntiAffinityAt(spec, path));
   pod->has_local_storage = HasLocalStorage(spec);
+  if (Member(spec, "terminationGracePeriodSeconds") != nullptr) {
+    PS_ASSIGN_OR_RETURN(pod->termination_grace_seconds,
+                        IntegerAt(spec, "terminationGracePeriodSeconds", path));
+  }
   return Status::Ok();
 }
 
@@ -511,19 +528,6 @@ Result<std::vector<T>> DecodeItems(std::string_view text,
     out.push_back(std::move(item));
   }
   return out;
-}
-
-Result<int64_t> IntegerAt(const Value& object, const char* name,
-                          const std::string& path) {
-  const Value* value = Member(object, name);
-  if (value == nullptr) return int64_t{0};
-  if (!value->IsInt64())
-    return WrongType(Join(path, name), "an integer", *value);
-  if (value->GetInt64() < 0) {
-    return Status::Invalid(Join(path, name) + ": " +
-                           std::to_string(value->GetInt64()) + " is negative");
-  }
-  return value->GetInt64();
 }
 
 Result<NodeTemplate> DecodeTemplate(const Value& object,

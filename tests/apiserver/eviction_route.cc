@@ -12,21 +12,45 @@ bool HasFinalizers(const rapidjson::Value& object) {
          !metadata["finalizers"].Empty();
 }
 
+// The eviction's deleteOptions.gracePeriodSeconds, or -1 when it gives none.
+int64_t GracePeriodOf(const std::string& body) {
+  rapidjson::Document eviction;
+  eviction.Parse(body.c_str());
+  if (eviction.HasParseError() || !eviction.IsObject() ||
+      !eviction.HasMember("deleteOptions") ||
+      !eviction["deleteOptions"].IsObject()) {
+    return -1;
+  }
+  const rapidjson::Value& options = eviction["deleteOptions"];
+  return options.HasMember("gracePeriodSeconds") &&
+                 options["gracePeriodSeconds"].IsInt64()
+             ? options["gracePeriodSeconds"].GetInt64()
+             : -1;
+}
+
 // Deletes the pod, or, when it has finalizers, only sets its
-// deletionTimestamp (as kube-apiserver does; the pod stays Running).
+// deletionTimestamp and deletionGracePeriodSeconds (as kube-apiserver does;
+// the pod stays Running).
 ApiResult<ObjectPtr> DeleteOrMark(ObjectStore* store, const std::string& ns,
-                                  const std::string& name) {
+                                  const std::string& name,
+                                  int64_t grace_seconds) {
   const ResourceType* pods = FindResourceType("pods");
-  return store->Mutate(*pods, ns, name,
-                       [](rapidjson::Document& pod) -> std::optional<ApiError> {
-                         rapidjson::Value& metadata =
-                             EnsureObject(pod, "metadata", pod.GetAllocator());
-                         if (GetString(metadata, "deletionTimestamp").empty()) {
-                           SetString(metadata, "deletionTimestamp",
-                                     NowRfc3339(), pod.GetAllocator());
-                         }
-                         return std::nullopt;
-                       });
+  return store->Mutate(
+      *pods, ns, name,
+      [grace_seconds](rapidjson::Document& pod) -> std::optional<ApiError> {
+        auto& alloc = pod.GetAllocator();
+        rapidjson::Value& metadata = EnsureObject(pod, "metadata", alloc);
+        if (!GetString(metadata, "deletionTimestamp").empty()) {
+          return std::nullopt;
+        }
+        SetString(metadata, "deletionTimestamp", NowRfc3339(), alloc);
+        if (grace_seconds >= 0) {
+          metadata.RemoveMember("deletionGracePeriodSeconds");
+          metadata.AddMember("deletionGracePeriodSeconds",
+                             rapidjson::Value(grace_seconds), alloc);
+        }
+        return std::nullopt;
+      });
 }
 
 }  // namespace
@@ -42,8 +66,9 @@ void InstallEvictionRoute(httplib::Server& server, ObjectStore* store) {
                 rapidjson::Document pod;
                 pod.Parse((*current)->json.c_str());
                 ApiResult<ObjectPtr> done =
-                    HasFinalizers(pod) ? DeleteOrMark(store, ns, name)
-                                       : store->Delete(*pods, ns, name);
+                    HasFinalizers(pod)
+                        ? DeleteOrMark(store, ns, name, GracePeriodOf(req.body))
+                        : store->Delete(*pods, ns, name);
                 if (!done.ok()) return WriteError(res, done.error());
                 WriteJson(res, 201,
                           R"({"kind":"Status","apiVersion":"v1",)"

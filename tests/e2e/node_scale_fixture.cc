@@ -77,12 +77,18 @@ void NodeScaleTest::DeletePod(const std::string& name) {
                   .ok());
 }
 
-void NodeScaleTest::AddFinalizer(const std::string& pod) {
+void NodeScaleTest::PatchPod(const std::string& pod,
+                             const std::string& merge_patch) {
   rapidjson::Document patch;
-  patch.Parse(R"({"metadata":{"finalizers":["propscaler.io/test"]}})");
+  patch.Parse(merge_patch.c_str());
   ASSERT_TRUE(server_.store()
                   .Patch(*sim::FindResourceType("pods"), "default", pod, patch)
-                  .ok());
+                  .ok())
+      << merge_patch;
+}
+
+void NodeScaleTest::AddFinalizer(const std::string& pod) {
+  PatchPod(pod, R"({"metadata":{"finalizers":["propscaler.io/test"]}})");
 }
 
 void NodeScaleTest::CreateNode(const std::string& name,

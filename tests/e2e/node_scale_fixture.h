@@ -37,6 +37,8 @@ class NodeScaleTest : public ::testing::Test {
   // Gives the pod a finalizer: an eviction then only marks it deleted and
   // it stays until DeletePod.
   void AddFinalizer(const std::string& pod);
+  // Applies a JSON merge patch to a pod in namespace default.
+  void PatchPod(const std::string& pod, const std::string& merge_patch);
   // A Ready node labelled into `group` (none when empty).
   void CreateNode(const std::string& name, const std::string& group,
                   const std::string& cpu = "4");

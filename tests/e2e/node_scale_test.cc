@@ -134,11 +134,14 @@ class NodeScaleDrainTest : public NodeScaleTest {
     CreateNode("small-a", "small");
     CreatePod("web-0", "500m", "small-a");
     AddFinalizer("web-0");
+    PatchPod("web-0", R"({"spec":{"terminationGracePeriodSeconds":3600}})");
+  }
+  std::string Pod() const {
+    return server_.GetObject("/api/v1/namespaces/default/pods/web-0")
+        .value_or("");
   }
   bool Evicted() const {
-    return server_.GetObject("/api/v1/namespaces/default/pods/web-0")
-               .value_or("")
-               .find("deletionTimestamp") != std::string::npos;
+    return Pod().find("deletionTimestamp") != std::string::npos;
   }
   std::unique_ptr<Process> StartScaleDown(const std::string& grace) {
     return Start({"--scale-down-unneeded-time=1s",
@@ -152,6 +155,9 @@ TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
   auto propscaler = StartScaleDown("600");
   ASSERT_TRUE(WaitUntil([&] { return Evicted(); }, seconds(15)))
       << propscaler->Report();
+  // The pod's own 3600 s, capped by --max-graceful-termination-sec.
+  EXPECT_NE(Pod().find("\"deletionGracePeriodSeconds\":600"), std::string::npos)
+      << Pod();
   // Evicted but still running: the node waits (several scan intervals).
   EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                          std::chrono::milliseconds(1500)));

@@ -179,5 +179,16 @@ TEST_F(NodescaleScaleDownTest, EvictionBlockerOrder) {
   EXPECT_EQ(EvictionBlocker(pod), std::nullopt);
 }
 
+TEST_F(NodescaleScaleDownTest, EvictionGraceIsThePodsOwnCappedByTheFlag) {
+  PodState pod = Pod("p", 1, 1, "");
+  EXPECT_EQ(EvictionGraceSeconds(pod, 600), 30);  // the API default
+  pod.termination_grace_seconds = 3600;
+  EXPECT_EQ(EvictionGraceSeconds(pod, 600), 600);
+  pod.termination_grace_seconds = 0;
+  EXPECT_EQ(EvictionGraceSeconds(pod, 600), 0);
+  pod.termination_grace_seconds = 45;
+  EXPECT_EQ(EvictionGraceSeconds(pod, 0), 0);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

@@ -29,13 +29,15 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
            "labelSelector":{"matchLabels":{"app":"web"}}},
           {"topologyKey":"topology.kubernetes.io/zone",
            "labelSelector":{"matchLabels":{"app":"web"}}}]}},
-      "volumes":[{"name":"tmp","emptyDir":{}}]},
+      "volumes":[{"name":"tmp","emptyDir":{}}],
+      "terminationGracePeriodSeconds":120},
     "status":{"phase":"Pending"}}]})");
   ASSERT_TRUE(pods.ok()) << pods.status().message();
   ASSERT_EQ(pods->size(), 1u);
   const PodState& pod = (*pods)[0];
   EXPECT_EQ(pod.Key(), "web/p");
   EXPECT_EQ(pod.owner_kind, "ReplicaSet");
+  EXPECT_EQ(pod.termination_grace_seconds, 120);
   EXPECT_EQ(pod.requests.cpu_millis, 1010);  // init container + overhead
   EXPECT_EQ(pod.requests.memory_bytes, 128 * kMi);
   EXPECT_EQ(pod.requests.Extended("nvidia.com/gpu"), 1);
@@ -89,6 +91,13 @@ TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
             std::string::npos)
       << taint.status().message();
   EXPECT_FALSE(DecodePodListJson("{").ok());
+  auto grace = DecodePodListJson(
+      R"({"items":[{"metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":"30"}}]})");
+  ASSERT_FALSE(grace.ok());
+  EXPECT_NE(grace.status().message().find(
+                "items[0].spec.terminationGracePeriodSeconds"),
+            std::string::npos)
+      << grace.status().message();
   auto provider_id = DecodeNodeListJson(
       R"({"items":[{"metadata":{"name":"n"},"spec":{"providerID":7}}]})");
   ASSERT_FALSE(provider_id.ok());
