@@ -51,15 +51,16 @@ int CountRequests(const sim::RequestCounts& counts, const std::string& method,
   return it == counts.by_request.end() ? 0 : static_cast<int>(it->second);
 }
 
+// How a Node names its Machine: Cluster API's annotations, or only the
+// providerID both carry.
+enum class Link { kAnnotations, kProviderId };
+
 class NodeScaleClusterApiTest : public NodeScaleTest {
  protected:
   void Create(const std::string& resource, const std::string& json) {
     Status status = server_.CreateObject(kCapi + resource, json);
     ASSERT_TRUE(status.ok()) << status.message();
   }
-  // How a Node names its Machine: Cluster API's annotations, or only the
-  // providerID both carry.
-  enum class Link { kAnnotations, kProviderId };
   // A Machine of MachineDeployment `deployment` and its Ready Node.
   void CreateMachineWithNode(const std::string& machine,
                              const std::string& deployment,
@@ -154,9 +155,14 @@ TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
             1);
 }
 
-TEST_F(NodeScaleClusterApiTest,
+// Nodes name their Machines by annotations, or only by providerID.
+class NodeScaleClusterApiLinkTest : public NodeScaleClusterApiTest,
+                                    public ::testing::WithParamInterface<Link> {
+};
+
+TEST_P(NodeScaleClusterApiLinkTest,
        ScaleDownMarksTheMachineThenLowersReplicasOnce) {
-  TwoNodeDeployment();
+  TwoNodeDeployment(GetParam());
   auto propscaler = StartScaleDown();
   ASSERT_TRUE(WaitUntil(
       [&] {
@@ -182,17 +188,14 @@ TEST_F(NodeScaleClusterApiTest,
   EXPECT_TRUE(NodeHasTaint("n-2", "ToBeDeletedByClusterAutoscaler"));
 }
 
-TEST_F(NodeScaleClusterApiTest, ScaleDownFindsMachinesByProviderId) {
-  TwoNodeDeployment(Link::kProviderId);
-  auto propscaler = StartScaleDown();
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        return Marked("m-2") && Replicas("machinedeployments/workers") == 1;
-      },
-      seconds(15)))
-      << propscaler->Report();
-  EXPECT_FALSE(Marked("m-1"));
-}
+INSTANTIATE_TEST_SUITE_P(Links, NodeScaleClusterApiLinkTest,
+                         ::testing::Values(Link::kAnnotations,
+                                           Link::kProviderId),
+                         [](const ::testing::TestParamInfo<Link>& info) {
+                           return info.param == Link::kAnnotations
+                                      ? std::string("Annotations")
+                                      : std::string("ProviderId");
+                         });
 
 TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {
   TwoNodeDeployment();
