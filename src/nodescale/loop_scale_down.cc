@@ -99,13 +99,13 @@ void NodeScaleLoop::NodeEvent(const NodeState& node, bool warning,
 
 Status NodeScaleLoop::Drain(const NodeState& node, const Iteration& it,
                             std::vector<std::string>* evicted) {
+  const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
+                                options_.max_graceful_termination)
+                                .count();
   for (const LivePod& pod : it.pods) {
     if (pod.state.node_name != node.name || !MovesWithDrain(pod.state)) {
       continue;
     }
-    const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
-                                  options_.max_graceful_termination)
-                                  .count();
     Status status =
         EvictPod(*api_, pod.state, EvictionGraceSeconds(pod.state, max_grace));
     if (!status.ok()) return status.WithContext("draining the node");

@@ -2,8 +2,6 @@
 
 #include <httplib.h>
 
-#include <chrono>
-#include <thread>
 
 #include "server/background_listener.h"
 #include "server/metrics.h"

@@ -3,8 +3,6 @@
 #include <httplib.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include "apiserver/api_routes.h"
 #include "apiserver/eviction_route.h"

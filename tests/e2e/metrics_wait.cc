@@ -1,8 +1,7 @@
 #include "e2e/metrics_wait.h"
 
-#include <httplib.h>
-
 #include "e2e/process.h"
+#include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
 
@@ -13,9 +12,7 @@ namespace propscaler::e2e {
   std::string missing;
   const bool found = WaitUntil(
       [&] {
-        httplib::Client client("127.0.0.1", port);
-        client.set_connection_timeout(std::chrono::seconds(2));
-        auto response = client.Get("/metrics");
+        auto response = HealthGet(port, "/metrics");
         page = response && response->status == 200 ? response->body : "";
         missing.clear();
         for (const std::string& part : parts) {

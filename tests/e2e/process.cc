@@ -17,8 +17,8 @@ namespace propscaler::e2e {
 
 namespace {
 
-// NAME=VALUE entries of this process's environment, then `extra` (a later
-// entry of the same name wins, as getenv reads the first: so extra first).
+// `extra` (NAME=VALUE entries), then this process's environment: getenv
+// takes the first entry of a name, so `extra` overrides.
 std::vector<std::string> ChildEnvironment(
     const std::vector<std::string>& extra) {
   std::vector<std::string> entries = extra;

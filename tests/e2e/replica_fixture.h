@@ -30,6 +30,9 @@ std::string NodeJson(const std::string& name, const std::string& cpu,
 // A free TCP port on 127.0.0.1 (bound and released).
 int FreePort();
 
+// GET on propscaler's health port.
+httplib::Result HealthGet(int port, const std::string& path);
+
 class ReplicaClusterTest : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -61,8 +64,6 @@ class ReplicaClusterTest : public ::testing::Test {
   // An HTTP client to the simulated server, with the token.
   httplib::Result ApiGet(const std::string& path);
   httplib::Result ApiDelete(const std::string& path);
-  // GET on propscaler's health port.
-  static httplib::Result HealthGet(int port, const std::string& path);
 
   sim::FakeApiServer server_;
   TempDir dir_;
