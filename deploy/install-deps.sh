@@ -8,6 +8,7 @@ packages=(
   libcpp-httplib-dev libgtest-dev libyaml-cpp-dev libbenchmark-dev
   chromium  # the /status page test renders the page headless
   curl python3  # deploy/demo/node-scale.sh talks to the simulated cluster
+  etcd-server xz-utils  # the real-server stage: etcd beside ../shared/envtest
 )
 missing=()
 for package in "${packages[@]}"; do

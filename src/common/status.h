@@ -19,7 +19,8 @@ enum class StatusCode {
   kConflict,          // 409: stale resourceVersion or already exists
   kGone,              // 410: resourceVersion too old, list again
   kUnavailable,       // network errors, 5xx, 429: worth retrying
-  kPermissionDenied,  // 401, 403
+  kUnauthenticated,   // 401: the credentials were refused
+  kPermissionDenied,  // 403: RBAC does not allow the call
   kInternal,          // everything else
 };
 

@@ -10,6 +10,7 @@ namespace {
 StatusCode CodeForHttp(long http_status) {
   switch (http_status) {
     case 401:
+      return StatusCode::kUnauthenticated;
     case 403:
       return StatusCode::kPermissionDenied;
     case 404:
@@ -219,6 +220,20 @@ Result<Scale> KubeApi::PatchScale(const std::string& ns,
   request.path = target.ScalePath(ns);
   request.content_type = "application/merge-patch+json";
   request.body = EncodeReplicasPatch(replicas);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeScale(*body);
+}
+
+Result<Scale> KubeApi::UpdateScale(const std::string& ns,
+                                   const ScaleTarget& target, const Scale& read,
+                                   int64_t replicas) const {
+  HttpRequest request;
+  request.method = "PUT";
+  request.path = target.ScalePath(ns);
+  request.content_type = "application/json";
+  request.body =
+      EncodeScaleUpdate(ns, target.name, read.resource_version, replicas);
   Result<std::string> body = Call(request);
   if (!body.ok()) return body.status();
   return DecodeScale(*body);

@@ -1,6 +1,6 @@
 // Typed calls to the Kubernetes API: list pages, watch streams, ConfigMaps,
 // the scale subresource and Events. Maps HTTP answers to Status codes
-// (404 kNotFound, 409 kConflict, 410 kGone, 401/403 kPermissionDenied,
+// (404 kNotFound, 409 kConflict, 410 kGone, 401 kUnauthenticated, 403 kPermissionDenied,
 // 429/5xx kUnavailable) with messages naming the call and the server's reason.
 //
 // Honours Retry-After: when an answer carries one, no request to the same
@@ -71,6 +71,10 @@ class KubeApi {
                          const ScaleTarget& target) const;
   Result<Scale> PatchScale(const std::string& ns, const ScaleTarget& target,
                            int64_t replicas) const;
+  // PUT, as CPA writes it (RBAC `update`), under `read.resource_version`:
+  // kConflict when the scale changed since it was read.
+  Result<Scale> UpdateScale(const std::string& ns, const ScaleTarget& target,
+                            const Scale& read, int64_t replicas) const;
 
   // The HorizontalPodAutoscalers in `ns` (autoscaling/v1, one unpaged list).
   Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(

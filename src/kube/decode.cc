@@ -220,6 +220,24 @@ std::string EncodeReplicasPatch(int64_t replicas) {
   return "{\"spec\":{\"replicas\":" + std::to_string(replicas) + "}}";
 }
 
+std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
+                              const std::string& resource_version,
+                              int64_t replicas) {
+  rapidjson::Document doc(rapidjson::kObjectType);
+  auto& alloc = doc.GetAllocator();
+  doc.AddMember("apiVersion", "autoscaling/v1", alloc);
+  doc.AddMember("kind", "Scale", alloc);
+  Value metadata(rapidjson::kObjectType);
+  metadata.AddMember("name", Value(name, alloc), alloc);
+  metadata.AddMember("namespace", Value(ns, alloc), alloc);
+  metadata.AddMember("resourceVersion", Value(resource_version, alloc), alloc);
+  doc.AddMember("metadata", metadata, alloc);
+  Value spec(rapidjson::kObjectType);
+  spec.AddMember("replicas", Value(replicas), alloc);
+  doc.AddMember("spec", spec, alloc);
+  return Serialize(doc);
+}
+
 std::string DecodeStatusMessage(std::string_view body) {
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());

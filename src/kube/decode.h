@@ -27,6 +27,11 @@ std::string EncodeConfigMap(const ConfigMap& config_map);
 
 Result<Scale> DecodeScale(std::string_view body);
 std::string EncodeReplicasPatch(int64_t replicas);
+// An autoscaling/v1 Scale for a PUT: `replicas` under the resourceVersion
+// that was read, so a concurrent write makes the server answer 409.
+std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
+                              const std::string& resource_version,
+                              int64_t replicas);
 
 // An autoscaling/v1 HorizontalPodAutoscalerList; items without a
 // scaleTargetRef are skipped.

@@ -29,6 +29,7 @@ bool EventRecorder::Record(const EventInfo& event) {
   const Clock::time_point now = Clock::now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (forbidden_) return false;
     auto it = last_posted_.find(key);
     if (it != last_posted_.end() && now - it->second < repeat_after_) {
       return false;
@@ -44,6 +45,16 @@ bool EventRecorder::Record(const EventInfo& event) {
   request.content_type = "application/json";
   request.body = EncodeEvent(event);
   Result<std::string> posted = api_->Call(request);
+  if (!posted.ok() &&
+      posted.status().code() == StatusCode::kPermissionDenied) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    LOG_IF(WARNING, !forbidden_)
+        << "cannot post Events (" << posted.status().message()
+        << "); carrying on without them (grant create on events to see "
+           "them in kubectl get events)";
+    forbidden_ = true;
+    return false;
+  }
   LOG_IF(WARNING, !posted.ok())
       << "posting event " << event.reason << " on " << event.object.kind << " "
       << event.object.name << ": " << posted.status().message();

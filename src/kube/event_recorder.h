@@ -4,7 +4,8 @@
 // posted again only after `repeat_after`.
 //
 // Thread-safe. Failures to post are logged and otherwise ignored: Events are
-// informational and must never stop the loop.
+// informational and must never stop the loop. A 403 (RBAC without events
+// create) is logged once and no Event is tried again.
 #ifndef PROPSCALER_KUBE_EVENT_RECORDER_H_
 #define PROPSCALER_KUBE_EVENT_RECORDER_H_
 
@@ -57,6 +58,7 @@ class EventRecorder {
   const Clock::duration repeat_after_;
   std::mutex mutex_;
   std::map<std::string, Clock::time_point> last_posted_;
+  bool forbidden_ = false;
 };
 
 }  // namespace propscaler::kube

@@ -9,6 +9,9 @@
 // sink only ever sees complete lists. LastError() says whether the copy may
 // be stale: the error of the last failed attempt, until one succeeds.
 //
+// A reflector told to StopWhenForbidden() returns from Run() at the first
+// 403 instead of retrying, so its owner can fall back to what RBAC allows.
+//
 // The objects are decoded into compact form and handed to a Sink; the
 // reflector keeps nothing but the resourceVersion.
 #ifndef PROPSCALER_KUBE_REFLECTOR_H_
@@ -103,8 +106,14 @@ class Reflector {
     return Status::Ok();
   }
 
+  // Makes Run() return at the first 403 (RBAC forbids the list or watch),
+  // with forbidden() true and LastError() saying what was refused.
+  void StopWhenForbidden() { stop_when_forbidden_ = true; }
+  bool forbidden() const { return forbidden_.load(); }
+
   // Lists and watches until `stop`.
   void Run(StopSignal* stop) {
+    forbidden_ = false;
     Backoff backoff(kInitialBackoff, kMaxBackoff);
     bool listed = false;
     while (!stop->stopped()) {
@@ -115,6 +124,12 @@ class Reflector {
         CountRestart("expired");
         listed = false;
         continue;
+      }
+      if (status.code() == StatusCode::kPermissionDenied &&
+          stop_when_forbidden_) {
+        SetLastError(status);
+        forbidden_ = true;
+        return;
       }
       if (status.ok()) {
         listed = true;
@@ -210,6 +225,8 @@ class Reflector {
   }
 
   int restarts_ = 0;
+  bool stop_when_forbidden_ = false;
+  std::atomic<bool> forbidden_{false};
   mutable std::mutex error_mutex_;
   Status last_error_;
   std::atomic<bool> has_error_{false};

@@ -18,6 +18,10 @@ namespace {
 // rolling node pool) is taken together by the next cycle.
 constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
 constexpr auto kWaitSlice = std::chrono::milliseconds(100);
+// While RBAC refuses to list or watch the ConfigMap it is read each cycle;
+// a 403 may also be passing (a server whose RBAC cache is still filling
+// after a restart), so the watch is tried again this often.
+constexpr auto kWatchRetryPeriod = std::chrono::minutes(5);
 
 ConfigMapContent ContentOf(const kube::ConfigMap& config_map) {
   ConfigMapContent content{config_map.data, std::nullopt};
@@ -53,7 +57,8 @@ ReplicaAutoscaler::ReplicaAutoscaler(const kube::KubeApi* api,
       health_(health),
       reporter_(options_.dry_run ? nullptr : events, board, options_.namespace_,
                 options_.configmap),
-      hpa_check_(api, options_.namespace_, options_.targets) {}
+      hpa_check_(api, options_.namespace_, options_.targets),
+      scale_writer_(api) {}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
@@ -71,20 +76,53 @@ void ReplicaAutoscaler::NotifyChange(const char* cause) {
   changed_cv_.notify_all();
 }
 
+bool ReplicaAutoscaler::StoreConfigMap(
+    std::optional<kube::ConfigMap> config_map) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::string before =
+      config_map_ ? config_map_->resource_version : "(absent)";
+  const std::string after =
+      config_map ? config_map->resource_version : "(absent)";
+  const bool changed = before != after || !config_map_synced_;
+  config_map_ = std::move(config_map);
+  config_map_synced_ = true;
+  return changed;
+}
+
 void ReplicaAutoscaler::SetConfigMap(
     std::optional<kube::ConfigMap> config_map) {
-  bool changed;
+  if (StoreConfigMap(std::move(config_map))) NotifyChange("params changed");
+}
+
+Status ReplicaAutoscaler::PollConfigMap() {
+  Result<kube::ConfigMap> config_map =
+      api_->GetConfigMap(options_.namespace_, options_.configmap);
+  if (config_map.ok()) {
+    StoreConfigMap(*config_map);
+  } else if (config_map.status().code() == StatusCode::kNotFound) {
+    StoreConfigMap(std::nullopt);
+  } else {
+    return config_map.status().WithContext("reading " + ConfigMapRef());
+  }
+  return Status::Ok();
+}
+
+void ReplicaAutoscaler::FallBackToPollingConfigMap(const Status& refused) {
+  LOG_IF(WARNING, !config_map_poll_logged_)
+      << refused.message() << "; reading " << ConfigMapRef()
+      << " with a GET every cycle (every --poll-period-seconds) instead, "
+         "and trying to watch it again every "
+      << std::chrono::duration_cast<std::chrono::minutes>(kWatchRetryPeriod)
+             .count()
+      << " minutes. Grant list and watch on it to react to edits within a "
+         "second";
+  config_map_poll_logged_ = true;
+  config_map_polled_ = true;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const std::string before =
-        config_map_ ? config_map_->resource_version : "(absent)";
-    const std::string after =
-        config_map ? config_map->resource_version : "(absent)";
-    changed = before != after || !config_map_synced_;
-    config_map_ = std::move(config_map);
     config_map_synced_ = true;
   }
-  if (changed) NotifyChange("params changed");
+  NotifyChange("params polled");
 }
 
 Status ReplicaAutoscaler::ApplyDefaultParams(
@@ -118,6 +156,15 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   }
   Result<kube::ConfigMap> written =
       create ? api_->CreateConfigMap(desired) : api_->UpdateConfigMap(desired);
+  if (!written.ok() && !create &&
+      written.status().code() == StatusCode::kPermissionDenied) {
+    LOG_IF(WARNING, !warned_update_forbidden_)
+        << "cannot update " << ConfigMapRef() << " to the new --default-params ("
+        << written.status().message()
+        << "); applying it as it is (grant update on it to keep it current)";
+    warned_update_forbidden_ = true;
+    return Status::Ok();
+  }
   if (!written.ok()) {
     if (written.status().code() == StatusCode::kConflict) {
       // Someone else wrote it meanwhile: the watch brings their version.
@@ -200,16 +247,35 @@ Status ReplicaAutoscaler::ScaleOne(
                               ? SmoothedDesired(target, *scale_down, now,
                                                 scale->spec_replicas, computed)
                               : computed;
-  reporter_.TargetRead(target, scale->spec_replicas, desired);
-  if (scale->spec_replicas == desired) return Status::Ok();
+  // A 409 means someone wrote the scale between our read and our write:
+  // read it again and re-apply, a few times.
+  constexpr int kAttempts = 3;
+  Status status;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    reporter_.TargetRead(target, scale->spec_replicas, desired);
+    if (scale->spec_replicas == desired) return Status::Ok();
+    status = WriteScale(target, *scale, desired, counts);
+    if (status.code() != StatusCode::kConflict || attempt == kAttempts) break;
+    VLOG(1) << "scale of " << ref << " changed meanwhile; reading it again";
+    scale = api_->GetScale(options_.namespace_, target);
+    if (!scale.ok()) {
+      return scale.status().WithContext("reading scale of " + ref);
+    }
+  }
+  return status.WithContext("scaling " + ref);
+}
+
+Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
+                                     const kube::Scale& read, int64_t desired,
+                                     const ClusterCounts& counts) {
   LOG(INFO) << (options_.dry_run ? "dry run: would scale " : "scaling ")
-            << target.ToString() << " from " << scale->spec_replicas << " to "
+            << target.ToString() << " from " << read.spec_replicas << " to "
             << desired << " replicas (" << DescribeCounts(counts) << ")";
   if (options_.dry_run) return Status::Ok();
-  Result<kube::Scale> patched =
-      api_->PatchScale(options_.namespace_, target, desired);
-  if (!patched.ok()) return patched.status().WithContext("scaling " + ref);
-  reporter_.Scaled(target, scale->spec_replicas, desired, counts,
+  Result<kube::Scale> written =
+      scale_writer_.Write(options_.namespace_, target, read, desired);
+  if (!written.ok()) return written.status();
+  reporter_.Scaled(target, read.spec_replicas, desired, counts,
                    cycle_cause_ == "poll period"
                        ? "re-asserted at the poll period"
                        : cycle_cause_);
@@ -217,6 +283,19 @@ Status ReplicaAutoscaler::ScaleOne(
 }
 
 Status ReplicaAutoscaler::RunCycle(SteadyTime now) {
+  if (config_map_polled_) {
+    // Without a fresh read the last one applies; the failure is reported.
+    if (Status polled = PollConfigMap(); !polled.ok()) {
+      LOG(WARNING) << polled.message();
+      Status cycle = RunCycleWithCurrentParams(now);
+      return JoinErrors(cycle.ok() ? std::vector<Status>{polled}
+                                   : std::vector<Status>{polled, cycle});
+    }
+  }
+  return RunCycleWithCurrentParams(now);
+}
+
+Status ReplicaAutoscaler::RunCycleWithCurrentParams(SteadyTime now) {
   Result<Params> params = CurrentParams();
   if (!params.ok() && !last_valid_params_.has_value()) return params.status();
   const Params& in_force = params.ok() ? *params : *last_valid_params_;
@@ -308,6 +387,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
        "metadata.name=" + options_.configmap},
       {&kube::DecodeConfigMapList, &kube::DecodeConfigMapWatchEvent},
       {[this](std::vector<kube::ConfigMap> items) {
+         config_map_polled_ = false;  // watched (again)
          std::optional<kube::ConfigMap> found;
          for (auto& item : items) {
            if (item.name == options_.configmap) found = std::move(item);
@@ -317,9 +397,17 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
        [this](const kube::ConfigMap& item) { SetConfigMap(item); },
        [this](const kube::ConfigMap&) { SetConfigMap(std::nullopt); }},
       ConfigMapRef());
+  config_map_reflector.StopWhenForbidden();
 
   std::thread node_thread([&] { node_reflector.Run(stop); });
-  std::thread config_map_thread([&] { config_map_reflector.Run(stop); });
+  std::thread config_map_thread([&] {
+    config_map_reflector.Run(stop);
+    while (config_map_reflector.forbidden() && !stop->stopped()) {
+      FallBackToPollingConfigMap(config_map_reflector.LastError());
+      if (stop->WaitFor(kWatchRetryPeriod)) break;
+      config_map_reflector.Run(stop);
+    }
+  });
 
   int exit_code = 0;
   int consecutive_failures = 0;
@@ -339,8 +427,11 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
     // While a reflector cannot reach the server its counts may be stale: the
     // cycle holds the last known replicas, and reports the failure.
     std::vector<Status> errors;
-    for (const Status& s : {status, node_reflector.LastError(),
-                            config_map_reflector.LastError()}) {
+    const Status config_map_error = config_map_polled_
+                                        ? Status::Ok()
+                                        : config_map_reflector.LastError();
+    for (const Status& s :
+         {status, node_reflector.LastError(), config_map_error}) {
       if (!s.ok()) errors.push_back(s);
     }
     status = JoinErrors(errors);

@@ -4,9 +4,15 @@
 // its scale subresource. With a scaleDown policy in the params, each target's
 // scale-downs are smoothed (replicas/scale_down_smoothing.h) against the
 // steady clock; --once has no history, so only the step limit applies.
+//
+// It runs under the RBAC of cluster-proportional-autoscaler: where listing
+// and watching the ConfigMap is forbidden it GETs it every cycle; it writes
+// replicas with `update` (or `patch`, see kube/scale_writer.h); where it may
+// not update the ConfigMap to new --default-params it keeps the one there.
 #ifndef PROPSCALER_REPLICAS_AUTOSCALER_H_
 #define PROPSCALER_REPLICAS_AUTOSCALER_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -24,6 +30,7 @@
 #include "kube/objects.h"
 #include "kube/reflector.h"
 #include "kube/scale_target.h"
+#include "kube/scale_writer.h"
 #include "replicas/cycle_reporter.h"
 #include "replicas/default_params.h"
 #include "replicas/hpa_conflict_check.h"
@@ -62,6 +69,7 @@ class ReplicaAutoscaler {
 
  private:
   Status RunCycle(SteadyTime now);
+  Status RunCycleWithCurrentParams(SteadyTime now);
   // Creates or updates the ConfigMap from --default-params as needed and
   // returns the params to apply (the last valid ones if it is invalid).
   Result<Params> CurrentParams();
@@ -81,6 +89,15 @@ class ReplicaAutoscaler {
   void NotifyChange(const char* cause);
   Status TimedCycle();
   void SetConfigMap(std::optional<kube::ConfigMap> config_map);
+  // Stores the ConfigMap; true when it differs from the one held.
+  bool StoreConfigMap(std::optional<kube::ConfigMap> config_map);
+  // Reads the ConfigMap with a GET: each cycle's source when RBAC forbids
+  // listing and watching it (CPA's RBAC grants only get).
+  Status PollConfigMap();
+  // Called when the ConfigMap reflector stopped at a 403.
+  void FallBackToPollingConfigMap(const Status& refused);
+  Status WriteScale(const kube::ScaleTarget& target, const kube::Scale& read,
+                    int64_t desired, const ClusterCounts& counts);
   std::string ConfigMapRef() const;
 
   const kube::KubeApi* api_;
@@ -88,6 +105,9 @@ class ReplicaAutoscaler {
   HealthState* health_;
   CycleReporter reporter_;
   HpaConflictCheck hpa_check_;
+  kube::ScaleWriter scale_writer_;
+  std::atomic<bool> config_map_polled_{false};
+  bool config_map_poll_logged_ = false;  // touched by the ConfigMap thread
   NodeStore nodes_;
 
   std::mutex mutex_;  // guards the fields below
@@ -104,6 +124,7 @@ class ReplicaAutoscaler {
   std::optional<Params> last_valid_params_;
   std::string last_params_error_;
   bool warned_edited_ = false;
+  bool warned_update_forbidden_ = false;
   struct TargetSmoothing {
     ScaleDownHistory history;
     std::string logged;  // the last hold logged, so each is logged once

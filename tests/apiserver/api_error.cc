@@ -113,6 +113,8 @@ Status ApiError::ToStatus() const {
       status_code = StatusCode::kInvalidArgument;
       break;
     case 401:
+      status_code = StatusCode::kUnauthenticated;
+      break;
     case 403:
       status_code = StatusCode::kPermissionDenied;
       break;

@@ -30,16 +30,16 @@ class RetryAfterTest : public FaultTest {};
 TEST_F(RetryAfterTest, ScaleCallsWaitForRetryAfter) {
   auto propscaler = StartConverged();
   const auto start = Clock::now();
-  server_.AddFault(Throttle("PATCH", kScalePath));
+  server_.AddFault(Throttle("PUT", kScalePath));
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "429", seconds(3))) << LastPollBody();
   ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Report();
-  // Every call to the scale path, GET or PATCH, waits out the Retry-After.
+  // Every call to the scale path, GET or PUT, waits out the Retry-After.
   std::vector<Clock::time_point> times;
   for (const sim::LoggedRequest& request : server_.RequestLog(start)) {
     if (request.verb_and_path.ends_with(kScalePath)) {
-      if (times.empty() && !request.verb_and_path.starts_with("PATCH")) {
-        continue;  // the GET before the throttled PATCH
+      if (times.empty() && !request.verb_and_path.starts_with("PUT")) {
+        continue;  // the GET before the throttled PUT
       }
       times.push_back(request.at);
     }

@@ -1,5 +1,5 @@
 // 409 Conflict on every write propscaler makes (ConfigMap create and update,
-// scale patch), 410 at the end of a watch, a whole-API outage, and
+// scale update, and its patch fallback when update is forbidden), 410 at the end of a watch, a whole-API outage, and
 // --max-sync-failures.
 #include "e2e/fault_fixture.h"
 
@@ -25,14 +25,40 @@ class WriteFaultTest : public FaultTest {
   }
 };
 
-TEST_F(WriteFaultTest, ScalePatchConflictIsRetriedNextCycle) {
+TEST_F(WriteFaultTest, ScaleUpdateConflictIsReadAgainAndRetried) {
   auto propscaler = StartConverged();
-  server_.AddFault(Fault("PATCH", kScalePath, 409, 2));
+  server_.ResetRequestCounts();
+  server_.AddFault(Fault("PUT", kScalePath, 409, 2));
+  AddNodes(1);
+  // Two 409s, then the third PUT of the same cycle, each after a new GET.
+  ASSERT_TRUE(WaitForReplicas(5, kPollPeriod)) << propscaler->Report();
+  EXPECT_EQ(server_.Requests().Count(std::string("PUT ") + kScalePath), 3);
+  EXPECT_GE(server_.Requests().Count(std::string("GET ") + kScalePath), 3);
+}
+
+TEST_F(WriteFaultTest, ScaleConflictsThatOutlastACycleAreRetriedNextCycle) {
+  auto propscaler = StartConverged();
+  server_.AddFault(Fault("PUT", kScalePath, 409, 3));
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "HTTP 409", seconds(3))) << LastPollBody();
   ASSERT_TRUE(WaitForReplicas(5, 3 * kPollPeriod + seconds(1)))
       << propscaler->Report();
   EXPECT_TRUE(WaitForLastPoll(200, "ok", seconds(3))) << LastPollBody();
+}
+
+TEST_F(WriteFaultTest, ForbiddenScaleUpdateFallsBackToPatchOnce) {
+  auto propscaler = StartConverged();
+  server_.ResetRequestCounts();
+  server_.AddFault(Fault("PUT", kScalePath, 403, 1000));
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(6))) << propscaler->Report();
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(6, seconds(6))) << propscaler->Report();
+  // The 403 is met once; from then on the scale is patched.
+  EXPECT_EQ(server_.Requests().Count(std::string("PUT ") + kScalePath), 1);
+  EXPECT_EQ(server_.Requests().Count(std::string("PATCH ") + kScalePath), 2);
+  EXPECT_EQ(CountOf(propscaler->Output(), "writing replicas with patch"), 1)
+      << propscaler->Output();
 }
 
 TEST_F(WriteFaultTest, ConfigMapCreateConflictIsRetried) {

@@ -1,8 +1,10 @@
 #include "e2e/process.h"
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -154,6 +156,27 @@ std::string KubeconfigYaml(const std::string& server, const std::string& token,
   out << user_lines;
   if (token.empty() && user_lines.empty()) out << "    {}\n";
   return out.str();
+}
+
+int CountOf(const std::string& haystack, const std::string& text) {
+  int count = 0;
+  for (size_t at = haystack.find(text); at != std::string::npos;
+       at = haystack.find(text, at + text.size())) {
+    ++count;
+  }
+  return count;
+}
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
+  socklen_t length = sizeof(address);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
 }
 
 std::string PropscalerBinary() { return PROPSCALER_BINARY; }

@@ -62,6 +62,12 @@ std::string KubeconfigYaml(const std::string& server, const std::string& token,
                            const std::string& cluster_extra = "",
                            const std::string& user_lines = "");
 
+// How often `text` occurs in `haystack` (a log, say).
+int CountOf(const std::string& haystack, const std::string& text);
+
+// A free TCP port on 127.0.0.1 (bound and released).
+int FreePort();
+
 // The path of the propscaler binary under test.
 std::string PropscalerBinary();
 

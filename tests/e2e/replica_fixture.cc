@@ -1,9 +1,5 @@
 #include "e2e/replica_fixture.h"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 namespace propscaler::e2e {
 
 std::string NodeJson(const std::string& name, const std::string& cpu,
@@ -22,18 +18,6 @@ std::string NodeJson(const std::string& name, const std::string& cpu,
          R"({"type":"MemoryPressure","status":"False"},)" +
          R"({"type":"Ready","status":")" + (ready ? "True" : "False") +
          R"("}]}})";
-}
-
-int FreePort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address));
-  socklen_t length = sizeof(address);
-  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
-  close(fd);
-  return ntohs(address.sin_port);
 }
 
 void ReplicaClusterTest::SetUp() {}

@@ -62,7 +62,7 @@ TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
           "# TYPE propscaler_cycle_duration_seconds histogram",
           "propscaler_cycle_duration_seconds_count",
           "propscaler_last_successful_cycle_timestamp_seconds",
-          "propscaler_api_requests_total{verb=\"PATCH\",code=\"200\"} 1",
+          "propscaler_api_requests_total{verb=\"PUT\",code=\"200\"} 1",
           "# TYPE propscaler_watch_restarts_total counter",
       },
       seconds(5)))

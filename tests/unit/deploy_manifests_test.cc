@@ -153,7 +153,7 @@ Grants ReplicaModeGrants(const std::string& configmap,
       {"/nodes", {"list", "watch"}},
       {"/configmaps[" + configmap + "]", {"get", "list", "watch", "update"}},
       {"/configmaps", {"create"}},
-      {"apps/deployments/scale[" + deployment + "]", {"get", "patch"}},
+      {"apps/deployments/scale[" + deployment + "]", {"get", "update"}},
       {"/events", {"create"}},
       {"autoscaling/horizontalpodautoscalers", {"list"}},
   };

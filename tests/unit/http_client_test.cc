@@ -56,7 +56,7 @@ TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
   KubeApi api(&http);
   Result<std::string> before = api.Call({.path = "/api/v1/nodes"});
   ASSERT_FALSE(before.ok());
-  EXPECT_EQ(before.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(before.status().code(), StatusCode::kUnauthenticated);
 
   WriteToken("token-2");  // the kubelet rotated the projected token
   Result<std::string> after = api.Call({.path = "/api/v1/nodes"});
@@ -80,7 +80,7 @@ TEST_F(HttpClientTest, UnauthorizedRereadsTheTokenFileAtOnce) {
   HttpClient http(WithTokenFile(), std::chrono::hours(1));
   KubeApi api(&http);
   ASSERT_EQ(api.Call({.path = "/api/v1/nodes"}).status().code(),
-            StatusCode::kPermissionDenied);
+            StatusCode::kUnauthenticated);
   // The file still holds the refused token: it is not sent twice.
   EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 1);
   server_.ResetRequestCounts();

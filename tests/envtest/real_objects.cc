@@ -1,0 +1,291 @@
+#include "envtest/real_objects.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+#include <yaml-cpp/yaml.h>
+
+#include "kube/decode.h"
+
+namespace propscaler::envtest {
+namespace {
+
+// `text` as a JSON string literal.
+std::string Quoted(const std::string& text) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.String(text.c_str(), static_cast<rapidjson::SizeType>(text.size()));
+  return buffer.GetString();
+}
+
+// YAML as JSON; every scalar is a string (RBAC manifests have no others).
+void WriteJson(const YAML::Node& node,
+               rapidjson::Writer<rapidjson::StringBuffer>* out) {
+  if (node.IsMap()) {
+    out->StartObject();
+    for (const auto& entry : node) {
+      out->Key(entry.first.as<std::string>().c_str());
+      WriteJson(entry.second, out);
+    }
+    out->EndObject();
+  } else if (node.IsSequence()) {
+    out->StartArray();
+    for (const auto& item : node) WriteJson(item, out);
+    out->EndArray();
+  } else if (node.IsScalar()) {
+    out->String(node.Scalar().c_str());
+  } else {
+    out->Null();
+  }
+}
+
+std::string ToJson(const YAML::Node& node) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  WriteJson(node, &writer);
+  return buffer.GetString();
+}
+
+Result<rapidjson::Document> ParseBody(const std::string& body,
+                                      const std::string& what) {
+  rapidjson::Document doc;
+  doc.Parse(body.c_str());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    return Status::Internal(what + ": not a JSON object: " +
+                            body.substr(0, 200));
+  }
+  return doc;
+}
+
+std::string RbacPath(const std::string& kind, const std::string& ns) {
+  const std::string base = "/apis/rbac.authorization.k8s.io/v1";
+  if (kind == "Role") return base + "/namespaces/" + ns + "/roles";
+  if (kind == "RoleBinding") return base + "/namespaces/" + ns + "/rolebindings";
+  if (kind == "ClusterRole") return base + "/clusterroles";
+  return base + "/clusterrolebindings";
+}
+
+std::string NodeJson(const RealNode& node) {
+  std::string labels;
+  if (!node.label.empty()) {
+    const size_t eq = node.label.find('=');
+    labels = ",\"labels\":{" + Quoted(node.label.substr(0, eq)) + ":" +
+             Quoted(node.label.substr(eq + 1)) + "}";
+  }
+  return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
+         Quoted(node.name) + labels + "},\"spec\":{\"unschedulable\":" +
+         (node.unschedulable ? "true" : "false") +
+         "},\"status\":{\"capacity\":{\"cpu\":" + Quoted(node.cpu) +
+         ",\"memory\":\"16Gi\",\"pods\":\"110\"},\"allocatable\":{\"cpu\":" +
+         Quoted(node.cpu) +
+         ",\"memory\":\"16Gi\",\"pods\":\"110\"},\"conditions\":[{\"type\":"
+         "\"Ready\",\"status\":" +
+         (node.ready ? "\"True\"" : "\"False\"") + "}]}}";
+}
+
+}  // namespace
+
+Result<std::string> AdminCall(const RealCluster& cluster,
+                              const std::string& method,
+                              const std::string& path,
+                              const std::string& body,
+                              const std::string& content_type) {
+  Result<kube::HttpResponse> response =
+      cluster.Admin(method, path, body, content_type);
+  if (!response.ok()) return response.status().WithContext(method + " " + path);
+  if (response->status < 200 || response->status >= 300) {
+    return Status(response->status == 404 ? StatusCode::kNotFound
+                                          : StatusCode::kInternal,
+                  method + " " + path + ": HTTP " +
+                      std::to_string(response->status) + ": " +
+                      kube::DecodeStatusMessage(response->body));
+  }
+  return std::move(response->body);
+}
+
+Status CreateNamespace(const RealCluster& cluster, const std::string& ns) {
+  return AdminCall(cluster, "POST", "/api/v1/namespaces",
+                   "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\","
+                   "\"metadata\":{\"name\":" +
+                       Quoted(ns) + "}}")
+      .status();
+}
+
+Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,
+                            const std::string& name) {
+  return AdminCall(cluster, "POST",
+                   "/api/v1/namespaces/" + ns + "/serviceaccounts",
+                   "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\","
+                   "\"metadata\":{\"name\":" +
+                       Quoted(name) + "}}")
+      .status();
+}
+
+Result<std::string> ServiceAccountToken(const RealCluster& cluster,
+                                        const std::string& ns,
+                                        const std::string& account,
+                                        const std::string& bound_secret) {
+  std::string bound;
+  if (!bound_secret.empty()) {
+    Result<std::string> secret = AdminCall(
+        cluster, "GET", "/api/v1/namespaces/" + ns + "/secrets/" + bound_secret);
+    if (!secret.ok()) return secret.status();
+    Result<rapidjson::Document> doc = ParseBody(*secret, "secret");
+    if (!doc.ok()) return doc.status();
+    bound = ",\"boundObjectRef\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
+            "\"name\":" +
+            Quoted(bound_secret) + ",\"uid\":" +
+            Quoted((*doc)["metadata"]["uid"].GetString()) + "}";
+  }
+  Result<std::string> body = AdminCall(
+      cluster, "POST",
+      "/api/v1/namespaces/" + ns + "/serviceaccounts/" + account + "/token",
+      "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
+      "\"spec\":{\"expirationSeconds\":600" +
+          bound + "}}");
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "token request");
+  if (!doc.ok()) return doc.status();
+  const auto& status = (*doc)["status"];
+  if (!status.IsObject() || !status.HasMember("token")) {
+    return Status::Internal("token request answered without status.token");
+  }
+  return std::string(status["token"].GetString());
+}
+
+Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
+                         const std::string& ns) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml);
+  } catch (const YAML::Exception& e) {
+    return Status::Invalid(std::string("RBAC manifest: ") + e.what());
+  }
+  for (YAML::Node document : documents) {
+    if (!document.IsMap()) continue;
+    const std::string kind = document["kind"].as<std::string>("");
+    const bool cluster_scoped =
+        kind == "ClusterRole" || kind == "ClusterRoleBinding";
+    if (!cluster_scoped && kind != "Role" && kind != "RoleBinding") continue;
+    YAML::Node metadata = document["metadata"];
+    if (cluster_scoped) {
+      metadata["name"] = metadata["name"].as<std::string>() + "-" + ns;
+    } else {
+      metadata["namespace"] = ns;
+    }
+    if (document["roleRef"] &&
+        document["roleRef"]["kind"].as<std::string>("") == "ClusterRole") {
+      document["roleRef"]["name"] =
+          document["roleRef"]["name"].as<std::string>() + "-" + ns;
+    }
+    if (document["subjects"]) {
+      for (YAML::Node subject : document["subjects"]) {
+        if (subject["namespace"]) subject["namespace"] = ns;
+      }
+    }
+    Result<std::string> created =
+        AdminCall(cluster, "POST", RbacPath(kind, ns), ToJson(document));
+    if (!created.ok()) return created.status();
+  }
+  return Status::Ok();
+}
+
+Status CreateNode(const RealCluster& cluster, const RealNode& node) {
+  return AdminCall(cluster, "POST", "/api/v1/nodes", NodeJson(node)).status();
+}
+
+Status SetNodeReady(const RealCluster& cluster, const std::string& name,
+                    bool ready) {
+  return AdminCall(cluster, "PATCH", "/api/v1/nodes/" + name + "/status",
+                   std::string("{\"status\":{\"conditions\":[{\"type\":"
+                               "\"Ready\",\"status\":") +
+                       (ready ? "\"True\"" : "\"False\"") + "}]}}",
+                   "application/strategic-merge-patch+json")
+      .status();
+}
+
+Status CordonNode(const RealCluster& cluster, const std::string& name) {
+  return AdminCall(cluster, "PATCH", "/api/v1/nodes/" + name,
+                   "{\"spec\":{\"unschedulable\":true}}",
+                   "application/strategic-merge-patch+json")
+      .status();
+}
+
+Status DeleteNode(const RealCluster& cluster, const std::string& name) {
+  return AdminCall(cluster, "DELETE", "/api/v1/nodes/" + name).status();
+}
+
+Status CreateDeployment(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, int64_t replicas) {
+  const std::string labels = "{\"app\":" + Quoted(name) + "}";
+  return AdminCall(
+             cluster, "POST", "/apis/apps/v1/namespaces/" + ns + "/deployments",
+             "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+             "\"metadata\":{\"name\":" +
+                 Quoted(name) + "},\"spec\":{\"replicas\":" +
+                 std::to_string(replicas) + ",\"selector\":{\"matchLabels\":" +
+                 labels + "},\"template\":{\"metadata\":{\"labels\":" + labels +
+                 "},\"spec\":{\"containers\":[{\"name\":\"dns\",\"image\":"
+                 "\"registry.k8s.io/coredns/coredns:v1.11.1\"}]}}}}")
+      .status();
+}
+
+Result<int64_t> DeploymentReplicas(const RealCluster& cluster,
+                                   const std::string& ns,
+                                   const std::string& name) {
+  Result<std::string> body = AdminCall(
+      cluster, "GET", "/apis/apps/v1/namespaces/" + ns + "/deployments/" + name);
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "deployment " + name);
+  if (!doc.ok()) return doc.status();
+  return (*doc)["spec"]["replicas"].GetInt64();
+}
+
+Status ScaleDeployment(const RealCluster& cluster, const std::string& ns,
+                       const std::string& name, int64_t replicas) {
+  return AdminCall(cluster, "PATCH",
+                   "/apis/apps/v1/namespaces/" + ns + "/deployments/" + name +
+                       "/scale",
+                   kube::EncodeReplicasPatch(replicas),
+                   "application/merge-patch+json")
+      .status();
+}
+
+Status PutConfigMap(const RealCluster& cluster, const std::string& ns,
+                    const std::string& name, const std::string& key,
+                    const std::string& value) {
+  const std::string path = "/api/v1/namespaces/" + ns + "/configmaps";
+  const std::string body =
+      "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":" +
+      Quoted(name) + "},\"data\":{" + Quoted(key) + ":" + Quoted(value) + "}}";
+  Result<kube::HttpResponse> existing =
+      cluster.Admin("GET", path + "/" + name);
+  if (existing.ok() && existing->status == 200) {
+    return AdminCall(cluster, "PUT", path + "/" + name, body).status();
+  }
+  return AdminCall(cluster, "POST", path, body).status();
+}
+
+Result<std::string> ConfigMapValue(const RealCluster& cluster,
+                                   const std::string& ns,
+                                   const std::string& name,
+                                   const std::string& key) {
+  Result<std::string> body = AdminCall(
+      cluster, "GET", "/api/v1/namespaces/" + ns + "/configmaps/" + name);
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "configmap " + name);
+  if (!doc.ok()) return doc.status();
+  if (!doc->HasMember("data") || !(*doc)["data"].HasMember(key.c_str())) {
+    return Status::NotFound("configmap " + name + " has no data." + key);
+  }
+  return std::string((*doc)["data"][key.c_str()].GetString());
+}
+
+Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
+                       const std::string& name) {
+  return AdminCall(cluster, "DELETE",
+                   "/api/v1/namespaces/" + ns + "/configmaps/" + name)
+      .status();
+}
+
+}  // namespace propscaler::envtest

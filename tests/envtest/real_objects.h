@@ -1,0 +1,77 @@
+// Objects on the real API server, written as the cluster admin: namespaces,
+// service accounts and their short-lived tokens, RBAC from YAML manifests,
+// labelled Nodes, Deployments and ConfigMaps. Every helper returns an error
+// naming the call and the server's answer.
+#ifndef PROPSCALER_TESTS_ENVTEST_REAL_OBJECTS_H_
+#define PROPSCALER_TESTS_ENVTEST_REAL_OBJECTS_H_
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+#include "envtest/real_cluster.h"
+
+namespace propscaler::envtest {
+
+// Sends an admin request and turns a non-2xx answer into an error.
+Result<std::string> AdminCall(const RealCluster& cluster,
+                              const std::string& method,
+                              const std::string& path,
+                              const std::string& body = "",
+                              const std::string& content_type =
+                                  "application/json");
+
+Status CreateNamespace(const RealCluster& cluster, const std::string& ns);
+Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,
+                            const std::string& name);
+// A TokenRequest for the service account, valid for ten minutes; bound to
+// the Secret `bound_secret` when given (deleting it revokes the token).
+Result<std::string> ServiceAccountToken(const RealCluster& cluster,
+                                        const std::string& ns,
+                                        const std::string& account,
+                                        const std::string& bound_secret = "");
+
+// Creates the RBAC objects of a YAML manifest (Role, RoleBinding,
+// ClusterRole, ClusterRoleBinding; other kinds are skipped) with every
+// namespace set to `ns` and cluster-scoped names suffixed with "-ns", so
+// tests do not share them. The rules are the manifest's, unchanged.
+Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
+                         const std::string& ns);
+
+struct RealNode {
+  std::string name;
+  std::string cpu = "4";
+  bool ready = true;
+  bool unschedulable = false;
+  std::string label;  // "key=value" on the node, empty for none
+};
+Status CreateNode(const RealCluster& cluster, const RealNode& node);
+Status SetNodeReady(const RealCluster& cluster, const std::string& name,
+                    bool ready);
+Status CordonNode(const RealCluster& cluster, const std::string& name);
+Status DeleteNode(const RealCluster& cluster, const std::string& name);
+
+Status CreateDeployment(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, int64_t replicas);
+// spec.replicas of the Deployment, read from the server.
+Result<int64_t> DeploymentReplicas(const RealCluster& cluster,
+                                   const std::string& ns,
+                                   const std::string& name);
+// A person's `kubectl scale`.
+Status ScaleDeployment(const RealCluster& cluster, const std::string& ns,
+                       const std::string& name, int64_t replicas);
+
+// Creates or replaces the ConfigMap with one data key.
+Status PutConfigMap(const RealCluster& cluster, const std::string& ns,
+                    const std::string& name, const std::string& key,
+                    const std::string& value);
+Result<std::string> ConfigMapValue(const RealCluster& cluster,
+                                   const std::string& ns,
+                                   const std::string& name,
+                                   const std::string& key);
+Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
+                       const std::string& name);
+
+}  // namespace propscaler::envtest
+
+#endif  // PROPSCALER_TESTS_ENVTEST_REAL_OBJECTS_H_

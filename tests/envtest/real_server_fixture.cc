@@ -1,0 +1,118 @@
+#include "envtest/real_server_fixture.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+
+#include "common/files.h"
+
+namespace propscaler::envtest {
+namespace {
+
+RealCluster* shared_cluster = nullptr;
+
+// A DNS-1123 label from the test's name, unique in the run.
+std::string NamespaceForThisTest() {
+  static std::atomic<int> counter{0};
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(info->name());
+  std::string label = "t" + std::to_string(++counter) + "-";
+  for (char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      label.push_back(static_cast<char>(std::tolower(c)));
+    }
+  }
+  return label.substr(0, 40);
+}
+
+}  // namespace
+
+RealCluster* SharedCluster() { return shared_cluster; }
+void SetSharedCluster(RealCluster* cluster) { shared_cluster = cluster; }
+
+void RealServerTest::SetUp() {
+  ASSERT_NE(SharedCluster(), nullptr);
+  ns_ = NamespaceForThisTest();
+  ASSERT_TRUE(CreateNamespace(cluster(), ns_).ok());
+  token_file_ = dir_.path() + "/token";
+}
+
+void RealServerTest::AddNodes(int first, int count) {
+  for (int i = first; i < first + count; ++i) {
+    Status created = CreateNode(cluster(), {.name = NodeName(i),
+                                            .label = NodeLabel()});
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+}
+
+void RealServerTest::GrantRbac(const std::string& account,
+                               const std::string& manifest) {
+  account_ = account;
+  Status created = CreateServiceAccount(cluster(), ns_, account);
+  ASSERT_TRUE(created.ok()) << created.message();
+  Result<std::string> yaml =
+      ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + manifest);
+  ASSERT_TRUE(yaml.ok()) << yaml.status().message();
+  Status applied = ApplyRbacManifest(cluster(), *yaml, ns_);
+  ASSERT_TRUE(applied.ok()) << applied.message();
+  RotateToken();
+}
+
+void RealServerTest::RotateToken(const std::string& bound_secret) {
+  Result<std::string> token =
+      ServiceAccountToken(cluster(), ns_, account_, bound_secret);
+  ASSERT_TRUE(token.ok()) << token.status().message();
+  // Written aside and renamed, as the kubelet updates projected tokens.
+  dir_.Write("token.new", *token);
+  std::rename((dir_.path() + "/token.new").c_str(), token_file_.c_str());
+}
+
+std::unique_ptr<e2e::Process> RealServerTest::StartPropscaler(
+    std::vector<std::string> extra_args) {
+  const std::string kubeconfig = dir_.Write(
+      "kubeconfig", e2e::KubeconfigYaml(cluster().url(), "", cluster().ca_file(),
+                                        "", "    tokenFile: " + token_file_ + "\n"));
+  std::vector<std::string> args = {
+      "--kubeconfig=" + kubeconfig,  "--namespace=" + ns_,
+      "--configmap=" + std::string(kConfigMap),
+      "--target=deployment/" + std::string(kTarget),
+      "--nodelabels=" + NodeLabel(), "--healthz-port=0",
+      "--logtostderr"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args);
+}
+
+::testing::AssertionResult RealServerTest::WaitForReplicas(
+    int64_t want, const e2e::Process& propscaler,
+    std::chrono::milliseconds timeout) {
+  Result<int64_t> last = Status::NotFound("never read");
+  if (e2e::WaitUntil(
+          [&] {
+            last = DeploymentReplicas(cluster(), ns_, kTarget);
+            return last.ok() && *last == want;
+          },
+          timeout)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure()
+         << "deployment " << ns_ << "/" << kTarget << " did not reach " << want
+         << " replicas within " << timeout.count() << "ms; it has "
+         << (last.ok() ? std::to_string(*last) : last.status().message())
+         << "\npropscaler's log:\n"
+         << propscaler.Output();
+}
+
+::testing::AssertionResult RealServerTest::WaitForLog(
+    const std::string& text, const e2e::Process& propscaler,
+    std::chrono::milliseconds timeout) {
+  if (e2e::WaitUntil(
+          [&] { return propscaler.Output().find(text) != std::string::npos; },
+          timeout)) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "propscaler never logged \"" << text
+                                       << "\"; its log:\n"
+                                       << propscaler.Output();
+}
+
+}  // namespace propscaler::envtest

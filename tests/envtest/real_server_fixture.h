@@ -1,0 +1,71 @@
+// The fixture of the real-server tests: one RealCluster for the whole run
+// (started by main before any test), a namespace per test, and the real
+// propscaler binary started with a short-lived service-account token under
+// exactly the RBAC a test applies.
+#ifndef PROPSCALER_TESTS_ENVTEST_REAL_SERVER_FIXTURE_H_
+#define PROPSCALER_TESTS_ENVTEST_REAL_SERVER_FIXTURE_H_
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "e2e/process.h"
+#include "envtest/real_cluster.h"
+#include "envtest/real_objects.h"
+
+namespace propscaler::envtest {
+
+// Set by main before the tests run.
+RealCluster* SharedCluster();
+void SetSharedCluster(RealCluster* cluster);
+
+inline constexpr char kConfigMap[] = "coredns-autoscaler";
+inline constexpr char kTarget[] = "coredns";
+inline constexpr char kPerNodeParams[] = R"({"nodesPerReplica":1})";
+
+class RealServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override;
+
+  RealCluster& cluster() { return *SharedCluster(); }
+  const std::string& ns() const { return ns_; }
+  // The label every node of this test carries, for --nodelabels.
+  std::string NodeLabel() const { return "envtest-ns=" + ns_; }
+  std::string NodeName(int i) const { return ns_ + "-node-" + std::to_string(i); }
+  // Creates `count` Ready 4-core nodes labelled for this test, numbered
+  // from `first`.
+  void AddNodes(int first, int count);
+
+  // The service account `account` with the RBAC of `manifest` (a path
+  // relative to the source tree), and a token file holding its token.
+  void GrantRbac(const std::string& account, const std::string& manifest);
+  // Writes a fresh token of the account to the token file.
+  void RotateToken(const std::string& bound_secret = "");
+
+  // Starts propscaler with the token file's kubeconfig, this namespace, the
+  // ConfigMap, the target and this test's node label.
+  std::unique_ptr<e2e::Process> StartPropscaler(
+      std::vector<std::string> extra_args);
+
+  // Polls the server until the target has `want` replicas.
+  ::testing::AssertionResult WaitForReplicas(
+      int64_t want, const e2e::Process& propscaler,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30));
+  // Polls the log until it holds `text`.
+  ::testing::AssertionResult WaitForLog(
+      const std::string& text, const e2e::Process& propscaler,
+      std::chrono::milliseconds timeout = std::chrono::seconds(30));
+
+ private:
+  std::string ns_;
+  std::string account_;
+  e2e::TempDir dir_;
+  std::string token_file_;
+};
+
+}  // namespace propscaler::envtest
+
+#endif  // PROPSCALER_TESTS_ENVTEST_REAL_SERVER_FIXTURE_H_

@@ -1,0 +1,204 @@
+// Replica mode on the real kube-apiserver, run as a service account with
+// exactly the RBAC of a manifest: CPA's chart and examples RBAC (the drop-in
+// promise) and deploy/replicas/rbac.yaml (least privilege, no 403 at all).
+#include <chrono>
+
+#include "envtest/real_server_fixture.h"
+
+namespace propscaler::envtest {
+namespace {
+
+using e2e::CountOf;
+using std::chrono::seconds;
+
+constexpr char kCpaChartRbac[] = "tests/envtest/rbac/cpa-chart.yaml";
+constexpr char kCpaExamplesRbac[] = "tests/envtest/rbac/cpa-examples.yaml";
+constexpr char kDeployRbac[] = "deploy/replicas/rbac.yaml";
+constexpr char kDefaults[] = R"({"linear":{"nodesPerReplica":1}})";
+
+class ReplicaRealServerTest : public RealServerTest {
+ protected:
+  void SetUpTarget(int nodes) {
+    AddNodes(0, nodes);
+    ASSERT_TRUE(CreateDeployment(cluster(), ns(), kTarget, 1).ok());
+  }
+  void SetParams(const std::string& linear) {
+    Status put = PutConfigMap(cluster(), ns(), kConfigMap, "linear", linear);
+    ASSERT_TRUE(put.ok()) << put.message();
+  }
+};
+
+// The chart creates the ConfigMap and grants get on it, and update (not
+// patch) on the scale: every change a user makes is followed.
+TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
+  GrantRbac("autoscaler", kCpaChartRbac);
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  auto propscaler = StartPropscaler({"--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  EXPECT_TRUE(WaitForLog("with a GET every cycle", *propscaler));
+
+  AddNodes(2, 1);
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler));
+  ASSERT_TRUE(CordonNode(cluster(), NodeName(0)).ok());
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  ASSERT_TRUE(SetNodeReady(cluster(), NodeName(1), false).ok());
+  ASSERT_TRUE(WaitForReplicas(1, *propscaler));
+  ASSERT_TRUE(SetNodeReady(cluster(), NodeName(1), true).ok());
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  ASSERT_TRUE(DeleteNode(cluster(), NodeName(2)).ok());
+  ASSERT_TRUE(WaitForReplicas(1, *propscaler));
+
+  SetParams(R"({"nodesPerReplica":1,"min":3})");
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler));
+  ASSERT_TRUE(ScaleDeployment(cluster(), ns(), kTarget, 9).ok());
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler));
+
+  // Invalid params: the last valid ones keep applying, a node added
+  // meanwhile included.
+  SetParams(R"({"nodesPerReplica":1,"min":-1})");
+  ASSERT_TRUE(WaitForLog("min", *propscaler));
+  ASSERT_TRUE(WaitForLog("keeping the last valid params", *propscaler));
+  AddNodes(3, 3);
+  ASSERT_TRUE(WaitForReplicas(4, *propscaler));
+
+  const std::string log = propscaler->Output();
+  // Nothing but the ConfigMap list (once) and the Events and the HPA check
+  // (once each) met a 403; the scale was written with update.
+  EXPECT_EQ(CountOf(log, "with a GET every cycle"), 1) << log;
+  EXPECT_EQ(CountOf(log, "cannot post Events"), 1) << log;
+  EXPECT_EQ(CountOf(log, "writing replicas with patch"), 0) << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// The examples add configmaps create: --default-params creates the
+// ConfigMap, and again after it is deleted.
+TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
+  GrantRbac("autoscaler", kCpaExamplesRbac);
+  SetUpTarget(3);
+  auto propscaler = StartPropscaler(
+      {"--poll-period-seconds=1", std::string("--default-params=") + kDefaults});
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler));
+  Result<std::string> linear =
+      ConfigMapValue(cluster(), ns(), kConfigMap, "linear");
+  ASSERT_TRUE(linear.ok()) << linear.status().message();
+  EXPECT_EQ(*linear, R"({"nodesPerReplica":1})");
+
+  ASSERT_TRUE(DeleteConfigMap(cluster(), ns(), kConfigMap).ok());
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] { return ConfigMapValue(cluster(), ns(), kConfigMap, "linear").ok(); },
+      seconds(30)))
+      << propscaler->Output();
+  SetParams(R"({"nodesPerReplica":1,"min":5})");
+  ASSERT_TRUE(WaitForReplicas(5, *propscaler));
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
+}
+
+// Without any permission on the ConfigMap nothing can be read: the cycle
+// fails, saying so, and the target is left alone.
+TEST_F(ReplicaRealServerTest, ChartRbacWithoutTheConfigMapFailsTheOnceRun) {
+  GrantRbac("autoscaler", kCpaChartRbac);
+  SetUpTarget(2);
+  auto propscaler = StartPropscaler({"--once"});
+  const std::optional<int> exit_code = propscaler->WaitForExit(seconds(30));
+  ASSERT_TRUE(exit_code.has_value()) << propscaler->Report();
+  EXPECT_EQ(*exit_code, 1) << propscaler->Output();
+  EXPECT_NE(propscaler->Output().find(kConfigMap), std::string::npos)
+      << propscaler->Output();
+  Result<int64_t> replicas = DeploymentReplicas(cluster(), ns(), kTarget);
+  ASSERT_TRUE(replicas.ok());
+  EXPECT_EQ(*replicas, 1);
+}
+
+// Our own least-privilege manifest: list+watch of the ConfigMap, so edits
+// are followed within a second although the poll period is a minute, and
+// not one call is refused.
+TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
+  GrantRbac("coredns-autoscaler", kDeployRbac);
+  SetUpTarget(2);
+  auto propscaler = StartPropscaler(
+      {"--poll-period-seconds=60", std::string("--default-params=") + kDefaults});
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  AddNodes(2, 2);
+  ASSERT_TRUE(WaitForReplicas(4, *propscaler, seconds(5)));
+  SetParams(R"({"nodesPerReplica":1,"min":6})");
+  ASSERT_TRUE(WaitForReplicas(6, *propscaler, seconds(5)));
+  ASSERT_TRUE(DeleteConfigMap(cluster(), ns(), kConfigMap).ok());
+  ASSERT_TRUE(WaitForReplicas(4, *propscaler, seconds(5)));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "403"), 0) << log;
+  EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// More nodes than one page (500): the list is followed through its
+// continue tokens.
+TEST_F(ReplicaRealServerTest, PagedListCountsEveryNode) {
+  GrantRbac("coredns-autoscaler", kDeployRbac);
+  SetUpTarget(1234);
+  SetParams(R"({"nodesPerReplica":100})");
+  auto propscaler = StartPropscaler({"--once"});
+  const std::optional<int> exit_code = propscaler->WaitForExit(seconds(60));
+  ASSERT_TRUE(exit_code.has_value()) << propscaler->Report();
+  EXPECT_EQ(*exit_code, 0) << propscaler->Output();
+  Result<int64_t> replicas = DeploymentReplicas(cluster(), ns(), kTarget);
+  ASSERT_TRUE(replicas.ok());
+  EXPECT_EQ(*replicas, 13);  // ceil(1234 / 100)
+  for (int i = 0; i < 1234; ++i) DeleteNode(cluster(), NodeName(i));
+}
+
+// The API server restarts with a new watch cache: the watch's
+// resourceVersion is too old (410), propscaler lists again and goes on.
+TEST_F(ReplicaRealServerTest, WatchResumesAfterTheServerRestarts) {
+  GrantRbac("coredns-autoscaler", kDeployRbac);
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  auto propscaler = StartPropscaler({"--poll-period-seconds=60"});
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  // Writes elsewhere move etcd's revision past the nodes' last event.
+  for (int i = 0; i < 5; ++i) {
+    ASSERT_TRUE(PutConfigMap(cluster(), ns(), "unrelated-" + std::to_string(i),
+                             "k", "v")
+                    .ok());
+  }
+  Status restarted = cluster().RestartApiServer();
+  ASSERT_TRUE(restarted.ok()) << restarted.message();
+  AddNodes(2, 1);
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler, seconds(30)));
+  EXPECT_GE(CountOf(propscaler->Output(),
+                    "nodes: resourceVersion expired, listing again"),
+            1)
+      << propscaler->Output();
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
+}
+
+// The token file is rotated and the old token revoked: propscaler reads
+// the new one and carries on.
+TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {
+  GrantRbac("coredns-autoscaler", kDeployRbac);
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  for (const char* secret : {"first", "second"}) {
+    ASSERT_TRUE(AdminCall(cluster(), "POST",
+                          "/api/v1/namespaces/" + ns() + "/secrets",
+                          std::string("{\"metadata\":{\"name\":\"") + secret +
+                              "\"}}")
+                    .ok());
+  }
+  RotateToken("first");
+  auto propscaler = StartPropscaler({"--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  RotateToken("second");
+  // Deleting the bound Secret revokes the first token.
+  ASSERT_TRUE(AdminCall(cluster(), "DELETE",
+                        "/api/v1/namespaces/" + ns() + "/secrets/first")
+                  .ok());
+  AddNodes(2, 1);
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler, seconds(30)));
+  ASSERT_TRUE(ScaleDeployment(cluster(), ns(), kTarget, 7).ok());
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler, seconds(30)));
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
+}
+
+}  // namespace
+}  // namespace propscaler::envtest
