@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 #include <yaml-cpp/yaml.h>
 
+#include "kube/api.h"
 #include "kube/decode.h"
 
 namespace propscaler::envtest {
@@ -180,7 +181,10 @@ Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
     }
     if (document["subjects"]) {
       for (YAML::Node subject : document["subjects"]) {
-        if (subject["namespace"]) subject["namespace"] = ns;
+        // As kustomize's namespace transformer does.
+        if (subject["kind"].as<std::string>("") == "ServiceAccount") {
+          subject["namespace"] = ns;
+        }
       }
     }
     Result<std::string> created =
@@ -286,6 +290,84 @@ Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
   return AdminCall(cluster, "DELETE",
                    "/api/v1/namespaces/" + ns + "/configmaps/" + name)
       .status();
+}
+
+Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, const std::string& cpu) {
+  const std::string pods = "/api/v1/namespaces/" + ns + "/pods";
+  // No token is mounted: without a controller manager the service account
+  // has no token Secret, and admission refuses pods that would mount one.
+  Status created =
+      AdminCall(cluster, "POST", pods,
+                "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+                "\"name\":" +
+                    Quoted(name) +
+                    ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
+                    "\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":"
+                    "\"00000000-0000-0000-0000-000000000001\","
+                    "\"controller\":true}]},\"spec\":{"
+                    "\"automountServiceAccountToken\":false,\"containers\":[{"
+                    "\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.9\","
+                    "\"resources\":{\"requests\":{\"cpu\":" +
+                    Quoted(cpu) + ",\"memory\":\"256Mi\"}}}]}}")
+          .status();
+  if (!created.ok()) return created;
+  return AdminCall(cluster, "PATCH", pods + "/" + name + "/status",
+                   "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\","
+                   "\"status\":\"False\",\"reason\":\"Unschedulable\","
+                   "\"message\":\"0/0 nodes are available\"}]}}",
+                   "application/strategic-merge-patch+json")
+      .status();
+}
+
+Status BindPod(const RealCluster& cluster, const std::string& ns,
+               const std::string& name, const std::string& node) {
+  return AdminCall(cluster, "POST",
+                   "/api/v1/namespaces/" + ns + "/pods/" + name + "/binding",
+                   "{\"apiVersion\":\"v1\",\"kind\":\"Binding\","
+                   "\"metadata\":{\"name\":" +
+                       Quoted(name) +
+                       "},\"target\":{\"apiVersion\":\"v1\",\"kind\":"
+                       "\"Node\",\"name\":" +
+                       Quoted(node) + "}}")
+      .status();
+}
+
+Status DeletePod(const RealCluster& cluster, const std::string& ns,
+                 const std::string& name) {
+  return AdminCall(cluster, "DELETE",
+                   "/api/v1/namespaces/" + ns + "/pods/" + name +
+                       "?gracePeriodSeconds=0")
+      .status();
+}
+
+Result<std::vector<std::string>> NodeNames(const RealCluster& cluster,
+                                           const std::string& selector) {
+  Result<std::string> body =
+      AdminCall(cluster, "GET",
+                "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "node list");
+  if (!doc.ok()) return doc.status();
+  std::vector<std::string> names;
+  for (const auto& item : (*doc)["items"].GetArray()) {
+    names.emplace_back(item["metadata"]["name"].GetString());
+  }
+  return names;
+}
+
+Result<std::string> LeaseHolder(const RealCluster& cluster,
+                                const std::string& ns,
+                                const std::string& name) {
+  Result<std::string> body = AdminCall(
+      cluster, "GET",
+      "/apis/coordination.k8s.io/v1/namespaces/" + ns + "/leases/" + name);
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "lease " + name);
+  if (!doc.ok()) return doc.status();
+  const auto& spec = (*doc)["spec"];
+  if (!spec.IsObject() || !spec.HasMember("holderIdentity")) return std::string();
+  return std::string(spec["holderIdentity"].GetString());
 }
 
 }  // namespace propscaler::envtest

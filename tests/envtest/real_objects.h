@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "envtest/real_cluster.h"
@@ -71,6 +72,23 @@ Result<std::string> ConfigMapValue(const RealCluster& cluster,
                                    const std::string& key);
 Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
                        const std::string& name);
+
+// A ReplicaSet-owned pod requesting `cpu`, marked Unschedulable by "the
+// scheduler" (its status written through /status, as the scheduler does).
+Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, const std::string& cpu);
+// Binds the pod to the node through the pods/binding subresource, as the
+// scheduler does.
+Status BindPod(const RealCluster& cluster, const std::string& ns,
+               const std::string& name, const std::string& node);
+Status DeletePod(const RealCluster& cluster, const std::string& ns,
+                 const std::string& name);
+// Names of the nodes matching a label selector.
+Result<std::vector<std::string>> NodeNames(const RealCluster& cluster,
+                                           const std::string& selector);
+// spec.holderIdentity of a Lease; empty when none holds it.
+Result<std::string> LeaseHolder(const RealCluster& cluster,
+                                const std::string& ns, const std::string& name);
 
 }  // namespace propscaler::envtest
 

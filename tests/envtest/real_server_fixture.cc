@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "common/files.h"
+#include "kube/api.h"
 
 namespace propscaler::envtest {
 namespace {
@@ -45,16 +46,28 @@ void RealServerTest::AddNodes(int first, int count) {
   }
 }
 
+void RealServerTest::TearDown() {
+  for (const std::string& selector :
+       {NodeLabel(), std::string("propscaler.io/node-group")}) {
+    Result<std::string> deleted = AdminCall(
+        cluster(), "DELETE",
+        "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
+    EXPECT_TRUE(deleted.ok()) << deleted.status().message();
+  }
+}
+
 void RealServerTest::GrantRbac(const std::string& account,
-                               const std::string& manifest) {
+                               const std::vector<std::string>& manifests) {
   account_ = account;
   Status created = CreateServiceAccount(cluster(), ns_, account);
   ASSERT_TRUE(created.ok()) << created.message();
-  Result<std::string> yaml =
-      ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + manifest);
-  ASSERT_TRUE(yaml.ok()) << yaml.status().message();
-  Status applied = ApplyRbacManifest(cluster(), *yaml, ns_);
-  ASSERT_TRUE(applied.ok()) << applied.message();
+  for (const std::string& manifest : manifests) {
+    Result<std::string> yaml =
+        ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + manifest);
+    ASSERT_TRUE(yaml.ok()) << yaml.status().message();
+    Status applied = ApplyRbacManifest(cluster(), *yaml, ns_);
+    ASSERT_TRUE(applied.ok()) << manifest << ": " << applied.message();
+  }
   RotateToken();
 }
 
@@ -67,19 +80,26 @@ void RealServerTest::RotateToken(const std::string& bound_secret) {
   std::rename((dir_.path() + "/token.new").c_str(), token_file_.c_str());
 }
 
+std::unique_ptr<e2e::Process> RealServerTest::StartWithToken(
+    std::vector<std::string> args) {
+  const std::string kubeconfig = dir_.Write(
+      "kubeconfig",
+      e2e::KubeconfigYaml(cluster().url(), "", cluster().ca_file(), "",
+                          "    tokenFile: " + token_file_ + "\n"));
+  args.insert(args.begin(), {"--kubeconfig=" + kubeconfig,
+                             "--namespace=" + ns_, "--healthz-port=0",
+                             "--logtostderr"});
+  return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args);
+}
+
 std::unique_ptr<e2e::Process> RealServerTest::StartPropscaler(
     std::vector<std::string> extra_args) {
-  const std::string kubeconfig = dir_.Write(
-      "kubeconfig", e2e::KubeconfigYaml(cluster().url(), "", cluster().ca_file(),
-                                        "", "    tokenFile: " + token_file_ + "\n"));
   std::vector<std::string> args = {
-      "--kubeconfig=" + kubeconfig,  "--namespace=" + ns_,
       "--configmap=" + std::string(kConfigMap),
       "--target=deployment/" + std::string(kTarget),
-      "--nodelabels=" + NodeLabel(), "--healthz-port=0",
-      "--logtostderr"};
+      "--nodelabels=" + NodeLabel()};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args);
+  return StartWithToken(args);
 }
 
 ::testing::AssertionResult RealServerTest::WaitForReplicas(

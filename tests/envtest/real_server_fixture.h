@@ -39,9 +39,12 @@ class RealServerTest : public ::testing::Test {
   // from `first`.
   void AddNodes(int first, int count);
 
-  // The service account `account` with the RBAC of `manifest` (a path
+  // The service account `account` with the RBAC of `manifests` (paths
   // relative to the source tree), and a token file holding its token.
-  void GrantRbac(const std::string& account, const std::string& manifest);
+  void GrantRbac(const std::string& account,
+                 const std::vector<std::string>& manifests);
+  // Deletes this test's nodes (by its label) and those of kwok groups.
+  void TearDown() override;
   // Writes a fresh token of the account to the token file.
   void RotateToken(const std::string& bound_secret = "");
 
@@ -49,6 +52,8 @@ class RealServerTest : public ::testing::Test {
   // ConfigMap, the target and this test's node label.
   std::unique_ptr<e2e::Process> StartPropscaler(
       std::vector<std::string> extra_args);
+  // Starts propscaler with the token file's kubeconfig and `args` only.
+  std::unique_ptr<e2e::Process> StartWithToken(std::vector<std::string> args);
 
   // Polls the server until the target has `want` replicas.
   ::testing::AssertionResult WaitForReplicas(

@@ -31,7 +31,7 @@ class ReplicaRealServerTest : public RealServerTest {
 // The chart creates the ConfigMap and grants get on it, and update (not
 // patch) on the scale: every change a user makes is followed.
 TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
-  GrantRbac("autoscaler", kCpaChartRbac);
+  GrantRbac("autoscaler", {kCpaChartRbac});
   SetUpTarget(2);
   SetParams(kPerNodeParams);
   auto propscaler = StartPropscaler({"--poll-period-seconds=1"});
@@ -74,7 +74,7 @@ TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
 // The examples add configmaps create: --default-params creates the
 // ConfigMap, and again after it is deleted.
 TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
-  GrantRbac("autoscaler", kCpaExamplesRbac);
+  GrantRbac("autoscaler", {kCpaExamplesRbac});
   SetUpTarget(3);
   auto propscaler = StartPropscaler(
       {"--poll-period-seconds=1", std::string("--default-params=") + kDefaults});
@@ -97,7 +97,7 @@ TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
 // Without any permission on the ConfigMap nothing can be read: the cycle
 // fails, saying so, and the target is left alone.
 TEST_F(ReplicaRealServerTest, ChartRbacWithoutTheConfigMapFailsTheOnceRun) {
-  GrantRbac("autoscaler", kCpaChartRbac);
+  GrantRbac("autoscaler", {kCpaChartRbac});
   SetUpTarget(2);
   auto propscaler = StartPropscaler({"--once"});
   const std::optional<int> exit_code = propscaler->WaitForExit(seconds(30));
@@ -114,7 +114,7 @@ TEST_F(ReplicaRealServerTest, ChartRbacWithoutTheConfigMapFailsTheOnceRun) {
 // are followed within a second although the poll period is a minute, and
 // not one call is refused.
 TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
-  GrantRbac("coredns-autoscaler", kDeployRbac);
+  GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(2);
   auto propscaler = StartPropscaler(
       {"--poll-period-seconds=60", std::string("--default-params=") + kDefaults});
@@ -134,7 +134,7 @@ TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
 // More nodes than one page (500): the list is followed through its
 // continue tokens.
 TEST_F(ReplicaRealServerTest, PagedListCountsEveryNode) {
-  GrantRbac("coredns-autoscaler", kDeployRbac);
+  GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(1234);
   SetParams(R"({"nodesPerReplica":100})");
   auto propscaler = StartPropscaler({"--once"});
@@ -144,13 +144,12 @@ TEST_F(ReplicaRealServerTest, PagedListCountsEveryNode) {
   Result<int64_t> replicas = DeploymentReplicas(cluster(), ns(), kTarget);
   ASSERT_TRUE(replicas.ok());
   EXPECT_EQ(*replicas, 13);  // ceil(1234 / 100)
-  for (int i = 0; i < 1234; ++i) DeleteNode(cluster(), NodeName(i));
 }
 
 // The API server restarts with a new watch cache: the watch's
 // resourceVersion is too old (410), propscaler lists again and goes on.
 TEST_F(ReplicaRealServerTest, WatchResumesAfterTheServerRestarts) {
-  GrantRbac("coredns-autoscaler", kDeployRbac);
+  GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(2);
   SetParams(kPerNodeParams);
   auto propscaler = StartPropscaler({"--poll-period-seconds=60"});
@@ -175,7 +174,7 @@ TEST_F(ReplicaRealServerTest, WatchResumesAfterTheServerRestarts) {
 // The token file is rotated and the old token revoked: propscaler reads
 // the new one and carries on.
 TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {
-  GrantRbac("coredns-autoscaler", kDeployRbac);
+  GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(2);
   SetParams(kPerNodeParams);
   for (const char* secret : {"first", "second"}) {
