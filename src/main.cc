@@ -100,7 +100,7 @@ int RunReplicaMode() {
       {std::chrono::seconds(std::max(1, FLAGS_api_idle_timeout_seconds))});
   HealthState health(
       std::max(std::chrono::seconds(120), 5 * options->poll_period));
-  kube::EventRecorder events(&api, "propscaler", options->namespace_);
+  kube::EventRecorder events(&api, "propscaler");
   ReplicaStatusBoard board;
   ReplicaAutoscaler autoscaler(&api, *options, &health, &events, &board);
   if (FLAGS_once) {

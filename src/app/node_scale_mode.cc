@@ -125,7 +125,7 @@ int RunNodeScaleMode() {
     }
   }
   std::unique_ptr<nodescale::Provider> provider = MakeProvider(&api, *settings);
-  kube::EventRecorder events(&api, "propscaler", settings->loop.namespace_);
+  kube::EventRecorder events(&api, "propscaler");
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
                                 settings->loop, may_act);
   LOG(INFO) << "propscaler " << PROPSCALER_VERSION

@@ -6,19 +6,22 @@
 
 namespace propscaler::kube {
 
+namespace {
+
+// The API accepts an Event of a cluster-scoped object (a Node) only in
+// namespace "default" (or none): its namespace must match the object's.
+std::string EventNamespace(const ObjectRef& object) {
+  return object.namespace_.empty() ? "default" : object.namespace_;
+}
+
+}  // namespace
+
 EventRecorder::EventRecorder(const KubeApi* api, std::string component,
-                             std::string default_namespace,
                              Clock::duration repeat_after)
-    : api_(api),
-      component_(std::move(component)),
-      default_namespace_(std::move(default_namespace)),
-      repeat_after_(repeat_after) {}
+    : api_(api), component_(std::move(component)), repeat_after_(repeat_after) {}
 
 std::string EventRecorder::EncodeEvent(const EventInfo& event) const {
-  const std::string& ns = event.object.namespace_.empty()
-                              ? default_namespace_
-                              : event.object.namespace_;
-  return EncodeEventJson(event, ns, component_,
+  return EncodeEventJson(event, EventNamespace(event.object), component_,
                          std::chrono::system_clock::now());
 }
 
@@ -36,12 +39,9 @@ bool EventRecorder::Record(const EventInfo& event) {
     }
     last_posted_[key] = now;
   }
-  const std::string& ns = event.object.namespace_.empty()
-                              ? default_namespace_
-                              : event.object.namespace_;
   HttpRequest request;
   request.method = "POST";
-  request.path = "/api/v1/namespaces/" + ns + "/events";
+  request.path = "/api/v1/namespaces/" + EventNamespace(event.object) + "/events";
   request.content_type = "application/json";
   request.body = EncodeEvent(event);
   Result<std::string> posted = api_->Call(request);

@@ -38,10 +38,9 @@ class EventRecorder {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // `component` is source.component; Events of cluster-scoped objects go to
-  // `default_namespace`.
+  // `component` is source.component. Events of cluster-scoped objects go to
+  // namespace "default", the only one the API accepts for them.
   EventRecorder(const KubeApi* api, std::string component,
-                std::string default_namespace,
                 Clock::duration repeat_after = std::chrono::minutes(10));
 
   // Posts the event unless an identical one was posted within repeat_after.
@@ -54,7 +53,6 @@ class EventRecorder {
  private:
   const KubeApi* api_;
   const std::string component_;
-  const std::string default_namespace_;
   const Clock::duration repeat_after_;
   std::mutex mutex_;
   std::map<std::string, Clock::time_point> last_posted_;

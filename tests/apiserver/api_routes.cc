@@ -12,6 +12,24 @@
 namespace propscaler::sim {
 namespace {
 
+// The real server's rule: an Event's namespace is its object's, and an
+// Event of a cluster-scoped object lives in "default" (or no namespace).
+std::optional<ApiError> ValidateEventNamespace(const rapidjson::Value& event,
+                                               const std::string& ns) {
+  auto it = event.FindMember("involvedObject");
+  const std::string object_ns =
+      it != event.MemberEnd() && it->value.IsObject()
+          ? GetString(it->value, "namespace")
+          : "";
+  if (object_ns.empty() ? ns == "default" : object_ns == ns) {
+    return std::nullopt;
+  }
+  return ApiError::Invalid("Event \"" + GetString(Metadata(event), "name") +
+                           "\" is invalid: involvedObject.namespace: Invalid "
+                           "value: \"" + object_ns +
+                           "\": does not match event.namespace");
+}
+
 constexpr char kApiPaths[] = R"(/apis?/.*)";
 
 ApiError NoSuchPath() {
@@ -132,6 +150,11 @@ void ApiRoutes::Post(const httplib::Request& req,
   }
   rapidjson::Document body;
   if (!ParseBody(req, res, &body)) return;
+  if (path->type->plural == "events") {
+    if (std::optional<ApiError> invalid = ValidateEventNamespace(body, path->ns)) {
+      return WriteError(res, *invalid);
+    }
+  }
   WriteResult(res, 201,
               ObjectJson(context_.store->Create(*path->type, path->ns,
                                                 std::move(body))));

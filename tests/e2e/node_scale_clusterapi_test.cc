@@ -207,7 +207,7 @@ TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {
   server_.AddFault(fault);
   auto propscaler = StartScaleDown();
   ASSERT_TRUE(
-      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+      WaitUntil([&] { return CountEvents("default", "ScaleDownFailed") >= 1; },
                 seconds(15)))
       << propscaler->Report();
   ASSERT_TRUE(WaitUntil(

@@ -28,7 +28,7 @@ TEST_F(NodeScaleTest, ProviderErrorLeavesNoDeletionTaint) {
       Start({"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s",
              "--scale-down-delay-after-failure=60s"});
   ASSERT_TRUE(
-      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+      WaitUntil([&] { return CountEvents("default", "ScaleDownFailed") >= 1; },
                 seconds(15)))
       << propscaler->Report();
   ASSERT_TRUE(WaitUntil([&] { return !NodeHasTaint("small-a", kToBeDeleted); },

@@ -91,7 +91,7 @@ TEST_F(NodeScaleTest, UnneededNodesAreTaintedThenDeleted) {
   ASSERT_TRUE(
       WaitUntil([&] { return NodesWithPrefix("small-").empty(); }, seconds(15)))
       << propscaler->Report();
-  EXPECT_GE(CountEvents(kNamespace, "ScaleDown"), 2);
+  EXPECT_GE(CountEvents("default", "ScaleDown"), 2);
 }
 
 TEST_F(NodeScaleTest, PdbRefusedEvictionKeepsTheNodeAndClearsTheTaint) {
@@ -109,7 +109,7 @@ TEST_F(NodeScaleTest, PdbRefusedEvictionKeepsTheNodeAndClearsTheTaint) {
       Start({"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s",
              "--scale-down-delay-after-failure=30s"});
   ASSERT_TRUE(
-      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+      WaitUntil([&] { return CountEvents("default", "ScaleDownFailed") >= 1; },
                 seconds(15)))
       << propscaler->Report();
   ASSERT_TRUE(WaitUntil(
@@ -161,7 +161,7 @@ TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
   // Evicted but still running: the node waits (several scan intervals).
   EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                          std::chrono::milliseconds(1500)));
-  EXPECT_EQ(CountEvents(kNamespace, "ScaleDownFailed"), 0);
+  EXPECT_EQ(CountEvents("default", "ScaleDownFailed"), 0);
   DeletePod("web-0");
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-a").empty(); },
                         seconds(10)))
@@ -171,7 +171,7 @@ TEST_F(NodeScaleDrainTest, NodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
 TEST_F(NodeScaleDrainTest, PodOutlivingTheGracePeriodFailsTheRemoval) {
   auto propscaler = StartScaleDown("1");
   ASSERT_TRUE(
-      WaitUntil([&] { return CountEvents(kNamespace, "ScaleDownFailed") >= 1; },
+      WaitUntil([&] { return CountEvents("default", "ScaleDownFailed") >= 1; },
                 seconds(15)))
       << propscaler->Report();
   EXPECT_TRUE(Evicted());

@@ -87,6 +87,12 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
   EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
+  // Events on Nodes are accepted by the real server (namespace default).
+  EXPECT_EQ(CountOf(log, "posting event"), 0) << log;
+  Result<std::string> events =
+      AdminCall(cluster(), "GET", "/api/v1/namespaces/default/events");
+  ASSERT_TRUE(events.ok()) << events.status().message();
+  EXPECT_NE(events->find("\"ScaleDown\""), std::string::npos) << *events;
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 

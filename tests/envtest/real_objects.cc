@@ -5,6 +5,10 @@
 #include <rapidjson/writer.h>
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
+#include <chrono>
+
+#include "e2e/process.h"
 #include "kube/api.h"
 #include "kube/decode.h"
 
@@ -19,7 +23,25 @@ std::string Quoted(const std::string& text) {
   return buffer.GetString();
 }
 
-// YAML as JSON; every scalar is a string (RBAC manifests have no others).
+// A plain (unquoted) YAML scalar as a JSON bool or integer where it is
+// one; false when it is a string.
+bool WriteTypedScalar(const YAML::Node& node,
+                      rapidjson::Writer<rapidjson::StringBuffer>* out) {
+  if (node.Tag() != "?") return false;  // quoted: a string
+  const std::string& text = node.Scalar();
+  if (text == "true" || text == "false") {
+    out->Bool(text == "true");
+    return true;
+  }
+  int64_t number = 0;
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), number);
+  if (error != std::errc() || end != text.data() + text.size()) return false;
+  out->Int64(number);
+  return true;
+}
+
+// YAML as JSON: maps, sequences, and scalars as strings, bools or integers.
 void WriteJson(const YAML::Node& node,
                rapidjson::Writer<rapidjson::StringBuffer>* out) {
   if (node.IsMap()) {
@@ -34,7 +56,7 @@ void WriteJson(const YAML::Node& node,
     for (const auto& item : node) WriteJson(item, out);
     out->EndArray();
   } else if (node.IsScalar()) {
-    out->String(node.Scalar().c_str());
+    if (!WriteTypedScalar(node, out)) out->String(node.Scalar().c_str());
   } else {
     out->Null();
   }
@@ -82,6 +104,14 @@ std::string NodeJson(const RealNode& node) {
          ",\"memory\":\"16Gi\",\"pods\":\"110\"},\"conditions\":[{\"type\":"
          "\"Ready\",\"status\":" +
          (node.ready ? "\"True\"" : "\"False\"") + "}]}}";
+}
+
+Result<std::vector<YAML::Node>> LoadYaml(const std::string& yaml) {
+  try {
+    return YAML::LoadAll(yaml);
+  } catch (const YAML::Exception& e) {
+    return Status::Invalid(std::string("manifest: ") + e.what());
+  }
 }
 
 }  // namespace
@@ -154,15 +184,39 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
   return std::string(status["token"].GetString());
 }
 
+
+Status CreateCustomResourceDefinitions(const RealCluster& cluster,
+                                       const std::string& yaml) {
+  Result<std::vector<YAML::Node>> documents = LoadYaml(yaml);
+  if (!documents.ok()) return documents.status();
+  const std::string crds =
+      "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  for (const YAML::Node& document : *documents) {
+    if (!document.IsMap()) continue;
+    Result<std::string> created =
+        AdminCall(cluster, "POST", crds, ToJson(document));
+    if (!created.ok()) return created.status();
+    const std::string name = document["metadata"]["name"].as<std::string>();
+    const bool established = e2e::WaitUntil(
+        [&] {
+          Result<std::string> crd = AdminCall(cluster, "GET", crds + "/" + name);
+          return crd.ok() &&
+                 crd->find(R"("type":"Established","status":"True")") !=
+                     std::string::npos;
+        },
+        std::chrono::seconds(30));
+    if (!established) {
+      return Status::Unavailable("CRD " + name + " not established in 30s");
+    }
+  }
+  return Status::Ok();
+}
+
 Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
                          const std::string& ns) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(yaml);
-  } catch (const YAML::Exception& e) {
-    return Status::Invalid(std::string("RBAC manifest: ") + e.what());
-  }
-  for (YAML::Node document : documents) {
+  Result<std::vector<YAML::Node>> documents = LoadYaml(yaml);
+  if (!documents.ok()) return documents.status();
+  for (YAML::Node document : *documents) {
     if (!document.IsMap()) continue;
     const std::string kind = document["kind"].as<std::string>("");
     const bool cluster_scoped =

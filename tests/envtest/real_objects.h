@@ -39,6 +39,11 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
 Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
                          const std::string& ns);
 
+// Creates the CustomResourceDefinitions of a YAML manifest and waits until
+// each is Established.
+Status CreateCustomResourceDefinitions(const RealCluster& cluster,
+                                       const std::string& yaml);
+
 struct RealNode {
   std::string name;
   std::string cpu = "4";

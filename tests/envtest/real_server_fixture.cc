@@ -47,6 +47,12 @@ void RealServerTest::AddNodes(int first, int count) {
 }
 
 void RealServerTest::TearDown() {
+  // Node-scale mode sees every pod and node of the cluster: none of this
+  // test's may outlive it (no namespace controller runs to remove them).
+  Result<std::string> pods = AdminCall(
+      cluster(), "DELETE",
+      "/api/v1/namespaces/" + ns_ + "/pods?gracePeriodSeconds=0");
+  EXPECT_TRUE(pods.ok()) << pods.status().message();
   for (const std::string& selector :
        {NodeLabel(), std::string("propscaler.io/node-group")}) {
     Result<std::string> deleted = AdminCall(

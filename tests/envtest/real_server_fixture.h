@@ -43,7 +43,8 @@ class RealServerTest : public ::testing::Test {
   // relative to the source tree), and a token file holding its token.
   void GrantRbac(const std::string& account,
                  const std::vector<std::string>& manifests);
-  // Deletes this test's nodes (by its label) and those of kwok groups.
+  // Deletes this test's pods and nodes (by its label), and the nodes of
+  // node groups.
   void TearDown() override;
   // Writes a fresh token of the account to the token file.
   void RotateToken(const std::string& bound_secret = "");

@@ -1,0 +1,141 @@
+// Node-scale mode with the Cluster API provider on the real kube-apiserver:
+// minimal Cluster API CRDs (tests/envtest/crds/cluster-api.yaml, the scale
+// subresource as Cluster API declares it), exactly the RBAC of
+// deploy/node-scale/clusterapi, and no Cluster API controllers: the test
+// checks what propscaler asks of them (replicas, delete-machine marks).
+#include <chrono>
+
+#include "common/files.h"
+#include "envtest/real_server_fixture.h"
+
+namespace propscaler::envtest {
+namespace {
+
+using e2e::CountOf;
+using std::chrono::seconds;
+
+const std::vector<std::string> kClusterApiRbac = {
+    "deploy/node-scale/base/role.yaml",
+    "deploy/node-scale/base/clusterrole.yaml",
+    "deploy/node-scale/clusterapi/clusterrole.yaml"};
+constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
+
+class ClusterApiRealServerTest : public RealServerTest {
+ protected:
+  static void SetUpTestSuite() {
+    Result<std::string> crds = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+                                        "/tests/envtest/crds/cluster-api.yaml");
+    ASSERT_TRUE(crds.ok()) << crds.status().message();
+    Status created = CreateCustomResourceDefinitions(*SharedCluster(), *crds);
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+
+  void SetUp() override {
+    RealServerTest::SetUp();
+    ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
+    GrantRbac("propscaler-node-scale", kClusterApiRbac);
+  }
+
+  std::string Path(const std::string& resource, const std::string& name = "") {
+    return "/apis/cluster.x-k8s.io/v1beta1/namespaces/" + ns() + "/" +
+           resource + (name.empty() ? "" : "/" + name);
+  }
+
+  void Create(const std::string& resource, const std::string& json) {
+    Result<std::string> created = AdminCall(cluster(), "POST", Path(resource), json);
+    ASSERT_TRUE(created.ok()) << created.status().message();
+  }
+
+  // A MachineDeployment with CA's size and capacity annotations.
+  void CreateMachineDeployment(int min, int replicas) {
+    Create("machinedeployments",
+           R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineDeployment",)"
+           R"("metadata":{"name":"workers","annotations":{)"
+           R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
+               std::to_string(min) +
+               R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+               R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+               R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+               R"("spec":{"clusterName":"c","replicas":)" +
+               std::to_string(replicas) + "}}");
+  }
+
+  // A Machine of the MachineDeployment and its Ready Node, which names the
+  // Machine in Cluster API's annotations.
+  void CreateMachineWithNode(const std::string& machine, int node_index) {
+    const std::string node = NodeName(node_index);
+    Create("machines",
+           R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+           R"("metadata":{"name":")" +
+               machine +
+               R"(","labels":{"cluster.x-k8s.io/deployment-name":"workers"}},)"
+               R"("spec":{"clusterName":"c","providerID":"aws:///z/i-)" +
+               node + R"("}})");
+    AddNodes(node_index, 1);
+    Result<std::string> patched = AdminCall(
+        cluster(), "PATCH", "/api/v1/nodes/" + node,
+        R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" + machine +
+            R"(","cluster.x-k8s.io/cluster-namespace":")" + ns() + R"("}}})",
+        "application/merge-patch+json");
+    ASSERT_TRUE(patched.ok()) << patched.status().message();
+  }
+
+  int64_t Replicas() {
+    Result<std::string> scale =
+        AdminCall(cluster(), "GET", Path("machinedeployments", "workers") + "/scale");
+    if (!scale.ok()) return -1;
+    const size_t spec = scale->find("\"spec\"");
+    const size_t at = scale->find("\"replicas\":", spec);
+    if (spec == std::string::npos || at == std::string::npos) return 0;
+    return std::strtoll(scale->c_str() + at + 11, nullptr, 10);
+  }
+
+  bool Marked(const std::string& machine) {
+    Result<std::string> json = AdminCall(cluster(), "GET", Path("machines", machine));
+    return json.ok() && json->find(kDeleteMachine) != std::string::npos;
+  }
+
+  std::unique_ptr<e2e::Process> Start(std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "--mode=node-scale", "--cloud-provider=clusterapi",
+        "--scan-interval=300ms", "--leader-elect=false",
+        "--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return StartWithToken(args);
+  }
+};
+
+// From zero: the template comes from the capacity annotations, and the
+// MachineDeployment's replicas are raised through its scale subresource.
+TEST_F(ClusterApiRealServerTest, ScalesFromZeroByCapacityAnnotations) {
+  CreateMachineDeployment(0, 0);
+  for (const char* pod : {"web-1", "web-2"}) {
+    Status created = CreatePendingPod(cluster(), ns(), pod, "3");
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 2; }, seconds(30)))
+      << "replicas " << Replicas() << "\n" << propscaler->Output();
+  EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)
+      << propscaler->Output();
+}
+
+// Two nodes, one busy: the empty one's Machine is marked for deletion and
+// the MachineDeployment lowered by one.
+TEST_F(ClusterApiRealServerTest, ScalesDownTheChosenMachine) {
+  CreateMachineDeployment(1, 2);
+  CreateMachineWithNode("m-0", 0);
+  CreateMachineWithNode("m-1", 1);
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-0", "3").ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "web-0", NodeName(0)).ok());
+  auto propscaler = Start({});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
+      << "replicas " << Replicas() << "\n" << propscaler->Output();
+  EXPECT_TRUE(Marked("m-1"));
+  EXPECT_FALSE(Marked("m-0"));
+  EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)
+      << propscaler->Output();
+}
+
+}  // namespace
+}  // namespace propscaler::envtest
