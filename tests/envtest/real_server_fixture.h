@@ -46,6 +46,11 @@ class RealServerTest : public ::testing::Test {
   // Deletes this test's pods and nodes (by its label), and the nodes of
   // node groups.
   void TearDown() override;
+  const std::string& TokenFile() const { return token_file_; }
+  // Writes `content` to a file in this test's temporary folder.
+  std::string Write(const std::string& name, const std::string& content) const {
+    return dir_.Write(name, content);
+  }
   // Writes a fresh token of the account to the token file.
   void RotateToken(const std::string& bound_secret = "");
 

@@ -366,7 +366,9 @@ TEST_F(ApiServerTest, EventsAreStored) {
   StartServer();
   httplib::Result res = client_->Post(
       "/api/v1/namespaces/kube-system/events",
-      R"({"metadata":{"generateName":"dns."},"reason":"Scaled","type":"Normal"})",
+      R"({"metadata":{"generateName":"dns."},"reason":"Scaled","type":"Normal",)"
+      R"("involvedObject":{"kind":"Deployment","namespace":"kube-system",)"
+      R"("name":"coredns"}})",
       "application/json");
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 201) << res->body;
@@ -375,6 +377,25 @@ TEST_F(ApiServerTest, EventsAreStored) {
   EXPECT_EQ(GetString(Parse(events[0]), "reason"), "Scaled");
   EXPECT_EQ(GetJson("/api/v1/namespaces/kube-system/events")["items"].Size(),
             1u);
+}
+
+// As the real server: an Event's namespace is its object's; a Node's
+// Events live in "default".
+TEST_F(ApiServerTest, EventsOfClusterScopedObjectsLiveInDefault) {
+  StartServer();
+  const std::string node_event =
+      R"({"metadata":{"name":"n1.1"},"reason":"ScaleDown",)"
+      R"("involvedObject":{"kind":"Node","name":"n1"}})";
+  httplib::Result elsewhere = client_->Post(
+      "/api/v1/namespaces/kube-system/events", node_event, "application/json");
+  ASSERT_TRUE(elsewhere);
+  EXPECT_EQ(elsewhere->status, 422) << elsewhere->body;
+  EXPECT_NE(elsewhere->body.find("does not match event.namespace"),
+            std::string::npos);
+  httplib::Result in_default = client_->Post(
+      "/api/v1/namespaces/default/events", node_event, "application/json");
+  ASSERT_TRUE(in_default);
+  EXPECT_EQ(in_default->status, 201) << in_default->body;
 }
 
 TEST_F(ApiServerTest, LeasesRejectStaleUpdates) {
