@@ -58,10 +58,50 @@ DEFINE_int32(api_idle_timeout_seconds, 120,
              "arrives for this long (servers send watch bookmarks about once "
              "a minute).");
 
+// gflags' hook for ending the process on a bad flag (an illegal value, an
+// unknown flag); exported by libgflags though not in its header. It exits 1,
+// which propscaler keeps for failed cycles: bad usage is 2.
+namespace google {
+extern void (*gflags_exitfunc)(int);
+}  // namespace google
+
 namespace propscaler {
 namespace {
 
 constexpr int kExitUsage = 2;
+
+// gflags also ends the process this way after --help and its kin (with 1)
+// and --version (with 0): those asked for what they got.
+void ExitOnBadFlag(int code) {
+  for (const char* help : {"help", "helpfull", "helpshort", "helpon",
+                           "helpmatch", "helppackage", "helpxml"}) {
+    std::string value;
+    if (gflags::GetCommandLineOption(help, &value) && !value.empty() &&
+        value != "false") {
+      std::exit(0);
+    }
+  }
+  std::exit(code == 0 ? 0 : kExitUsage);
+}
+
+// The flags both modes share; the modes check their own.
+Status CheckCommonFlags() {
+  if (FLAGS_healthz_port < 0 || FLAGS_healthz_port > 65535) {
+    return Status::Invalid(
+        "--healthz-port=" + std::to_string(FLAGS_healthz_port) +
+        ": want a port from 1 to 65535, or 0 for none");
+  }
+  if (FLAGS_api_idle_timeout_seconds < 1) {
+    return Status::Invalid("--api-idle-timeout-seconds=" +
+                           std::to_string(FLAGS_api_idle_timeout_seconds) +
+                           ": want at least 1");
+  }
+  if (FLAGS_mode != "replicas" && FLAGS_mode != "node-scale") {
+    return Status::Invalid("--mode=" + FLAGS_mode +
+                           ": want replicas or node-scale");
+  }
+  return Status::Ok();
+}
 
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
@@ -95,9 +135,8 @@ int RunReplicaMode() {
     return kExitUsage;
   }
   kube::HttpClient http(*config);
-  kube::KubeApi api(
-      &http,
-      {std::chrono::seconds(std::max(1, FLAGS_api_idle_timeout_seconds))});
+  kube::KubeApi api(&http,
+                    {std::chrono::seconds(FLAGS_api_idle_timeout_seconds)});
   HealthState health(
       std::max(std::chrono::seconds(120), 5 * options->poll_period));
   kube::EventRecorder events(&api, "propscaler");
@@ -154,17 +193,17 @@ int main(int argc, char** argv) {
       "keeps a workload's replicas proportional to the cluster.\n"
       "  propscaler --target=deployment/coredns --configmap=dns-autoscaler "
       "--namespace=kube-system [--default-params=JSON] [--kubeconfig=FILE]");
+  google::gflags_exitfunc = &propscaler::ExitOnBadFlag;
   gflags::ParseCommandLineFlags(&normalized_argc, &normalized_argv, true);
   google::InitGoogleLogging(argv[0]);
   if (normalized_argc > 1) {
     LOG(ERROR) << "unexpected argument \"" << normalized_argv[1] << "\"";
-    return 2;
+    return propscaler::kExitUsage;
+  }
+  if (propscaler::Status flags = propscaler::CheckCommonFlags(); !flags.ok()) {
+    LOG(ERROR) << flags.message();
+    return propscaler::kExitUsage;
   }
   if (FLAGS_mode == "node-scale") return propscaler::RunNodeScaleMode();
-  if (FLAGS_mode != "replicas") {
-    LOG(ERROR) << "--mode=" << FLAGS_mode
-               << " is not supported by this build (want: replicas)";
-    return 2;
-  }
   return propscaler::RunReplicaMode();
 }

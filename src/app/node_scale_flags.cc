@@ -2,9 +2,13 @@
 
 #include <gflags/gflags.h>
 
+#include <algorithm>
+#include <random>
 #include <sstream>
 
 #include "common/duration.h"
+#include "common/object_names.h"
+#include "nodescale/expander/chain.h"
 
 DEFINE_string(cloud_provider, "kwok",
               "node-scale: where nodes come from: kwok or clusterapi.");
@@ -106,6 +110,45 @@ Status ApplyLimits(nodescale::ResourceLimits* limits) {
   return Status::Ok();
 }
 
+Status AtLeast(const char* flag, int64_t value, int64_t min) {
+  if (value >= min) return Status::Ok();
+  return Status::Invalid("--" + std::string(flag) + "=" +
+                         std::to_string(value) + ": want at least " +
+                         std::to_string(min));
+}
+
+// Counts that make no sense at zero or below, and the expander chain.
+Status CheckCounts() {
+  for (Status s :
+       {AtLeast("max-nodes-per-scaleup", FLAGS_max_nodes_per_scaleup, 1),
+        AtLeast("max-empty-bulk-delete", FLAGS_max_empty_bulk_delete, 1),
+        AtLeast("max-graceful-termination-sec",
+                FLAGS_max_graceful_termination_sec, 0)}) {
+    if (!s.ok()) return s;
+  }
+  // Built once here only to check the names; the loop builds its own.
+  std::mt19937_64 rng;
+  Result<std::unique_ptr<nodescale::ExpanderChain>> chain =
+      nodescale::MakeExpanderChain(FLAGS_expander, {}, &rng);
+  return chain.status();
+}
+
+// Timers that must be positive: a zero would spin or act at once.
+Status CheckPositive(
+    const std::vector<std::pair<const char*, Duration>>& durations) {
+  for (const auto& [flag, value] : durations) {
+    if (value <= Duration::zero()) {
+      std::string current;
+      gflags::GetCommandLineOption(flag, &current);
+      std::string dashed = flag;
+      std::replace(dashed.begin(), dashed.end(), '_', '-');
+      return Status::Invalid("--" + dashed + "=" + current +
+                             ": want a duration above zero");
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckProvider(const NodeScaleSettings& s) {
   if (s.cloud_provider != "kwok" && s.cloud_provider != "clusterapi") {
     return Status::Invalid("--cloud-provider=" + s.cloud_provider +
@@ -115,18 +158,20 @@ Status CheckProvider(const NodeScaleSettings& s) {
     return Status::Invalid(
         "--node-group-config is required with --cloud-provider=kwok");
   }
-  if (FLAGS_max_graceful_termination_sec < 0) {
-    return Status::Invalid("--max-graceful-termination-sec=" +
-                           std::to_string(FLAGS_max_graceful_termination_sec) +
-                           ": want >= 0");
+  if (s.cloud_provider == "kwok") {
+    Status name =
+        CheckDns1123Subdomain("node-group-config", s.node_group_config);
+    if (!name.ok()) return name;
   }
-  if (FLAGS_scale_down_utilization_threshold < 0 ||
-      FLAGS_scale_down_utilization_threshold > 1) {
+  // Written so that NaN fails too.
+  if (!(FLAGS_scale_down_utilization_threshold >= 0 &&
+        FLAGS_scale_down_utilization_threshold <= 1)) {
     return Status::Invalid(
         "--scale-down-utilization-threshold=" +
-        std::to_string(FLAGS_scale_down_utilization_threshold) + ": want 0..1");
+        std::to_string(FLAGS_scale_down_utilization_threshold) +
+        ": want a number from 0 to 1");
   }
-  return Status::Ok();
+  return CheckDns1123Subdomain("leader-elect-resource-name", s.election.name);
 }
 
 }  // namespace
@@ -150,6 +195,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.election.namespace_ = ns;
   s.election.name = FLAGS_leader_elect_resource_name;
   if (Status st = CheckProvider(s); !st.ok()) return st;
+  if (Status st = CheckCounts(); !st.ok()) return st;
   if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
   loop.scale_down.limits = loop.scale_up.limits;
   Status durations = ParseDurations({
@@ -167,6 +213,19 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"leader_elect_retry_period", &s.election.retry_period},
   });
   if (!durations.ok()) return durations;
+  Status positive = CheckPositive({
+      {"scan_interval", loop.scan_interval},
+      {"max_node_provision_time", loop.max_node_provision_time},
+      {"leader_elect_lease_duration", s.election.lease_duration},
+      {"leader_elect_renew_deadline", s.election.renew_deadline},
+      {"leader_elect_retry_period", s.election.retry_period},
+  });
+  if (!positive.ok()) return positive;
+  if (loop.initial_backoff > loop.max_backoff) {
+    return Status::Invalid(
+        "--initial-node-group-backoff-duration must not be longer than "
+        "--max-node-group-backoff-duration");
+  }
   if (s.election.renew_deadline >= s.election.lease_duration) {
     return Status::Invalid(
         "--leader-elect-renew-deadline must be shorter than "

@@ -22,7 +22,8 @@ struct NodeScaleSettings {
   kube::LeaderElectionConfig election;
 };
 
-// From the flags; `ns` is the namespace already resolved.
+// From the flags; `ns` is the namespace already resolved (may be set
+// later). Errors name the flag, its bad value and what would be valid.
 Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns);
 
 }  // namespace propscaler

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "app/node_scale_flags.h"
+#include "common/object_names.h"
 #include "common/stop_on_signals.h"
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
@@ -81,6 +82,12 @@ void RunLoop(nodescale::NodeScaleLoop* loop,
 }  // namespace
 
 int RunNodeScaleMode() {
+  // Every flag is checked before the configuration is read.
+  Result<NodeScaleSettings> settings = NodeScaleSettingsFromFlags("");
+  if (!settings.ok()) {
+    LOG(ERROR) << settings.status().message();
+    return kExitUsage;
+  }
   Result<kube::ClientConfig> config =
       FLAGS_kubeconfig.empty()
           ? kube::LoadInClusterConfig(kube::kServiceAccountDir)
@@ -89,12 +96,13 @@ int RunNodeScaleMode() {
     LOG(ERROR) << config.status().message();
     return kExitUsage;
   }
-  Result<NodeScaleSettings> settings =
-      NodeScaleSettingsFromFlags(ResolveNamespace(*config));
-  if (!settings.ok()) {
-    LOG(ERROR) << settings.status().message();
+  const std::string ns = ResolveNamespace(*config);
+  if (Status valid = CheckDns1123Label("namespace", ns); !valid.ok()) {
+    LOG(ERROR) << valid.message();
     return kExitUsage;
   }
+  settings->loop.namespace_ = ns;
+  settings->election.namespace_ = ns;
   settings->election.identity = Identity();
   kube::HttpClient http(*config);
   kube::KubeApi api(&http);

@@ -2,6 +2,7 @@
 
 #include "cluster/taint_filter.h"
 #include "common/label_selector.h"
+#include "common/object_names.h"
 
 namespace propscaler {
 
@@ -13,6 +14,10 @@ Result<AutoscalerOptions> BuildReplicaOptions(
     return Status::Invalid(
         "--configmap is required: the ConfigMap holding "
         "the params");
+  }
+  if (Status valid = CheckDns1123Subdomain("configmap", flags.configmap);
+      !valid.ok()) {
+    return valid;
   }
   options.configmap = flags.configmap;
   Result<std::vector<kube::ScaleTarget>> targets =
@@ -26,6 +31,14 @@ Result<AutoscalerOptions> BuildReplicaOptions(
   if (options.namespace_.empty()) {
     return Status::Invalid(
         "no namespace: pass --namespace or set MY_POD_NAMESPACE");
+  }
+  if (Status valid = CheckDns1123Label(!flags.namespace_.empty() ? "namespace"
+                                       : !pod_namespace.empty()
+                                           ? "namespace (from MY_POD_NAMESPACE)"
+                                           : "namespace (from the kubeconfig)",
+                                       options.namespace_);
+      !valid.ok()) {
+    return valid;
   }
   if (flags.poll_period_seconds < 1) {
     return Status::Invalid("--poll-period-seconds must be at least 1, got " +

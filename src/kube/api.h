@@ -1,7 +1,8 @@
 // Typed calls to the Kubernetes API: list pages, watch streams, ConfigMaps,
 // the scale subresource and Events. Maps HTTP answers to Status codes
-// (404 kNotFound, 409 kConflict, 410 kGone, 401 kUnauthenticated, 403 kPermissionDenied,
-// 429/5xx kUnavailable) with messages naming the call and the server's reason.
+// (404 kNotFound, 409 kConflict, 410 kGone, 401 kUnauthenticated, 403
+// kPermissionDenied, 429/5xx kUnavailable) with messages naming the call and
+// the server's reason.
 //
 // Honours Retry-After: when an answer carries one, no request to the same
 // path (without its query) is sent until it has passed; such calls fail at

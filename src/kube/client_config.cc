@@ -2,8 +2,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include "common/files.h"
 
@@ -107,7 +109,95 @@ Result<ClientConfig> ParseKubeconfigOrThrow(const std::string& yaml,
   return config;
 }
 
+bool LooksLikePem(const std::string& text) {
+  return text.find("-----BEGIN ") != std::string::npos;
+}
+
+// scheme://host[:port][/path], the scheme http or https.
+Status CheckServerUrl(const std::string& server) {
+  auto bad = [&](const std::string& why) {
+    return Status::Invalid("server \"" + server + "\": " + why +
+                           " (want e.g. https://10.0.0.1:6443)");
+  };
+  size_t rest = 0;
+  if (server.rfind("https://", 0) == 0) {
+    rest = 8;
+  } else if (server.rfind("http://", 0) == 0) {
+    rest = 7;
+  } else {
+    return bad("the scheme is not http or https");
+  }
+  const std::string authority =
+      server.substr(rest, server.find('/', rest) - rest);
+  if (server.find_first_of(" \t\r\n") != std::string::npos) {
+    return bad("contains white space");
+  }
+  const size_t bracket = authority.rfind(']');
+  const size_t colon = authority.rfind(':');
+  const bool has_port = colon != std::string::npos &&
+                        (bracket == std::string::npos || colon > bracket);
+  const std::string host = has_port ? authority.substr(0, colon) : authority;
+  if (host.empty() || host == "[]") return bad("no host");
+  if (!has_port) return Status::Ok();
+  const std::string port = authority.substr(colon + 1);
+  int number = 0;
+  const auto [end, error] =
+      std::from_chars(port.data(), port.data() + port.size(), number);
+  if (port.empty() || error != std::errc() ||
+      end != port.data() + port.size() || number < 1 || number > 65535) {
+    return bad("port \"" + port + "\" is not a number from 1 to 65535");
+  }
+  return Status::Ok();
+}
+
+// A file the configuration names: it must be readable now, and hold PEM
+// when it is a certificate or key.
+Status CheckFile(const char* field, const std::string& path, bool pem) {
+  if (path.empty()) return Status::Ok();
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status().WithContext(field);
+  if (pem && !LooksLikePem(*text)) {
+    return Status::Invalid(std::string(field) + " " + path +
+                           " holds no PEM block");
+  }
+  if (!pem && text->find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Status::Invalid(std::string(field) + " " + path + " is empty");
+  }
+  return Status::Ok();
+}
+
+Status CheckPemData(const char* field, const std::string& pem) {
+  if (pem.empty() || LooksLikePem(pem)) return Status::Ok();
+  return Status::Invalid(std::string(field) +
+                         " is base64 but not of a PEM block");
+}
+
 }  // namespace
+
+Status CheckClientConfig(const ClientConfig& config) {
+  std::vector<Status> checks = {
+      CheckServerUrl(config.server),
+      CheckFile("certificate-authority", config.ca_file, true),
+      CheckFile("tokenFile", config.token_file, false),
+      CheckFile("client-certificate", config.client_cert_file, true),
+      CheckFile("client-key", config.client_key_file, true),
+      CheckPemData("certificate-authority-data", config.ca_pem),
+      CheckPemData("client-certificate-data", config.client_cert_pem),
+      CheckPemData("client-key-data", config.client_key_pem)};
+  for (const Status& check : checks) {
+    if (!check.ok()) return check;
+  }
+  const bool has_cert =
+      !config.client_cert_file.empty() || !config.client_cert_pem.empty();
+  const bool has_key =
+      !config.client_key_file.empty() || !config.client_key_pem.empty();
+  if (has_cert != has_key) {
+    return Status::Invalid(has_cert
+                               ? "a client certificate without its client-key"
+                               : "a client-key without its client certificate");
+  }
+  return Status::Ok();
+}
 
 Result<ClientConfig> ParseKubeconfig(const std::string& yaml,
                                      const std::string& base_dir) {
@@ -127,6 +217,9 @@ Result<ClientConfig> LoadKubeconfig(const std::string& path) {
   Result<ClientConfig> config = ParseKubeconfig(
       *text, std::filesystem::path(path).parent_path().string());
   if (!config.ok()) return config.status().WithContext(path);
+  if (Status valid = CheckClientConfig(*config); !valid.ok()) {
+    return valid.WithContext(path);
+  }
   return config;
 }
 
@@ -147,8 +240,8 @@ Result<ClientConfig> LoadInClusterConfig(const std::string& account_dir) {
   config.ca_file = account_dir + "/ca.crt";
   Result<std::string> ns = ReadFile(account_dir + "/namespace");
   if (ns.ok()) config.namespace_ = *ns;
-  if (Result<std::string> token = ReadFile(config.token_file); !token.ok()) {
-    return token.status().WithContext("in-cluster service account token");
+  if (Status valid = CheckClientConfig(config); !valid.ok()) {
+    return valid.WithContext("in-cluster service account");
   }
   return config;
 }

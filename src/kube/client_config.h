@@ -29,7 +29,15 @@ struct ClientConfig {
 // Reads a kubeconfig file (YAML) and resolves its current context. Relative
 // file paths in it are taken relative to the kubeconfig's folder, as kubectl
 // does. Errors name the file and the missing or bad field.
+// Reads and parses a kubeconfig file, then CheckClientConfig.
 Result<ClientConfig> LoadKubeconfig(const std::string& path);
+
+// What can be known before the first request: the server is a well-formed
+// http(s) URL; every file named (CA, token, client certificate and key) is
+// readable now, certificates and keys hold PEM, a token file is not empty;
+// *-data fields decode to PEM; a client certificate comes with its key.
+// Errors name the field and the bad value (never a credential).
+Status CheckClientConfig(const ClientConfig& config);
 
 // Same, from YAML text; `base_dir` resolves relative paths.
 Result<ClientConfig> ParseKubeconfig(const std::string& yaml,

@@ -18,7 +18,9 @@ std::string EventNamespace(const ObjectRef& object) {
 
 EventRecorder::EventRecorder(const KubeApi* api, std::string component,
                              Clock::duration repeat_after)
-    : api_(api), component_(std::move(component)), repeat_after_(repeat_after) {}
+    : api_(api),
+      component_(std::move(component)),
+      repeat_after_(repeat_after) {}
 
 std::string EventRecorder::EncodeEvent(const EventInfo& event) const {
   return EncodeEventJson(event, EventNamespace(event.object), component_,
@@ -41,12 +43,12 @@ bool EventRecorder::Record(const EventInfo& event) {
   }
   HttpRequest request;
   request.method = "POST";
-  request.path = "/api/v1/namespaces/" + EventNamespace(event.object) + "/events";
+  request.path =
+      "/api/v1/namespaces/" + EventNamespace(event.object) + "/events";
   request.content_type = "application/json";
   request.body = EncodeEvent(event);
   Result<std::string> posted = api_->Call(request);
-  if (!posted.ok() &&
-      posted.status().code() == StatusCode::kPermissionDenied) {
+  if (!posted.ok() && posted.status().code() == StatusCode::kPermissionDenied) {
     std::lock_guard<std::mutex> lock(mutex_);
     LOG_IF(WARNING, !forbidden_)
         << "cannot post Events (" << posted.status().message()

@@ -2,6 +2,7 @@
 
 #include <curl/curl.h>
 
+#include <charconv>
 #include <memory>
 
 #include "common/files.h"
@@ -9,6 +10,19 @@
 
 namespace propscaler::kube {
 namespace {
+
+// Retry-After in seconds (the HTTP-date form is not used by the API
+// server); -1 when absent or not a whole number.
+int ParseRetryAfterSeconds(std::string_view value) {
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) {
+    value.remove_prefix(1);
+  }
+  int seconds = -1;
+  const auto [end, error] =
+      std::from_chars(value.data(), value.data() + value.size(), seconds);
+  if (error != std::errc() || end == value.data() || seconds < 0) return -1;
+  return seconds;
+}
 
 // propscaler_api_requests_total{verb,code}; code "error" when no HTTP
 // response arrived (refused, timed out, cut).
@@ -127,7 +141,7 @@ struct HttpClient::Transfer {
       for (char& c : name) c = static_cast<char>(std::tolower(c));
       if (name == kRetryAfter) {
         transfer->response.retry_after_seconds =
-            std::atoi(std::string(line.substr(kRetryAfter.size())).c_str());
+            ParseRetryAfterSeconds(line.substr(kRetryAfter.size()));
       }
     }
     return size * count;

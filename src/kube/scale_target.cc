@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "common/object_names.h"
+
 namespace propscaler::kube {
 namespace {
 
@@ -55,7 +57,11 @@ Result<ScaleTarget> ParseOne(const std::string& entry) {
                  [](unsigned char c) { return std::tolower(c); });
   for (const KindNames& names : kKinds) {
     if (kind == names.singular || kind == names.plural) {
-      return ScaleTarget{names.kind, entry.substr(slash + 1)};
+      const std::string name = entry.substr(slash + 1);
+      if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
+        return valid.WithContext("--target entry \"" + entry + "\"");
+      }
+      return ScaleTarget{names.kind, name};
     }
   }
   return Status::Invalid(

@@ -7,6 +7,10 @@ namespace propscaler::nodescale {
 namespace {
 
 constexpr int64_t kGiB = int64_t{1} << 30;
+// The largest MIN or MAX of --cores-total and --memory-total: a billion cores
+// or GiB, far above any cluster, and small enough that GiB in bytes fits an
+// int64.
+constexpr int64_t kMaxTotal = 1'000'000'000;
 
 Result<int64_t> ParseCount(std::string_view flag, std::string_view whole,
                            std::string_view part) {
@@ -17,6 +21,11 @@ Result<int64_t> ParseCount(std::string_view flag, std::string_view whole,
     return Status::Invalid("--" + std::string(flag) + "=" + std::string(whole) +
                            ": \"" + std::string(part) +
                            "\" is not a non-negative integer");
+  }
+  if (value > kMaxTotal) {
+    return Status::Invalid("--" + std::string(flag) + "=" + std::string(whole) +
+                           ": \"" + std::string(part) + "\" is above " +
+                           std::to_string(kMaxTotal));
   }
   return value;
 }

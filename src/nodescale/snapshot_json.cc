@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <charconv>
 #include <cstdlib>
 
 #include "common/quantity.h"
@@ -581,13 +582,14 @@ Result<std::map<int, std::vector<std::string>>> DecodePriorities(
   if (priorities == nullptr) return out;
   for (const auto& m : priorities->GetObject()) {
     const std::string key = m.name.GetString();
-    char* end = nullptr;
-    const long priority = std::strtol(key.c_str(), &end, 10);
-    if (key.empty() || *end != '\0') {
+    int priority = 0;
+    const auto [end, error] =
+        std::from_chars(key.data(), key.data() + key.size(), priority);
+    if (key.empty() || error != std::errc() || end != key.data() + key.size()) {
       return Status::Invalid("priorities.\"" + key +
                              "\": the key is not an integer priority");
     }
-    PS_ASSIGN_OR_RETURN(out[static_cast<int>(priority)],
+    PS_ASSIGN_OR_RETURN(out[priority],
                         StringsAt(*priorities, key.c_str(), "priorities"));
   }
   return out;

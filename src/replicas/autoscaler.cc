@@ -159,8 +159,8 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   if (!written.ok() && !create &&
       written.status().code() == StatusCode::kPermissionDenied) {
     LOG_IF(WARNING, !warned_update_forbidden_)
-        << "cannot update " << ConfigMapRef() << " to the new --default-params ("
-        << written.status().message()
+        << "cannot update " << ConfigMapRef()
+        << " to the new --default-params (" << written.status().message()
         << "); applying it as it is (grant update on it to keep it current)";
     warned_update_forbidden_ = true;
     return Status::Ok();
@@ -427,9 +427,8 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
     // While a reflector cannot reach the server its counts may be stale: the
     // cycle holds the last known replicas, and reports the failure.
     std::vector<Status> errors;
-    const Status config_map_error = config_map_polled_
-                                        ? Status::Ok()
-                                        : config_map_reflector.LastError();
+    const Status config_map_error =
+        config_map_polled_ ? Status::Ok() : config_map_reflector.LastError();
     for (const Status& s :
          {status, node_reflector.LastError(), config_map_error}) {
       if (!s.ok()) errors.push_back(s);

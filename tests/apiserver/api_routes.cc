@@ -17,17 +17,16 @@ namespace {
 std::optional<ApiError> ValidateEventNamespace(const rapidjson::Value& event,
                                                const std::string& ns) {
   auto it = event.FindMember("involvedObject");
-  const std::string object_ns =
-      it != event.MemberEnd() && it->value.IsObject()
-          ? GetString(it->value, "namespace")
-          : "";
+  const std::string object_ns = it != event.MemberEnd() && it->value.IsObject()
+                                    ? GetString(it->value, "namespace")
+                                    : "";
   if (object_ns.empty() ? ns == "default" : object_ns == ns) {
     return std::nullopt;
   }
   return ApiError::Invalid("Event \"" + GetString(Metadata(event), "name") +
                            "\" is invalid: involvedObject.namespace: Invalid "
-                           "value: \"" + object_ns +
-                           "\": does not match event.namespace");
+                           "value: \"" +
+                           object_ns + "\": does not match event.namespace");
 }
 
 constexpr char kApiPaths[] = R"(/apis?/.*)";
@@ -151,7 +150,8 @@ void ApiRoutes::Post(const httplib::Request& req,
   rapidjson::Document body;
   if (!ParseBody(req, res, &body)) return;
   if (path->type->plural == "events") {
-    if (std::optional<ApiError> invalid = ValidateEventNamespace(body, path->ns)) {
+    if (std::optional<ApiError> invalid =
+            ValidateEventNamespace(body, path->ns)) {
       return WriteError(res, *invalid);
     }
   }

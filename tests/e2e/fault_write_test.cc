@@ -1,5 +1,6 @@
 // 409 Conflict on every write propscaler makes (ConfigMap create and update,
-// scale update, and its patch fallback when update is forbidden), 410 at the end of a watch, a whole-API outage, and
+// scale update, and its patch fallback when update is forbidden), 410 at the
+// end of a watch, a whole-API outage, and
 // --max-sync-failures.
 #include "e2e/fault_fixture.h"
 

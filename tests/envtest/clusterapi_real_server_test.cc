@@ -42,22 +42,24 @@ class ClusterApiRealServerTest : public RealServerTest {
   }
 
   void Create(const std::string& resource, const std::string& json) {
-    Result<std::string> created = AdminCall(cluster(), "POST", Path(resource), json);
+    Result<std::string> created =
+        AdminCall(cluster(), "POST", Path(resource), json);
     ASSERT_TRUE(created.ok()) << created.status().message();
   }
 
   // A MachineDeployment with CA's size and capacity annotations.
   void CreateMachineDeployment(int min, int replicas) {
-    Create("machinedeployments",
-           R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineDeployment",)"
-           R"("metadata":{"name":"workers","annotations":{)"
-           R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
-               std::to_string(min) +
-               R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
-               R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
-               R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
-               R"("spec":{"clusterName":"c","replicas":)" +
-               std::to_string(replicas) + "}}");
+    Create(
+        "machinedeployments",
+        R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineDeployment",)"
+        R"("metadata":{"name":"workers","annotations":{)"
+        R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
+            std::to_string(min) +
+            R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+            R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+            R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+            R"("spec":{"clusterName":"c","replicas":)" +
+            std::to_string(replicas) + "}}");
   }
 
   // A Machine of the MachineDeployment and its Ready Node, which names the
@@ -74,15 +76,16 @@ class ClusterApiRealServerTest : public RealServerTest {
     AddNodes(node_index, 1);
     Result<std::string> patched = AdminCall(
         cluster(), "PATCH", "/api/v1/nodes/" + node,
-        R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" + machine +
-            R"(","cluster.x-k8s.io/cluster-namespace":")" + ns() + R"("}}})",
+        R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+            machine + R"(","cluster.x-k8s.io/cluster-namespace":")" + ns() +
+            R"("}}})",
         "application/merge-patch+json");
     ASSERT_TRUE(patched.ok()) << patched.status().message();
   }
 
   int64_t Replicas() {
-    Result<std::string> scale =
-        AdminCall(cluster(), "GET", Path("machinedeployments", "workers") + "/scale");
+    Result<std::string> scale = AdminCall(
+        cluster(), "GET", Path("machinedeployments", "workers") + "/scale");
     if (!scale.ok()) return -1;
     const size_t spec = scale->find("\"spec\"");
     const size_t at = scale->find("\"replicas\":", spec);
@@ -91,15 +94,18 @@ class ClusterApiRealServerTest : public RealServerTest {
   }
 
   bool Marked(const std::string& machine) {
-    Result<std::string> json = AdminCall(cluster(), "GET", Path("machines", machine));
+    Result<std::string> json =
+        AdminCall(cluster(), "GET", Path("machines", machine));
     return json.ok() && json->find(kDeleteMachine) != std::string::npos;
   }
 
   std::unique_ptr<e2e::Process> Start(std::vector<std::string> extra) {
-    std::vector<std::string> args = {
-        "--mode=node-scale", "--cloud-provider=clusterapi",
-        "--scan-interval=300ms", "--leader-elect=false",
-        "--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s"};
+    std::vector<std::string> args = {"--mode=node-scale",
+                                     "--cloud-provider=clusterapi",
+                                     "--scan-interval=300ms",
+                                     "--leader-elect=false",
+                                     "--scale-down-unneeded-time=1s",
+                                     "--scale-down-delay-after-add=0s"};
     args.insert(args.end(), extra.begin(), extra.end());
     return StartWithToken(args);
   }
@@ -115,7 +121,8 @@ TEST_F(ClusterApiRealServerTest, ScalesFromZeroByCapacityAnnotations) {
   }
   auto propscaler = Start({"--scale-down-enabled=false"});
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 2; }, seconds(30)))
-      << "replicas " << Replicas() << "\n" << propscaler->Output();
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
   EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)
       << propscaler->Output();
 }
@@ -130,7 +137,8 @@ TEST_F(ClusterApiRealServerTest, ScalesDownTheChosenMachine) {
   ASSERT_TRUE(BindPod(cluster(), ns(), "web-0", NodeName(0)).ok());
   auto propscaler = Start({});
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
-      << "replicas " << Replicas() << "\n" << propscaler->Output();
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
   EXPECT_TRUE(Marked("m-1"));
   EXPECT_FALSE(Marked("m-0"));
   EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)

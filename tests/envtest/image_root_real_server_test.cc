@@ -18,7 +18,8 @@ using std::chrono::seconds;
 
 class ImageRootRealServerTest : public RealServerTest {
  protected:
-  std::string root_ = std::string(PROPSCALER_ENVTEST_UNPACK_DIR) + "/image-root";
+  std::string root_ =
+      std::string(PROPSCALER_ENVTEST_UNPACK_DIR) + "/image-root";
 
   // Runs `args` in the root as the image's user; returns the exit code.
   int RunInRoot(const std::vector<std::string>& args, std::string* output) {
@@ -43,14 +44,15 @@ class ImageRootRealServerTest : public RealServerTest {
 
 TEST_F(ImageRootRealServerTest, RuntimePackagesRunPropscalerAsUser65532) {
   ASSERT_EQ(geteuid(), 0u) << "chroot needs root (CI runs as root)";
-  const std::string make = std::string(PROPSCALER_SOURCE_DIR) +
-                           "/tests/envtest/make_image_root.sh";
+  const std::string make =
+      std::string(PROPSCALER_SOURCE_DIR) + "/tests/envtest/make_image_root.sh";
   e2e::Process maker("/bin/bash", {make, root_});
   const std::optional<int> made = maker.WaitForExit(seconds(900));
   ASSERT_EQ(made.value_or(-1), 0) << maker.Report();
 
   fs::create_directories(fs::path(root_) / "usr/local/bin");
-  fs::copy_file(e2e::PropscalerBinary(), fs::path(root_) / "usr/local/bin/propscaler",
+  fs::copy_file(e2e::PropscalerBinary(),
+                fs::path(root_) / "usr/local/bin/propscaler",
                 fs::copy_options::overwrite_existing);
   std::string output;
   ASSERT_EQ(RunInRoot({"/usr/local/bin/propscaler", "--version"}, &output), 0)

@@ -2,8 +2,8 @@
 // objects created and deleted), under exactly deploy/node-scale/kwok's RBAC.
 // The test plays the scheduler: pods are marked Unschedulable through
 // /status and bound through the pods/binding subresource.
-#include <csignal>
 #include <chrono>
+#include <csignal>
 
 #include "envtest/real_server_fixture.h"
 
@@ -34,10 +34,12 @@ class NodeScaleRealServerTest : public RealServerTest {
   }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
-    std::vector<std::string> args = {
-        "--mode=node-scale", "--cloud-provider=kwok",
-        "--node-group-config=node-groups", "--scan-interval=300ms",
-        "--scale-down-unneeded-time=2s", "--scale-down-delay-after-add=0s"};
+    std::vector<std::string> args = {"--mode=node-scale",
+                                     "--cloud-provider=kwok",
+                                     "--node-group-config=node-groups",
+                                     "--scan-interval=300ms",
+                                     "--scale-down-unneeded-time=2s",
+                                     "--scale-down-delay-after-add=0s"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
@@ -118,9 +120,9 @@ TEST_F(NodeScaleRealServerTest, LeaderElectionOnARealLease) {
   ASSERT_TRUE(WaitForGroupNodes(1, *first));
   BindPods({"web-1"});
   // Each instance logs its identity at start.
-  auto& leader =
-      first->Output().find("identity " + holder) != std::string::npos ? first
-                                                                      : second;
+  auto& leader = first->Output().find("identity " + holder) != std::string::npos
+                     ? first
+                     : second;
   auto& follower = leader == first ? second : first;
   leader->Signal(SIGKILL);
   ASSERT_TRUE(e2e::WaitUntil(
@@ -132,9 +134,8 @@ TEST_F(NodeScaleRealServerTest, LeaderElectionOnARealLease) {
       << follower->Output();
   ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-2", "3").ok());
   ASSERT_TRUE(WaitForGroupNodes(2, *follower));
-  EXPECT_EQ(CountOf(leader->Output() + follower->Output(),
-                    "kwok: created node"),
-            2)
+  EXPECT_EQ(
+      CountOf(leader->Output() + follower->Output(), "kwok: created node"), 2)
       << leader->Output() << follower->Output();
 }
 

@@ -8,7 +8,6 @@
 #include <random>
 #include <sstream>
 
-
 namespace propscaler::envtest {
 namespace {
 
@@ -112,7 +111,8 @@ Status RealCluster::Unpack() {
   const std::string partial = apiserver_binary_ + ".partial";
   if (Status s = RunQuietly("xz -dc '" + xz.string() + "' > '" + partial + "'");
       !s.ok()) {
-    return s.WithContext("unpacking " + xz.string() + " (apt-get install xz-utils)");
+    return s.WithContext("unpacking " + xz.string() +
+                         " (apt-get install xz-utils)");
   }
   Result<std::string> sum = Sha256Of(partial);
   if (!sum.ok()) return sum.status();
@@ -132,8 +132,9 @@ Status RealCluster::MakeServiceAccountKeys() {
     s = RunQuietly("openssl rsa -in " + key + " -pubout -out " + dir_.path() +
                    "/sa.pub");
   }
-  dir_.Write("tokens.csv",
-             admin_token_ + ",envtest-admin,envtest-admin,\"system:masters\"\n");
+  dir_.Write(
+      "tokens.csv",
+      admin_token_ + ",envtest-admin,envtest-admin,\"system:masters\"\n");
   return s;
 }
 
@@ -155,17 +156,16 @@ Status RealCluster::StartEtcd() {
   etcd_ = std::make_unique<e2e::Process>(
       *etcd,
       std::vector<std::string>{
-          "--data-dir=" + dir_.path() + "/etcd", "--listen-client-urls=" + client,
-          "--advertise-client-urls=" + client, "--listen-peer-urls=" + peer,
-          "--initial-advertise-peer-urls=" + peer,
+          "--data-dir=" + dir_.path() + "/etcd",
+          "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
+          "--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
           "--initial-cluster=default=" + peer, "--unsafe-no-fsync"});
   kube::ClientConfig config;
   config.server = client;
   kube::HttpClient http(config);
   return WaitForReady("etcd", std::chrono::seconds(30), [&] {
     Result<kube::HttpResponse> health = http.Do({.path = "/health"});
-    return health.ok() &&
-           health->body.find("\"true\"") != std::string::npos;
+    return health.ok() && health->body.find("\"true\"") != std::string::npos;
   });
 }
 
@@ -184,7 +184,8 @@ Status RealCluster::StartApiServer() {
           "--client-ca-file=" + certs_.client_ca.cert_file,
           "--token-auth-file=" + dir + "/tokens.csv",
           "--authorization-mode=RBAC",
-          "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+          "--service-account-issuer=https://"
+          "kubernetes.default.svc.cluster.local",
           "--service-account-key-file=" + dir + "/sa.pub",
           "--service-account-signing-key-file=" + dir + "/sa.key",
           "--service-cluster-ip-range=10.0.0.0/24"});
@@ -213,8 +214,8 @@ Status RealCluster::RestartApiServer() {
 }
 
 Result<kube::HttpResponse> RealCluster::Admin(
-    const std::string& method, const std::string& path,
-    const std::string& body, const std::string& content_type) const {
+    const std::string& method, const std::string& path, const std::string& body,
+    const std::string& content_type) const {
   kube::HttpRequest request;
   request.method = method;
   request.path = path;

@@ -35,11 +35,10 @@ class RealCluster {
   const std::string& ca_file() const { return certs_.server.cert_file; }
 
   // A request as the cluster admin; any HTTP status is a response.
-  Result<kube::HttpResponse> Admin(const std::string& method,
-                                   const std::string& path,
-                                   const std::string& body = "",
-                                   const std::string& content_type =
-                                       "application/json") const;
+  Result<kube::HttpResponse> Admin(
+      const std::string& method, const std::string& path,
+      const std::string& body = "",
+      const std::string& content_type = "application/json") const;
 
   // Stops the kube-apiserver (SIGTERM, then SIGKILL after 3 s) and starts
   // it again on the same etcd and port: its watch cache starts afresh, as

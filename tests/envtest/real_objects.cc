@@ -74,8 +74,8 @@ Result<rapidjson::Document> ParseBody(const std::string& body,
   rapidjson::Document doc;
   doc.Parse(body.c_str());
   if (doc.HasParseError() || !doc.IsObject()) {
-    return Status::Internal(what + ": not a JSON object: " +
-                            body.substr(0, 200));
+    return Status::Internal(what +
+                            ": not a JSON object: " + body.substr(0, 200));
   }
   return doc;
 }
@@ -83,7 +83,8 @@ Result<rapidjson::Document> ParseBody(const std::string& body,
 std::string RbacPath(const std::string& kind, const std::string& ns) {
   const std::string base = "/apis/rbac.authorization.k8s.io/v1";
   if (kind == "Role") return base + "/namespaces/" + ns + "/roles";
-  if (kind == "RoleBinding") return base + "/namespaces/" + ns + "/rolebindings";
+  if (kind == "RoleBinding")
+    return base + "/namespaces/" + ns + "/rolebindings";
   if (kind == "ClusterRole") return base + "/clusterroles";
   return base + "/clusterrolebindings";
 }
@@ -118,18 +119,16 @@ Result<std::vector<YAML::Node>> LoadYaml(const std::string& yaml) {
 
 Result<std::string> AdminCall(const RealCluster& cluster,
                               const std::string& method,
-                              const std::string& path,
-                              const std::string& body,
+                              const std::string& path, const std::string& body,
                               const std::string& content_type) {
   Result<kube::HttpResponse> response =
       cluster.Admin(method, path, body, content_type);
   if (!response.ok()) return response.status().WithContext(method + " " + path);
   if (response->status < 200 || response->status >= 300) {
-    return Status(response->status == 404 ? StatusCode::kNotFound
-                                          : StatusCode::kInternal,
-                  method + " " + path + ": HTTP " +
-                      std::to_string(response->status) + ": " +
-                      kube::DecodeStatusMessage(response->body));
+    return Status(
+        response->status == 404 ? StatusCode::kNotFound : StatusCode::kInternal,
+        method + " " + path + ": HTTP " + std::to_string(response->status) +
+            ": " + kube::DecodeStatusMessage(response->body));
   }
   return std::move(response->body);
 }
@@ -158,15 +157,17 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
                                         const std::string& bound_secret) {
   std::string bound;
   if (!bound_secret.empty()) {
-    Result<std::string> secret = AdminCall(
-        cluster, "GET", "/api/v1/namespaces/" + ns + "/secrets/" + bound_secret);
+    Result<std::string> secret =
+        AdminCall(cluster, "GET",
+                  "/api/v1/namespaces/" + ns + "/secrets/" + bound_secret);
     if (!secret.ok()) return secret.status();
     Result<rapidjson::Document> doc = ParseBody(*secret, "secret");
     if (!doc.ok()) return doc.status();
-    bound = ",\"boundObjectRef\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
-            "\"name\":" +
-            Quoted(bound_secret) + ",\"uid\":" +
-            Quoted((*doc)["metadata"]["uid"].GetString()) + "}";
+    bound =
+        ",\"boundObjectRef\":{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
+        "\"name\":" +
+        Quoted(bound_secret) +
+        ",\"uid\":" + Quoted((*doc)["metadata"]["uid"].GetString()) + "}";
   }
   Result<std::string> body = AdminCall(
       cluster, "POST",
@@ -184,7 +185,6 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
   return std::string(status["token"].GetString());
 }
 
-
 Status CreateCustomResourceDefinitions(const RealCluster& cluster,
                                        const std::string& yaml) {
   Result<std::vector<YAML::Node>> documents = LoadYaml(yaml);
@@ -199,7 +199,8 @@ Status CreateCustomResourceDefinitions(const RealCluster& cluster,
     const std::string name = document["metadata"]["name"].as<std::string>();
     const bool established = e2e::WaitUntil(
         [&] {
-          Result<std::string> crd = AdminCall(cluster, "GET", crds + "/" + name);
+          Result<std::string> crd =
+              AdminCall(cluster, "GET", crds + "/" + name);
           return crd.ok() &&
                  crd->find(R"("type":"Established","status":"True")") !=
                      std::string::npos;
@@ -280,9 +281,10 @@ Status CreateDeployment(const RealCluster& cluster, const std::string& ns,
              cluster, "POST", "/apis/apps/v1/namespaces/" + ns + "/deployments",
              "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
              "\"metadata\":{\"name\":" +
-                 Quoted(name) + "},\"spec\":{\"replicas\":" +
-                 std::to_string(replicas) + ",\"selector\":{\"matchLabels\":" +
-                 labels + "},\"template\":{\"metadata\":{\"labels\":" + labels +
+                 Quoted(name) +
+                 "},\"spec\":{\"replicas\":" + std::to_string(replicas) +
+                 ",\"selector\":{\"matchLabels\":" + labels +
+                 "},\"template\":{\"metadata\":{\"labels\":" + labels +
                  "},\"spec\":{\"containers\":[{\"name\":\"dns\",\"image\":"
                  "\"registry.k8s.io/coredns/coredns:v1.11.1\"}]}}}}")
       .status();
@@ -291,8 +293,9 @@ Status CreateDeployment(const RealCluster& cluster, const std::string& ns,
 Result<int64_t> DeploymentReplicas(const RealCluster& cluster,
                                    const std::string& ns,
                                    const std::string& name) {
-  Result<std::string> body = AdminCall(
-      cluster, "GET", "/apis/apps/v1/namespaces/" + ns + "/deployments/" + name);
+  Result<std::string> body =
+      AdminCall(cluster, "GET",
+                "/apis/apps/v1/namespaces/" + ns + "/deployments/" + name);
   if (!body.ok()) return body.status();
   Result<rapidjson::Document> doc = ParseBody(*body, "deployment " + name);
   if (!doc.ok()) return doc.status();
@@ -316,8 +319,7 @@ Status PutConfigMap(const RealCluster& cluster, const std::string& ns,
   const std::string body =
       "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":" +
       Quoted(name) + "},\"data\":{" + Quoted(key) + ":" + Quoted(value) + "}}";
-  Result<kube::HttpResponse> existing =
-      cluster.Admin("GET", path + "/" + name);
+  Result<kube::HttpResponse> existing = cluster.Admin("GET", path + "/" + name);
   if (existing.ok() && existing->status == 200) {
     return AdminCall(cluster, "PUT", path + "/" + name, body).status();
   }
@@ -420,7 +422,8 @@ Result<std::string> LeaseHolder(const RealCluster& cluster,
   Result<rapidjson::Document> doc = ParseBody(*body, "lease " + name);
   if (!doc.ok()) return doc.status();
   const auto& spec = (*doc)["spec"];
-  if (!spec.IsObject() || !spec.HasMember("holderIdentity")) return std::string();
+  if (!spec.IsObject() || !spec.HasMember("holderIdentity"))
+    return std::string();
   return std::string(spec["holderIdentity"].GetString());
 }
 

@@ -15,12 +15,10 @@
 namespace propscaler::envtest {
 
 // Sends an admin request and turns a non-2xx answer into an error.
-Result<std::string> AdminCall(const RealCluster& cluster,
-                              const std::string& method,
-                              const std::string& path,
-                              const std::string& body = "",
-                              const std::string& content_type =
-                                  "application/json");
+Result<std::string> AdminCall(
+    const RealCluster& cluster, const std::string& method,
+    const std::string& path, const std::string& body = "",
+    const std::string& content_type = "application/json");
 
 Status CreateNamespace(const RealCluster& cluster, const std::string& ns);
 Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,

@@ -40,8 +40,8 @@ void RealServerTest::SetUp() {
 
 void RealServerTest::AddNodes(int first, int count) {
   for (int i = first; i < first + count; ++i) {
-    Status created = CreateNode(cluster(), {.name = NodeName(i),
-                                            .label = NodeLabel()});
+    Status created =
+        CreateNode(cluster(), {.name = NodeName(i), .label = NodeLabel()});
     ASSERT_TRUE(created.ok()) << created.message();
   }
 }
@@ -49,15 +49,15 @@ void RealServerTest::AddNodes(int first, int count) {
 void RealServerTest::TearDown() {
   // Node-scale mode sees every pod and node of the cluster: none of this
   // test's may outlive it (no namespace controller runs to remove them).
-  Result<std::string> pods = AdminCall(
-      cluster(), "DELETE",
-      "/api/v1/namespaces/" + ns_ + "/pods?gracePeriodSeconds=0");
+  Result<std::string> pods =
+      AdminCall(cluster(), "DELETE",
+                "/api/v1/namespaces/" + ns_ + "/pods?gracePeriodSeconds=0");
   EXPECT_TRUE(pods.ok()) << pods.status().message();
   for (const std::string& selector :
        {NodeLabel(), std::string("propscaler.io/node-group")}) {
-    Result<std::string> deleted = AdminCall(
-        cluster(), "DELETE",
-        "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
+    Result<std::string> deleted =
+        AdminCall(cluster(), "DELETE",
+                  "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
     EXPECT_TRUE(deleted.ok()) << deleted.status().message();
   }
 }
@@ -92,9 +92,8 @@ std::unique_ptr<e2e::Process> RealServerTest::StartWithToken(
       "kubeconfig",
       e2e::KubeconfigYaml(cluster().url(), "", cluster().ca_file(), "",
                           "    tokenFile: " + token_file_ + "\n"));
-  args.insert(args.begin(), {"--kubeconfig=" + kubeconfig,
-                             "--namespace=" + ns_, "--healthz-port=0",
-                             "--logtostderr"});
+  args.insert(args.begin(), {"--kubeconfig=" + kubeconfig, "--namespace=" + ns_,
+                             "--healthz-port=0", "--logtostderr"});
   return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args);
 }
 
@@ -136,9 +135,9 @@ std::unique_ptr<e2e::Process> RealServerTest::StartPropscaler(
           timeout)) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << "propscaler never logged \"" << text
-                                       << "\"; its log:\n"
-                                       << propscaler.Output();
+  return ::testing::AssertionFailure()
+         << "propscaler never logged \"" << text << "\"; its log:\n"
+         << propscaler.Output();
 }
 
 }  // namespace propscaler::envtest

@@ -34,7 +34,9 @@ class RealServerTest : public ::testing::Test {
   const std::string& ns() const { return ns_; }
   // The label every node of this test carries, for --nodelabels.
   std::string NodeLabel() const { return "envtest-ns=" + ns_; }
-  std::string NodeName(int i) const { return ns_ + "-node-" + std::to_string(i); }
+  std::string NodeName(int i) const {
+    return ns_ + "-node-" + std::to_string(i);
+  }
   // Creates `count` Ready 4-core nodes labelled for this test, numbered
   // from `first`.
   void AddNodes(int first, int count);

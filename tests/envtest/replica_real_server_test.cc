@@ -76,8 +76,9 @@ TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
 TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
   GrantRbac("autoscaler", {kCpaExamplesRbac});
   SetUpTarget(3);
-  auto propscaler = StartPropscaler(
-      {"--poll-period-seconds=1", std::string("--default-params=") + kDefaults});
+  auto propscaler =
+      StartPropscaler({"--poll-period-seconds=1",
+                       std::string("--default-params=") + kDefaults});
   ASSERT_TRUE(WaitForReplicas(3, *propscaler));
   Result<std::string> linear =
       ConfigMapValue(cluster(), ns(), kConfigMap, "linear");
@@ -86,7 +87,9 @@ TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
 
   ASSERT_TRUE(DeleteConfigMap(cluster(), ns(), kConfigMap).ok());
   EXPECT_TRUE(e2e::WaitUntil(
-      [&] { return ConfigMapValue(cluster(), ns(), kConfigMap, "linear").ok(); },
+      [&] {
+        return ConfigMapValue(cluster(), ns(), kConfigMap, "linear").ok();
+      },
       seconds(30)))
       << propscaler->Output();
   SetParams(R"({"nodesPerReplica":1,"min":5})");
@@ -116,8 +119,9 @@ TEST_F(ReplicaRealServerTest, ChartRbacWithoutTheConfigMapFailsTheOnceRun) {
 TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
   GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(2);
-  auto propscaler = StartPropscaler(
-      {"--poll-period-seconds=60", std::string("--default-params=") + kDefaults});
+  auto propscaler =
+      StartPropscaler({"--poll-period-seconds=60",
+                       std::string("--default-params=") + kDefaults});
   ASSERT_TRUE(WaitForReplicas(2, *propscaler));
   AddNodes(2, 2);
   ASSERT_TRUE(WaitForReplicas(4, *propscaler, seconds(5)));
@@ -178,11 +182,10 @@ TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {
   SetUpTarget(2);
   SetParams(kPerNodeParams);
   for (const char* secret : {"first", "second"}) {
-    ASSERT_TRUE(AdminCall(cluster(), "POST",
-                          "/api/v1/namespaces/" + ns() + "/secrets",
-                          std::string("{\"metadata\":{\"name\":\"") + secret +
-                              "\"}}")
-                    .ok());
+    ASSERT_TRUE(
+        AdminCall(cluster(), "POST", "/api/v1/namespaces/" + ns() + "/secrets",
+                  std::string("{\"metadata\":{\"name\":\"") + secret + "\"}}")
+            .ok());
   }
   RotateToken("first");
   auto propscaler = StartPropscaler({"--poll-period-seconds=1"});

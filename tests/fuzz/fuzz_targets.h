@@ -21,6 +21,12 @@ void FuzzQuantity(const uint8_t* data, size_t size);
 void FuzzKubeconfig(const uint8_t* data, size_t size);
 // API list pages, watch events, ConfigMaps, Scales and Status bodies.
 void FuzzDecode(const uint8_t* data, size_t size);
+// Flag values: durations, MIN:MAX ranges, label selectors, taint lists,
+// expander chains, target lists, object names, counts (the first byte picks
+// which).
+void FuzzFlags(const uint8_t* data, size_t size);
+// Node-groups JSON and the priority expander's YAML (the first byte picks).
+void FuzzNodeGroups(const uint8_t* data, size_t size);
 
 }  // namespace propscaler::fuzz
 

@@ -48,15 +48,15 @@ TEST_P(FuzzRegressionTest, EveryKeptInputRunsCleanly) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Targets, FuzzRegressionTest,
-                         ::testing::Values(Target{"params", &FuzzParams},
-                                           Target{"quantity", &FuzzQuantity},
-                                           Target{"kubeconfig",
-                                                  &FuzzKubeconfig},
-                                           Target{"decode", &FuzzDecode}),
-                         [](const ::testing::TestParamInfo<Target>& info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Targets, FuzzRegressionTest,
+    ::testing::Values(
+        Target{"params", &FuzzParams}, Target{"quantity", &FuzzQuantity},
+        Target{"kubeconfig", &FuzzKubeconfig}, Target{"decode", &FuzzDecode},
+        Target{"flags", &FuzzFlags}, Target{"node_groups", &FuzzNodeGroups}),
+    [](const ::testing::TestParamInfo<Target>& info) {
+      return std::string(info.param.name);
+    });
 
 }  // namespace
 }  // namespace propscaler::fuzz

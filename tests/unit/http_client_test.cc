@@ -176,6 +176,7 @@ TEST(InClusterConfigTest, ReadsServiceAccountFiles) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "token") << "abc";
   std::ofstream(dir / "namespace") << "kube-system";
+  std::ofstream(dir / "ca.crt") << "-----BEGIN CERTIFICATE-----\n";
   setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1", 1);
   setenv("KUBERNETES_SERVICE_PORT", "443", 1);
   Result<ClientConfig> config = LoadInClusterConfig(dir.string());

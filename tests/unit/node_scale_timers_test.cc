@@ -93,18 +93,5 @@ TEST(ScaleDownTimersTest, DelaysAfterAddAndFailureBlock) {
   EXPECT_FALSE(timers.Blocked(clock.Now()).has_value());
 }
 
-TEST(DurationTest, ParsesGoDurationsAndNamesTheFlag) {
-  EXPECT_EQ(*ParseDuration("f", "10s"), seconds(10));
-  EXPECT_EQ(*ParseDuration("f", "1h30m"), minutes(90));
-  EXPECT_EQ(*ParseDuration("f", "250ms"), std::chrono::milliseconds(250));
-  EXPECT_EQ(*ParseDuration("f", "0"), seconds(0));
-  Result<std::chrono::milliseconds> bad = ParseDuration("scan-interval", "10x");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.status().message().find("--scan-interval=10x"),
-            std::string::npos);
-  EXPECT_FALSE(ParseDuration("f", "s").ok());
-  EXPECT_FALSE(ParseDuration("f", "").ok());
-}
-
 }  // namespace
 }  // namespace propscaler::nodescale

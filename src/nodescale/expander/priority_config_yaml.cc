@@ -2,21 +2,19 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <limits>
+#include <charconv>
 
 namespace propscaler::nodescale {
 namespace {
 
 Result<int> ParsePriority(const YAML::Node& key) {
   const std::string text = key.IsScalar() ? key.Scalar() : "";
-  try {
-    size_t used = 0;
-    const long long value = std::stoll(text, &used);
-    if (used == text.size() && value >= std::numeric_limits<int>::min() &&
-        value <= std::numeric_limits<int>::max()) {
-      return static_cast<int>(value);
-    }
-  } catch (const std::exception&) {
+  int value = 0;
+  const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), value);
+  if (!text.empty() && error == std::errc() &&
+      end == text.data() + text.size()) {
+    return value;
   }
   return Status::Invalid("priority \"" + text + "\" is not an integer");
 }

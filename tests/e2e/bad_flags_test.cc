@@ -1,0 +1,151 @@
+// Every bad value of every flag, run through the real binary: it exits 2
+// within seconds (no daemon starts), with one message naming the flag and the
+// bad value. The kubeconfig points at a port where nothing listens, so a
+// value that slipped through would show as a process still running.
+#include <gtest/gtest.h>
+
+#include "e2e/process.h"
+
+namespace propscaler::e2e {
+namespace {
+
+struct BadFlag {
+  std::vector<std::string> args;
+  std::string message;  // what the output must contain
+};
+
+class BadFlagsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ca_ = dir_.Write("ca.crt", "-----BEGIN CERTIFICATE-----\nMIIB\n");
+    kubeconfig_ =
+        dir_.Write("kubeconfig", KubeconfigYaml("http://127.0.0.1:1", "t"));
+  }
+
+  // Runs each case after `base`; the failures say which case.
+  void ExpectUsageErrors(const std::vector<std::string>& base,
+                         const std::vector<BadFlag>& cases) {
+    for (const BadFlag& c : cases) {
+      std::vector<std::string> args = base;
+      args.insert(args.end(), c.args.begin(), c.args.end());
+      Process process(PropscalerBinary(), args);
+      const std::optional<int> code =
+          process.WaitForExit(std::chrono::seconds(20));
+      const std::string output = process.Output();
+      EXPECT_TRUE(code.has_value())
+          << c.args.front() << ": still running, a daemon started\n"
+          << output;
+      EXPECT_EQ(code.value_or(-1), 2) << c.args.front() << "\n" << output;
+      EXPECT_NE(output.find(c.message), std::string::npos)
+          << c.args.front() << ": want \"" << c.message << "\" in\n"
+          << output;
+      EXPECT_EQ(output.find("terminate called"), std::string::npos) << output;
+    }
+  }
+
+  std::string Kubeconfig(const std::string& server, const std::string& ca,
+                         const std::string& user_lines = "    token: t\n") {
+    return dir_.Write("kubeconfig-" + std::to_string(++written_),
+                      KubeconfigYaml(server, "", ca, "", user_lines));
+  }
+
+  TempDir dir_;
+  std::string ca_;
+  std::string kubeconfig_;
+  int written_ = 0;
+};
+
+TEST_F(BadFlagsTest, ReplicaModeFlags) {
+  const std::string too_long(64, 'a');
+  ExpectUsageErrors(
+      {"--kubeconfig=" + kubeconfig_, "--namespace=ns", "--configmap=cm",
+       "--target=deployment/web"},
+      {
+          {{"--poll-period-seconds=abc"}, "'abc'"},
+          {{"--poll-period-seconds=0"}, "--poll-period-seconds"},
+          {{"--poll-period-seconds=99999999999"}, "'99999999999'"},
+          {{"--max-sync-failures=-1"}, "--max-sync-failures"},
+          {{"--healthz-port=70000"}, "--healthz-port=70000"},
+          {{"--healthz-port=-1"}, "--healthz-port=-1"},
+          {{"--api-idle-timeout-seconds=0"}, "--api-idle-timeout-seconds=0"},
+          {{"--namespace=Kube_System"}, "--namespace=Kube_System"},
+          {{"--namespace=" + too_long}, "--namespace=" + too_long},
+          {{"--configmap=Bad/Name"}, "--configmap=Bad/Name"},
+          {{"--target=deployment/Web_1"}, "deployment/Web_1"},
+          {{"--target=daemonset/x"}, "daemonset"},
+          {{"--target=deployment/"}, "KIND/NAME"},
+          {{"--nodelabels=a in (b"}, "--nodelabels"},
+          {{"--exclude-node-taints=a:Sometimes"}, "a:Sometimes"},
+          {{"--default-params=not json"}, "--default-params"},
+          {{"--default-params={\"linear\":{\"min\":-1}}"}, "--default-params"},
+          {{"--mode=bogus"}, "--mode=bogus"},
+          {{"--bogus-flag=1"}, "bogus_flag"},
+          {{"--once=maybe"}, "'maybe'"},
+          {{"--kubeconfig=/nonexistent/config"}, "/nonexistent/config"},
+          {{"--kubeconfig=" + Kubeconfig("https://127.0.0.1:1", "/no/ca.crt")},
+           "/no/ca.crt"},
+          {{"--kubeconfig=" + Kubeconfig("127.0.0.1:6443", ca_)},
+           "server \"127.0.0.1:6443\""},
+          {{"--kubeconfig=" + Kubeconfig("https://127.0.0.1:99999", ca_)},
+           "99999"},
+          {{"--kubeconfig=" + Kubeconfig("https://127.0.0.1:1", ca_,
+                                         "    tokenFile: /no/token\n")},
+           "/no/token"},
+          {{"--kubeconfig=" +
+            Kubeconfig("https://127.0.0.1:1", ca_,
+                       "    client-certificate: " + ca_ + "\n")},
+           "without its client-key"},
+      });
+}
+
+TEST_F(BadFlagsTest, NodeScaleModeFlags) {
+  ExpectUsageErrors(
+      {"--mode=node-scale", "--kubeconfig=" + kubeconfig_, "--namespace=ns",
+       "--cloud-provider=kwok", "--node-group-config=groups"},
+      {
+          {{"--scan-interval=.s"}, "--scan-interval=.s"},
+          {{"--scan-interval=10sx"}, "--scan-interval=10sx"},
+          {{"--scan-interval=0"}, "--scan-interval=0"},
+          {{"--scan-interval=-5s"}, "--scan-interval=-5s"},
+          {{"--scan-interval=99999999999999999999h"}, "--scan-interval="},
+          {{"--scale-down-unneeded-time=abc"},
+           "--scale-down-unneeded-time=abc"},
+          {{"--max-node-provision-time=0s"}, "--max-node-provision-time=0s"},
+          {{"--expander=bogus"}, "bogus"},
+          {{"--expander=least-waste,bogus"}, "bogus"},
+          {{"--expander="}, "--expander"},
+          {{"--max-nodes-per-scaleup=0"}, "--max-nodes-per-scaleup=0"},
+          {{"--max-empty-bulk-delete=0"}, "--max-empty-bulk-delete=0"},
+          {{"--max-graceful-termination-sec=-1"},
+           "--max-graceful-termination-sec"},
+          {{"--scale-down-utilization-threshold=nan"},
+           "--scale-down-utilization-threshold"},
+          {{"--scale-down-utilization-threshold=1.5"},
+           "--scale-down-utilization-threshold"},
+          {{"--scale-down-utilization-threshold=inf"},
+           "--scale-down-utilization-threshold"},
+          {{"--scale-down-utilization-threshold=abc"}, "'abc'"},
+          {{"--max-nodes-total=-1"}, "--max-nodes-total=-1"},
+          {{"--cores-total=5:1"}, "--cores-total=5:1"},
+          {{"--cores-total=x"}, "--cores-total=x"},
+          {{"--memory-total=0:99999999999999"}, "--memory-total"},
+          {{"--cloud-provider=aws"}, "--cloud-provider=aws"},
+          {{"--node-group-config="}, "--node-group-config"},
+          {{"--node-group-config=Bad_Name"}, "--node-group-config=Bad_Name"},
+          {{"--leader-elect-renew-deadline=20s"},
+           "--leader-elect-renew-deadline"},
+          {{"--leader-elect-lease-duration=0s"},
+           "--leader-elect-lease-duration"},
+          {{"--leader-elect-retry-period=0"}, "--leader-elect-retry-period"},
+          {{"--leader-elect-resource-name=Bad"},
+           "--leader-elect-resource-name=Bad"},
+          {{"--initial-node-group-backoff-duration=1h"},
+           "--initial-node-group-backoff-duration"},
+          {{"--namespace=Bad_NS"}, "--namespace=Bad_NS"},
+          {{"--kubeconfig=" + Kubeconfig("https://127.0.0.1:1", "/no/ca.crt")},
+           "/no/ca.crt"},
+      });
+}
+
+}  // namespace
+}  // namespace propscaler::e2e
