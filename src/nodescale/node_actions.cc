@@ -2,15 +2,11 @@
 
 #include <algorithm>
 
+#include "kube/node_taint_edit.h"
 #include "nodescale/resources_json.h"
 
 namespace propscaler::nodescale {
 namespace {
-
-std::vector<Taint> Without(std::vector<Taint> taints, std::string_view key) {
-  std::erase_if(taints, [&](const Taint& t) { return t.key == key; });
-  return taints;
-}
 
 std::string UnixSeconds(TimePoint now) {
   return std::to_string(
@@ -18,19 +14,10 @@ std::string UnixSeconds(TimePoint now) {
           .count());
 }
 
-Status PatchNodeSpec(const kube::KubeApi& api, const NodeState& node,
-                     const std::vector<Taint>& taints, bool unschedulable,
-                     const std::string& what) {
-  const std::string body =
-      "{\"spec\":{\"taints\":" + EncodeTaints(taints) +
-      ",\"unschedulable\":" + (unschedulable ? "true" : "false") + "}}";
-  kube::HttpRequest request{"PATCH", "/api/v1/nodes/" + node.name, body,
-                            "application/merge-patch+json"};
-  Result<std::string> patched = api.Call(request);
-  if (!patched.ok()) {
-    return patched.status().WithContext(what + " on node " + node.name);
-  }
-  return Status::Ok();
+Status Edit(const kube::KubeApi& api, const NodeState& node,
+            const kube::NodeTaintEdit& edit, const std::string& what) {
+  Status status = kube::EditNodeTaints(api, node.name, edit);
+  return status.WithContext(what + " on node " + node.name);
 }
 
 }  // namespace
@@ -42,30 +29,35 @@ bool HasTaint(const NodeState& node, std::string_view key) {
 
 Status SetDeletionCandidate(const kube::KubeApi& api, const NodeState& node,
                             bool candidate, TimePoint now) {
-  std::vector<Taint> taints = Without(node.taints, kDeletionCandidateTaint);
+  kube::NodeTaintEdit edit;
   if (candidate) {
-    taints.push_back({std::string(kDeletionCandidateTaint), UnixSeconds(now),
-                      TaintEffect::kPreferNoSchedule});
+    edit.add = kube::TaintToAdd{std::string(kDeletionCandidateTaint),
+                                UnixSeconds(now), "PreferNoSchedule"};
+  } else {
+    edit.remove_keys = {std::string(kDeletionCandidateTaint)};
   }
-  return PatchNodeSpec(api, node, taints, node.unschedulable,
-                       std::string(candidate ? "adding" : "removing") +
-                           " taint " + std::string(kDeletionCandidateTaint));
+  return Edit(api, node, edit,
+              std::string(candidate ? "adding" : "removing") + " taint " +
+                  std::string(kDeletionCandidateTaint));
 }
 
 Status MarkToBeDeleted(const kube::KubeApi& api, const NodeState& node,
                        TimePoint now) {
-  std::vector<Taint> taints = Without(node.taints, kToBeDeletedTaint);
-  taints.push_back({std::string(kToBeDeletedTaint), UnixSeconds(now),
-                    TaintEffect::kNoSchedule});
-  return PatchNodeSpec(api, node, taints, true,
-                       "adding taint " + std::string(kToBeDeletedTaint));
+  kube::NodeTaintEdit edit;
+  edit.add = kube::TaintToAdd{std::string(kToBeDeletedTaint), UnixSeconds(now),
+                              "NoSchedule"};
+  edit.cordon = kube::NodeTaintEdit::Cordon::kCordon;
+  return Edit(api, node, edit,
+              "adding taint " + std::string(kToBeDeletedTaint));
 }
 
 Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node) {
-  std::vector<Taint> taints =
-      Without(Without(node.taints, kToBeDeletedTaint), kDeletionCandidateTaint);
-  return PatchNodeSpec(api, node, taints, false,
-                       "removing taint " + std::string(kToBeDeletedTaint));
+  kube::NodeTaintEdit edit;
+  edit.remove_keys = {std::string(kToBeDeletedTaint),
+                      std::string(kDeletionCandidateTaint)};
+  edit.cordon = kube::NodeTaintEdit::Cordon::kUncordonOwn;
+  return Edit(api, node, edit,
+              "removing taint " + std::string(kToBeDeletedTaint));
 }
 
 Status EvictPod(const kube::KubeApi& api, const PodState& pod,

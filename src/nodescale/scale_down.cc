@@ -38,6 +38,7 @@ class ScaleDownPlanner {
       int64_t& size = group_sizes_[group.name];
       size = std::max(size, group.target_size);
     }
+    PlacePendingPods();
   }
 
   ScaleDownPlan Plan() {
@@ -46,6 +47,28 @@ class ScaleDownPlanner {
   }
 
  private:
+  // Cluster Autoscaler's filter-out-schedulable step: a pending pod that
+  // fits an existing node will land there, so the simulation puts it there
+  // first and the node is not empty. A node that is not Ready yet counts
+  // (the scheduler uses it once it is); a cordoned one does not.
+  void PlacePendingPods() {
+    for (size_t i = 0; i < bins_.size(); ++i) {
+      bins_[i].accepts_pods = !snapshot_.nodes[i].unschedulable;
+    }
+    hint_ = 0;
+    for (const PodState& pod : snapshot_.pods) {
+      if (!pod.node_name.empty() || pod.terminated) continue;
+      if (std::optional<size_t> node = FindDestination(pod)) {
+        PlaceOnBin(pod, &bins_[*node]);
+      }
+    }
+    for (size_t i = 0; i < bins_.size(); ++i) {
+      const NodeState& node = snapshot_.nodes[i];
+      bins_[i].accepts_pods = node.ready && !node.unschedulable;
+    }
+    hint_ = 0;
+  }
+
   std::vector<Candidate> Candidates() {
     std::vector<Candidate> out;
     for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {

@@ -1,8 +1,11 @@
 // The scale-down planner: which nodes of which groups can go now, as Cluster
 // Autoscaler decides it.
 //
-// Utilization is max(cpu, memory) requested / allocatable, DaemonSet and
-// mirror pods ignored. A node is a candidate when it is below the threshold,
+// Pending pods are first placed on the nodes they fit (Ready or not yet,
+// never cordoned), as Cluster Autoscaler's filter-out-schedulable does, so a
+// node that pending pods will use is not unneeded. Utilization is
+// max(cpu, memory) requested / allocatable, DaemonSet and mirror pods
+// ignored. A node is a candidate when it is below the threshold,
 // its group is above min size, and it is not annotated
 // cluster-autoscaler.kubernetes.io/scale-down-disabled=true. It is removable
 // only if every pod on it can move: pods without a controller,

@@ -43,12 +43,15 @@ TEST_F(NodeScaleTest, RestartMidScaleDownKeepsANodeThatBecameNeeded) {
   PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
   CreateNode("static-1", "", "4");
   CreateNode("small-a", "small");
-  // What a propscaler stopped between marking and deleting leaves behind;
+  // What a propscaler stopped between marking and deleting leaves behind
+  // (its taint, its cordon and the mark saying the cordon is its own);
   // meanwhile a pod that needs the node was bound to it.
   ASSERT_TRUE(
       server_
           .PatchNode("small-a",
-                     R"({"spec":{"unschedulable":true,"taints":[)"
+                     R"({"metadata":{"annotations":{)"
+                     R"("propscaler.io/cordoned-by":"propscaler"}},)"
+                     R"("spec":{"unschedulable":true,"taints":[)"
                      R"({"key":"ToBeDeletedByClusterAutoscaler",)"
                      R"("value":"1700000000","effect":"NoSchedule"}]}})")
           .ok());
@@ -68,6 +71,40 @@ TEST_F(NodeScaleTest, RestartMidScaleDownKeepsANodeThatBecameNeeded) {
       << propscaler->Report();
   EXPECT_NE(propscaler->Output().find("is not being removed"),
             std::string::npos);
+  EXPECT_EQ(node->find("propscaler.io/cordoned-by"), std::string::npos)
+      << *node;
+}
+
+// The same leftover taint on a node a person cordoned (no mark): the taint
+// goes, the person's cordon and the taints of others stay.
+TEST_F(NodeScaleTest, RestartKeepsAPersonsCordonAndOthersTaints) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  CreateNode("static-1", "", "4");
+  CreateNode("small-a", "small");
+  ASSERT_TRUE(
+      server_
+          .PatchNode(
+              "small-a",
+              R"({"spec":{"unschedulable":true,"taints":[)"
+              R"({"key":"ToBeDeletedByClusterAutoscaler",)"
+              R"("value":"1700000000","effect":"NoSchedule"},)"
+              R"({"key":"maintenance","value":"disk",)"
+              R"("effect":"NoExecute","timeAdded":"2026-01-01T00:00:00Z"}]}})")
+          .ok());
+  CreatePod("web-0", "3", "small-a");
+  auto propscaler = Start(
+      {"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s"});
+  ASSERT_TRUE(WaitUntil([&] { return !NodeHasTaint("small-a", kToBeDeleted); },
+                        seconds(10)))
+      << propscaler->Report();
+  std::optional<std::string> node = server_.GetObject("/api/v1/nodes/small-a");
+  ASSERT_TRUE(node.has_value());
+  EXPECT_NE(node->find("\"unschedulable\":true"), std::string::npos) << *node;
+  EXPECT_NE(
+      node->find(R"("key":"maintenance","value":"disk",)"
+                 R"("effect":"NoExecute","timeAdded":"2026-01-01T00:00:00Z")"),
+      std::string::npos)
+      << *node;
 }
 
 }  // namespace

@@ -159,6 +159,37 @@ TEST_F(NodescaleScaleDownTest, NodeThatReceivedPodsStays) {
             "receives pods from another node removed in this pass");
 }
 
+// Cluster Autoscaler's filter-out-schedulable: nodes just made for pending
+// pods are not unneeded while the pods wait for the scheduler.
+TEST_F(NodescaleScaleDownTest, PendingPodsKeepTheNodesTheyWillUse) {
+  snapshot_.pods.clear();
+  snapshot_.pods.push_back(Pod("wait-1", 3000, kGi));
+  snapshot_.pods.push_back(Pod("wait-2", 3000, kGi));
+  const ScaleDownPlan plan = Plan();
+  // Two of the three empty nodes are taken by the pending pods; one goes.
+  ASSERT_EQ(plan.removals.size(), 1u) << plan.removals[0].node;
+  EXPECT_EQ(plan.removals[0].node, "g-3");
+}
+
+TEST_F(NodescaleScaleDownTest, PendingPodsPreferNodesAlreadyInUse) {
+  snapshot_.pods.push_back(Pod("small", 1500, kGi));  // fits beside "busy"
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2", "g-3"}));
+}
+
+TEST_F(NodescaleScaleDownTest, PendingPodsWaitForANodeThatIsNotReadyYet) {
+  snapshot_.nodes[1].ready = false;
+  snapshot_.nodes[2].ready = false;
+  snapshot_.pods.push_back(Pod("wait", 3000, kGi));
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3"}));
+}
+
+TEST_F(NodescaleScaleDownTest, PendingPodsDoNotKeepCordonedOrTooSmallNodes) {
+  snapshot_.nodes[1].unschedulable = true;
+  snapshot_.pods.push_back(Pod("huge", 8000, kGi));  // fits no node
+  snapshot_.pods.push_back(Pod("wait", 3000, kGi));  // g-3, not cordoned g-2
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));
+}
+
 TEST_F(NodescaleScaleDownTest, MinimumCoresAreKept) {
   config_.limits.min_cores = 8;  // 12 cores now: one 4-core node may go
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));
