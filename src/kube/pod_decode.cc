@@ -53,11 +53,19 @@ Result<LivePod> DecodePod(const Value& object, const std::string& path) {
                  ParseRfc3339(StringOf(metadata, "creationTimestamp"))};
 }
 
+constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";
+
 Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
   static const Value kNull;
   Result<nodescale::NodeState> state =
       nodescale::DecodeNodeObject(object, path);
   if (!state.ok()) return state.status();
+  // The API server taints every new node not-ready; the node lifecycle
+  // controller lifts it once the node is Ready. Until then the node takes
+  // no pods: it is still coming, as Cluster Autoscaler counts it.
+  for (const nodescale::Taint& taint : state->taints) {
+    if (taint.key == kNotReadyTaint) state->ready = false;
+  }
   const Value& metadata = MemberOr(object, "metadata", kNull);
   return LiveNode{std::move(state).value(), StringOf(metadata, "uid"),
                   ParseRfc3339(StringOf(metadata, "creationTimestamp"))};

@@ -2,8 +2,10 @@
 // objects created and deleted), under exactly deploy/node-scale/kwok's RBAC.
 // The test plays the scheduler: pods are marked Unschedulable through
 // /status and bound through the pods/binding subresource.
+#include <atomic>
 #include <chrono>
 #include <csignal>
+#include <thread>
 
 #include "envtest/real_server_fixture.h"
 
@@ -21,8 +23,26 @@ constexpr char kGroupSelector[] = "propscaler.io/node-group=small";
 
 class NodeScaleRealServerTest : public RealServerTest {
  protected:
+  // The test plays the node lifecycle controller: the kwok nodes are Ready
+  // from the start, so their not-ready taint is lifted at once.
+  void LiftNotReadyTaints() {
+    while (!stop_.load()) {
+      for (const std::string& node : GroupNodes()) {
+        ClearNotReadyTaint(cluster(), node);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  void TearDown() override {
+    stop_ = true;
+    if (lifecycle_.joinable()) lifecycle_.join();
+    RealServerTest::TearDown();
+  }
+
   void SetUp() override {
     RealServerTest::SetUp();
+    lifecycle_ = std::thread([this] { LiftNotReadyTaints(); });
     ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
     GrantRbac("propscaler-node-scale", kKwokRbac);
     Status groups = PutConfigMap(
@@ -43,6 +63,9 @@ class NodeScaleRealServerTest : public RealServerTest {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
+
+  std::atomic<bool> stop_{false};
+  std::thread lifecycle_;
 
   std::vector<std::string> GroupNodes() {
     Result<std::vector<std::string>> names =
@@ -137,6 +160,76 @@ TEST_F(NodeScaleRealServerTest, LeaderElectionOnARealLease) {
   EXPECT_EQ(
       CountOf(leader->Output() + follower->Output(), "kwok: created node"), 2)
       << leader->Output() << follower->Output();
+}
+
+// The scheduler takes 30 s to bind: the nodes made for the pending pods are
+// not unneeded meanwhile (the pods will land there), so nothing is deleted
+// and made again, however short the unneeded time.
+TEST_F(NodeScaleRealServerTest,
+       PendingPodsKeepTheirNodesWhileTheSchedulerIsSlow) {
+  for (const char* pod : {"web-1", "web-2"}) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "3").ok());
+  }
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  ASSERT_TRUE(WaitForGroupNodes(2, *propscaler));
+  const std::vector<std::string> made = GroupNodes();
+  EXPECT_FALSE(
+      e2e::WaitUntil([&] { return GroupNodes() != made; }, seconds(30)))
+      << "the nodes changed while the pods waited\n"
+      << propscaler->Output();
+  BindPods({"web-1", "web-2"});
+  EXPECT_FALSE(
+      e2e::WaitUntil([&] { return GroupNodes() != made; }, seconds(3)));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
+  EXPECT_EQ(CountOf(log, "kwok: deleted node"), 0) << log;
+}
+
+// Another controller taints and a person cordons a node while propscaler
+// has it marked as a deletion candidate; when the node is needed again
+// propscaler removes only its own taint.
+TEST_F(NodeScaleRealServerTest, OthersTaintsAndCordonSurvive) {
+  const std::string node = NodeName(0);
+  ASSERT_TRUE(CreateNode(cluster(), {.name = node,
+                                     .label = "propscaler.io/node-group=small"})
+                  .ok());
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "3").ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "web-1", node).ok());
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--scale-down-unneeded-time=1h"}));
+  ASSERT_TRUE(DeletePod(cluster(), ns(), "web-1").ok());
+  auto node_json = [&] {
+    Result<std::string> json =
+        AdminCall(cluster(), "GET", "/api/v1/nodes/" + node);
+    return json.ok() ? *json : std::string();
+  };
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] {
+        return node_json().find("DeletionCandidateOfClusterAutoscaler") !=
+               std::string::npos;
+      },
+      seconds(30)))
+      << propscaler->Output();
+
+  Result<std::string> tainted = AdminCall(
+      cluster(), "PATCH", "/api/v1/nodes/" + node,
+      R"({"spec":{"taints":[{"key":"example.com/maintenance","value":"disk",)"
+      R"("effect":"NoSchedule"}]}})",
+      "application/strategic-merge-patch+json");
+  ASSERT_TRUE(tainted.ok()) << tainted.status().message();
+  ASSERT_TRUE(CordonNode(cluster(), node).ok());
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-2", "3").ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "web-2", node).ok());
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] {
+        return node_json().find("DeletionCandidateOfClusterAutoscaler") ==
+               std::string::npos;
+      },
+      seconds(30)))
+      << propscaler->Output();
+  const std::string json = node_json();
+  EXPECT_NE(json.find("example.com/maintenance"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"unschedulable\":true"), std::string::npos) << json;
 }
 
 }  // namespace

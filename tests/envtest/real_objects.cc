@@ -250,7 +250,39 @@ Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
 }
 
 Status CreateNode(const RealCluster& cluster, const RealNode& node) {
-  return AdminCall(cluster, "POST", "/api/v1/nodes", NodeJson(node)).status();
+  Status created =
+      AdminCall(cluster, "POST", "/api/v1/nodes", NodeJson(node)).status();
+  if (!created.ok() || !node.ready) return created;
+  return ClearNotReadyTaint(cluster, node.name);
+}
+
+Status ClearNotReadyTaint(const RealCluster& cluster, const std::string& name) {
+  Result<std::string> json = AdminCall(cluster, "GET", "/api/v1/nodes/" + name);
+  if (!json.ok()) return json.status();
+  Result<rapidjson::Document> node = ParseBody(*json, "node " + name);
+  if (!node.ok()) return node.status();
+  const auto spec = node->FindMember("spec");
+  if (spec == node->MemberEnd() || !spec->value.HasMember("taints")) {
+    return Status::Ok();
+  }
+  const auto& taints = spec->value["taints"];
+  for (rapidjson::SizeType i = 0; i < taints.Size(); ++i) {
+    if (std::string(taints[i]["key"].GetString()) !=
+        "node.kubernetes.io/not-ready") {
+      continue;
+    }
+    // The test op makes a concurrent change fail instead of removing
+    // another taint.
+    const std::string at = "/spec/taints/" + std::to_string(i);
+    return AdminCall(cluster, "PATCH", "/api/v1/nodes/" + name,
+                     R"([{"op":"test","path":")" + at +
+                         R"(/key","value":"node.kubernetes.io/not-ready"},)"
+                         R"({"op":"remove","path":")" +
+                         at + R"("}])",
+                     "application/json-patch+json")
+        .status();
+  }
+  return Status::Ok();
 }
 
 Status SetNodeReady(const RealCluster& cluster, const std::string& name,

@@ -49,7 +49,13 @@ struct RealNode {
   bool unschedulable = false;
   std::string label;  // "key=value" on the node, empty for none
 };
+// Creates the node as a kubelet registers it and the node lifecycle
+// controller then finds it: the server's not-ready taint on every new node is
+// lifted when the node is Ready (no controller manager runs here).
 Status CreateNode(const RealCluster& cluster, const RealNode& node);
+// What the node lifecycle controller does for a Ready node: removes the
+// node.kubernetes.io/not-ready taint, if there.
+Status ClearNotReadyTaint(const RealCluster& cluster, const std::string& name);
 Status SetNodeReady(const RealCluster& cluster, const std::string& name,
                     bool ready);
 Status CordonNode(const RealCluster& cluster, const std::string& name);
