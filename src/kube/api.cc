@@ -183,11 +183,17 @@ Result<ConfigMap> KubeApi::CreateConfigMap(const ConfigMap& config_map) const {
 }
 
 Result<ConfigMap> KubeApi::UpdateConfigMap(const ConfigMap& config_map) const {
+  HttpRequest read;
+  read.path = ConfigMapPath(config_map.namespace_, config_map.name);
+  Result<std::string> stored = Call(read);
+  if (!stored.ok()) return stored.status();
+  Result<std::string> edited = EditedConfigMapJson(*stored, config_map);
+  if (!edited.ok()) return edited.status();
   HttpRequest request;
   request.method = "PUT";
-  request.path = ConfigMapPath(config_map.namespace_, config_map.name);
+  request.path = read.path;
   request.content_type = "application/json";
-  request.body = EncodeConfigMap(config_map);
+  request.body = std::move(edited).value();
   Result<std::string> body = Call(request);
   if (!body.ok()) return body.status();
   return DecodeConfigMap(*body);

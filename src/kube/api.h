@@ -65,7 +65,10 @@ class KubeApi {
   Result<ConfigMap> GetConfigMap(const std::string& ns,
                                  const std::string& name) const;
   Result<ConfigMap> CreateConfigMap(const ConfigMap& config_map) const;
-  // PUT with the map's resourceVersion: kConflict when it is stale.
+  // Replaces the map's data and sets its annotations, keeping every other
+  // field as stored (labels, binaryData, owners, other annotations): a GET,
+  // then a PUT of what was read, edited, under config_map.resource_version.
+  // kConflict when the map changed since that version.
   Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const;
 
   Result<Scale> GetScale(const std::string& ns,

@@ -181,6 +181,40 @@ std::string EncodeConfigMap(const ConfigMap& config_map) {
   return Serialize(doc);
 }
 
+Result<std::string> EditedConfigMapJson(std::string_view stored,
+                                        const ConfigMap& desired) {
+  Result<rapidjson::Document> doc = ParseJson(stored, "configmap");
+  if (!doc.ok()) return doc.status();
+  auto& alloc = doc->GetAllocator();
+  if (!doc->HasMember("metadata") || !(*doc)["metadata"].IsObject()) {
+    return Status::Internal("configmap " + desired.name + " has no metadata");
+  }
+  Value& metadata = (*doc)["metadata"];
+  const std::string stored_version = StringMember(metadata, "resourceVersion");
+  if (stored_version != desired.resource_version) {
+    return Status(StatusCode::kConflict,
+                  "configmap " + desired.namespace_ + "/" + desired.name +
+                      " changed since it was read (resourceVersion " +
+                      desired.resource_version + ", now " + stored_version +
+                      ")");
+  }
+  if (!desired.annotations.empty()) {
+    if (!metadata.HasMember("annotations") ||
+        !metadata["annotations"].IsObject()) {
+      metadata.RemoveMember("annotations");
+      metadata.AddMember("annotations", Value(rapidjson::kObjectType), alloc);
+    }
+    Value& annotations = metadata["annotations"];
+    for (const auto& [key, value] : desired.annotations) {
+      annotations.RemoveMember(key.c_str());
+      annotations.AddMember(Value(key, alloc), Value(value, alloc), alloc);
+    }
+  }
+  doc->RemoveMember("data");
+  doc->AddMember("data", StringMapValue(desired.data, alloc), alloc);
+  return Serialize(*doc);
+}
+
 Result<Scale> DecodeScale(std::string_view body) {
   Result<rapidjson::Document> doc = ParseJson(body, "scale");
   if (!doc.ok()) return doc.status();

@@ -24,6 +24,12 @@ Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body);
 Result<WatchEvent<ConfigMap>> DecodeConfigMapWatchEvent(std::string_view line);
 Result<ConfigMap> DecodeConfigMap(std::string_view body);
 std::string EncodeConfigMap(const ConfigMap& config_map);
+// The stored ConfigMap (JSON as the server sent it) with `data` replaced by
+// desired.data and desired.annotations set; everything else (labels,
+// binaryData, owners, other annotations) kept. kConflict when the stored
+// resourceVersion is not desired.resource_version.
+Result<std::string> EditedConfigMapJson(std::string_view stored,
+                                        const ConfigMap& desired);
 
 Result<Scale> DecodeScale(std::string_view body);
 std::string EncodeReplicasPatch(int64_t replicas);

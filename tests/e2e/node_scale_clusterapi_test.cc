@@ -128,7 +128,7 @@ TEST_F(NodeScaleTest, MachineDeploymentGrowsThroughScale) {
   // The requested machines count as upcoming: no second increase.
   EXPECT_FALSE(WaitUntil(
       [&] { return SpecReplicas(server_.GetObject(path)) > 2; }, seconds(2)));
-  EXPECT_EQ(CountRequests(server_.Requests(), "PATCH", path + "/scale"), 1)
+  EXPECT_EQ(CountRequests(server_.Requests(), "PUT", path + "/scale"), 1)
       << server_.Requests().ToJson();
 }
 
@@ -150,7 +150,7 @@ TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
       seconds(10)))
       << propscaler->Report();
   EXPECT_EQ(Replicas("machinesets/workers-abc"), 0);
-  EXPECT_EQ(CountRequests(server_.Requests(), "PATCH",
+  EXPECT_EQ(CountRequests(server_.Requests(), "PUT",
                           std::string(kCapi) + "machinesets/batch/scale"),
             1);
 }
@@ -177,7 +177,7 @@ TEST_P(NodeScaleClusterApiLinkTest,
       [&] { return Replicas("machinedeployments/workers") != 1; }, seconds(2)));
   const sim::RequestCounts counts = server_.Requests();
   EXPECT_EQ(
-      CountRequests(counts, "PATCH",
+      CountRequests(counts, "PUT",
                     std::string(kCapi) + "machinedeployments/workers/scale"),
       1)
       << counts.ToJson();
@@ -217,7 +217,7 @@ TEST_F(NodeScaleClusterApiTest, ScaleDownFailingMachinePatchKeepsReplicas) {
   EXPECT_FALSE(Marked("m-2"));
   EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
   EXPECT_EQ(
-      CountRequests(server_.Requests(), "PATCH",
+      CountRequests(server_.Requests(), "PUT",
                     std::string(kCapi) + "machinedeployments/workers/scale"),
       0);
 }

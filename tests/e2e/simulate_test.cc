@@ -72,12 +72,15 @@ TEST(SimulateTest, PlansScaleUpUnschedulableAndScaleDown) {
   EXPECT_STREQ(reasons["gpu-g"].GetString(),
                "taint nvidia.com/gpu=present:NoSchedule not tolerated");
 
+  // Pending web-2 (1.5 cpu) fits small-a-2, so the simulation puts it there
+  // first (CA's filter-out-schedulable): small-a-2 is no longer empty, and
+  // the least utilized node goes first.
   const auto& down = doc["scaleDown"];
   ASSERT_EQ(down.Size(), 2u) << run.output;
-  EXPECT_STREQ(down[0]["node"].GetString(), "small-a-2");
+  EXPECT_STREQ(down[0]["node"].GetString(), "small-a-4");
   EXPECT_STREQ(down[0]["nodeGroup"].GetString(), "small-a");
-  EXPECT_STREQ(down[0]["reason"].GetString(), "empty");
-  EXPECT_STREQ(down[1]["node"].GetString(), "small-a-4");
+  EXPECT_STREQ(down[0]["reason"].GetString(), "underutilized");
+  EXPECT_STREQ(down[1]["node"].GetString(), "small-a-2");
   EXPECT_STREQ(down[1]["reason"].GetString(), "underutilized");
 }
 
@@ -102,9 +105,9 @@ TEST(SimulateTest, PriorityExpanderAndThresholdFlags) {
   rapidjson::Document doc = Json(run);
   // big-* (50) before gpu-* (10).
   EXPECT_STREQ(doc["scaleUp"][0]["nodeGroup"].GetString(), "big-b");
-  // At 10% only the empty node qualifies.
-  ASSERT_EQ(doc["scaleDown"].Size(), 1u) << run.output;
-  EXPECT_STREQ(doc["scaleDown"][0]["node"].GetString(), "small-a-2");
+  // At 10% no node qualifies: the only empty one is where pending web-2
+  // will go.
+  EXPECT_EQ(doc["scaleDown"].Size(), 0u) << run.output;
 }
 
 TEST(SimulateTest, TableOutputIsForPeople) {

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "apiserver/fake_apiserver.h"
+#include "apiserver/resources.h"
 #include "kube/api.h"
 #include "kube/http_client.h"
 #include "nodescale/provider/clusterapi.h"
@@ -255,16 +256,20 @@ class ClusterApiProviderTest : public ::testing::Test {
     const size_t at = json.find("\"replicas\":");
     return at == std::string::npos ? -1 : std::stoll(json.substr(at + 11));
   }
-  int64_t Patches() const {
+  // PATCHes and PUTs.
+  int64_t Writes() const {
     int64_t count = 0;
     for (const auto& [request, n] : server_.Requests().by_request) {
-      if (request.starts_with("PATCH ")) count += n;
+      if (request.starts_with("PATCH ") || request.starts_with("PUT ")) {
+        count += n;
+      }
     }
     return count;
   }
-  sim::FaultRule Fault500(const std::string& path) const {
+  sim::FaultRule Fault500(const std::string& path,
+                          const std::string& method = "PATCH") const {
     sim::FaultRule rule;
-    rule.method = "PATCH";
+    rule.method = method;
     rule.path_prefix = kCapi + path;
     rule.code = 500;
     rule.count = -1;
@@ -332,9 +337,39 @@ TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {
   ASSERT_TRUE(
       provider_->IncreaseSize(Group("machineset/default/batch"), 2).ok());
   EXPECT_EQ(Replicas("machinesets/batch"), 3);
-  EXPECT_EQ(server_.Requests().by_request.count(std::string("PATCH ") + kCapi +
+  EXPECT_EQ(server_.Requests().by_request.count(std::string("PUT ") + kCapi +
                                                 "machinesets/batch/scale"),
             1u);
+}
+
+// Someone else scaled the MachineDeployment after propscaler read it: the
+// change is added to theirs, not written over it.
+TEST_F(ClusterApiProviderTest, ReplicasChangedMeanwhileAreAddedTo) {
+  rapidjson::Document patch;
+  patch.Parse(R"({"spec":{"replicas":4}})");
+  ASSERT_TRUE(server_.store()
+                  .Patch(*sim::FindResourceType("machinedeployments"),
+                         "default", "workers", patch)
+                  .ok());
+  ASSERT_EQ(Group(kWorkers).target_size, 2);  // what propscaler last read
+  ASSERT_TRUE(provider_->IncreaseSize(Group(kWorkers), 1).ok());
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 5);
+  const NodeState node = CapiNode("n-2", "m-2");
+  ASSERT_TRUE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 4);
+}
+
+TEST_F(ClusterApiProviderTest, ScaleConflictIsReadAgainAndRetried) {
+  sim::FaultRule conflict = Fault500("machinedeployments/workers/scale", "PUT");
+  conflict.code = 409;
+  conflict.count = 2;
+  server_.AddFault(conflict);
+  ASSERT_TRUE(provider_->IncreaseSize(Group(kWorkers), 1).ok());
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 3);
+  EXPECT_EQ(
+      server_.Requests().by_request.at(std::string("PUT ") + kCapi +
+                                       "machinedeployments/workers/scale"),
+      3);
 }
 
 TEST_F(ClusterApiProviderTest, DeleteMarksTheMachineThenLowersReplicasOnce) {
@@ -345,10 +380,10 @@ TEST_F(ClusterApiProviderTest, DeleteMarksTheMachineThenLowersReplicasOnce) {
   EXPECT_EQ(Replicas("machinedeployments/workers"), 1);
   const auto requests = server_.Requests().by_request;
   EXPECT_EQ(requests.at(std::string("PATCH ") + kCapi + "machines/m-2"), 1);
-  EXPECT_EQ(requests.at(std::string("PATCH ") + kCapi +
+  EXPECT_EQ(requests.at(std::string("PUT ") + kCapi +
                         "machinedeployments/workers/scale"),
             1);
-  EXPECT_EQ(Patches(), 2);
+  EXPECT_EQ(Writes(), 2);
 }
 
 TEST_F(ClusterApiProviderTest, NodeWithoutKnownMachineChangesNothing) {
@@ -360,7 +395,7 @@ TEST_F(ClusterApiProviderTest, NodeWithoutKnownMachineChangesNothing) {
     EXPECT_NE(status.message().find("node " + bad.name), std::string::npos)
         << status.message();
   }
-  EXPECT_EQ(Patches(), 0) << server_.Requests().ToJson();
+  EXPECT_EQ(Writes(), 0) << server_.Requests().ToJson();
   EXPECT_FALSE(Marked("m-1"));
   EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
 }
@@ -376,13 +411,13 @@ TEST_F(ClusterApiProviderTest, FailedMarkUnmarksAndKeepsReplicas) {
   EXPECT_FALSE(Marked("m-1")) << Machine("m-1");
   EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
   EXPECT_EQ(
-      server_.Requests().by_request.count(std::string("PATCH ") + kCapi +
+      server_.Requests().by_request.count(std::string("PUT ") + kCapi +
                                           "machinedeployments/workers/scale"),
       0u);
 }
 
 TEST_F(ClusterApiProviderTest, FailedScaleUnmarksTheMachines) {
-  server_.AddFault(Fault500("machinedeployments/workers/scale"));
+  server_.AddFault(Fault500("machinedeployments/workers/scale", "PUT"));
   const NodeState node = CapiNode("n-2", "m-2");
   EXPECT_FALSE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
   EXPECT_FALSE(Marked("m-2")) << Machine("m-2");

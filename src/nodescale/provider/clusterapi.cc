@@ -3,9 +3,11 @@
 #include <glog/logging.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "common/quantity.h"
+#include "kube/decode.h"
 #include "kube/lease.h"
 
 namespace propscaler::nodescale {
@@ -326,30 +328,57 @@ std::string ClusterApiProvider::NodeGroupOf(const NodeState& node) const {
   return it == machine_to_group_.end() ? "" : it->second;
 }
 
-Status ClusterApiProvider::SetReplicas(const NodeGroup& group,
-                                       int64_t replicas) {
+// Others change these replicas too (a person, GitOps, Cluster API itself),
+// so the change is applied to a fresh read of the scale, written back under
+// its resourceVersion, and read again on a 409: a concurrent change is
+// added to, never overwritten.
+Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
+                                          int64_t delta) {
   auto ref = refs_.find(group.name);
   if (ref == refs_.end()) {
     return Status::NotFound("node group " + group.name + ": not known");
   }
+  const GroupRef& target = ref->second;
   const std::string path = std::string(kClusterApiPrefix) + "/namespaces/" +
-                           ref->second.ns + "/" + ref->second.resource + "/" +
-                           ref->second.name + "/scale";
-  Result<std::string> patched =
-      api_->Call({"PATCH", path,
-                  "{\"spec\":{\"replicas\":" + std::to_string(replicas) + "}}",
-                  "application/merge-patch+json"});
-  return patched.status().WithContext("setting replicas of " + group.name +
-                                      " to " + std::to_string(replicas));
+                           target.ns + "/" + target.resource + "/" +
+                           target.name + "/scale";
+  const std::string what =
+      "changing replicas of " + group.name + " by " + std::to_string(delta);
+  constexpr int kAttempts = 5;
+  Status last;
+  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
+    Result<std::string> body = api_->Call({.path = path});
+    if (!body.ok()) return body.status().WithContext(what);
+    Result<kube::Scale> scale = kube::DecodeScale(*body);
+    if (!scale.ok()) return scale.status().WithContext(what);
+    // An increase stops at the group's max size (someone may have raised
+    // it meanwhile); a decrease at zero.
+    int64_t replicas = std::max<int64_t>(0, scale->spec_replicas + delta);
+    if (delta > 0) {
+      replicas =
+          std::max(scale->spec_replicas, std::min(replicas, group.max_size));
+    }
+    if (replicas == scale->spec_replicas) return Status::Ok();
+    Result<std::string> written = api_->Call(
+        {.method = "PUT",
+         .path = path,
+         .body = kube::EncodeScaleUpdate(target.ns, target.name,
+                                         scale->resource_version, replicas),
+         .content_type = "application/json"});
+    if (written.ok()) return Status::Ok();
+    last = written.status();
+    if (last.code() != StatusCode::kConflict) break;
+  }
+  return last.WithContext(what);
 }
 
 Status ClusterApiProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
-  return SetReplicas(group, group.target_size + delta);
+  return AdjustReplicas(group, delta);
 }
 
 Status ClusterApiProvider::DecreaseTargetSize(const NodeGroup& group,
                                               int64_t delta) {
-  return SetReplicas(group, std::max<int64_t>(0, group.target_size - delta));
+  return AdjustReplicas(group, -delta);
 }
 
 Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
@@ -423,9 +452,7 @@ Status ClusterApiProvider::DeleteNodes(
     }
     marked.push_back(machines[i]);
   }
-  Status scaled = SetReplicas(
-      group, std::max<int64_t>(
-                 0, group.target_size - static_cast<int64_t>(nodes.size())));
+  Status scaled = AdjustReplicas(group, -static_cast<int64_t>(nodes.size()));
   if (!scaled.ok()) UnmarkMachines(marked);
   return scaled;
 }

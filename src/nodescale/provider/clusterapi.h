@@ -2,7 +2,8 @@
 // MachineSets carrying both of CA's annotations
 // cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size (a
 // MachineSet owned by a MachineDeployment is not a group of its own). Sizes
-// are read from spec.replicas and changed through the /scale subresource;
+// are read from spec.replicas and changed through the /scale subresource (a
+// fresh read, changed by the delta, written under its resourceVersion);
 // nodes map to groups through the cluster.x-k8s.io/machine annotation on the
 // Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace),
 // or else through spec.providerID equal to a Machine's, and the Machine's
@@ -50,7 +51,9 @@ class ClusterApiProvider : public Provider {
   Status ListGroups(const std::string& resource,
                     std::vector<NodeGroup>* groups);
   Status MapMachines();
-  Status SetReplicas(const NodeGroup& group, int64_t replicas);
+  // Adds `delta` (may be negative; never below 0) to a fresh read of the
+  // group's replicas, under its resourceVersion.
+  Status AdjustReplicas(const NodeGroup& group, int64_t delta);
   // The node's Machine from its annotations, else from its providerID;
   // nullopt when neither names one.
   std::optional<MachineRef> FindMachine(const NodeState& node) const;
