@@ -76,6 +76,7 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
           {{"--target=deployment/"}, "KIND/NAME"},
           {{"--nodelabels=a in (b"}, "--nodelabels"},
           {{"--exclude-node-taints=a:Sometimes"}, "a:Sometimes"},
+          {{"--exclude_node_taints=,"}, "--exclude-node-taints: \"\": empty"},
           {{"--default-params=not json"}, "--default-params"},
           {{"--default-params={\"linear\":{\"min\":-1}}"}, "--default-params"},
           {{"--mode=bogus"}, "--mode=bogus"},
@@ -96,6 +97,12 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
                        "    client-certificate: " + ca_ + "\n")},
            "without its client-key"},
       });
+}
+
+TEST_F(BadFlagsTest, MissingRequiredFlags) {
+  ExpectUsageErrors({"--kubeconfig=" + kubeconfig_, "--namespace=ns"},
+                    {{{"--target=deployment/web"}, "--configmap"},
+                     {{"--configmap=cm"}, "--target"}});
 }
 
 TEST_F(BadFlagsTest, NodeScaleModeFlags) {

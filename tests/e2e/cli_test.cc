@@ -74,40 +74,7 @@ TEST_F(CliTest, NamespaceFallsBackToMyPodNamespace) {
   EXPECT_EQ(Replicas(), 4);
 }
 
-TEST_F(CliTest, BadFlagsExitTwoNamingTheProblem) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const std::vector<Case> cases = {
-      {{"--target=daemonset/x"}, "daemonset"},
-      {{"--poll-period-seconds=0"}, "--poll-period-seconds"},
-      {{"--nodelabels=a in (b"}, "--nodelabels"},
-      {{"--exclude-node-taints=a:Sometimes"},
-       "--exclude-node-taints: \"a:Sometimes\": unknown effect"},
-      {{"--exclude_node_taints=,"}, "--exclude-node-taints: \"\": empty"},
-      {{"--default-params={\"linear\":{\"min\":-1,\"nodesPerReplica\":1}}"},
-       "--default-params"},
-      {{"--default-params=not json"}, "--default-params"},
-      {{"--mode=bogus"}, "--mode=bogus"},
-      {{"--kubeconfig=/nonexistent/config"}, "/nonexistent/config"},
-  };
-  for (const Case& c : cases) {
-    std::vector<std::string> args = BaseArgs();
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    args.push_back("--once");
-    std::string output;
-    EXPECT_EQ(Run(args, &output), 2) << c.args[0] << "\n" << output;
-    EXPECT_NE(output.find(c.message), std::string::npos) << c.args[0] << "\n"
-                                                         << output;
-  }
-  std::string output;
-  EXPECT_EQ(
-      Run({"--kubeconfig=" + kubeconfig_, "--target=deployment/x", "--once"},
-          &output),
-      2);
-  EXPECT_NE(output.find("--configmap"), std::string::npos) << output;
-}
+// Every bad flag value: bad_flags_test.cc.
 
 TEST_F(CliTest, OnceFailsWhenTheServerIsUnreachable) {
   TempDir dir;
