@@ -68,7 +68,8 @@ Status ApplyThreshold(const std::string& value, SimulateFlags* flags) {
   auto [ptr, ec] =
       std::from_chars(value.data(), value.data() + value.size(), threshold);
   if (value.empty() || ec != std::errc() ||
-      ptr != value.data() + value.size() || threshold < 0 || threshold > 1) {
+      ptr != value.data() + value.size() ||
+      !(threshold >= 0 && threshold <= 1)) {  // so that NaN fails too
     return Status::Invalid("--scale-down-utilization-threshold=" + value +
                            ": want a number from 0 to 1");
   }

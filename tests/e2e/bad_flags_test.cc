@@ -154,5 +154,42 @@ TEST_F(BadFlagsTest, NodeScaleModeFlags) {
       });
 }
 
+TEST_F(BadFlagsTest, SimulateFlags) {
+  const std::string data =
+      std::string(PROPSCALER_SOURCE_DIR) + "/tests/data/simulate/";
+  ExpectUsageErrors(
+      {"simulate", "--nodes=" + data + "nodes.json",
+       "--pods=" + data + "pods.json", "--node-groups=" + data + "groups.json"},
+      {
+          {{"--scale-down-utilization-threshold=nan"},
+           "--scale-down-utilization-threshold=nan"},
+          {{"--scale-down-utilization-threshold=1.5"},
+           "--scale-down-utilization-threshold=1.5"},
+          {{"--max-nodes-total=-3"}, "--max-nodes-total=-3"},
+          {{"--cores-total=9:1"}, "--cores-total=9:1"},
+          {{"--memory-total=0:99999999999999"}, "--memory-total"},
+          {{"--expander=bogus"}, "bogus"},
+          {{"--output=xml"}, "--output=xml"},
+          {{"--seed=x"}, "--seed=x"},
+          {{"--bogus=1"}, "--bogus"},
+          {{"--nodes=/no/nodes.json"}, "/no/nodes.json"},
+      });
+}
+
+TEST_F(BadFlagsTest, PlanFlags) {
+  const std::string params =
+      std::string(PROPSCALER_SOURCE_DIR) + "/params/coredns.json";
+  ExpectUsageErrors({"plan", "--params=" + params},
+                    {
+                        {{"--max-nodes=abc"}, "--max-nodes=abc"},
+                        {{"--max-nodes=0"}, "--max-nodes=0"},
+                        {{"--cores-per-node=-1"}, "--cores-per-node=-1"},
+                        {{"--format=pdf"}, "--format=pdf"},
+                        {{"--nodelabels=a=b"}, "--nodelabels=a=b"},
+                        {{"--configmap-json=/no/cm.json"}, "want exactly one"},
+                        {{"--bogus"}, "--bogus"},
+                    });
+}
+
 }  // namespace
 }  // namespace propscaler::e2e
