@@ -95,7 +95,8 @@ class FirstFitIndex {
 
 bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods) {
   if (!Fits(pod.requests, node.free)) return false;
-  return !track_pods || AntiAffinityAllows(pod, node.pods);
+  return !track_pods ||
+         (AntiAffinityAllows(pod, node.pods) && HostPortsFree(pod, node.pods));
 }
 
 std::vector<size_t> PackingOrder(const std::vector<PodCount>& pods,
@@ -115,7 +116,8 @@ std::vector<size_t> PackingOrder(const std::vector<PodCount>& pods,
 }
 
 // First-fit of one entry's copies; each node takes as many as fit at once
-// (one at a time with anti-affinity, whose checks see the copies placed).
+// (one at a time with anti-affinity or host ports, whose checks see the
+// copies placed).
 class Packer {
  public:
   Packer(const std::vector<PodCount>& pods, const Resources& free_per_node,
@@ -123,9 +125,11 @@ class Packer {
       : free_per_node_(free_per_node),
         max_nodes_(max_nodes),
         estimate_(estimate),
-        track_pods_(std::any_of(
-            pods.begin(), pods.end(),
-            [](const PodCount& p) { return !p.pod->anti_affinity.empty(); })) {}
+        track_pods_(
+            std::any_of(pods.begin(), pods.end(), [](const PodCount& p) {
+              return !p.pod->anti_affinity.empty() ||
+                     !p.pod->host_ports.empty();
+            })) {}
 
   void Place(size_t index, const PodCount& entry, std::vector<Placement>* out) {
     const PodState& pod = *entry.pod;

@@ -2,8 +2,8 @@
 // pods need, by First-Fit Decreasing as Cluster Autoscaler does it. Pods are
 // sorted by cpu/template_cpu + memory/template_memory, largest first, and
 // each goes to the first simulated new node with room (resources, pod slots
-// and hostname anti-affinity), else to a new node while `max_nodes` allows.
-// Pure.
+// hostname anti-affinity and host ports), else to a new node while `max_nodes`
+// allows. Pure.
 #ifndef PROPSCALER_NODESCALE_ESTIMATOR_H_
 #define PROPSCALER_NODESCALE_ESTIMATOR_H_
 

@@ -36,7 +36,7 @@ Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free) {
 bool BinAccepts(const Bin& bin, const PodState& pod) {
   return bin.accepts_pods && Fits(pod.requests, bin.free) &&
          CheckNodeConstraints(pod, *bin.labels, *bin.taints) == Unfit::kNone &&
-         AntiAffinityAllows(pod, bin.pods);
+         AntiAffinityAllows(pod, bin.pods) && HostPortsFree(pod, bin.pods);
 }
 
 void PlaceOnBin(const PodState& pod, Bin* bin) {

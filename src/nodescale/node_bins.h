@@ -27,7 +27,8 @@ std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
 // An upcoming node of a group: the template with `free` left.
 Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free);
 
-// All predicates: node constraints, resources, hostname anti-affinity.
+// All predicates: node constraints, resources, hostname anti-affinity,
+// host ports.
 bool BinAccepts(const Bin& bin, const PodState& pod);
 
 void PlaceOnBin(const PodState& pod, Bin* bin);

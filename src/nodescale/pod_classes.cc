@@ -39,7 +39,7 @@ bool SameSchedulingSpec(const PodState& a, const PodState& b) {
   return a.namespace_ == b.namespace_ && a.requests == b.requests &&
          a.labels == b.labels && a.node_selector == b.node_selector &&
          a.node_affinity == b.node_affinity && a.tolerations == b.tolerations &&
-         SameAntiAffinity(a, b);
+         a.host_ports == b.host_ports && SameAntiAffinity(a, b);
 }
 
 PodClasses ClassifyPods(const std::vector<const PodState*>& pods) {

@@ -133,6 +133,20 @@ bool AntiAffinityAllows(const PodState& pod,
   return true;
 }
 
+bool HostPortsFree(const PodState& pod,
+                   const std::vector<const PodState*>& pods_on_node) {
+  if (pod.host_ports.empty()) return true;
+  for (const PodState* other : pods_on_node) {
+    for (const HostPort& port : other->host_ports) {
+      if (std::find(pod.host_ports.begin(), pod.host_ports.end(), port) !=
+          pod.host_ports.end()) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
 Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,
                            const std::vector<Taint>& taints) {
   if (!MatchesNodeSelector(pod, node_labels)) return Unfit::kNodeSelector;

@@ -1,8 +1,8 @@
 // Scheduling predicates: can this pod run on a node with these labels,
 // taints, free resources and pods? The subset of kube-scheduler's filters
 // that decides node scaling: resources (pod slots included), nodeSelector,
-// required node affinity, taints, and required pod anti-affinity on
-// kubernetes.io/hostname. Pure.
+// required node affinity, taints, required pod anti-affinity on
+// kubernetes.io/hostname, and host ports. Pure.
 #ifndef PROPSCALER_NODESCALE_PREDICATES_H_
 #define PROPSCALER_NODESCALE_PREDICATES_H_
 
@@ -38,6 +38,11 @@ const Taint* FirstUntoleratedTaint(const PodState& pod,
 // pod already there rejects it.
 bool AntiAffinityAllows(const PodState& pod,
                         const std::vector<const PodState*>& pods_on_node);
+
+// No pod already on the node uses one of the pod's host ports (same port
+// and protocol).
+bool HostPortsFree(const PodState& pod,
+                   const std::vector<const PodState*>& pods_on_node);
 
 // The checks that depend only on the node, not on what runs there: node
 // selector, node affinity and taints, in that order.

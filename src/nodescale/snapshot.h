@@ -67,6 +67,15 @@ struct HostnameAntiAffinityTerm {
   std::vector<std::string> namespaces;
 };
 
+// A containers[].ports[] entry with a hostPort: two pods asking for the
+// same port and protocol cannot share a node. (hostIP is not told apart:
+// treated as 0.0.0.0, which conflicts with every address.)
+struct HostPort {
+  int64_t port = 0;
+  std::string protocol = "TCP";
+  bool operator==(const HostPort&) const = default;
+};
+
 struct PodState {
   std::string namespace_;
   std::string name;
@@ -79,6 +88,7 @@ struct PodState {
   std::vector<NodeSelectorTerm> node_affinity;  // ORed; empty: no constraint
   std::vector<Toleration> tolerations;
   std::vector<HostnameAntiAffinityTerm> anti_affinity;
+  std::vector<HostPort> host_ports;
   std::string owner_kind;  // of the controller owner reference; empty: none
   std::string owner_name;
   bool has_local_storage = false;  // an emptyDir or hostPath volume

@@ -379,6 +379,32 @@ Result<std::vector<Resources>> ContainerRequestsAt(const Value& spec,
   return out;
 }
 
+// The hostPorts of spec.containers (init containers are gone before the
+// pod runs).
+Result<std::vector<HostPort>> HostPortsAt(const Value& spec,
+                                          const std::string& path) {
+  const Value* containers = nullptr;
+  PS_ASSIGN_OR_RETURN(containers, ArrayAt(spec, "containers", path));
+  std::vector<HostPort> out;
+  for (size_t i = 0; containers != nullptr && i < containers->Size(); ++i) {
+    const std::string at = Index(Join(path, "containers"), i);
+    const Value* ports = nullptr;
+    PS_ASSIGN_OR_RETURN(ports, ArrayAt((*containers)[i], "ports", at));
+    for (size_t j = 0; ports != nullptr && j < ports->Size(); ++j) {
+      const std::string port_at = Index(Join(at, "ports"), j);
+      HostPort port;
+      PS_ASSIGN_OR_RETURN(port.port,
+                          IntegerAt((*ports)[j], "hostPort", port_at));
+      if (port.port == 0) continue;
+      std::string protocol;
+      PS_ASSIGN_OR_RETURN(protocol, StringAt((*ports)[j], "protocol", port_at));
+      if (!protocol.empty()) port.protocol = protocol;
+      out.push_back(std::move(port));
+    }
+  }
+  return out;
+}
+
 bool HasLocalStorage(const Value& spec) {
   const Value* volumes = Member(spec, "volumes");
   if (volumes == nullptr || !volumes->IsArray()) return false;
@@ -421,6 +447,7 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
   PS_ASSIGN_OR_RETURN(pod->node_affinity, NodeAffinityAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->tolerations, TolerationsAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->anti_affinity, AntiAffinityAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
   pod->has_local_storage = HasLocalStorage(spec);
   if (Member(spec, "terminationGracePeriodSeconds") != nullptr) {
     PS_ASSIGN_OR_RETURN(pod->termination_grace_seconds,

@@ -3,10 +3,10 @@
 // TestBinpackingEstimate), transcribed as facts: the template node, the
 // pods, the node limit, and the nodes and pods CA's estimate comes to. In
 // CA's table pod memory is in bytes and node memory in MiB, so memory never
-// binds. Carried over: 5 of its 9 cases (the fast-path case is the first
-// case again). Not yet: the hostPort case and the three
-// topologySpreadConstraints cases, which need predicates propscaler does not
-// have yet (see the node-scale semantics issue).
+// binds. Carried over: 6 of its 9 cases (the fast-path case is the first
+// case again). Not yet: the three topologySpreadConstraints cases, which
+// need a predicate propscaler does not have yet (see the node-scale
+// semantics issue).
 #include <gtest/gtest.h>
 
 #include "nodescale/estimator.h"
@@ -21,6 +21,7 @@ struct PodGroup {
   int64_t cpu_millis;
   int64_t memory_bytes;
   int64_t count;
+  int64_t host_port = 0;
 };
 
 struct CaCase {
@@ -43,6 +44,13 @@ const CaCase kCases[] = {
      5,
      10},
     {"pods-per-node bound binpacking", 10000, 20000, {{10, 100, 20}}, 0, 2, 20},
+    {"hostport conflict forces pod-per-node",
+     1000,
+     5000,
+     {{200, 1000, 8, 5555}},
+     0,
+     8,
+     8},
     {"limiter cuts binpacking", 1000, 5000, {{500, 1000, 20}}, 5, 5, 10},
     {"decreasing ordered pods are processed first",
      1000,
@@ -72,6 +80,9 @@ TEST_P(CaBinpackingTableTest, MatchesClusterAutoscaler) {
     for (int64_t i = 0; i < group.count; ++i) {
       pods.push_back(Pod("estimatee-" + std::to_string(pods.size()),
                          group.cpu_millis, group.memory_bytes));
+      if (group.host_port != 0) {
+        pods.back().host_ports.push_back({group.host_port, "TCP"});
+      }
     }
   }
   std::vector<const PodState*> pointers;

@@ -144,5 +144,19 @@ TEST(NodescalePredicatesTest, HostnameAntiAffinityWorksBothWays) {
   EXPECT_FALSE(AntiAffinityAllows(plain_web, {&web}));
 }
 
+TEST(NodescalePredicatesTest, HostPortsConflictOnPortAndProtocol) {
+  PodState web = Pod("web", 100, kMi);
+  web.host_ports = {{8080, "TCP"}};
+  PodState same = Pod("same", 100, kMi);
+  same.host_ports = {{8080, "TCP"}};
+  PodState udp = Pod("udp", 100, kMi);
+  udp.host_ports = {{8080, "UDP"}};
+  PodState plain = Pod("plain", 100, kMi);
+  EXPECT_FALSE(HostPortsFree(same, {&web}));
+  EXPECT_TRUE(HostPortsFree(udp, {&web}));
+  EXPECT_TRUE(HostPortsFree(plain, {&web}));
+  EXPECT_TRUE(HostPortsFree(web, {&plain, &udp}));
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

@@ -190,6 +190,14 @@ TEST_F(NodescaleScaleDownTest, PendingPodsDoNotKeepCordonedOrTooSmallNodes) {
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));
 }
 
+TEST_F(NodescaleScaleDownTest, PodsNeedTheirHostPortFreeWhereTheyMove) {
+  snapshot_.pods[0].host_ports = {{8080, "TCP"}};  // "busy" on g-1
+  AddPod("agent", "g-2", 500).host_ports = {{8080, "TCP"}};
+  snapshot_.nodes.pop_back();  // g-1 and g-2 only
+  groups_[0].target_size = 2;
+  EXPECT_EQ(KeptReason("g-2"), "pod default/agent fits on no other node");
+}
+
 TEST_F(NodescaleScaleDownTest, MinimumCoresAreKept) {
   config_.limits.min_cores = 8;  // 12 cores now: one 4-core node may go
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));

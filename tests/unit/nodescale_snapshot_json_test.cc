@@ -14,7 +14,10 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
     "spec":{
       "containers":[{"resources":{"requests":{"cpu":"250m","memory":"64Mi",
                                               "nvidia.com/gpu":"1"}}},
-                    {"resources":{"requests":{"cpu":"250m","memory":"64Mi"}}}],
+                    {"resources":{"requests":{"cpu":"250m","memory":"64Mi"}},
+                     "ports":[{"containerPort":53,"hostPort":53,"protocol":"UDP"},
+                              {"containerPort":9153},
+                              {"containerPort":8080,"hostPort":8080}]}],
       "initContainers":[{"resources":{"requests":{"cpu":"1","memory":"16Mi"}}}],
       "overhead":{"cpu":"10m"},
       "nodeSelector":{"disk":"ssd"},
@@ -49,6 +52,8 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
             NodeSelectorRequirement::Op::kGt);
   EXPECT_EQ(pod.anti_affinity.size(), 1u);  // hostname terms only
   EXPECT_TRUE(pod.has_local_storage);
+  EXPECT_EQ(pod.host_ports,
+            (std::vector<HostPort>{{53, "UDP"}, {8080, "TCP"}}));
   EXPECT_TRUE(IsPending(pod));
 }
 
