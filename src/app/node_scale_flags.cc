@@ -69,14 +69,20 @@ DEFINE_string(leader_elect_resource_name, "propscaler",
 namespace propscaler {
 namespace {
 
+// The flag's name as users write it (dashes) and its current value.
+std::pair<std::string, std::string> DashedFlag(const char* name) {
+  std::string value;
+  gflags::GetCommandLineOption(name, &value);
+  std::string dashed = name;
+  std::replace(dashed.begin(), dashed.end(), '_', '-');
+  return {dashed, value};
+}
+
 // Parses each duration flag into its target; stops at the first error.
 Status ParseDurations(
     const std::vector<std::pair<const char*, Duration*>>& flags) {
   for (const auto& [name, target] : flags) {
-    std::string value;
-    gflags::GetCommandLineOption(name, &value);
-    std::string dashed = name;
-    std::replace(dashed.begin(), dashed.end(), '_', '-');
+    const auto [dashed, value] = DashedFlag(name);
     Result<std::chrono::milliseconds> parsed = ParseDuration(dashed, value);
     if (!parsed.ok()) return parsed.status();
     *target = *parsed;
@@ -138,10 +144,7 @@ Status CheckPositive(
     const std::vector<std::pair<const char*, Duration>>& durations) {
   for (const auto& [flag, value] : durations) {
     if (value <= Duration::zero()) {
-      std::string current;
-      gflags::GetCommandLineOption(flag, &current);
-      std::string dashed = flag;
-      std::replace(dashed.begin(), dashed.end(), '_', '-');
+      const auto [dashed, current] = DashedFlag(flag);
       return Status::Invalid("--" + dashed + "=" + current +
                              ": want a duration above zero");
     }

@@ -35,14 +35,18 @@ int64_t ClampToInt32(int64_t replicas) {
   return std::min<int64_t>(replicas, std::numeric_limits<int32_t>::max());
 }
 
-Status JoinErrors(const std::vector<Status>& errors) {
-  if (errors.empty()) return Status::Ok();
+// The failures among `statuses` in one Status (OK when there are none),
+// with the first failure's code.
+Status JoinErrors(const std::vector<Status>& statuses) {
+  Status joined;
   std::string message;
-  for (const Status& error : errors) {
+  for (const Status& status : statuses) {
+    if (status.ok()) continue;
+    if (joined.ok()) joined = status;
     if (!message.empty()) message += "; ";
-    message += error.message();
+    message += status.message();
   }
-  return Status(errors.front().code(), message);
+  return joined.ok() ? joined : Status(joined.code(), message);
 }
 
 }  // namespace
@@ -283,16 +287,10 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
 }
 
 Status ReplicaAutoscaler::RunCycle(SteadyTime now) {
-  if (config_map_polled_) {
-    // Without a fresh read the last one applies; the failure is reported.
-    if (Status polled = PollConfigMap(); !polled.ok()) {
-      LOG(WARNING) << polled.message();
-      Status cycle = RunCycleWithCurrentParams(now);
-      return JoinErrors(cycle.ok() ? std::vector<Status>{polled}
-                                   : std::vector<Status>{polled, cycle});
-    }
-  }
-  return RunCycleWithCurrentParams(now);
+  // Without a fresh read the last one applies; the failure is reported.
+  const Status polled = config_map_polled_ ? PollConfigMap() : Status::Ok();
+  LOG_IF(WARNING, !polled.ok()) << polled.message();
+  return JoinErrors({polled, RunCycleWithCurrentParams(now)});
 }
 
 Status ReplicaAutoscaler::RunCycleWithCurrentParams(SteadyTime now) {
@@ -426,14 +424,9 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
                                  ConfigMapRef());
     // While a reflector cannot reach the server its counts may be stale: the
     // cycle holds the last known replicas, and reports the failure.
-    std::vector<Status> errors;
-    const Status config_map_error =
-        config_map_polled_ ? Status::Ok() : config_map_reflector.LastError();
-    for (const Status& s :
-         {status, node_reflector.LastError(), config_map_error}) {
-      if (!s.ok()) errors.push_back(s);
-    }
-    status = JoinErrors(errors);
+    status = JoinErrors(
+        {status, node_reflector.LastError(),
+         config_map_polled_ ? Status::Ok() : config_map_reflector.LastError()});
     health_->CycleFinished(status);
     consecutive_failures = status.ok() ? 0 : consecutive_failures + 1;
     if (options_.max_sync_failures > 0 &&
@@ -459,13 +452,7 @@ Status ReplicaAutoscaler::RunOnce() {
                      },
                      nullptr, nullptr});
   if (Status status = node_reflector.ListOnce(); !status.ok()) return status;
-  Result<kube::ConfigMap> config_map =
-      api_->GetConfigMap(options_.namespace_, options_.configmap);
-  if (config_map.ok()) {
-    SetConfigMap(*config_map);
-  } else if (config_map.status().code() != StatusCode::kNotFound) {
-    return config_map.status().WithContext("reading " + ConfigMapRef());
-  }
+  if (Status status = PollConfigMap(); !status.ok()) return status;
   cycle_cause_ = "--once";
   return TimedCycle();
 }
