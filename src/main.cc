@@ -137,20 +137,22 @@ int RunReplicaMode() {
   kube::HttpClient http(*config);
   kube::KubeApi api(&http,
                     {std::chrono::seconds(FLAGS_api_idle_timeout_seconds)});
-  HealthState health(
-      std::max(std::chrono::seconds(120), 5 * options->poll_period));
-  kube::EventRecorder events(&api, "propscaler");
+  const Clock& clock = RealClock::Instance();
+  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
+                                                5 * options->poll_period));
+  kube::EventRecorder events(&api, &clock, "propscaler");
   ReplicaStatusBoard board;
-  ReplicaAutoscaler autoscaler(&api, *options, &health, &events, &board);
+  ReplicaAutoscaler autoscaler(&api, &clock, *options, &health, &events,
+                               &board);
   if (FLAGS_once) {
     Status status = autoscaler.RunOnce();
     if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
     return status.ok() ? 0 : 1;
   }
-  StopSignal stop;
+  StopSignal stop(&clock);
   StopOnSignals(&stop);
-  HealthServer health_server(&health, [&board] {
-    return RenderStatusPage(board.Snapshot(), std::chrono::system_clock::now());
+  HealthServer health_server(&health, [&board, &clock] {
+    return RenderStatusPage(board.Snapshot(), clock.Now());
   });
   if (FLAGS_healthz_port != 0) {
     if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {

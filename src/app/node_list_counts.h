@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/label_selector.h"
 #include "common/status.h"
 #include "replicas/arithmetic.h"

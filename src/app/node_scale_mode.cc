@@ -15,6 +15,7 @@
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
 #include "kube/pod_decode.h"
+#include "kube/http_list_watch.h"
 #include "kube/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
@@ -61,7 +62,7 @@ void RunLoop(nodescale::NodeScaleLoop* loop,
              const std::function<bool()>& may_act, Duration interval,
              HealthState* health, StopSignal* stop) {
   while (!stop->stopped()) {
-    health->Heartbeat(std::chrono::steady_clock::now());
+    health->Heartbeat();
     if (!state->Synced()) {
       health->CycleFinished(
           Status::Unavailable("waiting for the first list of pods and nodes"));
@@ -106,24 +107,28 @@ int RunNodeScaleMode() {
   settings->election.identity = Identity();
   kube::HttpClient http(*config);
   kube::KubeApi api(&http);
-  SystemClock clock;
-  StopSignal stop;
+  const Clock& clock = RealClock::Instance();
+  StopSignal stop(&clock);
   StopOnSignals(&stop);
 
   nodescale::ClusterState state;
   kube::Reflector<nodescale::LivePod> pods(
-      &api, {"/api/v1/pods", "", ""},
-      {&kube::DecodeLivePodList, &kube::DecodeLivePodWatchEvent},
+      std::make_unique<kube::HttpListWatch<nodescale::LivePod>>(
+          &api, kube::Collection{"/api/v1/pods", "", ""},
+          kube::ListWatchCodec<nodescale::LivePod>{
+              &kube::DecodeLivePodList, &kube::DecodeLivePodWatchEvent}),
       state.PodSink(), "pods");
   kube::Reflector<nodescale::LiveNode> nodes(
-      &api, {"/api/v1/nodes", "", ""},
-      {&kube::DecodeLiveNodeList, &kube::DecodeLiveNodeWatchEvent},
+      std::make_unique<kube::HttpListWatch<nodescale::LiveNode>>(
+          &api, kube::Collection{"/api/v1/nodes", "", ""},
+          kube::ListWatchCodec<nodescale::LiveNode>{
+              &kube::DecodeLiveNodeList, &kube::DecodeLiveNodeWatchEvent}),
       state.NodeSink(), "nodes");
   kube::LeaderElector elector(&api, settings->election, &clock);
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
 
-  HealthState health(std::max<Duration>(std::chrono::seconds(120),
+  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
                                         5 * settings->loop.scan_interval));
   HealthServer health_server(&health);
   if (FLAGS_healthz_port != 0) {
@@ -133,7 +138,7 @@ int RunNodeScaleMode() {
     }
   }
   std::unique_ptr<nodescale::Provider> provider = MakeProvider(&api, *settings);
-  kube::EventRecorder events(&api, "propscaler");
+  kube::EventRecorder events(&api, &clock, "propscaler");
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
                                 settings->loop, may_act);
   LOG(INFO) << "propscaler " << PROPSCALER_VERSION

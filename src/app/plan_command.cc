@@ -9,7 +9,7 @@
 #include "app/plan_output.h"
 #include "app/plan_svg.h"
 #include "app/subcommand_flags.h"
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/files.h"
 #include "common/label_selector.h"
 #include "common/quantity.h"

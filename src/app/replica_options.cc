@@ -1,6 +1,6 @@
 #include "app/replica_options.h"
 
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/label_selector.h"
 #include "common/object_names.h"
 

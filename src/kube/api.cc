@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "kube/decode.h"
+#include "kube/event_json.h"
+#include "kube/http_list_watch.h"
 
 namespace propscaler::kube {
 namespace {
@@ -243,6 +245,39 @@ Result<Scale> KubeApi::UpdateScale(const std::string& ns,
   Result<std::string> body = Call(request);
   if (!body.ok()) return body.status();
   return DecodeScale(*body);
+}
+
+std::unique_ptr<ListWatch<NodeInfo>> KubeApi::CountedNodes(
+    const std::string& label_selector, const TaintFilter& excluded) const {
+  return std::make_unique<HttpListWatch<NodeInfo>>(
+      this, Collection{"/api/v1/nodes", label_selector, ""},
+      ListWatchCodec<NodeInfo>{
+          [excluded](std::string_view body) {
+            return DecodeNodeList(body, excluded);
+          },
+          [excluded](std::string_view line) {
+            return DecodeNodeWatchEvent(line, excluded);
+          }});
+}
+
+std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(
+    const std::string& ns, const std::string& name) const {
+  return std::make_unique<HttpListWatch<ConfigMap>>(
+      this, Collection{ConfigMapPath(ns, ""), "", "metadata.name=" + name},
+      ListWatchCodec<ConfigMap>{&DecodeConfigMapList,
+                                &DecodeConfigMapWatchEvent});
+}
+
+Status KubeApi::CreateEvent(const EventInfo& event,
+                            const std::string& component,
+                            TimePoint now) const {
+  HttpRequest request;
+  request.method = "POST";
+  const std::string ns = EventNamespace(event.object);
+  request.path = "/api/v1/namespaces/" + ns + "/events";
+  request.content_type = "application/json";
+  request.body = EncodeEventJson(event, ns, component, now);
+  return Call(request).status();
 }
 
 }  // namespace propscaler::kube

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "kube/client.h"
 #include "kube/http_client.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"
@@ -41,7 +42,7 @@ struct KubeApiOptions {
   std::chrono::seconds idle_timeout{120};
 };
 
-class KubeApi {
+class KubeApi : public Client {
  public:
   using Clock = std::chrono::steady_clock;
   // The longest Retry-After honoured; longer ones are shortened to it.
@@ -62,27 +63,27 @@ class KubeApi {
                const std::function<bool(std::string_view)>& on_line,
                const std::atomic<bool>* cancel) const;
 
+  std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
+      const std::string& label_selector,
+      const TaintFilter& excluded) const override;
+  std::unique_ptr<ListWatch<ConfigMap>> ConfigMapNamed(
+      const std::string& ns, const std::string& name) const override;
   Result<ConfigMap> GetConfigMap(const std::string& ns,
-                                 const std::string& name) const;
-  Result<ConfigMap> CreateConfigMap(const ConfigMap& config_map) const;
-  // Replaces the map's data and sets its annotations, keeping every other
-  // field as stored (labels, binaryData, owners, other annotations): a GET,
-  // then a PUT of what was read, edited, under config_map.resource_version.
-  // kConflict when the map changed since that version.
-  Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const;
-
+                                 const std::string& name) const override;
+  Result<ConfigMap> CreateConfigMap(const ConfigMap& config_map) const override;
+  // A GET, then a PUT of what was read, edited.
+  Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const override;
   Result<Scale> GetScale(const std::string& ns,
-                         const ScaleTarget& target) const;
+                         const ScaleTarget& target) const override;
   Result<Scale> PatchScale(const std::string& ns, const ScaleTarget& target,
-                           int64_t replicas) const;
-  // PUT, as CPA writes it (RBAC `update`), under `read.resource_version`:
-  // kConflict when the scale changed since it was read.
+                           int64_t replicas) const override;
   Result<Scale> UpdateScale(const std::string& ns, const ScaleTarget& target,
-                            const Scale& read, int64_t replicas) const;
-
-  // The HorizontalPodAutoscalers in `ns` (autoscaling/v1, one unpaged list).
+                            const Scale& read, int64_t replicas) const override;
+  // autoscaling/v1, one unpaged list.
   Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
-      const std::string& ns) const;
+      const std::string& ns) const override;
+  Status CreateEvent(const EventInfo& event, const std::string& component,
+                     TimePoint now) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.
   Result<std::string> Call(const HttpRequest& request) const;

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/status.h"
 #include "kube/objects.h"
 

@@ -70,4 +70,8 @@ std::string EncodeEventJson(const EventInfo& event, const std::string& ns,
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
+std::string EventNamespace(const ObjectRef& object) {
+  return object.namespace_.empty() ? "default" : object.namespace_;
+}
+
 }  // namespace propscaler::kube

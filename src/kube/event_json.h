@@ -6,7 +6,7 @@
 #include <chrono>
 #include <string>
 
-#include "kube/event_recorder.h"
+#include "kube/event.h"
 
 namespace propscaler::kube {
 

@@ -2,36 +2,21 @@
 
 #include <glog/logging.h>
 
-#include "kube/event_json.h"
 
 namespace propscaler::kube {
 
-namespace {
-
-// The API accepts an Event of a cluster-scoped object (a Node) only in
-// namespace "default" (or none): its namespace must match the object's.
-std::string EventNamespace(const ObjectRef& object) {
-  return object.namespace_.empty() ? "default" : object.namespace_;
-}
-
-}  // namespace
-
-EventRecorder::EventRecorder(const KubeApi* api, std::string component,
-                             Clock::duration repeat_after)
-    : api_(api),
+EventRecorder::EventRecorder(const Client* client, const Clock* clock,
+                             std::string component, Duration repeat_after)
+    : client_(client),
+      clock_(clock),
       component_(std::move(component)),
       repeat_after_(repeat_after) {}
-
-std::string EventRecorder::EncodeEvent(const EventInfo& event) const {
-  return EncodeEventJson(event, EventNamespace(event.object), component_,
-                         std::chrono::system_clock::now());
-}
 
 bool EventRecorder::Record(const EventInfo& event) {
   const std::string key = event.object.kind + "/" + event.object.namespace_ +
                           "/" + event.object.name + "/" + event.reason + "/" +
                           event.message;
-  const Clock::time_point now = Clock::now();
+  const TimePoint now = clock_->Now();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (forbidden_) return false;
@@ -41,17 +26,11 @@ bool EventRecorder::Record(const EventInfo& event) {
     }
     last_posted_[key] = now;
   }
-  HttpRequest request;
-  request.method = "POST";
-  request.path =
-      "/api/v1/namespaces/" + EventNamespace(event.object) + "/events";
-  request.content_type = "application/json";
-  request.body = EncodeEvent(event);
-  Result<std::string> posted = api_->Call(request);
-  if (!posted.ok() && posted.status().code() == StatusCode::kPermissionDenied) {
+  const Status posted = client_->CreateEvent(event, component_, now);
+  if (posted.code() == StatusCode::kPermissionDenied) {
     std::lock_guard<std::mutex> lock(mutex_);
     LOG_IF(WARNING, !forbidden_)
-        << "cannot post Events (" << posted.status().message()
+        << "cannot post Events (" << posted.message()
         << "); carrying on without them (grant create on events to see "
            "them in kubectl get events)";
     forbidden_ = true;
@@ -59,7 +38,7 @@ bool EventRecorder::Record(const EventInfo& event) {
   }
   LOG_IF(WARNING, !posted.ok())
       << "posting event " << event.reason << " on " << event.object.kind << " "
-      << event.object.name << ": " << posted.status().message();
+      << event.object.name << ": " << posted.message();
   return posted.ok();
 }
 

@@ -14,48 +14,31 @@
 #include <mutex>
 #include <string>
 
+#include "common/clock.h"
 #include "common/status.h"
-#include "kube/api.h"
+#include "kube/client.h"
+#include "kube/event.h"
 
 namespace propscaler::kube {
 
-struct ObjectRef {
-  std::string api_version;  // "apps/v1", "v1"
-  std::string kind;         // "Deployment", "ConfigMap", "Node", "Pod"
-  std::string namespace_;   // empty for cluster-scoped objects
-  std::string name;
-  std::string uid;  // optional
-};
-
-struct EventInfo {
-  ObjectRef object;
-  bool warning = false;  // type Warning, else Normal
-  std::string reason;    // CamelCase, e.g. "ScaledReplicas"
-  std::string message;
-};
-
 class EventRecorder {
  public:
-  using Clock = std::chrono::steady_clock;
-
-  // `component` is source.component. Events of cluster-scoped objects go to
-  // namespace "default", the only one the API accepts for them.
-  EventRecorder(const KubeApi* api, std::string component,
-                Clock::duration repeat_after = std::chrono::minutes(10));
+  // `component` is source.component.
+  EventRecorder(const Client* client, const Clock* clock,
+                std::string component,
+                Duration repeat_after = std::chrono::minutes(10));
 
   // Posts the event unless an identical one was posted within repeat_after.
   // Returns true if it was posted.
   bool Record(const EventInfo& event);
 
-  // The JSON body of the Event, for tests.
-  std::string EncodeEvent(const EventInfo& event) const;
-
  private:
-  const KubeApi* api_;
+  const Client* client_;
+  const Clock* clock_;
   const std::string component_;
-  const Clock::duration repeat_after_;
+  const Duration repeat_after_;
   std::mutex mutex_;
-  std::map<std::string, Clock::time_point> last_posted_;
+  std::map<std::string, TimePoint> last_posted_;
   bool forbidden_ = false;
 };
 

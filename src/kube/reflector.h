@@ -12,8 +12,9 @@
 // A reflector told to StopWhenForbidden() returns from Run() at the first
 // 403 instead of retrying, so its owner can fall back to what RBAC allows.
 //
-// The objects are decoded into compact form and handed to a Sink; the
-// reflector keeps nothing but the resourceVersion.
+// The objects arrive decoded into compact form from a ListWatch and are
+// handed to a Sink; the reflector keeps nothing but the resourceVersion.
+// Every wait goes through the StopSignal's clock.
 #ifndef PROPSCALER_KUBE_REFLECTOR_H_
 #define PROPSCALER_KUBE_REFLECTOR_H_
 
@@ -23,7 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
-#include <future>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -31,20 +32,11 @@
 
 #include "common/backoff.h"
 #include "common/stop_signal.h"
-#include "kube/api.h"
-#include "kube/list_head.h"
+#include "kube/list_watch.h"
 #include "kube/objects.h"
 #include "server/metrics.h"
 
 namespace propscaler::kube {
-
-// Functions, not pointers, so a decoder can carry options (the node
-// decoder's --exclude-node-taints).
-template <typename T>
-struct ReflectorCodec {
-  std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
-  std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
-};
 
 template <typename T>
 struct ReflectorSink {
@@ -62,11 +54,9 @@ class Reflector {
   static constexpr std::chrono::milliseconds kInitialBackoff{200};
   static constexpr std::chrono::seconds kMaxBackoff{10};
 
-  Reflector(const KubeApi* api, Collection collection, ReflectorCodec<T> codec,
-            ReflectorSink<T> sink, std::string what)
-      : api_(api),
-        collection_(std::move(collection)),
-        codec_(codec),
+  Reflector(std::unique_ptr<ListWatch<T>> source, ReflectorSink<T> sink,
+            std::string what)
+      : source_(std::move(source)),
         sink_(std::move(sink)),
         what_(std::move(what)) {
     GlobalMetrics().DeclareCounter(
@@ -75,21 +65,12 @@ class Reflector {
         "or an expired resourceVersion (\"expired\").");
   }
 
-  // Lists the whole collection once and hands it to the sink. The next page
-  // is requested while the current one is decoded.
+  // Lists the whole collection once and hands it to the sink.
   Status ListOnce() {
     std::vector<T> items;
-    Result<std::string> body = api_->ListPage(collection_, kPageSize, "");
-    while (true) {
-      if (!body.ok()) return body.status().WithContext("listing " + what_);
-      const std::optional<std::string> peeked = PeekContinueToken(*body);
-      std::future<Result<std::string>> next;
-      if (peeked.has_value() && !peeked->empty()) {
-        next = std::async(std::launch::async, [this, token = *peeked] {
-          return api_->ListPage(collection_, kPageSize, token);
-        });
-      }
-      Result<ListPage<T>> page = codec_.decode_list(*body);
+    std::string continue_token;
+    do {
+      Result<ListPage<T>> page = source_->List(kPageSize, continue_token);
       if (!page.ok()) return page.status().WithContext("listing " + what_);
       for (const std::string& error : page->item_errors) {
         LOG(WARNING) << "listing " << what_ << ": skipped an item: " << error;
@@ -97,11 +78,8 @@ class Reflector {
       std::move(page->items.begin(), page->items.end(),
                 std::back_inserter(items));
       resource_version_ = page->resource_version;
-      if (page->continue_token.empty()) break;
-      body = next.valid() && page->continue_token == *peeked
-                 ? next.get()
-                 : api_->ListPage(collection_, kPageSize, page->continue_token);
-    }
+      continue_token = std::move(page->continue_token);
+    } while (!continue_token.empty());
     sink_.replace(std::move(items));
     return Status::Ok();
   }
@@ -138,8 +116,7 @@ class Reflector {
         continue;
       }
       SetLastError(status);
-      const auto wait =
-          std::max(backoff.Next(), api_->RetryAfterLeft(collection_.path));
+      const auto wait = std::max(backoff.Next(), source_->RetryAfterLeft());
       LOG(WARNING) << what_ << ": " << status.message() << "; retrying in "
                    << wait.count() << "ms";
       ++restarts_;
@@ -160,8 +137,7 @@ class Reflector {
   // Watches until the stream ends. kGone means: list again.
   Status WatchOnce(StopSignal* stop) {
     Status event_error;
-    auto on_line = [&](std::string_view line) {
-      Result<WatchEvent<T>> event = codec_.decode_event(line);
+    auto on_event = [&](Result<WatchEvent<T>> event) {
       if (!event.ok()) {
         LOG(WARNING) << what_ << " watch: skipped an event: "
                      << event.status().message();
@@ -175,8 +151,8 @@ class Reflector {
       return Apply(*event, &event_error);
     };
     std::uniform_int_distribution<int> timeout(300, 600);
-    Status status = api_->Watch(collection_, resource_version_,
-                                timeout(random_), on_line, stop->flag());
+    Status status =
+        source_->Watch(resource_version_, timeout(random_), on_event, stop);
     if (!event_error.ok()) return event_error;
     return status.WithContext("watching " + what_);
   }
@@ -212,9 +188,7 @@ class Reflector {
     last_error_ = std::move(status);
   }
 
-  const KubeApi* api_;
-  Collection collection_;
-  ReflectorCodec<T> codec_;
+  std::unique_ptr<ListWatch<T>> source_;
   ReflectorSink<T> sink_;
   std::string what_;
   std::string resource_version_;

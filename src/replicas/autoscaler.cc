@@ -6,7 +6,6 @@
 #include <sstream>
 #include <thread>
 
-#include "kube/decode.h"
 #include "kube/reflector.h"
 #include "replicas/arithmetic.h"
 
@@ -17,7 +16,6 @@ namespace {
 // after a quiet spell is acted on at once, and the rest of a burst (a
 // rolling node pool) is taken together by the next cycle.
 constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
-constexpr auto kWaitSlice = std::chrono::milliseconds(100);
 // While RBAC refuses to list or watch the ConfigMap it is read each cycle;
 // a 403 may also be passing (a server whose RBAC cache is still filling
 // after a restart), so the watch is tried again this often.
@@ -51,18 +49,20 @@ Status JoinErrors(const std::vector<Status>& statuses) {
 
 }  // namespace
 
-ReplicaAutoscaler::ReplicaAutoscaler(const kube::KubeApi* api,
+ReplicaAutoscaler::ReplicaAutoscaler(const kube::Client* client,
+                                     const Clock* clock,
                                      AutoscalerOptions options,
                                      HealthState* health,
                                      kube::EventRecorder* events,
                                      ReplicaStatusBoard* board)
-    : api_(api),
+    : client_(client),
+      clock_(clock),
       options_(std::move(options)),
       health_(health),
-      reporter_(options_.dry_run ? nullptr : events, board, options_.namespace_,
-                options_.configmap),
-      hpa_check_(api, options_.namespace_, options_.targets),
-      scale_writer_(api) {}
+      reporter_(clock, options_.dry_run ? nullptr : events, board,
+                options_.namespace_, options_.configmap),
+      hpa_check_(client, options_.namespace_, options_.targets),
+      scale_writer_(client) {}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
@@ -71,13 +71,13 @@ std::string ReplicaAutoscaler::ConfigMapRef() const {
 void ReplicaAutoscaler::NotifyChange(const char* cause) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    changed_ = true;
     if (pending_cause_.find(cause) == std::string::npos) {
       pending_cause_ +=
           pending_cause_.empty() ? cause : std::string(", ") + cause;
     }
+    changed_ = true;
   }
-  changed_cv_.notify_all();
+  clock_->Notify();
 }
 
 bool ReplicaAutoscaler::StoreConfigMap(
@@ -100,7 +100,7 @@ void ReplicaAutoscaler::SetConfigMap(
 
 Status ReplicaAutoscaler::PollConfigMap() {
   Result<kube::ConfigMap> config_map =
-      api_->GetConfigMap(options_.namespace_, options_.configmap);
+      client_->GetConfigMap(options_.namespace_, options_.configmap);
   if (config_map.ok()) {
     StoreConfigMap(*config_map);
   } else if (config_map.status().code() == StatusCode::kNotFound) {
@@ -159,7 +159,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
     return Status::Ok();
   }
   Result<kube::ConfigMap> written =
-      create ? api_->CreateConfigMap(desired) : api_->UpdateConfigMap(desired);
+      create ? client_->CreateConfigMap(desired) : client_->UpdateConfigMap(desired);
   if (!written.ok() && !create &&
       written.status().code() == StatusCode::kPermissionDenied) {
     LOG_IF(WARNING, !warned_update_forbidden_)
@@ -172,7 +172,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   if (!written.ok()) {
     if (written.status().code() == StatusCode::kConflict) {
       // Someone else wrote it meanwhile: the watch brings their version.
-      written = api_->GetConfigMap(options_.namespace_, options_.configmap);
+      written = client_->GetConfigMap(options_.namespace_, options_.configmap);
     }
     if (!written.ok()) {
       return written.status().WithContext((create ? "creating " : "updating ") +
@@ -225,7 +225,7 @@ Result<Params> ReplicaAutoscaler::CurrentParams() {
 
 int64_t ReplicaAutoscaler::SmoothedDesired(const kube::ScaleTarget& target,
                                            const ScaleDownPolicy& policy,
-                                           SteadyTime now, int64_t current,
+                                           TimePoint now, int64_t current,
                                            int64_t computed) {
   TargetSmoothing& state = smoothing_[target.ToString()];
   SmoothedReplicas smoothed =
@@ -242,10 +242,10 @@ int64_t ReplicaAutoscaler::SmoothedDesired(const kube::ScaleTarget& target,
 Status ReplicaAutoscaler::ScaleOne(
     const kube::ScaleTarget& target, int64_t computed,
     const ClusterCounts& counts,
-    const std::optional<ScaleDownPolicy>& scale_down, SteadyTime now) {
+    const std::optional<ScaleDownPolicy>& scale_down, TimePoint now) {
   const std::string ref =
       target.ToString() + " in namespace " + options_.namespace_;
-  Result<kube::Scale> scale = api_->GetScale(options_.namespace_, target);
+  Result<kube::Scale> scale = client_->GetScale(options_.namespace_, target);
   if (!scale.ok()) return scale.status().WithContext("reading scale of " + ref);
   const int64_t desired = scale_down.has_value()
                               ? SmoothedDesired(target, *scale_down, now,
@@ -261,7 +261,7 @@ Status ReplicaAutoscaler::ScaleOne(
     status = WriteScale(target, *scale, desired, counts);
     if (status.code() != StatusCode::kConflict || attempt == kAttempts) break;
     VLOG(1) << "scale of " << ref << " changed meanwhile; reading it again";
-    scale = api_->GetScale(options_.namespace_, target);
+    scale = client_->GetScale(options_.namespace_, target);
     if (!scale.ok()) {
       return scale.status().WithContext("reading scale of " + ref);
     }
@@ -286,14 +286,14 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
   return Status::Ok();
 }
 
-Status ReplicaAutoscaler::RunCycle(SteadyTime now) {
+Status ReplicaAutoscaler::RunCycle(TimePoint now) {
   // Without a fresh read the last one applies; the failure is reported.
   const Status polled = config_map_polled_ ? PollConfigMap() : Status::Ok();
   LOG_IF(WARNING, !polled.ok()) << polled.message();
   return JoinErrors({polled, RunCycleWithCurrentParams(now)});
 }
 
-Status ReplicaAutoscaler::RunCycleWithCurrentParams(SteadyTime now) {
+Status ReplicaAutoscaler::RunCycleWithCurrentParams(TimePoint now) {
   Result<Params> params = CurrentParams();
   if (!params.ok() && !last_valid_params_.has_value()) return params.status();
   const Params& in_force = params.ok() ? *params : *last_valid_params_;
@@ -319,46 +319,34 @@ Status ReplicaAutoscaler::RunCycleWithCurrentParams(SteadyTime now) {
 }
 
 void ReplicaAutoscaler::WaitForNextCycle(StopSignal* stop) {
-  const auto deadline = std::chrono::steady_clock::now() + options_.poll_period;
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (!changed_ && !stop->stopped() &&
-         std::chrono::steady_clock::now() < deadline) {
-    health_->Heartbeat(std::chrono::steady_clock::now());
-    changed_cv_.wait_for(lock, kWaitSlice);
-  }
-  const auto since_last = std::chrono::steady_clock::now() - last_cycle_start_;
+  health_->Heartbeat();
+  stop->WaitUntil(clock_->Now() + options_.poll_period,
+                  [this] { return changed_.load(); });
+  const Duration since_last = clock_->Now() - last_cycle_start_;
   if (changed_ && since_last < kCoalesceWindow) {
-    lock.unlock();
-    stop->WaitFor(std::chrono::duration_cast<std::chrono::milliseconds>(
-        kCoalesceWindow - since_last));
-    lock.lock();
+    stop->WaitFor(kCoalesceWindow - since_last);
   }
+  std::lock_guard<std::mutex> lock(mutex_);
   cycle_cause_ = changed_ ? pending_cause_ : "poll period";
   changed_ = false;
   pending_cause_.clear();
 }
 
 Status ReplicaAutoscaler::TimedCycle() {
-  const auto start = std::chrono::steady_clock::now();
+  const TimePoint start = clock_->Now();
   last_cycle_start_ = start;
   for (const HpaConflict& conflict : hpa_check_.CheckIfDue(start)) {
     reporter_.HpaConflictFound(conflict);
   }
   Status status = RunCycle(start);
-  reporter_.CycleFinished(status, std::chrono::steady_clock::now() - start);
+  reporter_.CycleFinished(status, clock_->Now() - start);
   return status;
 }
 
 kube::Reflector<NodeInfo> ReplicaAutoscaler::NodeReflector(
     kube::ReflectorSink<NodeInfo> sink) const {
   return kube::Reflector<NodeInfo>(
-      api_, {"/api/v1/nodes", options_.node_selector, ""},
-      {[this](std::string_view body) {
-         return kube::DecodeNodeList(body, options_.excluded_taints);
-       },
-       [this](std::string_view line) {
-         return kube::DecodeNodeWatchEvent(line, options_.excluded_taints);
-       }},
+      client_->CountedNodes(options_.node_selector, options_.excluded_taints),
       std::move(sink), "nodes");
 }
 
@@ -380,10 +368,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
                          NotifyChange("nodes changed");
                      }});
   kube::Reflector<kube::ConfigMap> config_map_reflector(
-      api_,
-      {"/api/v1/namespaces/" + options_.namespace_ + "/configmaps", "",
-       "metadata.name=" + options_.configmap},
-      {&kube::DecodeConfigMapList, &kube::DecodeConfigMapWatchEvent},
+      client_->ConfigMapNamed(options_.namespace_, options_.configmap),
       {[this](std::vector<kube::ConfigMap> items) {
          config_map_polled_ = false;  // watched (again)
          std::optional<kube::ConfigMap> found;
@@ -397,8 +382,9 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
       ConfigMapRef());
   config_map_reflector.StopWhenForbidden();
 
-  std::thread node_thread([&] { node_reflector.Run(stop); });
-  std::thread config_map_thread([&] {
+  std::thread node_thread =
+      clock_->StartThread([&] { node_reflector.Run(stop); });
+  std::thread config_map_thread = clock_->StartThread([&] {
     config_map_reflector.Run(stop);
     while (config_map_reflector.forbidden() && !stop->stopped()) {
       FallBackToPollingConfigMap(config_map_reflector.LastError());
@@ -411,7 +397,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
   int consecutive_failures = 0;
   WaitForNextCycle(stop);
   while (!stop->stopped()) {
-    health_->Heartbeat(std::chrono::steady_clock::now());
+    health_->Heartbeat();
     bool synced;
     {
       std::lock_guard<std::mutex> lock(mutex_);

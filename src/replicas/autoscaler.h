@@ -3,7 +3,8 @@
 // poll period computes the replica count and sets it on each target through
 // its scale subresource. With a scaleDown policy in the params, each target's
 // scale-downs are smoothed (replicas/scale_down_smoothing.h) against the
-// steady clock; --once has no history, so only the step limit applies.
+// clock; --once has no history, so only the step limit applies. All I/O goes
+// through a kube::Client and all time through a Clock (virtual in tests).
 //
 // It runs under the RBAC of cluster-proportional-autoscaler: where listing
 // and watching the ConfigMap is forbidden it GETs it every cycle; it writes
@@ -14,7 +15,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cluster/node_store.h"
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
 #include "kube/api.h"
@@ -56,11 +56,12 @@ struct AutoscalerOptions {
 class ReplicaAutoscaler {
  public:
   // `events` may be null: no Events are posted (dry runs do not post any).
-  ReplicaAutoscaler(const kube::KubeApi* api, AutoscalerOptions options,
-                    HealthState* health, kube::EventRecorder* events,
-                    ReplicaStatusBoard* board);
+  ReplicaAutoscaler(const kube::Client* client, const Clock* clock,
+                    AutoscalerOptions options, HealthState* health,
+                    kube::EventRecorder* events, ReplicaStatusBoard* board);
 
-  // Runs until `stop`; returns the exit code: 0, or 1 after
+  // Runs until `stop` (which waits on the same clock); returns the exit
+  // code: 0, or 1 after
   // --max-sync-failures consecutive failed cycles.
   int Run(StopSignal* stop);
 
@@ -68,8 +69,8 @@ class ReplicaAutoscaler {
   Status RunOnce();
 
  private:
-  Status RunCycle(SteadyTime now);
-  Status RunCycleWithCurrentParams(SteadyTime now);
+  Status RunCycle(TimePoint now);
+  Status RunCycleWithCurrentParams(TimePoint now);
   // Creates or updates the ConfigMap from --default-params as needed and
   // returns the params to apply (the last valid ones if it is invalid).
   Result<Params> CurrentParams();
@@ -77,11 +78,11 @@ class ReplicaAutoscaler {
   Status ScaleOne(const kube::ScaleTarget& target, int64_t computed,
                   const ClusterCounts& counts,
                   const std::optional<ScaleDownPolicy>& scale_down,
-                  SteadyTime now);
+                  TimePoint now);
   // Applies the scaleDown policy to `computed` for `target`, keeping its
   // history, and logs once per change when it holds a scale-down back.
   int64_t SmoothedDesired(const kube::ScaleTarget& target,
-                          const ScaleDownPolicy& policy, SteadyTime now,
+                          const ScaleDownPolicy& policy, TimePoint now,
                           int64_t current, int64_t computed);
   kube::Reflector<NodeInfo> NodeReflector(
       kube::ReflectorSink<NodeInfo> sink) const;
@@ -100,7 +101,8 @@ class ReplicaAutoscaler {
                     int64_t desired, const ClusterCounts& counts);
   std::string ConfigMapRef() const;
 
-  const kube::KubeApi* api_;
+  const kube::Client* client_;
+  const Clock* clock_;
   const AutoscalerOptions options_;
   HealthState* health_;
   CycleReporter reporter_;
@@ -110,9 +112,8 @@ class ReplicaAutoscaler {
   bool config_map_poll_logged_ = false;  // touched by the ConfigMap thread
   NodeStore nodes_;
 
-  std::mutex mutex_;  // guards the fields below
-  std::condition_variable changed_cv_;
-  bool changed_ = false;
+  std::atomic<bool> changed_{false};  // since the last cycle
+  std::mutex mutex_;                  // guards the fields below
   std::string pending_cause_;  // what changed since the last cycle
   bool nodes_synced_ = false;
   bool config_map_synced_ = false;
@@ -120,7 +121,7 @@ class ReplicaAutoscaler {
 
   // Touched only by the loop's thread.
   std::string cycle_cause_ = "first cycle";
-  std::chrono::steady_clock::time_point last_cycle_start_{};
+  TimePoint last_cycle_start_{};
   std::optional<Params> last_valid_params_;
   std::string last_params_error_;
   bool warned_edited_ = false;

@@ -37,10 +37,11 @@ kube::ObjectRef TargetRef(const kube::ScaleTarget& target,
 
 }  // namespace
 
-CycleReporter::CycleReporter(kube::EventRecorder* events,
+CycleReporter::CycleReporter(const Clock* clock, kube::EventRecorder* events,
                              ReplicaStatusBoard* board, std::string ns,
                              std::string configmap)
-    : events_(events),
+    : clock_(clock),
+      events_(events),
       board_(board),
       namespace_(std::move(ns)),
       configmap_(std::move(configmap)) {
@@ -112,7 +113,7 @@ void CycleReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
   board_->Update([&](ReplicaStatus& status) {
     status.targets[name].current = to;
     status.decisions.push_front(
-        {std::chrono::system_clock::now(), name, from, to, cause, counts});
+        {clock_->Now(), name, from, to, cause, counts});
     if (status.decisions.size() > ReplicaStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }
@@ -134,12 +135,11 @@ void CycleReporter::HpaConflictFound(const HpaConflict& conflict) {
                        ": the two will fight over its replicas; remove one"});
 }
 
-void CycleReporter::CycleFinished(const Status& status,
-                                  std::chrono::steady_clock::duration took) {
+void CycleReporter::CycleFinished(const Status& status, Duration took) {
   Metrics& metrics = GlobalMetrics();
   metrics.Observe("propscaler_cycle_duration_seconds", {},
                   std::chrono::duration<double>(took).count());
-  const auto now = std::chrono::system_clock::now();
+  const auto now = clock_->Now();
   if (status.ok()) {
     metrics.Set("propscaler_last_successful_cycle_timestamp_seconds", {},
                 std::chrono::duration<double>(now.time_since_epoch()).count());

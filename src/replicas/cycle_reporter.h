@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "common/clock.h"
 #include "common/status.h"
 #include "kube/event_recorder.h"
 #include "kube/scale_target.h"
@@ -21,8 +22,9 @@ namespace propscaler {
 class CycleReporter {
  public:
   // `events` may be null (dry runs, --once without events).
-  CycleReporter(kube::EventRecorder* events, ReplicaStatusBoard* board,
-                std::string ns, std::string configmap);
+  CycleReporter(const Clock* clock, kube::EventRecorder* events,
+                ReplicaStatusBoard* board, std::string ns,
+                std::string configmap);
 
   void ParamsAccepted(const std::map<std::string, std::string>& data,
                       bool changed);
@@ -35,10 +37,10 @@ class CycleReporter {
   void Scaled(const kube::ScaleTarget& target, int64_t from, int64_t to,
               const ClusterCounts& counts, const std::string& cause);
   void HpaConflictFound(const HpaConflict& conflict);
-  void CycleFinished(const Status& status,
-                     std::chrono::steady_clock::duration took);
+  void CycleFinished(const Status& status, Duration took);
 
  private:
+  const Clock* clock_;
   kube::EventRecorder* events_;
   ReplicaStatusBoard* board_;
   const std::string namespace_;

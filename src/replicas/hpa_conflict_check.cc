@@ -4,11 +4,11 @@
 
 namespace propscaler {
 
-HpaConflictCheck::HpaConflictCheck(const kube::KubeApi* api, std::string ns,
+HpaConflictCheck::HpaConflictCheck(const kube::Client* api, std::string ns,
                                    std::vector<kube::ScaleTarget> targets)
     : api_(api), namespace_(std::move(ns)), targets_(std::move(targets)) {}
 
-std::vector<HpaConflict> HpaConflictCheck::CheckIfDue(Clock::time_point now) {
+std::vector<HpaConflict> HpaConflictCheck::CheckIfDue(TimePoint now) {
   if (disabled_ || (last_check_.has_value() && now - *last_check_ < kInterval))
     return {};
   last_check_ = now;

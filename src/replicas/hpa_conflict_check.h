@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/api.h"
+#include "kube/client.h"
 #include "kube/scale_target.h"
 #include "replicas/hpa_conflicts.h"
 
@@ -20,21 +20,21 @@ namespace propscaler {
 
 class HpaConflictCheck {
  public:
-  using Clock = std::chrono::steady_clock;
+  
   static constexpr std::chrono::minutes kInterval{5};
 
-  HpaConflictCheck(const kube::KubeApi* api, std::string ns,
+  HpaConflictCheck(const kube::Client* api, std::string ns,
                    std::vector<kube::ScaleTarget> targets);
 
   // The conflicts found when a check is due at `now`; empty otherwise or on
   // error. Logs a warning when a conflict first appears.
-  std::vector<HpaConflict> CheckIfDue(Clock::time_point now);
+  std::vector<HpaConflict> CheckIfDue(TimePoint now);
 
  private:
-  const kube::KubeApi* api_;
+  const kube::Client* api_;
   const std::string namespace_;
   const std::vector<kube::ScaleTarget> targets_;
-  std::optional<Clock::time_point> last_check_;
+  std::optional<TimePoint> last_check_;
   bool disabled_ = false;
   std::set<std::string> warned_;  // "hpa -> kind/name" already logged
 };

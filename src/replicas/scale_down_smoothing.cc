@@ -38,7 +38,7 @@ std::string HeldByStep(int64_t current, int64_t replicas, int64_t computed,
 
 // Adds `computed` and drops what can no longer be the window's highest: the
 // older samples not above it, and those that left the window.
-void Record(std::chrono::seconds window, SteadyTime now, int64_t computed,
+void Record(std::chrono::seconds window, TimePoint now, int64_t computed,
             std::deque<ScaleDownHistory::Sample>* samples) {
   while (!samples->empty() && samples->back().computed <= computed) {
     samples->pop_back();
@@ -50,7 +50,7 @@ void Record(std::chrono::seconds window, SteadyTime now, int64_t computed,
 }  // namespace
 
 SmoothedReplicas SmoothScaleDown(const std::optional<ScaleDownPolicy>& policy,
-                                 ScaleDownHistory history, SteadyTime now,
+                                 ScaleDownHistory history, TimePoint now,
                                  int64_t current, int64_t computed) {
   if (!policy.has_value()) return {computed, std::move(history), ""};
   Record(std::chrono::seconds(policy->stabilization_seconds), now, computed,
@@ -66,7 +66,7 @@ SmoothedReplicas SmoothScaleDown(const std::optional<ScaleDownPolicy>& policy,
   }
   const auto since_step = history.last_step_time.has_value()
                               ? now - *history.last_step_time
-                              : SteadyTime::duration::max();
+                              : TimePoint::duration::max();
   if (since_step < std::chrono::seconds(policy->period_seconds)) {
     return {current, std::move(history),
             HeldByPeriod(current, computed, *policy)};

@@ -16,16 +16,16 @@
 #include <optional>
 #include <string>
 
+#include "common/clock.h"
 #include "replicas/params.h"
 
 namespace propscaler {
 
-using SteadyTime = std::chrono::steady_clock::time_point;
 
 // What smoothing remembers about one target.
 struct ScaleDownHistory {
   struct Sample {
-    SteadyTime time;
+    TimePoint time;
     int64_t computed = 0;
     bool operator==(const Sample&) const = default;
   };
@@ -34,7 +34,7 @@ struct ScaleDownHistory {
   // distinct counts and the front is the highest.
   std::deque<Sample> samples;
   // When the last scale-down step was applied.
-  std::optional<SteadyTime> last_step_time;
+  std::optional<TimePoint> last_step_time;
 
   bool operator==(const ScaleDownHistory&) const = default;
 };
@@ -51,7 +51,7 @@ struct SmoothedReplicas {
 // `current` is the target's spec.replicas, `computed` what the arithmetic
 // gives now. Without a policy, returns `computed` and the history unchanged.
 SmoothedReplicas SmoothScaleDown(const std::optional<ScaleDownPolicy>& policy,
-                                 ScaleDownHistory history, SteadyTime now,
+                                 ScaleDownHistory history, TimePoint now,
                                  int64_t current, int64_t computed);
 
 }  // namespace propscaler

@@ -23,7 +23,7 @@ HealthServer::HealthServer(const HealthState* state,
   }
   server_->Get(
       "/healthz", [this](const httplib::Request&, httplib::Response& response) {
-        const bool alive = state_->LoopAlive(HealthState::Clock::now());
+        const bool alive = state_->LoopAlive();
         response.status = alive ? 200 : 500;
         response.set_content(alive ? "ok\n" : "control loop stalled\n",
                              "text/plain");

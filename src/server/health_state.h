@@ -9,19 +9,19 @@
 #include <optional>
 #include <string>
 
+#include "common/clock.h"
 #include "common/status.h"
 
 namespace propscaler {
 
 class HealthState {
  public:
-  using Clock = std::chrono::steady_clock;
-
   // The loop is considered dead when it has not beaten for `stall_after`.
-  explicit HealthState(Clock::duration stall_after)
-      : stall_after_(stall_after) {}
+  HealthState(const Clock* clock, Duration stall_after)
+      : clock_(clock), stall_after_(stall_after) {}
 
-  void Heartbeat(Clock::time_point now) {
+  void Heartbeat() {
+    const TimePoint now = clock_->Now();
     std::lock_guard<std::mutex> lock(mutex_);
     last_beat_ = now;
   }
@@ -30,7 +30,8 @@ class HealthState {
     last_cycle_ = status;
   }
 
-  bool LoopAlive(Clock::time_point now) const {
+  bool LoopAlive() const {
+    const TimePoint now = clock_->Now();
     std::lock_guard<std::mutex> lock(mutex_);
     return last_beat_.has_value() && now - *last_beat_ < stall_after_;
   }
@@ -41,9 +42,10 @@ class HealthState {
   }
 
  private:
-  const Clock::duration stall_after_;
+  const Clock* clock_;
+  const Duration stall_after_;
   mutable std::mutex mutex_;
-  std::optional<Clock::time_point> last_beat_;
+  std::optional<TimePoint> last_beat_;
   std::optional<Status> last_cycle_;
 };
 

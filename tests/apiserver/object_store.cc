@@ -60,8 +60,9 @@ const char* EventTypeName(EventType type) {
   return "ERROR";
 }
 
-ObjectStore::ObjectStore(size_t history_size)
+ObjectStore::ObjectStore(size_t history_size, const Clock* clock)
     : history_size_(std::max<size_t>(history_size, 1)),
+      clock_(clock != nullptr ? clock : &own_clock_),
       random_(std::random_device{}()) {}
 
 ApiResult<ObjectPtr> ObjectStore::Create(const ResourceType& type,
@@ -229,7 +230,7 @@ void ObjectStore::RecordLocked(WatchEvent event) {
     oldest_watchable_ = history_.front().resource_version;
     history_.pop_front();
   }
-  changed_.notify_all();
+  clock_->Notify();
 }
 
 ListChunk ObjectStore::List(const ResourceType& type, const std::string& ns,
@@ -256,14 +257,16 @@ ListChunk ObjectStore::List(const ResourceType& type, const std::string& ns,
   return chunk;
 }
 
-WaitResult ObjectStore::WaitForEvents(
-    int64_t after_rv, std::chrono::steady_clock::time_point wake_at,
-    uint64_t drop_generation, size_t max_events) const {
-  std::unique_lock<std::mutex> lock(mu_);
-  changed_.wait_until(lock, wake_at, [&] {
+WaitResult ObjectStore::WaitForEvents(int64_t after_rv, TimePoint wake_at,
+                                      uint64_t drop_generation,
+                                      size_t max_events,
+                                      const std::atomic<bool>* cancel) const {
+  clock_->WaitUntil(wake_at, [&] {
     return shut_down_ || drop_generation_ != drop_generation ||
-           resource_version_ > after_rv || after_rv < oldest_watchable_;
+           resource_version_ > after_rv || after_rv < oldest_watchable_ ||
+           (cancel != nullptr && cancel->load());
   });
+  std::lock_guard<std::mutex> lock(mu_);
   WaitResult result;
   result.resource_version = resource_version_;
   result.oldest_watchable = oldest_watchable_;
@@ -307,19 +310,19 @@ void ObjectStore::CompactHistory() {
   std::lock_guard<std::mutex> lock(mu_);
   history_.clear();
   oldest_watchable_ = resource_version_;
-  changed_.notify_all();
+  clock_->Notify();
 }
 
 void ObjectStore::DropWatches() {
   std::lock_guard<std::mutex> lock(mu_);
   ++drop_generation_;
-  changed_.notify_all();
+  clock_->Notify();
 }
 
 void ObjectStore::Shutdown() {
   std::lock_guard<std::mutex> lock(mu_);
   shut_down_ = true;
-  changed_.notify_all();
+  clock_->Notify();
 }
 
 std::string ObjectStore::NewUidLocked() {

@@ -10,16 +10,17 @@
 // pointer with lists and watch events, so serving a list copies pointers
 // under the lock and strings outside it.
 //
-// Thread-safe: one mutex guards everything; watchers block on a condition
-// variable that every write, DropWatches() and Shutdown() signal.
+// Thread-safe: one mutex guards everything; watchers wait on the store's
+// Clock, which every write, DropWatches() and Shutdown() notify (a virtual
+// clock in tests of the loops, tests/memcluster/).
 #ifndef PROPSCALER_TESTS_APISERVER_OBJECT_STORE_H_
 #define PROPSCALER_TESTS_APISERVER_OBJECT_STORE_H_
 
 #include <rapidjson/document.h>
 
+#include <atomic>
 #include <chrono>
 #include <compare>
-#include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -33,6 +34,7 @@
 
 #include "apiserver/api_error.h"
 #include "apiserver/resources.h"
+#include "common/clock.h"
 #include "common/label_selector.h"
 
 namespace propscaler::sim {
@@ -86,7 +88,8 @@ struct WaitResult {
 
 class ObjectStore {
  public:
-  explicit ObjectStore(size_t history_size);
+  // `clock` null: the store's own real clock.
+  explicit ObjectStore(size_t history_size, const Clock* clock = nullptr);
   ObjectStore(const ObjectStore&) = delete;
   ObjectStore& operator=(const ObjectStore&) = delete;
 
@@ -121,11 +124,14 @@ class ObjectStore {
                  const ObjectFilter& filter, size_t limit) const;
 
   // Blocks until there are events after `after_rv`, `wake_at` passes,
-  // DropWatches() moved past `drop_generation`, or Shutdown(). Returns at
-  // most `max_events` events.
-  WaitResult WaitForEvents(int64_t after_rv,
-                           std::chrono::steady_clock::time_point wake_at,
-                           uint64_t drop_generation, size_t max_events) const;
+  // DropWatches() moved past `drop_generation`, Shutdown(), or `*cancel`
+  // (notified through the store's clock). Returns at most `max_events`
+  // events.
+  WaitResult WaitForEvents(int64_t after_rv, TimePoint wake_at,
+                           uint64_t drop_generation, size_t max_events,
+                           const std::atomic<bool>* cancel = nullptr) const;
+
+  const Clock* clock() const { return clock_; }
 
   // Bounds the history (at least one event); trims it at the next write.
   void SetHistorySize(size_t size);
@@ -155,14 +161,17 @@ class ObjectStore {
   std::string RandomSuffixLocked();
 
   size_t history_size_;
+  RealClock own_clock_;
+  const Clock* clock_;
   mutable std::mutex mu_;
-  mutable std::condition_variable changed_;
   std::map<std::string, ObjectMap> objects_;  // by resource plural
   std::deque<WatchEvent> history_;
-  int64_t resource_version_ = 0;
-  int64_t oldest_watchable_ = 0;
-  uint64_t drop_generation_ = 0;
-  bool shut_down_ = false;
+  // Atomic so that waiters' conditions read them without the mutex (the
+  // clock evaluates them under its own lock).
+  std::atomic<int64_t> resource_version_ = 0;
+  std::atomic<int64_t> oldest_watchable_ = 0;
+  std::atomic<uint64_t> drop_generation_ = 0;
+  std::atomic<bool> shut_down_ = false;
   std::mt19937_64 random_;
 };
 

@@ -8,8 +8,6 @@
 namespace propscaler::sim {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 void AppendLine(const char* type, const std::string& object, std::string* out) {
   *out += "{\"type\":\"";
   *out += type;
@@ -40,14 +38,16 @@ std::chrono::seconds Timeout(const ListOptions& options,
 }  // namespace
 
 WatchStream::WatchStream(const ObjectStore& store, ResourcePath path,
-                         ListOptions options, const WatchSettings& settings)
+                         ListOptions options, const WatchSettings& settings,
+                         const std::atomic<bool>* cancel)
     : store_(store),
       path_(std::move(path)),
       options_(std::move(options)),
       settings_(settings),
       drop_generation_(store.drop_generation()),
-      deadline_(Clock::now() + Timeout(options_, settings)),
-      next_bookmark_(Clock::now() + settings.bookmark_interval) {}
+      cancel_(cancel),
+      deadline_(store.clock()->Now() + Timeout(options_, settings)),
+      next_bookmark_(store.clock()->Now() + settings.bookmark_interval) {}
 
 bool WatchStream::Next(std::string* out) {
   if (ended_) return false;
@@ -59,16 +59,17 @@ bool WatchStream::Next(std::string* out) {
     }
     cursor_ = std::stoll(options_.resource_version);
   }
-  Clock::time_point now = Clock::now();
-  if (now >= deadline_) {
+  const TimePoint now = store_.clock()->Now();
+  if (now >= deadline_ || (cancel_ != nullptr && cancel_->load())) {
     ended_ = true;
     return false;
   }
-  Clock::time_point wake_at = options_.allow_bookmarks
+  const TimePoint wake_at = options_.allow_bookmarks
                                   ? std::min(deadline_, next_bookmark_)
                                   : deadline_;
-  WaitResult result = store_.WaitForEvents(cursor_, wake_at, drop_generation_,
-                                           settings_.max_events_per_write);
+  WaitResult result =
+      store_.WaitForEvents(cursor_, wake_at, drop_generation_,
+                           settings_.max_events_per_write, cancel_);
   switch (result.kind) {
     case WaitResult::Kind::kEvents:
       for (const WatchEvent& event : result.events) {
@@ -77,9 +78,10 @@ bool WatchStream::Next(std::string* out) {
       }
       return true;
     case WaitResult::Kind::kWakeUp:
-      if (options_.allow_bookmarks && Clock::now() >= next_bookmark_) {
+      if (options_.allow_bookmarks &&
+          store_.clock()->Now() >= next_bookmark_) {
         AppendBookmark(out);
-        next_bookmark_ = Clock::now() + settings_.bookmark_interval;
+        next_bookmark_ = store_.clock()->Now() + settings_.bookmark_interval;
       }
       return true;
     case WaitResult::Kind::kExpired:

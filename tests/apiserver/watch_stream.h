@@ -13,6 +13,7 @@
 #ifndef PROPSCALER_TESTS_APISERVER_WATCH_STREAM_H_
 #define PROPSCALER_TESTS_APISERVER_WATCH_STREAM_H_
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -31,8 +32,11 @@ struct WatchSettings {
 
 class WatchStream {
  public:
+  // The stream also ends once `*cancel` (when given) is set and the store's
+  // clock notified.
   WatchStream(const ObjectStore& store, ResourcePath path, ListOptions options,
-              const WatchSettings& settings);
+              const WatchSettings& settings,
+              const std::atomic<bool>* cancel = nullptr);
 
   // Blocks until there is something to send, then appends it to `out`
   // (possibly nothing, e.g. only filtered-out events). False when the
@@ -51,8 +55,9 @@ class WatchStream {
   const ListOptions options_;
   const WatchSettings settings_;
   const uint64_t drop_generation_;
-  const std::chrono::steady_clock::time_point deadline_;
-  std::chrono::steady_clock::time_point next_bookmark_;
+  const std::atomic<bool>* cancel_;
+  const TimePoint deadline_;
+  TimePoint next_bookmark_;
   int64_t cursor_ = 0;  // every event up to here has been considered
   bool started_ = false;
   bool ended_ = false;

@@ -2,7 +2,7 @@
 #include <string_view>
 
 #include "app/subcommand_flags.h"
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 #include "common/duration.h"
 #include "common/label_selector.h"
 #include "common/object_names.h"

@@ -35,9 +35,9 @@ void FuzzParams(const uint8_t* data, size_t size) {
   // Any valid policy, at the extremes of spec.replicas (an int32).
   const std::optional<ScaleDownPolicy>& policy = ScaleDownOf(*params);
   SmoothedReplicas smoothed =
-      SmoothScaleDown(policy, {}, SteadyTime(), INT32_MAX, 0);
+      SmoothScaleDown(policy, {}, TimePoint(), INT32_MAX, 0);
   smoothed = SmoothScaleDown(policy, smoothed.history,
-                             SteadyTime() + std::chrono::hours(48),
+                             TimePoint() + std::chrono::hours(48),
                              smoothed.replicas, INT32_MAX);
 }
 

@@ -21,7 +21,7 @@ Lease HeldBy(const std::string& holder) {
 }
 
 TEST(LeaseDecisionTest, CreatesRenewsWaitsAndTakesOver) {
-  FakeClock clock;
+  VirtualClock clock;
   const TimePoint t0 = clock.Now();
   EXPECT_EQ(DecideLeaseAction({std::nullopt, t0}, "me", t0, seconds(15)),
             LeaseAction::kCreate);
@@ -59,7 +59,7 @@ class LeaderElectorTest : public ::testing::Test {
 };
 
 TEST_F(LeaderElectorTest, OneLeaderUntilItStopsRenewing) {
-  FakeClock clock;
+  VirtualClock clock;
   LeaderElector a(api_.get(), Config("a"), &clock);
   LeaderElector b(api_.get(), Config("b"), &clock);
   EXPECT_TRUE(a.TryAcquireOrRenew());
@@ -80,7 +80,7 @@ TEST_F(LeaderElectorTest, OneLeaderUntilItStopsRenewing) {
 }
 
 TEST_F(LeaderElectorTest, StaleWriteLosesWithConflict) {
-  FakeClock clock;
+  VirtualClock clock;
   LeaderElector a(api_.get(), Config("a"), &clock);
   ASSERT_TRUE(a.TryAcquireOrRenew());
   Result<Lease> lease = GetLease(*api_, "kube-system", "propscaler");

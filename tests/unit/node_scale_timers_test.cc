@@ -15,7 +15,7 @@ using std::chrono::minutes;
 using std::chrono::seconds;
 
 TEST(GroupBackoffTest, DoublesCappedAndClearsOnSuccess) {
-  FakeClock clock;
+  VirtualClock clock;
   GroupBackoff backoff(minutes(5), minutes(30));
   const TimePoint t0 = clock.Now();
   EXPECT_EQ(backoff.Fail("a", t0), t0 + minutes(5));
@@ -33,7 +33,7 @@ TEST(GroupBackoffTest, DoublesCappedAndClearsOnSuccess) {
 }
 
 TEST(ProvisionTrackerTest, UpcomingUntilReadyThenFailsAfterDeadline) {
-  FakeClock clock;
+  VirtualClock clock;
   ProvisionTracker tracker(minutes(15));
   EXPECT_TRUE(tracker.Update({{"a", 3, 0}}, clock.Now()).empty());
   EXPECT_EQ(tracker.Upcoming("a"), 3);
@@ -48,7 +48,7 @@ TEST(ProvisionTrackerTest, UpcomingUntilReadyThenFailsAfterDeadline) {
 }
 
 TEST(ProvisionTrackerTest, ProgressRestartsTheDeadlineAndReadyEndsIt) {
-  FakeClock clock;
+  VirtualClock clock;
   ProvisionTracker tracker(minutes(15));
   tracker.Update({{"a", 2, 0}}, clock.Now());
   clock.Advance(minutes(14));
@@ -62,7 +62,7 @@ TEST(ProvisionTrackerTest, ProgressRestartsTheDeadlineAndReadyEndsIt) {
 }
 
 TEST(ScaleDownTimersTest, RemovableOnlyAfterUnneededTime) {
-  FakeClock clock;
+  VirtualClock clock;
   ScaleDownTimers timers({minutes(10), minutes(10), seconds(0), minutes(3)});
   timers.SetUnneeded({"n1", "n2"}, clock.Now());
   clock.Advance(minutes(5));
@@ -76,7 +76,7 @@ TEST(ScaleDownTimersTest, RemovableOnlyAfterUnneededTime) {
 }
 
 TEST(ScaleDownTimersTest, DelaysAfterAddAndFailureBlock) {
-  FakeClock clock;
+  VirtualClock clock;
   ScaleDownTimers timers({minutes(10), minutes(10), seconds(0), minutes(3)});
   EXPECT_FALSE(timers.Blocked(clock.Now()).has_value());
   timers.ScaledUp(clock.Now());

@@ -9,8 +9,8 @@
 namespace propscaler {
 namespace {
 
-SteadyTime At(int64_t second) {
-  return SteadyTime() + std::chrono::seconds(second);
+TimePoint At(int64_t second) {
+  return TimePoint() + std::chrono::seconds(second);
 }
 
 // Runs cycles against one target as the loop does: keeps the history, and the

@@ -2,8 +2,8 @@
 // not schedulable (it still counts among all nodes and cores), as a cordoned
 // node does. Entries are "key" (any effect) or "key:Effect". Immutable after
 // Parse, so safe to share between threads; pure, no I/O.
-#ifndef PROPSCALER_CLUSTER_TAINT_FILTER_H_
-#define PROPSCALER_CLUSTER_TAINT_FILTER_H_
+#ifndef PROPSCALER_COMMON_TAINT_FILTER_H_
+#define PROPSCALER_COMMON_TAINT_FILTER_H_
 
 #include <string>
 #include <string_view>
@@ -39,4 +39,4 @@ class TaintFilter {
 
 }  // namespace propscaler
 
-#endif  // PROPSCALER_CLUSTER_TAINT_FILTER_H_
+#endif  // PROPSCALER_COMMON_TAINT_FILTER_H_

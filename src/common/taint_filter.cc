@@ -1,4 +1,4 @@
-#include "cluster/taint_filter.h"
+#include "common/taint_filter.h"
 
 #include <algorithm>
 

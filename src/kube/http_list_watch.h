@@ -1,0 +1,80 @@
+// ListWatch over HTTP: pages and watch lines from KubeApi, decoded by a
+// codec. While a page is decoded the next one is already being fetched.
+#ifndef PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
+#define PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
+
+#include <functional>
+#include <future>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "kube/api.h"
+#include "kube/list_head.h"
+#include "kube/list_watch.h"
+
+namespace propscaler::kube {
+
+// Functions, not pointers, so a decoder can carry options (the node
+// decoder's --exclude-node-taints).
+template <typename T>
+struct ListWatchCodec {
+  std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
+  std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
+};
+
+template <typename T>
+class HttpListWatch : public ListWatch<T> {
+ public:
+  HttpListWatch(const KubeApi* api, Collection collection,
+                ListWatchCodec<T> codec)
+      : api_(api), collection_(std::move(collection)), codec_(codec) {}
+  ~HttpListWatch() override {
+    if (prefetch_.valid()) prefetch_.wait();
+  }
+
+  Result<ListPage<T>> List(int limit,
+                           const std::string& continue_token) override {
+    Result<std::string> body =
+        prefetch_.valid() && prefetch_token_ == continue_token
+            ? prefetch_.get()
+            : api_->ListPage(collection_, limit, continue_token);
+    if (prefetch_.valid()) prefetch_.wait();  // one not taken: drop it
+    prefetch_ = {};
+    if (!body.ok()) return body.status();
+    const std::optional<std::string> next = PeekContinueToken(*body);
+    if (next.has_value() && !next->empty()) {
+      prefetch_token_ = *next;
+      prefetch_ = std::async(std::launch::async, [this, limit, token = *next] {
+        return api_->ListPage(collection_, limit, token);
+      });
+    }
+    return codec_.decode_list(*body);
+  }
+
+  Status Watch(const std::string& resource_version, int timeout_seconds,
+               const std::function<bool(Result<WatchEvent<T>>)>& on_event,
+               const StopSignal* stop) override {
+    return api_->Watch(
+        collection_, resource_version, timeout_seconds,
+        [&](std::string_view line) {
+          return on_event(codec_.decode_event(line));
+        },
+        stop->flag());
+  }
+
+  std::chrono::milliseconds RetryAfterLeft() const override {
+    return api_->RetryAfterLeft(collection_.path);
+  }
+
+ private:
+  const KubeApi* api_;
+  const Collection collection_;
+  const ListWatchCodec<T> codec_;
+  std::string prefetch_token_;
+  std::future<Result<std::string>> prefetch_;
+};
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_HTTP_LIST_WATCH_H_

@@ -1,0 +1,41 @@
+// A collection's list-and-watch, typed: what a Reflector consumes. The HTTP
+// implementation (kube/http_list_watch.h) decodes the server's JSON; tests
+// supply an in-memory one (tests/memcluster/).
+#ifndef PROPSCALER_KUBE_LIST_WATCH_H_
+#define PROPSCALER_KUBE_LIST_WATCH_H_
+
+#include <chrono>
+#include <functional>
+#include <string>
+
+#include "common/status.h"
+#include "common/stop_signal.h"
+#include "kube/objects.h"
+
+namespace propscaler::kube {
+
+template <typename T>
+class ListWatch {
+ public:
+  virtual ~ListWatch() = default;
+
+  // One page (limit > 0); `continue_token` empty for the first.
+  virtual Result<ListPage<T>> List(int limit,
+                                   const std::string& continue_token) = 0;
+
+  // Passes each event after `resource_version` to `on_event` (an event that
+  // could not be decoded as an error) until the stream ends (after about
+  // `timeout_seconds`), `on_event` returns false, or `*stop`. An error
+  // status of the request is returned.
+  virtual Status Watch(
+      const std::string& resource_version, int timeout_seconds,
+      const std::function<bool(Result<WatchEvent<T>>)>& on_event,
+      const StopSignal* stop) = 0;
+
+  // How long the server asked us to stay away; zero when it did not.
+  virtual std::chrono::milliseconds RetryAfterLeft() const = 0;
+};
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_LIST_WATCH_H_
