@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "common/taint_filter.h"
 #include "common/label_selector.h"
 #include "common/status.h"
+#include "common/taint_filter.h"
 #include "replicas/arithmetic.h"
 
 namespace propscaler {

@@ -14,8 +14,8 @@
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
-#include "kube/pod_decode.h"
 #include "kube/http_list_watch.h"
+#include "kube/pod_decode.h"
 #include "kube/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
@@ -128,7 +128,8 @@ int RunNodeScaleMode() {
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
 
-  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
+  HealthState health(&clock,
+                     std::max<Duration>(std::chrono::seconds(120),
                                         5 * settings->loop.scan_interval));
   HealthServer health_server(&health);
   if (FLAGS_healthz_port != 0) {

@@ -1,8 +1,8 @@
 #include "app/replica_options.h"
 
-#include "common/taint_filter.h"
 #include "common/label_selector.h"
 #include "common/object_names.h"
+#include "common/taint_filter.h"
 
 namespace propscaler {
 

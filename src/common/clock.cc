@@ -25,8 +25,8 @@ bool RealClock::WaitUntil(TimePoint deadline,
   while (!(ready && ready())) {
     const TimePoint now = Now();
     if (now >= deadline) return false;
-    changed_.wait_for(lock, std::min<Duration>(deadline - now,
-                                               kRealClockRecheck));
+    changed_.wait_for(lock,
+                      std::min<Duration>(deadline - now, kRealClockRecheck));
   }
   return true;
 }
@@ -63,24 +63,26 @@ void VirtualClock::ReleaseLocked(Waiter* waiter) const {
 void VirtualClock::ProgressLocked() const {
   bool released = false;
   for (Waiter* waiter : waiters_) {
-    if (!waiter->released &&
-        (waiter->deadline <= now_ || ReadyLocked(*waiter))) {
+    if (!waiter->released && ReadyLocked(*waiter)) {
       ReleaseLocked(waiter);
       released = true;
     }
   }
   if (released || waiting_ == 0 || waiting_ < participants_) return;
-  TimePoint earliest = TimePoint::max();
-  for (const Waiter* waiter : waiters_) {
-    if (!waiter->released) earliest = std::min(earliest, waiter->deadline);
+  Waiter* first = nullptr;
+  for (Waiter* waiter : waiters_) {
+    if (waiter->released) continue;
+    if (first == nullptr || waiter->deadline < first->deadline ||
+        (waiter->deadline == first->deadline &&
+         waiter->sequence < first->sequence)) {
+      first = waiter;
+    }
   }
-  LOG_IF(FATAL, earliest == TimePoint::max())
+  LOG_IF(FATAL, first->deadline == TimePoint::max())
       << "virtual clock: all " << participants_
       << " threads wait with no deadline and none can proceed (deadlock)";
-  now_ = earliest;
-  for (Waiter* waiter : waiters_) {
-    if (!waiter->released && waiter->deadline <= now_) ReleaseLocked(waiter);
-  }
+  now_ = std::max(now_, first->deadline);
+  ReleaseLocked(first);
 }
 
 bool VirtualClock::WaitUntil(TimePoint deadline,
@@ -89,7 +91,7 @@ bool VirtualClock::WaitUntil(TimePoint deadline,
       << "virtual clock: a wait from a thread that does not take part in it "
          "(start threads with Clock::StartThread)";
   std::unique_lock<std::mutex> lock(mutex_);
-  Waiter waiter{deadline, &ready};
+  Waiter waiter{deadline, arrivals_++, &ready};
   if (deadline <= now_ || ReadyLocked(waiter)) return ReadyLocked(waiter);
   waiters_.push_back(&waiter);
   ++waiting_;
@@ -122,6 +124,9 @@ std::thread VirtualClock::StartThread(std::function<void()> body) const {
 void VirtualClock::Advance(Duration by) {
   std::lock_guard<std::mutex> lock(mutex_);
   now_ += by;
+  for (Waiter* waiter : waiters_) {
+    if (!waiter->released && waiter->deadline <= now_) ReleaseLocked(waiter);
+  }
   ProgressLocked();
 }
 

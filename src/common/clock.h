@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <mutex>
@@ -63,7 +64,11 @@ class RealClock : public Clock {
 
 // Virtual time for tests. It stands still while any thread that takes part
 // is running, and when every one of them waits and none is ready it jumps to
-// the earliest deadline. The threads that take part are the one that made
+// the earliest deadline and wakes that one waiter only; of waiters due at
+// the same instant, the one that has waited longest goes first, and the next
+// only once every thread waits again. So ties are not races: a test that
+// sleeps until the instant of a loop's timer runs before the loop when it
+// started waiting first. The threads that take part are the one that made
 // the clock and those started by StartThread(); waiting from any other
 // thread is a bug and aborts. A test whose threads never wait moves the
 // clock by hand with Advance().
@@ -89,20 +94,22 @@ class VirtualClock : public Clock {
  private:
   struct Waiter {
     TimePoint deadline;
+    uint64_t sequence;  // order of arrival
     const std::function<bool()>* ready;
     bool released = false;
     std::condition_variable wake;
   };
   bool ReadyLocked(const Waiter& waiter) const;
   void ReleaseLocked(Waiter* waiter) const;
-  // Releases the waiters that are ready or due; when every participant
-  // waits and none was released, moves time to the earliest deadline.
+  // Releases the waiters that are ready; when none is and every participant
+  // waits, the first due (moving time to its deadline).
   void ProgressLocked() const;
 
   mutable std::mutex mutex_;
   mutable TimePoint now_;
   mutable int participants_ = 1;  // the thread that made the clock
   mutable int waiting_ = 0;       // waiters not yet released
+  mutable uint64_t arrivals_ = 0;
   mutable std::list<Waiter*> waiters_;
 };
 

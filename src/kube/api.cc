@@ -251,26 +251,18 @@ std::unique_ptr<ListWatch<NodeInfo>> KubeApi::CountedNodes(
     const std::string& label_selector, const TaintFilter& excluded) const {
   return std::make_unique<HttpListWatch<NodeInfo>>(
       this, Collection{"/api/v1/nodes", label_selector, ""},
-      ListWatchCodec<NodeInfo>{
-          [excluded](std::string_view body) {
-            return DecodeNodeList(body, excluded);
-          },
-          [excluded](std::string_view line) {
-            return DecodeNodeWatchEvent(line, excluded);
-          }});
+      CountedNodeCodec(excluded));
 }
 
 std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(
     const std::string& ns, const std::string& name) const {
   return std::make_unique<HttpListWatch<ConfigMap>>(
       this, Collection{ConfigMapPath(ns, ""), "", "metadata.name=" + name},
-      ListWatchCodec<ConfigMap>{&DecodeConfigMapList,
-                                &DecodeConfigMapWatchEvent});
+      ConfigMapCodec());
 }
 
 Status KubeApi::CreateEvent(const EventInfo& event,
-                            const std::string& component,
-                            TimePoint now) const {
+                            const std::string& component, TimePoint now) const {
   HttpRequest request;
   request.method = "POST";
   const std::string ns = EventNamespace(event.object);

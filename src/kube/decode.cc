@@ -285,4 +285,17 @@ std::string DecodeStatusMessage(std::string_view body) {
   return text.empty() ? "(empty body)" : text;
 }
 
+ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded) {
+  return {[excluded](std::string_view body) {
+            return DecodeNodeList(body, excluded);
+          },
+          [excluded](std::string_view line) {
+            return DecodeNodeWatchEvent(line, excluded);
+          }};
+}
+
+ListWatchCodec<ConfigMap> ConfigMapCodec() {
+  return {&DecodeConfigMapList, &DecodeConfigMapWatchEvent};
+}
+
 }  // namespace propscaler::kube

@@ -7,8 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/taint_filter.h"
 #include "common/status.h"
+#include "common/taint_filter.h"
+#include "kube/list_watch.h"
 #include "kube/objects.h"
 
 namespace propscaler::kube {
@@ -19,6 +20,10 @@ Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
                                           const TaintFilter& excluded = {});
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(
     std::string_view line, const TaintFilter& excluded = {});
+
+// The codecs of the collections the loops watch.
+ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded);
+ListWatchCodec<ConfigMap> ConfigMapCodec();
 
 Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body);
 Result<WatchEvent<ConfigMap>> DecodeConfigMapWatchEvent(std::string_view line);

@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-
 namespace propscaler::kube {
 
 EventRecorder::EventRecorder(const Client* client, const Clock* clock,

@@ -24,8 +24,7 @@ namespace propscaler::kube {
 class EventRecorder {
  public:
   // `component` is source.component.
-  EventRecorder(const Client* client, const Clock* clock,
-                std::string component,
+  EventRecorder(const Client* client, const Clock* clock, std::string component,
                 Duration repeat_after = std::chrono::minutes(10));
 
   // Posts the event unless an identical one was posted within repeat_after.

@@ -15,14 +15,6 @@
 
 namespace propscaler::kube {
 
-// Functions, not pointers, so a decoder can carry options (the node
-// decoder's --exclude-node-taints).
-template <typename T>
-struct ListWatchCodec {
-  std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
-  std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
-};
-
 template <typename T>
 class HttpListWatch : public ListWatch<T> {
  public:

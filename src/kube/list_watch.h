@@ -7,12 +7,22 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 #include "common/stop_signal.h"
 #include "kube/objects.h"
 
 namespace propscaler::kube {
+
+// How a collection's JSON becomes T (list bodies and watch lines); shared
+// by the implementations. Functions, not pointers, so a decoder can carry
+// options (the node decoder's --exclude-node-taints).
+template <typename T>
+struct ListWatchCodec {
+  std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
+  std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
+};
 
 template <typename T>
 class ListWatch {

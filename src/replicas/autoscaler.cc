@@ -49,12 +49,9 @@ Status JoinErrors(const std::vector<Status>& statuses) {
 
 }  // namespace
 
-ReplicaAutoscaler::ReplicaAutoscaler(const kube::Client* client,
-                                     const Clock* clock,
-                                     AutoscalerOptions options,
-                                     HealthState* health,
-                                     kube::EventRecorder* events,
-                                     ReplicaStatusBoard* board)
+ReplicaAutoscaler::ReplicaAutoscaler(
+    const kube::Client* client, const Clock* clock, AutoscalerOptions options,
+    HealthState* health, kube::EventRecorder* events, ReplicaStatusBoard* board)
     : client_(client),
       clock_(clock),
       options_(std::move(options)),
@@ -158,8 +155,8 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
     *current = desired;
     return Status::Ok();
   }
-  Result<kube::ConfigMap> written =
-      create ? client_->CreateConfigMap(desired) : client_->UpdateConfigMap(desired);
+  Result<kube::ConfigMap> written = create ? client_->CreateConfigMap(desired)
+                                           : client_->UpdateConfigMap(desired);
   if (!written.ok() && !create &&
       written.status().code() == StatusCode::kPermissionDenied) {
     LOG_IF(WARNING, !warned_update_forbidden_)

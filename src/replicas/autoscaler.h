@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "cluster/node_store.h"
-#include "common/taint_filter.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
+#include "common/taint_filter.h"
 #include "kube/api.h"
 #include "kube/event_recorder.h"
 #include "kube/objects.h"
@@ -114,7 +114,7 @@ class ReplicaAutoscaler {
 
   std::atomic<bool> changed_{false};  // since the last cycle
   std::mutex mutex_;                  // guards the fields below
-  std::string pending_cause_;  // what changed since the last cycle
+  std::string pending_cause_;         // what changed since the last cycle
   bool nodes_synced_ = false;
   bool config_map_synced_ = false;
   std::optional<kube::ConfigMap> config_map_;

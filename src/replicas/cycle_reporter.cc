@@ -112,8 +112,7 @@ void CycleReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}}, to);
   board_->Update([&](ReplicaStatus& status) {
     status.targets[name].current = to;
-    status.decisions.push_front(
-        {clock_->Now(), name, from, to, cause, counts});
+    status.decisions.push_front({clock_->Now(), name, from, to, cause, counts});
     if (status.decisions.size() > ReplicaStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }

@@ -20,7 +20,6 @@ namespace propscaler {
 
 class HpaConflictCheck {
  public:
-  
   static constexpr std::chrono::minutes kInterval{5};
 
   HpaConflictCheck(const kube::Client* api, std::string ns,

@@ -21,7 +21,6 @@
 
 namespace propscaler {
 
-
 // What smoothing remembers about one target.
 struct ScaleDownHistory {
   struct Sample {

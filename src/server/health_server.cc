@@ -2,7 +2,6 @@
 
 #include <httplib.h>
 
-
 #include "server/background_listener.h"
 #include "server/metrics.h"
 
@@ -21,13 +20,13 @@ HealthServer::HealthServer(const HealthState* state,
       response.set_content(status_page(), "text/html; charset=utf-8");
     });
   }
-  server_->Get(
-      "/healthz", [this](const httplib::Request&, httplib::Response& response) {
-        const bool alive = state_->LoopAlive();
-        response.status = alive ? 200 : 500;
-        response.set_content(alive ? "ok\n" : "control loop stalled\n",
-                             "text/plain");
-      });
+  server_->Get("/healthz",
+               [this](const httplib::Request&, httplib::Response& response) {
+                 const bool alive = state_->LoopAlive();
+                 response.status = alive ? 200 : 500;
+                 response.set_content(alive ? "ok\n" : "control loop stalled\n",
+                                      "text/plain");
+               });
   server_->Get("/last-poll", [this](const httplib::Request&,
                                     httplib::Response& response) {
     const std::optional<Status> last = state_->LastCycle();

@@ -26,6 +26,7 @@
 #include "apiserver/fault_injector.h"
 #include "apiserver/object_store.h"
 #include "apiserver/request_counter.h"
+#include "apiserver/store_objects.h"
 #include "common/status.h"
 
 namespace httplib {
@@ -70,37 +71,50 @@ class FakeApiServer {
   // "http://127.0.0.1:PORT" or "https://..."
   std::string url() const;
 
-  // Nodes, as JSON objects (a Node's metadata.name is required).
-  Status CreateNode(const std::string& node_json);
-  Status UpdateNode(const std::string& node_json);
-  Status PatchNode(const std::string& name, const std::string& merge_patch);
-  Status DeleteNode(const std::string& name);
-  std::vector<std::string> NodeNames() const;
-
-  // Any object by API path ("/api/v1/nodes/n1",
-  // "/apis/apps/v1/namespaces/ns/deployments/d"), as stored JSON.
-  std::optional<std::string> GetObject(const std::string& path) const;
-  // Creates an object in the collection at `collection_path`.
+  // The test API of store_objects.h on this server's store.
+  Status CreateNode(const std::string& node_json) {
+    return sim::CreateNode(store_, node_json);
+  }
+  Status UpdateNode(const std::string& node_json) {
+    return sim::UpdateNode(store_, node_json);
+  }
+  Status PatchNode(const std::string& name, const std::string& merge_patch) {
+    return sim::PatchNode(store_, name, merge_patch);
+  }
+  Status DeleteNode(const std::string& name) {
+    return sim::DeleteNode(store_, name);
+  }
+  std::vector<std::string> NodeNames() const { return sim::NodeNames(store_); }
+  std::optional<std::string> GetObject(const std::string& path) const {
+    return sim::GetObject(store_, path);
+  }
   Status CreateObject(const std::string& collection_path,
-                      const std::string& object_json);
-
-  // ConfigMaps: create or replace the data; read it back.
+                      const std::string& object_json) {
+    return sim::CreateObject(store_, collection_path, object_json);
+  }
   Status PutConfigMap(const std::string& ns, const std::string& name,
-                      const std::map<std::string, std::string>& data);
+                      const std::map<std::string, std::string>& data) {
+    return sim::PutConfigMap(store_, ns, name, data);
+  }
   std::optional<std::map<std::string, std::string>> ConfigMapData(
-      const std::string& ns, const std::string& name) const;
-
-  // Workloads by kind ("deployment", "Deployment", "deployments", also
-  // replicaset, statefulset, replicationcontroller).
+      const std::string& ns, const std::string& name) const {
+    return sim::ConfigMapData(store_, ns, name);
+  }
   Status CreateWorkload(const std::string& kind, const std::string& ns,
-                        const std::string& name, int64_t replicas);
+                        const std::string& name, int64_t replicas) {
+    return sim::CreateWorkload(store_, kind, ns, name, replicas);
+  }
   Result<int64_t> GetReplicas(const std::string& kind, const std::string& ns,
-                              const std::string& name) const;
+                              const std::string& name) const {
+    return sim::GetReplicas(store_, kind, ns, name);
+  }
   Status SetReplicas(const std::string& kind, const std::string& ns,
-                     const std::string& name, int64_t replicas);
-
-  // Events posted in `ns`, as JSON objects, oldest first.
-  std::vector<std::string> Events(const std::string& ns) const;
+                     const std::string& name, int64_t replicas) {
+    return sim::SetReplicas(store_, kind, ns, name, replicas);
+  }
+  std::vector<std::string> Events(const std::string& ns) const {
+    return sim::Events(store_, ns);
+  }
 
   RequestCounts Requests() const { return counter_.Snapshot(); }
   void ResetRequestCounts() { counter_.Reset(); }

@@ -309,7 +309,7 @@ uint64_t ObjectStore::drop_generation() const {
 void ObjectStore::CompactHistory() {
   std::lock_guard<std::mutex> lock(mu_);
   history_.clear();
-  oldest_watchable_ = resource_version_;
+  oldest_watchable_ = resource_version_.load();
   clock_->Notify();
 }
 

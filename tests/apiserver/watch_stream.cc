@@ -65,8 +65,8 @@ bool WatchStream::Next(std::string* out) {
     return false;
   }
   const TimePoint wake_at = options_.allow_bookmarks
-                                  ? std::min(deadline_, next_bookmark_)
-                                  : deadline_;
+                                ? std::min(deadline_, next_bookmark_)
+                                : deadline_;
   WaitResult result =
       store_.WaitForEvents(cursor_, wake_at, drop_generation_,
                            settings_.max_events_per_write, cancel_);
@@ -78,8 +78,7 @@ bool WatchStream::Next(std::string* out) {
       }
       return true;
     case WaitResult::Kind::kWakeUp:
-      if (options_.allow_bookmarks &&
-          store_.clock()->Now() >= next_bookmark_) {
+      if (options_.allow_bookmarks && store_.clock()->Now() >= next_bookmark_) {
         AppendBookmark(out);
         next_bookmark_ = store_.clock()->Now() + settings_.bookmark_interval;
       }

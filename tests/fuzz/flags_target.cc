@@ -2,10 +2,10 @@
 #include <string_view>
 
 #include "app/subcommand_flags.h"
-#include "common/taint_filter.h"
 #include "common/duration.h"
 #include "common/label_selector.h"
 #include "common/object_names.h"
+#include "common/taint_filter.h"
 #include "fuzz/fuzz_targets.h"
 #include "kube/scale_target.h"
 #include "nodescale/expander/chain.h"

@@ -1,0 +1,169 @@
+#include "memcluster/memory_client.h"
+
+#include "apiserver/json_util.h"
+#include "apiserver/resources.h"
+#include "apiserver/scale_subresource.h"
+#include "kube/decode.h"
+#include "kube/event_json.h"
+#include "memcluster/memory_list_watch.h"
+
+namespace propscaler::memcluster {
+namespace {
+
+const sim::ResourceType& TypeNamed(const char* plural) {
+  return *sim::FindResourceType(plural);
+}
+
+// The request body as the server would parse it.
+Result<rapidjson::Document> Parse(const std::string& json) {
+  rapidjson::Document doc;
+  std::string error;
+  if (!sim::ParseJsonObject(json, &doc, &error)) {
+    return Status::Invalid("request body: " + error);
+  }
+  return doc;
+}
+
+Result<kube::ConfigMap> ConfigMapFrom(
+    const sim::ApiResult<sim::ObjectPtr>& stored) {
+  if (!stored.ok()) return stored.error().ToStatus();
+  return kube::DecodeConfigMap(stored.value()->json);
+}
+
+Result<kube::Scale> ScaleFrom(const sim::ApiResult<std::string>& body) {
+  if (!body.ok()) return body.error().ToStatus();
+  return kube::DecodeScale(body.value());
+}
+
+// The target's scale subresource, after the fault check of `verb` on it.
+Result<sim::ResourcePath> ScaleCall(const MemoryCluster& cluster,
+                                    const char* verb, const std::string& ns,
+                                    const kube::ScaleTarget& target) {
+  const sim::ResourceType* type = sim::FindResourceType(target.ApiKind());
+  if (type == nullptr) {
+    return Status::NotFound("no resource of kind " + target.ApiKind());
+  }
+  const Status fault =
+      cluster.CheckFault(std::string(verb) + " " + type->plural + "/scale");
+  if (!fault.ok()) return fault;
+  return sim::ResourcePath{type, ns, target.name, "scale"};
+}
+
+}  // namespace
+
+std::unique_ptr<kube::ListWatch<kube::NodeInfo>> MemoryClient::CountedNodes(
+    const std::string& label_selector, const TaintFilter& excluded) const {
+  std::multimap<std::string, std::string> params;
+  if (!label_selector.empty()) params.emplace("labelSelector", label_selector);
+  return std::make_unique<MemoryListWatch<kube::NodeInfo>>(
+      cluster_, sim::ResourcePath{&TypeNamed("nodes"), "", "", ""},
+      std::move(params), kube::CountedNodeCodec(excluded));
+}
+
+std::unique_ptr<kube::ListWatch<kube::ConfigMap>> MemoryClient::ConfigMapNamed(
+    const std::string& ns, const std::string& name) const {
+  return std::make_unique<MemoryListWatch<kube::ConfigMap>>(
+      cluster_, sim::ResourcePath{&TypeNamed("configmaps"), ns, "", ""},
+      std::multimap<std::string, std::string>{
+          {"fieldSelector", "metadata.name=" + name}},
+      kube::ConfigMapCodec());
+}
+
+Result<kube::ConfigMap> MemoryClient::GetConfigMap(
+    const std::string& ns, const std::string& name) const {
+  if (Status fault = cluster_->CheckFault("get configmaps"); !fault.ok()) {
+    return fault;
+  }
+  return ConfigMapFrom(
+      cluster_->store().Get(TypeNamed("configmaps"), ns, name));
+}
+
+Result<kube::ConfigMap> MemoryClient::CreateConfigMap(
+    const kube::ConfigMap& config_map) const {
+  if (Status fault = cluster_->CheckFault("create configmaps"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> doc = Parse(kube::EncodeConfigMap(config_map));
+  if (!doc.ok()) return doc.status();
+  return ConfigMapFrom(cluster_->store().Create(
+      TypeNamed("configmaps"), config_map.namespace_, std::move(doc).value()));
+}
+
+Result<kube::ConfigMap> MemoryClient::UpdateConfigMap(
+    const kube::ConfigMap& config_map) const {
+  if (Status fault = cluster_->CheckFault("update configmaps"); !fault.ok()) {
+    return fault;
+  }
+  const sim::ResourceType& type = TypeNamed("configmaps");
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(type, config_map.namespace_, config_map.name);
+  if (!stored.ok()) return stored.error().ToStatus();
+  Result<std::string> edited =
+      kube::EditedConfigMapJson(stored.value()->json, config_map);
+  if (!edited.ok()) return edited.status();
+  Result<rapidjson::Document> doc = Parse(*edited);
+  if (!doc.ok()) return doc.status();
+  return ConfigMapFrom(cluster_->store().Update(
+      type, config_map.namespace_, config_map.name, std::move(doc).value()));
+}
+
+Result<kube::Scale> MemoryClient::GetScale(
+    const std::string& ns, const kube::ScaleTarget& target) const {
+  Result<sim::ResourcePath> path = ScaleCall(*cluster_, "get", ns, target);
+  if (!path.ok()) return path.status();
+  return ScaleFrom(sim::GetScale(cluster_->store(), *path));
+}
+
+Result<kube::Scale> MemoryClient::PatchScale(const std::string& ns,
+                                             const kube::ScaleTarget& target,
+                                             int64_t replicas) const {
+  Result<sim::ResourcePath> path = ScaleCall(*cluster_, "patch", ns, target);
+  if (!path.ok()) return path.status();
+  Result<rapidjson::Document> patch =
+      Parse(kube::EncodeReplicasPatch(replicas));
+  if (!patch.ok()) return patch.status();
+  return ScaleFrom(sim::PatchScale(cluster_->store(), *path, *patch));
+}
+
+Result<kube::Scale> MemoryClient::UpdateScale(const std::string& ns,
+                                              const kube::ScaleTarget& target,
+                                              const kube::Scale& read,
+                                              int64_t replicas) const {
+  Result<sim::ResourcePath> path = ScaleCall(*cluster_, "update", ns, target);
+  if (!path.ok()) return path.status();
+  Result<rapidjson::Document> scale = Parse(kube::EncodeScaleUpdate(
+      ns, target.name, read.resource_version, replicas));
+  if (!scale.ok()) return scale.status();
+  return ScaleFrom(sim::PutScale(cluster_->store(), *path, *scale));
+}
+
+Result<std::vector<kube::HpaRef>> MemoryClient::ListHorizontalPodAutoscalers(
+    const std::string& ns) const {
+  if (Status fault = cluster_->CheckFault("list horizontalpodautoscalers");
+      !fault.ok()) {
+    return fault;
+  }
+  sim::ApiResult<std::string> body = sim::ServeList(
+      cluster_->store(),
+      sim::ResourcePath{&TypeNamed("horizontalpodautoscalers"), ns, "", ""},
+      sim::ListOptions{});
+  if (!body.ok()) return body.error().ToStatus();
+  return kube::DecodeHpaList(body.value());
+}
+
+Status MemoryClient::CreateEvent(const kube::EventInfo& event,
+                                 const std::string& component,
+                                 TimePoint now) const {
+  if (Status fault = cluster_->CheckFault("create events"); !fault.ok()) {
+    return fault;
+  }
+  const std::string ns = kube::EventNamespace(event.object);
+  Result<rapidjson::Document> doc =
+      Parse(kube::EncodeEventJson(event, ns, component, now));
+  if (!doc.ok()) return doc.status();
+  sim::ApiResult<sim::ObjectPtr> created =
+      cluster_->store().Create(TypeNamed("events"), ns, std::move(doc).value());
+  return created.ok() ? Status::Ok() : created.error().ToStatus();
+}
+
+}  // namespace propscaler::memcluster

@@ -1,0 +1,52 @@
+// kube::Client over a MemoryCluster: each call is the simulated server's
+// handling of the same request, on the cluster's store, after the cluster's
+// fault check. Bodies are encoded and decoded by kube/'s own codecs, so the
+// loops see exactly what HTTP would give them.
+#ifndef PROPSCALER_TESTS_MEMCLUSTER_MEMORY_CLIENT_H_
+#define PROPSCALER_TESTS_MEMCLUSTER_MEMORY_CLIENT_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kube/client.h"
+#include "memcluster/memory_cluster.h"
+
+namespace propscaler::memcluster {
+
+class MemoryClient : public kube::Client {
+ public:
+  explicit MemoryClient(MemoryCluster* cluster) : cluster_(cluster) {}
+
+  std::unique_ptr<kube::ListWatch<kube::NodeInfo>> CountedNodes(
+      const std::string& label_selector,
+      const TaintFilter& excluded) const override;
+  std::unique_ptr<kube::ListWatch<kube::ConfigMap>> ConfigMapNamed(
+      const std::string& ns, const std::string& name) const override;
+  Result<kube::ConfigMap> GetConfigMap(const std::string& ns,
+                                       const std::string& name) const override;
+  Result<kube::ConfigMap> CreateConfigMap(
+      const kube::ConfigMap& config_map) const override;
+  Result<kube::ConfigMap> UpdateConfigMap(
+      const kube::ConfigMap& config_map) const override;
+  Result<kube::Scale> GetScale(const std::string& ns,
+                               const kube::ScaleTarget& target) const override;
+  Result<kube::Scale> PatchScale(const std::string& ns,
+                                 const kube::ScaleTarget& target,
+                                 int64_t replicas) const override;
+  Result<kube::Scale> UpdateScale(const std::string& ns,
+                                  const kube::ScaleTarget& target,
+                                  const kube::Scale& read,
+                                  int64_t replicas) const override;
+  Result<std::vector<kube::HpaRef>> ListHorizontalPodAutoscalers(
+      const std::string& ns) const override;
+  Status CreateEvent(const kube::EventInfo& event, const std::string& component,
+                     TimePoint now) const override;
+
+ private:
+  MemoryCluster* cluster_;
+};
+
+}  // namespace propscaler::memcluster
+
+#endif  // PROPSCALER_TESTS_MEMCLUSTER_MEMORY_CLIENT_H_

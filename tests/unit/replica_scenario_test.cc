@@ -1,0 +1,241 @@
+// Replica mode's whole loop (reflectors, ConfigMap handling, scale writes,
+// health) against the in-memory cluster in virtual time: hours of cluster
+// life per test, and "nothing happened" said exactly.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/stop_signal.h"
+#include "kube/event_recorder.h"
+#include "memcluster/memory_cluster.h"
+#include "replicas/autoscaler.h"
+#include "server/health_state.h"
+
+namespace propscaler {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr char kNamespace[] = "kube-system";
+constexpr char kConfigMap[] = "dns-autoscaler";
+
+// One replica per `nodes_per_replica` schedulable nodes (the cores term is
+// kept at 1 by a huge coresPerReplica).
+std::map<std::string, std::string> PerNodes(int nodes_per_replica) {
+  return {{"linear", "{\"coresPerReplica\":100000,\"nodesPerReplica\":" +
+                         std::to_string(nodes_per_replica) + ",\"min\":1}"}};
+}
+
+class ReplicaScenarioTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.namespace_ = kNamespace;
+    options_.configmap = kConfigMap;
+    options_.targets = {{kube::ScaleTarget::Kind::kDeployment, "coredns"}};
+    options_.poll_period = seconds(10);
+    ASSERT_TRUE(sim::CreateWorkload(cluster_.store(), "deployment", kNamespace,
+                                    "coredns", 1)
+                    .ok());
+  }
+
+  void TearDown() override {
+    if (loop_.joinable()) {
+      stop_.Stop();
+      WaitForExit(hours(1));
+      loop_.join();
+    }
+  }
+
+  void AddNodes(int first, int count) {
+    for (int i = first; i < first + count; ++i) {
+      sim::NodeShape shape;
+      shape.name = "node-" + std::to_string(i);
+      shape.index = i;
+      ASSERT_TRUE(cluster_.AddNode(shape).ok());
+    }
+  }
+
+  // `nodes` nodes, params of one replica per `nodes_per_replica`, started.
+  void StartWith(int nodes, int nodes_per_replica) {
+    AddNodes(1, nodes);
+    ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kConfigMap,
+                                  PerNodes(nodes_per_replica))
+                    .ok());
+    Start();
+  }
+
+  void Start() {
+    autoscaler_ = std::make_unique<ReplicaAutoscaler>(
+        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
+    loop_ = clock_.StartThread([this] {
+      exit_code_ = autoscaler_->Run(&stop_);
+      exited_ = true;
+      clock_.Notify();
+    });
+  }
+
+  bool WaitForExit(Duration limit) {
+    return clock_.WaitFor(limit, [this] { return exited_.load(); });
+  }
+
+  int64_t Replicas() {
+    Result<int64_t> replicas =
+        sim::GetReplicas(cluster_.store(), "deployment", kNamespace, "coredns");
+    EXPECT_TRUE(replicas.ok()) << replicas.status().message();
+    return replicas.ok() ? *replicas : -1;
+  }
+
+  int64_t Calls(const std::string& call) { return cluster_.Calls()[call]; }
+
+  VirtualClock clock_;
+  memcluster::MemoryCluster cluster_{&clock_};
+  StopSignal stop_{&clock_};
+  HealthState health_{&clock_, minutes(2)};
+  kube::EventRecorder events_{&cluster_.client(), &clock_, "propscaler"};
+  ReplicaStatusBoard board_;
+  AutoscalerOptions options_;
+  std::unique_ptr<ReplicaAutoscaler> autoscaler_;
+  std::thread loop_;
+  std::atomic<bool> exited_{false};
+  int exit_code_ = -1;
+};
+
+TEST_F(ReplicaScenarioTest, FollowsNodesAndParamsForHours) {
+  StartWith(3, 1);
+  clock_.SleepFor(milliseconds(1));
+  EXPECT_EQ(Replicas(), 3);
+
+  // A node added is acted on at once (no cycle ran for a while).
+  clock_.SleepFor(minutes(5) + seconds(5));  // mid-way between polls
+  AddNodes(4, 1);
+  clock_.SleepFor(milliseconds(1));
+  EXPECT_EQ(Replicas(), 4);
+
+  // A burst right after a cycle is taken together within the 250 ms window.
+  ASSERT_TRUE(cluster_.SetNodeReady("node-2", false).ok());
+  ASSERT_TRUE(sim::PatchNode(cluster_.store(), "node-3",
+                             R"({"spec":{"unschedulable":true}})")
+                  .ok());
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(Replicas(), 2);
+
+  // An edit of the params is followed within a second.
+  ASSERT_TRUE(
+      sim::PutConfigMap(cluster_.store(), kNamespace, kConfigMap, PerNodes(2))
+          .ok());
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 1);
+
+  // A manual scale is undone at the next poll period.
+  ASSERT_TRUE(
+      sim::SetReplicas(cluster_.store(), "deployment", kNamespace, "coredns", 7)
+          .ok());
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(Replicas(), 1);
+
+  // At rest: six hours, not one write, a GET of the scale per poll period.
+  const int64_t writes = Calls("update deployments/scale");
+  const int64_t reads = Calls("get deployments/scale");
+  clock_.SleepFor(hours(6));
+  EXPECT_EQ(Calls("update deployments/scale"), writes);
+  EXPECT_NEAR(Calls("get deployments/scale") - reads, 6 * 360, 2);
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_TRUE(health_.LoopAlive());
+  ASSERT_TRUE(health_.LastCycle().has_value());
+  EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
+}
+
+TEST_F(ReplicaScenarioTest, RelistsAfterTheHistoryIsCompacted) {
+  StartWith(2, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 2);
+  // The watches end (and cannot start again) while a node is added and the
+  // history compacted: when they can, they get 410, list again and see it.
+  cluster_.SetFault([](std::string_view call) {
+    return call == "watch nodes" ? Status::Unavailable("watch: injected")
+                                 : Status::Ok();
+  });
+  cluster_.store().DropWatches();
+  AddNodes(3, 1);
+  cluster_.store().CompactHistory();
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(seconds(2));
+  EXPECT_EQ(Replicas(), 3);
+  EXPECT_EQ(Calls("list nodes"), 2);
+}
+
+TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
+  StartWith(2, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 2);
+
+  cluster_.SetFault([](std::string_view call) {
+    return call == "get deployments/scale"
+               ? Status::Unavailable("GET scale: HTTP 503: injected")
+               : Status::Ok();
+  });
+  AddNodes(3, 2);
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(Replicas(), 2);  // held: the scale cannot be read
+  ASSERT_TRUE(health_.LastCycle().has_value());
+  EXPECT_FALSE(health_.LastCycle()->ok());
+  EXPECT_NE(health_.LastCycle()->message().find("injected"), std::string::npos);
+
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(Replicas(), 4);
+  EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
+}
+
+TEST_F(ReplicaScenarioTest, ExitsAfterMaxSyncFailures) {
+  options_.max_sync_failures = 3;
+  cluster_.SetFault([](std::string_view call) {
+    return call == "get deployments/scale"
+               ? Status(StatusCode::kPermissionDenied,
+                        "GET scale: HTTP 403: injected")
+               : Status::Ok();
+  });
+  const TimePoint start = clock_.Now();
+  StartWith(1, 1);
+  ASSERT_TRUE(WaitForExit(hours(1)));
+  EXPECT_EQ(exit_code_, 1);
+  // Three failed cycles (a cycle before the first lists counts as one),
+  // at most a poll period apart.
+  EXPECT_LE(clock_.Now() - start, seconds(20));
+  loop_.join();
+}
+
+TEST_F(ReplicaScenarioTest, PollsTheConfigMapWhenRbacForbidsWatchingIt) {
+  // cluster-proportional-autoscaler's RBAC: get on the ConfigMap only.
+  cluster_.SetFault([](std::string_view call) {
+    return call == "list configmaps" || call == "watch configmaps"
+               ? Status(StatusCode::kPermissionDenied,
+                        "configmaps is forbidden: injected")
+               : Status::Ok();
+  });
+  StartWith(4, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 4);
+  // An edit is read at the next cycle, which is the poll period's.
+  clock_.SleepFor(seconds(5));
+  ASSERT_TRUE(
+      sim::PutConfigMap(cluster_.store(), kNamespace, kConfigMap, PerNodes(2))
+          .ok());
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 4);
+  clock_.SleepFor(seconds(4));
+  EXPECT_EQ(Replicas(), 2);
+  // The watch is tried again every 5 minutes, not more.
+  const int64_t tries = Calls("list configmaps");
+  clock_.SleepFor(minutes(30));
+  EXPECT_NEAR(Calls("list configmaps") - tries, 6, 1);
+}
+
+}  // namespace
+}  // namespace propscaler
