@@ -46,9 +46,10 @@ std::string Identity() {
 }
 
 std::unique_ptr<nodescale::Provider> MakeProvider(
-    const kube::KubeApi* api, const NodeScaleSettings& settings) {
+    const kube::KubeApi* api, const Clock* clock,
+    const NodeScaleSettings& settings) {
   if (settings.cloud_provider == "clusterapi") {
-    return std::make_unique<nodescale::ClusterApiProvider>(api);
+    return std::make_unique<nodescale::ClusterApiProvider>(api, clock);
   }
   return std::make_unique<nodescale::KwokProvider>(
       api, nodescale::KwokOptions{settings.loop.namespace_,
@@ -138,7 +139,8 @@ int RunNodeScaleMode() {
       return kExitUsage;
     }
   }
-  std::unique_ptr<nodescale::Provider> provider = MakeProvider(&api, *settings);
+  std::unique_ptr<nodescale::Provider> provider =
+      MakeProvider(&api, &clock, *settings);
   kube::EventRecorder events(&api, &clock, "propscaler");
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
                                 settings->loop, may_act);
@@ -147,9 +149,9 @@ int RunNodeScaleMode() {
             << ", namespace " << settings->loop.namespace_ << ", identity "
             << settings->election.identity << ", against " << config->server;
 
-  std::thread pod_thread([&] { pods.Run(&stop); });
-  std::thread node_thread([&] { nodes.Run(&stop); });
-  std::thread elector_thread([&] {
+  std::thread pod_thread = clock.StartThread([&] { pods.Run(&stop); });
+  std::thread node_thread = clock.StartThread([&] { nodes.Run(&stop); });
+  std::thread elector_thread = clock.StartThread([&] {
     if (elect) elector.Run(&stop);
   });
   RunLoop(&loop, &state, may_act, settings->loop.scan_interval, &health, &stop);

@@ -56,7 +56,6 @@ NodeScaleLoop::NodeScaleLoop(const kube::KubeApi* api, Provider* provider,
 }
 
 Status NodeScaleLoop::RunOnce() {
-  const auto started = std::chrono::steady_clock::now();
   Iteration it;
   it.now = clock_->Now();
   it.nodes = state_->Nodes();
@@ -86,8 +85,7 @@ Status NodeScaleLoop::RunOnce() {
   WriteStatus(it, Status::Ok());
   GlobalMetrics().Observe(
       "propscaler_node_scale_loop_duration_seconds", {},
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-          .count());
+      std::chrono::duration<double>(clock_->Now() - it.now).count());
   return Status::Ok();
 }
 

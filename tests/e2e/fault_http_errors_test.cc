@@ -78,7 +78,6 @@ TEST_P(HttpErrorTest, HoldsReplicasReportsAndConverges) {
     EXPECT_TRUE(WaitForLastPoll(500, "HTTP " + std::to_string(GetParam().code),
                                 seconds(4)))
         << LastPollBody() << propscaler->Report();
-    std::this_thread::sleep_for(milliseconds(1500));
     EXPECT_EQ(sampler.min(), 4);
     EXPECT_EQ(sampler.max(), 4);
   }

@@ -209,7 +209,8 @@ class ClusterApiProviderTest : public ::testing::Test {
     config.server = server_.url();
     http_ = std::make_unique<kube::HttpClient>(config);
     api_ = std::make_unique<kube::KubeApi>(http_.get());
-    provider_ = std::make_unique<ClusterApiProvider>(api_.get());
+    provider_ = std::make_unique<ClusterApiProvider>(api_.get(),
+                                                     &RealClock::Instance());
     Create("machinedeployments", GroupJson("MachineDeployment", "workers", 2));
     Create("machinesets", GroupJson("MachineSet", "batch", 1));
     // Managed by the deployment: not a group even with the annotations.

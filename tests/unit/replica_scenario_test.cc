@@ -3,6 +3,7 @@
 // life per test, and "nothing happened" said exactly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -236,6 +237,70 @@ TEST_F(ReplicaScenarioTest, PollsTheConfigMapWhenRbacForbidsWatchingIt) {
   clock_.SleepFor(minutes(30));
   EXPECT_NEAR(Calls("list configmaps") - tries, 6, 1);
 }
+
+// An hour in which some calls fail with 503 while two nodes join: each
+// failing call is retried with backoff, not in a hot loop; the replicas
+// follow what the loop can still see (with the ConfigMap's watch down, the
+// nodes with the last params; otherwise they stay); the cycle status names
+// the failure; and within 30 s of the recovery the replicas are right and
+// the status is ok again (the longest backoff, 10 s, then a poll period or,
+// for a watch that has nothing to deliver, its first bookmark, 10 s here).
+struct Outage {
+  const char* name;
+  std::vector<std::string> failing;  // call names; empty: every call
+  int64_t replicas_during;
+};
+
+// Reflectors back off to 10 s (at most 360 tries an hour, plus the first
+// ones); the scale is read and written at most once per 10 s poll period.
+constexpr int64_t kMaxAttemptsPerHour = 370;
+
+class ReplicaOutageTest : public ReplicaScenarioTest,
+                          public ::testing::WithParamInterface<Outage> {};
+
+TEST_P(ReplicaOutageTest, HoldsRetriesBoundedAndRecovers) {
+  StartWith(2, 1);
+  clock_.SleepFor(seconds(1));
+  ASSERT_EQ(Replicas(), 2);
+  const std::vector<std::string> failing = GetParam().failing;
+  cluster_.SetFault([failing](std::string_view call) {
+    const bool fails =
+        failing.empty() ||
+        std::find(failing.begin(), failing.end(), call) != failing.end();
+    return fails ? Status::Unavailable(std::string(call) + ": HTTP 503")
+                 : Status::Ok();
+  });
+  cluster_.store().DropWatches();  // so the watches must start again
+  AddNodes(3, 2);
+  const std::map<std::string, int64_t> before = cluster_.Calls();
+  clock_.SleepFor(hours(1));
+  EXPECT_EQ(Replicas(), GetParam().replicas_during);
+  ASSERT_TRUE(health_.LastCycle().has_value());
+  EXPECT_NE(health_.LastCycle()->message().find("HTTP 503"), std::string::npos)
+      << health_.LastCycle()->message();
+  for (const auto& [call, count] : cluster_.Calls()) {
+    auto it = before.find(call);
+    const int64_t attempts = count - (it == before.end() ? 0 : it->second);
+    EXPECT_LE(attempts, kMaxAttemptsPerHour) << call;
+  }
+
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(seconds(30));
+  EXPECT_EQ(Replicas(), 4);
+  EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Calls, ReplicaOutageTest,
+    ::testing::Values(
+        Outage{"NodeWatch", {"watch nodes", "list nodes"}, 2},
+        Outage{"ConfigMapWatch", {"watch configmaps", "list configmaps"}, 4},
+        Outage{"ScaleRead", {"get deployments/scale"}, 2},
+        Outage{"ScaleWrite", {"update deployments/scale"}, 2},
+        Outage{"WholeApi", {}, 2}),
+    [](const ::testing::TestParamInfo<Outage>& info) {
+      return info.param.name;
+    });
 
 }  // namespace
 }  // namespace propscaler

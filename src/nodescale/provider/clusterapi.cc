@@ -440,8 +440,7 @@ Status ClusterApiProvider::DeleteNodes(
     }
     machines.push_back(*machine);
   }
-  const std::string now =
-      "\"" + kube::FormatMicroTime(std::chrono::system_clock::now()) + "\"";
+  const std::string now = "\"" + kube::FormatMicroTime(clock_->Now()) + "\"";
   std::vector<MachineRef> marked;
   for (size_t i = 0; i < machines.size(); ++i) {
     Status status = AnnotateMachine(machines[i], now);

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 
+#include "common/clock.h"
 #include "kube/api.h"
 #include "nodescale/provider.h"
 
@@ -27,7 +28,9 @@ inline constexpr char kClusterApiPrefix[] = "/apis/cluster.x-k8s.io/v1beta1";
 
 class ClusterApiProvider : public Provider {
  public:
-  explicit ClusterApiProvider(const kube::KubeApi* api) : api_(api) {}
+  // `clock` stamps the delete-machine annotation.
+  ClusterApiProvider(const kube::KubeApi* api, const Clock* clock)
+      : api_(api), clock_(clock) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(
       const std::vector<LiveNode>& nodes) override;
@@ -67,6 +70,7 @@ class ClusterApiProvider : public Provider {
   void UnmarkMachines(const std::vector<MachineRef>& machines);
 
   const kube::KubeApi* api_;
+  const Clock* clock_;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
   // Machines of the groups by normalized providerID.
