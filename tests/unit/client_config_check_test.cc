@@ -55,12 +55,12 @@ TEST_F(ClientConfigCheckTest, AcceptsAWorkingConfiguration) {
 }
 
 TEST_F(ClientConfigCheckTest, RefusesServersThatAreNoUrl) {
-  for (const std::string& server :
+  for (const char* server :
        {"10.0.0.1:6443", "ftp://x", "https://", "https://:443", "https://h:0",
         "https://h:99999", "https://h:x", "https://h :1", "https://h:"}) {
     ClientConfig config = Good();
     config.server = server;
-    EXPECT_NE(ErrorOf(config).find("server \"" + server + "\""),
+    EXPECT_NE(ErrorOf(config).find("server \"" + std::string(server) + "\""),
               std::string::npos)
         << server << ": " << ErrorOf(config);
   }

@@ -184,7 +184,9 @@ TEST(ScaleDownSmoothingTest, ConvergesForEveryStepPercent) {
       const int64_t now = target.Cycle(second, 1);
       EXPECT_LE(now, last) << percent << "% at " << second << "s";
       EXPECT_GE(now, 1);
-      if (second <= 120) EXPECT_EQ(now, 1000) << "within the window";
+      if (second <= 120) {
+        EXPECT_EQ(now, 1000) << "within the window";
+      }
       last = now;
     }
     EXPECT_EQ(last, 1) << percent << "%";
