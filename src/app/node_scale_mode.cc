@@ -14,9 +14,8 @@
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
-#include "kube/http_list_watch.h"
-#include "kube/pod_decode.h"
 #include "kube/reflector.h"
+#include "nodescale/loop_runner.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
 #include "server/health_server.h"
@@ -57,30 +56,6 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
                                   settings.kwok_not_ready_groups});
 }
 
-// Runs iterations every --scan-interval while this replica may act.
-void RunLoop(nodescale::NodeScaleLoop* loop,
-             const nodescale::ClusterState* state,
-             const std::function<bool()>& may_act, Duration interval,
-             HealthState* health, StopSignal* stop) {
-  while (!stop->stopped()) {
-    health->Heartbeat();
-    if (!state->Synced()) {
-      health->CycleFinished(
-          Status::Unavailable("waiting for the first list of pods and nodes"));
-    } else if (may_act()) {
-      Status status = loop->RunOnce();
-      LOG_IF(WARNING, !status.ok()) << "iteration failed: " << status.message();
-      health->CycleFinished(status);
-    } else {
-      health->CycleFinished(Status::Ok());  // a healthy follower
-    }
-    if (stop->WaitFor(state->Synced() ? interval
-                                      : std::chrono::milliseconds(100))) {
-      return;
-    }
-  }
-}
-
 }  // namespace
 
 int RunNodeScaleMode() {
@@ -113,18 +88,9 @@ int RunNodeScaleMode() {
   StopOnSignals(&stop);
 
   nodescale::ClusterState state;
-  kube::Reflector<nodescale::LivePod> pods(
-      std::make_unique<kube::HttpListWatch<nodescale::LivePod>>(
-          &api, kube::Collection{"/api/v1/pods", "", ""},
-          kube::ListWatchCodec<nodescale::LivePod>{
-              &kube::DecodeLivePodList, &kube::DecodeLivePodWatchEvent}),
-      state.PodSink(), "pods");
-  kube::Reflector<nodescale::LiveNode> nodes(
-      std::make_unique<kube::HttpListWatch<nodescale::LiveNode>>(
-          &api, kube::Collection{"/api/v1/nodes", "", ""},
-          kube::ListWatchCodec<nodescale::LiveNode>{
-              &kube::DecodeLiveNodeList, &kube::DecodeLiveNodeWatchEvent}),
-      state.NodeSink(), "nodes");
+  kube::Reflector<nodescale::LivePod> pods(api.Pods(), state.PodSink(), "pods");
+  kube::Reflector<nodescale::LiveNode> nodes(api.LiveNodes(), state.NodeSink(),
+                                             "nodes");
   kube::LeaderElector elector(&api, settings->election, &clock);
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
@@ -154,7 +120,8 @@ int RunNodeScaleMode() {
   std::thread elector_thread = clock.StartThread([&] {
     if (elect) elector.Run(&stop);
   });
-  RunLoop(&loop, &state, may_act, settings->loop.scan_interval, &health, &stop);
+  nodescale::RunEveryScanInterval(&loop, &state, may_act,
+                                  settings->loop.scan_interval, &health, &stop);
   pod_thread.join();
   node_thread.join();
   elector_thread.join();

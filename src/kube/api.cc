@@ -5,6 +5,8 @@
 #include "kube/decode.h"
 #include "kube/event_json.h"
 #include "kube/http_list_watch.h"
+#include "kube/node_scale_bodies.h"
+#include "kube/pod_decode.h"
 
 namespace propscaler::kube {
 namespace {
@@ -270,6 +272,55 @@ Status KubeApi::CreateEvent(const EventInfo& event,
   request.content_type = "application/json";
   request.body = EncodeEventJson(event, ns, component, now);
   return Call(request).status();
+}
+
+std::unique_ptr<ListWatch<nodescale::LivePod>> KubeApi::Pods() const {
+  return std::make_unique<HttpListWatch<nodescale::LivePod>>(
+      this, Collection{"/api/v1/pods", "", ""}, LivePodCodec());
+}
+
+std::unique_ptr<ListWatch<nodescale::LiveNode>> KubeApi::LiveNodes() const {
+  return std::make_unique<HttpListWatch<nodescale::LiveNode>>(
+      this, Collection{"/api/v1/nodes", "", ""}, LiveNodeCodec());
+}
+
+Status KubeApi::EditNodeTaints(const std::string& name,
+                               const NodeTaintEdit& edit) const {
+  const std::string path = "/api/v1/nodes/" + name;
+  return EditNodeTaintsWith(
+      [&] { return Call({.path = path}); },
+      [&](const std::string& merge_patch) {
+        return Call({.method = "PATCH",
+                     .path = path,
+                     .body = merge_patch,
+                     .content_type = "application/merge-patch+json"})
+            .status();
+      },
+      name, edit);
+}
+
+Status KubeApi::EvictPod(const std::string& ns, const std::string& name,
+                         int64_t grace_seconds) const {
+  return Call({.method = "POST",
+               .path =
+                   "/api/v1/namespaces/" + ns + "/pods/" + name + "/eviction",
+               .body = EncodeEviction(ns, name, grace_seconds),
+               .content_type = "application/json"})
+      .status();
+}
+
+Status KubeApi::CreateSimulatedNode(const std::string& name,
+                                    const nodescale::NodeTemplate& shape,
+                                    bool ready) const {
+  return Call({.method = "POST",
+               .path = "/api/v1/nodes",
+               .body = EncodeSimulatedNode(name, shape, ready),
+               .content_type = "application/json"})
+      .status();
+}
+
+Status KubeApi::DeleteNode(const std::string& name) const {
+  return Call({.method = "DELETE", .path = "/api/v1/nodes/" + name}).status();
 }
 
 }  // namespace propscaler::kube

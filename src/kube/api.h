@@ -84,6 +84,16 @@ class KubeApi : public Client {
       const std::string& ns) const override;
   Status CreateEvent(const EventInfo& event, const std::string& component,
                      TimePoint now) const override;
+  std::unique_ptr<ListWatch<nodescale::LivePod>> Pods() const override;
+  std::unique_ptr<ListWatch<nodescale::LiveNode>> LiveNodes() const override;
+  Status EditNodeTaints(const std::string& name,
+                        const NodeTaintEdit& edit) const override;
+  Status EvictPod(const std::string& ns, const std::string& name,
+                  int64_t grace_seconds) const override;
+  Status CreateSimulatedNode(const std::string& name,
+                             const nodescale::NodeTemplate& shape,
+                             bool ready) const override;
+  Status DeleteNode(const std::string& name) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.
   Result<std::string> Call(const HttpRequest& request) const;

@@ -17,8 +17,11 @@
 #include "common/taint_filter.h"
 #include "kube/event.h"
 #include "kube/list_watch.h"
+#include "kube/node_taint_edit.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"
+#include "nodescale/live_objects.h"
+#include "nodescale/node_group.h"
 
 namespace propscaler::kube {
 
@@ -66,6 +69,24 @@ class Client {
   virtual Status CreateEvent(const EventInfo& event,
                              const std::string& component,
                              TimePoint now) const = 0;
+
+  // Node-scale mode: every pod and every node, as its planner sees them.
+  virtual std::unique_ptr<ListWatch<nodescale::LivePod>> Pods() const = 0;
+  virtual std::unique_ptr<ListWatch<nodescale::LiveNode>> LiveNodes() const = 0;
+  // Changes only what `edit` owns on node `name` (node_taint_edit.h).
+  virtual Status EditNodeTaints(const std::string& name,
+                                const NodeTaintEdit& edit) const = 0;
+  // The Eviction of a pod (policy/v1); kNotFound when the pod is gone,
+  // kUnavailable (429) when a PodDisruptionBudget refuses it.
+  virtual Status EvictPod(const std::string& ns, const std::string& name,
+                          int64_t grace_seconds) const = 0;
+  // A kwok-style simulated Node (annotated kwok.x-k8s.io/node=fake) with
+  // `shape`'s labels, taints and allocatable (also its capacity), Ready or
+  // not.
+  virtual Status CreateSimulatedNode(const std::string& name,
+                                     const nodescale::NodeTemplate& shape,
+                                     bool ready) const = 0;
+  virtual Status DeleteNode(const std::string& name) const = 0;
 };
 
 }  // namespace propscaler::kube

@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
+
 namespace propscaler::kube {
 
 EventRecorder::EventRecorder(const Client* client, const Clock* clock,
@@ -16,6 +18,7 @@ bool EventRecorder::Record(const EventInfo& event) {
                           "/" + event.object.name + "/" + event.reason + "/" +
                           event.message;
   const TimePoint now = clock_->Now();
+  TimePoint stamp;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (forbidden_) return false;
@@ -24,8 +27,12 @@ bool EventRecorder::Record(const EventInfo& event) {
       return false;
     }
     last_posted_[key] = now;
+    // Event names are the object's name and the time: two Events in one
+    // clock tick (always, in virtual time) would have the same name.
+    stamp = std::max(now, last_stamp_ + Duration(1));
+    last_stamp_ = stamp;
   }
-  const Status posted = client_->CreateEvent(event, component_, now);
+  const Status posted = client_->CreateEvent(event, component_, stamp);
   if (posted.code() == StatusCode::kPermissionDenied) {
     std::lock_guard<std::mutex> lock(mutex_);
     LOG_IF(WARNING, !forbidden_)

@@ -38,6 +38,7 @@ class EventRecorder {
   const Duration repeat_after_;
   std::mutex mutex_;
   std::map<std::string, TimePoint> last_posted_;
+  TimePoint last_stamp_{};  // of the last Event, so each has its own name
   bool forbidden_ = false;
 };
 

@@ -141,27 +141,23 @@ std::string PatchFor(const rapidjson::Document& node,
 
 }  // namespace
 
-Status EditNodeTaints(const KubeApi& api, const std::string& name,
-                      const NodeTaintEdit& edit) {
-  const std::string path = "/api/v1/nodes/" + name;
+Status EditNodeTaintsWith(
+    const std::function<Result<std::string>()>& read,
+    const std::function<Status(const std::string& merge_patch)>& patch,
+    const std::string& name, const NodeTaintEdit& edit) {
   Status last;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    Result<std::string> body = api.Call({.path = path});
+    Result<std::string> body = read();
     if (!body.ok()) return body.status().WithContext("reading node " + name);
     rapidjson::Document node;
     node.Parse(body->data(), body->size());
     if (node.HasParseError() || !node.IsObject()) {
       return Status::Internal("reading node " + name + ": not a JSON object");
     }
-    const std::string patch = PatchFor(node, edit);
-    if (patch.empty()) return Status::Ok();
-    Result<std::string> patched =
-        api.Call({.method = "PATCH",
-                  .path = path,
-                  .body = patch,
-                  .content_type = "application/merge-patch+json"});
-    if (patched.ok()) return Status::Ok();
-    last = patched.status();
+    const std::string merge_patch = PatchFor(node, edit);
+    if (merge_patch.empty()) return Status::Ok();
+    last = patch(merge_patch);
+    if (last.ok()) return Status::Ok();
     if (last.code() != StatusCode::kConflict) {
       return last.WithContext("updating node " + name);
     }

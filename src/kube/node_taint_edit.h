@@ -13,12 +13,12 @@
 #ifndef PROPSCALER_KUBE_NODE_TAINT_EDIT_H_
 #define PROPSCALER_KUBE_NODE_TAINT_EDIT_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
-#include "kube/api.h"
 
 namespace propscaler::kube {
 
@@ -43,10 +43,14 @@ struct NodeTaintEdit {
   Cordon cordon = Cordon::kLeave;
 };
 
-// Applies `edit` to node `name`; no write when nothing would change.
-// kNotFound when the node is gone; kConflict after repeated 409s.
-Status EditNodeTaints(const KubeApi& api, const std::string& name,
-                      const NodeTaintEdit& edit);
+// Applies `edit` to node `name`: `read` GETs the node's JSON, `patch` sends
+// a merge patch (carrying the resourceVersion read). No write when nothing
+// would change. kNotFound when the node is gone; kConflict after repeated
+// 409s. Both kube::Client implementations use it.
+Status EditNodeTaintsWith(
+    const std::function<Result<std::string>()>& read,
+    const std::function<Status(const std::string& merge_patch)>& patch,
+    const std::string& name, const NodeTaintEdit& edit);
 
 }  // namespace propscaler::kube
 

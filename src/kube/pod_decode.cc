@@ -166,4 +166,12 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line) {
   return DecodeEvent<LiveNode>(line, &DecodeNode, "node watch event");
 }
 
+ListWatchCodec<nodescale::LivePod> LivePodCodec() {
+  return {&DecodeLivePodList, &DecodeLivePodWatchEvent};
+}
+
+ListWatchCodec<nodescale::LiveNode> LiveNodeCodec() {
+  return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent};
+}
+
 }  // namespace propscaler::kube

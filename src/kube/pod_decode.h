@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "kube/list_watch.h"
 #include "kube/objects.h"
 #include "nodescale/live_objects.h"
 
@@ -19,6 +20,9 @@ Result<WatchEvent<nodescale::LivePod>> DecodeLivePodWatchEvent(
 Result<ListPage<nodescale::LiveNode>> DecodeLiveNodeList(std::string_view body);
 Result<WatchEvent<nodescale::LiveNode>> DecodeLiveNodeWatchEvent(
     std::string_view line);
+
+ListWatchCodec<nodescale::LivePod> LivePodCodec();
+ListWatchCodec<nodescale::LiveNode> LiveNodeCodec();
 
 // "2024-05-01T10:00:00Z" as a time point; the epoch when unparsable.
 TimePoint ParseRfc3339(std::string_view text);

@@ -38,7 +38,7 @@ void DeclareMetrics() {
 
 }  // namespace
 
-NodeScaleLoop::NodeScaleLoop(const kube::KubeApi* api, Provider* provider,
+NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
                              const ClusterState* state,
                              kube::EventRecorder* events, const Clock* clock,
                              LoopOptions options, std::function<bool()> may_act)

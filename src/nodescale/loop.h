@@ -21,7 +21,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/api.h"
+#include "kube/client.h"
 #include "kube/event_recorder.h"
 #include "kube/lease.h"
 #include "nodescale/cluster_state.h"
@@ -55,7 +55,7 @@ struct LoopOptions {
 
 class NodeScaleLoop {
  public:
-  NodeScaleLoop(const kube::KubeApi* api, Provider* provider,
+  NodeScaleLoop(const kube::Client* api, Provider* provider,
                 const ClusterState* state, kube::EventRecorder* events,
                 const Clock* clock, LoopOptions options,
                 std::function<bool()> may_act);
@@ -95,7 +95,7 @@ class NodeScaleLoop {
                  const std::string& message);
   void WriteStatus(const Iteration& it, const Status& health);
 
-  const kube::KubeApi* api_;
+  const kube::Client* api_;
   Provider* provider_;
   const ClusterState* state_;
   kube::EventRecorder* events_;

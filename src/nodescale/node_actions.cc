@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "kube/node_taint_edit.h"
-#include "nodescale/resources_json.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -14,9 +13,9 @@ std::string UnixSeconds(TimePoint now) {
           .count());
 }
 
-Status Edit(const kube::KubeApi& api, const NodeState& node,
+Status Edit(const kube::Client& api, const NodeState& node,
             const kube::NodeTaintEdit& edit, const std::string& what) {
-  Status status = kube::EditNodeTaints(api, node.name, edit);
+  Status status = api.EditNodeTaints(node.name, edit);
   return status.WithContext(what + " on node " + node.name);
 }
 
@@ -27,7 +26,7 @@ bool HasTaint(const NodeState& node, std::string_view key) {
                      [&](const Taint& t) { return t.key == key; });
 }
 
-Status SetDeletionCandidate(const kube::KubeApi& api, const NodeState& node,
+Status SetDeletionCandidate(const kube::Client& api, const NodeState& node,
                             bool candidate, TimePoint now) {
   kube::NodeTaintEdit edit;
   if (candidate) {
@@ -41,7 +40,7 @@ Status SetDeletionCandidate(const kube::KubeApi& api, const NodeState& node,
                   std::string(kDeletionCandidateTaint));
 }
 
-Status MarkToBeDeleted(const kube::KubeApi& api, const NodeState& node,
+Status MarkToBeDeleted(const kube::Client& api, const NodeState& node,
                        TimePoint now) {
   kube::NodeTaintEdit edit;
   edit.add = kube::TaintToAdd{std::string(kToBeDeletedTaint), UnixSeconds(now),
@@ -51,7 +50,7 @@ Status MarkToBeDeleted(const kube::KubeApi& api, const NodeState& node,
               "adding taint " + std::string(kToBeDeletedTaint));
 }
 
-Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node) {
+Status UnmarkToBeDeleted(const kube::Client& api, const NodeState& node) {
   kube::NodeTaintEdit edit;
   edit.remove_keys = {std::string(kToBeDeletedTaint),
                       std::string(kDeletionCandidateTaint)};
@@ -60,22 +59,11 @@ Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node) {
               "removing taint " + std::string(kToBeDeletedTaint));
 }
 
-Status EvictPod(const kube::KubeApi& api, const PodState& pod,
+Status EvictPod(const kube::Client& api, const PodState& pod,
                 int64_t grace_seconds) {
-  const std::string body =
-      "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{"
-      "\"name\":" +
-      QuoteJsonString(pod.name) +
-      ",\"namespace\":" + QuoteJsonString(pod.namespace_) +
-      "},\"deleteOptions\":{\"gracePeriodSeconds\":" +
-      std::to_string(grace_seconds) + "}}";
-  kube::HttpRequest request{"POST",
-                            "/api/v1/namespaces/" + pod.namespace_ + "/pods/" +
-                                pod.name + "/eviction",
-                            body, "application/json"};
-  Result<std::string> evicted = api.Call(request);
-  if (!evicted.ok() && evicted.status().code() != StatusCode::kNotFound) {
-    return evicted.status().WithContext("evicting pod " + pod.Key());
+  Status evicted = api.EvictPod(pod.namespace_, pod.name, grace_seconds);
+  if (!evicted.ok() && evicted.code() != StatusCode::kNotFound) {
+    return evicted.WithContext("evicting pod " + pod.Key());
   }
   return Status::Ok();
 }

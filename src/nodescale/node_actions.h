@@ -10,7 +10,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/api.h"
+#include "kube/client.h"
 #include "nodescale/snapshot.h"
 
 namespace propscaler::nodescale {
@@ -23,18 +23,18 @@ inline constexpr std::string_view kToBeDeletedTaint =
 bool HasTaint(const NodeState& node, std::string_view key);
 
 // Adds or removes the PreferNoSchedule deletion-candidate taint.
-Status SetDeletionCandidate(const kube::KubeApi& api, const NodeState& node,
+Status SetDeletionCandidate(const kube::Client& api, const NodeState& node,
                             bool candidate, TimePoint now);
 // Taints the node ToBeDeleted and cordons it.
-Status MarkToBeDeleted(const kube::KubeApi& api, const NodeState& node,
+Status MarkToBeDeleted(const kube::Client& api, const NodeState& node,
                        TimePoint now);
 // Undoes MarkToBeDeleted (and drops the candidate taint).
-Status UnmarkToBeDeleted(const kube::KubeApi& api, const NodeState& node);
+Status UnmarkToBeDeleted(const kube::Client& api, const NodeState& node);
 
 // POSTs an Eviction for the pod that gives it `grace_seconds` to stop; a
 // PDB refusal comes back as kUnavailable (HTTP 429). A pod already gone is
 // not an error.
-Status EvictPod(const kube::KubeApi& api, const PodState& pod,
+Status EvictPod(const kube::Client& api, const PodState& pod,
                 int64_t grace_seconds);
 
 }  // namespace propscaler::nodescale

@@ -27,7 +27,7 @@ std::string RenderStatus(const StatusReport& report) {
   return out.str();
 }
 
-Status WriteStatusConfigMap(const kube::KubeApi& api, const std::string& ns,
+Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
                             const std::string& text) {
   Result<kube::ConfigMap> current = api.GetConfigMap(ns, kStatusConfigMap);
   if (!current.ok() && current.status().code() != StatusCode::kNotFound) {

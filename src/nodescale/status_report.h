@@ -11,7 +11,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/api.h"
+#include "kube/client.h"
 
 namespace propscaler::nodescale {
 
@@ -38,7 +38,7 @@ struct StatusReport {
 std::string RenderStatus(const StatusReport& report);
 
 // Creates or updates ConfigMap `ns`/propscaler-status with key "status".
-Status WriteStatusConfigMap(const kube::KubeApi& api, const std::string& ns,
+Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
                             const std::string& text);
 
 }  // namespace propscaler::nodescale

@@ -37,13 +37,15 @@ ApiResult<ObjectPtr> DeleteOrMark(ObjectStore* store, const std::string& ns,
   const ResourceType* pods = FindResourceType("pods");
   return store->Mutate(
       *pods, ns, name,
-      [grace_seconds](rapidjson::Document& pod) -> std::optional<ApiError> {
+      [grace_seconds,
+       store](rapidjson::Document& pod) -> std::optional<ApiError> {
         auto& alloc = pod.GetAllocator();
         rapidjson::Value& metadata = EnsureObject(pod, "metadata", alloc);
         if (!GetString(metadata, "deletionTimestamp").empty()) {
           return std::nullopt;
         }
-        SetString(metadata, "deletionTimestamp", NowRfc3339(), alloc);
+        SetString(metadata, "deletionTimestamp", Rfc3339(store->clock()->Now()),
+                  alloc);
         if (grace_seconds >= 0) {
           metadata.RemoveMember("deletionGracePeriodSeconds");
           metadata.AddMember("deletionGracePeriodSeconds",
@@ -55,20 +57,24 @@ ApiResult<ObjectPtr> DeleteOrMark(ObjectStore* store, const std::string& ns,
 
 }  // namespace
 
+ApiResult<ObjectPtr> EvictPod(ObjectStore* store, const std::string& ns,
+                              const std::string& name,
+                              const std::string& eviction_json) {
+  const ResourceType* pods = FindResourceType("pods");
+  ApiResult<ObjectPtr> current = store->Get(*pods, ns, name);
+  if (!current.ok()) return current.error();
+  rapidjson::Document pod;
+  pod.Parse((*current)->json.c_str());
+  return HasFinalizers(pod)
+             ? DeleteOrMark(store, ns, name, GracePeriodOf(eviction_json))
+             : store->Delete(*pods, ns, name);
+}
+
 void InstallEvictionRoute(httplib::Server& server, ObjectStore* store) {
   server.Post(R"(/api/v1/namespaces/([^/]+)/pods/([^/]+)/eviction)",
               [store](const httplib::Request& req, httplib::Response& res) {
-                const ResourceType* pods = FindResourceType("pods");
-                const std::string ns = req.matches[1];
-                const std::string name = req.matches[2];
-                ApiResult<ObjectPtr> current = store->Get(*pods, ns, name);
-                if (!current.ok()) return WriteError(res, current.error());
-                rapidjson::Document pod;
-                pod.Parse((*current)->json.c_str());
                 ApiResult<ObjectPtr> done =
-                    HasFinalizers(pod)
-                        ? DeleteOrMark(store, ns, name, GracePeriodOf(req.body))
-                        : store->Delete(*pods, ns, name);
+                    EvictPod(store, req.matches[1], req.matches[2], req.body);
                 if (!done.ok()) return WriteError(res, done.error());
                 WriteJson(res, 201,
                           R"({"kind":"Status","apiVersion":"v1",)"

@@ -13,6 +13,11 @@
 
 namespace propscaler::sim {
 
+// The eviction of pod `ns`/`name` (its body `eviction_json`) on the store.
+ApiResult<ObjectPtr> EvictPod(ObjectStore* store, const std::string& ns,
+                              const std::string& name,
+                              const std::string& eviction_json);
+
 // `store` must outlive the server. Install before the generic API routes.
 void InstallEvictionRoute(httplib::Server& server, ObjectStore* store);
 

@@ -6,6 +6,8 @@
 
 #include <ctime>
 
+#include "common/utc_time.h"
+
 namespace propscaler::sim {
 
 bool ParseJsonObject(std::string_view text, rapidjson::Document* doc,
@@ -89,13 +91,8 @@ Labels GetLabels(const rapidjson::Value& object) {
   return labels;
 }
 
-std::string NowRfc3339() {
-  std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
+std::string Rfc3339(TimePoint time) {
+  return FormatUtc(time, "%Y-%m-%dT%H:%M:%SZ");
 }
 
 }  // namespace propscaler::sim

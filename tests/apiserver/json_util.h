@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/clock.h"
 #include "common/label_selector.h"
 
 namespace propscaler::sim {
@@ -41,8 +42,8 @@ rapidjson::Value& EnsureObject(rapidjson::Value& object, const char* key,
 // metadata of an object; a static empty object when absent.
 const rapidjson::Value& Metadata(const rapidjson::Value& object);
 
-// The current time as a Kubernetes timestamp ("2024-01-02T03:04:05Z").
-std::string NowRfc3339();
+// A time as a Kubernetes timestamp ("2024-01-02T03:04:05Z").
+std::string Rfc3339(TimePoint time);
 
 // metadata.labels as a map (non-string values are skipped).
 Labels GetLabels(const rapidjson::Value& object);

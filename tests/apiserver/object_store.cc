@@ -99,7 +99,7 @@ std::optional<ApiError> ObjectStore::PrepareNewLocked(
   }
   if (!ns.empty()) SetString(metadata, "namespace", ns, alloc);
   SetString(metadata, "uid", NewUidLocked(), alloc);
-  SetString(metadata, "creationTimestamp", NowRfc3339(), alloc);
+  SetString(metadata, "creationTimestamp", Rfc3339(clock_->Now()), alloc);
   SetString(doc, "kind", type.kind, alloc);
   SetString(doc, "apiVersion", type.ApiVersion(), alloc);
   return std::nullopt;

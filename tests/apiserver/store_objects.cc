@@ -181,4 +181,42 @@ std::vector<std::string> Events(const ObjectStore& store,
   return result;
 }
 
+std::string PodJson(const std::string& name, const std::string& cpu,
+                    const std::string& node) {
+  const std::string scheduled =
+      node.empty()
+          ? R"({"type":"PodScheduled","status":"False","reason":"Unschedulable"})"
+          : R"({"type":"PodScheduled","status":"True"})";
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+         R"(","namespace":"default","ownerReferences":[{"apiVersion":"apps/v1",)"
+         R"("kind":"ReplicaSet","name":"web","uid":"u1","controller":true}]},)"
+         R"("spec":{"nodeName":")" +
+         node +
+         R"(","containers":[{"name":"c","resources":{"requests":)"
+         R"({"cpu":")" +
+         cpu + R"(","memory":"256Mi"}}}]},"status":{"phase":")" +
+         (node.empty() ? "Pending" : "Running") + R"(","conditions":[)" +
+         scheduled + "]}}";
+}
+
+std::string GroupJson(const std::string& name, int min, int max,
+                      const std::string& cpu, const std::string& memory) {
+  return R"({"name":")" + name + R"(","minSize":)" + std::to_string(min) +
+         R"(,"maxSize":)" + std::to_string(max) +
+         R"(,"template":{"allocatable":{"cpu":")" + cpu + R"(","memory":")" +
+         memory + R"(","pods":"110"},"labels":{},"taints":[]}})";
+}
+
+Status PutNodeGroups(ObjectStore& store, const std::string& ns,
+                     const std::string& config_map,
+                     const std::vector<std::string>& groups) {
+  std::string json;
+  for (const std::string& group : groups) {
+    json += (json.empty() ? "" : ",") + group;
+  }
+  return PutConfigMap(
+      store, ns, config_map,
+      {{"node-groups.json", "{\"nodeGroups\":[" + json + "]}"}});
+}
+
 }  // namespace propscaler::sim

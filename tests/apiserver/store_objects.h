@@ -50,6 +50,20 @@ Status SetReplicas(ObjectStore& store, const std::string& kind,
                    const std::string& ns, const std::string& name,
                    int64_t replicas);
 
+// A pod in namespace "default" owned by ReplicaSet "web", requesting `cpu`
+// and 256Mi: bound to `node` and Running, or with `node` empty Pending and
+// marked PodScheduled=False, Unschedulable.
+std::string PodJson(const std::string& name, const std::string& cpu,
+                    const std::string& node);
+
+// One node group of the kwok provider's node-groups.json, and the ConfigMap
+// `ns`/`config_map` holding these groups.
+std::string GroupJson(const std::string& name, int min, int max,
+                      const std::string& cpu, const std::string& memory);
+Status PutNodeGroups(ObjectStore& store, const std::string& ns,
+                     const std::string& config_map,
+                     const std::vector<std::string>& groups);
+
 // Events posted in `ns`, as JSON objects, oldest first.
 std::vector<std::string> Events(const ObjectStore& store,
                                 const std::string& ns);

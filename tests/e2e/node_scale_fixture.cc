@@ -5,35 +5,6 @@
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
-namespace {
-
-std::string PodJson(const std::string& name, const std::string& cpu,
-                    const std::string& node) {
-  const std::string scheduled =
-      node.empty()
-          ? R"({"type":"PodScheduled","status":"False","reason":"Unschedulable"})"
-          : R"({"type":"PodScheduled","status":"True"})";
-  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-         R"(","namespace":"default","ownerReferences":[{"apiVersion":"apps/v1",)"
-         R"("kind":"ReplicaSet","name":"web","uid":"u1","controller":true}]},)"
-         R"("spec":{"nodeName":")" +
-         node +
-         R"(","containers":[{"name":"c","resources":{"requests":)"
-         R"({"cpu":")" +
-         cpu + R"(","memory":"256Mi"}}}]},"status":{"phase":")" +
-         (node.empty() ? "Pending" : "Running") + R"(","conditions":[)" +
-         scheduled + "]}}";
-}
-
-}  // namespace
-
-std::string GroupJson(const std::string& name, int min, int max,
-                      const std::string& cpu, const std::string& memory) {
-  return R"({"name":")" + name + R"(","minSize":)" + std::to_string(min) +
-         R"(,"maxSize":)" + std::to_string(max) +
-         R"(,"template":{"allocatable":{"cpu":")" + cpu + R"(","memory":")" +
-         memory + R"(","pods":"110"},"labels":{},"taints":[]}})";
-}
 
 void NodeScaleTest::SetUp() {
   sim::FakeApiServerOptions options;
@@ -44,21 +15,15 @@ void NodeScaleTest::SetUp() {
 }
 
 void NodeScaleTest::PutGroups(const std::vector<std::string>& groups) {
-  std::string json;
-  for (const std::string& group : groups) {
-    json += (json.empty() ? "" : ",") + group;
-  }
-  ASSERT_TRUE(server_
-                  .PutConfigMap(
-                      kNamespace, kGroupsConfigMap,
-                      {{"node-groups.json", "{\"nodeGroups\":[" + json + "]}"}})
-                  .ok());
+  ASSERT_TRUE(
+      sim::PutNodeGroups(server_.store(), kNamespace, kGroupsConfigMap, groups)
+          .ok());
 }
 
 void NodeScaleTest::CreatePod(const std::string& name, const std::string& cpu,
                               const std::string& node) {
   Status status = server_.CreateObject("/api/v1/namespaces/default/pods",
-                                       PodJson(name, cpu, node));
+                                       sim::PodJson(name, cpu, node));
   ASSERT_TRUE(status.ok()) << status.message();
 }
 

@@ -17,9 +17,7 @@ namespace propscaler::e2e {
 
 inline constexpr char kGroupsConfigMap[] = "node-groups";
 
-// One node group entry of node-groups.json.
-std::string GroupJson(const std::string& name, int min, int max,
-                      const std::string& cpu, const std::string& memory);
+using sim::GroupJson;
 
 class NodeScaleTest : public ::testing::Test {
  protected:

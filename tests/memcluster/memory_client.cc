@@ -1,10 +1,13 @@
 #include "memcluster/memory_client.h"
 
+#include "apiserver/eviction_route.h"
 #include "apiserver/json_util.h"
 #include "apiserver/resources.h"
 #include "apiserver/scale_subresource.h"
 #include "kube/decode.h"
 #include "kube/event_json.h"
+#include "kube/node_scale_bodies.h"
+#include "kube/pod_decode.h"
 #include "memcluster/memory_list_watch.h"
 
 namespace propscaler::memcluster {
@@ -28,6 +31,10 @@ Result<kube::ConfigMap> ConfigMapFrom(
     const sim::ApiResult<sim::ObjectPtr>& stored) {
   if (!stored.ok()) return stored.error().ToStatus();
   return kube::DecodeConfigMap(stored.value()->json);
+}
+
+Status StatusOf(const sim::ApiResult<sim::ObjectPtr>& result) {
+  return result.ok() ? Status::Ok() : result.error().ToStatus();
 }
 
 Result<kube::Scale> ScaleFrom(const sim::ApiResult<std::string>& body) {
@@ -161,9 +168,76 @@ Status MemoryClient::CreateEvent(const kube::EventInfo& event,
   Result<rapidjson::Document> doc =
       Parse(kube::EncodeEventJson(event, ns, component, now));
   if (!doc.ok()) return doc.status();
-  sim::ApiResult<sim::ObjectPtr> created =
-      cluster_->store().Create(TypeNamed("events"), ns, std::move(doc).value());
-  return created.ok() ? Status::Ok() : created.error().ToStatus();
+  return StatusOf(cluster_->store().Create(TypeNamed("events"), ns,
+                                           std::move(doc).value()));
+}
+
+std::unique_ptr<kube::ListWatch<nodescale::LivePod>> MemoryClient::Pods()
+    const {
+  return std::make_unique<MemoryListWatch<nodescale::LivePod>>(
+      cluster_, sim::ResourcePath{&TypeNamed("pods"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::LivePodCodec());
+}
+
+std::unique_ptr<kube::ListWatch<nodescale::LiveNode>> MemoryClient::LiveNodes()
+    const {
+  return std::make_unique<MemoryListWatch<nodescale::LiveNode>>(
+      cluster_, sim::ResourcePath{&TypeNamed("nodes"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::LiveNodeCodec());
+}
+
+Status MemoryClient::EditNodeTaints(const std::string& name,
+                                    const kube::NodeTaintEdit& edit) const {
+  const sim::ResourceType& nodes = TypeNamed("nodes");
+  return kube::EditNodeTaintsWith(
+      [&]() -> Result<std::string> {
+        if (Status fault = cluster_->CheckFault("get nodes"); !fault.ok()) {
+          return fault;
+        }
+        sim::ApiResult<sim::ObjectPtr> node =
+            cluster_->store().Get(nodes, "", name);
+        if (!node.ok()) return node.error().ToStatus();
+        return node.value()->json;
+      },
+      [&](const std::string& merge_patch) {
+        if (Status fault = cluster_->CheckFault("patch nodes"); !fault.ok()) {
+          return fault;
+        }
+        Result<rapidjson::Document> patch = Parse(merge_patch);
+        if (!patch.ok()) return patch.status();
+        return StatusOf(cluster_->store().Patch(nodes, "", name, *patch));
+      },
+      name, edit);
+}
+
+Status MemoryClient::EvictPod(const std::string& ns, const std::string& name,
+                              int64_t grace_seconds) const {
+  if (Status fault = cluster_->CheckFault("create pods/eviction");
+      !fault.ok()) {
+    return fault;
+  }
+  return StatusOf(sim::EvictPod(&cluster_->store(), ns, name,
+                                kube::EncodeEviction(ns, name, grace_seconds)));
+}
+
+Status MemoryClient::CreateSimulatedNode(const std::string& name,
+                                         const nodescale::NodeTemplate& shape,
+                                         bool ready) const {
+  if (Status fault = cluster_->CheckFault("create nodes"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> node =
+      Parse(kube::EncodeSimulatedNode(name, shape, ready));
+  if (!node.ok()) return node.status();
+  return StatusOf(
+      cluster_->store().Create(TypeNamed("nodes"), "", std::move(*node)));
+}
+
+Status MemoryClient::DeleteNode(const std::string& name) const {
+  if (Status fault = cluster_->CheckFault("delete nodes"); !fault.ok()) {
+    return fault;
+  }
+  return StatusOf(cluster_->store().Delete(TypeNamed("nodes"), "", name));
 }
 
 }  // namespace propscaler::memcluster

@@ -12,6 +12,7 @@
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
 #include "memcluster/memory_cluster.h"
+#include "memcluster/scenario_test.h"
 #include "replicas/autoscaler.h"
 #include "server/health_state.h"
 
@@ -33,7 +34,7 @@ std::map<std::string, std::string> PerNodes(int nodes_per_replica) {
                          std::to_string(nodes_per_replica) + ",\"min\":1}"}};
 }
 
-class ReplicaScenarioTest : public ::testing::Test {
+class ReplicaScenarioTest : public memcluster::ScenarioTest {
  protected:
   void SetUp() override {
     options_.namespace_ = kNamespace;
@@ -92,13 +93,6 @@ class ReplicaScenarioTest : public ::testing::Test {
     return replicas.ok() ? *replicas : -1;
   }
 
-  int64_t Calls(const std::string& call) { return cluster_.Calls()[call]; }
-
-  VirtualClock clock_;
-  memcluster::MemoryCluster cluster_{&clock_};
-  StopSignal stop_{&clock_};
-  HealthState health_{&clock_, minutes(2)};
-  kube::EventRecorder events_{&cluster_.client(), &clock_, "propscaler"};
   ReplicaStatusBoard board_;
   AutoscalerOptions options_;
   std::unique_ptr<ReplicaAutoscaler> autoscaler_;

@@ -3,22 +3,12 @@
 #include <glog/logging.h>
 
 #include "kube/decode.h"
-#include "nodescale/resources_json.h"
 #include "nodescale/snapshot_json.h"
 
 namespace propscaler::nodescale {
 namespace {
 
 constexpr char kGroupsKey[] = "node-groups.json";
-
-std::string LabelsJson(const Labels& labels) {
-  std::string out;
-  for (const auto& [key, value] : labels) {
-    out += (out.empty() ? "" : ",") + QuoteJsonString(key) + ":" +
-           QuoteJsonString(value);
-  }
-  return "{" + out + "}";
-}
 
 std::string RandomSuffix(std::mt19937_64* random) {
   static constexpr char kAlphabet[] = "bcdfghjklmnpqrstvwxz2456789";
@@ -68,23 +58,12 @@ std::string KwokProvider::NodeGroupOf(const NodeState& node) const {
   return std::string(nodescale::NodeGroupOf(node));
 }
 
-std::string KwokProvider::NodeJson(const NodeGroup& group,
+NodeTemplate KwokProvider::ShapeOf(const NodeGroup& group,
                                    const std::string& name) const {
   NodeTemplate node = group.declared_template.value_or(NodeTemplate{});
   node.labels[std::string(kNodeGroupLabel)] = group.name;
   node.labels[std::string(kHostnameLabel)] = name;
-  const bool ready = !options_.not_ready_groups.contains(group.name);
-  const std::string allocatable = EncodeResourceMap(node.allocatable);
-  return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
-         QuoteJsonString(name) + ",\"labels\":" + LabelsJson(node.labels) +
-         ",\"annotations\":{\"kwok.x-k8s.io/node\":\"fake\"}},\"spec\":{"
-         "\"taints\":" +
-         EncodeTaints(node.taints) +
-         "},\"status\":{\"capacity\":" + allocatable +
-         ",\"allocatable\":" + allocatable +
-         ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" +
-         (ready ? "True" : "False") + "\",\"reason\":\"" +
-         (ready ? "KubeletReady" : "KubeletNotReady") + "\"}]}}";
+  return node;
 }
 
 Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
@@ -95,12 +74,12 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
   }
   for (int64_t i = 0; i < delta; ++i) {
     const std::string name = group.name + "-" + RandomSuffix(&random_);
-    kube::HttpRequest request{"POST", "/api/v1/nodes", NodeJson(group, name),
-                              "application/json"};
-    Result<std::string> created = api_->Call(request);
+    const Status created = api_->CreateSimulatedNode(
+        name, ShapeOf(group, name),
+        !options_.not_ready_groups.contains(group.name));
     if (!created.ok()) {
-      return created.status().WithContext("creating node " + name +
-                                          " of group " + group.name);
+      return created.WithContext("creating node " + name + " of group " +
+                                 group.name);
     }
     created_unseen_[name] = group.name;
     LOG(INFO) << "kwok: created node " << name << " in group " << group.name;
@@ -111,11 +90,10 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
 Status KwokProvider::DeleteNodes(const NodeGroup& group,
                                  const std::vector<const NodeState*>& nodes) {
   for (const NodeState* node : nodes) {
-    kube::HttpRequest request{"DELETE", "/api/v1/nodes/" + node->name};
-    Result<std::string> deleted = api_->Call(request);
-    if (!deleted.ok() && deleted.status().code() != StatusCode::kNotFound) {
-      return deleted.status().WithContext("deleting node " + node->name +
-                                          " of group " + group.name);
+    const Status deleted = api_->DeleteNode(node->name);
+    if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
+      return deleted.WithContext("deleting node " + node->name + " of group " +
+                                 group.name);
     }
     deleted_seen_[node->name] = group.name;
     LOG(INFO) << "kwok: deleted node " << node->name << " of group "

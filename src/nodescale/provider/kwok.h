@@ -13,7 +13,7 @@
 #include <set>
 #include <string>
 
-#include "kube/api.h"
+#include "kube/client.h"
 #include "nodescale/provider.h"
 
 namespace propscaler::nodescale {
@@ -28,7 +28,7 @@ struct KwokOptions {
 
 class KwokProvider : public Provider {
  public:
-  KwokProvider(const kube::KubeApi* api, KwokOptions options)
+  KwokProvider(const kube::Client* api, KwokOptions options)
       : api_(api), options_(std::move(options)) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(
@@ -44,11 +44,11 @@ class KwokProvider : public Provider {
     return Status::Ok();  // the size is the Node objects there are
   }
 
-  // The Node object a scale-up of `group` creates, as JSON.
-  std::string NodeJson(const NodeGroup& group, const std::string& name) const;
+  // The shape of the nodes a scale-up of `group` creates.
+  NodeTemplate ShapeOf(const NodeGroup& group, const std::string& name) const;
 
  private:
-  const kube::KubeApi* api_;
+  const kube::Client* api_;
   const KwokOptions options_;
   // Nodes created but not yet seen through the watch, and nodes deleted but
   // still seen, by name with their group: the size counts what was asked

@@ -1,0 +1,47 @@
+#include "kube/node_scale_bodies.h"
+
+#include "nodescale/resources_json.h"
+
+namespace propscaler::kube {
+namespace {
+
+using nodescale::QuoteJsonString;
+
+std::string LabelsJson(const Labels& map) {
+  std::string out;
+  for (const auto& [key, value] : map) {
+    out += (out.empty() ? "" : ",") + QuoteJsonString(key) + ":" +
+           QuoteJsonString(value);
+  }
+  return "{" + out + "}";
+}
+
+}  // namespace
+
+std::string EncodeSimulatedNode(const std::string& name,
+                                const nodescale::NodeTemplate& shape,
+                                bool ready) {
+  const std::string allocatable =
+      nodescale::EncodeResourceMap(shape.allocatable);
+  return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
+         QuoteJsonString(name) + ",\"labels\":" + LabelsJson(shape.labels) +
+         ",\"annotations\":{\"kwok.x-k8s.io/node\":\"fake\"}},\"spec\":{"
+         "\"taints\":" +
+         nodescale::EncodeTaints(shape.taints) +
+         "},\"status\":{\"capacity\":" + allocatable +
+         ",\"allocatable\":" + allocatable +
+         ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" +
+         (ready ? "True" : "False") + "\",\"reason\":\"" +
+         (ready ? "KubeletReady" : "KubeletNotReady") + "\"}]}}";
+}
+
+std::string EncodeEviction(const std::string& ns, const std::string& name,
+                           int64_t grace_seconds) {
+  return "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{"
+         "\"name\":" +
+         QuoteJsonString(name) + ",\"namespace\":" + QuoteJsonString(ns) +
+         "},\"deleteOptions\":{\"gracePeriodSeconds\":" +
+         std::to_string(grace_seconds) + "}}";
+}
+
+}  // namespace propscaler::kube

@@ -1,0 +1,25 @@
+// The JSON bodies of node-scale mode's writes: a kwok-style simulated Node
+// and a pod's Eviction. Part of the encode/decode layer.
+#ifndef PROPSCALER_KUBE_NODE_SCALE_BODIES_H_
+#define PROPSCALER_KUBE_NODE_SCALE_BODIES_H_
+
+#include <cstdint>
+#include <string>
+
+#include "nodescale/node_group.h"
+
+namespace propscaler::kube {
+
+// A Node annotated kwok.x-k8s.io/node=fake, with `shape`'s labels, taints and
+// allocatable (as its capacity too), and a Ready condition True or False.
+std::string EncodeSimulatedNode(const std::string& name,
+                                const nodescale::NodeTemplate& shape,
+                                bool ready);
+
+// A policy/v1 Eviction of pod `ns`/`name` with its grace period.
+std::string EncodeEviction(const std::string& ns, const std::string& name,
+                           int64_t grace_seconds);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_NODE_SCALE_BODIES_H_

@@ -1,0 +1,116 @@
+#include "memcluster/memory_scheduler.h"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "apiserver/list_response.h"
+#include "apiserver/resources.h"
+#include "kube/pod_decode.h"
+
+namespace propscaler::memcluster {
+namespace {
+
+template <typename T, typename Decode>
+std::vector<T> ListAll(const sim::ObjectStore& store, const char* plural,
+                       Decode decode) {
+  sim::ApiResult<std::string> body =
+      sim::ServeList(store, {sim::FindResourceType(plural), "", "", ""}, {});
+  if (!body.ok()) return {};
+  Result<kube::ListPage<T>> page = decode(body.value());
+  return page.ok() ? std::move(page->items) : std::vector<T>{};
+}
+
+bool Schedulable(const nodescale::NodeState& node) {
+  return node.ready && !node.unschedulable &&
+         std::none_of(node.taints.begin(), node.taints.end(),
+                      [](const nodescale::Taint& taint) {
+                        return taint.effect !=
+                               nodescale::TaintEffect::kPreferNoSchedule;
+                      });
+}
+
+bool FitsIn(const nodescale::Resources& request,
+            const nodescale::Resources& free) {
+  return request.cpu_millis <= free.cpu_millis &&
+         request.memory_bytes <= free.memory_bytes && request.pods <= free.pods;
+}
+
+void Take(const nodescale::Resources& request, nodescale::Resources* free) {
+  free->cpu_millis -= request.cpu_millis;
+  free->memory_bytes -= request.memory_bytes;
+  free->pods -= request.pods;
+}
+
+void PatchPod(sim::ObjectStore& store, const nodescale::PodState& pod,
+              const std::string& patch_json) {
+  rapidjson::Document patch;
+  patch.Parse(patch_json.c_str());
+  store.Patch(*sim::FindResourceType("pods"), pod.namespace_, pod.name, patch);
+}
+
+}  // namespace
+
+MemoryScheduler::MemoryScheduler(MemoryCluster* cluster, Duration bind_delay)
+    : cluster_(cluster), bind_delay_(bind_delay) {
+  thread_ = cluster_->clock().StartThread([this] {
+    while (!stopping_) {
+      Schedule();
+      cluster_->clock().WaitFor(std::chrono::seconds(1),
+                                [this] { return stopping_.load(); });
+    }
+  });
+}
+
+MemoryScheduler::~MemoryScheduler() {
+  stopping_ = true;
+  cluster_->clock().Notify();
+  thread_.join();
+}
+
+void MemoryScheduler::Schedule() {
+  const TimePoint now = cluster_->clock().Now();
+  sim::ObjectStore& store = cluster_->store();
+  const std::vector<nodescale::LiveNode> nodes =
+      ListAll<nodescale::LiveNode>(store, "nodes", &kube::DecodeLiveNodeList);
+  const std::vector<nodescale::LivePod> pods =
+      ListAll<nodescale::LivePod>(store, "pods", &kube::DecodeLivePodList);
+  std::map<std::string, nodescale::Resources> free;
+  for (const nodescale::LiveNode& node : nodes) {
+    if (Schedulable(node.state)) {
+      free[node.state.name] = node.state.allocatable;
+    }
+  }
+  for (const nodescale::LivePod& pod : pods) {
+    auto it = free.find(pod.state.node_name);
+    if (it != free.end()) Take(pod.state.requests, &it->second);
+  }
+  for (const nodescale::LivePod& pod : pods) {
+    if (!pod.state.node_name.empty()) continue;
+    const std::string key = pod.state.Key();
+    auto fit = std::find_if(free.begin(), free.end(), [&](const auto& node) {
+      return FitsIn(pod.state.requests, node.second);
+    });
+    if (fit == free.end()) {
+      fits_since_.erase(key);
+      if (!pod.unschedulable) {
+        PatchPod(store, pod.state,
+                 R"({"status":{"conditions":[{"type":"PodScheduled",)"
+                 R"("status":"False","reason":"Unschedulable"}]}})");
+      }
+      continue;
+    }
+    const TimePoint since = fits_since_.emplace(key, now).first->second;
+    if (now - since < bind_delay_) continue;
+    PatchPod(store, pod.state,
+             R"({"spec":{"nodeName":")" + fit->first +
+                 R"("},"status":{"phase":"Running","conditions":[)"
+                 R"({"type":"PodScheduled","status":"True"}]}})");
+    Take(pod.state.requests, &fit->second);
+    fits_since_.erase(key);
+    ++bound_;
+  }
+}
+
+}  // namespace propscaler::memcluster

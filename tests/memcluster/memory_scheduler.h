@@ -1,0 +1,42 @@
+// A stand-in for kube-scheduler in the in-memory cluster, in virtual time:
+// every second it marks each pending pod that fits no node PodScheduled=False
+// (reason Unschedulable), as the scheduler does within milliseconds, and
+// binds a pod to the first node (by name) it fits once it has fitted for
+// `bind_delay`, the time a slow scheduler, an image-pull backlog or a node
+// whose network is not ready yet takes. Fitting: the node is Ready, not
+// cordoned, has no NoSchedule or NoExecute taint, and has the pod's cpu and
+// memory requests free. A test helper, not a scheduler.
+#ifndef PROPSCALER_TESTS_MEMCLUSTER_MEMORY_SCHEDULER_H_
+#define PROPSCALER_TESTS_MEMCLUSTER_MEMORY_SCHEDULER_H_
+
+#include <atomic>
+#include <map>
+#include <string>
+#include <thread>
+
+#include "common/clock.h"
+#include "memcluster/memory_cluster.h"
+
+namespace propscaler::memcluster {
+
+class MemoryScheduler {
+ public:
+  MemoryScheduler(MemoryCluster* cluster, Duration bind_delay);
+  ~MemoryScheduler();  // stops its thread
+
+  // One pass now (the thread makes one every second).
+  void Schedule();
+  int64_t bound() const { return bound_.load(); }
+
+ private:
+  MemoryCluster* cluster_;
+  const Duration bind_delay_;
+  std::map<std::string, TimePoint> fits_since_;  // pod key -> first fit
+  std::atomic<int64_t> bound_{0};
+  std::atomic<bool> stopping_{false};
+  std::thread thread_;
+};
+
+}  // namespace propscaler::memcluster
+
+#endif  // PROPSCALER_TESTS_MEMCLUSTER_MEMORY_SCHEDULER_H_
