@@ -72,9 +72,12 @@ Status NodeScaleLoop::RunOnce() {
   TrackProvisioning(&it);
   it.snapshot = BuildLiveSnapshot(it.nodes, it.pods, it.group_of, it.now,
                                   options_.new_pod_scale_up_delay);
+  // Remembered from the nodes ChooseTemplate would take (ready, not
+  // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
+  // often tainted for maintenance too, is no model of a new one.
   for (const NodeState& node : it.snapshot.nodes) {
     const std::string_view group = NodeGroupOf(node);
-    if (!group.empty() && node.ready) {
+    if (!group.empty() && node.ready && !node.unschedulable) {
       memory_.remembered_templates[std::string(group)] = TemplateFromNode(node);
     }
   }

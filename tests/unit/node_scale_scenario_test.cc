@@ -11,10 +11,11 @@
 #include "common/clock.h"
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
+#include "kube/node_taint_edit.h"
 #include "kube/reflector.h"
 #include "memcluster/memory_cluster.h"
-#include "memcluster/scenario_test.h"
 #include "memcluster/memory_scheduler.h"
+#include "memcluster/scenario_test.h"
 #include "nodescale/cluster_state.h"
 #include "nodescale/loop.h"
 #include "nodescale/loop_runner.h"
@@ -63,6 +64,11 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
                                   "/api/v1/namespaces/default/pods",
                                   sim::PodJson(name, cpu, ""))
                     .ok());
+  }
+
+  std::string NodeJson(const std::string& name) {
+    return sim::GetObject(cluster_.store(), "/api/v1/nodes/" + name)
+        .value_or("(gone)");
   }
 
   // The node pod default/`name` is bound to; empty while pending.
@@ -126,6 +132,67 @@ TEST_F(NodeScaleScenarioTest, NoFlappingWhilePodsWaitForASlowScheduler) {
   // Every Event was posted: two scale-downs in one instant have two names.
   EXPECT_EQ(sim::Events(cluster_.store(), "default").size(),
             static_cast<size_t>(Calls("create events")));
+}
+
+// The lost update of the node-scale semantics issue: propscaler's watch of
+// nodes lags while a person cordons a node and another controller taints
+// it; propscaler then takes its own DeletionCandidate taint off that node
+// (a pending pod needs it, as far as its stale copy shows). The edit is a
+// fresh read-modify-write under the resourceVersion: the cordon and the
+// other taint survive, and propscaler never uncordons a node it did not
+// cordon.
+TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
+  ASSERT_TRUE(sim::PutNodeGroups(cluster_.store(), kNamespace, kGroupsConfigMap,
+                                 {sim::GroupJson("pool", 0, 10, "4", "16Gi")})
+                  .ok());
+  nodescale::NodeTemplate shape;
+  shape.allocatable.cpu_millis = 4000;
+  shape.allocatable.memory_bytes = int64_t{16} << 30;
+  shape.allocatable.pods = 110;
+  shape.labels[std::string(nodescale::kNodeGroupLabel)] = "pool";
+  ASSERT_TRUE(
+      cluster_.client().CreateSimulatedNode("pool-1", shape, true).ok());
+  nodescale::LoopOptions options;
+  options.scan_interval = seconds(10);
+  options.delays.unneeded_time = minutes(30);
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+  clock_.SleepFor(seconds(30));
+  ASSERT_NE(NodeJson("pool-1").find("DeletionCandidateOfClusterAutoscaler"),
+            std::string::npos);
+
+  // The watch stops delivering; meanwhile others write the node.
+  cluster_.SetFault([](std::string_view call) {
+    return call == "watch nodes" ? Status::Unavailable("watch: injected")
+                                 : Status::Ok();
+  });
+  cluster_.store().DropWatches();
+  kube::NodeTaintEdit maintenance;
+  maintenance.add =
+      kube::TaintToAdd{"example.com/maintenance", "", "NoSchedule"};
+  ASSERT_TRUE(cluster_.client().EditNodeTaints("pool-1", maintenance).ok());
+  ASSERT_TRUE(sim::PatchNode(cluster_.store(), "pool-1",
+                             R"({"spec":{"unschedulable":true}})")
+                  .ok());
+  CreatePendingPod("p", "1");
+  clock_.SleepFor(seconds(30));
+  const std::string node = NodeJson("pool-1");
+  EXPECT_EQ(node.find("DeletionCandidateOfClusterAutoscaler"),
+            std::string::npos)
+      << node;
+  EXPECT_NE(node.find("example.com/maintenance"), std::string::npos) << node;
+  EXPECT_NE(node.find(R"("unschedulable":true)"), std::string::npos) << node;
+
+  // With the watch back, the cordon and the taint are seen: the pod gets a
+  // new node made from the group's template as it was before the cordon
+  // (a cordoned, maintenance-tainted node is no model of a new one), and the
+  // cordon is kept for as long as the node lives.
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Calls("create nodes"), 2);
+  const std::string later = NodeJson("pool-1");
+  EXPECT_NE(later.find("example.com/maintenance"), std::string::npos) << later;
+  EXPECT_NE(later.find(R"("unschedulable":true)"), std::string::npos) << later;
 }
 
 }  // namespace
