@@ -23,7 +23,6 @@ class StopSignal {
   bool stopped() const { return stopped_.load(); }
   // For code that polls a flag (curl's progress callback).
   const std::atomic<bool>* flag() const { return &stopped_; }
-  const Clock* clock() const { return clock_; }
 
   // Sleeps up to `duration`; returns true if stopped meanwhile.
   bool WaitFor(Duration duration) const {

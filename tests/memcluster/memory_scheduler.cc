@@ -109,7 +109,6 @@ void MemoryScheduler::Schedule() {
                  R"({"type":"PodScheduled","status":"True"}]}})");
     Take(pod.state.requests, &fit->second);
     fits_since_.erase(key);
-    ++bound_;
   }
 }
 

@@ -26,13 +26,11 @@ class MemoryScheduler {
 
   // One pass now (the thread makes one every second).
   void Schedule();
-  int64_t bound() const { return bound_.load(); }
 
  private:
   MemoryCluster* cluster_;
   const Duration bind_delay_;
   std::map<std::string, TimePoint> fits_since_;  // pod key -> first fit
-  std::atomic<int64_t> bound_{0};
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
