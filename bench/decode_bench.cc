@@ -49,7 +49,7 @@ BENCHMARK(DecodeNodeWatchEventBench);
 
 void WatchEventIntoStoreBench(benchmark::State& state) {
   NodeStore store;
-  std::vector<NodeInfo> nodes;
+  std::vector<kube::NodeInfo> nodes;
   for (int i = 1; i <= kClusterNodes; ++i) {
     nodes.push_back({"sim-node-" + std::to_string(i), 3920, false, true});
   }
@@ -57,7 +57,7 @@ void WatchEventIntoStoreBench(benchmark::State& state) {
   const std::vector<std::string>& lines = WatchLines();
   size_t i = 0;
   for (auto _ : state) {
-    Result<kube::WatchEvent<NodeInfo>> event =
+    Result<kube::WatchEvent<kube::NodeInfo>> event =
         kube::DecodeNodeWatchEvent(lines[i++ % lines.size()]);
     benchmark::DoNotOptimize(store.Upsert(*event->object));
   }

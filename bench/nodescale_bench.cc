@@ -8,8 +8,8 @@
 #include <string>
 
 #include "nodescale/expander/chain.h"
-#include "nodescale/scale_down.h"
-#include "nodescale/scale_up.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_up.h"
 
 namespace propscaler::nodescale {
 namespace {

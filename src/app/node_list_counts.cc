@@ -3,20 +3,19 @@
 #include <algorithm>
 #include <vector>
 
-#include "cluster/node_info.h"
 #include "cluster/node_store.h"
-#include "nodescale/snapshot_json.h"
+#include "kube/node_info.h"
+#include "kube/snapshot_json.h"
 
 namespace propscaler {
 namespace {
 
-bool HasExcludedTaint(const nodescale::NodeState& node,
+bool HasExcludedTaint(const kube::NodeState& node,
                       const TaintFilter& excluded) {
-  return std::any_of(node.taints.begin(), node.taints.end(),
-                     [&](const nodescale::Taint& taint) {
-                       return excluded.Matches(
-                           taint.key, nodescale::TaintEffectName(taint.effect));
-                     });
+  return std::any_of(
+      node.taints.begin(), node.taints.end(), [&](const kube::Taint& taint) {
+        return excluded.Matches(taint.key, kube::TaintEffectName(taint.effect));
+      });
 }
 
 }  // namespace
@@ -24,15 +23,14 @@ bool HasExcludedTaint(const nodescale::NodeState& node,
 Result<NodeListCounts> CountNodeListJson(std::string_view text,
                                          const LabelSelector& selector,
                                          const TaintFilter& excluded) {
-  Result<std::vector<nodescale::NodeState>> nodes =
-      nodescale::DecodeNodeListJson(text);
+  Result<std::vector<kube::NodeState>> nodes = kube::DecodeNodeListJson(text);
   if (!nodes.ok()) return nodes.status();
-  std::vector<NodeInfo> counted;
-  for (const nodescale::NodeState& node : *nodes) {
+  std::vector<kube::NodeInfo> counted;
+  for (const kube::NodeState& node : *nodes) {
     if (!selector.Matches(node.labels)) continue;
-    counted.push_back(NodeInfo{node.name, node.allocatable.cpu_millis,
-                               node.unschedulable, node.ready,
-                               HasExcludedTaint(node, excluded)});
+    counted.push_back(kube::NodeInfo{node.name, node.allocatable.cpu_millis,
+                                     node.unschedulable, node.ready,
+                                     HasExcludedTaint(node, excluded)});
   }
   NodeStore store;
   store.Replace(std::move(counted));

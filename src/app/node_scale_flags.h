@@ -9,7 +9,7 @@
 
 #include "common/status.h"
 #include "kube/leader_election.h"
-#include "nodescale/loop.h"
+#include "nodescale/run/loop.h"
 
 namespace propscaler {
 

@@ -15,9 +15,9 @@
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
 #include "kube/reflector.h"
-#include "nodescale/loop_runner.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
+#include "nodescale/run/loop_runner.h"
 #include "server/health_server.h"
 
 DECLARE_string(kubeconfig);
@@ -87,10 +87,10 @@ int RunNodeScaleMode() {
   StopSignal stop(&clock);
   StopOnSignals(&stop);
 
-  nodescale::ClusterState state;
-  kube::Reflector<nodescale::LivePod> pods(api.Pods(), state.PodSink(), "pods");
-  kube::Reflector<nodescale::LiveNode> nodes(api.LiveNodes(), state.NodeSink(),
-                                             "nodes");
+  LiveObjectStore state;
+  kube::Reflector<kube::LivePod> pods(api.Pods(), state.PodSink(), "pods");
+  kube::Reflector<kube::LiveNode> nodes(api.LiveNodes(), state.NodeSink(),
+                                        "nodes");
   kube::LeaderElector elector(&api, settings->election, &clock);
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };

@@ -11,10 +11,10 @@
 #include "app/simulate_output.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
+#include "kube/snapshot_json.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/scale_down.h"
-#include "nodescale/scale_up.h"
-#include "nodescale/snapshot_json.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_up.h"
 
 namespace propscaler {
 namespace {
@@ -145,19 +145,19 @@ Result<T> LoadFile(const std::string& path,
 
 struct Inputs {
   ClusterSnapshot snapshot;
-  NodeGroupsFile groups;
+  kube::NodeGroupsFile groups;
 };
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   Inputs inputs;
   Result<std::vector<NodeState>> nodes =
-      LoadFile<std::vector<NodeState>>(flags.nodes, &DecodeNodeListJson);
+      LoadFile<std::vector<NodeState>>(flags.nodes, &kube::DecodeNodeListJson);
   if (!nodes.ok()) return nodes.status();
   Result<std::vector<PodState>> pods =
-      LoadFile<std::vector<PodState>>(flags.pods, &DecodePodListJson);
+      LoadFile<std::vector<PodState>>(flags.pods, &kube::DecodePodListJson);
   if (!pods.ok()) return pods.status();
-  Result<NodeGroupsFile> groups =
-      LoadFile<NodeGroupsFile>(flags.node_groups, &DecodeNodeGroupsJson);
+  Result<kube::NodeGroupsFile> groups = LoadFile<kube::NodeGroupsFile>(
+      flags.node_groups, &kube::DecodeNodeGroupsJson);
   if (!groups.ok()) return groups.status();
   inputs.snapshot.nodes = std::move(nodes).value();
   inputs.snapshot.pods = std::move(pods).value();
@@ -166,7 +166,7 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
 }
 
 Result<std::unique_ptr<ExpanderChain>> BuildExpander(
-    const SimulateFlags& flags, const NodeGroupsFile& groups,
+    const SimulateFlags& flags, const kube::NodeGroupsFile& groups,
     std::mt19937_64* rng) {
   Result<PriorityConfig> priorities = CompilePriorities(groups.priorities);
   if (!priorities.ok()) {

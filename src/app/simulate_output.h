@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "nodescale/scale_down.h"
-#include "nodescale/scale_up.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_up.h"
 
 namespace propscaler {
 

@@ -22,13 +22,13 @@ ClusterCounts NodeStore::CountsLocked() const {
   };
 }
 
-bool NodeStore::Replace(std::vector<NodeInfo> nodes) {
+bool NodeStore::Replace(std::vector<kube::NodeInfo> nodes) {
   std::lock_guard<std::mutex> lock(mutex_);
   const ClusterCounts before = CountsLocked();
   nodes_.clear();
   totals_ = Totals();
   nodes_.reserve(nodes.size());
-  for (NodeInfo& node : nodes) {
+  for (kube::NodeInfo& node : nodes) {
     Entry entry{node.cpu_millis, node.schedulable()};
     auto [it, inserted] = nodes_.try_emplace(std::move(node.name), entry);
     if (!inserted) {
@@ -40,7 +40,7 @@ bool NodeStore::Replace(std::vector<NodeInfo> nodes) {
   return !(CountsLocked() == before);
 }
 
-bool NodeStore::Upsert(const NodeInfo& node) {
+bool NodeStore::Upsert(const kube::NodeInfo& node) {
   std::lock_guard<std::mutex> lock(mutex_);
   const ClusterCounts before = CountsLocked();
   Entry entry{node.cpu_millis, node.schedulable()};

@@ -8,16 +8,16 @@
 #include <unordered_map>
 #include <vector>
 
-#include "cluster/node_info.h"
-#include "replicas/arithmetic.h"
+#include "cluster/cluster_counts.h"
+#include "kube/node_info.h"
 
 namespace propscaler {
 
 class NodeStore {
  public:
   // Each returns true when the cluster counts changed.
-  bool Replace(std::vector<NodeInfo> nodes);
-  bool Upsert(const NodeInfo& node);
+  bool Replace(std::vector<kube::NodeInfo> nodes);
+  bool Upsert(const kube::NodeInfo& node);
   bool Remove(const std::string& name);
 
   ClusterCounts Counts() const;

@@ -274,13 +274,13 @@ Status KubeApi::CreateEvent(const EventInfo& event,
   return Call(request).status();
 }
 
-std::unique_ptr<ListWatch<nodescale::LivePod>> KubeApi::Pods() const {
-  return std::make_unique<HttpListWatch<nodescale::LivePod>>(
+std::unique_ptr<ListWatch<LivePod>> KubeApi::Pods() const {
+  return std::make_unique<HttpListWatch<LivePod>>(
       this, Collection{"/api/v1/pods", "", ""}, LivePodCodec());
 }
 
-std::unique_ptr<ListWatch<nodescale::LiveNode>> KubeApi::LiveNodes() const {
-  return std::make_unique<HttpListWatch<nodescale::LiveNode>>(
+std::unique_ptr<ListWatch<LiveNode>> KubeApi::LiveNodes() const {
+  return std::make_unique<HttpListWatch<LiveNode>>(
       this, Collection{"/api/v1/nodes", "", ""}, LiveNodeCodec());
 }
 
@@ -310,7 +310,7 @@ Status KubeApi::EvictPod(const std::string& ns, const std::string& name,
 }
 
 Status KubeApi::CreateSimulatedNode(const std::string& name,
-                                    const nodescale::NodeTemplate& shape,
+                                    const NodeTemplate& shape,
                                     bool ready) const {
   return Call({.method = "POST",
                .path = "/api/v1/nodes",

@@ -84,14 +84,13 @@ class KubeApi : public Client {
       const std::string& ns) const override;
   Status CreateEvent(const EventInfo& event, const std::string& component,
                      TimePoint now) const override;
-  std::unique_ptr<ListWatch<nodescale::LivePod>> Pods() const override;
-  std::unique_ptr<ListWatch<nodescale::LiveNode>> LiveNodes() const override;
+  std::unique_ptr<ListWatch<LivePod>> Pods() const override;
+  std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const override;
   Status EditNodeTaints(const std::string& name,
                         const NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,
                   int64_t grace_seconds) const override;
-  Status CreateSimulatedNode(const std::string& name,
-                             const nodescale::NodeTemplate& shape,
+  Status CreateSimulatedNode(const std::string& name, const NodeTemplate& shape,
                              bool ready) const override;
   Status DeleteNode(const std::string& name) const override;
 

@@ -17,11 +17,11 @@
 #include "common/taint_filter.h"
 #include "kube/event.h"
 #include "kube/list_watch.h"
+#include "kube/live_objects.h"
+#include "kube/node_group.h"
 #include "kube/node_taint_edit.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"
-#include "nodescale/live_objects.h"
-#include "nodescale/node_group.h"
 
 namespace propscaler::kube {
 
@@ -71,8 +71,8 @@ class Client {
                              TimePoint now) const = 0;
 
   // Node-scale mode: every pod and every node, as its planner sees them.
-  virtual std::unique_ptr<ListWatch<nodescale::LivePod>> Pods() const = 0;
-  virtual std::unique_ptr<ListWatch<nodescale::LiveNode>> LiveNodes() const = 0;
+  virtual std::unique_ptr<ListWatch<LivePod>> Pods() const = 0;
+  virtual std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const = 0;
   // Changes only what `edit` owns on node `name` (node_taint_edit.h).
   virtual Status EditNodeTaints(const std::string& name,
                                 const NodeTaintEdit& edit) const = 0;
@@ -84,7 +84,7 @@ class Client {
   // `shape`'s labels, taints and allocatable (also its capacity), Ready or
   // not.
   virtual Status CreateSimulatedNode(const std::string& name,
-                                     const nodescale::NodeTemplate& shape,
+                                     const NodeTemplate& shape,
                                      bool ready) const = 0;
   virtual Status DeleteNode(const std::string& name) const = 0;
 };

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "common/files.h"
-#include "server/metrics.h"
+#include "common/metrics.h"
 
 namespace propscaler::kube {
 namespace {

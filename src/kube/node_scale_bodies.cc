@@ -1,11 +1,9 @@
 #include "kube/node_scale_bodies.h"
 
-#include "nodescale/resources_json.h"
+#include "kube/resources_json.h"
 
 namespace propscaler::kube {
 namespace {
-
-using nodescale::QuoteJsonString;
 
 std::string LabelsJson(const Labels& map) {
   std::string out;
@@ -19,15 +17,13 @@ std::string LabelsJson(const Labels& map) {
 }  // namespace
 
 std::string EncodeSimulatedNode(const std::string& name,
-                                const nodescale::NodeTemplate& shape,
-                                bool ready) {
-  const std::string allocatable =
-      nodescale::EncodeResourceMap(shape.allocatable);
+                                const NodeTemplate& shape, bool ready) {
+  const std::string allocatable = EncodeResourceMap(shape.allocatable);
   return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
          QuoteJsonString(name) + ",\"labels\":" + LabelsJson(shape.labels) +
          ",\"annotations\":{\"kwok.x-k8s.io/node\":\"fake\"}},\"spec\":{"
          "\"taints\":" +
-         nodescale::EncodeTaints(shape.taints) +
+         EncodeTaints(shape.taints) +
          "},\"status\":{\"capacity\":" + allocatable +
          ",\"allocatable\":" + allocatable +
          ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" +

@@ -6,15 +6,14 @@
 #include <cstdint>
 #include <string>
 
-#include "nodescale/node_group.h"
+#include "kube/node_group.h"
 
 namespace propscaler::kube {
 
 // A Node annotated kwok.x-k8s.io/node=fake, with `shape`'s labels, taints and
 // allocatable (as its capacity too), and a Ready condition True or False.
 std::string EncodeSimulatedNode(const std::string& name,
-                                const nodescale::NodeTemplate& shape,
-                                bool ready);
+                                const NodeTemplate& shape, bool ready);
 
 // A policy/v1 Eviction of pod `ns`/`name` with its grace period.
 std::string EncodeEviction(const std::string& ns, const std::string& name,

@@ -9,11 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cluster/node_info.h"
+#include "kube/node_info.h"
 
 namespace propscaler::kube {
-
-using ::propscaler::NodeInfo;
 
 struct ConfigMap {
   std::string name;

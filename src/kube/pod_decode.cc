@@ -6,13 +6,11 @@
 #include <ctime>
 #include <string>
 
-#include "nodescale/object_json.h"
+#include "kube/object_json.h"
 
 namespace propscaler::kube {
 namespace {
 
-using nodescale::LiveNode;
-using nodescale::LivePod;
 using rapidjson::Value;
 
 std::string StringOf(const Value& object, const char* name) {
@@ -45,7 +43,7 @@ bool SchedulerGaveUp(const Value& pod) {
 
 Result<LivePod> DecodePod(const Value& object, const std::string& path) {
   static const Value kNull;
-  Result<nodescale::PodState> state = nodescale::DecodePodObject(object, path);
+  Result<PodState> state = DecodePodObject(object, path);
   if (!state.ok()) return state.status();
   const Value& metadata = MemberOr(object, "metadata", kNull);
   return LivePod{std::move(state).value(), StringOf(metadata, "uid"),
@@ -57,13 +55,12 @@ constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";
 
 Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
   static const Value kNull;
-  Result<nodescale::NodeState> state =
-      nodescale::DecodeNodeObject(object, path);
+  Result<NodeState> state = DecodeNodeObject(object, path);
   if (!state.ok()) return state.status();
   // The API server taints every new node not-ready; the node lifecycle
   // controller lifts it once the node is Ready. Until then the node takes
   // no pods: it is still coming, as Cluster Autoscaler counts it.
-  for (const nodescale::Taint& taint : state->taints) {
+  for (const Taint& taint : state->taints) {
     if (taint.key == kNotReadyTaint) state->ready = false;
   }
   const Value& metadata = MemberOr(object, "metadata", kNull);
@@ -166,11 +163,11 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line) {
   return DecodeEvent<LiveNode>(line, &DecodeNode, "node watch event");
 }
 
-ListWatchCodec<nodescale::LivePod> LivePodCodec() {
+ListWatchCodec<LivePod> LivePodCodec() {
   return {&DecodeLivePodList, &DecodeLivePodWatchEvent};
 }
 
-ListWatchCodec<nodescale::LiveNode> LiveNodeCodec() {
+ListWatchCodec<LiveNode> LiveNodeCodec() {
   return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent};
 }
 

@@ -8,21 +8,19 @@
 
 #include "common/status.h"
 #include "kube/list_watch.h"
+#include "kube/live_objects.h"
 #include "kube/objects.h"
-#include "nodescale/live_objects.h"
 
 namespace propscaler::kube {
 
-Result<ListPage<nodescale::LivePod>> DecodeLivePodList(std::string_view body);
-Result<WatchEvent<nodescale::LivePod>> DecodeLivePodWatchEvent(
-    std::string_view line);
+Result<ListPage<LivePod>> DecodeLivePodList(std::string_view body);
+Result<WatchEvent<LivePod>> DecodeLivePodWatchEvent(std::string_view line);
 
-Result<ListPage<nodescale::LiveNode>> DecodeLiveNodeList(std::string_view body);
-Result<WatchEvent<nodescale::LiveNode>> DecodeLiveNodeWatchEvent(
-    std::string_view line);
+Result<ListPage<LiveNode>> DecodeLiveNodeList(std::string_view body);
+Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line);
 
-ListWatchCodec<nodescale::LivePod> LivePodCodec();
-ListWatchCodec<nodescale::LiveNode> LiveNodeCodec();
+ListWatchCodec<LivePod> LivePodCodec();
+ListWatchCodec<LiveNode> LiveNodeCodec();
 
 // "2024-05-01T10:00:00Z" as a time point; the epoch when unparsable.
 TimePoint ParseRfc3339(std::string_view text);

@@ -31,10 +31,10 @@
 #include <vector>
 
 #include "common/backoff.h"
+#include "common/metrics.h"
 #include "common/stop_signal.h"
 #include "kube/list_watch.h"
 #include "kube/objects.h"
-#include "server/metrics.h"
 
 namespace propscaler::kube {
 

@@ -81,11 +81,4 @@ int64_t DesiredReplicas(const Params& params, const ClusterCounts& counts) {
   return LadderReplicas(std::get<LadderParams>(params), counts);
 }
 
-std::string DescribeCounts(const ClusterCounts& counts) {
-  return "nodes " + std::to_string(counts.schedulable_nodes) + "/" +
-         std::to_string(counts.total_nodes) + " schedulable, cores " +
-         std::to_string(counts.schedulable_cores) + "/" +
-         std::to_string(counts.total_cores) + " schedulable";
-}
-
 }  // namespace propscaler

@@ -6,23 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "cluster/cluster_counts.h"
 #include "replicas/params.h"
 
 namespace propscaler {
-
-// What the arithmetic needs to know about the counted nodes. Cores are whole
-// cores, rounded up from the exact sum of allocatable CPU.
-struct ClusterCounts {
-  int64_t total_nodes = 0;
-  int64_t schedulable_nodes = 0;
-  int64_t total_cores = 0;
-  int64_t schedulable_cores = 0;
-
-  bool operator==(const ClusterCounts&) const = default;
-};
-
-// "nodes 3/4 schedulable, cores 12/16 schedulable", for logs and Events.
-std::string DescribeCounts(const ClusterCounts& counts);
 
 int64_t LinearReplicas(const LinearParams& params, const ClusterCounts& counts);
 int64_t LadderReplicas(const LadderParams& params, const ClusterCounts& counts);

@@ -340,16 +340,16 @@ Status ReplicaAutoscaler::TimedCycle() {
   return status;
 }
 
-kube::Reflector<NodeInfo> ReplicaAutoscaler::NodeReflector(
-    kube::ReflectorSink<NodeInfo> sink) const {
-  return kube::Reflector<NodeInfo>(
+kube::Reflector<kube::NodeInfo> ReplicaAutoscaler::NodeReflector(
+    kube::ReflectorSink<kube::NodeInfo> sink) const {
+  return kube::Reflector<kube::NodeInfo>(
       client_->CountedNodes(options_.node_selector, options_.excluded_taints),
       std::move(sink), "nodes");
 }
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
-  kube::Reflector<NodeInfo> node_reflector =
-      NodeReflector({[this](std::vector<NodeInfo> nodes) {
+  kube::Reflector<kube::NodeInfo> node_reflector =
+      NodeReflector({[this](std::vector<kube::NodeInfo> nodes) {
                        nodes_.Replace(std::move(nodes));
                        {
                          std::lock_guard<std::mutex> lock(mutex_);
@@ -357,10 +357,10 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
                        }
                        NotifyChange("nodes listed");
                      },
-                     [this](const NodeInfo& node) {
+                     [this](const kube::NodeInfo& node) {
                        if (nodes_.Upsert(node)) NotifyChange("nodes changed");
                      },
-                     [this](const NodeInfo& node) {
+                     [this](const kube::NodeInfo& node) {
                        if (nodes_.Remove(node.name))
                          NotifyChange("nodes changed");
                      }});
@@ -429,8 +429,8 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
 }
 
 Status ReplicaAutoscaler::RunOnce() {
-  kube::Reflector<NodeInfo> node_reflector =
-      NodeReflector({[this](std::vector<NodeInfo> nodes) {
+  kube::Reflector<kube::NodeInfo> node_reflector =
+      NodeReflector({[this](std::vector<kube::NodeInfo> nodes) {
                        nodes_.Replace(std::move(nodes));
                      },
                      nullptr, nullptr});

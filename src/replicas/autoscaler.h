@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cluster/node_store.h"
+#include "common/health_state.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
 #include "common/taint_filter.h"
@@ -37,7 +38,6 @@
 #include "replicas/params.h"
 #include "replicas/replica_status.h"
 #include "replicas/scale_down_smoothing.h"
-#include "server/health_state.h"
 
 namespace propscaler {
 
@@ -84,8 +84,8 @@ class ReplicaAutoscaler {
   int64_t SmoothedDesired(const kube::ScaleTarget& target,
                           const ScaleDownPolicy& policy, TimePoint now,
                           int64_t current, int64_t computed);
-  kube::Reflector<NodeInfo> NodeReflector(
-      kube::ReflectorSink<NodeInfo> sink) const;
+  kube::Reflector<kube::NodeInfo> NodeReflector(
+      kube::ReflectorSink<kube::NodeInfo> sink) const;
   void WaitForNextCycle(StopSignal* stop);
   void NotifyChange(const char* cause);
   Status TimedCycle();

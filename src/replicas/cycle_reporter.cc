@@ -1,6 +1,6 @@
 #include "replicas/cycle_reporter.h"
 
-#include "server/metrics.h"
+#include "common/metrics.h"
 
 namespace propscaler {
 namespace {

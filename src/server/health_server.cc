@@ -3,17 +3,18 @@
 #include <httplib.h>
 
 #include "server/background_listener.h"
-#include "server/metrics.h"
+#include "server/metrics_text.h"
 
 namespace propscaler {
 
 HealthServer::HealthServer(const HealthState* state,
                            std::function<std::string()> status_page)
     : state_(state), server_(std::make_unique<httplib::Server>()) {
-  server_->Get("/metrics", [](const httplib::Request&,
-                              httplib::Response& response) {
-    response.set_content(GlobalMetrics().Render(), "text/plain; version=0.0.4");
-  });
+  server_->Get("/metrics",
+               [](const httplib::Request&, httplib::Response& response) {
+                 response.set_content(RenderMetricsText(GlobalMetrics()),
+                                      "text/plain; version=0.0.4");
+               });
   if (status_page) {
     server_->Get("/status", [status_page](const httplib::Request&,
                                           httplib::Response& response) {

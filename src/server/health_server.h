@@ -11,8 +11,8 @@
 #include <string>
 #include <thread>
 
+#include "common/health_state.h"
 #include "common/status.h"
-#include "server/health_state.h"
 
 namespace httplib {
 class Server;

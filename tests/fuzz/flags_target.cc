@@ -9,7 +9,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "kube/scale_target.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/limits.h"
+#include "nodescale/plan/limits.h"
 
 namespace propscaler::fuzz {
 

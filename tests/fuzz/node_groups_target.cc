@@ -1,8 +1,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_targets.h"
+#include "kube/snapshot_json.h"
 #include "nodescale/expander/priority_config_yaml.h"
-#include "nodescale/snapshot_json.h"
 
 namespace propscaler::fuzz {
 
@@ -13,7 +13,7 @@ void FuzzNodeGroups(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data + 1),
                               size - 1);
   if (data[0] % 2 == 0) {
-    (void)nodescale::DecodeNodeGroupsJson(text);
+    (void)kube::DecodeNodeGroupsJson(text);
   } else {
     (void)nodescale::ParsePriorityExpanderYaml(text);
   }

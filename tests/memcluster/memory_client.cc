@@ -172,16 +172,15 @@ Status MemoryClient::CreateEvent(const kube::EventInfo& event,
                                            std::move(doc).value()));
 }
 
-std::unique_ptr<kube::ListWatch<nodescale::LivePod>> MemoryClient::Pods()
-    const {
-  return std::make_unique<MemoryListWatch<nodescale::LivePod>>(
+std::unique_ptr<kube::ListWatch<kube::LivePod>> MemoryClient::Pods() const {
+  return std::make_unique<MemoryListWatch<kube::LivePod>>(
       cluster_, sim::ResourcePath{&TypeNamed("pods"), "", "", ""},
       std::multimap<std::string, std::string>{}, kube::LivePodCodec());
 }
 
-std::unique_ptr<kube::ListWatch<nodescale::LiveNode>> MemoryClient::LiveNodes()
+std::unique_ptr<kube::ListWatch<kube::LiveNode>> MemoryClient::LiveNodes()
     const {
-  return std::make_unique<MemoryListWatch<nodescale::LiveNode>>(
+  return std::make_unique<MemoryListWatch<kube::LiveNode>>(
       cluster_, sim::ResourcePath{&TypeNamed("nodes"), "", "", ""},
       std::multimap<std::string, std::string>{}, kube::LiveNodeCodec());
 }
@@ -221,7 +220,7 @@ Status MemoryClient::EvictPod(const std::string& ns, const std::string& name,
 }
 
 Status MemoryClient::CreateSimulatedNode(const std::string& name,
-                                         const nodescale::NodeTemplate& shape,
+                                         const kube::NodeTemplate& shape,
                                          bool ready) const {
   if (Status fault = cluster_->CheckFault("create nodes"); !fault.ok()) {
     return fault;

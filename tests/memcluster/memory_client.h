@@ -42,15 +42,14 @@ class MemoryClient : public kube::Client {
       const std::string& ns) const override;
   Status CreateEvent(const kube::EventInfo& event, const std::string& component,
                      TimePoint now) const override;
-  std::unique_ptr<kube::ListWatch<nodescale::LivePod>> Pods() const override;
-  std::unique_ptr<kube::ListWatch<nodescale::LiveNode>> LiveNodes()
-      const override;
+  std::unique_ptr<kube::ListWatch<kube::LivePod>> Pods() const override;
+  std::unique_ptr<kube::ListWatch<kube::LiveNode>> LiveNodes() const override;
   Status EditNodeTaints(const std::string& name,
                         const kube::NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,
                   int64_t grace_seconds) const override;
   Status CreateSimulatedNode(const std::string& name,
-                             const nodescale::NodeTemplate& shape,
+                             const kube::NodeTemplate& shape,
                              bool ready) const override;
   Status DeleteNode(const std::string& name) const override;
 

@@ -22,28 +22,27 @@ std::vector<T> ListAll(const sim::ObjectStore& store, const char* plural,
   return page.ok() ? std::move(page->items) : std::vector<T>{};
 }
 
-bool Schedulable(const nodescale::NodeState& node) {
+bool Schedulable(const kube::NodeState& node) {
   return node.ready && !node.unschedulable &&
          std::none_of(node.taints.begin(), node.taints.end(),
-                      [](const nodescale::Taint& taint) {
+                      [](const kube::Taint& taint) {
                         return taint.effect !=
-                               nodescale::TaintEffect::kPreferNoSchedule;
+                               kube::TaintEffect::kPreferNoSchedule;
                       });
 }
 
-bool FitsIn(const nodescale::Resources& request,
-            const nodescale::Resources& free) {
+bool FitsIn(const kube::Resources& request, const kube::Resources& free) {
   return request.cpu_millis <= free.cpu_millis &&
          request.memory_bytes <= free.memory_bytes && request.pods <= free.pods;
 }
 
-void Take(const nodescale::Resources& request, nodescale::Resources* free) {
+void Take(const kube::Resources& request, kube::Resources* free) {
   free->cpu_millis -= request.cpu_millis;
   free->memory_bytes -= request.memory_bytes;
   free->pods -= request.pods;
 }
 
-void PatchPod(sim::ObjectStore& store, const nodescale::PodState& pod,
+void PatchPod(sim::ObjectStore& store, const kube::PodState& pod,
               const std::string& patch_json) {
   rapidjson::Document patch;
   patch.Parse(patch_json.c_str());
@@ -72,21 +71,21 @@ MemoryScheduler::~MemoryScheduler() {
 void MemoryScheduler::Schedule() {
   const TimePoint now = cluster_->clock().Now();
   sim::ObjectStore& store = cluster_->store();
-  const std::vector<nodescale::LiveNode> nodes =
-      ListAll<nodescale::LiveNode>(store, "nodes", &kube::DecodeLiveNodeList);
-  const std::vector<nodescale::LivePod> pods =
-      ListAll<nodescale::LivePod>(store, "pods", &kube::DecodeLivePodList);
-  std::map<std::string, nodescale::Resources> free;
-  for (const nodescale::LiveNode& node : nodes) {
+  const std::vector<kube::LiveNode> nodes =
+      ListAll<kube::LiveNode>(store, "nodes", &kube::DecodeLiveNodeList);
+  const std::vector<kube::LivePod> pods =
+      ListAll<kube::LivePod>(store, "pods", &kube::DecodeLivePodList);
+  std::map<std::string, kube::Resources> free;
+  for (const kube::LiveNode& node : nodes) {
     if (Schedulable(node.state)) {
       free[node.state.name] = node.state.allocatable;
     }
   }
-  for (const nodescale::LivePod& pod : pods) {
+  for (const kube::LivePod& pod : pods) {
     auto it = free.find(pod.state.node_name);
     if (it != free.end()) Take(pod.state.requests, &it->second);
   }
-  for (const nodescale::LivePod& pod : pods) {
+  for (const kube::LivePod& pod : pods) {
     if (!pod.state.node_name.empty()) continue;
     const std::string key = pod.state.Key();
     auto fit = std::find_if(free.begin(), free.end(), [&](const auto& node) {

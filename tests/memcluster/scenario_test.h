@@ -10,10 +10,10 @@
 #include <string>
 
 #include "common/clock.h"
+#include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
 #include "memcluster/memory_cluster.h"
-#include "server/health_state.h"
 
 namespace propscaler::memcluster {
 

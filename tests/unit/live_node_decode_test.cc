@@ -16,13 +16,13 @@ std::string NodeList(const std::string& taints) {
 }
 
 TEST(LiveNodeDecodeTest, NotReadyTaintMeansTheNodeIsStillComing) {
-  Result<ListPage<nodescale::LiveNode>> tainted = DecodeLiveNodeList(NodeList(
+  Result<ListPage<kube::LiveNode>> tainted = DecodeLiveNodeList(NodeList(
       R"([{"key":"node.kubernetes.io/not-ready","effect":"NoSchedule"}])"));
   ASSERT_TRUE(tainted.ok()) << tainted.status().message();
   ASSERT_EQ(tainted->items.size(), 1u);
   EXPECT_FALSE(tainted->items[0].state.ready);
 
-  Result<ListPage<nodescale::LiveNode>> lifted = DecodeLiveNodeList(
+  Result<ListPage<kube::LiveNode>> lifted = DecodeLiveNodeList(
       NodeList(R"([{"key":"example.com/other","effect":"NoSchedule"}])"));
   ASSERT_TRUE(lifted.ok()) << lifted.status().message();
   EXPECT_TRUE(lifted->items[0].state.ready);

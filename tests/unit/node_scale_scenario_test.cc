@@ -8,7 +8,9 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/live_object_store.h"
 #include "common/clock.h"
+#include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
 #include "kube/node_taint_edit.h"
@@ -16,11 +18,9 @@
 #include "memcluster/memory_cluster.h"
 #include "memcluster/memory_scheduler.h"
 #include "memcluster/scenario_test.h"
-#include "nodescale/cluster_state.h"
-#include "nodescale/loop.h"
-#include "nodescale/loop_runner.h"
 #include "nodescale/provider/kwok.h"
-#include "server/health_state.h"
+#include "nodescale/run/loop.h"
+#include "nodescale/run/loop_runner.h"
 
 namespace propscaler {
 namespace {
@@ -40,9 +40,9 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
 
   void Start(nodescale::LoopOptions options) {
     options.namespace_ = kNamespace;
-    pods_ = std::make_unique<kube::Reflector<nodescale::LivePod>>(
+    pods_ = std::make_unique<kube::Reflector<kube::LivePod>>(
         cluster_.client().Pods(), state_.PodSink(), "pods");
-    nodes_ = std::make_unique<kube::Reflector<nodescale::LiveNode>>(
+    nodes_ = std::make_unique<kube::Reflector<kube::LiveNode>>(
         cluster_.client().LiveNodes(), state_.NodeSink(), "nodes");
     provider_ = std::make_unique<nodescale::KwokProvider>(
         &cluster_.client(),
@@ -82,9 +82,9 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     return pod->substr(start, pod->find('"', start) - start);
   }
 
-  nodescale::ClusterState state_;
-  std::unique_ptr<kube::Reflector<nodescale::LivePod>> pods_;
-  std::unique_ptr<kube::Reflector<nodescale::LiveNode>> nodes_;
+  LiveObjectStore state_;
+  std::unique_ptr<kube::Reflector<kube::LivePod>> pods_;
+  std::unique_ptr<kube::Reflector<kube::LiveNode>> nodes_;
   std::unique_ptr<nodescale::KwokProvider> provider_;
   std::unique_ptr<nodescale::NodeScaleLoop> loop_;
   std::vector<std::thread> threads_;
@@ -145,11 +145,11 @@ TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
   ASSERT_TRUE(sim::PutNodeGroups(cluster_.store(), kNamespace, kGroupsConfigMap,
                                  {sim::GroupJson("pool", 0, 10, "4", "16Gi")})
                   .ok());
-  nodescale::NodeTemplate shape;
+  kube::NodeTemplate shape;
   shape.allocatable.cpu_millis = 4000;
   shape.allocatable.memory_bytes = int64_t{16} << 30;
   shape.allocatable.pods = 110;
-  shape.labels[std::string(nodescale::kNodeGroupLabel)] = "pool";
+  shape.labels[std::string(kube::kNodeGroupLabel)] = "pool";
   ASSERT_TRUE(
       cluster_.client().CreateSimulatedNode("pool-1", shape, true).ok());
   nodescale::LoopOptions options;

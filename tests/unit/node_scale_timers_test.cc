@@ -4,9 +4,9 @@
 
 #include "common/clock.h"
 #include "common/duration.h"
-#include "nodescale/group_backoff.h"
-#include "nodescale/provision_tracker.h"
-#include "nodescale/scale_down_timers.h"
+#include "nodescale/plan/group_backoff.h"
+#include "nodescale/plan/provision_tracker.h"
+#include "nodescale/plan/scale_down_timers.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -5,9 +5,9 @@
 namespace propscaler {
 namespace {
 
-NodeInfo Node(std::string name, int64_t millis, bool ready = true,
-              bool unschedulable = false) {
-  return NodeInfo{std::move(name), millis, unschedulable, ready};
+kube::NodeInfo Node(std::string name, int64_t millis, bool ready = true,
+                    bool unschedulable = false) {
+  return kube::NodeInfo{std::move(name), millis, unschedulable, ready};
 }
 
 TEST(NodeStoreTest, CountsRoundExactSumsUp) {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "nodescale/balance.h"
+#include "nodescale/plan/balance.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

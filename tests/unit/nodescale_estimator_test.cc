@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "nodescale/estimator.h"
+#include "nodescale/plan/estimator.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "nodescale/limits.h"
+#include "nodescale/plan/limits.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

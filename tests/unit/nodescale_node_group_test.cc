@@ -2,8 +2,8 @@
 
 #include <random>
 
-#include "nodescale/node_group.h"
-#include "nodescale/scale_up.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/scale_up.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

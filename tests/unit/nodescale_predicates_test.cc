@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "nodescale/predicates.h"
-#include "nodescale/resources.h"
+#include "nodescale/plan/predicates.h"
+#include "nodescale/plan/snapshot.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

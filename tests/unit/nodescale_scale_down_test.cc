@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "nodescale/scale_down.h"
+#include "nodescale/plan/scale_down.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "nodescale/scale_up.h"
+#include "nodescale/plan/scale_up.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

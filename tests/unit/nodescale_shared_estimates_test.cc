@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/label_selector.h"
-#include "nodescale/scale_up.h"
+#include "nodescale/plan/scale_up.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "nodescale/node_group.h"
-#include "nodescale/snapshot.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/snapshot.h"
 
 namespace propscaler::nodescale::testing_util {
 

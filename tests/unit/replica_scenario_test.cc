@@ -9,12 +9,12 @@
 #include <thread>
 
 #include "common/clock.h"
+#include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
 #include "replicas/autoscaler.h"
-#include "server/health_state.h"
 
 namespace propscaler {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "nodescale/resources.h"
+#include "kube/resources.h"
 
 namespace propscaler::nodescale {
 
@@ -20,8 +20,8 @@ struct ExpansionOption {
   std::string group;
   int64_t node_count = 0;
   int64_t pod_count = 0;
-  Resources requested;             // sum of the pods' requests
-  Resources allocatable_per_node;  // of the group's template
+  kube::Resources requested;             // sum of the pods' requests
+  kube::Resources allocatable_per_node;  // of the group's template
   std::optional<double> price_per_node;
 };
 

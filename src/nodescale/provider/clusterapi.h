@@ -20,7 +20,7 @@
 
 #include "common/clock.h"
 #include "kube/api.h"
-#include "nodescale/provider.h"
+#include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
 

@@ -3,7 +3,7 @@
 #include <glog/logging.h>
 
 #include "kube/decode.h"
-#include "nodescale/snapshot_json.h"
+#include "kube/snapshot_json.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -32,7 +32,7 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   if (it == config_map->data.end()) {
     return Status::Invalid(ref + ": key " + kGroupsKey + " missing");
   }
-  Result<NodeGroupsFile> file = DecodeNodeGroupsJson(it->second);
+  Result<kube::NodeGroupsFile> file = kube::DecodeNodeGroupsJson(it->second);
   if (!file.ok()) {
     return file.status().WithContext(ref + " key " + kGroupsKey);
   }

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "kube/client.h"
-#include "nodescale/provider.h"
+#include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
 

@@ -1,0 +1,100 @@
+#include "common/metrics.h"
+
+namespace propscaler {
+namespace {
+
+std::string EscapeLabelValue(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out.push_back('\\');
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string RenderLabels(const MetricLabels& labels) {
+  if (labels.empty()) return "";
+  std::string out = "{";
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (i > 0) out += ",";
+    out += labels[i].first + "=\"" + EscapeLabelValue(labels[i].second) + "\"";
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+Metrics::Family& Metrics::FamilyLocked(const std::string& name, Type type) {
+  auto [it, inserted] = families_.try_emplace(name);
+  if (inserted) it->second.type = type;
+  return it->second;
+}
+
+void Metrics::DeclareCounter(const std::string& name, const std::string& help) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FamilyLocked(name, Type::kCounter).help = help;
+}
+
+void Metrics::DeclareGauge(const std::string& name, const std::string& help) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FamilyLocked(name, Type::kGauge).help = help;
+}
+
+void Metrics::DeclareHistogram(const std::string& name, const std::string& help,
+                               std::vector<double> buckets) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Family& family = FamilyLocked(name, Type::kHistogram);
+  family.help = help;
+  family.bounds = std::move(buckets);
+}
+
+void Metrics::Add(const std::string& name, const MetricLabels& labels,
+                  double value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FamilyLocked(name, Type::kCounter).series[RenderLabels(labels)].value +=
+      value;
+}
+
+void Metrics::Set(const std::string& name, const MetricLabels& labels,
+                  double value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  FamilyLocked(name, Type::kGauge).series[RenderLabels(labels)].value = value;
+}
+
+void Metrics::Observe(const std::string& name, const MetricLabels& labels,
+                      double value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Family& family = FamilyLocked(name, Type::kHistogram);
+  Series& series = family.series[RenderLabels(labels)];
+  series.buckets.resize(family.bounds.size());
+  for (size_t i = 0; i < family.bounds.size(); ++i) {
+    if (value <= family.bounds[i]) ++series.buckets[i];
+  }
+  series.value += value;
+  ++series.count;
+}
+
+double Metrics::Value(const std::string& name,
+                      const MetricLabels& labels) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto family = families_.find(name);
+  if (family == families_.end()) return 0;
+  auto series = family->second.series.find(RenderLabels(labels));
+  return series == family->second.series.end() ? 0 : series->second.value;
+}
+
+std::map<std::string, Metrics::Family> Metrics::Families() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return families_;
+}
+
+Metrics& GlobalMetrics() {
+  static Metrics* metrics = new Metrics();
+  return *metrics;
+}
+
+}  // namespace propscaler

@@ -1,0 +1,124 @@
+// Pods and nodes as node-scale mode keeps them: only the fields scheduling
+// and scale-down read, decoded by snapshot_json (files) and pod_decode
+// (lists and watches). Plain structs, no I/O.
+#ifndef PROPSCALER_KUBE_NODE_SCALE_OBJECTS_H_
+#define PROPSCALER_KUBE_NODE_SCALE_OBJECTS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/label_selector.h"
+#include "kube/resources.h"
+
+namespace propscaler::kube {
+
+// The label that puts a node in a node group.
+inline constexpr std::string_view kNodeGroupLabel = "propscaler.io/node-group";
+inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+inline constexpr std::string_view kSafeToEvictAnnotation =
+    "cluster-autoscaler.kubernetes.io/safe-to-evict";
+inline constexpr std::string_view kScaleDownDisabledAnnotation =
+    "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+inline constexpr std::string_view kMirrorPodAnnotation =
+    "kubernetes.io/config.mirror";
+
+enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
+
+struct Taint {
+  std::string key;
+  std::string value;
+  TaintEffect effect = TaintEffect::kNoSchedule;
+  bool operator==(const Taint&) const = default;
+};
+
+struct Toleration {
+  enum class Op { kEqual, kExists };
+  std::string key;  // empty with kExists: tolerates every key
+  Op op = Op::kEqual;
+  std::string value;
+  bool any_effect = true;  // effect "" in the API
+  TaintEffect effect = TaintEffect::kNoSchedule;
+  bool operator==(const Toleration&) const = default;
+};
+
+// One requirement of a required node affinity term.
+struct NodeSelectorRequirement {
+  enum class Op { kIn, kNotIn, kExists, kDoesNotExist, kGt, kLt };
+  std::string key;
+  Op op = Op::kIn;
+  std::vector<std::string> values;
+  bool operator==(const NodeSelectorRequirement&) const = default;
+};
+
+// Requirements are ANDed; an empty term matches no node, as in Kubernetes.
+struct NodeSelectorTerm {
+  std::vector<NodeSelectorRequirement> requirements;
+  bool operator==(const NodeSelectorTerm&) const = default;
+};
+
+// requiredDuringSchedulingIgnoredDuringExecution pod anti-affinity with
+// topologyKey kubernetes.io/hostname: no pod matching `selector` (in
+// `namespaces`, or the pod's own when empty) on the same node.
+struct HostnameAntiAffinityTerm {
+  LabelSelector selector;
+  std::vector<std::string> namespaces;
+};
+
+// A containers[].ports[] entry with a hostPort: two pods asking for the
+// same port and protocol cannot share a node. (hostIP is not told apart:
+// treated as 0.0.0.0, which conflicts with every address.)
+struct HostPort {
+  int64_t port = 0;
+  std::string protocol = "TCP";
+  bool operator==(const HostPort&) const = default;
+};
+
+struct PodState {
+  std::string namespace_;
+  std::string name;
+  std::string node_name;    // empty while pending
+  bool terminated = false;  // phase Succeeded or Failed
+  Resources requests;       // EffectivePodRequests: includes one pod slot
+  Labels labels;
+  Labels annotations;
+  Labels node_selector;
+  std::vector<NodeSelectorTerm> node_affinity;  // ORed; empty: no constraint
+  std::vector<Toleration> tolerations;
+  std::vector<HostnameAntiAffinityTerm> anti_affinity;
+  std::vector<HostPort> host_ports;
+  std::string owner_kind;  // of the controller owner reference; empty: none
+  std::string owner_name;
+  bool has_local_storage = false;  // an emptyDir or hostPath volume
+  // spec.terminationGracePeriodSeconds (the API server's default: 30).
+  int64_t termination_grace_seconds = 30;
+
+  std::string Key() const { return namespace_ + "/" + name; }
+};
+
+struct NodeState {
+  std::string name;
+  Resources allocatable;
+  Labels labels;
+  Labels annotations;
+  std::vector<Taint> taints;
+  std::string provider_id;  // spec.providerID, e.g. aws:///us-east-1a/i-0abc
+  bool ready = false;
+  bool unschedulable = false;  // cordoned
+};
+
+// Not bound to a node and not finished.
+bool IsPending(const PodState& pod);
+bool IsDaemonSetPod(const PodState& pod);
+bool IsMirrorPod(const PodState& pod);
+// The node's group from kNodeGroupLabel; empty when it has none.
+std::string_view NodeGroupOf(const NodeState& node);
+// The annotation's value, or empty.
+std::string_view AnnotationOf(const Labels& annotations, std::string_view key);
+
+std::string_view TaintEffectName(TaintEffect effect);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_NODE_SCALE_OBJECTS_H_

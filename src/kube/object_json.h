@@ -1,0 +1,23 @@
+// Decoding of one Pod or Node object, already parsed, into the snapshot's
+// compact form: what snapshot_json does per list item, shared with the live
+// loop's watch decoders. Errors start with `path` ("items[2]", "object").
+#ifndef PROPSCALER_KUBE_OBJECT_JSON_H_
+#define PROPSCALER_KUBE_OBJECT_JSON_H_
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "common/status.h"
+#include "kube/node_scale_objects.h"
+
+namespace propscaler::kube {
+
+Result<PodState> DecodePodObject(const rapidjson::Value& item,
+                                 const std::string& path);
+Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
+                                   const std::string& path);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_OBJECT_JSON_H_

@@ -1,0 +1,662 @@
+#include "kube/snapshot_json.h"
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <charconv>
+#include <cstdlib>
+
+#include "common/quantity.h"
+#include "kube/object_json.h"
+
+namespace propscaler::kube {
+namespace {
+
+using rapidjson::Value;
+
+// Every decoder below returns an error whose message starts with the field
+// path; this keeps the early returns short.
+#define PS_CONCAT_INNER(a, b) a##b
+#define PS_CONCAT(a, b) PS_CONCAT_INNER(a, b)
+#define PS_ASSIGN_OR_RETURN(lhs, expr) \
+  PS_ASSIGN_OR_RETURN_IMPL(PS_CONCAT(result_, __LINE__), lhs, expr)
+#define PS_ASSIGN_OR_RETURN_IMPL(result, lhs, expr) \
+  auto result = (expr);                             \
+  if (!result.ok()) return result.status();         \
+  lhs = std::move(result).value()
+
+std::string Snippet(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  std::string text(buffer.GetString(), buffer.GetSize());
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+Status WrongType(const std::string& path, const char* want, const Value& got) {
+  return Status::Invalid(path + ": want " + want + ", got " + Snippet(got));
+}
+
+std::string Join(const std::string& path, const char* name) {
+  return path.empty() ? name : path + "." + name;
+}
+
+std::string Index(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+const Value* Member(const Value& object, const char* name) {
+  if (!object.IsObject()) return nullptr;
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || it->value.IsNull()) return nullptr;
+  return &it->value;
+}
+
+Result<rapidjson::Document> ParseObject(std::string_view text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  if (doc.HasParseError()) {
+    return Status::Invalid("invalid JSON at offset " +
+                           std::to_string(doc.GetErrorOffset()) + ": " +
+                           rapidjson::GetParseError_En(doc.GetParseError()));
+  }
+  if (!doc.IsObject()) return WrongType("top level", "an object", doc);
+  return doc;
+}
+
+Result<std::string> StringAt(const Value& object, const char* name,
+                             const std::string& path) {
+  const Value* value = Member(object, name);
+  if (value == nullptr) return std::string();
+  if (!value->IsString())
+    return WrongType(Join(path, name), "a string", *value);
+  return std::string(value->GetString(), value->GetStringLength());
+}
+
+Result<int64_t> IntegerAt(const Value& object, const char* name,
+                          const std::string& path) {
+  const Value* value = Member(object, name);
+  if (value == nullptr) return int64_t{0};
+  if (!value->IsInt64())
+    return WrongType(Join(path, name), "an integer", *value);
+  if (value->GetInt64() < 0) {
+    return Status::Invalid(Join(path, name) + ": " +
+                           std::to_string(value->GetInt64()) + " is negative");
+  }
+  return value->GetInt64();
+}
+
+Result<const Value*> ArrayAt(const Value& object, const char* name,
+                             const std::string& path) {
+  const Value* value = Member(object, name);
+  if (value != nullptr && !value->IsArray()) {
+    return WrongType(Join(path, name), "an array", *value);
+  }
+  return value;
+}
+
+Result<const Value*> ObjectAt(const Value& object, const char* name,
+                              const std::string& path) {
+  const Value* value = Member(object, name);
+  if (value != nullptr && !value->IsObject()) {
+    return WrongType(Join(path, name), "an object", *value);
+  }
+  return value;
+}
+
+Result<Labels> StringMapAt(const Value& object, const char* name,
+                           const std::string& path) {
+  const Value* map = nullptr;
+  PS_ASSIGN_OR_RETURN(map, ObjectAt(object, name, path));
+  Labels out;
+  if (map == nullptr) return out;
+  for (const auto& m : map->GetObject()) {
+    if (!m.value.IsString()) {
+      return WrongType(Join(path, name) + "." + m.name.GetString(), "a string",
+                       m.value);
+    }
+    out.emplace(m.name.GetString(), m.value.GetString());
+  }
+  return out;
+}
+
+Result<std::vector<std::string>> StringsAt(const Value& object,
+                                           const char* name,
+                                           const std::string& path) {
+  const Value* array = nullptr;
+  PS_ASSIGN_OR_RETURN(array, ArrayAt(object, name, path));
+  std::vector<std::string> out;
+  if (array == nullptr) return out;
+  for (size_t i = 0; i < array->Size(); ++i) {
+    const Value& item = (*array)[i];
+    if (!item.IsString()) {
+      return WrongType(Index(Join(path, name), i), "a string", item);
+    }
+    out.emplace_back(item.GetString(), item.GetStringLength());
+  }
+  return out;
+}
+
+Status SetResource(const std::string& name, const std::string& text,
+                   Resources* out) {
+  Result<int64_t> amount =
+      name == "cpu" ? ParseMilliQuantity(text) : ParseQuantity(text);
+  if (!amount.ok()) return amount.status();
+  if (name == "cpu") {
+    out->cpu_millis = *amount;
+  } else if (name == "memory") {
+    out->memory_bytes = *amount;
+  } else if (name == "ephemeral-storage") {
+    out->ephemeral_storage_bytes = *amount;
+  } else if (name == "pods") {
+    out->pods = *amount;
+  } else {
+    out->SetExtended(name, *amount);
+  }
+  return Status::Ok();
+}
+
+// A resource list: {"cpu":"500m","memory":"1Gi",...}.
+Result<Resources> ResourcesAt(const Value& object, const char* name,
+                              const std::string& path) {
+  Labels texts;
+  PS_ASSIGN_OR_RETURN(texts, StringMapAt(object, name, path));
+  Resources out;
+  for (const auto& [resource, text] : texts) {
+    Status status = SetResource(resource, text, &out);
+    if (!status.ok()) {
+      return status.WithContext(Join(path, name) + "." + resource);
+    }
+  }
+  return out;
+}
+
+Result<TaintEffect> ParseEffect(const std::string& text,
+                                const std::string& path) {
+  if (text == "NoSchedule") return TaintEffect::kNoSchedule;
+  if (text == "PreferNoSchedule") return TaintEffect::kPreferNoSchedule;
+  if (text == "NoExecute") return TaintEffect::kNoExecute;
+  return Status::Invalid(path + ": \"" + text +
+                         "\" is not NoSchedule, PreferNoSchedule or NoExecute");
+}
+
+Result<std::vector<Taint>> TaintsAt(const Value& object, const char* name,
+                                    const std::string& path) {
+  const Value* array = nullptr;
+  PS_ASSIGN_OR_RETURN(array, ArrayAt(object, name, path));
+  std::vector<Taint> out;
+  if (array == nullptr) return out;
+  for (size_t i = 0; i < array->Size(); ++i) {
+    const std::string at = Index(Join(path, name), i);
+    const Value& item = (*array)[i];
+    Taint taint;
+    std::string effect;
+    PS_ASSIGN_OR_RETURN(taint.key, StringAt(item, "key", at));
+    PS_ASSIGN_OR_RETURN(taint.value, StringAt(item, "value", at));
+    PS_ASSIGN_OR_RETURN(effect, StringAt(item, "effect", at));
+    PS_ASSIGN_OR_RETURN(taint.effect, ParseEffect(effect, Join(at, "effect")));
+    out.push_back(std::move(taint));
+  }
+  return out;
+}
+
+Result<std::vector<Toleration>> TolerationsAt(const Value& spec,
+                                              const std::string& path) {
+  const Value* array = nullptr;
+  PS_ASSIGN_OR_RETURN(array, ArrayAt(spec, "tolerations", path));
+  std::vector<Toleration> out;
+  if (array == nullptr) return out;
+  for (size_t i = 0; i < array->Size(); ++i) {
+    const std::string at = Index(Join(path, "tolerations"), i);
+    const Value& item = (*array)[i];
+    Toleration t;
+    std::string op;
+    std::string effect;
+    PS_ASSIGN_OR_RETURN(t.key, StringAt(item, "key", at));
+    PS_ASSIGN_OR_RETURN(op, StringAt(item, "operator", at));
+    PS_ASSIGN_OR_RETURN(t.value, StringAt(item, "value", at));
+    PS_ASSIGN_OR_RETURN(effect, StringAt(item, "effect", at));
+    if (op == "Exists") {
+      t.op = Toleration::Op::kExists;
+    } else if (op.empty() || op == "Equal") {
+      t.op = Toleration::Op::kEqual;
+    } else {
+      return Status::Invalid(Join(at, "operator") + ": \"" + op +
+                             "\" is not Equal or Exists");
+    }
+    t.any_effect = effect.empty();
+    if (!t.any_effect) {
+      PS_ASSIGN_OR_RETURN(t.effect, ParseEffect(effect, Join(at, "effect")));
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+Result<NodeSelectorRequirement::Op> ParseNodeSelectorOp(
+    const std::string& text, const std::string& path) {
+  using Op = NodeSelectorRequirement::Op;
+  if (text == "In") return Op::kIn;
+  if (text == "NotIn") return Op::kNotIn;
+  if (text == "Exists") return Op::kExists;
+  if (text == "DoesNotExist") return Op::kDoesNotExist;
+  if (text == "Gt") return Op::kGt;
+  if (text == "Lt") return Op::kLt;
+  return Status::Invalid(path + ": \"" + text +
+                         "\" is not In, NotIn, Exists, DoesNotExist, Gt or Lt");
+}
+
+// Terms with only matchFields (DaemonSet pods pin a node by name that way)
+// say nothing about a new node's labels and are dropped.
+Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
+                                                     const std::string& path) {
+  std::vector<NodeSelectorTerm> out;
+  const Value* affinity = Member(spec, "affinity");
+  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
+  const Value* required =
+      node ? Member(*node, "requiredDuringSchedulingIgnoredDuringExecution")
+           : nullptr;
+  if (required == nullptr) return out;
+  const std::string base =
+      Join(path,
+           "affinity.nodeAffinity."
+           "requiredDuringSchedulingIgnoredDuringExecution");
+  const Value* terms = nullptr;
+  PS_ASSIGN_OR_RETURN(terms, ArrayAt(*required, "nodeSelectorTerms", base));
+  if (terms == nullptr) return out;
+  for (size_t i = 0; i < terms->Size(); ++i) {
+    const std::string at = Index(Join(base, "nodeSelectorTerms"), i);
+    const Value* expressions = nullptr;
+    PS_ASSIGN_OR_RETURN(expressions,
+                        ArrayAt((*terms)[i], "matchExpressions", at));
+    if (expressions == nullptr || expressions->Empty()) {
+      if (Member((*terms)[i], "matchFields") != nullptr) continue;
+      out.emplace_back();
+      continue;
+    }
+    NodeSelectorTerm term;
+    for (size_t j = 0; j < expressions->Size(); ++j) {
+      const std::string req_at = Index(Join(at, "matchExpressions"), j);
+      const Value& item = (*expressions)[j];
+      NodeSelectorRequirement req;
+      std::string op;
+      PS_ASSIGN_OR_RETURN(req.key, StringAt(item, "key", req_at));
+      PS_ASSIGN_OR_RETURN(op, StringAt(item, "operator", req_at));
+      PS_ASSIGN_OR_RETURN(req.op,
+                          ParseNodeSelectorOp(op, Join(req_at, "operator")));
+      PS_ASSIGN_OR_RETURN(req.values, StringsAt(item, "values", req_at));
+      term.requirements.push_back(std::move(req));
+    }
+    out.push_back(std::move(term));
+  }
+  return out;
+}
+
+Result<LabelRequirement::Op> ParseSelectorOp(const std::string& text,
+                                             const std::string& path) {
+  using Op = LabelRequirement::Op;
+  if (text == "In") return Op::kIn;
+  if (text == "NotIn") return Op::kNotIn;
+  if (text == "Exists") return Op::kExists;
+  if (text == "DoesNotExist") return Op::kDoesNotExist;
+  return Status::Invalid(path + ": \"" + text +
+                         "\" is not In, NotIn, Exists or DoesNotExist");
+}
+
+Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
+  const Value* selector = Member(term, "labelSelector");
+  std::vector<LabelRequirement> requirements;
+  if (selector == nullptr) return LabelSelector(requirements);
+  const std::string at = Join(path, "labelSelector");
+  Labels match_labels;
+  PS_ASSIGN_OR_RETURN(match_labels, StringMapAt(*selector, "matchLabels", at));
+  for (const auto& [key, value] : match_labels) {
+    requirements.push_back({key, LabelRequirement::Op::kEquals, {value}});
+  }
+  const Value* expressions = nullptr;
+  PS_ASSIGN_OR_RETURN(expressions, ArrayAt(*selector, "matchExpressions", at));
+  for (size_t j = 0; expressions != nullptr && j < expressions->Size(); ++j) {
+    const std::string req_at = Index(Join(at, "matchExpressions"), j);
+    LabelRequirement req;
+    std::string op;
+    PS_ASSIGN_OR_RETURN(req.key, StringAt((*expressions)[j], "key", req_at));
+    PS_ASSIGN_OR_RETURN(op, StringAt((*expressions)[j], "operator", req_at));
+    PS_ASSIGN_OR_RETURN(req.op, ParseSelectorOp(op, Join(req_at, "operator")));
+    PS_ASSIGN_OR_RETURN(req.values,
+                        StringsAt((*expressions)[j], "values", req_at));
+    requirements.push_back(std::move(req));
+  }
+  return LabelSelector(std::move(requirements));
+}
+
+// Only required terms with topologyKey kubernetes.io/hostname matter here.
+Result<std::vector<HostnameAntiAffinityTerm>> AntiAffinityAt(
+    const Value& spec, const std::string& path) {
+  std::vector<HostnameAntiAffinityTerm> out;
+  const Value* affinity = Member(spec, "affinity");
+  const Value* anti = affinity ? Member(*affinity, "podAntiAffinity") : nullptr;
+  if (anti == nullptr) return out;
+  const std::string base = Join(path, "affinity.podAntiAffinity");
+  const Value* terms = nullptr;
+  PS_ASSIGN_OR_RETURN(
+      terms,
+      ArrayAt(*anti, "requiredDuringSchedulingIgnoredDuringExecution", base));
+  for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
+    const std::string at =
+        Index(Join(base, "requiredDuringSchedulingIgnoredDuringExecution"), i);
+    std::string topology;
+    PS_ASSIGN_OR_RETURN(topology, StringAt((*terms)[i], "topologyKey", at));
+    if (topology != kHostnameLabel) continue;
+    HostnameAntiAffinityTerm term;
+    PS_ASSIGN_OR_RETURN(term.selector, SelectorAt((*terms)[i], at));
+    PS_ASSIGN_OR_RETURN(term.namespaces,
+                        StringsAt((*terms)[i], "namespaces", at));
+    out.push_back(std::move(term));
+  }
+  return out;
+}
+
+Result<std::vector<Resources>> ContainerRequestsAt(const Value& spec,
+                                                   const char* name,
+                                                   const std::string& path) {
+  const Value* containers = nullptr;
+  PS_ASSIGN_OR_RETURN(containers, ArrayAt(spec, name, path));
+  std::vector<Resources> out;
+  for (size_t i = 0; containers != nullptr && i < containers->Size(); ++i) {
+    const std::string at = Index(Join(path, name), i);
+    const Value* resources = Member((*containers)[i], "resources");
+    if (resources == nullptr) {
+      out.emplace_back();
+      continue;
+    }
+    Resources requests;
+    PS_ASSIGN_OR_RETURN(
+        requests, ResourcesAt(*resources, "requests", Join(at, "resources")));
+    out.push_back(std::move(requests));
+  }
+  return out;
+}
+
+// The hostPorts of spec.containers (init containers are gone before the
+// pod runs).
+Result<std::vector<HostPort>> HostPortsAt(const Value& spec,
+                                          const std::string& path) {
+  const Value* containers = nullptr;
+  PS_ASSIGN_OR_RETURN(containers, ArrayAt(spec, "containers", path));
+  std::vector<HostPort> out;
+  for (size_t i = 0; containers != nullptr && i < containers->Size(); ++i) {
+    const std::string at = Index(Join(path, "containers"), i);
+    const Value* ports = nullptr;
+    PS_ASSIGN_OR_RETURN(ports, ArrayAt((*containers)[i], "ports", at));
+    for (size_t j = 0; ports != nullptr && j < ports->Size(); ++j) {
+      const std::string port_at = Index(Join(at, "ports"), j);
+      HostPort port;
+      PS_ASSIGN_OR_RETURN(port.port,
+                          IntegerAt((*ports)[j], "hostPort", port_at));
+      if (port.port == 0) continue;
+      std::string protocol;
+      PS_ASSIGN_OR_RETURN(protocol, StringAt((*ports)[j], "protocol", port_at));
+      if (!protocol.empty()) port.protocol = protocol;
+      out.push_back(std::move(port));
+    }
+  }
+  return out;
+}
+
+bool HasLocalStorage(const Value& spec) {
+  const Value* volumes = Member(spec, "volumes");
+  if (volumes == nullptr || !volumes->IsArray()) return false;
+  for (const Value& volume : volumes->GetArray()) {
+    if (Member(volume, "emptyDir") || Member(volume, "hostPath")) return true;
+  }
+  return false;
+}
+
+Status DecodeOwner(const Value& metadata, const std::string& path,
+                   PodState* pod) {
+  const Value* owners = nullptr;
+  PS_ASSIGN_OR_RETURN(owners, ArrayAt(metadata, "ownerReferences", path));
+  for (size_t i = 0; owners != nullptr && i < owners->Size(); ++i) {
+    const Value* controller = Member((*owners)[i], "controller");
+    if (controller == nullptr || !controller->IsBool() ||
+        !controller->GetBool()) {
+      continue;
+    }
+    const std::string at = Index(Join(path, "ownerReferences"), i);
+    PS_ASSIGN_OR_RETURN(pod->owner_kind, StringAt((*owners)[i], "kind", at));
+    PS_ASSIGN_OR_RETURN(pod->owner_name, StringAt((*owners)[i], "name", at));
+  }
+  return Status::Ok();
+}
+
+Status DecodePodSpec(const Value& spec, const std::string& path,
+                     PodState* pod) {
+  std::vector<Resources> containers;
+  std::vector<Resources> inits;
+  Resources overhead;
+  PS_ASSIGN_OR_RETURN(containers,
+                      ContainerRequestsAt(spec, "containers", path));
+  PS_ASSIGN_OR_RETURN(inits, ContainerRequestsAt(spec, "initContainers", path));
+  PS_ASSIGN_OR_RETURN(overhead, ResourcesAt(spec, "overhead", path));
+  pod->requests = EffectivePodRequests(containers, inits, overhead);
+  PS_ASSIGN_OR_RETURN(pod->node_name, StringAt(spec, "nodeName", path));
+  PS_ASSIGN_OR_RETURN(pod->node_selector,
+                      StringMapAt(spec, "nodeSelector", path));
+  PS_ASSIGN_OR_RETURN(pod->node_affinity, NodeAffinityAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->tolerations, TolerationsAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->anti_affinity, AntiAffinityAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
+  pod->has_local_storage = HasLocalStorage(spec);
+  if (Member(spec, "terminationGracePeriodSeconds") != nullptr) {
+    PS_ASSIGN_OR_RETURN(pod->termination_grace_seconds,
+                        IntegerAt(spec, "terminationGracePeriodSeconds", path));
+  }
+  return Status::Ok();
+}
+
+Result<PodState> DecodePod(const Value& item, const std::string& path) {
+  PodState pod;
+  const Value* metadata = nullptr;
+  PS_ASSIGN_OR_RETURN(metadata, ObjectAt(item, "metadata", path));
+  if (metadata == nullptr) {
+    return Status::Invalid(Join(path, "metadata") + ": missing");
+  }
+  const std::string meta = Join(path, "metadata");
+  PS_ASSIGN_OR_RETURN(pod.name, StringAt(*metadata, "name", meta));
+  if (pod.name.empty())
+    return Status::Invalid(Join(meta, "name") + ": missing");
+  PS_ASSIGN_OR_RETURN(pod.namespace_, StringAt(*metadata, "namespace", meta));
+  if (pod.namespace_.empty()) pod.namespace_ = "default";
+  PS_ASSIGN_OR_RETURN(pod.labels, StringMapAt(*metadata, "labels", meta));
+  PS_ASSIGN_OR_RETURN(pod.annotations,
+                      StringMapAt(*metadata, "annotations", meta));
+  if (Status s = DecodeOwner(*metadata, meta, &pod); !s.ok()) return s;
+  const Value* spec = nullptr;
+  PS_ASSIGN_OR_RETURN(spec, ObjectAt(item, "spec", path));
+  if (spec != nullptr) {
+    if (Status s = DecodePodSpec(*spec, Join(path, "spec"), &pod); !s.ok()) {
+      return s;
+    }
+  } else {
+    pod.requests.pods = 1;
+  }
+  const Value* status = Member(item, "status");
+  std::string phase;
+  if (status != nullptr) {
+    PS_ASSIGN_OR_RETURN(phase,
+                        StringAt(*status, "phase", Join(path, "status")));
+  }
+  pod.terminated = phase == "Succeeded" || phase == "Failed";
+  return pod;
+}
+
+bool ReadyConditionTrue(const Value& status) {
+  const Value* conditions = Member(status, "conditions");
+  if (conditions == nullptr || !conditions->IsArray()) return false;
+  for (const Value& condition : conditions->GetArray()) {
+    const Value* type = Member(condition, "type");
+    const Value* value = Member(condition, "status");
+    if (type && type->IsString() &&
+        std::string_view(type->GetString()) == "Ready") {
+      return value && value->IsString() &&
+             std::string_view(value->GetString()) == "True";
+    }
+  }
+  return false;
+}
+
+Result<NodeState> DecodeNode(const Value& item, const std::string& path) {
+  NodeState node;
+  const Value* metadata = nullptr;
+  PS_ASSIGN_OR_RETURN(metadata, ObjectAt(item, "metadata", path));
+  if (metadata == nullptr) {
+    return Status::Invalid(Join(path, "metadata") + ": missing");
+  }
+  const std::string meta = Join(path, "metadata");
+  PS_ASSIGN_OR_RETURN(node.name, StringAt(*metadata, "name", meta));
+  if (node.name.empty()) {
+    return Status::Invalid(Join(meta, "name") + ": missing");
+  }
+  PS_ASSIGN_OR_RETURN(node.labels, StringMapAt(*metadata, "labels", meta));
+  PS_ASSIGN_OR_RETURN(node.annotations,
+                      StringMapAt(*metadata, "annotations", meta));
+  if (const Value* spec = Member(item, "spec")) {
+    const Value* unschedulable = Member(*spec, "unschedulable");
+    node.unschedulable = unschedulable != nullptr && unschedulable->IsBool() &&
+                         unschedulable->GetBool();
+    PS_ASSIGN_OR_RETURN(node.taints,
+                        TaintsAt(*spec, "taints", Join(path, "spec")));
+    PS_ASSIGN_OR_RETURN(node.provider_id,
+                        StringAt(*spec, "providerID", Join(path, "spec")));
+  }
+  if (const Value* status = Member(item, "status")) {
+    PS_ASSIGN_OR_RETURN(node.allocatable, ResourcesAt(*status, "allocatable",
+                                                      Join(path, "status")));
+    node.ready = ReadyConditionTrue(*status);
+  }
+  return node;
+}
+
+template <typename T>
+Result<std::vector<T>> DecodeItems(std::string_view text,
+                                   Result<T> (*decode)(const Value&,
+                                                       const std::string&)) {
+  rapidjson::Document doc;
+  PS_ASSIGN_OR_RETURN(doc, ParseObject(text));
+  const Value* items = nullptr;
+  PS_ASSIGN_OR_RETURN(items, ArrayAt(doc, "items", ""));
+  if (items == nullptr) return Status::Invalid("items: missing");
+  std::vector<T> out;
+  out.reserve(items->Size());
+  for (size_t i = 0; i < items->Size(); ++i) {
+    T item;
+    PS_ASSIGN_OR_RETURN(item, decode((*items)[i], Index("items", i)));
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+Result<NodeTemplate> DecodeTemplate(const Value& object,
+                                    const std::string& path) {
+  NodeTemplate out;
+  PS_ASSIGN_OR_RETURN(out.allocatable,
+                      ResourcesAt(object, "allocatable", path));
+  PS_ASSIGN_OR_RETURN(out.labels, StringMapAt(object, "labels", path));
+  PS_ASSIGN_OR_RETURN(out.taints, TaintsAt(object, "taints", path));
+  if (out.allocatable.pods == 0) {
+    return Status::Invalid(
+        Join(path, "allocatable.pods") +
+        ": missing (a node with no pod slots takes nothing)");
+  }
+  return out;
+}
+
+Result<NodeGroup> DecodeGroup(const Value& item, const std::string& path) {
+  if (!item.IsObject()) return WrongType(path, "an object", item);
+  NodeGroup group;
+  PS_ASSIGN_OR_RETURN(group.name, StringAt(item, "name", path));
+  if (group.name.empty())
+    return Status::Invalid(Join(path, "name") + ": missing");
+  PS_ASSIGN_OR_RETURN(group.min_size, IntegerAt(item, "minSize", path));
+  PS_ASSIGN_OR_RETURN(group.max_size, IntegerAt(item, "maxSize", path));
+  PS_ASSIGN_OR_RETURN(group.target_size, IntegerAt(item, "targetSize", path));
+  if (group.min_size > group.max_size) {
+    return Status::Invalid(
+        path + ": minSize " + std::to_string(group.min_size) +
+        " is above maxSize " + std::to_string(group.max_size));
+  }
+  if (const Value* price = Member(item, "price")) {
+    if (!price->IsNumber())
+      return WrongType(Join(path, "price"), "a number", *price);
+    group.price = price->GetDouble();
+  }
+  const Value* node_template = nullptr;
+  PS_ASSIGN_OR_RETURN(node_template, ObjectAt(item, "template", path));
+  if (node_template != nullptr) {
+    PS_ASSIGN_OR_RETURN(group.declared_template,
+                        DecodeTemplate(*node_template, Join(path, "template")));
+  }
+  return group;
+}
+
+Result<std::map<int, std::vector<std::string>>> DecodePriorities(
+    const Value& doc) {
+  std::map<int, std::vector<std::string>> out;
+  const Value* priorities = nullptr;
+  PS_ASSIGN_OR_RETURN(priorities, ObjectAt(doc, "priorities", ""));
+  if (priorities == nullptr) return out;
+  for (const auto& m : priorities->GetObject()) {
+    const std::string key = m.name.GetString();
+    int priority = 0;
+    const auto [end, error] =
+        std::from_chars(key.data(), key.data() + key.size(), priority);
+    if (key.empty() || error != std::errc() || end != key.data() + key.size()) {
+      return Status::Invalid("priorities.\"" + key +
+                             "\": the key is not an integer priority");
+    }
+    PS_ASSIGN_OR_RETURN(out[priority],
+                        StringsAt(*priorities, key.c_str(), "priorities"));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<NodeState>> DecodeNodeListJson(std::string_view text) {
+  return DecodeItems<NodeState>(text, &DecodeNode);
+}
+
+Result<std::vector<PodState>> DecodePodListJson(std::string_view text) {
+  return DecodeItems<PodState>(text, &DecodePod);
+}
+
+Result<PodState> DecodePodObject(const rapidjson::Value& item,
+                                 const std::string& path) {
+  return DecodePod(item, path);
+}
+
+Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
+                                   const std::string& path) {
+  return DecodeNode(item, path);
+}
+
+Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text) {
+  rapidjson::Document doc;
+  PS_ASSIGN_OR_RETURN(doc, ParseObject(text));
+  const Value* groups = nullptr;
+  PS_ASSIGN_OR_RETURN(groups, ArrayAt(doc, "nodeGroups", ""));
+  if (groups == nullptr) return Status::Invalid("nodeGroups: missing");
+  NodeGroupsFile out;
+  for (size_t i = 0; i < groups->Size(); ++i) {
+    NodeGroup group;
+    PS_ASSIGN_OR_RETURN(group,
+                        DecodeGroup((*groups)[i], Index("nodeGroups", i)));
+    out.groups.push_back(std::move(group));
+  }
+  PS_ASSIGN_OR_RETURN(out.priorities, DecodePriorities(doc));
+  return out;
+}
+
+}  // namespace propscaler::kube

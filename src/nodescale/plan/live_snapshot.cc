@@ -1,0 +1,42 @@
+#include "nodescale/plan/live_snapshot.h"
+
+namespace propscaler::nodescale {
+
+std::map<std::string, int64_t> ReadyNodesByGroup(
+    const std::vector<LiveNode>& nodes, const GroupOfNode& group_of) {
+  std::map<std::string, int64_t> out;
+  for (const LiveNode& node : nodes) {
+    if (node.state.ready) ++out[group_of(node.state)];
+  }
+  return out;
+}
+
+bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
+  return IsPending(pod.state) && pod.unschedulable &&
+         now - pod.created >= new_pod_delay;
+}
+
+ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
+                                  const std::vector<LivePod>& pods,
+                                  const GroupOfNode& group_of, TimePoint now,
+                                  Duration new_pod_delay) {
+  ClusterSnapshot snapshot;
+  for (const LiveNode& node : nodes) {
+    const std::string group = group_of(node.state);
+    // A not-ready node of a group is capacity still coming: leaving it out
+    // makes the planner count it in target - registered.
+    if (!group.empty() && !node.state.ready) continue;
+    NodeState state = node.state;
+    if (!group.empty()) state.labels[std::string(kNodeGroupLabel)] = group;
+    snapshot.nodes.push_back(std::move(state));
+  }
+  for (const LivePod& pod : pods) {
+    if (IsPending(pod.state) && !WantsCapacity(pod, now, new_pod_delay)) {
+      continue;
+    }
+    snapshot.pods.push_back(pod.state);
+  }
+  return snapshot;
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,37 @@
+// From live pods and nodes to the planner's snapshot, as the loop sees it:
+// each node labelled with its provider group; nodes of a group still waiting
+// for capacity that are not Ready left out (so the planner counts them as
+// upcoming: target above registered); pending pods only once the scheduler
+// marked them Unschedulable and they are older than
+// --new-pod-scale-up-delay. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_LIVE_SNAPSHOT_H_
+#define PROPSCALER_NODESCALE_PLAN_LIVE_SNAPSHOT_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+using GroupOfNode = std::function<std::string(const NodeState&)>;
+
+// Ready, schedulable nodes by group.
+std::map<std::string, int64_t> ReadyNodesByGroup(
+    const std::vector<LiveNode>& nodes, const GroupOfNode& group_of);
+
+ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
+                                  const std::vector<LivePod>& pods,
+                                  const GroupOfNode& group_of, TimePoint now,
+                                  Duration new_pod_delay);
+
+// The pending pods the scheduler gave up on, old enough to act on.
+bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_LIVE_SNAPSHOT_H_

@@ -1,0 +1,39 @@
+// Bins: nodes (existing, upcoming or simulated) as places pods can be put,
+// with their free resources and the pods already there, so that placements
+// made during one planning pass are accounted for. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_NODE_BINS_H_
+#define PROPSCALER_NODESCALE_PLAN_NODE_BINS_H_
+
+#include <vector>
+
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+struct Bin {
+  const Labels* labels = nullptr;
+  const std::vector<Taint>* taints = nullptr;
+  Resources free;
+  std::vector<const PodState*> pods;
+  bool accepts_pods = true;  // false for cordoned and not-ready nodes
+};
+
+// One bin per node, in order: free = allocatable minus the requests of the
+// unfinished pods bound to it.
+std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
+                               const std::vector<PodState>& pods);
+
+// An upcoming node of a group: the template with `free` left.
+Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free);
+
+// All predicates: node constraints, resources, hostname anti-affinity,
+// host ports.
+bool BinAccepts(const Bin& bin, const PodState& pod);
+
+void PlaceOnBin(const PodState& pod, Bin* bin);
+void RemoveFromBin(const PodState& pod, Bin* bin);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_NODE_BINS_H_

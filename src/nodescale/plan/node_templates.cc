@@ -1,0 +1,78 @@
+#include "nodescale/plan/node_templates.h"
+
+#include <set>
+#include <utility>
+
+#include "nodescale/plan/predicates.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+// Taints describing one node's condition or CA's plans for it, not the
+// group's nodes in general.
+bool IsNodeStateTaint(const Taint& taint) {
+  return taint.key.starts_with("node.kubernetes.io/") ||
+         taint.key.starts_with("node.cloudprovider.kubernetes.io/") ||
+         taint.key == "ToBeDeletedByClusterAutoscaler" ||
+         taint.key == "DeletionCandidateOfClusterAutoscaler";
+}
+
+}  // namespace
+
+NodeTemplate TemplateFromNode(const NodeState& node) {
+  NodeTemplate out;
+  out.allocatable = node.allocatable;
+  out.labels = node.labels;
+  out.labels.erase(std::string(kHostnameLabel));
+  for (const Taint& taint : node.taints) {
+    if (!IsNodeStateTaint(taint)) out.taints.push_back(taint);
+  }
+  return out;
+}
+
+std::optional<ChosenTemplate> ChooseTemplate(
+    const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
+    const NodeTemplate* remembered) {
+  const NodeState* best = nullptr;
+  for (const NodeState* node : group_nodes) {
+    if (!node->ready || node->unschedulable) continue;
+    if (best == nullptr || node->name < best->name) best = node;
+  }
+  if (best != nullptr) {
+    return ChosenTemplate{TemplateFromNode(*best), TemplateSource::kReadyNode};
+  }
+  if (remembered != nullptr) {
+    return ChosenTemplate{*remembered, TemplateSource::kRemembered};
+  }
+  if (group.declared_template) {
+    return ChosenTemplate{*group.declared_template, TemplateSource::kDeclared};
+  }
+  return std::nullopt;
+}
+
+std::vector<const PodState*> OnePodPerDaemonSet(
+    const std::vector<PodState>& pods) {
+  std::set<std::pair<std::string_view, std::string_view>> seen;
+  std::vector<const PodState*> out;
+  for (const PodState& pod : pods) {
+    if (!IsDaemonSetPod(pod) || pod.terminated) continue;
+    if (seen.insert({pod.namespace_, pod.owner_name}).second) {
+      out.push_back(&pod);
+    }
+  }
+  return out;
+}
+
+Resources FreeOnNewNode(const NodeTemplate& node_template,
+                        const std::vector<const PodState*>& daemonset_pods) {
+  Resources free = node_template.allocatable;
+  for (const PodState* pod : daemonset_pods) {
+    if (CheckNodeConstraints(*pod, node_template.labels,
+                             node_template.taints) == Unfit::kNone) {
+      free -= pod->requests;
+    }
+  }
+  return free;
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,52 @@
+// Node groups and the template of the node a group would add.
+//
+// The template comes from a ready node of the group when one exists, else
+// from one remembered from earlier, else from the group's declared template,
+// taken exactly as declared: scale from zero must use the memory the user
+// declared, never a guessed table value (CA on AWS refuses pods that fit when
+// its instance table says 4Gi for a 16Gi node). DaemonSet pods that would run
+// on a new node are taken out of its free capacity. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_NODE_TEMPLATES_H_
+#define PROPSCALER_NODESCALE_PLAN_NODE_TEMPLATES_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+enum class TemplateSource { kReadyNode, kRemembered, kDeclared };
+
+struct ChosenTemplate {
+  NodeTemplate node;
+  TemplateSource source = TemplateSource::kDeclared;
+};
+
+// What a new node of the group would look like built from `node`: its
+// allocatable, its labels but the hostname, and its taints but the ones
+// that belong to that node's state (cordon, not-ready, CA's own).
+NodeTemplate TemplateFromNode(const NodeState& node);
+
+// The ready, schedulable node of `group_nodes` that comes first by name,
+// else `remembered` (may be null), else the declared template; nullopt when
+// the group has none of them.
+std::optional<ChosenTemplate> ChooseTemplate(
+    const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
+    const NodeTemplate* remembered);
+
+// One pod per DaemonSet (the first seen), standing for the pod that
+// DaemonSet would start on a new node.
+std::vector<const PodState*> OnePodPerDaemonSet(
+    const std::vector<PodState>& pods);
+
+// The template's allocatable minus the requests of the DaemonSet pods whose
+// selector, affinity and tolerations admit the template.
+Resources FreeOnNewNode(const NodeTemplate& node_template,
+                        const std::vector<const PodState*>& daemonset_pods);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_NODE_TEMPLATES_H_

@@ -1,0 +1,60 @@
+// Scheduling predicates: can this pod run on a node with these labels,
+// taints, free resources and pods? The subset of kube-scheduler's filters
+// that decides node scaling: resources (pod slots included), nodeSelector,
+// required node affinity, taints, required pod anti-affinity on
+// kubernetes.io/hostname, and host ports. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_PREDICATES_H_
+#define PROPSCALER_NODESCALE_PLAN_PREDICATES_H_
+
+#include <string>
+#include <vector>
+
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+// Why a pod cannot go on a node; kNone when it can.
+enum class Unfit {
+  kNone,
+  kNodeSelector,
+  kNodeAffinity,
+  kTaint,
+  kResources,
+  kAntiAffinity,
+};
+
+bool MatchesNodeSelector(const PodState& pod, const Labels& node_labels);
+bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& req,
+                                    const Labels& node_labels);
+bool MatchesNodeAffinity(const PodState& pod, const Labels& node_labels);
+
+// NoSchedule and NoExecute taints need a toleration; PreferNoSchedule never
+// blocks.
+bool Tolerates(const Toleration& toleration, const Taint& taint);
+const Taint* FirstUntoleratedTaint(const PodState& pod,
+                                   const std::vector<Taint>& taints);
+
+// Neither the pod's anti-affinity rejects a pod already on the node, nor a
+// pod already there rejects it.
+bool AntiAffinityAllows(const PodState& pod,
+                        const std::vector<const PodState*>& pods_on_node);
+
+// No pod already on the node uses one of the pod's host ports (same port
+// and protocol).
+bool HostPortsFree(const PodState& pod,
+                   const std::vector<const PodState*>& pods_on_node);
+
+// The checks that depend only on the node, not on what runs there: node
+// selector, node affinity and taints, in that order.
+Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,
+                           const std::vector<Taint>& taints);
+
+// A sentence for a kNodeSelector/kNodeAffinity/kTaint failure, naming the
+// label or taint, e.g. "taint dedicated=gpu:NoSchedule not tolerated".
+std::string DescribeNodeConstraintFailure(const PodState& pod,
+                                          const Labels& node_labels,
+                                          const std::vector<Taint>& taints);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_PREDICATES_H_

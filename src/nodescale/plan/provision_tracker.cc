@@ -1,0 +1,39 @@
+#include "nodescale/plan/provision_tracker.h"
+
+#include <algorithm>
+
+namespace propscaler::nodescale {
+
+std::vector<std::string> ProvisionTracker::Update(
+    const std::vector<GroupProgress>& groups, TimePoint now) {
+  std::map<std::string, Entry> next;
+  std::vector<std::string> failed;
+  for (const GroupProgress& group : groups) {
+    const int64_t upcoming = std::max<int64_t>(0, group.target - group.ready);
+    if (upcoming == 0) continue;
+    Entry entry{upcoming, group.ready, now};
+    auto previous = entries_.find(group.group);
+    if (previous != entries_.end() && group.ready <= previous->second.ready) {
+      entry.since = previous->second.since;
+    }
+    if (now - entry.since >= max_provision_time_) {
+      failed.push_back(group.group);
+      entry.since = now;
+    }
+    next.emplace(group.group, entry);
+  }
+  entries_ = std::move(next);
+  return failed;
+}
+
+int64_t ProvisionTracker::Upcoming(const std::string& group) const {
+  auto it = entries_.find(group);
+  return it == entries_.end() ? 0 : it->second.upcoming;
+}
+
+TimePoint ProvisionTracker::WaitingSince(const std::string& group) const {
+  auto it = entries_.find(group);
+  return it == entries_.end() ? TimePoint() : it->second.since;
+}
+
+}  // namespace propscaler::nodescale

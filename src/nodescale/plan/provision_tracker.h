@@ -1,0 +1,56 @@
+// Upcoming capacity: nodes a group was asked for that are not Ready yet.
+//
+// Each loop the tracker is told every group's target size and how many of
+// its nodes are Ready. While target > ready the difference is upcoming: the
+// planner counts it as capacity so the same pods never trigger a second
+// scale-up. When a group stays short of its target for longer than
+// --max-node-provision-time without a new node becoming Ready, its
+// scale-up has failed: the loop backs the group off and gives the capacity
+// up. Progress (one more Ready node) restarts the deadline. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_PROVISION_TRACKER_H_
+#define PROPSCALER_NODESCALE_PLAN_PROVISION_TRACKER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+
+namespace propscaler::nodescale {
+
+struct GroupProgress {
+  std::string group;
+  int64_t target = 0;
+  int64_t ready = 0;
+};
+
+class ProvisionTracker {
+ public:
+  explicit ProvisionTracker(Duration max_provision_time)
+      : max_provision_time_(max_provision_time) {}
+
+  // Updates the groups' state; returns the groups whose nodes did not become
+  // Ready in time (their tracking restarts from `now`).
+  std::vector<std::string> Update(const std::vector<GroupProgress>& groups,
+                                  TimePoint now);
+
+  // Upcoming nodes of the group, as of the last Update.
+  int64_t Upcoming(const std::string& group) const;
+  // Since when the group has been waiting for nodes; the epoch when it is
+  // not waiting.
+  TimePoint WaitingSince(const std::string& group) const;
+
+ private:
+  struct Entry {
+    int64_t upcoming = 0;
+    int64_t ready = 0;
+    TimePoint since;
+  };
+  const Duration max_provision_time_;
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_PROVISION_TRACKER_H_

@@ -1,0 +1,235 @@
+#include "nodescale/plan/scale_down.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+#include "nodescale/plan/node_bins.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+double Fraction(int64_t used, int64_t total) {
+  if (total <= 0) return used > 0 ? 1.0 : 0.0;
+  return static_cast<double>(used) / static_cast<double>(total);
+}
+
+struct Candidate {
+  size_t node = 0;
+  double utilization = 0;
+  std::vector<const PodState*> to_move;
+};
+
+class ScaleDownPlanner {
+ public:
+  ScaleDownPlanner(const ClusterSnapshot& snapshot,
+                   const std::vector<NodeGroup>& groups,
+                   const ScaleDownConfig& config)
+      : snapshot_(snapshot),
+        config_(config),
+        bins_(BinsFromNodes(snapshot.nodes, snapshot.pods)),
+        received_pods_(snapshot.nodes.size(), false) {
+    for (const NodeGroup& group : groups) groups_.emplace(group.name, &group);
+    for (const NodeState& node : snapshot.nodes) {
+      totals_.Add(node.allocatable, 1);
+      ++group_sizes_[std::string(NodeGroupOf(node))];
+    }
+    for (const NodeGroup& group : groups) {
+      int64_t& size = group_sizes_[group.name];
+      size = std::max(size, group.target_size);
+    }
+    PlacePendingPods();
+  }
+
+  ScaleDownPlan Plan() {
+    for (Candidate& candidate : Candidates()) TryRemove(candidate);
+    return std::move(plan_);
+  }
+
+ private:
+  // Cluster Autoscaler's filter-out-schedulable step: a pending pod that
+  // fits an existing node will land there, so the simulation puts it there
+  // first and the node is not empty. A node that is not Ready yet counts
+  // (the scheduler uses it once it is); a cordoned one does not.
+  void PlacePendingPods() {
+    for (size_t i = 0; i < bins_.size(); ++i) {
+      bins_[i].accepts_pods = !snapshot_.nodes[i].unschedulable;
+    }
+    hint_ = 0;
+    for (const PodState& pod : snapshot_.pods) {
+      if (!pod.node_name.empty() || pod.terminated) continue;
+      if (std::optional<size_t> node = FindDestination(pod)) {
+        PlaceOnBin(pod, &bins_[*node]);
+      }
+    }
+    for (size_t i = 0; i < bins_.size(); ++i) {
+      const NodeState& node = snapshot_.nodes[i];
+      bins_[i].accepts_pods = node.ready && !node.unschedulable;
+    }
+    hint_ = 0;
+  }
+
+  std::vector<Candidate> Candidates() {
+    std::vector<Candidate> out;
+    for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {
+      const NodeState& node = snapshot_.nodes[i];
+      if (!groups_.contains(std::string(NodeGroupOf(node)))) continue;
+      if (AnnotationOf(node.annotations, kScaleDownDisabledAnnotation) ==
+          "true") {
+        continue;
+      }
+      const double utilization = NodeUtilization(node, bins_[i].pods);
+      if (utilization >= config_.utilization_threshold) continue;
+      Candidate candidate{i, utilization, {}};
+      for (const PodState* pod : bins_[i].pods) {
+        if (MovesWithDrain(*pod)) candidate.to_move.push_back(pod);
+      }
+      out.push_back(std::move(candidate));
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Candidate& a, const Candidate& b) {
+                       if (a.to_move.empty() != b.to_move.empty()) {
+                         return a.to_move.empty();
+                       }
+                       return a.utilization < b.utilization;
+                     });
+    return out;
+  }
+
+  std::optional<std::string> Blocker(const Candidate& candidate) {
+    const NodeState& node = snapshot_.nodes[candidate.node];
+    const std::string group(NodeGroupOf(node));
+    const NodeGroup& spec = *groups_.at(group);
+    if (group_sizes_[group] <= spec.min_size) {
+      return "node group " + group + " at min size " +
+             std::to_string(spec.min_size);
+    }
+    if (!RemovalKeepsMinimums(config_.limits, totals_, node.allocatable)) {
+      return "removal would cross the --cores-total or --memory-total minimum";
+    }
+    if (received_pods_[candidate.node]) {
+      return "receives pods from another node removed in this pass";
+    }
+    for (const PodState* pod : candidate.to_move) {
+      if (std::optional<std::string> blocker = EvictionBlocker(*pod)) {
+        return blocker;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // First fit from the last destination used, so that a pass over many
+  // nodes does not rescan the full ones each time.
+  std::optional<size_t> FindDestination(const PodState& pod) {
+    for (size_t step = 0; step < bins_.size(); ++step) {
+      const size_t i = (hint_ + step) % bins_.size();
+      if (BinAccepts(bins_[i], pod)) {
+        hint_ = i;
+        return i;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Moves every pod or none; on failure names the pod left without a node.
+  std::optional<std::string> MovePods(const Candidate& candidate) {
+    std::vector<std::pair<const PodState*, size_t>> moved;
+    for (const PodState* pod : candidate.to_move) {
+      std::optional<size_t> destination = FindDestination(*pod);
+      if (!destination) {
+        for (auto& [done, bin] : moved) RemoveFromBin(*done, &bins_[bin]);
+        return "pod " + pod->Key() + " fits on no other node";
+      }
+      PlaceOnBin(*pod, &bins_[*destination]);
+      moved.emplace_back(pod, *destination);
+    }
+    for (auto& [pod, bin] : moved) received_pods_[bin] = true;
+    return std::nullopt;
+  }
+
+  void TryRemove(const Candidate& candidate) {
+    const NodeState& node = snapshot_.nodes[candidate.node];
+    if (std::optional<std::string> blocker = Blocker(candidate)) {
+      plan_.kept.push_back({node.name, *blocker});
+      return;
+    }
+    Bin& bin = bins_[candidate.node];
+    const bool accepted = bin.accepts_pods;
+    bin.accepts_pods = false;
+    if (std::optional<std::string> failure = MovePods(candidate)) {
+      bin.accepts_pods = accepted;
+      plan_.kept.push_back({node.name, *failure});
+      return;
+    }
+    const std::string group(NodeGroupOf(node));
+    --group_sizes_[group];
+    totals_.Add(node.allocatable, -1);
+    plan_.removals.push_back({node.name, group,
+                              candidate.to_move.empty()
+                                  ? NodeRemoval::Reason::kEmpty
+                                  : NodeRemoval::Reason::kUnderutilized,
+                              candidate.utilization});
+  }
+
+  const ClusterSnapshot& snapshot_;
+  const ScaleDownConfig& config_;
+  std::vector<Bin> bins_;
+  std::vector<bool> received_pods_;
+  std::unordered_map<std::string, const NodeGroup*> groups_;
+  std::unordered_map<std::string, int64_t> group_sizes_;
+  ClusterTotals totals_;
+  size_t hint_ = 0;
+  ScaleDownPlan plan_;
+};
+
+}  // namespace
+
+double NodeUtilization(const NodeState& node,
+                       const std::vector<const PodState*>& pods_on_node) {
+  int64_t cpu = 0;
+  int64_t memory = 0;
+  for (const PodState* pod : pods_on_node) {
+    if (pod->terminated || IsDaemonSetPod(*pod) || IsMirrorPod(*pod)) continue;
+    cpu += pod->requests.cpu_millis;
+    memory += pod->requests.memory_bytes;
+  }
+  return std::max(Fraction(cpu, node.allocatable.cpu_millis),
+                  Fraction(memory, node.allocatable.memory_bytes));
+}
+
+bool MovesWithDrain(const PodState& pod) {
+  return !pod.terminated && !IsDaemonSetPod(pod) && !IsMirrorPod(pod);
+}
+
+int64_t EvictionGraceSeconds(const PodState& pod,
+                             int64_t max_graceful_termination_seconds) {
+  return std::min(pod.termination_grace_seconds,
+                  max_graceful_termination_seconds);
+}
+
+std::optional<std::string> EvictionBlocker(const PodState& pod) {
+  if (!MovesWithDrain(pod)) return std::nullopt;
+  const std::string_view safe =
+      AnnotationOf(pod.annotations, kSafeToEvictAnnotation);
+  if (safe == "true") return std::nullopt;
+  const std::string name = "pod " + pod.Key();
+  if (safe == "false") return name + " is annotated safe-to-evict: \"false\"";
+  if (pod.owner_kind.empty()) return name + " has no controller";
+  if (pod.namespace_ == "kube-system") return name + " is in kube-system";
+  if (pod.has_local_storage) {
+    return name + " has local storage (emptyDir or hostPath)";
+  }
+  return std::nullopt;
+}
+
+ScaleDownPlan PlanScaleDown(const ClusterSnapshot& snapshot,
+                            const std::vector<NodeGroup>& groups,
+                            const ScaleDownConfig& config) {
+  return ScaleDownPlanner(snapshot, groups, config).Plan();
+}
+
+std::string_view RemovalReasonName(NodeRemoval::Reason reason) {
+  return reason == NodeRemoval::Reason::kEmpty ? "empty" : "underutilized";
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,80 @@
+// The scale-down planner: which nodes of which groups can go now, as Cluster
+// Autoscaler decides it.
+//
+// Pending pods are first placed on the nodes they fit (Ready or not yet,
+// never cordoned), as Cluster Autoscaler's filter-out-schedulable does, so a
+// node that pending pods will use is not unneeded. Utilization is
+// max(cpu, memory) requested / allocatable, DaemonSet and mirror pods
+// ignored. A node is a candidate when it is below the threshold,
+// its group is above min size, and it is not annotated
+// cluster-autoscaler.kubernetes.io/scale-down-disabled=true. It is removable
+// only if every pod on it can move: pods without a controller,
+// safe-to-evict "false", local storage (emptyDir/hostPath) without
+// safe-to-evict "true", and kube-system pods block (safe-to-evict "true"
+// lifts every one of these, as in CA), and the movable pods must fit on the
+// remaining nodes, counting pods already moved there in this pass. Empty nodes
+// come first, then the least utilized. Removals never take the cluster below
+// --cores-total / --memory-total minimums. Timers (unneeded time, delays)
+// belong to the loop. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_SCALE_DOWN_H_
+#define PROPSCALER_NODESCALE_PLAN_SCALE_DOWN_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nodescale/plan/limits.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+struct ScaleDownConfig {
+  double utilization_threshold = 0.5;
+  ResourceLimits limits;
+};
+
+struct NodeRemoval {
+  enum class Reason { kEmpty, kUnderutilized };
+  std::string node;
+  std::string group;
+  Reason reason = Reason::kEmpty;
+  double utilization = 0;
+};
+
+// A candidate that stays, and why.
+struct KeptNode {
+  std::string node;
+  std::string reason;
+};
+
+struct ScaleDownPlan {
+  std::vector<NodeRemoval> removals;  // empty nodes first
+  std::vector<KeptNode> kept;
+};
+
+// Utilization of a node from the pods bound to it.
+double NodeUtilization(const NodeState& node,
+                       const std::vector<const PodState*>& pods_on_node);
+
+// Why this pod keeps its node, or nullopt when it may be evicted (or, like
+// DaemonSet and mirror pods, does not need to move).
+std::optional<std::string> EvictionBlocker(const PodState& pod);
+
+// DaemonSet, mirror and finished pods stay with the node; the rest move.
+bool MovesWithDrain(const PodState& pod);
+
+// The grace period an eviction gives the pod, as CA: its own, but no more
+// than --max-graceful-termination-sec.
+int64_t EvictionGraceSeconds(const PodState& pod,
+                             int64_t max_graceful_termination_seconds);
+
+ScaleDownPlan PlanScaleDown(const ClusterSnapshot& snapshot,
+                            const std::vector<NodeGroup>& groups,
+                            const ScaleDownConfig& config);
+
+std::string_view RemovalReasonName(NodeRemoval::Reason reason);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_SCALE_DOWN_H_

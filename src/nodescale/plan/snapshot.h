@@ -1,0 +1,58 @@
+// The snapshot the node-scale planner decides on: the compact pods and nodes
+// kube/ decodes, with the planner's short names for them. Plain data, no I/O.
+#ifndef PROPSCALER_NODESCALE_PLAN_SNAPSHOT_H_
+#define PROPSCALER_NODESCALE_PLAN_SNAPSHOT_H_
+
+#include <vector>
+
+#include "kube/live_objects.h"
+#include "kube/node_group.h"
+#include "kube/node_scale_objects.h"
+#include "kube/resources.h"
+
+namespace propscaler::nodescale {
+
+using kube::HostnameAntiAffinityTerm;
+using kube::HostPort;
+using kube::LiveNode;
+using kube::LivePod;
+using kube::NodeGroup;
+using kube::NodeSelectorRequirement;
+using kube::NodeSelectorTerm;
+using kube::NodeState;
+using kube::NodeTemplate;
+using kube::PodState;
+using kube::Resources;
+using kube::Taint;
+using kube::TaintEffect;
+using kube::Toleration;
+
+using kube::kHostnameLabel;
+using kube::kMirrorPodAnnotation;
+using kube::kNodeGroupLabel;
+using kube::kSafeToEvictAnnotation;
+using kube::kScaleDownDisabledAnnotation;
+
+using kube::AnnotationOf;
+using kube::EffectivePodRequests;
+using kube::FirstShortResource;
+using kube::Fits;
+using kube::FitsExtended;
+using kube::IsDaemonSetPod;
+using kube::IsMirrorPod;
+using kube::IsPending;
+using kube::Max;
+using kube::MaxCopies;
+using kube::NodeGroupOf;
+using kube::SubtractTimes;
+using kube::TaintEffectName;
+using kube::Times;
+
+struct ClusterSnapshot {
+  std::vector<NodeState> nodes;
+  std::vector<PodState> pods;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_SNAPSHOT_H_

@@ -1,0 +1,244 @@
+#include "nodescale/run/loop.h"
+
+#include <glog/logging.h>
+
+#include <sstream>
+
+#include "common/metrics.h"
+#include "nodescale/expander/chain.h"
+#include "nodescale/run/loop_iteration.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+kube::ObjectRef PodRef(const LivePod& pod) {
+  return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
+}
+
+std::string Describe(const GroupIncrease& increase, const NodeGroup& group) {
+  return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
+         std::to_string(group.target_size + increase.delta) +
+         " (max: " + std::to_string(group.max_size) + ")}";
+}
+
+void DeclareMetrics() {
+  Metrics& m = GlobalMetrics();
+  m.DeclareGauge("propscaler_unschedulable_pods",
+                 "Pending pods the scheduler marked Unschedulable.");
+  m.DeclareCounter("propscaler_scale_ups_total",
+                   "Scale-ups requested, by node group.");
+  m.DeclareCounter("propscaler_scale_downs_total",
+                   "Nodes removed, by node group.");
+  m.DeclareGauge("propscaler_node_group_size",
+                 "Node group sizes: min, max, target and ready.");
+  m.DeclareHistogram("propscaler_node_scale_loop_duration_seconds",
+                     "Duration of one node-scale loop iteration.",
+                     {0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30});
+}
+
+}  // namespace
+
+NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
+                             const LiveObjectStore* state,
+                             kube::EventRecorder* events, const Clock* clock,
+                             LoopOptions options, std::function<bool()> may_act)
+    : api_(api),
+      provider_(provider),
+      state_(state),
+      events_(events),
+      clock_(clock),
+      options_(std::move(options)),
+      may_act_(std::move(may_act)),
+      backoff_(options_.initial_backoff, options_.max_backoff),
+      provision_(options_.max_node_provision_time),
+      timers_(options_.delays) {
+  DeclareMetrics();
+}
+
+Status NodeScaleLoop::RunOnce() {
+  Iteration it;
+  it.now = clock_->Now();
+  it.nodes = state_->Nodes();
+  it.pods = state_->Pods();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups(it.nodes);
+  if (!groups.ok()) {
+    WriteStatus(it, groups.status());
+    return groups.status();
+  }
+  it.groups = std::move(groups).value();
+  it.group_of = [this](const NodeState& node) {
+    return provider_->NodeGroupOf(node);
+  };
+  TrackProvisioning(&it);
+  it.snapshot = BuildLiveSnapshot(it.nodes, it.pods, it.group_of, it.now,
+                                  options_.new_pod_scale_up_delay);
+  // Remembered from the nodes ChooseTemplate would take (ready, not
+  // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
+  // often tainted for maintenance too, is no model of a new one.
+  for (const NodeState& node : it.snapshot.nodes) {
+    const std::string_view group = NodeGroupOf(node);
+    if (!group.empty() && node.ready && !node.unschedulable) {
+      memory_.remembered_templates[std::string(group)] = TemplateFromNode(node);
+    }
+  }
+  ClearStaleDeletionTaints(it);
+  FinishDrains(&it);
+  const bool scaled_up = ScaleUp(&it);
+  if (!scaled_up && options_.scale_down_enabled) ScaleDown(&it);
+  WriteStatus(it, Status::Ok());
+  GlobalMetrics().Observe(
+      "propscaler_node_scale_loop_duration_seconds", {},
+      std::chrono::duration<double>(clock_->Now() - it.now).count());
+  return Status::Ok();
+}
+
+void NodeScaleLoop::TrackProvisioning(Iteration* it) {
+  const std::map<std::string, int64_t> ready =
+      ReadyNodesByGroup(it->nodes, it->group_of);
+  std::vector<GroupProgress> progress;
+  for (const NodeGroup& group : it->groups) {
+    auto found = ready.find(group.name);
+    progress.push_back({group.name, group.target_size,
+                        found == ready.end() ? 0 : found->second});
+  }
+  for (const std::string& name : provision_.Update(progress, it->now)) {
+    for (NodeGroup& group : it->groups) {
+      if (group.name == name) GiveUpCapacity(group, it);
+    }
+  }
+}
+
+// The group's nodes did not become Ready in time: back it off, remove the
+// nodes that never got ready and stop counting them as upcoming.
+void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
+  const TimePoint until = backoff_.Fail(group.name, it->now);
+  LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
+               << "--max-node-provision-time; backed off until "
+               << kube::FormatMicroTime(until);
+  std::vector<const NodeState*> unready;
+  int64_t registered = 0;
+  for (const LiveNode& node : it->nodes) {
+    if (it->group_of(node.state) != group.name) continue;
+    ++registered;
+    if (!node.state.ready) unready.push_back(&node.state);
+  }
+  if (!may_act_()) return;
+  Status status = provider_->DeleteNodes(group, unready);
+  if (status.ok() && group.target_size > registered) {
+    status =
+        provider_->DecreaseTargetSize(group, group.target_size - registered);
+  }
+  LOG_IF(WARNING, !status.ok()) << status.message();
+  std::erase_if(it->nodes, [&](const LiveNode& node) {
+    return it->group_of(node.state) == group.name && !node.state.ready;
+  });
+  for (NodeGroup& g : it->groups) {
+    if (g.name == group.name) {
+      g.target_size = registered - static_cast<int64_t>(unready.size());
+    }
+  }
+}
+
+bool NodeScaleLoop::ScaleUp(Iteration* it) {
+  int64_t unschedulable = 0;
+  for (const LivePod& pod : it->pods) {
+    if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
+  }
+  GlobalMetrics().Set("propscaler_unschedulable_pods", {},
+                      static_cast<double>(unschedulable));
+  memory_.backed_off_groups = backoff_.BackedOffGroups(it->now);
+  Result<std::unique_ptr<ExpanderChain>> chain =
+      MakeExpanderChain(options_.expander, CurrentPriorities(), &rng_);
+  if (!chain.ok()) {
+    LOG(ERROR) << chain.status().message();
+    return false;
+  }
+  ScaleUpPlan plan = PlanScaleUp(it->snapshot, it->groups, memory_,
+                                 options_.scale_up, chain->get());
+  bool scaled = false;
+  for (const GroupIncrease& increase : plan.increases) {
+    const NodeGroup* group = it->Group(increase.group);
+    if (group == nullptr || !may_act_()) continue;
+    LOG(INFO) << "scale-up: " << Describe(increase, *group) << " for "
+              << increase.pods.size() << " pods";
+    Status status = provider_->IncreaseSize(*group, increase.delta);
+    if (!status.ok()) {
+      LOG(WARNING) << "scale-up of " << group->name
+                   << " failed: " << status.message();
+      backoff_.Fail(group->name, it->now);
+      continue;
+    }
+    scaled = true;
+    GlobalMetrics().Add("propscaler_scale_ups_total",
+                        {{"node_group", group->name}}, 1);
+    last_scale_up_ =
+        Describe(increase, *group) + " at " + kube::FormatMicroTime(it->now);
+  }
+  if (scaled) timers_.ScaledUp(it->now);
+  ReportScaleUp(plan, *it);
+  return scaled;
+}
+
+void NodeScaleLoop::ReportScaleUp(const ScaleUpPlan& plan,
+                                  const Iteration& it) {
+  std::map<std::string, const LivePod*> pods;
+  for (const LivePod& pod : it.pods) pods[pod.state.Key()] = &pod;
+  for (const GroupIncrease& increase : plan.increases) {
+    const NodeGroup* group = it.Group(increase.group);
+    for (const std::string& key : increase.pods) {
+      if (group == nullptr || !pods.contains(key)) continue;
+      events_->Record(
+          {PodRef(*pods[key]), false, "TriggeredScaleUp",
+           "pod triggered scale-up: [" + Describe(increase, *group) + "]"});
+    }
+  }
+  for (const UnschedulablePod& pod : plan.unschedulable) {
+    if (!pods.contains(pod.pod)) continue;
+    std::ostringstream message;
+    message << "pod didn't trigger scale-up:";
+    for (const auto& [group, reason] : *pod.reasons) {
+      message << " " << group << ": " << reason << ";";
+    }
+    events_->Record(
+        {PodRef(*pods[pod.pod]), false, "NotTriggerScaleUp", message.str()});
+  }
+}
+
+void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
+  StatusReport report;
+  report.time = it.now;
+  report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
+  report.last_scale_up = last_scale_up_;
+  report.last_scale_down = last_scale_down_;
+  const std::map<std::string, int64_t> ready = ReadyNodesByGroup(
+      it.nodes, it.group_of ? it.group_of : GroupOfNode([](const NodeState&) {
+        return std::string();
+      }));
+  for (const NodeGroup& group : it.groups) {
+    auto found = ready.find(group.name);
+    GroupStatus status{group.name,
+                       group.min_size,
+                       group.max_size,
+                       group.target_size,
+                       found == ready.end() ? 0 : found->second,
+                       provision_.Upcoming(group.name),
+                       backoff_.Until(group.name)};
+    report.groups.push_back(status);
+    Metrics& m = GlobalMetrics();
+    const std::string& g = group.name;
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "min"}},
+          status.min);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "max"}},
+          status.max);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "target"}},
+          status.target);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "ready"}},
+          status.ready);
+  }
+  if (!may_act_()) return;
+  Status written =
+      WriteStatusConfigMap(*api_, options_.namespace_, RenderStatus(report));
+  LOG_IF(WARNING, !written.ok()) << written.message();
+}
+
+}  // namespace propscaler::nodescale

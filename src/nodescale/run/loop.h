@@ -1,0 +1,128 @@
+// Node-scale mode's control loop. Every --scan-interval: read the provider's
+// groups, track upcoming capacity (back off groups whose nodes do not become
+// Ready within --max-node-provision-time and give that capacity up), plan a
+// scale-up with the core for unschedulable pods and ask the provider for the
+// nodes; else plan a scale-down, taint unneeded nodes, and after the
+// unneeded time drain (evict) and delete them, empty ones in bulk, others
+// one at a time. Writes Events, metrics and the propscaler-status ConfigMap.
+//
+// Time comes from an injected Clock; `may_act` (leader election) is asked
+// before every write, so losing the lease stops acting at once.
+#ifndef PROPSCALER_NODESCALE_RUN_LOOP_H_
+#define PROPSCALER_NODESCALE_RUN_LOOP_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cluster/live_object_store.h"
+#include "common/clock.h"
+#include "common/status.h"
+#include "kube/client.h"
+#include "kube/event_recorder.h"
+#include "kube/lease.h"
+#include "nodescale/expander/priority.h"
+#include "nodescale/plan/group_backoff.h"
+#include "nodescale/plan/provision_tracker.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_down_timers.h"
+#include "nodescale/plan/scale_up.h"
+#include "nodescale/provider/provider.h"
+#include "nodescale/run/status_report.h"
+
+namespace propscaler::nodescale {
+
+struct LoopOptions {
+  std::string namespace_;
+  std::string expander = "least-waste";
+  Duration scan_interval = std::chrono::seconds(10);
+  Duration new_pod_scale_up_delay = Duration(0);
+  Duration max_node_provision_time = std::chrono::minutes(15);
+  Duration initial_backoff = std::chrono::minutes(5);
+  Duration max_backoff = std::chrono::minutes(30);
+  bool scale_down_enabled = true;
+  ScaleDownDelays delays;
+  int max_empty_bulk_delete = 10;
+  // How long a drained node waits for its evicted pods to go.
+  Duration max_graceful_termination = std::chrono::minutes(10);
+  ScaleUpConfig scale_up;
+  ScaleDownConfig scale_down;
+};
+
+class NodeScaleLoop {
+ public:
+  NodeScaleLoop(const kube::Client* api, Provider* provider,
+                const LiveObjectStore* state, kube::EventRecorder* events,
+                const Clock* clock, LoopOptions options,
+                std::function<bool()> may_act);
+
+  // One iteration.
+  Status RunOnce();
+
+ private:
+  struct Iteration;
+  void TrackProvisioning(Iteration* it);
+  void GiveUpCapacity(const NodeGroup& group, Iteration* it);
+  bool ScaleUp(Iteration* it);
+  PriorityConfig CurrentPriorities();
+  void NotePriorities(const std::string& note);
+  void ReportScaleUp(const ScaleUpPlan& plan, const Iteration& it);
+  void ScaleDown(Iteration* it);
+  void UpdateCandidateTaints(const Iteration& it);
+  // A node carries ToBeDeleted only while it is being removed: the taint is
+  // taken off every other node (left by a restart, a lost lease, a failed
+  // provider call or a failed untaint).
+  void ClearStaleDeletionTaints(const Iteration& it);
+  void RemoveNodes(const std::vector<const NodeRemoval*>& removals,
+                   Iteration* it);
+  // Evicts the node's pods into `*evicted` (namespace/name); stops at the
+  // first refusal (e.g. a PodDisruptionBudget's 429) and returns it.
+  Status Drain(const NodeState& node, const Iteration& it,
+               std::vector<std::string>* evicted);
+  // Deletes the drained nodes whose evicted pods are gone; fails those
+  // whose pods outlived --max-graceful-termination-sec.
+  void FinishDrains(Iteration* it);
+  void FailRemoval(const NodeState& node, const std::string& why,
+                   TimePoint now);
+  void DeleteFromGroups(
+      const std::map<std::string, std::vector<const NodeState*>>& by_group,
+      Iteration* it);
+  void NodeEvent(const NodeState& node, bool warning, const std::string& reason,
+                 const std::string& message);
+  void WriteStatus(const Iteration& it, const Status& health);
+
+  const kube::Client* api_;
+  Provider* provider_;
+  const LiveObjectStore* state_;
+  kube::EventRecorder* events_;
+  const Clock* clock_;
+  const LoopOptions options_;
+  std::function<bool()> may_act_;
+  std::mt19937_64 rng_{std::random_device{}()};
+  GroupBackoff backoff_;
+  ProvisionTracker provision_;
+  ScaleDownTimers timers_;
+  ScaleUpMemory memory_;
+  std::string last_scale_up_ = "never";
+  std::string last_scale_down_ = "never";
+  std::string last_priority_note_;  // logged once until it changes
+  // Nodes handed to the provider for deletion that are still registered.
+  std::set<std::string> deleting_;
+  // Drained nodes waiting for their evicted pods to go, by node name. The
+  // wait spans iterations, so it never blocks the loop, the lease or a
+  // shutdown.
+  struct Draining {
+    std::string group;
+    std::vector<std::string> pods;  // namespace/name
+    TimePoint deadline;
+  };
+  std::map<std::string, Draining> draining_;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_LOOP_H_

@@ -1,0 +1,38 @@
+// What one iteration of the node-scale loop works on; private to loop*.cc.
+#ifndef PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
+#define PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nodescale/plan/live_snapshot.h"
+#include "nodescale/run/loop.h"
+
+namespace propscaler::nodescale {
+
+struct NodeScaleLoop::Iteration {
+  TimePoint now;
+  std::vector<LiveNode> nodes;
+  std::vector<LivePod> pods;
+  std::vector<NodeGroup> groups;
+  GroupOfNode group_of;
+  ClusterSnapshot snapshot;
+
+  const NodeGroup* Group(const std::string& name) const {
+    for (const NodeGroup& group : groups) {
+      if (group.name == name) return &group;
+    }
+    return nullptr;
+  }
+  const LiveNode* Node(const std::string& name) const {
+    for (const LiveNode& node : nodes) {
+      if (node.state.name == name) return &node;
+    }
+    return nullptr;
+  }
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_

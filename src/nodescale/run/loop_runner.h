@@ -1,0 +1,24 @@
+// Node-scale mode's outer loop: an iteration every --scan-interval while
+// this replica may act (leader election), the health state beaten and told
+// each outcome, until `stop`. Waits on the stop signal's clock.
+#ifndef PROPSCALER_NODESCALE_RUN_LOOP_RUNNER_H_
+#define PROPSCALER_NODESCALE_RUN_LOOP_RUNNER_H_
+
+#include <functional>
+
+#include "cluster/live_object_store.h"
+#include "common/clock.h"
+#include "common/health_state.h"
+#include "common/stop_signal.h"
+#include "nodescale/run/loop.h"
+
+namespace propscaler::nodescale {
+
+void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
+                          const std::function<bool()>& may_act,
+                          Duration interval, HealthState* health,
+                          StopSignal* stop);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_LOOP_RUNNER_H_

@@ -1,0 +1,45 @@
+#include "nodescale/run/status_report.h"
+
+#include <sstream>
+
+#include "kube/lease.h"
+
+namespace propscaler::nodescale {
+
+std::string RenderStatus(const StatusReport& report) {
+  std::ostringstream out;
+  out << "Cluster-wide:\n  Health: " << report.health
+      << "\n  LastProbeTime: " << kube::FormatMicroTime(report.time)
+      << "\n  ScaleUp: " << report.last_scale_up
+      << "\n  ScaleDown: " << report.last_scale_down << "\n\nNodeGroups:\n";
+  for (const GroupStatus& group : report.groups) {
+    out << "  Name: " << group.name << "\n    Health: ready=" << group.ready
+        << " upcoming=" << group.upcoming << " target=" << group.target
+        << " minSize=" << group.min << " maxSize=" << group.max
+        << "\n    Backoff: ";
+    if (group.backoff_until > report.time) {
+      out << "until " << kube::FormatMicroTime(group.backoff_until);
+    } else {
+      out << "none";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
+                            const std::string& text) {
+  Result<kube::ConfigMap> current = api.GetConfigMap(ns, kStatusConfigMap);
+  if (!current.ok() && current.status().code() != StatusCode::kNotFound) {
+    return current.status();
+  }
+  kube::ConfigMap desired =
+      current.ok() ? *current : kube::ConfigMap{kStatusConfigMap, ns};
+  desired.data["status"] = text;
+  Result<kube::ConfigMap> written = current.ok() ? api.UpdateConfigMap(desired)
+                                                 : api.CreateConfigMap(desired);
+  return written.status().WithContext("writing configmap " + ns + "/" +
+                                      kStatusConfigMap);
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,46 @@
+// The text of the propscaler-status ConfigMap, human-readable like CA's
+// cluster-autoscaler-status: health, each group's min/max/target/ready/
+// upcoming/backoff, the last scale-up and scale-down. Pure rendering plus
+// the write (create or update) at the edge.
+#ifndef PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
+#define PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "kube/client.h"
+
+namespace propscaler::nodescale {
+
+inline constexpr char kStatusConfigMap[] = "propscaler-status";
+
+struct GroupStatus {
+  std::string name;
+  int64_t min = 0;
+  int64_t max = 0;
+  int64_t target = 0;
+  int64_t ready = 0;
+  int64_t upcoming = 0;
+  TimePoint backoff_until;  // epoch: not backed off
+};
+
+struct StatusReport {
+  TimePoint time;
+  std::string health;  // "Healthy", or what is wrong
+  std::vector<GroupStatus> groups;
+  std::string last_scale_up = "never";
+  std::string last_scale_down = "never";
+};
+
+std::string RenderStatus(const StatusReport& report);
+
+// Creates or updates ConfigMap `ns`/propscaler-status with key "status".
+Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
+                            const std::string& text);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_

@@ -1,0 +1,128 @@
+#include "kube/snapshot_json.h"
+
+#include <gtest/gtest.h>
+
+namespace propscaler::kube {
+namespace {
+
+constexpr int64_t kMi = int64_t{1} << 20;
+
+TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
+  Result<std::vector<PodState>> pods = DecodePodListJson(R"({"items":[{
+    "metadata":{"name":"p","namespace":"web","labels":{"app":"web"},
+      "ownerReferences":[{"kind":"ReplicaSet","name":"web-1","controller":true}]},
+    "spec":{
+      "containers":[{"resources":{"requests":{"cpu":"250m","memory":"64Mi",
+                                              "nvidia.com/gpu":"1"}}},
+                    {"resources":{"requests":{"cpu":"250m","memory":"64Mi"}},
+                     "ports":[{"containerPort":53,"hostPort":53,"protocol":"UDP"},
+                              {"containerPort":9153},
+                              {"containerPort":8080,"hostPort":8080}]}],
+      "initContainers":[{"resources":{"requests":{"cpu":"1","memory":"16Mi"}}}],
+      "overhead":{"cpu":"10m"},
+      "nodeSelector":{"disk":"ssd"},
+      "tolerations":[{"key":"gpu","operator":"Exists","effect":"NoSchedule"}],
+      "affinity":{
+        "nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{
+          "nodeSelectorTerms":[{"matchExpressions":[
+            {"key":"cores","operator":"Gt","values":["4"]}]},
+            {"matchFields":[{"key":"metadata.name","operator":"In","values":["n"]}]}]}},
+        "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+          {"topologyKey":"kubernetes.io/hostname",
+           "labelSelector":{"matchLabels":{"app":"web"}}},
+          {"topologyKey":"topology.kubernetes.io/zone",
+           "labelSelector":{"matchLabels":{"app":"web"}}}]}},
+      "volumes":[{"name":"tmp","emptyDir":{}}],
+      "terminationGracePeriodSeconds":120},
+    "status":{"phase":"Pending"}}]})");
+  ASSERT_TRUE(pods.ok()) << pods.status().message();
+  ASSERT_EQ(pods->size(), 1u);
+  const PodState& pod = (*pods)[0];
+  EXPECT_EQ(pod.Key(), "web/p");
+  EXPECT_EQ(pod.owner_kind, "ReplicaSet");
+  EXPECT_EQ(pod.termination_grace_seconds, 120);
+  EXPECT_EQ(pod.requests.cpu_millis, 1010);  // init container + overhead
+  EXPECT_EQ(pod.requests.memory_bytes, 128 * kMi);
+  EXPECT_EQ(pod.requests.Extended("nvidia.com/gpu"), 1);
+  EXPECT_EQ(pod.node_selector.at("disk"), "ssd");
+  ASSERT_EQ(pod.tolerations.size(), 1u);
+  EXPECT_EQ(pod.tolerations[0].op, Toleration::Op::kExists);
+  ASSERT_EQ(pod.node_affinity.size(), 1u);  // matchFields-only term dropped
+  EXPECT_EQ(pod.node_affinity[0].requirements[0].op,
+            NodeSelectorRequirement::Op::kGt);
+  EXPECT_EQ(pod.anti_affinity.size(), 1u);  // hostname terms only
+  EXPECT_TRUE(pod.has_local_storage);
+  EXPECT_EQ(pod.host_ports,
+            (std::vector<HostPort>{{53, "UDP"}, {8080, "TCP"}}));
+  EXPECT_TRUE(IsPending(pod));
+}
+
+TEST(NodescaleSnapshotJsonTest, DecodesNodes) {
+  Result<std::vector<NodeState>> nodes = DecodeNodeListJson(R"({"items":[{
+    "metadata":{"name":"n1","labels":{"propscaler.io/node-group":"g"}},
+    "spec":{"unschedulable":true, "providerID":"aws:///us-east-1a/i-1",
+            "taints":[{"key":"k","value":"v","effect":"NoExecute"}]},
+    "status":{"allocatable":{"cpu":"3920m","memory":"16Gi","pods":"110"},
+              "conditions":[{"type":"Ready","status":"True"}]}}]})");
+  ASSERT_TRUE(nodes.ok()) << nodes.status().message();
+  const NodeState& node = (*nodes)[0];
+  EXPECT_EQ(NodeGroupOf(node), "g");
+  EXPECT_TRUE(node.ready);
+  EXPECT_TRUE(node.unschedulable);
+  EXPECT_EQ(node.allocatable.cpu_millis, 3920);
+  EXPECT_EQ(node.allocatable.memory_bytes, 16 * 1024 * kMi);
+  EXPECT_EQ(node.taints[0].effect, TaintEffect::kNoExecute);
+  EXPECT_EQ(node.provider_id, "aws:///us-east-1a/i-1");
+}
+
+TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
+  auto nodes = DecodeNodeListJson(
+      R"({"items":[{"metadata":{"name":"n"},"status":{"allocatable":{"cpu":"4x"}}}]})");
+  ASSERT_FALSE(nodes.ok());
+  EXPECT_NE(nodes.status().message().find(
+                "items[0].status.allocatable.cpu: quantity \"4x\""),
+            std::string::npos)
+      << nodes.status().message();
+  auto groups = DecodeNodeGroupsJson(
+      R"({"nodeGroups":[{"name":"g","minSize":3,"maxSize":2}]})");
+  ASSERT_FALSE(groups.ok());
+  EXPECT_EQ(groups.status().message(),
+            "nodeGroups[0]: minSize 3 is above maxSize 2");
+  auto taint = DecodeNodeGroupsJson(
+      R"({"nodeGroups":[{"name":"g","maxSize":2,"template":{"allocatable":{"pods":"1"},"taints":[{"key":"a","effect":"Never"}]}}]})");
+  ASSERT_FALSE(taint.ok());
+  EXPECT_NE(taint.status().message().find(
+                "nodeGroups[0].template.taints[0].effect: \"Never\""),
+            std::string::npos)
+      << taint.status().message();
+  EXPECT_FALSE(DecodePodListJson("{").ok());
+  auto grace = DecodePodListJson(
+      R"({"items":[{"metadata":{"name":"p"},"spec":{"terminationGracePeriodSeconds":"30"}}]})");
+  ASSERT_FALSE(grace.ok());
+  EXPECT_NE(grace.status().message().find(
+                "items[0].spec.terminationGracePeriodSeconds"),
+            std::string::npos)
+      << grace.status().message();
+  auto provider_id = DecodeNodeListJson(
+      R"({"items":[{"metadata":{"name":"n"},"spec":{"providerID":7}}]})");
+  ASSERT_FALSE(provider_id.ok());
+  EXPECT_NE(provider_id.status().message().find("items[0].spec.providerID"),
+            std::string::npos)
+      << provider_id.status().message();
+}
+
+TEST(NodescaleSnapshotJsonTest, DecodesGroupsAndPriorities) {
+  auto file = DecodeNodeGroupsJson(R"({"nodeGroups":[{"name":"g","minSize":0,
+    "maxSize":10,"targetSize":0,"price":0.2,"template":{"allocatable":
+    {"cpu":"4","memory":"16Gi","pods":"110"},"labels":{"a":"b"},"taints":[]}}],
+    "priorities":{"10":["^small-.*"],"50":["^big-.*"]}})");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const NodeGroup& g = file->groups[0];
+  EXPECT_EQ(g.max_size, 10);
+  EXPECT_DOUBLE_EQ(*g.price, 0.2);
+  EXPECT_EQ(g.declared_template->allocatable.memory_bytes, 16 * 1024 * kMi);
+  EXPECT_EQ(file->priorities.at(50), std::vector<std::string>{"^big-.*"});
+}
+
+}  // namespace
+}  // namespace propscaler::kube
