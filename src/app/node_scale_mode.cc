@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "app/node_scale_flags.h"
-#include "common/object_names.h"
+#include "app/shared_flags.h"
 #include "common/stop_on_signals.h"
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
@@ -20,22 +20,8 @@
 #include "nodescale/run/loop_runner.h"
 #include "server/health_server.h"
 
-DECLARE_string(kubeconfig);
-DECLARE_string(namespace);
-DECLARE_int32(healthz_port);
-
 namespace propscaler {
 namespace {
-
-constexpr int kExitUsage = 2;
-
-std::string ResolveNamespace(const kube::ClientConfig& config) {
-  if (!FLAGS_namespace.empty()) return FLAGS_namespace;
-  if (const char* env = std::getenv("MY_POD_NAMESPACE"); env && *env) {
-    return env;
-  }
-  return config.namespace_.empty() ? "kube-system" : config.namespace_;
-}
 
 std::string Identity() {
   char host[256] = {};
@@ -65,24 +51,22 @@ int RunNodeScaleMode() {
     LOG(ERROR) << settings.status().message();
     return kExitUsage;
   }
-  Result<kube::ClientConfig> config =
-      FLAGS_kubeconfig.empty()
-          ? kube::LoadInClusterConfig(kube::kServiceAccountDir)
-          : kube::LoadKubeconfig(FLAGS_kubeconfig);
+  Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
   if (!config.ok()) {
     LOG(ERROR) << config.status().message();
     return kExitUsage;
   }
-  const std::string ns = ResolveNamespace(*config);
-  if (Status valid = CheckDns1123Label("namespace", ns); !valid.ok()) {
-    LOG(ERROR) << valid.message();
+  // Cluster Autoscaler's --namespace defaults to kube-system.
+  Result<std::string> ns = NamespaceFromFlags(*config, "kube-system");
+  if (!ns.ok()) {
+    LOG(ERROR) << ns.status().message();
     return kExitUsage;
   }
-  settings->loop.namespace_ = ns;
-  settings->election.namespace_ = ns;
+  settings->loop.namespace_ = *ns;
+  settings->election.namespace_ = *ns;
   settings->election.identity = Identity();
   kube::HttpClient http(*config);
-  kube::KubeApi api(&http);
+  kube::KubeApi api(&http, ApiOptionsFromFlags());
   const Clock& clock = RealClock::Instance();
   StopSignal stop(&clock);
   StopOnSignals(&stop);

@@ -8,6 +8,7 @@
 #include "app/node_list_counts.h"
 #include "app/plan_output.h"
 #include "app/plan_svg.h"
+#include "app/shared_flags.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
 #include "common/label_selector.h"
@@ -21,7 +22,6 @@
 namespace propscaler {
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr int64_t kMaxPlanNodes = 1'000'000;
 constexpr int64_t kMaxCpuMillisPerNode = 1'000'000'000;  // a million cores
 

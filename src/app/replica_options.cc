@@ -1,5 +1,6 @@
 #include "app/replica_options.h"
 
+#include "app/shared_flags.h"
 #include "common/label_selector.h"
 #include "common/object_names.h"
 #include "common/taint_filter.h"
@@ -25,21 +26,10 @@ Result<AutoscalerOptions> BuildReplicaOptions(
   if (!targets.ok()) return targets.status();
   options.targets = *targets;
 
-  options.namespace_ = !flags.namespace_.empty() ? flags.namespace_
-                       : !pod_namespace.empty()  ? pod_namespace
-                                                 : config_namespace;
-  if (options.namespace_.empty()) {
-    return Status::Invalid(
-        "no namespace: pass --namespace or set MY_POD_NAMESPACE");
-  }
-  if (Status valid = CheckDns1123Label(!flags.namespace_.empty() ? "namespace"
-                                       : !pod_namespace.empty()
-                                           ? "namespace (from MY_POD_NAMESPACE)"
-                                           : "namespace (from the kubeconfig)",
-                                       options.namespace_);
-      !valid.ok()) {
-    return valid;
-  }
+  Result<std::string> ns =
+      ResolveNamespace({flags.namespace_, pod_namespace, config_namespace}, "");
+  if (!ns.ok()) return ns.status();
+  options.namespace_ = *ns;
   if (flags.poll_period_seconds < 1) {
     return Status::Invalid("--poll-period-seconds must be at least 1, got " +
                            std::to_string(flags.poll_period_seconds));

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "app/shared_flags.h"
 #include "app/simulate_output.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
@@ -20,8 +21,6 @@ namespace propscaler {
 namespace {
 
 using namespace ::propscaler::nodescale;  // NOLINT: the command is their user
-
-constexpr int kExitUsage = 2;
 
 constexpr std::string_view kUsage =
     "usage: propscaler simulate --nodes=nodes.json --pods=pods.json "

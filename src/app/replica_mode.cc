@@ -1,0 +1,109 @@
+#include "app/replica_mode.h"
+
+#include <gflags/gflags.h>
+#include <glog/logging.h>
+
+#include <cstdlib>
+
+#include "app/replica_options.h"
+#include "app/shared_flags.h"
+#include "common/stop_on_signals.h"
+#include "kube/api.h"
+#include "kube/event_recorder.h"
+#include "kube/http_client.h"
+#include "replicas/autoscaler.h"
+#include "server/health_server.h"
+#include "server/status_page.h"
+
+// cluster-proportional-autoscaler's flags, spelled as it spells them.
+DEFINE_string(target, "",
+              "Comma list of KIND/NAME to scale: deployment, replicaset, "
+              "replicationcontroller or statefulset (case-insensitive, plural "
+              "accepted).");
+DEFINE_string(configmap, "",
+              "ConfigMap holding the params (linear or ladder).");
+DEFINE_string(default_params, "",
+              "JSON params, e.g. {\"linear\":{\"coresPerReplica\":256}}: "
+              "creates the ConfigMap when absent, and updates it when the "
+              "flag changes and nobody has edited it.");
+DEFINE_string(nodelabels, "",
+              "Label selector restricting which nodes count, e.g. a=b,c!=d.");
+DEFINE_int32(poll_period_seconds, 10,
+             "Seconds between cycles; changes also trigger a cycle within a "
+             "second.");
+DEFINE_int32(max_sync_failures, 0,
+             "Exit 1 after this many consecutive failed cycles; 0 = never.");
+// propscaler's own.
+DEFINE_string(exclude_node_taints, "",
+              "Comma list of taints, key or key:Effect (NoSchedule, "
+              "PreferNoSchedule, NoExecute), whose nodes count as not "
+              "schedulable, e.g. node.kubernetes.io/unreachable.");
+namespace propscaler {
+namespace {
+
+std::string Env(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
+}  // namespace
+
+int RunReplicaMode() {
+  Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
+  if (!config.ok()) {
+    LOG(ERROR) << config.status().message();
+    return kExitUsage;
+  }
+  ReplicaFlags flags{FLAGS_target,
+                     FLAGS_configmap,
+                     FLAGS_namespace,
+                     FLAGS_default_params,
+                     FLAGS_nodelabels,
+                     FLAGS_exclude_node_taints,
+                     FLAGS_poll_period_seconds,
+                     FLAGS_max_sync_failures,
+                     FLAGS_dry_run};
+  Result<AutoscalerOptions> options =
+      BuildReplicaOptions(flags, Env("MY_POD_NAMESPACE"), config->namespace_);
+  if (!options.ok()) {
+    LOG(ERROR) << options.status().message();
+    return kExitUsage;
+  }
+  kube::HttpClient http(*config);
+  kube::KubeApi api(&http, ApiOptionsFromFlags());
+  const Clock& clock = RealClock::Instance();
+  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
+                                                5 * options->poll_period));
+  kube::EventRecorder events(&api, &clock, "propscaler");
+  ReplicaStatusBoard board;
+  ReplicaAutoscaler autoscaler(&api, &clock, *options, &health, &events,
+                               &board);
+  if (FLAGS_once) {
+    Status status = autoscaler.RunOnce();
+    if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
+    return status.ok() ? 0 : 1;
+  }
+  StopSignal stop(&clock);
+  StopOnSignals(&stop);
+  HealthServer health_server(&health, [&board, &clock] {
+    return RenderStatusPage(board.Snapshot(), clock.Now());
+  });
+  if (FLAGS_healthz_port != 0) {
+    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
+      LOG(ERROR) << status.message();
+      return kExitUsage;
+    }
+  }
+  LOG(INFO) << "propscaler " << PROPSCALER_VERSION << " scaling "
+            << FLAGS_target << " in namespace " << options->namespace_
+            << " from " << FLAGS_configmap << " against " << config->server;
+  if (!options->excluded_taints.empty()) {
+    LOG(INFO) << "nodes tainted " << options->excluded_taints.ToString()
+              << " count as not schedulable (--exclude-node-taints)";
+  }
+  const int code = autoscaler.Run(&stop);
+  health_server.Stop();
+  return code;
+}
+
+}  // namespace propscaler
