@@ -323,4 +323,51 @@ Status KubeApi::DeleteNode(const std::string& name) const {
   return Call({.method = "DELETE", .path = "/api/v1/nodes/" + name}).status();
 }
 
+Result<Lease> KubeApi::GetLease(const std::string& ns,
+                                const std::string& name) const {
+  HttpRequest request;
+  request.path = LeasesPath(ns) + "/" + name;
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeLease(*body);
+}
+
+Result<Lease> KubeApi::CreateLease(const Lease& lease) const {
+  HttpRequest request{"POST", LeasesPath(lease.namespace_), EncodeLease(lease),
+                      "application/json"};
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeLease(*body);
+}
+
+Result<Lease> KubeApi::UpdateLease(const Lease& lease) const {
+  HttpRequest request{"PUT", LeasesPath(lease.namespace_) + "/" + lease.name,
+                      EncodeLease(lease), "application/json"};
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeLease(*body);
+}
+
+Result<std::vector<ClusterApiObject>> KubeApi::ListClusterApiObjects(
+    const std::string& resource) const {
+  HttpRequest request;
+  request.path = std::string(kClusterApiPrefix) + "/" + resource;
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status().WithContext("listing " + resource);
+  Result<std::vector<ClusterApiObject>> objects = DecodeClusterApiList(*body);
+  if (!objects.ok()) return objects.status().WithContext("listing " + resource);
+  return objects;
+}
+
+Status KubeApi::AnnotateMachine(const std::string& ns, const std::string& name,
+                                const std::string& key,
+                                const std::optional<std::string>& value) const {
+  HttpRequest request{"PATCH",
+                      std::string(kClusterApiPrefix) + "/namespaces/" + ns +
+                          "/machines/" + name,
+                      EncodeAnnotationPatch(key, value),
+                      "application/merge-patch+json"};
+  return Call(request).status();
+}
+
 }  // namespace propscaler::kube

@@ -93,6 +93,15 @@ class KubeApi : public Client {
   Status CreateSimulatedNode(const std::string& name, const NodeTemplate& shape,
                              bool ready) const override;
   Status DeleteNode(const std::string& name) const override;
+  Result<Lease> GetLease(const std::string& ns,
+                         const std::string& name) const override;
+  Result<Lease> CreateLease(const Lease& lease) const override;
+  Result<Lease> UpdateLease(const Lease& lease) const override;
+  Result<std::vector<ClusterApiObject>> ListClusterApiObjects(
+      const std::string& resource) const override;
+  Status AnnotateMachine(
+      const std::string& ns, const std::string& name, const std::string& key,
+      const std::optional<std::string>& value) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.
   Result<std::string> Call(const HttpRequest& request) const;

@@ -9,13 +9,16 @@
 #define PROPSCALER_KUBE_CLIENT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
 #include "common/taint_filter.h"
+#include "kube/cluster_api.h"
 #include "kube/event.h"
+#include "kube/lease.h"
 #include "kube/list_watch.h"
 #include "kube/live_objects.h"
 #include "kube/node_group.h"
@@ -87,6 +90,24 @@ class Client {
                                      const NodeTemplate& shape,
                                      bool ready) const = 0;
   virtual Status DeleteNode(const std::string& name) const = 0;
+
+  // coordination.k8s.io/v1 Leases, for leader election. UpdateLease sends
+  // `lease.resource_version`: kConflict when the lease changed since.
+  virtual Result<Lease> GetLease(const std::string& ns,
+                                 const std::string& name) const = 0;
+  virtual Result<Lease> CreateLease(const Lease& lease) const = 0;
+  virtual Result<Lease> UpdateLease(const Lease& lease) const = 0;
+
+  // Cluster API: every object of `resource` (machinedeployments,
+  // machinesets or machines) in every namespace. Their replicas go through
+  // GetScale/UpdateScale with a kMachineDeployment or kMachineSet target.
+  virtual Result<std::vector<ClusterApiObject>> ListClusterApiObjects(
+      const std::string& resource) const = 0;
+  // Sets (nullopt: removes) one annotation of a Machine; nothing else of it
+  // changes.
+  virtual Status AnnotateMachine(
+      const std::string& ns, const std::string& name, const std::string& key,
+      const std::optional<std::string>& value) const = 0;
 };
 
 }  // namespace propscaler::kube

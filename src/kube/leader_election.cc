@@ -22,7 +22,7 @@ LeaseAction DecideLeaseAction(const LeaseObservation& seen,
   return LeaseAction::kWait;
 }
 
-LeaderElector::LeaderElector(const KubeApi* api, LeaderElectionConfig config,
+LeaderElector::LeaderElector(const Client* api, LeaderElectionConfig config,
                              const Clock* clock)
     : api_(api), config_(std::move(config)), clock_(clock) {}
 
@@ -46,14 +46,27 @@ Result<Lease> LeaderElector::Write(LeaseAction action, const Lease& current) {
       std::chrono::duration_cast<std::chrono::seconds>(config_.lease_duration)
           .count());
   next.renew_time = FormatMicroTime(clock_->Now());
-  return action == LeaseAction::kCreate ? CreateLease(*api_, next)
-                                        : UpdateLease(*api_, next);
+  if (action == LeaseAction::kCreate) {
+    Result<Lease> created = api_->CreateLease(next);
+    if (!created.ok()) {
+      return created.status().WithContext("creating " + DescribeLease(next));
+    }
+    return created;
+  }
+  Result<Lease> updated = api_->UpdateLease(next);
+  if (!updated.ok()) {
+    return updated.status().WithContext("updating " + DescribeLease(next) +
+                                        " at resourceVersion " +
+                                        next.resource_version);
+  }
+  return updated;
 }
 
 bool LeaderElector::TryAcquireOrRenew() {
-  Result<Lease> current = GetLease(*api_, config_.namespace_, config_.name);
+  Result<Lease> current = api_->GetLease(config_.namespace_, config_.name);
   if (!current.ok() && current.status().code() != StatusCode::kNotFound) {
-    LOG(WARNING) << "leader election: " << current.status().message();
+    LOG(WARNING) << "leader election: reading lease " << config_.namespace_
+                 << "/" << config_.name << ": " << current.status().message();
     return IsLeader();
   }
   Observe(current.ok() ? std::optional<Lease>(*current) : std::nullopt);

@@ -20,7 +20,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "kube/api.h"
+#include "kube/client.h"
 #include "kube/lease.h"
 
 namespace propscaler::kube {
@@ -51,7 +51,7 @@ LeaseAction DecideLeaseAction(const LeaseObservation& seen,
 
 class LeaderElector {
  public:
-  LeaderElector(const KubeApi* api, LeaderElectionConfig config,
+  LeaderElector(const Client* api, LeaderElectionConfig config,
                 const Clock* clock);
 
   // One round: reads the lease and creates, renews or takes it over when
@@ -67,7 +67,7 @@ class LeaderElector {
   Result<Lease> Write(LeaseAction action, const Lease& current);
   void Observe(const std::optional<Lease>& lease);
 
-  const KubeApi* api_;
+  const Client* api_;
   const LeaderElectionConfig config_;
   const Clock* clock_;
   mutable std::mutex mutex_;

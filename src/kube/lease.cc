@@ -23,22 +23,6 @@ int IntOf(const rapidjson::Value& object, const char* name) {
   return object[name].IsInt() ? object[name].GetInt() : 0;
 }
 
-std::string CollectionPath(const std::string& ns) {
-  return kLeases + ns + "/leases";
-}
-
-std::string Describe(const Lease& lease) {
-  return "lease " + lease.namespace_ + "/" + lease.name;
-}
-
-Result<Lease> Send(const KubeApi& api, const std::string& method,
-                   const std::string& path, const Lease& lease) {
-  HttpRequest request{method, path, EncodeLease(lease), "application/json"};
-  Result<std::string> body = api.Call(request);
-  if (!body.ok()) return body.status();
-  return DecodeLease(*body);
-}
-
 }  // namespace
 
 Result<Lease> DecodeLease(std::string_view body) {
@@ -97,6 +81,14 @@ std::string EncodeLease(const Lease& lease) {
   return buffer.GetString();
 }
 
+std::string LeasesPath(const std::string& ns) {
+  return kLeases + ns + "/leases";
+}
+
+std::string DescribeLease(const Lease& lease) {
+  return "lease " + lease.namespace_ + "/" + lease.name;
+}
+
 std::string FormatMicroTime(TimePoint time) {
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                           time.time_since_epoch())
@@ -109,36 +101,6 @@ std::string FormatMicroTime(TimePoint time) {
                 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
                 tm.tm_min, tm.tm_sec, static_cast<long long>(micros % 1000000));
   return text;
-}
-
-Result<Lease> GetLease(const KubeApi& api, const std::string& ns,
-                       const std::string& name) {
-  HttpRequest request{"GET", CollectionPath(ns) + "/" + name};
-  Result<std::string> body = api.Call(request);
-  if (!body.ok()) {
-    return body.status().WithContext("reading lease " + ns + "/" + name);
-  }
-  return DecodeLease(*body);
-}
-
-Result<Lease> CreateLease(const KubeApi& api, const Lease& lease) {
-  Result<Lease> created =
-      Send(api, "POST", CollectionPath(lease.namespace_), lease);
-  if (!created.ok()) {
-    return created.status().WithContext("creating " + Describe(lease));
-  }
-  return created;
-}
-
-Result<Lease> UpdateLease(const KubeApi& api, const Lease& lease) {
-  Result<Lease> updated = Send(
-      api, "PUT", CollectionPath(lease.namespace_) + "/" + lease.name, lease);
-  if (!updated.ok()) {
-    return updated.status().WithContext("updating " + Describe(lease) +
-                                        " at resourceVersion " +
-                                        lease.resource_version);
-  }
-  return updated;
 }
 
 }  // namespace propscaler::kube

@@ -1,6 +1,6 @@
 // coordination.k8s.io/v1 Leases: the compact record leader election reads
-// and writes, and the calls to get, create and update one (update sends the
-// resourceVersion read, so a stale write gets kConflict).
+// and writes, and its JSON. kube::Client gets, creates and updates them (an
+// update sends the resourceVersion read, so a stale write gets kConflict).
 #ifndef PROPSCALER_KUBE_LEASE_H_
 #define PROPSCALER_KUBE_LEASE_H_
 
@@ -9,7 +9,6 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/api.h"
 
 namespace propscaler::kube {
 
@@ -27,11 +26,10 @@ Result<Lease> DecodeLease(std::string_view body);
 std::string EncodeLease(const Lease& lease);
 // "2024-05-01T10:00:00.123456Z"
 std::string FormatMicroTime(TimePoint time);
-
-Result<Lease> GetLease(const KubeApi& api, const std::string& ns,
-                       const std::string& name);
-Result<Lease> CreateLease(const KubeApi& api, const Lease& lease);
-Result<Lease> UpdateLease(const KubeApi& api, const Lease& lease);
+// The path of the namespace's leases collection.
+std::string LeasesPath(const std::string& ns);
+// "lease NS/NAME", for errors.
+std::string DescribeLease(const Lease& lease);
 
 }  // namespace propscaler::kube
 

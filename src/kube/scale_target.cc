@@ -16,17 +16,23 @@ struct KindNames {
   const char* api_kind;
   const char* api_version;
   const char* api_prefix;  // before /namespaces/
+  bool target_flag;        // accepted by --target
 };
 
-constexpr std::array<KindNames, 4> kKinds = {{
+constexpr std::array<KindNames, 6> kKinds = {{
     {ScaleTarget::Kind::kDeployment, "deployment", "deployments", "Deployment",
-     "apps/v1", "/apis/apps/v1"},
+     "apps/v1", "/apis/apps/v1", true},
     {ScaleTarget::Kind::kReplicaSet, "replicaset", "replicasets", "ReplicaSet",
-     "apps/v1", "/apis/apps/v1"},
+     "apps/v1", "/apis/apps/v1", true},
     {ScaleTarget::Kind::kReplicationController, "replicationcontroller",
-     "replicationcontrollers", "ReplicationController", "v1", "/api/v1"},
+     "replicationcontrollers", "ReplicationController", "v1", "/api/v1", true},
     {ScaleTarget::Kind::kStatefulSet, "statefulset", "statefulsets",
-     "StatefulSet", "apps/v1", "/apis/apps/v1"},
+     "StatefulSet", "apps/v1", "/apis/apps/v1", true},
+    {ScaleTarget::Kind::kMachineDeployment, "machinedeployment",
+     "machinedeployments", "MachineDeployment", "cluster.x-k8s.io/v1beta1",
+     "/apis/cluster.x-k8s.io/v1beta1", false},
+    {ScaleTarget::Kind::kMachineSet, "machineset", "machinesets", "MachineSet",
+     "cluster.x-k8s.io/v1beta1", "/apis/cluster.x-k8s.io/v1beta1", false},
 }};
 
 const KindNames& NamesOf(ScaleTarget::Kind kind) {
@@ -56,6 +62,7 @@ Result<ScaleTarget> ParseOne(const std::string& entry) {
   std::transform(kind.begin(), kind.end(), kind.begin(),
                  [](unsigned char c) { return std::tolower(c); });
   for (const KindNames& names : kKinds) {
+    if (!names.target_flag) continue;
     if (kind == names.singular || kind == names.plural) {
       const std::string name = entry.substr(slash + 1);
       if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {

@@ -1,5 +1,7 @@
 // A workload whose replica count is set through its scale subresource, and
 // the --target flag that lists them ("deployment/coredns,statefulset/x").
+// Cluster API's MachineDeployments and MachineSets are scale targets too
+// (node-scale mode's groups), but not --target kinds.
 #ifndef PROPSCALER_KUBE_SCALE_TARGET_H_
 #define PROPSCALER_KUBE_SCALE_TARGET_H_
 
@@ -16,7 +18,9 @@ struct ScaleTarget {
     kDeployment,
     kReplicaSet,
     kReplicationController,
-    kStatefulSet
+    kStatefulSet,
+    kMachineDeployment,
+    kMachineSet
   };
   Kind kind = Kind::kDeployment;
   std::string name;

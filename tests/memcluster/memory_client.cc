@@ -4,8 +4,10 @@
 #include "apiserver/json_util.h"
 #include "apiserver/resources.h"
 #include "apiserver/scale_subresource.h"
+#include "kube/cluster_api.h"
 #include "kube/decode.h"
 #include "kube/event_json.h"
+#include "kube/lease.h"
 #include "kube/node_scale_bodies.h"
 #include "kube/pod_decode.h"
 #include "memcluster/memory_list_watch.h"
@@ -31,6 +33,11 @@ Result<kube::ConfigMap> ConfigMapFrom(
     const sim::ApiResult<sim::ObjectPtr>& stored) {
   if (!stored.ok()) return stored.error().ToStatus();
   return kube::DecodeConfigMap(stored.value()->json);
+}
+
+Result<kube::Lease> LeaseFrom(const sim::ApiResult<sim::ObjectPtr>& stored) {
+  if (!stored.ok()) return stored.error().ToStatus();
+  return kube::DecodeLease(stored.value()->json);
 }
 
 Status StatusOf(const sim::ApiResult<sim::ObjectPtr>& result) {
@@ -237,6 +244,62 @@ Status MemoryClient::DeleteNode(const std::string& name) const {
     return fault;
   }
   return StatusOf(cluster_->store().Delete(TypeNamed("nodes"), "", name));
+}
+
+Result<kube::Lease> MemoryClient::GetLease(const std::string& ns,
+                                           const std::string& name) const {
+  if (Status fault = cluster_->CheckFault("get leases"); !fault.ok()) {
+    return fault;
+  }
+  return LeaseFrom(cluster_->store().Get(TypeNamed("leases"), ns, name));
+}
+
+Result<kube::Lease> MemoryClient::CreateLease(const kube::Lease& lease) const {
+  if (Status fault = cluster_->CheckFault("create leases"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> doc = Parse(kube::EncodeLease(lease));
+  if (!doc.ok()) return doc.status();
+  return LeaseFrom(cluster_->store().Create(
+      TypeNamed("leases"), lease.namespace_, std::move(doc).value()));
+}
+
+Result<kube::Lease> MemoryClient::UpdateLease(const kube::Lease& lease) const {
+  if (Status fault = cluster_->CheckFault("update leases"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> doc = Parse(kube::EncodeLease(lease));
+  if (!doc.ok()) return doc.status();
+  return LeaseFrom(cluster_->store().Update(TypeNamed("leases"),
+                                            lease.namespace_, lease.name,
+                                            std::move(doc).value()));
+}
+
+Result<std::vector<kube::ClusterApiObject>> MemoryClient::ListClusterApiObjects(
+    const std::string& resource) const {
+  if (Status fault = cluster_->CheckFault("list " + resource); !fault.ok()) {
+    return fault;
+  }
+  const sim::ResourceType* type = sim::FindResourceType(resource);
+  if (type == nullptr) return Status::NotFound("no resource " + resource);
+  sim::ApiResult<std::string> body =
+      sim::ServeList(cluster_->store(), sim::ResourcePath{type, "", "", ""},
+                     sim::ListOptions{});
+  if (!body.ok()) return body.error().ToStatus();
+  return kube::DecodeClusterApiList(body.value());
+}
+
+Status MemoryClient::AnnotateMachine(
+    const std::string& ns, const std::string& name, const std::string& key,
+    const std::optional<std::string>& value) const {
+  if (Status fault = cluster_->CheckFault("patch machines"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> patch =
+      Parse(kube::EncodeAnnotationPatch(key, value));
+  if (!patch.ok()) return patch.status();
+  return StatusOf(
+      cluster_->store().Patch(TypeNamed("machines"), ns, name, *patch));
 }
 
 }  // namespace propscaler::memcluster

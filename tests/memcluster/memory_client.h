@@ -6,6 +6,7 @@
 #define PROPSCALER_TESTS_MEMCLUSTER_MEMORY_CLIENT_H_
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,15 @@ class MemoryClient : public kube::Client {
                              const kube::NodeTemplate& shape,
                              bool ready) const override;
   Status DeleteNode(const std::string& name) const override;
+  Result<kube::Lease> GetLease(const std::string& ns,
+                               const std::string& name) const override;
+  Result<kube::Lease> CreateLease(const kube::Lease& lease) const override;
+  Result<kube::Lease> UpdateLease(const kube::Lease& lease) const override;
+  Result<std::vector<kube::ClusterApiObject>> ListClusterApiObjects(
+      const std::string& resource) const override;
+  Status AnnotateMachine(
+      const std::string& ns, const std::string& name, const std::string& key,
+      const std::optional<std::string>& value) const override;
 
  private:
   MemoryCluster* cluster_;

@@ -83,16 +83,16 @@ TEST_F(LeaderElectorTest, StaleWriteLosesWithConflict) {
   VirtualClock clock;
   LeaderElector a(api_.get(), Config("a"), &clock);
   ASSERT_TRUE(a.TryAcquireOrRenew());
-  Result<Lease> lease = GetLease(*api_, "kube-system", "propscaler");
+  Result<Lease> lease = api_->GetLease("kube-system", "propscaler");
   ASSERT_TRUE(lease.ok());
   Lease stale = *lease;
   stale.holder = "intruder";
-  ASSERT_TRUE(UpdateLease(*api_, stale).ok());
-  Result<Lease> again = UpdateLease(*api_, stale);
+  ASSERT_TRUE(api_->UpdateLease(stale).ok());
+  Result<Lease> again = api_->UpdateLease(stale);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.status().code(), StatusCode::kConflict);
-  EXPECT_NE(again.status().message().find("lease kube-system/propscaler"),
-            std::string::npos);
+  EXPECT_NE(again.status().message().find("\"propscaler\""), std::string::npos)
+      << again.status().message();
 }
 
 }  // namespace

@@ -1,19 +1,15 @@
 #include "nodescale/provider/clusterapi.h"
 
 #include <glog/logging.h>
-#include <rapidjson/document.h>
 
 #include <algorithm>
 #include <sstream>
 
 #include "common/quantity.h"
-#include "kube/decode.h"
 #include "kube/lease.h"
 
 namespace propscaler::nodescale {
 namespace {
-
-using rapidjson::Value;
 
 constexpr char kMinSize[] =
     "cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size";
@@ -25,48 +21,9 @@ constexpr char kClusterNamespaceAnnotation[] =
 constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
 constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
 
-Labels StringMap(const Value& object, const char* name) {
-  Labels out;
-  if (!object.IsObject() || !object.HasMember(name)) return out;
-  const Value& map = object[name];
-  if (!map.IsObject()) return out;
-  for (const auto& member : map.GetObject()) {
-    if (member.value.IsString()) {
-      out[member.name.GetString()] = member.value.GetString();
-    }
-  }
-  return out;
-}
-
-std::string StringOf(const Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name)) return "";
-  return object[name].IsString() ? object[name].GetString() : "";
-}
-
-// A MachineSet a MachineDeployment manages is scaled through the
-// deployment; CA does not treat it as a node group of its own.
-bool OwnedByMachineDeployment(const Value& metadata) {
-  if (!metadata.HasMember("ownerReferences") ||
-      !metadata["ownerReferences"].IsArray()) {
-    return false;
-  }
-  for (const Value& owner : metadata["ownerReferences"].GetArray()) {
-    if (StringOf(owner, "kind") == "MachineDeployment") return true;
-  }
-  return false;
-}
-
-Result<rapidjson::Document> GetList(const kube::KubeApi& api,
-                                    const std::string& path) {
-  Result<std::string> body = api.Call({"GET", path});
-  if (!body.ok()) return body.status().WithContext("listing " + path);
-  rapidjson::Document doc;
-  doc.Parse(body->data(), body->size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
-      !doc["items"].IsArray()) {
-    return Status::Invalid("listing " + path + ": not a list");
-  }
-  return doc;
+bool OwnedByMachineDeployment(const kube::ClusterApiObject& object) {
+  return std::find(object.owner_kinds.begin(), object.owner_kinds.end(),
+                   "MachineDeployment") != object.owner_kinds.end();
 }
 
 Result<int64_t> SizeAnnotation(const Labels& annotations, const char* key,
@@ -225,35 +182,35 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
   return std::optional<NodeTemplate>(t);
 }
 
-Status ClusterApiProvider::ListGroups(const std::string& resource,
+Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
+                                      const std::string& resource,
                                       std::vector<NodeGroup>* groups) {
-  Result<rapidjson::Document> list =
-      GetList(*api_, std::string(kClusterApiPrefix) + "/" + resource);
-  if (!list.ok()) return list.status();
-  for (const Value& item : (*list)["items"].GetArray()) {
-    if (!item.HasMember("metadata")) continue;
-    const Value& metadata = item["metadata"];
-    const Labels annotations = StringMap(metadata, "annotations");
-    if (!annotations.contains(kMinSize) || !annotations.contains(kMaxSize) ||
-        OwnedByMachineDeployment(metadata)) {
+  Result<std::vector<kube::ClusterApiObject>> objects =
+      api_->ListClusterApiObjects(resource);
+  if (!objects.ok()) return objects.status();
+  for (const kube::ClusterApiObject& object : *objects) {
+    // A MachineSet a MachineDeployment manages is scaled through the
+    // deployment; CA does not treat it as a node group of its own.
+    if (!object.annotations.contains(kMinSize) ||
+        !object.annotations.contains(kMaxSize) ||
+        OwnedByMachineDeployment(object)) {
       continue;
     }
-    GroupRef ref{resource, StringOf(metadata, "namespace"),
-                 StringOf(metadata, "name")};
+    GroupRef ref{object.namespace_, kube::ScaleTarget{kind, object.name}};
     NodeGroup group;
-    group.name =
-        resource.substr(0, resource.size() - 1) + "/" + ref.ns + "/" + ref.name;
-    Result<int64_t> min = SizeAnnotation(annotations, kMinSize, group.name);
-    Result<int64_t> max = SizeAnnotation(annotations, kMaxSize, group.name);
+    // "machinedeployment/NS/NAME"
+    group.name = resource.substr(0, resource.size() - 1) + "/" + ref.ns + "/" +
+                 object.name;
+    Result<int64_t> min =
+        SizeAnnotation(object.annotations, kMinSize, group.name);
+    Result<int64_t> max =
+        SizeAnnotation(object.annotations, kMaxSize, group.name);
     if (!min.ok() || !max.ok()) return min.ok() ? max.status() : min.status();
     group.min_size = *min;
     group.max_size = *max;
-    if (item.HasMember("spec") && item["spec"].HasMember("replicas") &&
-        item["spec"]["replicas"].IsInt64()) {
-      group.target_size = item["spec"]["replicas"].GetInt64();
-    }
+    group.target_size = object.replicas.value_or(0);
     Result<std::optional<NodeTemplate>> declared =
-        TemplateFromCapacityAnnotations(annotations);
+        TemplateFromCapacityAnnotations(object.annotations);
     if (!declared.ok()) return declared.status().WithContext(group.name);
     group.declared_template = *declared;
     refs_[group.name] = ref;
@@ -265,26 +222,22 @@ Status ClusterApiProvider::ListGroups(const std::string& resource,
 Status ClusterApiProvider::MapMachines() {
   machine_to_group_.clear();
   machine_by_provider_id_.clear();
-  Result<rapidjson::Document> list =
-      GetList(*api_, std::string(kClusterApiPrefix) + "/machines");
-  if (!list.ok()) return list.status();
-  for (const Value& item : (*list)["items"].GetArray()) {
-    if (!item.HasMember("metadata")) continue;
-    const Value& metadata = item["metadata"];
-    const std::string ns = StringOf(metadata, "namespace");
-    const Labels labels = StringMap(metadata, "labels");
-    for (const auto& [label, resource] :
+  Result<std::vector<kube::ClusterApiObject>> machines =
+      api_->ListClusterApiObjects("machines");
+  if (!machines.ok()) return machines.status();
+  for (const kube::ClusterApiObject& object : *machines) {
+    for (const auto& [label, kind] :
          {std::pair{"cluster.x-k8s.io/deployment-name", "machinedeployment"},
           std::pair{"cluster.x-k8s.io/set-name", "machineset"}}) {
-      auto it = labels.find(label);
-      if (it == labels.end()) continue;
+      auto it = object.labels.find(label);
+      if (it == object.labels.end()) continue;
       const std::string group =
-          std::string(resource) + "/" + ns + "/" + it->second;
+          std::string(kind) + "/" + object.namespace_ + "/" + it->second;
       if (refs_.contains(group)) {
-        const MachineRef machine{ns, StringOf(metadata, "name")};
+        const MachineRef machine{object.namespace_, object.name};
         machine_to_group_[machine.Key()] = group;
-        const std::string provider_id = NormalizedProviderId(
-            item.HasMember("spec") ? StringOf(item["spec"], "providerID") : "");
+        const std::string provider_id =
+            NormalizedProviderId(object.provider_id);
         if (!provider_id.empty())
           machine_by_provider_id_[provider_id] = machine;
         break;
@@ -298,8 +251,11 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
     const std::vector<LiveNode>&) {
   refs_.clear();
   std::vector<NodeGroup> groups;
-  for (const char* resource : {"machinedeployments", "machinesets"}) {
-    if (Status s = ListGroups(resource, &groups); !s.ok()) return s;
+  for (const auto& [kind, resource] :
+       {std::pair{kube::ScaleTarget::Kind::kMachineDeployment,
+                  "machinedeployments"},
+        std::pair{kube::ScaleTarget::Kind::kMachineSet, "machinesets"}}) {
+    if (Status s = ListGroups(kind, resource, &groups); !s.ok()) return s;
   }
   if (Status s = MapMachines(); !s.ok()) {
     LOG_FIRST_N(WARNING, 1)
@@ -338,18 +294,13 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
   if (ref == refs_.end()) {
     return Status::NotFound("node group " + group.name + ": not known");
   }
-  const GroupRef& target = ref->second;
-  const std::string path = std::string(kClusterApiPrefix) + "/namespaces/" +
-                           target.ns + "/" + target.resource + "/" +
-                           target.name + "/scale";
+  const GroupRef& group_ref = ref->second;
   const std::string what =
       "changing replicas of " + group.name + " by " + std::to_string(delta);
   constexpr int kAttempts = 5;
   Status last;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    Result<std::string> body = api_->Call({.path = path});
-    if (!body.ok()) return body.status().WithContext(what);
-    Result<kube::Scale> scale = kube::DecodeScale(*body);
+    Result<kube::Scale> scale = api_->GetScale(group_ref.ns, group_ref.target);
     if (!scale.ok()) return scale.status().WithContext(what);
     // An increase stops at the group's max size (someone may have raised
     // it meanwhile); a decrease at zero.
@@ -359,12 +310,8 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
           std::max(scale->spec_replicas, std::min(replicas, group.max_size));
     }
     if (replicas == scale->spec_replicas) return Status::Ok();
-    Result<std::string> written = api_->Call(
-        {.method = "PUT",
-         .path = path,
-         .body = kube::EncodeScaleUpdate(target.ns, target.name,
-                                         scale->resource_version, replicas),
-         .content_type = "application/json"});
+    Result<kube::Scale> written =
+        api_->UpdateScale(group_ref.ns, group_ref.target, *scale, replicas);
     if (written.ok()) return Status::Ok();
     last = written.status();
     if (last.code() != StatusCode::kConflict) break;
@@ -404,22 +351,15 @@ Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
   return machine;
 }
 
-Status ClusterApiProvider::AnnotateMachine(const MachineRef& machine,
-                                           const std::string& value_json) {
-  return api_
-      ->Call({"PATCH",
-              std::string(kClusterApiPrefix) + "/namespaces/" + machine.ns +
-                  "/machines/" + machine.name,
-              std::string("{\"metadata\":{\"annotations\":{\"") +
-                  kDeleteMachine + "\":" + value_json + "}}}",
-              "application/merge-patch+json"})
-      .status();
+Status ClusterApiProvider::AnnotateMachine(
+    const MachineRef& machine, const std::optional<std::string>& value) {
+  return api_->AnnotateMachine(machine.ns, machine.name, kDeleteMachine, value);
 }
 
 void ClusterApiProvider::UnmarkMachines(
     const std::vector<MachineRef>& machines) {
   for (const MachineRef& machine : machines) {
-    Status status = AnnotateMachine(machine, "null");
+    Status status = AnnotateMachine(machine, std::nullopt);
     LOG_IF(WARNING, !status.ok())
         << "removing " << kDeleteMachine << " from machine " << machine.Key()
         << ": " << status.message();
@@ -440,7 +380,7 @@ Status ClusterApiProvider::DeleteNodes(
     }
     machines.push_back(*machine);
   }
-  const std::string now = "\"" + kube::FormatMicroTime(clock_->Now()) + "\"";
+  const std::string now = kube::FormatMicroTime(clock_->Now());
   std::vector<MachineRef> marked;
   for (size_t i = 0; i < machines.size(); ++i) {
     Status status = AnnotateMachine(machines[i], now);

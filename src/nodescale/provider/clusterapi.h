@@ -19,17 +19,16 @@
 #include <string>
 
 #include "common/clock.h"
-#include "kube/api.h"
+#include "kube/client.h"
+#include "kube/scale_target.h"
 #include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
 
-inline constexpr char kClusterApiPrefix[] = "/apis/cluster.x-k8s.io/v1beta1";
-
 class ClusterApiProvider : public Provider {
  public:
   // `clock` stamps the delete-machine annotation.
-  ClusterApiProvider(const kube::KubeApi* api, const Clock* clock)
+  ClusterApiProvider(const kube::Client* api, const Clock* clock)
       : api_(api), clock_(clock) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(
@@ -42,16 +41,15 @@ class ClusterApiProvider : public Provider {
 
  private:
   struct GroupRef {
-    std::string resource;  // machinedeployments or machinesets
     std::string ns;
-    std::string name;
+    kube::ScaleTarget target;  // a MachineDeployment or MachineSet
   };
   struct MachineRef {
     std::string ns;
     std::string name;
     std::string Key() const { return ns + "/" + name; }
   };
-  Status ListGroups(const std::string& resource,
+  Status ListGroups(kube::ScaleTarget::Kind kind, const std::string& resource,
                     std::vector<NodeGroup>* groups);
   Status MapMachines();
   // Adds `delta` (may be negative; never below 0) to a fresh read of the
@@ -64,12 +62,12 @@ class ClusterApiProvider : public Provider {
   // Machine is not one of `group`'s.
   Result<MachineRef> MachineOf(const NodeState& node,
                                const NodeGroup& group) const;
-  // Sets the delete-machine annotation to `value_json` (null removes it).
+  // Sets the delete-machine annotation to `value` (nullopt removes it).
   Status AnnotateMachine(const MachineRef& machine,
-                         const std::string& value_json);
+                         const std::optional<std::string>& value);
   void UnmarkMachines(const std::vector<MachineRef>& machines);
 
-  const kube::KubeApi* api_;
+  const kube::Client* api_;
   const Clock* clock_;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine

@@ -1,0 +1,50 @@
+#include <gtest/gtest.h>
+
+#include "kube/cluster_api.h"
+
+namespace propscaler::kube {
+namespace {
+
+TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
+  Result<std::vector<ClusterApiObject>> objects = DecodeClusterApiList(R"({
+    "kind": "MachineSetList",
+    "items": [
+      {"metadata": {"namespace": "capi", "name": "ms-1",
+                    "labels": {"cluster.x-k8s.io/deployment-name": "md"},
+                    "annotations": {"a": "1", "n": 2},
+                    "ownerReferences": [{"kind": "MachineDeployment",
+                                         "name": "md"}]},
+       "spec": {"replicas": 3, "providerID": "aws:///z/i-1"}},
+      {"spec": {"replicas": 9}},
+      {"metadata": {"name": "bare"}}
+    ]})");
+  ASSERT_TRUE(objects.ok()) << objects.status().message();
+  ASSERT_EQ(objects->size(), 2u);
+  const ClusterApiObject& first = (*objects)[0];
+  EXPECT_EQ(first.namespace_, "capi");
+  EXPECT_EQ(first.name, "ms-1");
+  EXPECT_EQ(first.labels.at("cluster.x-k8s.io/deployment-name"), "md");
+  EXPECT_EQ(first.annotations, (Labels{{"a", "1"}}));  // non-strings dropped
+  EXPECT_EQ(first.owner_kinds, std::vector<std::string>{"MachineDeployment"});
+  EXPECT_EQ(first.replicas, 3);
+  EXPECT_EQ(first.provider_id, "aws:///z/i-1");
+  EXPECT_EQ((*objects)[1].name, "bare");
+  EXPECT_FALSE((*objects)[1].replicas.has_value());
+}
+
+TEST(ClusterApiDecodeTest, NotAListIsAnError) {
+  EXPECT_FALSE(DecodeClusterApiList("{\"items\": {}}").ok());
+  EXPECT_FALSE(DecodeClusterApiList("[").ok());
+}
+
+TEST(ClusterApiDecodeTest, AnnotationPatchSetsOrRemovesOneKey) {
+  EXPECT_EQ(EncodeAnnotationPatch("cluster.x-k8s.io/delete-machine",
+                                  std::string("2024-05-01T10:00:00.000000Z")),
+            R"({"metadata":{"annotations":{"cluster.x-k8s.io/delete-machine":)"
+            R"("2024-05-01T10:00:00.000000Z"}}})");
+  EXPECT_EQ(EncodeAnnotationPatch("k\"ey", std::nullopt),
+            R"({"metadata":{"annotations":{"k\"ey":null}}})");
+}
+
+}  // namespace
+}  // namespace propscaler::kube
