@@ -3,7 +3,10 @@
 // virtual time.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/event_recorder.h"
+#include "kube/leader_election.h"
 #include "kube/node_taint_edit.h"
 #include "kube/reflector.h"
 #include "memcluster/memory_cluster.h"
@@ -31,32 +35,87 @@ using std::chrono::seconds;
 constexpr char kNamespace[] = "propscaler";
 constexpr char kGroupsConfigMap[] = "node-groups";
 
-class NodeScaleScenarioTest : public memcluster::ScenarioTest {
- protected:
-  void TearDown() override {
-    stop_.Stop();
-    for (std::thread& thread : threads_) thread.join();
+// One propscaler process: its own reflectors, store, provider, loop and
+// (optionally) leader elector, sharing the cluster and the clock. Stop() is
+// a crash: the lease is not given up.
+struct NodeScaleInstance {
+  NodeScaleInstance(memcluster::MemoryCluster* cluster, VirtualClock* clock,
+                    nodescale::LoopOptions options, nodescale::KwokOptions kwok,
+                    std::optional<kube::LeaderElectionConfig> election)
+      : clock(clock),
+        stop(clock),
+        health(clock, minutes(2)),
+        events(&cluster->client(), clock, "propscaler"),
+        pods(cluster->client().Pods(), state.PodSink(), "pods"),
+        nodes(cluster->client().LiveNodes(), state.NodeSink(), "nodes"),
+        provider(&cluster->client(), std::move(kwok)) {
+    if (election.has_value()) {
+      elector.emplace(&cluster->client(), *election, clock);
+    }
+    may_act = [this] { return !elector.has_value() || elector->IsLeader(); };
+    loop.emplace(&cluster->client(), &provider, &state, &events, clock, options,
+                 may_act);
+    threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
+    if (elector.has_value()) {
+      threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
+    }
+    threads.push_back(clock->StartThread([this, options] {
+      nodescale::RunEveryScanInterval(&*loop, &state, may_act,
+                                      options.scan_interval, &health, &stop);
+    }));
+  }
+  ~NodeScaleInstance() { Stop(); }
+  void Stop() {
+    stop.Stop();
+    for (std::thread& thread : threads) thread.join();
+    threads.clear();
   }
 
-  void Start(nodescale::LoopOptions options) {
+  VirtualClock* clock;
+  StopSignal stop;
+  HealthState health;
+  kube::EventRecorder events;
+  LiveObjectStore state;
+  kube::Reflector<kube::LivePod> pods;
+  kube::Reflector<kube::LiveNode> nodes;
+  nodescale::KwokProvider provider;
+  std::optional<kube::LeaderElector> elector;
+  std::function<bool()> may_act;
+  std::optional<nodescale::NodeScaleLoop> loop;
+  std::vector<std::thread> threads;
+};
+
+class NodeScaleScenarioTest : public memcluster::ScenarioTest {
+ protected:
+  void TearDown() override { instances_.clear(); }
+
+  NodeScaleInstance* Start(
+      nodescale::LoopOptions options,
+      std::set<std::string, std::less<>> not_ready_groups = {},
+      std::optional<kube::LeaderElectionConfig> election = std::nullopt) {
     options.namespace_ = kNamespace;
-    pods_ = std::make_unique<kube::Reflector<kube::LivePod>>(
-        cluster_.client().Pods(), state_.PodSink(), "pods");
-    nodes_ = std::make_unique<kube::Reflector<kube::LiveNode>>(
-        cluster_.client().LiveNodes(), state_.NodeSink(), "nodes");
-    provider_ = std::make_unique<nodescale::KwokProvider>(
-        &cluster_.client(),
-        nodescale::KwokOptions{kNamespace, kGroupsConfigMap, {}});
-    loop_ = std::make_unique<nodescale::NodeScaleLoop>(
-        &cluster_.client(), provider_.get(), &state_, &events_, &clock_,
-        options, [] { return true; });
-    threads_.push_back(clock_.StartThread([this] { pods_->Run(&stop_); }));
-    threads_.push_back(clock_.StartThread([this] { nodes_->Run(&stop_); }));
-    threads_.push_back(clock_.StartThread([this, options] {
-      nodescale::RunEveryScanInterval(
-          loop_.get(), &state_, [] { return true; }, options.scan_interval,
-          &health_, &stop_);
-    }));
+    instances_.push_back(std::make_unique<NodeScaleInstance>(
+        &cluster_, &clock_, options,
+        nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
+                               std::move(not_ready_groups)},
+        std::move(election)));
+    return instances_.back().get();
+  }
+
+  void PutGroups(const std::vector<std::string>& groups) {
+    ASSERT_TRUE(sim::PutNodeGroups(cluster_.store(), kNamespace,
+                                   kGroupsConfigMap, groups)
+                    .ok());
+  }
+
+  // Node names starting with `prefix`.
+  std::vector<std::string> NodesWithPrefix(const std::string& prefix) {
+    std::vector<std::string> out;
+    for (const std::string& name : sim::NodeNames(cluster_.store())) {
+      if (name.starts_with(prefix)) out.push_back(name);
+    }
+    return out;
   }
 
   void CreatePendingPod(const std::string& name, const std::string& cpu) {
@@ -82,12 +141,7 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     return pod->substr(start, pod->find('"', start) - start);
   }
 
-  LiveObjectStore state_;
-  std::unique_ptr<kube::Reflector<kube::LivePod>> pods_;
-  std::unique_ptr<kube::Reflector<kube::LiveNode>> nodes_;
-  std::unique_ptr<nodescale::KwokProvider> provider_;
-  std::unique_ptr<nodescale::NodeScaleLoop> loop_;
-  std::vector<std::thread> threads_;
+  std::vector<std::unique_ptr<NodeScaleInstance>> instances_;
 };
 
 // The flapping of the node-scale semantics issue: two 3-cpu pods pending,
@@ -193,6 +247,120 @@ TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
   const std::string later = NodeJson("pool-1");
   EXPECT_NE(later.find("example.com/maintenance"), std::string::npos) << later;
   EXPECT_NE(later.find(R"("unschedulable":true)"), std::string::npos) << later;
+}
+
+kube::LeaderElectionConfig Election(const std::string& identity) {
+  kube::LeaderElectionConfig config;  // client-go's and CA's 15s/10s/2s
+  config.namespace_ = kNamespace;
+  config.identity = identity;
+  return config;
+}
+
+// Two replicas under leader election with the default timers: one acts,
+// the other never does while the leader renews; when the leader crashes
+// (its lease not given up), the other takes over once the lease has gone
+// unrenewed for its duration, and only then acts.
+TEST_F(NodeScaleScenarioTest, TwoInstancesUnderLeaderElectionNeverBothAct) {
+  PutGroups({sim::GroupJson("small", 0, 20, "4", "8Gi")});
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  for (int i = 0; i < 4; ++i) CreatePendingPod("web-" + std::to_string(i), "3");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  NodeScaleInstance* first = Start(options, {}, Election("first"));
+  NodeScaleInstance* second = Start(options, {}, Election("second"));
+
+  clock_.SleepFor(minutes(30));
+  EXPECT_EQ(Calls("create nodes"), 4);
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 4u);
+  Result<kube::Lease> lease =
+      cluster_.client().GetLease(kNamespace, "propscaler");
+  ASSERT_TRUE(lease.ok()) << lease.status().message();
+  EXPECT_EQ(lease->transitions, 0);
+  NodeScaleInstance* leader = lease->holder == "first" ? first : second;
+  NodeScaleInstance* follower = leader == first ? second : first;
+  EXPECT_TRUE(leader->elector->IsLeader());
+  EXPECT_FALSE(follower->elector->IsLeader());
+
+  leader->Stop();
+  CreatePendingPod("web-late", "3");
+  // The last renewal was at most one retry period (2 s) before the crash,
+  // so for 13 s the lease is not the follower's to take.
+  clock_.SleepFor(seconds(12));
+  EXPECT_FALSE(follower->elector->IsLeader());
+  EXPECT_EQ(Calls("create nodes"), 4);
+  clock_.SleepFor(minutes(1));
+  EXPECT_TRUE(follower->elector->IsLeader());
+  EXPECT_EQ(Calls("create nodes"), 5);
+  EXPECT_NE(NodeOf("web-late"), "");
+  lease = cluster_.client().GetLease(kNamespace, "propscaler");
+  ASSERT_TRUE(lease.ok());
+  EXPECT_EQ(lease->holder, follower->elector->identity());
+  EXPECT_EQ(lease->transitions, 1);
+}
+
+// --max-node-provision-time at Cluster Autoscaler's default, 15 minutes:
+// least-waste picks the 2-core group, whose node never becomes Ready. For
+// 15 minutes propscaler waits for it (it counts as upcoming); then it gives
+// the node up, backs the group off and uses the next one.
+TEST_F(NodeScaleScenarioTest, GroupThatNeverGetsReadyIsGivenUpAfter15Minutes) {
+  PutGroups({sim::GroupJson("bad", 0, 10, "2", "4Gi"),
+             sim::GroupJson("good", 0, 10, "8", "32Gi")});
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "1");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  Start(options, {"bad"});
+
+  clock_.SleepFor(minutes(14));
+  EXPECT_EQ(NodesWithPrefix("bad-").size(), 1u);
+  EXPECT_TRUE(NodesWithPrefix("good-").empty());
+  EXPECT_EQ(Calls("create nodes"), 1);
+  EXPECT_EQ(NodeOf("web-0"), "");
+
+  clock_.SleepFor(minutes(2));
+  EXPECT_TRUE(NodesWithPrefix("bad-").empty());
+  ASSERT_EQ(NodesWithPrefix("good-").size(), 1u);
+  EXPECT_EQ(NodeOf("web-0"), NodesWithPrefix("good-")[0]);
+  std::optional<std::map<std::string, std::string>> status =
+      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
+  ASSERT_TRUE(status.has_value());
+  EXPECT_NE((*status)["status"].find("Backoff: until"), std::string::npos)
+      << (*status)["status"];
+}
+
+// A group whose scale-ups fail is backed off as Cluster Autoscaler does:
+// 5 minutes, doubling with each failure in a row, at most 30; the first
+// success clears it.
+TEST_F(NodeScaleScenarioTest, FailingScaleUpsBackOffDoublingToTheMaximum) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "1");
+  cluster_.SetFault([](std::string_view call) {
+    return call == "create nodes" ? Status::Unavailable("create: injected")
+                                  : Status::Ok();
+  });
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  Start(options);
+
+  // Attempts near 0, 5, 15, 35, 65 and 95 minutes: each a minute before
+  // and after.
+  const struct {
+    int minute;
+    int64_t attempts;
+  } checkpoints[] = {{4, 1},  {6, 2},  {14, 2}, {16, 3}, {34, 3},
+                     {36, 4}, {64, 4}, {66, 5}, {94, 5}, {96, 6}};
+  const TimePoint start = clock_.Now();
+  for (const auto& checkpoint : checkpoints) {
+    clock_.SleepFor(start + minutes(checkpoint.minute) - clock_.Now());
+    EXPECT_EQ(Calls("create nodes"), checkpoint.attempts)
+        << "at minute " << checkpoint.minute;
+  }
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(minutes(30));  // the backoff from minute 95 ends
+  EXPECT_EQ(Calls("create nodes"), 7);
+  ASSERT_EQ(NodesWithPrefix("pool-").size(), 1u);
+  EXPECT_EQ(NodeOf("web-0"), NodesWithPrefix("pool-")[0]);
 }
 
 }  // namespace
