@@ -31,8 +31,9 @@ TEST_F(NodeScaleTest, TwoReplicasWithLeaderElectionNeverBothAct) {
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("small-").size() == 4; },
                         seconds(15)))
       << first->Report() << second->Report();
-  EXPECT_FALSE(WaitUntil([&] { return NodesWithPrefix("small-").size() > 4; },
-                         seconds(2)));
+  // That the follower never acts while the leader renews is shown in
+  // virtual time (NodeScaleScenarioTest.
+  // TwoInstancesUnderLeaderElectionNeverBothAct).
   const int acquired = CountLines(first->Output(), "acquired lease") +
                        CountLines(second->Output(), "acquired lease");
   EXPECT_EQ(acquired, 1) << first->Report() << second->Report();

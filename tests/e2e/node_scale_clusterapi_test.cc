@@ -125,11 +125,11 @@ TEST_F(NodeScaleTest, MachineDeploymentGrowsThroughScale) {
   ASSERT_TRUE(WaitUntil(
       [&] { return SpecReplicas(server_.GetObject(path)) == 2; }, seconds(15)))
       << propscaler->Report() << *server_.GetObject(path);
-  // The requested machines count as upcoming: no second increase.
-  EXPECT_FALSE(WaitUntil(
-      [&] { return SpecReplicas(server_.GetObject(path)) > 2; }, seconds(2)));
   EXPECT_EQ(CountRequests(server_.Requests(), "PUT", path + "/scale"), 1)
       << server_.Requests().ToJson();
+  // The requested machines count as upcoming, so there is no second
+  // increase: shown in virtual time (NodeScaleScenarioTest.
+  // MachineDeploymentGrowsOnceThroughScale).
 }
 
 TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {

@@ -22,6 +22,7 @@
 #include "memcluster/memory_cluster.h"
 #include "memcluster/memory_scheduler.h"
 #include "memcluster/scenario_test.h"
+#include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
@@ -40,7 +41,8 @@ constexpr char kGroupsConfigMap[] = "node-groups";
 // a crash: the lease is not given up.
 struct NodeScaleInstance {
   NodeScaleInstance(memcluster::MemoryCluster* cluster, VirtualClock* clock,
-                    nodescale::LoopOptions options, nodescale::KwokOptions kwok,
+                    nodescale::LoopOptions options,
+                    std::unique_ptr<nodescale::Provider> provider,
                     std::optional<kube::LeaderElectionConfig> election)
       : clock(clock),
         stop(clock),
@@ -48,13 +50,13 @@ struct NodeScaleInstance {
         events(&cluster->client(), clock, "propscaler"),
         pods(cluster->client().Pods(), state.PodSink(), "pods"),
         nodes(cluster->client().LiveNodes(), state.NodeSink(), "nodes"),
-        provider(&cluster->client(), std::move(kwok)) {
+        provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
     }
     may_act = [this] { return !elector.has_value() || elector->IsLeader(); };
-    loop.emplace(&cluster->client(), &provider, &state, &events, clock, options,
-                 may_act);
+    loop.emplace(&cluster->client(), this->provider.get(), &state, &events,
+                 clock, options, may_act);
     threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
     if (elector.has_value()) {
@@ -79,7 +81,7 @@ struct NodeScaleInstance {
   LiveObjectStore state;
   kube::Reflector<kube::LivePod> pods;
   kube::Reflector<kube::LiveNode> nodes;
-  nodescale::KwokProvider provider;
+  std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;
   std::optional<nodescale::NodeScaleLoop> loop;
@@ -90,17 +92,49 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
  protected:
   void TearDown() override { instances_.clear(); }
 
+  // With the kwok provider.
   NodeScaleInstance* Start(
       nodescale::LoopOptions options,
       std::set<std::string, std::less<>> not_ready_groups = {},
       std::optional<kube::LeaderElectionConfig> election = std::nullopt) {
+    return StartWith(options,
+                     std::make_unique<nodescale::KwokProvider>(
+                         &cluster_.client(),
+                         nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
+                                                std::move(not_ready_groups)}),
+                     std::move(election));
+  }
+
+  NodeScaleInstance* StartWith(
+      nodescale::LoopOptions options,
+      std::unique_ptr<nodescale::Provider> provider,
+      std::optional<kube::LeaderElectionConfig> election = std::nullopt) {
     options.namespace_ = kNamespace;
     instances_.push_back(std::make_unique<NodeScaleInstance>(
-        &cluster_, &clock_, options,
-        nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
-                               std::move(not_ready_groups)},
-        std::move(election)));
+        &cluster_, &clock_, options, std::move(provider), std::move(election)));
     return instances_.back().get();
+  }
+
+  // Events of `reason` posted in default.
+  size_t CountEvents(const std::string& reason) {
+    size_t count = 0;
+    for (const std::string& event : sim::Events(cluster_.store(), "default")) {
+      if (event.find("\"reason\":\"" + reason + "\"") != std::string::npos) {
+        ++count;
+      }
+    }
+    return count;
+  }
+
+  kube::NodeTemplate Shape(const std::string& group, int64_t cpu_millis) {
+    kube::NodeTemplate shape;
+    shape.allocatable.cpu_millis = cpu_millis;
+    shape.allocatable.memory_bytes = int64_t{16} << 30;
+    shape.allocatable.pods = 110;
+    if (!group.empty()) {
+      shape.labels[std::string(kube::kNodeGroupLabel)] = group;
+    }
+    return shape;
   }
 
   void PutGroups(const std::vector<std::string>& groups) {
@@ -361,6 +395,113 @@ TEST_F(NodeScaleScenarioTest, FailingScaleUpsBackOffDoublingToTheMaximum) {
   EXPECT_EQ(Calls("create nodes"), 7);
   ASSERT_EQ(NodesWithPrefix("pool-").size(), 1u);
   EXPECT_EQ(NodeOf("web-0"), NodesWithPrefix("pool-")[0]);
+}
+
+// Several iterations see the same pending pods while the scheduler takes
+// its time: the nodes made for them count as upcoming, so there is one
+// scale-up, never a second, and the nodes, 75% used, are not unneeded.
+TEST_F(NodeScaleScenarioTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(30));
+  for (int i = 0; i < 6; ++i) {
+    CreatePendingPod("web-" + std::to_string(i), "1500m");
+  }
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(std::chrono::hours(2));
+  EXPECT_EQ(Calls("create nodes"), 3);
+  EXPECT_EQ(Calls("delete nodes"), 0);
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 3u);
+  EXPECT_EQ(CountEvents("TriggeredScaleUp"), 6u);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_NE(NodeOf("web-" + std::to_string(i)), "");
+  }
+}
+
+// A drained node waits for its evicted pod to be gone (here a finalizer
+// keeps it), up to --max-graceful-termination-sec (600 s by default, also
+// the cap on the pod's own 3600 s grace), and is deleted once it is.
+TEST_F(NodeScaleScenarioTest,
+       DrainedNodeIsDeletedOnlyAfterItsEvictedPodIsGone) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("static-1", Shape("", 4000), true)
+                  .ok());
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("small-a", Shape("small", 4000), true)
+                  .ok());
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("web-0", "500m", "small-a"))
+                  .ok());
+  rapidjson::Document linger;
+  linger.Parse(R"({"metadata":{"finalizers":["propscaler.io/test"]},)"
+               R"("spec":{"terminationGracePeriodSeconds":3600}})");
+  ASSERT_TRUE(
+      cluster_.store()
+          .Patch(*sim::FindResourceType("pods"), "default", "web-0", linger)
+          .ok());
+  nodescale::LoopOptions options;  // unneeded for 10 minutes
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+
+  auto pod = [&] {
+    return sim::GetObject(cluster_.store(),
+                          "/api/v1/namespaces/default/pods/web-0")
+        .value_or("");
+  };
+  clock_.SleepFor(minutes(9));
+  EXPECT_EQ(pod().find("deletionTimestamp"), std::string::npos);
+  clock_.SleepFor(minutes(2));
+  ASSERT_NE(pod().find("deletionTimestamp"), std::string::npos) << pod();
+  EXPECT_NE(pod().find(R"("deletionGracePeriodSeconds":600)"),
+            std::string::npos)
+      << pod();
+  clock_.SleepFor(minutes(8));  // evicted, still there: the node waits
+  EXPECT_EQ(NodesWithPrefix("small-a").size(), 1u);
+  EXPECT_EQ(Calls("delete nodes"), 0);
+  EXPECT_EQ(CountEvents("ScaleDownFailed"), 0u);
+  ASSERT_TRUE(cluster_.store()
+                  .Delete(*sim::FindResourceType("pods"), "default", "web-0")
+                  .ok());
+  clock_.SleepFor(seconds(30));
+  EXPECT_TRUE(NodesWithPrefix("small-a").empty());
+  EXPECT_EQ(NodesWithPrefix("static-1").size(), 1u);
+}
+
+// Cluster API: two pending 3-core pods grow a 4-core MachineDeployment to
+// 2 replicas through its scale subresource, once. No controller makes the
+// machines here, so the nodes stay upcoming: no second increase for as long
+// as --max-node-provision-time (15 minutes) lets them come.
+TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(),
+          "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/"
+          "machinedeployments",
+          R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+          R"("kind":"MachineDeployment","metadata":{"name":"workers",)"
+          R"("annotations":{)"
+          R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":"0",)"
+          R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+          R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+          R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+          R"("spec":{"replicas":0}})")
+          .ok());
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "3");
+  CreatePendingPod("web-1", "3");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
+                         &cluster_.client(), &clock_));
+  clock_.SleepFor(minutes(14));
+  Result<int64_t> replicas = sim::GetReplicas(
+      cluster_.store(), "machinedeployment", "default", "workers");
+  ASSERT_TRUE(replicas.ok()) << replicas.status().message();
+  EXPECT_EQ(*replicas, 2);
+  EXPECT_EQ(Calls("update machinedeployments/scale"), 1);
+  EXPECT_EQ(CountEvents("TriggeredScaleUp"), 2u);
 }
 
 }  // namespace
