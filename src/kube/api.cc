@@ -89,8 +89,8 @@ std::chrono::milliseconds KubeApi::RetryAfterLeft(
   std::lock_guard<std::mutex> lock(retry_mutex_);
   auto it = retry_not_before_.find(path);
   if (it == retry_not_before_.end()) return std::chrono::milliseconds(0);
-  const auto left = it->second - Clock::now();
-  if (left <= Clock::duration::zero()) {
+  const Duration left = it->second - clock_->Now();
+  if (left <= Duration::zero()) {
     retry_not_before_.erase(it);
     return std::chrono::milliseconds(0);
   }
@@ -104,8 +104,8 @@ void KubeApi::NoteRetryAfter(const HttpRequest& request,
   const auto wait = std::min<std::chrono::seconds>(
       std::chrono::seconds(response.retry_after_seconds), kMaxRetryAfter);
   std::lock_guard<std::mutex> lock(retry_mutex_);
-  Clock::time_point& not_before = retry_not_before_[PathOf(request)];
-  not_before = std::max(not_before, Clock::now() + wait);
+  TimePoint& not_before = retry_not_before_[PathOf(request)];
+  not_before = std::max(not_before, clock_->Now() + wait);
 }
 
 Result<HttpRequest> KubeApi::Prepare(const HttpRequest& request) const {

@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/clock.h"
 #include "common/status.h"
 #include "kube/client.h"
 #include "kube/http_client.h"
@@ -40,16 +41,20 @@ struct KubeApiOptions {
   // and retried. Servers send watch bookmarks about once a minute, so the
   // default is twice that.
   std::chrono::seconds idle_timeout{120};
+  // Times Retry-After; nullptr: RealClock.
+  const Clock* clock = nullptr;
 };
 
 class KubeApi : public Client {
  public:
-  using Clock = std::chrono::steady_clock;
   // The longest Retry-After honoured; longer ones are shortened to it.
   static constexpr std::chrono::seconds kMaxRetryAfter{300};
 
   explicit KubeApi(const HttpClient* http, KubeApiOptions options = {})
-      : http_(http), options_(options) {}
+      : http_(http),
+        options_(options),
+        clock_(options.clock != nullptr ? options.clock
+                                        : &RealClock::Instance()) {}
 
   // One page of a list (limit > 0); `continue_token` empty for the first.
   Result<std::string> ListPage(const Collection& collection, int limit,
@@ -120,8 +125,9 @@ class KubeApi : public Client {
 
   const HttpClient* http_;
   const KubeApiOptions options_;
+  const Clock* const clock_;
   mutable std::mutex retry_mutex_;
-  mutable std::map<std::string, Clock::time_point> retry_not_before_;
+  mutable std::map<std::string, TimePoint> retry_not_before_;
 };
 
 // Percent-encodes a query parameter value.

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include "kube/json_list_watch.h"
 #include "kube/resources_json.h"
 
 namespace propscaler::kube {
@@ -22,11 +23,6 @@ Labels StringMap(const Value& object, const char* name) {
   return out;
 }
 
-std::string StringOf(const Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name)) return "";
-  return object[name].IsString() ? object[name].GetString() : "";
-}
-
 std::vector<std::string> OwnerKinds(const Value& metadata) {
   std::vector<std::string> kinds;
   if (!metadata.HasMember("ownerReferences") ||
@@ -34,16 +30,21 @@ std::vector<std::string> OwnerKinds(const Value& metadata) {
     return kinds;
   }
   for (const Value& owner : metadata["ownerReferences"].GetArray()) {
-    kinds.push_back(StringOf(owner, "kind"));
+    kinds.push_back(JsonString(owner, "kind"));
   }
   return kinds;
 }
 
-ClusterApiObject DecodeItem(const Value& item) {
+Result<ClusterApiObject> DecodeItem(const Value& item,
+                                    const std::string& path) {
+  if (!item.IsObject() || !item.HasMember("metadata") ||
+      !item["metadata"].IsObject()) {
+    return Status::Invalid(path + ": no metadata");
+  }
   const Value& metadata = item["metadata"];
   ClusterApiObject object;
-  object.namespace_ = StringOf(metadata, "namespace");
-  object.name = StringOf(metadata, "name");
+  object.namespace_ = JsonString(metadata, "namespace");
+  object.name = JsonString(metadata, "name");
   object.labels = StringMap(metadata, "labels");
   object.annotations = StringMap(metadata, "annotations");
   object.owner_kinds = OwnerKinds(metadata);
@@ -52,7 +53,7 @@ ClusterApiObject DecodeItem(const Value& item) {
     if (spec.HasMember("replicas") && spec["replicas"].IsInt64()) {
       object.replicas = spec["replicas"].GetInt64();
     }
-    object.provider_id = StringOf(spec, "providerID");
+    object.provider_id = JsonString(spec, "providerID");
   }
   return object;
 }
@@ -61,21 +62,10 @@ ClusterApiObject DecodeItem(const Value& item) {
 
 Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
     std::string_view body) {
-  rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
-  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
-      !doc["items"].IsArray()) {
-    return Status::Invalid("not a list: " + std::string(body.substr(0, 200)));
-  }
-  std::vector<ClusterApiObject> objects;
-  for (const Value& item : doc["items"].GetArray()) {
-    if (!item.IsObject() || !item.HasMember("metadata") ||
-        !item["metadata"].IsObject()) {
-      continue;
-    }
-    objects.push_back(DecodeItem(item));
-  }
-  return objects;
+  Result<ListPage<ClusterApiObject>> page =
+      DecodeJsonList<ClusterApiObject>(body, &DecodeItem, "cluster api list");
+  if (!page.ok()) return page.status();
+  return std::move(page->items);
 }
 
 std::string EncodeAnnotationPatch(const std::string& key,

@@ -1,28 +1,15 @@
 #include "kube/decode.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
+
+#include "kube/json_list_watch.h"
 
 namespace propscaler::kube {
 namespace {
 
 using rapidjson::Value;
-
-Result<rapidjson::Document> ParseJson(std::string_view text, const char* what) {
-  rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
-  if (doc.HasParseError()) {
-    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
-                            std::to_string(doc.GetErrorOffset()) + ": " +
-                            rapidjson::GetParseError_En(doc.GetParseError()));
-  }
-  if (!doc.IsObject()) {
-    return Status::Internal(std::string(what) + ": not a JSON object");
-  }
-  return doc;
-}
 
 const Value* Member(const Value& object, const char* name) {
   if (!object.IsObject()) return nullptr;
@@ -49,11 +36,12 @@ std::map<std::string, std::string> StringMap(const Value* object) {
   return out;
 }
 
-Result<ConfigMap> DecodeConfigMapValue(const Value& object) {
+Result<ConfigMap> DecodeConfigMapValue(const Value& object,
+                                       const std::string& path) {
   ConfigMap config_map;
   const Value* metadata = Member(object, "metadata");
   if (metadata == nullptr) {
-    return Status::Internal("configmap without metadata");
+    return Status::Internal(path + ": configmap without metadata");
   }
   config_map.name = StringMember(*metadata, "name");
   config_map.namespace_ = StringMember(*metadata, "namespace");
@@ -61,61 +49,6 @@ Result<ConfigMap> DecodeConfigMapValue(const Value& object) {
   config_map.annotations = StringMap(Member(*metadata, "annotations"));
   config_map.data = StringMap(Member(object, "data"));
   return config_map;
-}
-
-template <typename T>
-using ItemDecoder = Result<T> (*)(const Value&);
-
-template <typename T>
-Result<ListPage<T>> DecodeList(std::string_view body, ItemDecoder<T> decode,
-                               const char* what) {
-  Result<rapidjson::Document> doc = ParseJson(body, what);
-  if (!doc.ok()) return doc.status();
-  ListPage<T> page;
-  if (const Value* metadata = Member(*doc, "metadata")) {
-    page.resource_version = StringMember(*metadata, "resourceVersion");
-    page.continue_token = StringMember(*metadata, "continue");
-  }
-  const Value* items = Member(*doc, "items");
-  if (items == nullptr || !items->IsArray()) return page;  // "items": null
-  page.items.reserve(items->Size());
-  for (const Value& item : items->GetArray()) {
-    Result<T> decoded = decode(item);
-    if (decoded.ok()) {
-      page.items.push_back(std::move(decoded).value());
-    } else {
-      page.item_errors.push_back(decoded.status().message());
-    }
-  }
-  return page;
-}
-
-template <typename T>
-Result<WatchEvent<T>> DecodeWatchEvent(std::string_view line,
-                                       ItemDecoder<T> decode,
-                                       const char* what) {
-  Result<rapidjson::Document> doc = ParseJson(line, what);
-  if (!doc.ok()) return doc.status();
-  Result<WatchEventType> type = ParseWatchEventType(StringMember(*doc, "type"));
-  if (!type.ok()) return type.status();
-  WatchEvent<T> event;
-  event.type = *type;
-  const Value* object = Member(*doc, "object");
-  if (object == nullptr) return Status::Internal("watch event without object");
-  if (const Value* metadata = Member(*object, "metadata")) {
-    event.resource_version = StringMember(*metadata, "resourceVersion");
-  }
-  if (event.type == WatchEventType::kError) {
-    const Value* code = Member(*object, "code");
-    event.error_code = code != nullptr && code->IsInt() ? code->GetInt() : 0;
-    event.error_message = StringMember(*object, "message");
-    return event;
-  }
-  if (event.type == WatchEventType::kBookmark) return event;
-  Result<T> decoded = decode(*object);
-  if (!decoded.ok()) return decoded.status();
-  event.object = std::move(decoded).value();
-  return event;
 }
 
 std::string Serialize(const Value& value) {
@@ -146,18 +79,19 @@ Result<WatchEventType> ParseWatchEventType(const std::string& type) {
 }
 
 Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body) {
-  return DecodeList<ConfigMap>(body, &DecodeConfigMapValue, "configmap list");
+  return DecodeJsonList<ConfigMap>(body, &DecodeConfigMapValue,
+                                   "configmap list");
 }
 
 Result<WatchEvent<ConfigMap>> DecodeConfigMapWatchEvent(std::string_view line) {
-  return DecodeWatchEvent<ConfigMap>(line, &DecodeConfigMapValue,
-                                     "configmap watch event");
+  return DecodeJsonWatchEvent<ConfigMap>(line, &DecodeConfigMapValue,
+                                         "configmap watch event");
 }
 
 Result<ConfigMap> DecodeConfigMap(std::string_view body) {
-  Result<rapidjson::Document> doc = ParseJson(body, "configmap");
+  Result<rapidjson::Document> doc = ParseJsonObject(body, "configmap");
   if (!doc.ok()) return doc.status();
-  return DecodeConfigMapValue(*doc);
+  return DecodeConfigMapValue(*doc, "configmap");
 }
 
 std::string EncodeConfigMap(const ConfigMap& config_map) {
@@ -183,7 +117,7 @@ std::string EncodeConfigMap(const ConfigMap& config_map) {
 
 Result<std::string> EditedConfigMapJson(std::string_view stored,
                                         const ConfigMap& desired) {
-  Result<rapidjson::Document> doc = ParseJson(stored, "configmap");
+  Result<rapidjson::Document> doc = ParseJsonObject(stored, "configmap");
   if (!doc.ok()) return doc.status();
   auto& alloc = doc->GetAllocator();
   if (!doc->HasMember("metadata") || !(*doc)["metadata"].IsObject()) {
@@ -216,7 +150,7 @@ Result<std::string> EditedConfigMapJson(std::string_view stored,
 }
 
 Result<Scale> DecodeScale(std::string_view body) {
-  Result<rapidjson::Document> doc = ParseJson(body, "scale");
+  Result<rapidjson::Document> doc = ParseJsonObject(body, "scale");
   if (!doc.ok()) return doc.status();
   Scale scale;
   if (const Value* metadata = Member(*doc, "metadata")) {
@@ -233,7 +167,7 @@ Result<Scale> DecodeScale(std::string_view body) {
 
 Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
   Result<rapidjson::Document> doc =
-      ParseJson(body, "horizontalpodautoscaler list");
+      ParseJsonObject(body, "horizontalpodautoscaler list");
   if (!doc.ok()) return doc.status();
   std::vector<HpaRef> hpas;
   const Value* items = Member(*doc, "items");

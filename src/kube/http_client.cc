@@ -161,9 +161,11 @@ struct HttpClient::Transfer {
 };
 
 HttpClient::HttpClient(ClientConfig config,
-                       std::chrono::seconds token_reread_interval)
+                       std::chrono::seconds token_reread_interval,
+                       const Clock* clock)
     : config_(std::move(config)),
-      token_reread_interval_(token_reread_interval) {
+      token_reread_interval_(token_reread_interval),
+      clock_(clock != nullptr ? clock : &RealClock::Instance()) {
   InitCurlOnce();
   GlobalMetrics().DeclareCounter(
       "propscaler_api_requests_total",
@@ -175,7 +177,7 @@ HttpClient::HttpClient(ClientConfig config,
 std::string HttpClient::BearerToken() const {
   if (config_.token_file.empty()) return config_.token;
   std::lock_guard<std::mutex> lock(token_mutex_);
-  const auto now = std::chrono::steady_clock::now();
+  const TimePoint now = clock_->Now();
   if (cached_token_.empty() || now - token_read_at_ >= token_reread_interval_) {
     Result<std::string> token = ReadFile(config_.token_file);
     // A failed re-read keeps the last token: the kubelet may be mid-rewrite.
@@ -188,7 +190,7 @@ std::string HttpClient::BearerToken() const {
 bool HttpClient::RereadToken() const {
   Result<std::string> token = ReadFile(config_.token_file);
   std::lock_guard<std::mutex> lock(token_mutex_);
-  token_read_at_ = std::chrono::steady_clock::now();
+  token_read_at_ = clock_->Now();
   if (!token.ok() || TrimWhitespace(*token) == cached_token_) return false;
   cached_token_ = TrimWhitespace(*token);
   return true;

@@ -19,6 +19,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/clock.h"
 #include "common/status.h"
 #include "kube/client_config.h"
 
@@ -42,10 +43,12 @@ struct HttpResponse {
 
 class HttpClient {
  public:
-  // `token_reread_interval`: how long a token read from a file is used.
+  // `token_reread_interval`: how long a token read from a file is used, as
+  // `clock` (nullptr: RealClock) measures it.
   explicit HttpClient(
       ClientConfig config,
-      std::chrono::seconds token_reread_interval = std::chrono::seconds(60));
+      std::chrono::seconds token_reread_interval = std::chrono::seconds(60),
+      const Clock* clock = nullptr);
 
   // Sends the request and returns whatever status the server answered; only
   // transport failures (refused, reset, timed out, TLS) are errors.
@@ -79,7 +82,8 @@ class HttpClient {
   const std::chrono::seconds token_reread_interval_;
   mutable std::mutex token_mutex_;
   mutable std::string cached_token_;
-  mutable std::chrono::steady_clock::time_point token_read_at_{};
+  const Clock* const clock_;
+  mutable TimePoint token_read_at_{};
 };
 
 }  // namespace propscaler::kube

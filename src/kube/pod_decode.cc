@@ -1,11 +1,11 @@
 #include "kube/pod_decode.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 
 #include <ctime>
 #include <string>
 
+#include "kube/json_list_watch.h"
 #include "kube/object_json.h"
 
 namespace propscaler::kube {
@@ -68,77 +68,6 @@ Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
                   ParseRfc3339(StringOf(metadata, "creationTimestamp"))};
 }
 
-template <typename T>
-using ObjectDecoder = Result<T> (*)(const Value&, const std::string&);
-
-Result<rapidjson::Document> Parse(std::string_view text, const char* what) {
-  rapidjson::Document doc;
-  doc.Parse(text.data(), text.size());
-  if (doc.HasParseError() || !doc.IsObject()) {
-    return Status::Invalid(std::string(what) + ": not a JSON object: " +
-                           rapidjson::GetParseError_En(doc.GetParseError()));
-  }
-  return doc;
-}
-
-template <typename T>
-Result<ListPage<T>> DecodeList(std::string_view body, ObjectDecoder<T> decode,
-                               const char* what) {
-  static const Value kNull;
-  Result<rapidjson::Document> doc = Parse(body, what);
-  if (!doc.ok()) return doc.status();
-  ListPage<T> page;
-  const Value& metadata = MemberOr(*doc, "metadata", kNull);
-  page.resource_version = StringOf(metadata, "resourceVersion");
-  page.continue_token = StringOf(metadata, "continue");
-  const Value& items = MemberOr(*doc, "items", kNull);
-  if (!items.IsArray()) return page;
-  for (size_t i = 0; i < items.Size(); ++i) {
-    Result<T> item = decode(items[i], "items[" + std::to_string(i) + "]");
-    if (item.ok()) {
-      page.items.push_back(std::move(item).value());
-    } else {
-      page.item_errors.push_back(item.status().message());
-    }
-  }
-  return page;
-}
-
-Result<WatchEventType> EventType(const std::string& type) {
-  if (type == "ADDED") return WatchEventType::kAdded;
-  if (type == "MODIFIED") return WatchEventType::kModified;
-  if (type == "DELETED") return WatchEventType::kDeleted;
-  if (type == "BOOKMARK") return WatchEventType::kBookmark;
-  if (type == "ERROR") return WatchEventType::kError;
-  return Status::Invalid("watch event type \"" + type + "\": unknown");
-}
-
-template <typename T>
-Result<WatchEvent<T>> DecodeEvent(std::string_view line,
-                                  ObjectDecoder<T> decode, const char* what) {
-  static const Value kNull;
-  Result<rapidjson::Document> doc = Parse(line, what);
-  if (!doc.ok()) return doc.status();
-  Result<WatchEventType> type = EventType(StringOf(*doc, "type"));
-  if (!type.ok()) return type.status();
-  WatchEvent<T> event;
-  event.type = *type;
-  const Value& object = MemberOr(*doc, "object", kNull);
-  if (event.type == WatchEventType::kError) {
-    const Value& code = MemberOr(object, "code", kNull);
-    event.error_code = code.IsInt() ? code.GetInt() : 0;
-    event.error_message = StringOf(object, "message");
-    return event;
-  }
-  event.resource_version =
-      StringOf(MemberOr(object, "metadata", kNull), "resourceVersion");
-  if (event.type == WatchEventType::kBookmark) return event;
-  Result<T> decoded = decode(object, "object");
-  if (!decoded.ok()) return decoded.status();
-  event.object = std::move(decoded).value();
-  return event;
-}
-
 }  // namespace
 
 TimePoint ParseRfc3339(std::string_view text) {
@@ -151,16 +80,16 @@ TimePoint ParseRfc3339(std::string_view text) {
 }
 
 Result<ListPage<LivePod>> DecodeLivePodList(std::string_view body) {
-  return DecodeList<LivePod>(body, &DecodePod, "pod list");
+  return DecodeJsonList<LivePod>(body, &DecodePod, "pod list");
 }
 Result<WatchEvent<LivePod>> DecodeLivePodWatchEvent(std::string_view line) {
-  return DecodeEvent<LivePod>(line, &DecodePod, "pod watch event");
+  return DecodeJsonWatchEvent<LivePod>(line, &DecodePod, "pod watch event");
 }
 Result<ListPage<LiveNode>> DecodeLiveNodeList(std::string_view body) {
-  return DecodeList<LiveNode>(body, &DecodeNode, "node list");
+  return DecodeJsonList<LiveNode>(body, &DecodeNode, "node list");
 }
 Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line) {
-  return DecodeEvent<LiveNode>(line, &DecodeNode, "node watch event");
+  return DecodeJsonWatchEvent<LiveNode>(line, &DecodeNode, "node watch event");
 }
 
 ListWatchCodec<LivePod> LivePodCodec() {

@@ -32,9 +32,13 @@ TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
   EXPECT_FALSE((*objects)[1].replicas.has_value());
 }
 
-TEST(ClusterApiDecodeTest, NotAListIsAnError) {
-  EXPECT_FALSE(DecodeClusterApiList("{\"items\": {}}").ok());
+TEST(ClusterApiDecodeTest, NotAJsonObjectIsAnError) {
+  EXPECT_FALSE(DecodeClusterApiList("[]").ok());
   EXPECT_FALSE(DecodeClusterApiList("[").ok());
+  Result<std::vector<ClusterApiObject>> none =
+      DecodeClusterApiList(R"({"items": null})");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
 }
 
 TEST(ClusterApiDecodeTest, AnnotationPatchSetsOrRemovesOneKey) {

@@ -67,7 +67,11 @@ TEST(VirtualClockTest, StandsStillWhileAThreadRuns) {
   // Only the sleeper waits; this thread runs, so the clock must not move.
   for (int i = 0; i < 1000; ++i) std::this_thread::yield();
   EXPECT_EQ(clock.Now(), start);
-  clock.Advance(seconds(1));
+  // Not Advance(): the sleeper may not have begun its wait yet, and a wait
+  // begun after an Advance would end a second later, with this thread in
+  // join() and the clock unable to move. Waiting here moves time only once
+  // both wait.
+  clock.SleepFor(seconds(1));
   sleeper.join();
   EXPECT_EQ(clock.Now() - start, seconds(1));
 }

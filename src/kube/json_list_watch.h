@@ -1,0 +1,94 @@
+// The one DOM decoding of list pages and watch events, shared by kube/'s
+// RapidJSON decoders (ConfigMaps, node-scale's pods and nodes; replica
+// mode's counted nodes keep their SAX fast path in node_decode): a page's
+// resourceVersion, continue token and items, where an item that does not
+// decode is reported in item_errors, not fatal; a watch line's type,
+// resourceVersion, ERROR status and object.
+#ifndef PROPSCALER_KUBE_JSON_LIST_WATCH_H_
+#define PROPSCALER_KUBE_JSON_LIST_WATCH_H_
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "kube/objects.h"
+
+namespace propscaler::kube {
+
+// Decodes one object; errors start with `path` ("items[2]", "object").
+template <typename T>
+using JsonObjectDecoder = Result<T> (*)(const rapidjson::Value& object,
+                                        const std::string& path);
+
+// `text` as a JSON object; errors name `what` and the offset.
+Result<rapidjson::Document> ParseJsonObject(std::string_view text,
+                                            const char* what);
+
+// `object[name]` as a string; empty when absent or not a string.
+std::string JsonString(const rapidjson::Value& object, const char* name);
+
+// A watch line's envelope: the object is null for an ERROR event.
+struct WatchEnvelope {
+  WatchEventType type = WatchEventType::kAdded;
+  std::string resource_version;
+  int error_code = 0;
+  std::string error_message;
+  const rapidjson::Value* object = nullptr;
+};
+Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc);
+
+template <typename T>
+Result<ListPage<T>> DecodeJsonList(std::string_view body,
+                                   JsonObjectDecoder<T> decode,
+                                   const char* what) {
+  Result<rapidjson::Document> doc = ParseJsonObject(body, what);
+  if (!doc.ok()) return doc.status();
+  ListPage<T> page;
+  if (doc->HasMember("metadata")) {
+    page.resource_version = JsonString((*doc)["metadata"], "resourceVersion");
+    page.continue_token = JsonString((*doc)["metadata"], "continue");
+  }
+  if (!doc->HasMember("items") || !(*doc)["items"].IsArray()) {
+    return page;  // "items": null
+  }
+  const rapidjson::Value& items = (*doc)["items"];
+  page.items.reserve(items.Size());
+  for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
+    Result<T> item = decode(items[i], "items[" + std::to_string(i) + "]");
+    if (item.ok()) {
+      page.items.push_back(std::move(item).value());
+    } else {
+      page.item_errors.push_back(item.status().message());
+    }
+  }
+  return page;
+}
+
+template <typename T>
+Result<WatchEvent<T>> DecodeJsonWatchEvent(std::string_view line,
+                                           JsonObjectDecoder<T> decode,
+                                           const char* what) {
+  Result<rapidjson::Document> doc = ParseJsonObject(line, what);
+  if (!doc.ok()) return doc.status();
+  Result<WatchEnvelope> envelope = ParseWatchEnvelope(*doc);
+  if (!envelope.ok()) return envelope.status();
+  WatchEvent<T> event;
+  event.type = envelope->type;
+  event.resource_version = envelope->resource_version;
+  event.error_code = envelope->error_code;
+  event.error_message = envelope->error_message;
+  if (event.type == WatchEventType::kError ||
+      event.type == WatchEventType::kBookmark) {
+    return event;
+  }
+  Result<T> decoded = decode(*envelope->object, "object");
+  if (!decoded.ok()) return decoded.status();
+  event.object = std::move(decoded).value();
+  return event;
+}
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_JSON_LIST_WATCH_H_
