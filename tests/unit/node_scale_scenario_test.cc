@@ -35,6 +35,7 @@ using std::chrono::seconds;
 
 constexpr char kNamespace[] = "propscaler";
 constexpr char kGroupsConfigMap[] = "node-groups";
+constexpr char kCapi[] = "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/";
 
 // One propscaler process: its own reflectors, store, provider, loop and
 // (optionally) leader elector, sharing the cluster and the clock. Stop() is
@@ -124,6 +125,52 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
       }
     }
     return count;
+  }
+
+  // A MachineDeployment of 4-core nodes with CA's size annotations (max 5).
+  void CreateMachineDeployment(const std::string& name, int min, int replicas) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), std::string(kCapi) + "machinedeployments",
+            R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+            R"("kind":"MachineDeployment","metadata":{"name":")" +
+                name +
+                R"(","annotations":{)"
+                R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
+                std::to_string(min) +
+                R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+                R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+                R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+                R"("spec":{"replicas":)" +
+                std::to_string(replicas) + "}}")
+            .ok());
+  }
+
+  // A Machine of MachineDeployment `deployment` and its Ready Node, which
+  // names it by Cluster API's annotations.
+  void CreateMachineWithNode(const std::string& machine,
+                             const std::string& deployment,
+                             const std::string& node) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), std::string(kCapi) + "machines",
+            R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+            R"("metadata":{"name":")" +
+                machine +
+                R"(","labels":{"cluster.x-k8s.io/deployment-name":")" +
+                deployment + R"("}},"spec":{"providerID":"aws:///z/i-)" + node +
+                R"("}})")
+            .ok());
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("", 4000), true)
+                    .ok());
+    ASSERT_TRUE(
+        sim::PatchNode(
+            cluster_.store(), node,
+            R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+                machine +
+                R"(","cluster.x-k8s.io/cluster-namespace":"default"}}})")
+            .ok());
   }
 
   kube::NodeTemplate Shape(const std::string& group, int64_t cpu_millis) {
@@ -474,20 +521,7 @@ TEST_F(NodeScaleScenarioTest,
 // machines here, so the nodes stay upcoming: no second increase for as long
 // as --max-node-provision-time (15 minutes) lets them come.
 TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
-  ASSERT_TRUE(
-      sim::CreateObject(
-          cluster_.store(),
-          "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/"
-          "machinedeployments",
-          R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
-          R"("kind":"MachineDeployment","metadata":{"name":"workers",)"
-          R"("annotations":{)"
-          R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":"0",)"
-          R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
-          R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
-          R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
-          R"("spec":{"replicas":0}})")
-          .ok());
+  CreateMachineDeployment("workers", 0, 0);
   memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
   CreatePendingPod("web-0", "3");
   CreatePendingPod("web-1", "3");
@@ -502,6 +536,53 @@ TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
   EXPECT_EQ(*replicas, 2);
   EXPECT_EQ(Calls("update machinedeployments/scale"), 1);
   EXPECT_EQ(CountEvents("TriggeredScaleUp"), 2u);
+}
+
+// Cluster API scale-down: the empty node's Machine is marked for deletion,
+// then replicas lowered once. The node stays registered until Cluster API
+// removes the machine (here it never does): for the hour that follows it is
+// not removed again, no other machine is marked and replicas stay lowered.
+TEST_F(NodeScaleScenarioTest,
+       MachineOfAnUnneededNodeIsMarkedThenReplicasLoweredOnce) {
+  CreateMachineDeployment("workers", 1, 2);
+  CreateMachineWithNode("m-1", "workers", "n-1");
+  CreateMachineWithNode("m-2", "workers", "n-2");
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("web-0", "3", "n-1"))
+                  .ok());
+  nodescale::LoopOptions options;  // unneeded for 10 minutes
+  options.delays.delay_after_add = seconds(0);
+  StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
+                         &cluster_.client(), &clock_));
+  auto machine = [&](const std::string& name) {
+    return sim::GetObject(cluster_.store(),
+                          std::string(kCapi) + "machines/" + name)
+        .value_or("");
+  };
+  auto replicas = [&]() -> int64_t {
+    Result<int64_t> read = sim::GetReplicas(
+        cluster_.store(), "machinedeployment", "default", "workers");
+    return read.ok() ? *read : -1;
+  };
+  clock_.SleepFor(minutes(9));
+  EXPECT_EQ(replicas(), 2);
+  EXPECT_EQ(Calls("patch machines"), 0);
+
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(replicas(), 1);
+  EXPECT_NE(machine("m-2").find("cluster.x-k8s.io/delete-machine"),
+            std::string::npos);
+  EXPECT_EQ(machine("m-1").find("cluster.x-k8s.io/delete-machine"),
+            std::string::npos);
+  clock_.SleepFor(std::chrono::hours(1));
+  EXPECT_EQ(replicas(), 1);
+  EXPECT_EQ(Calls("update machinedeployments/scale"), 1);
+  EXPECT_EQ(Calls("patch machines"), 1);
+  EXPECT_NE(NodeJson("n-2").find("ToBeDeletedByClusterAutoscaler"),
+            std::string::npos);
+  EXPECT_EQ(NodeJson("n-1").find("ToBeDeletedByClusterAutoscaler"),
+            std::string::npos);
 }
 
 }  // namespace
