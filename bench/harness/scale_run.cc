@@ -18,9 +18,16 @@ constexpr std::chrono::milliseconds kNoQuiet{0};
 using Clock = std::chrono::steady_clock;
 using e2e::Process;
 
-const std::string kScalePatch = std::string("PATCH /apis/apps/v1/namespaces/") +
-                                kNamespace + "/deployments/" + kDeployment +
-                                "/scale";
+const std::string kScalePath = std::string(" /apis/apps/v1/namespaces/") +
+                               kNamespace + "/deployments/" + kDeployment +
+                               "/scale";
+
+// A write of the scale: an update (PUT) under the resourceVersion read, or
+// a merge patch where RBAC forbids updates.
+bool IsScaleWrite(const std::string& verb_and_path) {
+  return verb_and_path == "PUT" + kScalePath ||
+         verb_and_path == "PATCH" + kScalePath;
+}
 
 double SecondsBetween(Clock::time_point from, Clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
@@ -70,18 +77,18 @@ Result<double> TimeListSend(const std::string& kubeconfig) {
   return SecondsBetween(start, Clock::now());
 }
 
-// When the first scale PATCH at or after `since` arrived.
+// When the first scale write at or after `since` arrived.
 Result<Clock::time_point> WaitForScalePatch(const sim::FakeApiServer& server,
                                             Clock::time_point since,
                                             std::chrono::seconds timeout) {
   const Clock::time_point deadline = Clock::now() + timeout;
   while (Clock::now() < deadline) {
     for (const sim::LoggedRequest& request : server.RequestLog(since)) {
-      if (request.verb_and_path == kScalePatch) return request.at;
+      if (IsScaleWrite(request.verb_and_path)) return request.at;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
-  return Status::Unavailable("no scale PATCH within " +
+  return Status::Unavailable("no scale write within " +
                              std::to_string(timeout.count()) + "s");
 }
 
@@ -99,7 +106,7 @@ Status WaitForReplicas(const sim::FakeApiServer& server, int64_t want) {
 }
 
 // Turns a node NotReady, waits for the scale down and then `quiet`, turns it
-// Ready again: the milliseconds from committing Ready to the scale PATCH
+// Ready again: the milliseconds from committing Ready to the scale write
 // arriving.
 Result<double> ReactionTrial(sim::FakeApiServer* server, int node,
                              int heartbeat, std::chrono::milliseconds quiet) {

@@ -149,7 +149,8 @@ Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
 Status KubeApi::Watch(const Collection& collection,
                       const std::string& resource_version, int timeout_seconds,
                       const std::function<bool(std::string_view)>& on_line,
-                      const std::atomic<bool>* cancel) const {
+                      const std::atomic<bool>* cancel,
+                      const std::function<void()>& on_open) const {
   HttpRequest request;
   request.path = collection.path +
                  "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
@@ -160,7 +161,8 @@ Status KubeApi::Watch(const Collection& collection,
   request.timeout_seconds = timeout_seconds + 30;
   Result<HttpRequest> prepared = Prepare(request);
   if (!prepared.ok()) return prepared.status();
-  Result<HttpResponse> response = http_->Stream(*prepared, on_line, cancel);
+  Result<HttpResponse> response =
+      http_->Stream(*prepared, on_line, cancel, on_open);
   if (!response.ok()) return response.status();
   NoteRetryAfter(request, *response);
   return StatusFromHttp(request, *response);

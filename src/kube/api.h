@@ -62,11 +62,13 @@ class KubeApi : public Client {
 
   // Streams watch event lines from `resource_version` until the server ends
   // the stream (after about `timeout_seconds`), `on_line` returns false, or
-  // `*cancel`. An HTTP error status is returned as an error.
+  // `*cancel`; `on_open` (may be empty) once the server answered 200. An
+  // HTTP error status is returned as an error.
   Status Watch(const Collection& collection,
                const std::string& resource_version, int timeout_seconds,
                const std::function<bool(std::string_view)>& on_line,
-               const std::atomic<bool>* cancel) const;
+               const std::atomic<bool>* cancel,
+               const std::function<void()>& on_open = {}) const;
 
   std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
       const std::string& label_selector,

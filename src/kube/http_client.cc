@@ -88,6 +88,7 @@ struct HttpClient::Transfer {
   using Clock = std::chrono::steady_clock;
 
   const std::function<bool(std::string_view)>* on_line = nullptr;
+  const std::function<void()>* on_open = nullptr;  // once, on a 200
   const std::atomic<bool>* cancel = nullptr;
   HttpResponse response;
   std::string pending;  // a streamed line not yet complete
@@ -135,6 +136,13 @@ struct HttpClient::Transfer {
     auto* transfer = static_cast<Transfer*>(self);
     transfer->last_data = Clock::now();
     std::string_view line(data, size * count);
+    // The blank line ends a response's headers (an interim 1xx's too, but
+    // then the code is not 200).
+    if ((line == "\r\n" || line == "\n") && transfer->on_open != nullptr &&
+        *transfer->on_open && transfer->Streaming()) {
+      (*transfer->on_open)();
+      transfer->on_open = nullptr;
+    }
     constexpr std::string_view kRetryAfter = "retry-after:";
     if (line.size() > kRetryAfter.size()) {
       std::string name(line.substr(0, kRetryAfter.size()));
@@ -197,23 +205,26 @@ bool HttpClient::RereadToken() const {
 }
 
 Result<HttpResponse> HttpClient::Do(const HttpRequest& request) const {
-  return PerformWithFreshToken(request, nullptr, nullptr);
+  return PerformWithFreshToken(request, nullptr, nullptr, nullptr);
 }
 
 Result<HttpResponse> HttpClient::Stream(
     const HttpRequest& request,
     const std::function<bool(std::string_view)>& on_line,
-    const std::atomic<bool>* cancel) const {
-  return PerformWithFreshToken(request, &on_line, cancel);
+    const std::atomic<bool>* cancel,
+    const std::function<void()>& on_open) const {
+  return PerformWithFreshToken(request, &on_line, cancel, &on_open);
 }
 
 Result<HttpResponse> HttpClient::PerformWithFreshToken(
     const HttpRequest& request,
     const std::function<bool(std::string_view)>* on_line,
-    const std::atomic<bool>* cancel) const {
+    const std::atomic<bool>* cancel,
+    const std::function<void()>* on_open) const {
   auto perform = [&] {
     Transfer transfer;
     transfer.on_line = on_line;
+    transfer.on_open = on_open;
     transfer.cancel = cancel;
     Result<HttpResponse> response = Perform(request, &transfer);
     CountRequest(request.method, response);

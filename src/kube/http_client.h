@@ -54,13 +54,15 @@ class HttpClient {
   // transport failures (refused, reset, timed out, TLS) are errors.
   Result<HttpResponse> Do(const HttpRequest& request) const;
 
-  // Sends the request and, on a 200, passes each line of the body to
-  // `on_line` as it arrives, until the stream ends, `on_line` returns false,
-  // or `*cancel` becomes true. On other statuses the body is returned whole.
+  // Sends the request and, on a 200, calls `on_open` (may be empty) once the
+  // headers are in, then passes each line of the body to `on_line` as it
+  // arrives, until the stream ends, `on_line` returns false, or `*cancel`
+  // becomes true. On other statuses the body is returned whole.
   Result<HttpResponse> Stream(
       const HttpRequest& request,
       const std::function<bool(std::string_view line)>& on_line,
-      const std::atomic<bool>* cancel) const;
+      const std::atomic<bool>* cancel,
+      const std::function<void()>& on_open = {}) const;
 
   const ClientConfig& config() const { return config_; }
 
@@ -71,7 +73,8 @@ class HttpClient {
   Result<HttpResponse> PerformWithFreshToken(
       const HttpRequest& request,
       const std::function<bool(std::string_view)>* on_line,
-      const std::atomic<bool>* cancel) const;
+      const std::atomic<bool>* cancel,
+      const std::function<void()>* on_open) const;
   Result<HttpResponse> Perform(const HttpRequest& request,
                                Transfer* transfer) const;
   std::string BearerToken() const;

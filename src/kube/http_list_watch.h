@@ -46,13 +46,14 @@ class HttpListWatch : public ListWatch<T> {
 
   Status Watch(const std::string& resource_version, int timeout_seconds,
                const std::function<bool(Result<WatchEvent<T>>)>& on_event,
-               const StopSignal* stop) override {
+               const StopSignal* stop,
+               const std::function<void()>& on_open) override {
     return api_->Watch(
         collection_, resource_version, timeout_seconds,
         [&](std::string_view line) {
           return on_event(codec_.decode_event(line));
         },
-        stop->flag());
+        stop->flag(), on_open);
   }
 
   std::chrono::milliseconds RetryAfterLeft() const override {

@@ -35,12 +35,13 @@ class ListWatch {
 
   // Passes each event after `resource_version` to `on_event` (an event that
   // could not be decoded as an error) until the stream ends (after about
-  // `timeout_seconds`), `on_event` returns false, or `*stop`. An error
-  // status of the request is returned.
+  // `timeout_seconds`), `on_event` returns false, or `*stop`. `on_open` is
+  // called once the server has accepted the watch, before any event. An
+  // error status of the request is returned.
   virtual Status Watch(
       const std::string& resource_version, int timeout_seconds,
       const std::function<bool(Result<WatchEvent<T>>)>& on_event,
-      const StopSignal* stop) = 0;
+      const StopSignal* stop, const std::function<void()>& on_open) = 0;
 
   // How long the server asked us to stay away; zero when it did not.
   virtual std::chrono::milliseconds RetryAfterLeft() const = 0;

@@ -143,16 +143,19 @@ class Reflector {
                      << event.status().message();
         return true;
       }
-      // Anything from the server, bookmarks included, shows the stream is
-      // up again.
+      return Apply(*event, &event_error);
+    };
+    // Accepted by the server, the watch resumes from the resourceVersion the
+    // copy was current at: it is no longer stale, even before any event
+    // comes (on a quiet collection, the first bookmark takes a minute).
+    auto on_open = [&] {
       if (has_error_.load(std::memory_order_relaxed)) {
         SetLastError(Status::Ok());
       }
-      return Apply(*event, &event_error);
     };
     std::uniform_int_distribution<int> timeout(300, 600);
-    Status status =
-        source_->Watch(resource_version_, timeout(random_), on_event, stop);
+    Status status = source_->Watch(resource_version_, timeout(random_),
+                                   on_event, stop, on_open);
     if (!event_error.ok()) return event_error;
     return status.WithContext("watching " + what_);
   }

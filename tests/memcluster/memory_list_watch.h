@@ -46,7 +46,8 @@ class MemoryListWatch : public kube::ListWatch<T> {
 
   Status Watch(const std::string& resource_version, int timeout_seconds,
                const std::function<bool(Result<kube::WatchEvent<T>>)>& on_event,
-               const StopSignal* stop) override {
+               const StopSignal* stop,
+               const std::function<void()>& on_open) override {
     if (Status fault = Fault("watch"); !fault.ok()) return fault;
     std::multimap<std::string, std::string> params = params_;
     params.emplace("watch", "1");
@@ -57,6 +58,7 @@ class MemoryListWatch : public kube::ListWatch<T> {
     if (!options.ok()) return options.error().ToStatus();
     sim::WatchStream stream(cluster_->store(), path_, options.value(),
                             sim::WatchSettings{}, stop->flag());
+    if (on_open) on_open();
     std::string chunk;
     while (stream.Next(&chunk)) {
       std::string_view rest = chunk;

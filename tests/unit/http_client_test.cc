@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -191,6 +192,37 @@ TEST(InClusterConfigTest, ReadsServiceAccountFiles) {
   ASSERT_FALSE(outside.ok());
   EXPECT_NE(outside.status().message().find("--kubeconfig"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+// A watch tells its caller when the server accepted it (200), before any
+// event: that is when a reflector's copy stops being stale. A refused watch
+// never does.
+TEST_F(HttpClientTest, WatchSaysWhenTheServerAcceptedIt) {
+  HttpClient http(WithToken());
+  KubeApi api(&http);
+  std::vector<std::string> seen;
+  Status status = api.Watch(
+      {"/api/v1/nodes", "", ""}, "0", 1,
+      [&](std::string_view) {
+        seen.push_back("line");
+        return false;  // the first event (a bookmark at the latest) is enough
+      },
+      nullptr, [&] { seen.push_back("open"); });
+  EXPECT_TRUE(status.ok()) << status.message();
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen[0], "open");
+  EXPECT_EQ(std::count(seen.begin(), seen.end(), "open"), 1);
+
+  ClientConfig wrong = WithToken();
+  wrong.token = "token-9";
+  HttpClient refused_http(wrong);
+  KubeApi refused(&refused_http);
+  bool opened = false;
+  Status denied = refused.Watch(
+      {"/api/v1/nodes", "", ""}, "0", 1, [](std::string_view) { return true; },
+      nullptr, [&] { opened = true; });
+  EXPECT_EQ(denied.code(), StatusCode::kUnauthenticated);
+  EXPECT_FALSE(opened);
 }
 
 }  // namespace
