@@ -36,6 +36,12 @@ DEFINE_string(scale_down_delay_after_failure, "3m",
               "node-scale: no scale-down this long after a failed removal.");
 DEFINE_double(scale_down_utilization_threshold, 0.5,
               "node-scale: nodes below this utilization may go.");
+DEFINE_bool(ignore_daemonsets_utilization, false,
+            "node-scale: leave DaemonSet pods out of a node's utilization, "
+            "as Cluster Autoscaler's flag.");
+DEFINE_bool(ignore_mirror_pods_utilization, false,
+            "node-scale: leave mirror (static) pods out of a node's "
+            "utilization, as Cluster Autoscaler's flag.");
 DEFINE_int32(max_empty_bulk_delete, 10,
              "node-scale: empty nodes removed at once.");
 DEFINE_int32(max_graceful_termination_sec, 600,
@@ -191,6 +197,10 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
   loop.scale_down.utilization_threshold =
       FLAGS_scale_down_utilization_threshold;
+  loop.scale_down.ignore_daemonsets_utilization =
+      FLAGS_ignore_daemonsets_utilization;
+  loop.scale_down.ignore_mirror_pods_utilization =
+      FLAGS_ignore_mirror_pods_utilization;
   s.cloud_provider = FLAGS_cloud_provider;
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);

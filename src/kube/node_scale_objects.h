@@ -23,6 +23,13 @@ inline constexpr std::string_view kScaleDownDisabledAnnotation =
     "cluster-autoscaler.kubernetes.io/scale-down-disabled";
 inline constexpr std::string_view kMirrorPodAnnotation =
     "kubernetes.io/config.mirror";
+// Cluster Autoscaler's taints, which propscaler sets as it does: on a node
+// found unneeded (PreferNoSchedule), and on a node being removed
+// (NoSchedule).
+inline constexpr std::string_view kDeletionCandidateTaint =
+    "DeletionCandidateOfClusterAutoscaler";
+inline constexpr std::string_view kToBeDeletedTaint =
+    "ToBeDeletedByClusterAutoscaler";
 
 enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
 

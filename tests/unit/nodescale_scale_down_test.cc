@@ -46,13 +46,22 @@ class NodescaleScaleDownTest : public ::testing::Test {
   ScaleDownConfig config_;
 };
 
-TEST_F(NodescaleScaleDownTest, UtilizationIgnoresDaemonSetAndMirrorPods) {
-  const NodeState& node = snapshot_.nodes[1];
-  PodState ds = DaemonSetPod("ds", "g-2", 3000, kGi);
-  PodState mirror = BoundPod("static", "g-2", 3000, kGi, "");
+// As Cluster Autoscaler: DaemonSet and mirror pods count unless
+// --ignore-daemonsets-utilization / --ignore-mirror-pods-utilization.
+TEST_F(NodescaleScaleDownTest,
+       UtilizationCountsDaemonSetAndMirrorPodsByDefault) {
+  const NodeState& node = snapshot_.nodes[1];  // 4 cpu, 16 GiB
+  PodState ds = DaemonSetPod("ds", "g-2", 1000, kGi);
+  PodState mirror = BoundPod("static", "g-2", 1000, kGi, "");
   mirror.annotations = {{std::string(kMirrorPodAnnotation), "x"}};
-  PodState app = BoundPod("app", "g-2", 1000, 12 * kGi);
-  EXPECT_DOUBLE_EQ(NodeUtilization(node, {&ds, &mirror, &app}), 0.75);
+  PodState app = BoundPod("app", "g-2", 1000, 8 * kGi);
+  ScaleDownConfig config;
+  EXPECT_DOUBLE_EQ(NodeUtilization(node, {&ds, &mirror, &app}, config), 0.75);
+  config.ignore_daemonsets_utilization = true;
+  EXPECT_DOUBLE_EQ(NodeUtilization(node, {&ds, &mirror, &app}, config),
+                   std::max(2000.0 / 4000, 9.0 / 16));
+  config.ignore_mirror_pods_utilization = true;
+  EXPECT_DOUBLE_EQ(NodeUtilization(node, {&ds, &mirror, &app}, config), 0.5);
 }
 
 TEST_F(NodescaleScaleDownTest, EmptyFirstThenUnderutilized) {

@@ -13,8 +13,7 @@ namespace {
 bool IsNodeStateTaint(const Taint& taint) {
   return taint.key.starts_with("node.kubernetes.io/") ||
          taint.key.starts_with("node.cloudprovider.kubernetes.io/") ||
-         taint.key == "ToBeDeletedByClusterAutoscaler" ||
-         taint.key == "DeletionCandidateOfClusterAutoscaler";
+         taint.key == kToBeDeletedTaint || taint.key == kDeletionCandidateTaint;
 }
 
 }  // namespace

@@ -78,7 +78,15 @@ class ScaleDownPlanner {
           "true") {
         continue;
       }
-      const double utilization = NodeUtilization(node, bins_[i].pods);
+      // Being removed, by this process or (until the loop clears a stale
+      // taint) by one before it: not a candidate again, as in CA.
+      if (std::any_of(node.taints.begin(), node.taints.end(),
+                      [](const Taint& taint) {
+                        return taint.key == kToBeDeletedTaint;
+                      })) {
+        continue;
+      }
+      const double utilization = NodeUtilization(node, bins_[i].pods, config_);
       if (utilization >= config_.utilization_threshold) continue;
       Candidate candidate{i, utilization, {}};
       for (const PodState* pod : bins_[i].pods) {
@@ -185,11 +193,16 @@ class ScaleDownPlanner {
 }  // namespace
 
 double NodeUtilization(const NodeState& node,
-                       const std::vector<const PodState*>& pods_on_node) {
+                       const std::vector<const PodState*>& pods_on_node,
+                       const ScaleDownConfig& config) {
   int64_t cpu = 0;
   int64_t memory = 0;
   for (const PodState* pod : pods_on_node) {
-    if (pod->terminated || IsDaemonSetPod(*pod) || IsMirrorPod(*pod)) continue;
+    if (pod->terminated ||
+        (config.ignore_daemonsets_utilization && IsDaemonSetPod(*pod)) ||
+        (config.ignore_mirror_pods_utilization && IsMirrorPod(*pod))) {
+      continue;
+    }
     cpu += pod->requests.cpu_millis;
     memory += pod->requests.memory_bytes;
   }

@@ -5,8 +5,11 @@
 // never cordoned), as Cluster Autoscaler's filter-out-schedulable does, so a
 // node that pending pods will use is not unneeded. Utilization is
 // max(cpu, memory) requested / allocatable, DaemonSet and mirror pods
-// ignored. A node is a candidate when it is below the threshold,
-// its group is above min size, and it is not annotated
+// counted unless told otherwise (CA's --ignore-daemonsets-utilization and
+// --ignore-mirror-pods-utilization, both false by default). A node is a
+// candidate when it is below the threshold, its group is above min size, it
+// does not carry ToBeDeletedByClusterAutoscaler (it is being removed), and
+// it is not annotated
 // cluster-autoscaler.kubernetes.io/scale-down-disabled=true. It is removable
 // only if every pod on it can move: pods without a controller,
 // safe-to-evict "false", local storage (emptyDir/hostPath) without
@@ -31,6 +34,8 @@ namespace propscaler::nodescale {
 
 struct ScaleDownConfig {
   double utilization_threshold = 0.5;
+  bool ignore_daemonsets_utilization = false;
+  bool ignore_mirror_pods_utilization = false;
   ResourceLimits limits;
 };
 
@@ -55,7 +60,8 @@ struct ScaleDownPlan {
 
 // Utilization of a node from the pods bound to it.
 double NodeUtilization(const NodeState& node,
-                       const std::vector<const PodState*>& pods_on_node);
+                       const std::vector<const PodState*>& pods_on_node,
+                       const ScaleDownConfig& config);
 
 // Why this pod keeps its node, or nullopt when it may be evicted (or, like
 // DaemonSet and mirror pods, does not need to move).

@@ -27,11 +27,13 @@ using kube::Taint;
 using kube::TaintEffect;
 using kube::Toleration;
 
+using kube::kDeletionCandidateTaint;
 using kube::kHostnameLabel;
 using kube::kMirrorPodAnnotation;
 using kube::kNodeGroupLabel;
 using kube::kSafeToEvictAnnotation;
 using kube::kScaleDownDisabledAnnotation;
+using kube::kToBeDeletedTaint;
 
 using kube::AnnotationOf;
 using kube::EffectivePodRequests;

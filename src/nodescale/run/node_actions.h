@@ -15,11 +15,6 @@
 
 namespace propscaler::nodescale {
 
-inline constexpr std::string_view kDeletionCandidateTaint =
-    "DeletionCandidateOfClusterAutoscaler";
-inline constexpr std::string_view kToBeDeletedTaint =
-    "ToBeDeletedByClusterAutoscaler";
-
 bool HasTaint(const NodeState& node, std::string_view key);
 
 // Adds or removes the PreferNoSchedule deletion-candidate taint.
