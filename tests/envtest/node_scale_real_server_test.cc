@@ -157,9 +157,13 @@ TEST_F(NodeScaleRealServerTest, LeaderElectionOnARealLease) {
       << follower->Output();
   ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-2", "3").ok());
   ASSERT_TRUE(WaitForGroupNodes(2, *follower));
-  EXPECT_EQ(
-      CountOf(leader->Output() + follower->Output(), "kwok: created node"), 2)
-      << leader->Output() << follower->Output();
+  // The node is in the API before its creator's log line is read from the
+  // pipe: wait for the line, then check that no third one was written.
+  auto created = [&] {
+    return CountOf(leader->Output() + follower->Output(), "kwok: created node");
+  };
+  EXPECT_TRUE(e2e::WaitUntil([&] { return created() >= 2; }, seconds(5)));
+  EXPECT_EQ(created(), 2) << leader->Output() << follower->Output();
 }
 
 // The scheduler takes 30 s to bind: the nodes made for the pending pods are
