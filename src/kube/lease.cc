@@ -7,16 +7,12 @@
 #include <cstdio>
 #include <ctime>
 
+#include "kube/json_list_watch.h"
+
 namespace propscaler::kube {
 namespace {
 
 constexpr char kLeases[] = "/apis/coordination.k8s.io/v1/namespaces/";
-
-std::string StringOf(const rapidjson::Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name)) return "";
-  const rapidjson::Value& value = object[name];
-  return value.IsString() ? value.GetString() : "";
-}
 
 int IntOf(const rapidjson::Value& object, const char* name) {
   if (!object.IsObject() || !object.HasMember(name)) return 0;
@@ -37,12 +33,12 @@ Result<Lease> DecodeLease(std::string_view body) {
       doc.HasMember("metadata") ? doc["metadata"] : kEmpty;
   const rapidjson::Value& spec = doc.HasMember("spec") ? doc["spec"] : kEmpty;
   Lease lease;
-  lease.namespace_ = StringOf(metadata, "namespace");
-  lease.name = StringOf(metadata, "name");
-  lease.resource_version = StringOf(metadata, "resourceVersion");
-  lease.holder = StringOf(spec, "holderIdentity");
+  lease.namespace_ = JsonString(metadata, "namespace");
+  lease.name = JsonString(metadata, "name");
+  lease.resource_version = JsonString(metadata, "resourceVersion");
+  lease.holder = JsonString(spec, "holderIdentity");
   lease.lease_duration_seconds = IntOf(spec, "leaseDurationSeconds");
-  lease.renew_time = StringOf(spec, "renewTime");
+  lease.renew_time = JsonString(spec, "renewTime");
   lease.transitions = IntOf(spec, "leaseTransitions");
   return lease;
 }
