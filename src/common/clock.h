@@ -71,7 +71,10 @@ class RealClock : public Clock {
 // started waiting first. The threads that take part are the one that made
 // the clock and those started by StartThread(); waiting from any other
 // thread is a bug and aborts. A test whose threads never wait moves the
-// clock by hand with Advance().
+// clock by hand with Advance(). A thread blocked outside the clock (in
+// join(), on a mutex) counts as running: join a thread only once nothing
+// but its own progress is left, e.g. after a stop that its wait's `ready`
+// sees, never while it waits on a deadline tied with the joiner's last.
 //
 // When every thread waits with no deadline and none is ready, nothing can
 // ever happen: that aborts with a message instead of hanging.

@@ -146,7 +146,7 @@ TEST_F(ConnectionTest, TokenFromFileAndWrongTokenIsAClearError) {
 
   EXPECT_EQ(RunWithKubeconfig(KubeconfigYaml(server_.url(), "wrong"), &output),
             1);
-  EXPECT_NE(output.find("401"), std::string::npos) << output;
+  EXPECT_NE(output.find("HTTP 401"), std::string::npos) << output;
 }
 
 }  // namespace

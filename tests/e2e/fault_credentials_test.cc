@@ -100,7 +100,7 @@ TEST_F(CredentialsTest, NoSecretInTheLogAtVerbosityTen) {
                            KubeconfigYaml(tls_server.url(), wrong_token,
                                           certs->server.cert_file, "", user));
   EXPECT_EQ(RunOnce({"--v=10"}, &output), 1);
-  EXPECT_NE(output.find("401"), std::string::npos) << output;
+  EXPECT_NE(output.find("HTTP 401"), std::string::npos) << output;
   secrets.push_back(wrong_token);
   ExpectNoSecrets(output, secrets);
 }

@@ -45,7 +45,7 @@ TEST_F(WatchTest, ReconnectsAfterTheServerFailsWatches) {
   server_.DropWatches();
   AddNodes(1);
   ASSERT_TRUE(WaitForReplicas(5, seconds(8))) << propscaler->Report();
-  EXPECT_NE(propscaler->Output().find("503"), std::string::npos);
+  EXPECT_NE(propscaler->Output().find("HTTP 503"), std::string::npos);
 }
 
 TEST_F(WatchTest, ListsInPagesOf500) {

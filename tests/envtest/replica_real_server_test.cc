@@ -130,7 +130,7 @@ TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
   ASSERT_TRUE(DeleteConfigMap(cluster(), ns(), kConfigMap).ok());
   ASSERT_TRUE(WaitForReplicas(4, *propscaler, seconds(5)));
   const std::string log = propscaler->Output();
-  EXPECT_EQ(CountOf(log, "403"), 0) << log;
+  EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
   EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
 }

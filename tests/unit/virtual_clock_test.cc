@@ -70,10 +70,12 @@ TEST(VirtualClockTest, StandsStillWhileAThreadRuns) {
   // Not Advance(): the sleeper may not have begun its wait yet, and a wait
   // begun after an Advance would end a second later, with this thread in
   // join() and the clock unable to move. Waiting here moves time only once
-  // both wait.
-  clock.SleepFor(seconds(1));
+  // both wait. Two seconds, not one: of two waits due at the same instant
+  // only the first is released until every thread waits again, and if that
+  // were this one, join() would keep the sleeper's from ever being released.
+  clock.SleepFor(seconds(2));
   sleeper.join();
-  EXPECT_EQ(clock.Now() - start, seconds(1));
+  EXPECT_EQ(clock.Now() - start, seconds(2));
 }
 
 TEST(VirtualClockDeathTest, AWaitWithNoWayOutIsADeadlock) {
