@@ -65,12 +65,28 @@ struct NodeSelectorTerm {
   bool operator==(const NodeSelectorTerm&) const = default;
 };
 
-// requiredDuringSchedulingIgnoredDuringExecution pod anti-affinity with
-// topologyKey kubernetes.io/hostname: no pod matching `selector` (in
-// `namespaces`, or the pod's own when empty) on the same node.
-struct HostnameAntiAffinityTerm {
+inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
+
+// A requiredDuringSchedulingIgnoredDuringExecution pod affinity or
+// anti-affinity term: pods matching `selector` (in `namespaces`, or the
+// owner's own when empty) in the same topology domain, i.e. on nodes with
+// the same value of `topology_key`. (namespaceSelector is not read.)
+struct PodAffinityTerm {
   LabelSelector selector;
   std::vector<std::string> namespaces;
+  std::string topology_key = std::string(kHostnameLabel);
+};
+
+// A topologySpreadConstraints entry with whenUnsatisfiable DoNotSchedule
+// (ScheduleAnyway ones are only preferences, not kept, as in Cluster
+// Autoscaler): in the owner's namespace, the pods matching `selector` in a
+// domain of `topology_key`, with this pod, may exceed the fewest in any
+// eligible domain by at most `max_skew`.
+struct SpreadConstraint {
+  int64_t max_skew = 1;
+  std::string topology_key;
+  LabelSelector selector;
+  int64_t min_domains = 0;  // 0: not set
 };
 
 // A containers[].ports[] entry with a hostPort: two pods asking for the
@@ -93,7 +109,9 @@ struct PodState {
   Labels node_selector;
   std::vector<NodeSelectorTerm> node_affinity;  // ORed; empty: no constraint
   std::vector<Toleration> tolerations;
-  std::vector<HostnameAntiAffinityTerm> anti_affinity;
+  std::vector<PodAffinityTerm> affinity;
+  std::vector<PodAffinityTerm> anti_affinity;
+  std::vector<SpreadConstraint> spread;
   std::vector<HostPort> host_ports;
   std::string owner_kind;  // of the controller owner reference; empty: none
   std::string owner_name;

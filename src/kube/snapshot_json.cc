@@ -331,29 +331,65 @@ Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
   return LabelSelector(std::move(requirements));
 }
 
-// Only required terms with topologyKey kubernetes.io/hostname matter here.
-Result<std::vector<HostnameAntiAffinityTerm>> AntiAffinityAt(
-    const Value& spec, const std::string& path) {
-  std::vector<HostnameAntiAffinityTerm> out;
+// The required terms of affinity.podAffinity or affinity.podAntiAffinity
+// (`kind`); preferred ones never block a node.
+Result<std::vector<PodAffinityTerm>> PodAffinityAt(const Value& spec,
+                                                   const char* kind,
+                                                   const std::string& path) {
+  std::vector<PodAffinityTerm> out;
   const Value* affinity = Member(spec, "affinity");
-  const Value* anti = affinity ? Member(*affinity, "podAntiAffinity") : nullptr;
-  if (anti == nullptr) return out;
-  const std::string base = Join(path, "affinity.podAntiAffinity");
+  const Value* block = affinity ? Member(*affinity, kind) : nullptr;
+  if (block == nullptr) return out;
+  const std::string base = Join(Join(path, "affinity"), kind);
   const Value* terms = nullptr;
   PS_ASSIGN_OR_RETURN(
       terms,
-      ArrayAt(*anti, "requiredDuringSchedulingIgnoredDuringExecution", base));
+      ArrayAt(*block, "requiredDuringSchedulingIgnoredDuringExecution", base));
   for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
     const std::string at =
         Index(Join(base, "requiredDuringSchedulingIgnoredDuringExecution"), i);
-    std::string topology;
-    PS_ASSIGN_OR_RETURN(topology, StringAt((*terms)[i], "topologyKey", at));
-    if (topology != kHostnameLabel) continue;
-    HostnameAntiAffinityTerm term;
+    PodAffinityTerm term;
+    PS_ASSIGN_OR_RETURN(term.topology_key,
+                        StringAt((*terms)[i], "topologyKey", at));
+    if (term.topology_key.empty()) {
+      return Status::Invalid(Join(at, "topologyKey") + ": must not be empty");
+    }
     PS_ASSIGN_OR_RETURN(term.selector, SelectorAt((*terms)[i], at));
     PS_ASSIGN_OR_RETURN(term.namespaces,
                         StringsAt((*terms)[i], "namespaces", at));
     out.push_back(std::move(term));
+  }
+  return out;
+}
+
+// topologySpreadConstraints with whenUnsatisfiable DoNotSchedule.
+Result<std::vector<SpreadConstraint>> SpreadAt(const Value& spec,
+                                               const std::string& path) {
+  std::vector<SpreadConstraint> out;
+  const Value* constraints = nullptr;
+  PS_ASSIGN_OR_RETURN(constraints,
+                      ArrayAt(spec, "topologySpreadConstraints", path));
+  for (size_t i = 0; constraints != nullptr && i < constraints->Size(); ++i) {
+    const Value& item = (*constraints)[i];
+    const std::string at = Index(Join(path, "topologySpreadConstraints"), i);
+    std::string when;
+    PS_ASSIGN_OR_RETURN(when, StringAt(item, "whenUnsatisfiable", at));
+    if (when != "DoNotSchedule") continue;
+    SpreadConstraint constraint;
+    PS_ASSIGN_OR_RETURN(constraint.max_skew, IntegerAt(item, "maxSkew", at));
+    if (constraint.max_skew < 1) {
+      return Status::Invalid(Join(at, "maxSkew") + ": must be at least 1, is " +
+                             std::to_string(constraint.max_skew));
+    }
+    PS_ASSIGN_OR_RETURN(constraint.topology_key,
+                        StringAt(item, "topologyKey", at));
+    if (constraint.topology_key.empty()) {
+      return Status::Invalid(Join(at, "topologyKey") + ": must not be empty");
+    }
+    PS_ASSIGN_OR_RETURN(constraint.selector, SelectorAt(item, at));
+    PS_ASSIGN_OR_RETURN(constraint.min_domains,
+                        IntegerAt(item, "minDomains", at));
+    out.push_back(std::move(constraint));
   }
   return out;
 }
@@ -446,7 +482,10 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
                       StringMapAt(spec, "nodeSelector", path));
   PS_ASSIGN_OR_RETURN(pod->node_affinity, NodeAffinityAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->tolerations, TolerationsAt(spec, path));
-  PS_ASSIGN_OR_RETURN(pod->anti_affinity, AntiAffinityAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->affinity, PodAffinityAt(spec, "podAffinity", path));
+  PS_ASSIGN_OR_RETURN(pod->anti_affinity,
+                      PodAffinityAt(spec, "podAntiAffinity", path));
+  PS_ASSIGN_OR_RETURN(pod->spread, SpreadAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
   pod->has_local_storage = HasLocalStorage(spec);
   if (Member(spec, "terminationGracePeriodSeconds") != nullptr) {

@@ -1,12 +1,23 @@
 // Cluster Autoscaler's bin-packing estimator cases
-// (cluster-autoscaler/estimator/binpacking_estimator_test.go,
-// TestBinpackingEstimate), transcribed as facts: the template node, the
-// pods, the node limit, and the nodes and pods CA's estimate comes to. In
-// CA's table pod memory is in bytes and node memory in MiB, so memory never
-// binds. Carried over: 6 of its 9 cases (the fast-path case is the first
-// case again). Not yet: the three topologySpreadConstraints cases, which
-// need a predicate propscaler does not have yet (see the node-scale
-// semantics issue).
+// (cluster-autoscaler/estimator/binpacking_estimator_test.go), transcribed
+// as facts: the template node, the pods, the node limit, and the nodes and
+// pods CA's estimate comes to. CA's snapshot holds one empty node,
+// "oldnode", in zone-jupiter; new nodes come from a template in zone-mars.
+// In CA's tables pod memory is in bytes and node memory in MiB, so memory
+// never binds.
+//
+// TestBinpackingEstimate: 9 of 9 cases (the fast-path case is the first
+// again), one of them with a different answer on purpose: "hostname
+// topology spreading with maxSkew=1 ... retroactively" expects 3 nodes for
+// 12 pods (4 a node). kube-scheduler's PodTopologySpread filter counts every
+// node that passes the pod's node affinity and has the key as a domain, the
+// empty oldnode included, so the global minimum stays 0 and a second
+// matching pod on any new node has skew 2 > maxSkew 1: the scheduler would
+// leave 8 of those 12 pods pending on 3 nodes. propscaler plans what the
+// scheduler will do: 12 nodes, one pod each.
+// TestBinpackingEstimatePlacementOnAddedNodes: 8 of 8 cases, node and pod
+// counts (which new node takes which pod is CA's own heuristic: it tries
+// the last added node first; propscaler packs first-fit).
 #include <gtest/gtest.h>
 
 #include "nodescale/plan/estimator.h"
@@ -17,11 +28,25 @@ namespace {
 
 using namespace testing_util;  // NOLINT
 
+// WithMaxSkew(max_skew, topology_key, min_domains): a DoNotSchedule
+// topologySpreadConstraint on the pods' own app label.
+struct Spread {
+  int64_t max_skew = 0;  // 0: none
+  const char* key = "";
+  int64_t min_domains = 0;
+};
+
+enum class AntiAffinity { kNone, kHostname, kZone };
+
 struct PodGroup {
   int64_t cpu_millis;
   int64_t memory_bytes;
   int64_t count;
   int64_t host_port = 0;
+  Spread spread = {};
+  const char* app = "estimatee";
+  // Against the group's own app label.
+  AntiAffinity anti_affinity = AntiAffinity::kNone;
 };
 
 struct CaCase {
@@ -60,6 +85,28 @@ const CaCase kCases[] = {
      5,
      10,
      500},
+    {"hostname topology spreading with maxSkew=2 forces 2 pods/node",
+     1000,
+     5000,
+     {{200, 200, 8, 0, {2, "kubernetes.io/hostname", 1}}},
+     0,
+     4,
+     8},
+    {"zonal topology spreading with maxSkew=2 only allows 2 pods to schedule",
+     1000,
+     5000,
+     {{20, 100, 8, 0, {2, "topology.kubernetes.io/zone", 1}}},
+     0,
+     1,
+     2},
+    {"hostname topology spreading with maxSkew=1 with a large scaleup "
+     "handles scheduling pods retroactively",
+     1000,
+     5000,
+     {{20, 100, 12, 0, {1, "kubernetes.io/hostname", 3}}},
+     0,
+     12,  // CA: 3; see the top of the file
+     12},
     {"fastpath - simple resource-based binpacking",
      350 * 3 - 50,
      2 * 1000,
@@ -67,6 +114,79 @@ const CaCase kCases[] = {
      0,
      5,
      10},
+};
+
+// TestBinpackingEstimatePlacementOnAddedNodes: template 1000m, 1000 MiB,
+// 10 pods; each group labelled app=<its name>.
+constexpr AntiAffinity kZone = AntiAffinity::kZone;
+constexpr AntiAffinity kHost = AntiAffinity::kHostname;
+const CaCase kPlacementCases[] = {
+    {"pods from later groups go to the last node while it has room",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "big"},
+      {150, 100, 1, 0, {}, "a"},
+      {120, 100, 1, 0, {}, "b"},
+      {100, 100, 1, 0, {}, "c"}},
+     0,
+     2,
+     5},
+    {"pods go to an earlier node when the last node is full",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "big"},
+      {400, 100, 1, 0, {}, "medium"},
+      {300, 100, 1, 0, {}, "small"}},
+     0,
+     2,
+     4},
+    {"pods go to an earlier node when the last node has a host port conflict",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "big"}, {200, 100, 2, 5555, {}, "hostport"}},
+     0,
+     2,
+     4},
+    {"pods go to an earlier node when the last node fails hostname "
+     "anti-affinity",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "big"}, {200, 100, 2, 0, {}, "spread", kHost}},
+     0,
+     2,
+     4},
+    {"empty last node doesn't take pods that fit on a node with pods",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "zonal", kZone}, {300, 100, 1, 0, {}, "small"}},
+     0,
+     1,
+     2},
+    {"empty last node is used when pods don't fit on any node with pods",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "zonal", kZone}, {500, 100, 1, 0, {}, "medium"}},
+     0,
+     2,
+     2},
+    {"fastpath reuses an empty last node",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "zonal", kZone},
+      {300, 100, 1, 0, {}, "small"},
+      {100, 100, 30, 0, {}, "many"}},
+     0,
+     4,
+     32},
+    {"fastpath reuses an empty last node without using up the node limit",
+     1000,
+     1000,
+     {{600, 100, 2, 0, {}, "zonal", kZone},
+      {300, 100, 1, 0, {}, "small"},
+      {100, 100, 30, 0, {}, "many"}},
+     4,
+     4,
+     32},
 };
 
 class CaBinpackingTableTest : public ::testing::TestWithParam<CaCase> {};
@@ -80,16 +200,39 @@ TEST_P(CaBinpackingTableTest, MatchesClusterAutoscaler) {
     for (int64_t i = 0; i < group.count; ++i) {
       pods.push_back(Pod("estimatee-" + std::to_string(pods.size()),
                          group.cpu_millis, group.memory_bytes));
+      PodState& pod = pods.back();
+      pod.labels = {{"app", group.app}};
+      const LabelSelector own =
+          *LabelSelector::Parse(std::string("app=") + group.app);
+      if (group.anti_affinity != AntiAffinity::kNone) {
+        pod.anti_affinity.push_back({own,
+                                     {},
+                                     group.anti_affinity == AntiAffinity::kZone
+                                         ? "topology.kubernetes.io/zone"
+                                         : "kubernetes.io/hostname"});
+      }
       if (group.host_port != 0) {
-        pods.back().host_ports.push_back({group.host_port, "TCP"});
+        pod.host_ports.push_back({group.host_port, "TCP"});
+      }
+      if (group.spread.max_skew != 0) {
+        pod.spread.push_back({group.spread.max_skew, group.spread.key, own,
+                              group.spread.min_domains});
       }
     }
   }
   std::vector<const PodState*> pointers;
   for (const PodState& pod : pods) pointers.push_back(&pod);
   const int64_t max_nodes = c.max_nodes == 0 ? INT64_MAX : c.max_nodes;
-  const PodEstimate estimate =
-      EstimateNewNodes(pointers, node, node, max_nodes);
+  // CA's snapshot holds one empty node in another zone; new nodes are made
+  // from a template in zone-mars.
+  const Labels old_node = {{"kubernetes.io/hostname", "oldnode"},
+                           {"topology.kubernetes.io/zone", "zone-jupiter"}};
+  const Labels template_node = {{"kubernetes.io/hostname", "template"},
+                                {"topology.kubernetes.io/zone", "zone-mars"}};
+  Topology cluster;
+  cluster.AddNode(&old_node);
+  const PodEstimate estimate = EstimateNewNodes(pointers, node, node, max_nodes,
+                                                {&cluster, &template_node});
   EXPECT_EQ(estimate.node_count, c.want_nodes);
   int64_t placed = 0;
   for (size_t i = 0; i < pods.size(); ++i) {
@@ -103,15 +246,18 @@ TEST_P(CaBinpackingTableTest, MatchesClusterAutoscaler) {
   EXPECT_EQ(placed, c.want_pods);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    BinpackingEstimatorTest, CaBinpackingTableTest, ::testing::ValuesIn(kCases),
-    [](const ::testing::TestParamInfo<CaCase>& info) {
-      std::string name;
-      for (const char* p = info.param.name; *p != '\0'; ++p) {
-        name += std::isalnum(static_cast<unsigned char>(*p)) ? *p : '_';
-      }
-      return name;
-    });
+std::string CaseName(const ::testing::TestParamInfo<CaCase>& info) {
+  std::string name;
+  for (const char* p = info.param.name; *p != '\0'; ++p) {
+    name += std::isalnum(static_cast<unsigned char>(*p)) ? *p : '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(BinpackingEstimatorTest, CaBinpackingTableTest,
+                         ::testing::ValuesIn(kCases), CaseName);
+INSTANTIATE_TEST_SUITE_P(PlacementOnAddedNodesTest, CaBinpackingTableTest,
+                         ::testing::ValuesIn(kPlacementCases), CaseName);
 
 }  // namespace
 }  // namespace propscaler::nodescale

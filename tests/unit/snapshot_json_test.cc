@@ -31,7 +31,20 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
           {"topologyKey":"kubernetes.io/hostname",
            "labelSelector":{"matchLabels":{"app":"web"}}},
           {"topologyKey":"topology.kubernetes.io/zone",
-           "labelSelector":{"matchLabels":{"app":"web"}}}]}},
+           "labelSelector":{"matchLabels":{"app":"web"}}}]},
+        "podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[
+          {"topologyKey":"topology.kubernetes.io/zone","namespaces":["db"],
+           "labelSelector":{"matchExpressions":[
+             {"key":"app","operator":"In","values":["db"]}]}}],
+          "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1,
+           "podAffinityTerm":{"topologyKey":"kubernetes.io/hostname"}}]}},
+      "topologySpreadConstraints":[
+        {"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone",
+         "whenUnsatisfiable":"DoNotSchedule","minDomains":3,
+         "labelSelector":{"matchLabels":{"app":"web"}}},
+        {"maxSkew":1,"topologyKey":"kubernetes.io/hostname",
+         "whenUnsatisfiable":"ScheduleAnyway",
+         "labelSelector":{"matchLabels":{"app":"web"}}}],
       "volumes":[{"name":"tmp","emptyDir":{}}],
       "terminationGracePeriodSeconds":120},
     "status":{"phase":"Pending"}}]})");
@@ -50,7 +63,15 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
   ASSERT_EQ(pod.node_affinity.size(), 1u);  // matchFields-only term dropped
   EXPECT_EQ(pod.node_affinity[0].requirements[0].op,
             NodeSelectorRequirement::Op::kGt);
-  EXPECT_EQ(pod.anti_affinity.size(), 1u);  // hostname terms only
+  ASSERT_EQ(pod.anti_affinity.size(), 2u);
+  EXPECT_EQ(pod.anti_affinity[1].topology_key, "topology.kubernetes.io/zone");
+  ASSERT_EQ(pod.affinity.size(), 1u);  // required terms only
+  EXPECT_EQ(pod.affinity[0].namespaces, std::vector<std::string>{"db"});
+  EXPECT_TRUE(pod.affinity[0].selector.Matches({{"app", "db"}}));
+  ASSERT_EQ(pod.spread.size(), 1u);  // ScheduleAnyway is not kept
+  EXPECT_EQ(pod.spread[0].max_skew, 2);
+  EXPECT_EQ(pod.spread[0].min_domains, 3);
+  EXPECT_EQ(pod.spread[0].topology_key, "topology.kubernetes.io/zone");
   EXPECT_TRUE(pod.has_local_storage);
   EXPECT_EQ(pod.host_ports,
             (std::vector<HostPort>{{53, "UDP"}, {8080, "TCP"}}));
@@ -103,6 +124,14 @@ TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
                 "items[0].spec.terminationGracePeriodSeconds"),
             std::string::npos)
       << grace.status().message();
+  auto skew = DecodePodListJson(
+      R"({"items":[{"metadata":{"name":"p"},"spec":{"topologySpreadConstraints":[{"maxSkew":0,"topologyKey":"zone","whenUnsatisfiable":"DoNotSchedule"}]}}]})");
+  ASSERT_FALSE(skew.ok());
+  EXPECT_NE(skew.status().message().find(
+                "items[0].spec.topologySpreadConstraints[0].maxSkew: must be "
+                "at least 1, is 0"),
+            std::string::npos)
+      << skew.status().message();
   auto provider_id = DecodeNodeListJson(
       R"({"items":[{"metadata":{"name":"n"},"spec":{"providerID":7}}]})");
   ASSERT_FALSE(provider_id.ok());

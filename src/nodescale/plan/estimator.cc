@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "nodescale/plan/predicates.h"
 
@@ -11,6 +12,7 @@ namespace {
 struct NewNode {
   Resources free;
   std::vector<const PodState*> pods;  // kept only when anti-affinity matters
+  size_t topology_node = 0;           // when topology matters
 };
 
 // Finds the first new node with room in O(log n) typical time: a tree over
@@ -93,10 +95,25 @@ class FirstFitIndex {
   std::vector<int64_t> cpu_, memory_, pods_;
 };
 
-bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods) {
+bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods,
+             const Topology* topology) {
   if (!Fits(pod.requests, node.free)) return false;
-  return !track_pods ||
-         (AntiAffinityAllows(pod, node.pods) && HostPortsFree(pod, node.pods));
+  if (!track_pods) return true;
+  return AntiAffinityAllows(pod, node.pods) && HostPortsFree(pod, node.pods) &&
+         (topology == nullptr || topology->Allows(pod, node.topology_node));
+}
+
+// The cluster's topology, copied for the estimate to place into, when some
+// pod is constrained by it.
+std::optional<Topology> TopologyFor(const std::vector<PodCount>& pods,
+                                    const EstimateTopology& topology) {
+  if (topology.cluster == nullptr) return std::nullopt;
+  if (std::none_of(pods.begin(), pods.end(), [&](const PodCount& p) {
+        return topology.cluster->Matters(*p.pod);
+      })) {
+    return std::nullopt;
+  }
+  return *topology.cluster;
 }
 
 std::vector<size_t> PackingOrder(const std::vector<PodCount>& pods,
@@ -121,11 +138,15 @@ std::vector<size_t> PackingOrder(const std::vector<PodCount>& pods,
 class Packer {
  public:
   Packer(const std::vector<PodCount>& pods, const Resources& free_per_node,
-         int64_t max_nodes, Estimate* estimate)
+         int64_t max_nodes, const EstimateTopology& topology,
+         Estimate* estimate)
       : free_per_node_(free_per_node),
         max_nodes_(max_nodes),
         estimate_(estimate),
+        topology_(TopologyFor(pods, topology)),
+        node_labels_(topology.node_labels),
         track_pods_(
+            topology_.has_value() ||
             std::any_of(pods.begin(), pods.end(), [](const PodCount& p) {
               return !p.pod->anti_affinity.empty() ||
                      !p.pod->host_ports.empty();
@@ -133,6 +154,7 @@ class Packer {
 
   void Place(size_t index, const PodCount& entry, std::vector<Placement>* out) {
     const PodState& pod = *entry.pod;
+    const Topology* topology = topology_ ? &*topology_ : nullptr;
     // An entry shaped like the previous one cannot fit where that one did
     // not.
     size_t node = 0;
@@ -143,15 +165,9 @@ class Packer {
     int64_t left = entry.count;
     while (left > 0) {
       node = index_.FindFirst(node, nodes_.size(), pod.requests, [&](size_t n) {
-        return HasRoom(nodes_[n], pod, track_pods_);
+        return HasRoom(nodes_[n], pod, track_pods_, topology);
       });
-      if (node == nodes_.size()) {
-        if (static_cast<int64_t>(nodes_.size()) >= max_nodes_) {
-          estimate_->stopped_at_max_nodes = true;
-          return;
-        }
-        nodes_.push_back(NewNode{free_per_node_, {}});
-      }
+      if (node == nodes_.size() && !OpenNode(pod)) return;
       const int64_t copies =
           track_pods_
               ? 1
@@ -159,6 +175,7 @@ class Packer {
       SubtractTimes(pod.requests, copies, &nodes_[node].free);
       index_.Set(node, nodes_[node].free);
       if (track_pods_) nodes_[node].pods.push_back(&pod);
+      if (topology_) topology_->Place(pod, nodes_[node].topology_node);
       AddPlacement(index, static_cast<int64_t>(node), copies, out);
       left -= copies;
       previous_ = &pod;
@@ -169,6 +186,27 @@ class Packer {
   std::vector<NewNode>& nodes() { return nodes_; }
 
  private:
+  // A new node for `pod`, unless the limit is reached or the pod's topology
+  // constraints reject even an empty one (a zone already at its skew, say):
+  // then no copy of it can be placed.
+  bool OpenNode(const PodState& pod) {
+    if (static_cast<int64_t>(nodes_.size()) >= max_nodes_) {
+      estimate_->stopped_at_max_nodes = true;
+      return false;
+    }
+    NewNode node{free_per_node_, {}, 0};
+    if (topology_) {
+      node.topology_node = topology_->AddNode(node_labels_);
+      if (!topology_->Allows(pod, node.topology_node)) {
+        topology_->RemoveLastNode();
+        estimate_->some_pod_kept_out_by_topology = true;
+        return false;
+      }
+    }
+    nodes_.push_back(std::move(node));
+    return true;
+  }
+
   static void AddPlacement(size_t entry, int64_t node, int64_t copies,
                            std::vector<Placement>* out) {
     if (!out->empty() && out->back().entry == entry &&
@@ -182,6 +220,8 @@ class Packer {
   const Resources& free_per_node_;
   const int64_t max_nodes_;
   Estimate* estimate_;
+  std::optional<Topology> topology_;
+  const Labels* node_labels_;
   const bool track_pods_;
   std::vector<NewNode> nodes_;
   FirstFitIndex index_;
@@ -206,10 +246,11 @@ double PackingScore(const Resources& requests, const Resources& allocatable) {
 
 Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
                           const Resources& free_per_node,
-                          const Resources& allocatable, int64_t max_nodes) {
+                          const Resources& allocatable, int64_t max_nodes,
+                          const EstimateTopology& topology) {
   Estimate estimate;
   const std::vector<size_t> order = PackingOrder(pods, allocatable);
-  Packer packer(pods, free_per_node, max_nodes, &estimate);
+  Packer packer(pods, free_per_node, max_nodes, topology, &estimate);
   for (size_t i : order) {
     if (!Fits(pods[i].pod->requests, free_per_node)) {
       estimate.some_pod_too_big = true;
@@ -223,11 +264,12 @@ Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
 
 PodEstimate EstimateNewNodes(const std::vector<const PodState*>& pods,
                              const Resources& free_per_node,
-                             const Resources& allocatable, int64_t max_nodes) {
+                             const Resources& allocatable, int64_t max_nodes,
+                             const EstimateTopology& topology) {
   std::vector<PodCount> entries;
   for (const PodState* pod : pods) entries.push_back({pod, 1});
-  Estimate estimate =
-      EstimateNewNodes(entries, free_per_node, allocatable, max_nodes);
+  Estimate estimate = EstimateNewNodes(entries, free_per_node, allocatable,
+                                       max_nodes, topology);
   PodEstimate out{estimate.node_count, std::vector<int64_t>(pods.size(), -1),
                   estimate.stopped_at_max_nodes, estimate.some_pod_too_big};
   for (const Placement& p : estimate.placements) {

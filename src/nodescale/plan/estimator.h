@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/topology.h"
 
 namespace propscaler::nodescale {
 
@@ -35,6 +36,17 @@ struct Estimate {
   bool stopped_at_max_nodes = false;
   // Some pod does not fit even an empty new node.
   bool some_pod_too_big = false;
+  // Some pod's topology constraints reject even an empty new node.
+  bool some_pod_kept_out_by_topology = false;
+};
+
+// Inter-pod constraints (topology.h) for an estimate: the cluster as placed
+// so far and the labels every new node has (its template's). With a null
+// cluster, or when no pod is constrained, the estimate packs by resources,
+// host ports and hostname anti-affinity only.
+struct EstimateTopology {
+  const Topology* cluster = nullptr;
+  const Labels* node_labels = nullptr;
 };
 
 // `pods` must already pass the template's node selector, affinity and taint
@@ -44,7 +56,8 @@ struct Estimate {
 // already in packing order is not sorted again.
 Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
                           const Resources& free_per_node,
-                          const Resources& allocatable, int64_t max_nodes);
+                          const Resources& allocatable, int64_t max_nodes,
+                          const EstimateTopology& topology = {});
 
 // The same for single pods; node_of_pod[i] is pod i's new node or -1.
 struct PodEstimate {
@@ -55,7 +68,8 @@ struct PodEstimate {
 };
 PodEstimate EstimateNewNodes(const std::vector<const PodState*>& pods,
                              const Resources& free_per_node,
-                             const Resources& allocatable, int64_t max_nodes);
+                             const Resources& allocatable, int64_t max_nodes,
+                             const EstimateTopology& topology = {});
 
 // CA's FFD score of a pod for a template.
 double PackingScore(const Resources& requests, const Resources& allocatable);

@@ -10,21 +10,31 @@ bool SameRequirement(const LabelRequirement& a, const LabelRequirement& b) {
   return a.key == b.key && a.op == b.op && a.values == b.values;
 }
 
-bool SameTerm(const HostnameAntiAffinityTerm& a,
-              const HostnameAntiAffinityTerm& b) {
-  const auto& ra = a.selector.requirements();
-  const auto& rb = b.selector.requirements();
-  if (a.namespaces != b.namespaces || ra.size() != rb.size()) return false;
+bool SameSelector(const LabelSelector& a, const LabelSelector& b) {
+  const auto& ra = a.requirements();
+  const auto& rb = b.requirements();
+  if (ra.size() != rb.size()) return false;
   for (size_t i = 0; i < ra.size(); ++i) {
     if (!SameRequirement(ra[i], rb[i])) return false;
   }
   return true;
 }
 
-bool SameAntiAffinity(const PodState& a, const PodState& b) {
-  if (a.anti_affinity.size() != b.anti_affinity.size()) return false;
-  for (size_t i = 0; i < a.anti_affinity.size(); ++i) {
-    if (!SameTerm(a.anti_affinity[i], b.anti_affinity[i])) return false;
+bool SameTerm(const PodAffinityTerm& a, const PodAffinityTerm& b) {
+  return a.namespaces == b.namespaces && a.topology_key == b.topology_key &&
+         SameSelector(a.selector, b.selector);
+}
+
+bool SameConstraint(const SpreadConstraint& a, const SpreadConstraint& b) {
+  return a.max_skew == b.max_skew && a.topology_key == b.topology_key &&
+         a.min_domains == b.min_domains && SameSelector(a.selector, b.selector);
+}
+
+template <typename T, typename Same>
+bool SameList(const std::vector<T>& a, const std::vector<T>& b, Same same) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!same(a[i], b[i])) return false;
   }
   return true;
 }
@@ -39,7 +49,10 @@ bool SameSchedulingSpec(const PodState& a, const PodState& b) {
   return a.namespace_ == b.namespace_ && a.requests == b.requests &&
          a.labels == b.labels && a.node_selector == b.node_selector &&
          a.node_affinity == b.node_affinity && a.tolerations == b.tolerations &&
-         a.host_ports == b.host_ports && SameAntiAffinity(a, b);
+         a.host_ports == b.host_ports &&
+         SameList(a.affinity, b.affinity, SameTerm) &&
+         SameList(a.anti_affinity, b.anti_affinity, SameTerm) &&
+         SameList(a.spread, b.spread, SameConstraint);
 }
 
 PodClasses ClassifyPods(const std::vector<const PodState*>& pods) {

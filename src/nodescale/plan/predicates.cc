@@ -36,7 +36,7 @@ bool MatchesTerm(const NodeSelectorTerm& term, const Labels& node_labels) {
                      });
 }
 
-bool InNamespaces(const HostnameAntiAffinityTerm& term,
+bool InNamespaces(const PodAffinityTerm& term,
                   const std::string& owner_namespace,
                   const std::string& other_namespace) {
   if (term.namespaces.empty()) return owner_namespace == other_namespace;
@@ -46,7 +46,7 @@ bool InNamespaces(const HostnameAntiAffinityTerm& term,
 
 // True when a term of `owner` selects `other`.
 bool Repels(const PodState& owner, const PodState& other) {
-  for (const HostnameAntiAffinityTerm& term : owner.anti_affinity) {
+  for (const PodAffinityTerm& term : owner.anti_affinity) {
     if (InNamespaces(term, owner.namespace_, other.namespace_) &&
         term.selector.Matches(other.labels)) {
       return true;

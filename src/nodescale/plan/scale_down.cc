@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "nodescale/plan/node_bins.h"
+#include "nodescale/plan/topology.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -38,6 +39,10 @@ class ScaleDownPlanner {
       int64_t& size = group_sizes_[group.name];
       size = std::max(size, group.target_size);
     }
+    for (const Bin& bin : bins_) {
+      const size_t node = topology_.AddNode(bin.labels);
+      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+    }
     PlacePendingPods();
   }
 
@@ -58,9 +63,7 @@ class ScaleDownPlanner {
     hint_ = 0;
     for (const PodState& pod : snapshot_.pods) {
       if (!pod.node_name.empty() || pod.terminated) continue;
-      if (std::optional<size_t> node = FindDestination(pod)) {
-        PlaceOnBin(pod, &bins_[*node]);
-      }
+      if (std::optional<size_t> node = FindDestination(pod)) Place(pod, *node);
     }
     for (size_t i = 0; i < bins_.size(); ++i) {
       const NodeState& node = snapshot_.nodes[i];
@@ -126,12 +129,24 @@ class ScaleDownPlanner {
     return std::nullopt;
   }
 
+  void Place(const PodState& pod, size_t node) {
+    PlaceOnBin(pod, &bins_[node]);
+    topology_.Place(pod, node);
+  }
+
+  void Remove(const PodState& pod, size_t node) {
+    RemoveFromBin(pod, &bins_[node]);
+    topology_.Remove(pod, node);
+  }
+
   // First fit from the last destination used, so that a pass over many
   // nodes does not rescan the full ones each time.
   std::optional<size_t> FindDestination(const PodState& pod) {
+    const bool constrained = topology_.Matters(pod);
     for (size_t step = 0; step < bins_.size(); ++step) {
       const size_t i = (hint_ + step) % bins_.size();
-      if (BinAccepts(bins_[i], pod)) {
+      if (BinAccepts(bins_[i], pod) &&
+          (!constrained || topology_.Allows(pod, i))) {
         hint_ = i;
         return i;
       }
@@ -145,10 +160,10 @@ class ScaleDownPlanner {
     for (const PodState* pod : candidate.to_move) {
       std::optional<size_t> destination = FindDestination(*pod);
       if (!destination) {
-        for (auto& [done, bin] : moved) RemoveFromBin(*done, &bins_[bin]);
+        for (auto& [done, bin] : moved) Remove(*done, bin);
         return "pod " + pod->Key() + " fits on no other node";
       }
-      PlaceOnBin(*pod, &bins_[*destination]);
+      Place(*pod, *destination);
       moved.emplace_back(pod, *destination);
     }
     for (auto& [pod, bin] : moved) received_pods_[bin] = true;
@@ -164,8 +179,11 @@ class ScaleDownPlanner {
     Bin& bin = bins_[candidate.node];
     const bool accepted = bin.accepts_pods;
     bin.accepts_pods = false;
+    // Its pods leave its domains, and it is no domain any more.
+    topology_.SetNodeGone(candidate.node, true);
     if (std::optional<std::string> failure = MovePods(candidate)) {
       bin.accepts_pods = accepted;
+      topology_.SetNodeGone(candidate.node, false);
       plan_.kept.push_back({node.name, *failure});
       return;
     }
@@ -182,6 +200,7 @@ class ScaleDownPlanner {
   const ClusterSnapshot& snapshot_;
   const ScaleDownConfig& config_;
   std::vector<Bin> bins_;
+  Topology topology_;  // node i is bins_[i]
   std::vector<bool> received_pods_;
   std::unordered_map<std::string, const NodeGroup*> groups_;
   std::unordered_map<std::string, int64_t> group_sizes_;

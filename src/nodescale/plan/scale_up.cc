@@ -11,6 +11,7 @@
 #include "nodescale/plan/node_bins.h"
 #include "nodescale/plan/pod_classes.h"
 #include "nodescale/plan/predicates.h"
+#include "nodescale/plan/topology.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -33,6 +34,7 @@ struct SharedEstimate {
 struct PackingKind {
   Resources free;
   Resources allocatable;
+  const Labels* labels = nullptr;       // the template's, when topology matters
   std::vector<size_t> fitting_classes;  // in packing order
   std::vector<std::shared_ptr<const SharedEstimate>> estimates;
 };
@@ -135,21 +137,36 @@ class ScaleUpPlanner {
             BinFromTemplate(groups_[group].chosen->node, groups_[group].free));
       }
     }
+    for (const Bin& bin : bins) {
+      const size_t node = topology_.AddNode(bin.labels);
+      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+    }
     const PodClasses classes = ClassifyPods(candidates);
-    // A pod cannot fit a bin an earlier pod of its class did not fit.
+    // A pod cannot fit a bin an earlier pod of its class did not fit, unless
+    // inter-pod constraints are involved: a pod placed elsewhere can raise
+    // a spread's minimum or meet an affinity.
     std::vector<size_t> first_bin(classes.classes.size(), 0);
     for (size_t i = 0; i < candidates.size(); ++i) {
-      size_t& bin = first_bin[classes.class_of[i]];
-      while (bin < bins.size() && !BinAccepts(bins[bin], *candidates[i])) {
+      const PodState& pod = *candidates[i];
+      const bool constrained = topology_.Matters(pod);
+      size_t start = 0;
+      size_t& bin = constrained ? start : first_bin[classes.class_of[i]];
+      while (bin < bins.size() &&
+             !(BinAccepts(bins[bin], pod) &&
+               (!constrained || topology_.Allows(pod, bin)))) {
         ++bin;
       }
       if (bin < bins.size()) {
-        PlaceOnBin(*candidates[i], &bins[bin]);
-        plan_.fit_existing.push_back(candidates[i]->Key());
+        PlaceOnBin(pod, &bins[bin]);
+        topology_.Place(pod, bin);
+        plan_.fit_existing.push_back(pod.Key());
       } else {
-        pending_.push_back(candidates[i]);
+        pending_.push_back(&pod);
       }
     }
+    topology_matters_ = std::any_of(
+        pending_.begin(), pending_.end(),
+        [&](const PodState* pod) { return topology_.Matters(*pod); });
   }
 
   void ComputeClassFit() {
@@ -188,16 +205,19 @@ class ScaleUpPlanner {
     }
   }
 
+  // With inter-pod constraints the template's labels (its zone) matter too.
   size_t KindOf(const GroupPlanState& state, std::vector<size_t> fitting) {
     const Resources& allocatable = state.chosen->node.allocatable;
+    const Labels* labels = &state.chosen->node.labels;
     for (size_t k = 0; config_.share_estimates && k < kinds_.size(); ++k) {
       if (kinds_[k].free == state.free &&
           kinds_[k].allocatable == allocatable &&
-          kinds_[k].fitting_classes == fitting) {
+          kinds_[k].fitting_classes == fitting &&
+          (!topology_matters_ || *kinds_[k].labels == *labels)) {
         return k;
       }
     }
-    kinds_.push_back({state.free, allocatable, std::move(fitting), {}});
+    kinds_.push_back({state.free, allocatable, labels, std::move(fitting), {}});
     return kinds_.size() - 1;
   }
 
@@ -247,8 +267,10 @@ class ScaleUpPlanner {
       shared->classes.push_back(c);
     }
     if (!entries.empty()) {
-      shared->estimate =
-          EstimateNewNodes(entries, kind->free, kind->allocatable, cap);
+      const EstimateTopology topology{topology_matters_ ? &topology_ : nullptr,
+                                      kind->labels};
+      shared->estimate = EstimateNewNodes(entries, kind->free,
+                                          kind->allocatable, cap, topology);
     }
     for (const Placement& p : shared->estimate.placements) {
       shared->pod_count += p.count;
@@ -308,6 +330,7 @@ class ScaleUpPlanner {
     }
     std::vector<std::vector<size_t>> pods_of(sharing.size());
     std::vector<bool> class_touched(classes_.classes.size(), false);
+    std::vector<std::pair<size_t, int64_t>> new_node_of;  // pending pod, node
     // Pods of a class are interchangeable: the first untaken ones go.
     for (const Placement& p : winner.estimate->estimate.placements) {
       const size_t c = winner.estimate->classes[p.entry];
@@ -315,9 +338,11 @@ class ScaleUpPlanner {
       std::vector<size_t>& into = pods_of[group_of_node[p.node]];
       for (int64_t n = 0; n < p.count; ++n) {
         into.push_back(members[taken_count_[c]++]);
+        new_node_of.emplace_back(into.back(), p.node);
       }
       class_touched[c] = true;
     }
+    if (topology_matters_) AddToTopology(sharing, group_of_node, new_node_of);
     for (size_t k = 0; k < sharing.size(); ++k) {
       if (deltas[k] == 0) continue;
       GroupPlanState& state = groups_[sharing[k]];
@@ -329,13 +354,31 @@ class ScaleUpPlanner {
     MarkStale(class_touched);
   }
 
+  // The new nodes of a decided increase, with their pods, become part of
+  // the cluster the next estimates see.
+  void AddToTopology(
+      const std::vector<size_t>& sharing,
+      const std::vector<int64_t>& group_of_node,
+      const std::vector<std::pair<size_t, int64_t>>& new_node_of) {
+    std::vector<size_t> topology_node(group_of_node.size());
+    for (size_t n = 0; n < group_of_node.size(); ++n) {
+      const GroupPlanState& state = groups_[sharing[group_of_node[n]]];
+      topology_node[n] = topology_.AddNode(&state.chosen->node.labels);
+    }
+    for (const auto& [pod, node] : new_node_of) {
+      topology_.Place(*pending_[pod], topology_node[node]);
+    }
+  }
+
   // Rooms and limits only shrink and pods only leave, so an option stays
   // valid unless its pods were taken or its cap fell below what it used.
+  // Inter-pod constraints see every placement: then every option is redone.
   void MarkStale(const std::vector<bool>& class_touched) {
     std::vector<bool> kind_touched(kinds_.size(), false);
     for (size_t k = 0; k < kinds_.size(); ++k) {
       const std::vector<size_t>& fitting = kinds_[k].fitting_classes;
-      kind_touched[k] = std::any_of(fitting.begin(), fitting.end(),
+      kind_touched[k] = topology_matters_ ||
+                        std::any_of(fitting.begin(), fitting.end(),
                                     [&](size_t c) { return class_touched[c]; });
       if (kind_touched[k]) kinds_[k].estimates.clear();
     }
@@ -391,6 +434,10 @@ class ScaleUpPlanner {
     if (cap.nodes <= 0)
       return DescribeBindingLimit(cap.binding, config_.limits);
     if (expander_declined_) return "not chosen by the expander";
+    if (topology_matters_ && HasTopologyConstraints(pod)) {
+      return "pod affinity, anti-affinity or topology spread not met on a "
+             "new node";
+    }
     return "does not fit with the other pods on a new node";
   }
 
@@ -423,6 +470,10 @@ class ScaleUpPlanner {
   std::vector<PackingKind> kinds_;
   std::vector<std::pair<size_t, int64_t>> upcoming_;  // group, nodes
   ClusterTotals totals_;
+  // Existing, upcoming and planned nodes with their pods, for inter-pod
+  // constraints; consulted only when a pending pod has them.
+  Topology topology_;
+  bool topology_matters_ = false;
   std::vector<const PodState*> pending_;
   PodClasses classes_;
   std::vector<size_t> taken_count_;  // per class; its first members

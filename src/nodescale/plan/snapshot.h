@@ -12,7 +12,6 @@
 
 namespace propscaler::nodescale {
 
-using kube::HostnameAntiAffinityTerm;
 using kube::HostPort;
 using kube::LiveNode;
 using kube::LivePod;
@@ -21,8 +20,10 @@ using kube::NodeSelectorRequirement;
 using kube::NodeSelectorTerm;
 using kube::NodeState;
 using kube::NodeTemplate;
+using kube::PodAffinityTerm;
 using kube::PodState;
 using kube::Resources;
+using kube::SpreadConstraint;
 using kube::Taint;
 using kube::TaintEffect;
 using kube::Toleration;
@@ -34,6 +35,7 @@ using kube::kNodeGroupLabel;
 using kube::kSafeToEvictAnnotation;
 using kube::kScaleDownDisabledAnnotation;
 using kube::kToBeDeletedTaint;
+using kube::kZoneLabel;
 
 using kube::AnnotationOf;
 using kube::EffectivePodRequests;

@@ -1,0 +1,254 @@
+#include "nodescale/plan/topology.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "nodescale/plan/predicates.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+// One string per distinct (key, selector, namespaces), for the indexes.
+std::string Signature(const std::string& key, const LabelSelector& selector,
+                      const std::vector<std::string>& namespaces) {
+  std::string out = key;
+  out += '\n';
+  for (const LabelRequirement& req : selector.requirements()) {
+    out += req.key;
+    out += static_cast<char>('0' + static_cast<int>(req.op));
+    for (const std::string& value : req.values) {
+      out += value;
+      out += ',';
+    }
+    out += ';';
+  }
+  out += '\n';
+  for (const std::string& ns : namespaces) {
+    out += ns;
+    out += ',';
+  }
+  return out;
+}
+
+// A term's namespaces: its own list, or the owner's namespace.
+std::vector<std::string> Resolved(const std::vector<std::string>& namespaces,
+                                  const std::string& owner_namespace) {
+  if (!namespaces.empty()) return namespaces;
+  return {owner_namespace};
+}
+
+bool Selects(const LabelSelector& selector,
+             const std::vector<std::string>& namespaces, const PodState& pod) {
+  return std::find(namespaces.begin(), namespaces.end(), pod.namespace_) !=
+             namespaces.end() &&
+         selector.Matches(pod.labels);
+}
+
+}  // namespace
+
+bool HasTopologyConstraints(const PodState& pod) {
+  return !pod.affinity.empty() || !pod.spread.empty() ||
+         std::any_of(pod.anti_affinity.begin(), pod.anti_affinity.end(),
+                     [](const PodAffinityTerm& term) {
+                       return term.topology_key != kHostnameLabel;
+                     });
+}
+
+size_t Topology::AddNode(const Labels* labels) {
+  const size_t index = nodes_.size();
+  nodes_.push_back({labels, "#" + std::to_string(index), false, {}});
+  return index;
+}
+
+void Topology::SetNodeGone(size_t node, bool gone) {
+  if (nodes_[node].gone == gone) return;
+  // A gone node's pods leave its domains with it.
+  if (gone) CountNode(node, -1);
+  nodes_[node].gone = gone;
+  if (!gone) CountNode(node, +1);
+}
+
+void Topology::CountNode(size_t node, int64_t delta) {
+  for (const PodState* pod : nodes_[node].pods) {
+    Count(*pod, node, delta);
+    CountOwner(*pod, node, delta);
+  }
+}
+
+const std::string* Topology::DomainOf(size_t node,
+                                      const std::string& key) const {
+  const Node& n = nodes_[node];
+  if (n.gone) return nullptr;
+  auto it = n.labels->find(key);
+  if (it == n.labels->end()) return nullptr;
+  return key == kHostnameLabel ? &n.host_domain : &it->second;
+}
+
+size_t Topology::CountedIndex(
+    const std::string& key, const LabelSelector& selector,
+    const std::vector<std::string>& namespaces) const {
+  const std::string signature = Signature(key, selector, namespaces);
+  auto it = counted_index_.find(signature);
+  if (it != counted_index_.end()) return it->second;
+  CountedTerm term{key, selector, namespaces, {}, 0};
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    const std::string* domain = DomainOf(n, key);
+    if (domain == nullptr) continue;
+    for (const PodState* pod : nodes_[n].pods) {
+      if (!Selects(selector, namespaces, *pod)) continue;
+      ++term.per_domain[*domain];
+      ++term.total;
+    }
+  }
+  counted_.push_back(std::move(term));
+  counted_index_.emplace(signature, counted_.size() - 1);
+  return counted_.size() - 1;
+}
+
+void Topology::Count(const PodState& pod, size_t node, int64_t delta) {
+  for (CountedTerm& term : counted_) {
+    if (!Selects(term.selector, term.namespaces, pod)) continue;
+    const std::string* domain = DomainOf(node, term.key);
+    if (domain == nullptr) continue;
+    term.per_domain[*domain] += delta;
+    term.total += delta;
+  }
+}
+
+void Topology::CountOwner(const PodState& pod, size_t node, int64_t delta) {
+  for (const PodAffinityTerm& anti : pod.anti_affinity) {
+    const std::vector<std::string> namespaces =
+        Resolved(anti.namespaces, pod.namespace_);
+    const std::string signature =
+        Signature(anti.topology_key, anti.selector, namespaces);
+    auto [it, added] = owner_index_.emplace(signature, owners_.size());
+    if (added) {
+      owners_.push_back({anti.topology_key, anti.selector, namespaces, {}});
+    }
+    const std::string* domain = DomainOf(node, anti.topology_key);
+    if (domain != nullptr) owners_[it->second].per_domain[*domain] += delta;
+  }
+}
+
+void Topology::Place(const PodState& pod, size_t node) {
+  nodes_[node].pods.push_back(&pod);
+  if (nodes_[node].gone) return;
+  Count(pod, node, +1);
+  CountOwner(pod, node, +1);
+}
+
+void Topology::Remove(const PodState& pod, size_t node) {
+  std::vector<const PodState*>& pods = nodes_[node].pods;
+  auto it = std::find(pods.begin(), pods.end(), &pod);
+  if (it == pods.end()) return;
+  pods.erase(it);
+  if (nodes_[node].gone) return;
+  Count(pod, node, -1);
+  CountOwner(pod, node, -1);
+}
+
+bool Topology::Matters(const PodState& pod) const {
+  return HasTopologyConstraints(pod) || !pod.anti_affinity.empty() ||
+         !owners_.empty();
+}
+
+bool Topology::Allows(const PodState& pod, size_t node) const {
+  return OwnersAllow(pod, node) && AntiAffinityAllows(pod, node) &&
+         AffinityAllows(pod, node) && SpreadAllows(pod, node);
+}
+
+bool Topology::OwnersAllow(const PodState& pod, size_t node) const {
+  for (const OwnerTerm& owner : owners_) {
+    const std::string* domain = DomainOf(node, owner.key);
+    if (domain == nullptr) continue;
+    auto it = owner.per_domain.find(*domain);
+    if (it == owner.per_domain.end() || it->second <= 0) continue;
+    if (Selects(owner.selector, owner.namespaces, pod)) return false;
+  }
+  return true;
+}
+
+bool Topology::AntiAffinityAllows(const PodState& pod, size_t node) const {
+  for (const PodAffinityTerm& anti : pod.anti_affinity) {
+    const std::string* domain = DomainOf(node, anti.topology_key);
+    if (domain == nullptr) continue;
+    const CountedTerm& term =
+        counted_[CountedIndex(anti.topology_key, anti.selector,
+                              Resolved(anti.namespaces, pod.namespace_))];
+    auto it = term.per_domain.find(*domain);
+    if (it != term.per_domain.end() && it->second > 0) return false;
+  }
+  return true;
+}
+
+bool Topology::AffinityAllows(const PodState& pod, size_t node) const {
+  if (pod.affinity.empty()) return true;
+  bool every_term_met = true;
+  bool no_match_anywhere = true;
+  bool matches_own_terms = true;
+  for (const PodAffinityTerm& affinity : pod.affinity) {
+    // Every topology key must be on the node, even for the first pod.
+    const std::string* domain = DomainOf(node, affinity.topology_key);
+    if (domain == nullptr) return false;
+    const std::vector<std::string> namespaces =
+        Resolved(affinity.namespaces, pod.namespace_);
+    const CountedTerm& term = counted_[CountedIndex(
+        affinity.topology_key, affinity.selector, namespaces)];
+    auto it = term.per_domain.find(*domain);
+    if (it == term.per_domain.end() || it->second <= 0) every_term_met = false;
+    if (term.total > 0) no_match_anywhere = false;
+    if (!Selects(affinity.selector, namespaces, pod)) {
+      matches_own_terms = false;
+    }
+  }
+  // The first of a group of pods with affinity to each other may go
+  // anywhere its keys are, or none could ever start.
+  return every_term_met || (no_match_anywhere && matches_own_terms);
+}
+
+std::pair<int64_t, int64_t> Topology::MinimumOver(
+    const PodState& pod, const CountedTerm& term) const {
+  int64_t minimum = std::numeric_limits<int64_t>::max();
+  int64_t domains = 0;
+  // Hostname domains are one per node; other keys have few values.
+  const bool per_node = term.key == kHostnameLabel;
+  std::vector<std::string_view> seen;
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    const std::string* domain = DomainOf(n, term.key);
+    if (domain == nullptr) continue;
+    const Labels& labels = *nodes_[n].labels;
+    if (!MatchesNodeSelector(pod, labels) ||
+        !MatchesNodeAffinity(pod, labels)) {
+      continue;
+    }
+    if (!per_node) {
+      if (std::find(seen.begin(), seen.end(), *domain) != seen.end()) continue;
+      seen.push_back(*domain);
+    }
+    ++domains;
+    auto it = term.per_domain.find(*domain);
+    minimum = std::min(minimum, it == term.per_domain.end() ? 0 : it->second);
+  }
+  return {domains == 0 ? 0 : minimum, domains};
+}
+
+bool Topology::SpreadAllows(const PodState& pod, size_t node) const {
+  for (const SpreadConstraint& constraint : pod.spread) {
+    // A node without the key is not a place for the pod at all.
+    const std::string* domain = DomainOf(node, constraint.topology_key);
+    if (domain == nullptr) return false;
+    const CountedTerm& term = counted_[CountedIndex(
+        constraint.topology_key, constraint.selector, {pod.namespace_})];
+    auto it = term.per_domain.find(*domain);
+    const int64_t here = it == term.per_domain.end() ? 0 : it->second;
+    const int64_t self = constraint.selector.Matches(pod.labels) ? 1 : 0;
+    auto [minimum, domains] = MinimumOver(pod, term);
+    if (constraint.min_domains > 0 && domains < constraint.min_domains) {
+      minimum = 0;
+    }
+    if (here + self - minimum > constraint.max_skew) return false;
+  }
+  return true;
+}
+
+}  // namespace propscaler::nodescale

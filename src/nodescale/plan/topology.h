@@ -1,0 +1,98 @@
+// Constraints between pods across nodes, as kube-scheduler's InterPodAffinity
+// and PodTopologySpread filters check them: required pod affinity and
+// anti-affinity on any topology key (both ways: an existing pod's
+// anti-affinity keeps a matching pod out of its domain), and
+// topologySpreadConstraints with DoNotSchedule (maxSkew against the fewest
+// matching pods in any eligible domain; minDomains). Nodes (existing,
+// upcoming or simulated) and the pods placed on them change as a plan goes,
+// so placements made in one pass are accounted for. Pure.
+//
+// A topology domain is a value of the key's label; for
+// kubernetes.io/hostname it is the node itself, whatever its label says, so
+// that simulated nodes made from one template are apart. A node without the
+// key is in no domain of it.
+#ifndef PROPSCALER_NODESCALE_PLAN_TOPOLOGY_H_
+#define PROPSCALER_NODESCALE_PLAN_TOPOLOGY_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+// Whether a pod has constraints of its own that this checks.
+bool HasTopologyConstraints(const PodState& pod);
+
+class Topology {
+ public:
+  // Adds a node; returns its index. `labels` must outlive this.
+  size_t AddNode(const Labels* labels);
+  // Takes back the last node added, which must have no pods.
+  void RemoveLastNode() { nodes_.pop_back(); }
+  // Takes a node out of every domain (a node being removed), or back in.
+  void SetNodeGone(size_t node, bool gone);
+  size_t node_count() const { return nodes_.size(); }
+
+  void Place(const PodState& pod, size_t node);
+  void Remove(const PodState& pod, size_t node);
+
+  // Whether the constraints allow `pod` on `node`, given what is placed.
+  bool Allows(const PodState& pod, size_t node) const;
+  // Whether Allows() can say no for `pod`: it has constraints, or a placed
+  // pod has anti-affinity.
+  bool Matters(const PodState& pod) const;
+
+ private:
+  struct Node {
+    const Labels* labels = nullptr;
+    std::string host_domain;  // the node's own domain for the hostname key
+    bool gone = false;
+    std::vector<const PodState*> pods;
+  };
+  // Pods matching `selector` in `namespaces`, counted per domain of `key`.
+  struct CountedTerm {
+    std::string key;
+    LabelSelector selector;
+    std::vector<std::string> namespaces;
+    std::unordered_map<std::string, int64_t> per_domain;
+    int64_t total = 0;
+  };
+  // Placed pods whose anti-affinity term is this, per domain.
+  struct OwnerTerm {
+    std::string key;
+    LabelSelector selector;
+    std::vector<std::string> namespaces;  // resolved: never empty
+    std::unordered_map<std::string, int64_t> per_domain;
+  };
+
+  const std::string* DomainOf(size_t node, const std::string& key) const;
+  size_t CountedIndex(const std::string& key, const LabelSelector& selector,
+                      const std::vector<std::string>& namespaces) const;
+  void Count(const PodState& pod, size_t node, int64_t delta);
+  void CountOwner(const PodState& pod, size_t node, int64_t delta);
+  void CountNode(size_t node, int64_t delta);
+  bool OwnersAllow(const PodState& pod, size_t node) const;
+  bool AntiAffinityAllows(const PodState& pod, size_t node) const;
+  bool AffinityAllows(const PodState& pod, size_t node) const;
+  bool SpreadAllows(const PodState& pod, size_t node) const;
+  // The fewest matching pods in a domain of an eligible node for `pod`
+  // (its node selector and affinity pass; it has the key), and how many
+  // domains there are.
+  std::pair<int64_t, int64_t> MinimumOver(const PodState& pod,
+                                          const CountedTerm& term) const;
+
+  std::vector<Node> nodes_;
+  // Registered on first use; a new term counts the pods placed before it.
+  mutable std::vector<CountedTerm> counted_;
+  mutable std::map<std::string, size_t> counted_index_;
+  std::vector<OwnerTerm> owners_;
+  std::map<std::string, size_t> owner_index_;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_TOPOLOGY_H_
