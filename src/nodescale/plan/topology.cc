@@ -79,9 +79,10 @@ const std::string* Topology::DomainOf(size_t node,
                                       const std::string& key) const {
   const Node& n = nodes_[node];
   if (n.gone) return nullptr;
+  // Every node has a hostname (the kubelet sets it; templates drop theirs).
+  if (key == kHostnameLabel) return &n.host_domain;
   auto it = n.labels->find(key);
-  if (it == n.labels->end()) return nullptr;
-  return key == kHostnameLabel ? &n.host_domain : &it->second;
+  return it == n.labels->end() ? nullptr : &it->second;
 }
 
 size_t Topology::CountedIndex(

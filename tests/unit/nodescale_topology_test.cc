@@ -1,0 +1,304 @@
+// Inter-pod constraints as kube-scheduler's filters decide them.
+#include <gtest/gtest.h>
+
+#include <deque>
+
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/topology.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using namespace testing_util;  // NOLINT
+
+constexpr char kZone[] = "topology.kubernetes.io/zone";
+
+LabelSelector Selector(const std::string& text) {
+  return *LabelSelector::Parse(text);
+}
+
+PodState Web(const std::string& name) {
+  PodState pod = Pod(name, 100, kMi);
+  pod.labels = {{"app", "web"}};
+  return pod;
+}
+
+PodState ZoneSpread(const std::string& name, int64_t max_skew,
+                    int64_t min_domains = 0) {
+  PodState pod = Web(name);
+  pod.spread = {{max_skew, kZone, Selector("app=web"), min_domains}};
+  return pod;
+}
+
+class TopologyTest : public ::testing::Test {
+ protected:
+  size_t AddNode(const std::string& name, const std::string& zone) {
+    Labels& labels = labels_.emplace_back();
+    labels[std::string(kHostnameLabel)] = name;
+    if (!zone.empty()) labels[kZone] = zone;
+    return topology_.AddNode(&labels);
+  }
+  // Places `count` web pods on `node`.
+  void PlaceWeb(size_t node, int count) {
+    for (int i = 0; i < count; ++i) {
+      topology_.Place(pods_.emplace_back(Web("w" + std::to_string(i))), node);
+    }
+  }
+
+  std::deque<Labels> labels_;
+  std::deque<PodState> pods_;
+  Topology topology_;
+};
+
+TEST_F(TopologyTest, ZoneSpreadKeepsPodsOutOfTheFullestZone) {
+  const size_t a = AddNode("a1", "a");
+  const size_t b = AddNode("b1", "b");
+  const size_t c = AddNode("c1", "c");
+  PlaceWeb(a, 2);
+  PlaceWeb(b, 1);
+  PlaceWeb(c, 1);
+  const PodState pod = ZoneSpread("new", 1);
+  EXPECT_FALSE(topology_.Allows(pod, a));  // 2 + 1 - 1 > 1
+  EXPECT_TRUE(topology_.Allows(pod, b));
+  EXPECT_TRUE(topology_.Allows(pod, c));
+  EXPECT_TRUE(topology_.Allows(ZoneSpread("new", 2), a));
+  // Pods the selector does not match count for nothing.
+  PodState other = ZoneSpread("other", 1);
+  other.labels = {{"app", "batch"}};
+  EXPECT_TRUE(topology_.Allows(other, a));  // 2 + 0 - 1 <= 1
+}
+
+TEST_F(TopologyTest, ANodeWithoutTheKeyTakesNoSpreadPod) {
+  const size_t a = AddNode("a1", "a");
+  const size_t bare = AddNode("bare", "");
+  EXPECT_TRUE(topology_.Allows(ZoneSpread("new", 1), a));
+  EXPECT_FALSE(topology_.Allows(ZoneSpread("new", 1), bare));
+  // Anti-affinity on a key the node lacks does not apply there.
+  PodState anti = Web("anti");
+  anti.anti_affinity = {{Selector("app=web"), {}, kZone}};
+  PlaceWeb(bare, 1);
+  EXPECT_TRUE(topology_.Allows(anti, bare));
+}
+
+TEST_F(TopologyTest, HostnameSpreadCountsEveryNodeEvenEmptyOnes) {
+  const size_t n1 = AddNode("n1", "a");
+  const size_t n2 = AddNode("n2", "a");
+  PlaceWeb(n1, 1);
+  PodState pod = Web("new");
+  pod.spread = {{1, std::string(kHostnameLabel), Selector("app=web"), 0}};
+  EXPECT_FALSE(topology_.Allows(pod, n1));  // n2 is empty: minimum 0
+  EXPECT_TRUE(topology_.Allows(pod, n2));
+  PlaceWeb(n2, 1);
+  EXPECT_TRUE(topology_.Allows(pod, n1));
+}
+
+TEST_F(TopologyTest, FewerDomainsThanMinDomainsMakeTheMinimumZero) {
+  const size_t a = AddNode("a1", "a");
+  const size_t b = AddNode("b1", "b");
+  PlaceWeb(a, 1);
+  PlaceWeb(b, 1);
+  EXPECT_TRUE(topology_.Allows(ZoneSpread("new", 1), a));
+  EXPECT_FALSE(topology_.Allows(ZoneSpread("new", 1, 3), a));
+  AddNode("c1", "c");  // a third domain, empty: the minimum is 0 anyway
+  EXPECT_FALSE(topology_.Allows(ZoneSpread("new", 1, 3), a));
+}
+
+TEST_F(TopologyTest, SpreadDomainsAreThoseOfNodesThePodMayUse) {
+  const size_t a = AddNode("a1", "a");
+  AddNode("b1", "b");
+  labels_[0]["disk"] = "ssd";
+  PlaceWeb(a, 1);
+  PodState pod = ZoneSpread("new", 1);
+  EXPECT_FALSE(topology_.Allows(pod, a));  // zone b (0) counts
+  pod.node_selector = {{"disk", "ssd"}};
+  EXPECT_TRUE(topology_.Allows(pod, a));  // only zone a is eligible
+}
+
+TEST_F(TopologyTest, ZonalAntiAffinityWorksBothWays) {
+  const size_t a1 = AddNode("a1", "a");
+  const size_t a2 = AddNode("a2", "a");
+  const size_t b1 = AddNode("b1", "b");
+  PodState& db = pods_.emplace_back(Pod("db", 100, kMi));
+  db.labels = {{"app", "db"}};
+  db.anti_affinity = {{Selector("app=web"), {}, kZone}};
+  topology_.Place(db, a1);
+  // The db's term keeps web out of all of zone a.
+  EXPECT_FALSE(topology_.Allows(Web("w"), a2));
+  EXPECT_TRUE(topology_.Allows(Web("w"), b1));
+  PodState other_namespace = Web("w");
+  other_namespace.namespace_ = "elsewhere";
+  EXPECT_TRUE(topology_.Allows(other_namespace, a2));
+  // A web pod's own term keeps it away from db's zone.
+  PodState avoid_db = Pod("x", 100, kMi);
+  avoid_db.anti_affinity = {{Selector("app=db"), {}, kZone}};
+  EXPECT_FALSE(topology_.Allows(avoid_db, a2));
+  EXPECT_TRUE(topology_.Allows(avoid_db, b1));
+  // Once db has gone, zone a is open again.
+  topology_.Remove(db, a1);
+  EXPECT_TRUE(topology_.Allows(Web("w"), a2));
+  EXPECT_TRUE(topology_.Allows(avoid_db, a2));
+}
+
+TEST_F(TopologyTest, AffinityNeedsAMatchInTheDomainButTheFirstPodMayStart) {
+  const size_t a1 = AddNode("a1", "a");
+  const size_t b1 = AddNode("b1", "b");
+  const size_t bare = AddNode("bare", "");
+  PodState pod = Web("new");
+  pod.affinity = {{Selector("app=web"), {}, kZone}};
+  // No web pod anywhere and the pod matches its own term: any node with
+  // the key will do.
+  EXPECT_TRUE(topology_.Allows(pod, a1));
+  EXPECT_TRUE(topology_.Allows(pod, b1));
+  EXPECT_FALSE(topology_.Allows(pod, bare));
+  PlaceWeb(b1, 1);
+  EXPECT_FALSE(topology_.Allows(pod, a1));
+  EXPECT_TRUE(topology_.Allows(pod, b1));
+  // Affinity to pods that exist nowhere never starts.
+  PodState to_cache = Web("needs-cache");
+  to_cache.affinity = {{Selector("app=cache"), {}, kZone}};
+  EXPECT_FALSE(topology_.Allows(to_cache, a1));
+}
+
+TEST_F(TopologyTest, AGoneNodeIsNoDomainAndItsPodsCountNowhere) {
+  const size_t a = AddNode("a1", "a");
+  const size_t b = AddNode("b1", "b");
+  PlaceWeb(a, 2);
+  PlaceWeb(b, 1);
+  const PodState pod = ZoneSpread("new", 1);
+  EXPECT_TRUE(topology_.Allows(pod, b));
+  topology_.SetNodeGone(b, true);
+  EXPECT_FALSE(topology_.Allows(pod, b));
+  EXPECT_TRUE(topology_.Allows(pod, a));  // zone a is the only one left
+  topology_.SetNodeGone(b, false);
+  EXPECT_FALSE(topology_.Allows(pod, a));
+}
+
+// Planner scenarios: groups in zones, pods spread over zones.
+class TopologyPlanTest : public ::testing::Test {
+ protected:
+  static NodeGroup ZoneGroup(const std::string& name, const std::string& zone,
+                             int64_t target) {
+    NodeGroup group = Group(name, 0, 10, target, 4000, 16 * kGi);
+    group.declared_template->labels = {{kZone, zone}};
+    return group;
+  }
+  NodeState& AddNode(const std::string& name, const std::string& group,
+                     const std::string& zone) {
+    NodeState& node =
+        snapshot_.nodes.emplace_back(Node(name, group, 4000, 16 * kGi));
+    node.labels[kZone] = zone;
+    return node;
+  }
+  ScaleUpPlan PlanUp() {
+    std::mt19937_64 rng(7);
+    auto chain = MakeExpanderChain("least-waste", {}, &rng);
+    EXPECT_TRUE(chain.ok());
+    return PlanScaleUp(snapshot_, groups_, {}, {}, chain->get());
+  }
+
+  ClusterSnapshot snapshot_;
+  std::vector<NodeGroup> groups_;
+};
+
+TEST_F(TopologyPlanTest, ZoneSpreadPodsGoToTheGroupsOfTheEmptierZones) {
+  groups_ = {ZoneGroup("in-a", "a", 1), ZoneGroup("in-b", "b", 1)};
+  // By resources alone in-a would win: its 3-cpu nodes (the template is
+  // taken from a-1) waste nothing.
+  AddNode("a-1", "in-a", "a").allocatable = Res(3000, 16 * kGi);
+  AddNode("b-1", "in-b", "b");
+  // Zone a has 3 web pods and no room; zone b has 1 and no room.
+  for (int i = 0; i < 3; ++i) {
+    PodState& pod = snapshot_.pods.emplace_back(
+        BoundPod("a" + std::to_string(i), "a-1", 1000, kGi));
+    pod.labels = {{"app", "web"}};
+  }
+  PodState& in_b =
+      snapshot_.pods.emplace_back(BoundPod("b0", "b-1", 4000, kGi));
+  in_b.labels = {{"app", "web"}};
+  for (int i = 0; i < 2; ++i) {
+    snapshot_.pods.push_back(ZoneSpread("new" + std::to_string(i), 1));
+    snapshot_.pods.back().requests = Res(3000, kGi, 1);
+  }
+  const ScaleUpPlan plan = PlanUp();
+  // Zone a is at 3, b at 1: both new pods belong in b (then b is at 3).
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "in-b");
+  EXPECT_EQ(plan.increases[0].delta, 2);
+  EXPECT_TRUE(plan.unschedulable.empty());
+}
+
+TEST_F(TopologyPlanTest, RoomOnANodeTheSpreadForbidsTriggersAScaleUp) {
+  groups_ = {ZoneGroup("in-a", "a", 1), ZoneGroup("in-b", "b", 1)};
+  AddNode("a-1", "in-a", "a");
+  AddNode("b-1", "in-b", "b");
+  for (int i = 0; i < 2; ++i) {
+    PodState& pod = snapshot_.pods.emplace_back(
+        BoundPod("a" + std::to_string(i), "a-1", 500, kGi));
+    pod.labels = {{"app", "web"}};
+  }
+  snapshot_.pods.push_back(BoundPod("batch", "b-1", 4000, kGi));
+  snapshot_.pods.push_back(ZoneSpread("new", 1));
+  const ScaleUpPlan plan = PlanUp();
+  // a-1 has 3 cpus free, but zone a would hold 3 web pods to b's 0.
+  EXPECT_TRUE(plan.fit_existing.empty());
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "in-b");
+}
+
+TEST_F(TopologyPlanTest, APodNoGroupCanTakeSaysTopologyIsWhy) {
+  groups_ = {ZoneGroup("in-a", "a", 1)};
+  AddNode("a-1", "in-a", "a");
+  NodeState& b = AddNode("b-1", "", "b");  // no group: cannot grow
+  b.allocatable = Res(100, kGi);
+  PodState& in_a =
+      snapshot_.pods.emplace_back(BoundPod("a0", "a-1", 4000, kGi));
+  in_a.labels = {{"app", "web"}};
+  snapshot_.pods.push_back(ZoneSpread("new", 1));
+  snapshot_.pods.back().requests = Res(1000, kGi, 1);
+  const ScaleUpPlan plan = PlanUp();
+  EXPECT_TRUE(plan.increases.empty());
+  ASSERT_EQ(plan.unschedulable.size(), 1u);
+  EXPECT_EQ(plan.unschedulable[0].reasons->at("in-a"),
+            "pod affinity, anti-affinity or topology spread not met on a new "
+            "node");
+}
+
+TEST_F(TopologyPlanTest, ScaleDownKeepsANodeWhosePodsWouldBreakTheirSpread) {
+  groups_ = {ZoneGroup("in-a", "a", 2), ZoneGroup("in-b", "b", 1)};
+  AddNode("a-1", "in-a", "a");
+  AddNode("a-2", "in-a", "a");
+  AddNode("b-1", "in-b", "b");
+  // One web pod per node, spread over zones with maxSkew 1, minDomains 2.
+  for (const char* node : {"a-1", "a-2", "b-1"}) {
+    PodState& pod = snapshot_.pods.emplace_back(
+        BoundPod(std::string("w-") + node, node, 500, kGi));
+    pod.labels = {{"app", "web"}};
+    pod.spread = {{1, kZone, Selector("app=web"), 2}};
+  }
+  ScaleDownConfig config;
+  const ScaleDownPlan plan = PlanScaleDown(snapshot_, groups_, config);
+  // a-1 goes first: its pod moves to a-2 (zones a and b hold 2 and 1).
+  // Without b-1 zone a would be the only domain, fewer than minDomains, so
+  // the minimum is 0 and a third pod in zone a has skew 3: b-1 stays,
+  // though by resources its pod fits a-2.
+  ASSERT_EQ(plan.removals.size(), 1u);
+  EXPECT_EQ(plan.removals[0].node, "a-1");
+  bool b_removed = false;
+  for (const NodeRemoval& removal : plan.removals) {
+    if (removal.node == "b-1") b_removed = true;
+  }
+  EXPECT_FALSE(b_removed);
+  bool b_kept = false;
+  for (const auto& kept : plan.kept) {
+    if (kept.node == "b-1") {
+      b_kept = true;
+      EXPECT_EQ(kept.reason, "pod default/w-b-1 fits on no other node");
+    }
+  }
+  EXPECT_TRUE(b_kept);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
