@@ -106,6 +106,101 @@ BENCHMARK(PlanScaleUpBench)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
+// Karpenter's "diverse" scheduling benchmark mix, in deployments of 20
+// replicas that share an app label and a shape: one fifth each plain,
+// spread over zones (maxSkew 1), spread over hostnames (maxSkew 1),
+// required affinity to their own app in a zone, and required anti-affinity
+// to their own app per hostname; cpu 100m-1500m, memory 100Mi-4Gi. The
+// groups are four shapes in each of three zones.
+constexpr const char* kZoneKey = "topology.kubernetes.io/zone";
+
+std::vector<NodeGroup> MakeZonalGroups() {
+  std::vector<NodeGroup> groups;
+  for (int zone = 0; zone < 3; ++zone) {
+    for (int shape = 0; shape < 4; ++shape) {
+      const int64_t cpus = int64_t{4} << shape;
+      NodeGroup group;
+      group.name = "zone-" + std::to_string(zone) + "-" + std::to_string(cpus);
+      group.max_size = 1000;
+      NodeTemplate t;
+      t.allocatable = Amounts(cpus * 1000, cpus * 4 * kGi, 110);
+      t.labels[kZoneKey] = "zone-" + std::to_string(zone);
+      group.declared_template = t;
+      groups.push_back(std::move(group));
+    }
+  }
+  return groups;
+}
+
+std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<PodState> pods;
+  pods.reserve(count);
+  PodState shape;
+  for (int i = 0; i < count; ++i) {
+    if (i % 20 == 0) {
+      const int deployment = i / 20;
+      shape = PodState();
+      shape.namespace_ = "default";
+      shape.owner_kind = "ReplicaSet";
+      shape.owner_name = "diverse-" + std::to_string(deployment);
+      shape.labels = {{"app", shape.owner_name}};
+      shape.requests =
+          Amounts(100 + static_cast<int64_t>(rng() % 1401),
+                  100 * kMi + static_cast<int64_t>(rng() % (3996 * kMi)), 1);
+      const LabelSelector own =
+          *LabelSelector::Parse("app=" + shape.owner_name);
+      switch (deployment % 5) {
+        case 1:
+          shape.spread = {{1, kZoneKey, own, 0}};
+          break;
+        case 2:
+          shape.spread = {{1, "kubernetes.io/hostname", own, 0}};
+          break;
+        case 3:
+          shape.affinity = {{own, {}, kZoneKey}};
+          break;
+        case 4:
+          shape.anti_affinity = {{own, {}, "kubernetes.io/hostname"}};
+          break;
+        default:
+          break;
+      }
+    }
+    PodState pod = shape;
+    pod.name = shape.owner_name + "-" + std::to_string(i % 20);
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+void PlanScaleUpDiverseBench(benchmark::State& state) {
+  ClusterSnapshot snapshot;
+  snapshot.pods = MakeDiversePods(static_cast<int>(state.range(0)), 42);
+  const std::vector<NodeGroup> groups = MakeZonalGroups();
+  int64_t nodes = 0;
+  size_t left = 0;
+  for (auto _ : state) {
+    std::mt19937_64 rng(1);
+    auto chain = MakeExpanderChain("least-waste", {}, &rng);
+    ScaleUpPlan plan = PlanScaleUp(snapshot, groups, {}, {}, chain->get());
+    nodes = 0;
+    for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
+    left = plan.unschedulable.size();
+    benchmark::DoNotOptimize(plan);
+  }
+  state.counters["new_nodes"] = static_cast<double>(nodes);
+  state.counters["pods_left"] = static_cast<double>(left);
+  state.counters["pods_per_s"] = benchmark::Counter(
+      static_cast<double>(state.range(0)) * state.iterations(),
+      benchmark::Counter::kIsRate);
+}
+BENCHMARK(PlanScaleUpDiverseBench)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
+    ->Unit(benchmark::kMillisecond);
+
 // 1,000 nodes of 16 cpu / 64 GiB in 10 groups, 30 pods each; a node's pods
 // are sized so that utilization spreads from about 15% to 90%.
 ClusterSnapshot MakeScaleDownSnapshot(std::vector<NodeGroup>* groups) {

@@ -247,6 +247,28 @@ TEST_F(TopologyPlanTest, RoomOnANodeTheSpreadForbidsTriggersAScaleUp) {
   EXPECT_EQ(plan.increases[0].group, "in-b");
 }
 
+TEST_F(TopologyPlanTest, AGroupRefusedInOneRoundIsAskedAgainInTheNext) {
+  groups_ = {ZoneGroup("in-a", "a", 1), ZoneGroup("in-b", "b", 1)};
+  AddNode("a-1", "in-a", "a");
+  AddNode("b-1", "in-b", "b");
+  PodState& web = snapshot_.pods.emplace_back(BoundPod("a0", "a-1", 4000, kGi));
+  web.labels = {{"app", "web"}};
+  snapshot_.pods.push_back(BoundPod("batch", "b-1", 4000, kGi));
+  for (int i = 0; i < 3; ++i) {
+    snapshot_.pods.push_back(ZoneSpread("new" + std::to_string(i), 1));
+    snapshot_.pods.back().requests = Res(3000, kGi, 1);
+  }
+  const ScaleUpPlan plan = PlanUp();
+  // Zone a (1 web pod) cannot take one before zone b has 1; b takes two
+  // (b = 2, a = 1), then a the third.
+  EXPECT_TRUE(plan.unschedulable.empty());
+  ASSERT_EQ(plan.increases.size(), 2u);
+  EXPECT_EQ(plan.increases[0].group, "in-b");
+  EXPECT_EQ(plan.increases[0].delta, 2);
+  EXPECT_EQ(plan.increases[1].group, "in-a");
+  EXPECT_EQ(plan.increases[1].delta, 1);
+}
+
 TEST_F(TopologyPlanTest, APodNoGroupCanTakeSaysTopologyIsWhy) {
   groups_ = {ZoneGroup("in-a", "a", 1)};
   AddNode("a-1", "in-a", "a");

@@ -383,6 +383,10 @@ class ScaleUpPlanner {
       if (kind_touched[k]) kinds_[k].estimates.clear();
     }
     for (GroupPlanState& state : groups_) {
+      // A placement can also open a domain to pods (a spread's minimum
+      // rises, an affinity is met), so a group without an option may have
+      // one now.
+      if (topology_matters_ && state.chosen) state.dirty = true;
       if (state.dirty || !state.has_option) continue;
       state.dirty = kind_touched[state.kind] ||
                     !Serves(*state.estimate, Cap(state).nodes);
