@@ -236,5 +236,58 @@ TEST_F(NodeScaleRealServerTest, OthersTaintsAndCordonSurvive) {
   EXPECT_NE(json.find("\"unschedulable\":true"), std::string::npos) << json;
 }
 
+// Zone a holds a web pod and zone b none; a pending web pod spread over
+// zones (maxSkew 1) may only go to zone b, though zone a's group has the
+// node that fits it best. The constraint comes from the real server's pod
+// JSON, as validated and defaulted there.
+TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
+  Status groups =
+      PutConfigMap(cluster(), ns(), "node-groups", "node-groups.json",
+                   R"({"nodeGroups":[)"
+                   R"({"name":"in-a","minSize":0,"maxSize":5,"template":{)"
+                   R"("allocatable":{"cpu":"1","memory":"1Gi","pods":"110"},)"
+                   R"("labels":{"topology.kubernetes.io/zone":"a"}}},)"
+                   R"({"name":"in-b","minSize":0,"maxSize":5,"template":{)"
+                   R"("allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+                   R"("labels":{"topology.kubernetes.io/zone":"b"}}}]})");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  for (const char* zone : {"a", "b"}) {
+    const std::string node = std::string("full-") + zone;
+    ASSERT_TRUE(
+        CreateNode(
+            cluster(),
+            {.name = node,
+             .label = std::string("topology.kubernetes.io/zone=") + zone})
+            .ok());
+    const std::string pod = std::string("running-") + zone;
+    const std::string app = zone == std::string("a") ? "web" : "batch";
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "4",
+                                 {.labels = R"({"app":")" + app + R"("})"})
+                    .ok());
+    ASSERT_TRUE(BindPod(cluster(), ns(), pod, node).ok());
+  }
+  ASSERT_TRUE(
+      CreatePendingPod(
+          cluster(), ns(), "spread-1", "1",
+          {.labels = R"({"app":"web"})",
+           .spec = R"("topologySpreadConstraints":[{"maxSkew":1,)"
+                   R"("topologyKey":"topology.kubernetes.io/zone",)"
+                   R"("whenUnsatisfiable":"DoNotSchedule",)"
+                   R"("labelSelector":{"matchLabels":{"app":"web"}}}])"})
+          .ok());
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  auto in_group = [&](const char* group) {
+    Result<std::vector<std::string>> names =
+        NodeNames(cluster(), std::string("propscaler.io/node-group=") + group);
+    return names.ok() ? names->size() : 0;
+  };
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return in_group("in-b") == 1; }, seconds(30)))
+      << propscaler->Output();
+  EXPECT_EQ(in_group("in-a"), 0u) << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+}
+
 }  // namespace
 }  // namespace propscaler::envtest

@@ -82,10 +82,17 @@ Result<std::string> ConfigMapValue(const RealCluster& cluster,
 Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
                        const std::string& name);
 
+// More of a pending pod: its labels (a JSON object) and members added to its
+// spec (JSON, e.g. "\"topologySpreadConstraints\":[...]").
+struct PodExtras {
+  std::string labels;
+  std::string spec;
+};
 // A ReplicaSet-owned pod requesting `cpu`, marked Unschedulable by "the
 // scheduler" (its status written through /status, as the scheduler does).
 Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
-                        const std::string& name, const std::string& cpu);
+                        const std::string& name, const std::string& cpu,
+                        const PodExtras& extras = {});
 // Binds the pod to the node through the pods/binding subresource, as the
 // scheduler does.
 Status BindPod(const RealCluster& cluster, const std::string& ns,
