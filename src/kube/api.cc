@@ -321,8 +321,14 @@ Status KubeApi::CreateSimulatedNode(const std::string& name,
       .status();
 }
 
-Status KubeApi::DeleteNode(const std::string& name) const {
-  return Call({.method = "DELETE", .path = "/api/v1/nodes/" + name}).status();
+Status KubeApi::DeleteNode(const std::string& name,
+                           const std::string& uid) const {
+  HttpRequest request{.method = "DELETE", .path = "/api/v1/nodes/" + name};
+  if (!uid.empty()) {
+    request.body = DeleteOptionsWithUid(uid);
+    request.content_type = "application/json";
+  }
+  return Call(request).status();
 }
 
 Result<Lease> KubeApi::GetLease(const std::string& ns,

@@ -99,7 +99,8 @@ class KubeApi : public Client {
                   int64_t grace_seconds) const override;
   Status CreateSimulatedNode(const std::string& name, const NodeTemplate& shape,
                              bool ready) const override;
-  Status DeleteNode(const std::string& name) const override;
+  Status DeleteNode(const std::string& name,
+                    const std::string& uid) const override;
   Result<Lease> GetLease(const std::string& ns,
                          const std::string& name) const override;
   Result<Lease> CreateLease(const Lease& lease) const override;

@@ -89,7 +89,11 @@ class Client {
   virtual Status CreateSimulatedNode(const std::string& name,
                                      const NodeTemplate& shape,
                                      bool ready) const = 0;
-  virtual Status DeleteNode(const std::string& name) const = 0;
+  // Deletes the node only if it is still the object with `uid` (empty:
+  // any), so a node deleted and registered again under the same name since
+  // it was chosen is not deleted: kConflict.
+  virtual Status DeleteNode(const std::string& name,
+                            const std::string& uid) const = 0;
 
   // coordination.k8s.io/v1 Leases, for leader election. UpdateLease sends
   // `lease.resource_version`: kConflict when the lease changed since.

@@ -20,8 +20,7 @@ struct LivePod {
 };
 
 struct LiveNode {
-  NodeState state;
-  std::string uid;
+  NodeState state;  // its uid included
   TimePoint created;
 };
 

@@ -31,6 +31,12 @@ std::string EncodeSimulatedNode(const std::string& name,
          (ready ? "KubeletReady" : "KubeletNotReady") + "\"}]}}";
 }
 
+std::string DeleteOptionsWithUid(const std::string& uid) {
+  return "{\"apiVersion\":\"v1\",\"kind\":\"DeleteOptions\","
+         "\"preconditions\":{\"uid\":" +
+         QuoteJsonString(uid) + "}}";
+}
+
 std::string EncodeEviction(const std::string& ns, const std::string& name,
                            int64_t grace_seconds) {
   return "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{"

@@ -1,5 +1,5 @@
-// The JSON bodies of node-scale mode's writes: a kwok-style simulated Node
-// and a pod's Eviction. Part of the encode/decode layer.
+// The JSON bodies of node-scale mode's writes: a kwok-style simulated Node,
+// a node's DeleteOptions and a pod's Eviction. Part of the encode/decode layer.
 #ifndef PROPSCALER_KUBE_NODE_SCALE_BODIES_H_
 #define PROPSCALER_KUBE_NODE_SCALE_BODIES_H_
 
@@ -14,6 +14,10 @@ namespace propscaler::kube {
 // allocatable (as its capacity too), and a Ready condition True or False.
 std::string EncodeSimulatedNode(const std::string& name,
                                 const NodeTemplate& shape, bool ready);
+
+// DeleteOptions with a uid precondition: the delete applies only to that
+// very object.
+std::string DeleteOptionsWithUid(const std::string& uid);
 
 // A policy/v1 Eviction of pod `ns`/`name` with its grace period.
 std::string EncodeEviction(const std::string& ns, const std::string& name,

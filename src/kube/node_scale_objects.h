@@ -124,6 +124,7 @@ struct PodState {
 
 struct NodeState {
   std::string name;
+  std::string uid;  // empty where the source has none (files, templates)
   Resources allocatable;
   Labels labels;
   Labels annotations;

@@ -64,7 +64,8 @@ Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
     if (taint.key == kNotReadyTaint) state->ready = false;
   }
   const Value& metadata = MemberOr(object, "metadata", kNull);
-  return LiveNode{std::move(state).value(), StringOf(metadata, "uid"),
+  state->uid = StringOf(metadata, "uid");
+  return LiveNode{std::move(state).value(),
                   ParseRfc3339(StringOf(metadata, "creationTimestamp"))};
 }
 

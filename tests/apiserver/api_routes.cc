@@ -217,8 +217,28 @@ void ApiRoutes::Delete(const httplib::Request& req,
     return WriteError(res, ApiError::MethodNotAllowed(
                                "DELETE is not allowed on a subresource"));
   }
+  ObjectStore::Preconditions preconditions;
+  if (!req.body.empty()) {
+    rapidjson::Document options;
+    options.Parse(req.body.data(), req.body.size());
+    if (options.HasParseError() || !options.IsObject()) {
+      return WriteError(res, ApiError::BadRequest(
+                                 "the body of a DELETE must be DeleteOptions"));
+    }
+    auto pre = options.FindMember("preconditions");
+    if (pre != options.MemberEnd() && pre->value.IsObject()) {
+      for (auto& [member, into] :
+           {std::pair<const char*, std::string*>{"uid", &preconditions.uid},
+            {"resourceVersion", &preconditions.resource_version}}) {
+        auto m = pre->value.FindMember(member);
+        if (m != pre->value.MemberEnd() && m->value.IsString()) {
+          *into = m->value.GetString();
+        }
+      }
+    }
+  }
   ApiResult<ObjectPtr> deleted =
-      context_.store->Delete(*path->type, path->ns, path->name);
+      context_.store->Delete(*path->type, path->ns, path->name, preconditions);
   if (!deleted.ok()) return WriteError(res, deleted.error());
   WriteJson(res, 200, DeletedStatus(*path, **deleted));
 }

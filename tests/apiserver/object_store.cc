@@ -173,7 +173,8 @@ ApiResult<ObjectPtr> ObjectStore::Mutate(const ResourceType& type,
 
 ApiResult<ObjectPtr> ObjectStore::Delete(const ResourceType& type,
                                          const std::string& ns,
-                                         const std::string& name) {
+                                         const std::string& name,
+                                         const Preconditions& preconditions) {
   std::lock_guard<std::mutex> lock(mu_);
   ObjectKey key{ns, name};
   ObjectMap& objects = objects_[type.plural];
@@ -182,6 +183,31 @@ ApiResult<ObjectPtr> ObjectStore::Delete(const ResourceType& type,
     return ApiError::NotFound(type.QualifiedName(), name);
   rapidjson::Document doc;
   doc.Parse(it->second->json.data(), it->second->json.size());
+  const rapidjson::Value& metadata = doc["metadata"];
+  auto field = [&](const char* member) {
+    auto m = metadata.FindMember(member);
+    return m != metadata.MemberEnd() && m->value.IsString()
+               ? std::string(m->value.GetString())
+               : std::string();
+  };
+  // The real server's words, which name the kind (Node), not the resource.
+  if (!preconditions.uid.empty() && preconditions.uid != field("uid")) {
+    return ApiError::Conflict(
+        type.kind, name,
+        "the UID in the precondition (" + preconditions.uid +
+            ") does not match the UID in record (" + field("uid") +
+            "). The object might have been deleted and then recreated");
+  }
+  if (!preconditions.resource_version.empty() &&
+      preconditions.resource_version != field("resourceVersion")) {
+    return ApiError::Conflict(
+        type.kind, name,
+        "the ResourceVersion in the precondition (" +
+            preconditions.resource_version +
+            ") does not match the ResourceVersion in record (" +
+            field("resourceVersion") +
+            "). The object might have been modified");
+  }
   return CommitLocked(type, key, doc, EventType::kDeleted, nullptr);
 }
 

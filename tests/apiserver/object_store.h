@@ -112,8 +112,15 @@ class ObjectStore {
   // Read-modify-write of one object under the lock.
   ApiResult<ObjectPtr> Mutate(const ResourceType& type, const std::string& ns,
                               const std::string& name, const Mutation& mutate);
+  // DeleteOptions.preconditions: empty fields are not checked; a mismatch
+  // is the real server's 409 Conflict, in its words.
+  struct Preconditions {
+    std::string uid;
+    std::string resource_version;
+  };
   ApiResult<ObjectPtr> Delete(const ResourceType& type, const std::string& ns,
-                              const std::string& name);
+                              const std::string& name,
+                              const Preconditions& preconditions = {});
   ApiResult<ObjectPtr> Get(const ResourceType& type, const std::string& ns,
                            const std::string& name) const;
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "envtest/real_server_fixture.h"
+#include "kube/node_scale_bodies.h"
 
 namespace propscaler::envtest {
 namespace {
@@ -287,6 +288,40 @@ TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
   EXPECT_EQ(in_group("in-a"), 0u) << propscaler->Output();
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+}
+
+// The body the kwok provider deletes nodes with: the real server refuses
+// it for a node registered again under the same name (another uid), with
+// the 409 the simulated server gives, and takes it for the node itself.
+TEST_F(NodeScaleRealServerTest, NodeDeleteWithAStaleUidIsRefused) {
+  const std::string node = NodeName(0);
+  ASSERT_TRUE(CreateNode(cluster(), {.name = node}).ok());
+  Result<std::string> json =
+      AdminCall(cluster(), "GET", "/api/v1/nodes/" + node);
+  ASSERT_TRUE(json.ok());
+  const size_t at = json->find("\"uid\":\"");
+  ASSERT_NE(at, std::string::npos) << *json;
+  const std::string uid =
+      json->substr(at + 7, json->find('"', at + 7) - (at + 7));
+  Result<std::string> stale = AdminCall(
+      cluster(), "DELETE", "/api/v1/nodes/" + node,
+      kube::DeleteOptionsWithUid("00000000-0000-0000-0000-0000000000aa"));
+  ASSERT_FALSE(stale.ok());
+  EXPECT_NE(stale.status().message().find("HTTP 409"), std::string::npos)
+      << stale.status().message();
+  EXPECT_NE(stale.status().message().find(
+                "the UID in the precondition "
+                "(00000000-0000-0000-0000-0000000000aa) does not match the UID "
+                "in record (" +
+                uid + ")"),
+            std::string::npos)
+      << stale.status().message();
+  EXPECT_TRUE(AdminCall(cluster(), "DELETE", "/api/v1/nodes/" + node,
+                        kube::DeleteOptionsWithUid(uid))
+                  .ok());
+  EXPECT_EQ(
+      AdminCall(cluster(), "GET", "/api/v1/nodes/" + node).status().code(),
+      StatusCode::kNotFound);
 }
 
 }  // namespace

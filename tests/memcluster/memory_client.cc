@@ -239,11 +239,13 @@ Status MemoryClient::CreateSimulatedNode(const std::string& name,
       cluster_->store().Create(TypeNamed("nodes"), "", std::move(*node)));
 }
 
-Status MemoryClient::DeleteNode(const std::string& name) const {
+Status MemoryClient::DeleteNode(const std::string& name,
+                                const std::string& uid) const {
   if (Status fault = cluster_->CheckFault("delete nodes"); !fault.ok()) {
     return fault;
   }
-  return StatusOf(cluster_->store().Delete(TypeNamed("nodes"), "", name));
+  return StatusOf(
+      cluster_->store().Delete(TypeNamed("nodes"), "", name, {.uid = uid}));
 }
 
 Result<kube::Lease> MemoryClient::GetLease(const std::string& ns,

@@ -52,7 +52,8 @@ class MemoryClient : public kube::Client {
   Status CreateSimulatedNode(const std::string& name,
                              const kube::NodeTemplate& shape,
                              bool ready) const override;
-  Status DeleteNode(const std::string& name) const override;
+  Status DeleteNode(const std::string& name,
+                    const std::string& uid) const override;
   Result<kube::Lease> GetLease(const std::string& ns,
                                const std::string& name) const override;
   Result<kube::Lease> CreateLease(const kube::Lease& lease) const override;

@@ -179,6 +179,40 @@ TEST_F(ApiServerTest, ServerSetsMetadata) {
   GetJson("/api/v1/nodes/absent", 404);
 }
 
+// DeleteOptions.preconditions as the real server checks them: a uid or
+// resourceVersion that is not the object's is a 409 and nothing is deleted.
+TEST_F(ApiServerTest, DeletePreconditionsGuardTheObject) {
+  StartServer();
+  AddNodes(1);
+  const std::string uid =
+      GetString(Metadata(GetJson("/api/v1/nodes/node-0")), "uid");
+  auto remove = [&](const std::string& preconditions) {
+    return client_->Delete(
+        "/api/v1/nodes/node-0",
+        R"({"kind":"DeleteOptions","apiVersion":"v1","preconditions":)" +
+            preconditions + "}",
+        "application/json");
+  };
+  httplib::Result stale = remove(R"({"uid":"not-the-uid"})");
+  ASSERT_TRUE(stale);
+  EXPECT_EQ(stale->status, 409);
+  EXPECT_NE(stale->body.find(
+                "Operation cannot be fulfilled on Node \\\"node-0\\\": the UID "
+                "in the precondition (not-the-uid) does not match the UID in "
+                "record (" +
+                uid + ")"),
+            std::string::npos)
+      << stale->body;
+  httplib::Result old_version = remove(R"({"resourceVersion":"0"})");
+  ASSERT_TRUE(old_version);
+  EXPECT_EQ(old_version->status, 409);
+  GetJson("/api/v1/nodes/node-0", 200);
+  httplib::Result deleted = remove(R"({"uid":")" + uid + R"("})");
+  ASSERT_TRUE(deleted);
+  EXPECT_EQ(deleted->status, 200) << deleted->body;
+  GetJson("/api/v1/nodes/node-0", 404);
+}
+
 TEST_F(ApiServerTest, WatchSendsEventsAfterTheListResourceVersion) {
   StartServer();
   AddNodes(2);

@@ -90,7 +90,7 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
 Status KwokProvider::DeleteNodes(const NodeGroup& group,
                                  const std::vector<const NodeState*>& nodes) {
   for (const NodeState* node : nodes) {
-    const Status deleted = api_->DeleteNode(node->name);
+    const Status deleted = api_->DeleteNode(node->name, node->uid);
     if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
       return deleted.WithContext("deleting node " + node->name + " of group " +
                                  group.name);
