@@ -29,6 +29,7 @@ class ScaleDownPlanner {
       : snapshot_(snapshot),
         config_(config),
         bins_(BinsFromNodes(snapshot.nodes, snapshot.pods)),
+        use_topology_(AnyInterPodConstraints(snapshot.pods)),
         received_pods_(snapshot.nodes.size(), false) {
     for (const NodeGroup& group : groups) groups_.emplace(group.name, &group);
     for (const NodeState& node : snapshot.nodes) {
@@ -39,9 +40,11 @@ class ScaleDownPlanner {
       int64_t& size = group_sizes_[group.name];
       size = std::max(size, group.target_size);
     }
-    for (const Bin& bin : bins_) {
-      const size_t node = topology_.AddNode(bin.labels);
-      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+    if (use_topology_) {
+      for (const Bin& bin : bins_) {
+        const size_t node = topology_.AddNode(bin.labels);
+        for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+      }
     }
     PlacePendingPods();
   }
@@ -131,18 +134,18 @@ class ScaleDownPlanner {
 
   void Place(const PodState& pod, size_t node) {
     PlaceOnBin(pod, &bins_[node]);
-    topology_.Place(pod, node);
+    if (use_topology_) topology_.Place(pod, node);
   }
 
   void Remove(const PodState& pod, size_t node) {
     RemoveFromBin(pod, &bins_[node]);
-    topology_.Remove(pod, node);
+    if (use_topology_) topology_.Remove(pod, node);
   }
 
   // First fit from the last destination used, so that a pass over many
   // nodes does not rescan the full ones each time.
   std::optional<size_t> FindDestination(const PodState& pod) {
-    const bool constrained = topology_.Matters(pod);
+    const bool constrained = use_topology_ && topology_.Matters(pod);
     for (size_t step = 0; step < bins_.size(); ++step) {
       const size_t i = (hint_ + step) % bins_.size();
       if (BinAccepts(bins_[i], pod) &&
@@ -180,10 +183,10 @@ class ScaleDownPlanner {
     const bool accepted = bin.accepts_pods;
     bin.accepts_pods = false;
     // Its pods leave its domains, and it is no domain any more.
-    topology_.SetNodeGone(candidate.node, true);
+    if (use_topology_) topology_.SetNodeGone(candidate.node, true);
     if (std::optional<std::string> failure = MovePods(candidate)) {
       bin.accepts_pods = accepted;
-      topology_.SetNodeGone(candidate.node, false);
+      if (use_topology_) topology_.SetNodeGone(candidate.node, false);
       plan_.kept.push_back({node.name, *failure});
       return;
     }
@@ -200,7 +203,8 @@ class ScaleDownPlanner {
   const ClusterSnapshot& snapshot_;
   const ScaleDownConfig& config_;
   std::vector<Bin> bins_;
-  Topology topology_;  // node i is bins_[i]
+  const bool use_topology_;
+  Topology topology_;  // node i is bins_[i], when used
   std::vector<bool> received_pods_;
   std::unordered_map<std::string, const NodeGroup*> groups_;
   std::unordered_map<std::string, int64_t> group_sizes_;

@@ -137,9 +137,10 @@ class ScaleUpPlanner {
             BinFromTemplate(groups_[group].chosen->node, groups_[group].free));
       }
     }
-    for (const Bin& bin : bins) {
-      const size_t node = topology_.AddNode(bin.labels);
-      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+    const bool use_topology = AnyInterPodConstraints(snapshot_.pods);
+    for (size_t b = 0; use_topology && b < bins.size(); ++b) {
+      topology_.AddNode(bins[b].labels);
+      for (const PodState* pod : bins[b].pods) topology_.Place(*pod, b);
     }
     const PodClasses classes = ClassifyPods(candidates);
     // A pod cannot fit a bin an earlier pod of its class did not fit, unless
@@ -148,7 +149,7 @@ class ScaleUpPlanner {
     std::vector<size_t> first_bin(classes.classes.size(), 0);
     for (size_t i = 0; i < candidates.size(); ++i) {
       const PodState& pod = *candidates[i];
-      const bool constrained = topology_.Matters(pod);
+      const bool constrained = use_topology && topology_.Matters(pod);
       size_t start = 0;
       size_t& bin = constrained ? start : first_bin[classes.class_of[i]];
       while (bin < bins.size() &&
@@ -158,15 +159,17 @@ class ScaleUpPlanner {
       }
       if (bin < bins.size()) {
         PlaceOnBin(pod, &bins[bin]);
-        topology_.Place(pod, bin);
+        if (use_topology) topology_.Place(pod, bin);
         plan_.fit_existing.push_back(pod.Key());
       } else {
         pending_.push_back(&pod);
       }
     }
-    topology_matters_ = std::any_of(
-        pending_.begin(), pending_.end(),
-        [&](const PodState* pod) { return topology_.Matters(*pod); });
+    topology_matters_ =
+        use_topology &&
+        std::any_of(pending_.begin(), pending_.end(), [&](const PodState* pod) {
+          return topology_.Matters(*pod);
+        });
   }
 
   void ComputeClassFit() {

@@ -54,6 +54,12 @@ bool HasTopologyConstraints(const PodState& pod) {
                      });
 }
 
+bool AnyInterPodConstraints(const std::vector<PodState>& pods) {
+  return std::any_of(pods.begin(), pods.end(), [](const PodState& pod) {
+    return HasTopologyConstraints(pod) || !pod.anti_affinity.empty();
+  });
+}
+
 size_t Topology::AddNode(const Labels* labels) {
   const size_t index = nodes_.size();
   nodes_.push_back({labels, "#" + std::to_string(index), false, {}});

@@ -26,6 +26,10 @@ namespace propscaler::nodescale {
 
 // Whether a pod has constraints of its own that this checks.
 bool HasTopologyConstraints(const PodState& pod);
+// Whether any pod has constraints between pods (anti-affinity on hostname
+// included): without any, a Topology can never say no and need not be
+// kept.
+bool AnyInterPodConstraints(const std::vector<PodState>& pods);
 
 class Topology {
  public:
