@@ -48,36 +48,54 @@ std::vector<NodeGroup> MakeGroups(int count) {
   return groups;
 }
 
-// Pending pods from deployments of 20 replicas each with random requests;
-// one deployment in five selects a pool, one in twenty tolerates GPUs.
-std::vector<PodState> MakePendingPods(int count, uint64_t seed) {
+// `count` pending pods from deployments of 20 replicas, each deployment's
+// shape made by `make_shape(deployment, rng)`; pods are named
+// <owner>-<replica>.
+template <typename MakeShape>
+std::vector<PodState> Deployments(int count, uint64_t seed,
+                                  const MakeShape& make_shape) {
   std::mt19937_64 rng(seed);
   std::vector<PodState> pods;
   pods.reserve(count);
   PodState shape;
   for (int i = 0; i < count; ++i) {
-    if (i % 20 == 0) {
-      const int deployment = i / 20;
-      shape = PodState();
-      shape.namespace_ = "ns-" + std::to_string(deployment % 50);
-      shape.owner_kind = "ReplicaSet";
-      shape.owner_name = "deploy-" + std::to_string(deployment);
-      shape.labels = {{"app", shape.owner_name}};
-      shape.requests =
-          Amounts(100 + static_cast<int64_t>(rng() % 1900),
-                  128 * kMi + static_cast<int64_t>(rng() % 31) * 128 * kMi, 1);
-      if (deployment % 5 == 0) {
-        shape.node_selector = {{"pool", "pool-" + std::to_string(rng() % 8)}};
-      }
-      if (deployment % 20 == 3) {
-        shape.tolerations = {{"nvidia.com/gpu", Toleration::Op::kExists, ""}};
-      }
-    }
+    if (i % 20 == 0) shape = make_shape(i / 20, rng);
     PodState pod = shape;
     pod.name = shape.owner_name + "-" + std::to_string(i % 20);
     pods.push_back(std::move(pod));
   }
   return pods;
+}
+
+// A ReplicaSet-owned pod labelled app=<owner>.
+PodState Owned(const std::string& ns, const std::string& owner,
+               const Resources& requests) {
+  PodState shape;
+  shape.namespace_ = ns;
+  shape.owner_kind = "ReplicaSet";
+  shape.owner_name = owner;
+  shape.labels = {{"app", owner}};
+  shape.requests = requests;
+  return shape;
+}
+
+// Deployments with random requests; one in five selects a pool, one in
+// twenty tolerates GPUs.
+std::vector<PodState> MakePendingPods(int count, uint64_t seed) {
+  return Deployments(count, seed, [](int deployment, std::mt19937_64& rng) {
+    PodState shape = Owned(
+        "ns-" + std::to_string(deployment % 50),
+        "deploy-" + std::to_string(deployment),
+        Amounts(100 + static_cast<int64_t>(rng() % 1900),
+                128 * kMi + static_cast<int64_t>(rng() % 31) * 128 * kMi, 1));
+    if (deployment % 5 == 0) {
+      shape.node_selector = {{"pool", "pool-" + std::to_string(rng() % 8)}};
+    }
+    if (deployment % 20 == 3) {
+      shape.tolerations = {{"nvidia.com/gpu", Toleration::Op::kExists, ""}};
+    }
+    return shape;
+  });
 }
 
 void PlanScaleUpBench(benchmark::State& state) {
@@ -133,45 +151,30 @@ std::vector<NodeGroup> MakeZonalGroups() {
 }
 
 std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<PodState> pods;
-  pods.reserve(count);
-  PodState shape;
-  for (int i = 0; i < count; ++i) {
-    if (i % 20 == 0) {
-      const int deployment = i / 20;
-      shape = PodState();
-      shape.namespace_ = "default";
-      shape.owner_kind = "ReplicaSet";
-      shape.owner_name = "diverse-" + std::to_string(deployment);
-      shape.labels = {{"app", shape.owner_name}};
-      shape.requests =
-          Amounts(100 + static_cast<int64_t>(rng() % 1401),
-                  100 * kMi + static_cast<int64_t>(rng() % (3996 * kMi)), 1);
-      const LabelSelector own =
-          *LabelSelector::Parse("app=" + shape.owner_name);
-      switch (deployment % 5) {
-        case 1:
-          shape.spread = {{1, kZoneKey, own, 0}};
-          break;
-        case 2:
-          shape.spread = {{1, "kubernetes.io/hostname", own, 0}};
-          break;
-        case 3:
-          shape.affinity = {{own, {}, kZoneKey}};
-          break;
-        case 4:
-          shape.anti_affinity = {{own, {}, "kubernetes.io/hostname"}};
-          break;
-        default:
-          break;
-      }
+  return Deployments(count, seed, [](int deployment, std::mt19937_64& rng) {
+    PodState shape = Owned(
+        "default", "diverse-" + std::to_string(deployment),
+        Amounts(100 + static_cast<int64_t>(rng() % 1401),
+                100 * kMi + static_cast<int64_t>(rng() % (3996 * kMi)), 1));
+    const LabelSelector own = *LabelSelector::Parse("app=" + shape.owner_name);
+    switch (deployment % 5) {
+      case 1:
+        shape.spread = {{1, kZoneKey, own, 0}};
+        break;
+      case 2:
+        shape.spread = {{1, "kubernetes.io/hostname", own, 0}};
+        break;
+      case 3:
+        shape.affinity = {{own, {}, kZoneKey}};
+        break;
+      case 4:
+        shape.anti_affinity = {{own, {}, "kubernetes.io/hostname"}};
+        break;
+      default:
+        break;
     }
-    PodState pod = shape;
-    pod.name = shape.owner_name + "-" + std::to_string(i % 20);
-    pods.push_back(std::move(pod));
-  }
-  return pods;
+    return shape;
+  });
 }
 
 void PlanScaleUpDiverseBench(benchmark::State& state) {
