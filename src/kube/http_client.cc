@@ -34,6 +34,24 @@ void CountRequest(const std::string& method,
        {"code", response.ok() ? std::to_string(response->status) : "error"}});
 }
 
+// What a transfer cost on the wire: the bytes received as sent (compressed
+// where the server compressed them) and the connections it had to open
+// (each a TCP and, over https, a TLS handshake).
+void CountWire(CURL* curl) {
+  curl_off_t received = 0;
+  long connects = 0;
+  curl_easy_getinfo(curl, CURLINFO_SIZE_DOWNLOAD_T, &received);
+  curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects);
+  if (received > 0) {
+    GlobalMetrics().Add("propscaler_api_received_bytes_total", {},
+                        static_cast<double>(received));
+  }
+  if (connects > 0) {
+    GlobalMetrics().Add("propscaler_api_connections_total", {},
+                        static_cast<double>(connects));
+  }
+}
+
 const std::string kUserAgent = std::string("propscaler/") + PROPSCALER_VERSION;
 
 void InitCurlOnce() {
@@ -178,6 +196,12 @@ HttpClient::HttpClient(ClientConfig config,
   GlobalMetrics().DeclareCounter(
       "propscaler_api_requests_total",
       "Requests to the API server by verb and HTTP code (\"error\": none).");
+  GlobalMetrics().DeclareCounter(
+      "propscaler_api_received_bytes_total",
+      "Bytes received from the API server as sent (gzip'd where it was).");
+  GlobalMetrics().DeclareCounter(
+      "propscaler_api_connections_total",
+      "Connections opened to the API server (each a TCP and TLS handshake).");
   while (!config_.server.empty() && config_.server.back() == '/')
     config_.server.pop_back();
 }
@@ -263,7 +287,10 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
   curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, &Transfer::OnProgress);
   curl_easy_setopt(c, CURLOPT_XFERINFODATA, transfer);
+  // Only gzip, which is what the API server compresses with.
+  curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip");
   ConfigureTls(c, config_);
+  pool_.Attach(c);
 
   std::unique_ptr<curl_slist, SlistDeleter> headers(
       curl_slist_append(nullptr, "Accept: application/json"));
@@ -286,6 +313,7 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
 
   const CURLcode code = curl_easy_perform(c);
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &transfer->response.status);
+  CountWire(c);
   const bool cancelled =
       code == CURLE_ABORTED_BY_CALLBACK ||
       (code == CURLE_WRITE_ERROR && transfer->stopped_by_reader);

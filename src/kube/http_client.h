@@ -3,12 +3,17 @@
 // tokens rotate, and at once when the server answers 401), timeouts, and
 // line-by-line streaming for watches.
 //
+// Responses come gzip'd where the server compresses them (the API server
+// does for bodies over 128 KiB) and are inflated as they arrive.
+// Connections are kept alive and shared by all requests of one client
+// (kube/connection_pool.h).
+//
 // Every request has a total timeout and may have an idle timeout: a
 // connection on which nothing arrives for that long (a hung server, a watch
 // whose bookmarks stopped) is abandoned as an error. Tokens, certificates and
 // keys never appear in errors or logs.
 //
-// Thread-safe: every call uses its own curl handle.
+// Thread-safe: every call uses its own curl handle; the pool is locked.
 #ifndef PROPSCALER_KUBE_HTTP_CLIENT_H_
 #define PROPSCALER_KUBE_HTTP_CLIENT_H_
 
@@ -22,6 +27,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client_config.h"
+#include "kube/connection_pool.h"
 
 namespace propscaler::kube {
 
@@ -82,6 +88,7 @@ class HttpClient {
   bool RereadToken() const;
 
   ClientConfig config_;
+  ConnectionPool pool_;
   const std::chrono::seconds token_reread_interval_;
   mutable std::mutex token_mutex_;
   mutable std::string cached_token_;

@@ -78,6 +78,10 @@ Status FakeApiServer::MakeServer(const FakeApiServerOptions& options) {
     scheme_ = "https";
   }
   server_->set_keep_alive_timeout(options.keep_alive_timeout.count());
+  server_->set_keep_alive_max_count(options.keep_alive_max_count);
+  // As Go's net/http: without it a kept-alive connection waits out the
+  // client's delayed ACK (~40 ms) between a response's header and body.
+  server_->set_tcp_nodelay(true);
   int threads = options.threads;
   server_->new_task_queue = [threads] {
     return new httplib::ThreadPool(threads);

@@ -54,6 +54,9 @@ struct FakeApiServerOptions {
   // Idle keep-alive connections are closed after this long; Stop() waits
   // for them, so it is short.
   std::chrono::seconds keep_alive_timeout{1};
+  // Requests one kept-alive connection serves before the server closes it
+  // (httplib's default is 5; kube-apiserver has no such limit).
+  int keep_alive_max_count = 100000;
 };
 
 class FakeApiServer {

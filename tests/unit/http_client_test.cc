@@ -9,6 +9,8 @@
 #include <thread>
 
 #include "apiserver/fake_apiserver.h"
+#include "apiserver/node_generator.h"
+#include "common/metrics.h"
 #include "kube/api.h"
 
 namespace propscaler::kube {
@@ -62,6 +64,50 @@ TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
   WriteToken("token-2");  // the kubelet rotated the projected token
   Result<std::string> after = api.Call({.path = "/api/v1/nodes"});
   EXPECT_TRUE(after.ok()) << after.status().message();
+}
+
+double Counted(const char* metric) { return GlobalMetrics().Value(metric); }
+
+TEST_F(HttpClientTest, RequestsShareOneKeptAliveConnection) {
+  ClientConfig config;
+  config.server = server_.url();
+  config.token = "token-2";
+  HttpClient http(config);
+  KubeApi api(&http);
+  const double before = Counted("propscaler_api_connections_total");
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
+  }
+  EXPECT_EQ(Counted("propscaler_api_connections_total") - before, 1);
+}
+
+// As kube-apiserver: a list over 128 KiB comes gzip'd to a client that
+// accepts it, a small one as it is.
+TEST_F(HttpClientTest, BigResponsesArriveGzipped) {
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(server_
+                    .CreateNode(sim::MakeNodeJson(
+                        {.name = "node-" + std::to_string(i), .index = i}))
+                    .ok());
+  }
+  ClientConfig config;
+  config.server = server_.url();
+  config.token = "token-2";
+  HttpClient http(config);
+  const double before = Counted("propscaler_api_received_bytes_total");
+  Result<HttpResponse> big = http.Do({.path = "/api/v1/nodes"});
+  ASSERT_TRUE(big.ok());
+  ASSERT_EQ(big->status, 200);
+  ASSERT_GT(big->body.size(), 128u * 1024);
+  EXPECT_NE(big->body.find("\"node-299\""), std::string::npos);
+  const double wire = Counted("propscaler_api_received_bytes_total") - before;
+  EXPECT_LT(wire, static_cast<double>(big->body.size()) / 8) << wire;
+
+  const double small_before = Counted("propscaler_api_received_bytes_total");
+  Result<HttpResponse> small = http.Do({.path = "/api/v1/nodes/node-0"});
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(Counted("propscaler_api_received_bytes_total") - small_before,
+            static_cast<double>(small->body.size()));
 }
 
 TEST_F(HttpClientTest, CachesTheTokenWithinTheInterval) {
