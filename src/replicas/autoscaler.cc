@@ -12,10 +12,13 @@
 namespace propscaler {
 namespace {
 
-// Cycles started by watch events are at least this far apart: a change
-// after a quiet spell is acted on at once, and the rest of a burst (a
-// rolling node pool) is taken together by the next cycle.
+// Cycles started by watch events are at least this far apart: the rest of
+// a burst (a rolling node pool) is taken together by the next cycle.
 constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
+// A change after a quiet spell waits this long for the rest of its moment:
+// a node registers and reports Ready a few milliseconds later, one cycle
+// for both instead of one now and one a coalescing window later.
+constexpr auto kSettleDelay = std::chrono::milliseconds(20);
 // While RBAC refuses to list or watch the ConfigMap it is read each cycle;
 // a 403 may also be passing (a server whose RBAC cache is still filling
 // after a restart), so the watch is tried again this often.
@@ -320,8 +323,11 @@ void ReplicaAutoscaler::WaitForNextCycle(StopSignal* stop) {
   stop->WaitUntil(clock_->Now() + options_.poll_period,
                   [this] { return changed_.load(); });
   const Duration since_last = clock_->Now() - last_cycle_start_;
-  if (changed_ && since_last < kCoalesceWindow) {
-    stop->WaitFor(kCoalesceWindow - since_last);
+  // The first cycle, on the first complete lists, runs at once.
+  const bool cycled_before = last_cycle_start_ != TimePoint{};
+  if (changed_ && cycled_before) {
+    stop->WaitFor(
+        std::max<Duration>(kSettleDelay, kCoalesceWindow - since_last));
   }
   std::lock_guard<std::mutex> lock(mutex_);
   cycle_cause_ = changed_ ? pending_cause_ : "poll period";

@@ -106,10 +106,13 @@ TEST_F(ReplicaScenarioTest, FollowsNodesAndParamsForHours) {
   clock_.SleepFor(milliseconds(1));
   EXPECT_EQ(Replicas(), 3);
 
-  // A node added is acted on at once (no cycle ran for a while).
+  // A node added is acted on within tens of milliseconds (no cycle ran for
+  // a while).
   clock_.SleepFor(minutes(5) + seconds(5));  // mid-way between polls
   AddNodes(4, 1);
-  clock_.SleepFor(milliseconds(1));
+  clock_.SleepFor(milliseconds(19));
+  EXPECT_EQ(Replicas(), 3);
+  clock_.SleepFor(milliseconds(2));
   EXPECT_EQ(Replicas(), 4);
 
   // A burst right after a cycle is taken together within the 250 ms window.
@@ -144,6 +147,25 @@ TEST_F(ReplicaScenarioTest, FollowsNodesAndParamsForHours) {
   EXPECT_TRUE(health_.LoopAlive());
   ASSERT_TRUE(health_.LastCycle().has_value());
   EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
+}
+
+// A node registers NotReady and reports Ready 13 ms later: one cycle for
+// both, done 20 ms after the first event, not one at once and another a
+// coalescing window later.
+TEST_F(ReplicaScenarioTest, ANodeAddedThenReadyIsOneQuickCycle) {
+  StartWith(3, 1);
+  clock_.SleepFor(minutes(1) + seconds(5));
+  const int64_t writes = Calls("update deployments/scale");
+  const int64_t reads = Calls("get deployments/scale");
+  AddNodes(4, 1);
+  ASSERT_TRUE(cluster_.SetNodeReady("node-4", false).ok());
+  clock_.SleepFor(milliseconds(13));
+  ASSERT_TRUE(cluster_.SetNodeReady("node-4", true).ok());
+  clock_.SleepFor(milliseconds(8));
+  EXPECT_EQ(Replicas(), 4);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Calls("update deployments/scale") - writes, 1);
+  EXPECT_EQ(Calls("get deployments/scale") - reads, 1);  // one cycle
 }
 
 TEST_F(ReplicaScenarioTest, RelistsAfterTheHistoryIsCompacted) {
