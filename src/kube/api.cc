@@ -301,14 +301,28 @@ Status KubeApi::EditNodeTaints(const std::string& name,
       name, edit);
 }
 
+// policy/v1 Evictions came with Kubernetes 1.22; older servers refuse the
+// kind ("no kind \"Eviction\" is registered for version \"policy/v1\"")
+// and take policy/v1beta1, which is then used from there on.
 Status KubeApi::EvictPod(const std::string& ns, const std::string& name,
                          int64_t grace_seconds) const {
-  return Call({.method = "POST",
-               .path =
-                   "/api/v1/namespaces/" + ns + "/pods/" + name + "/eviction",
-               .body = EncodeEviction(ns, name, grace_seconds),
-               .content_type = "application/json"})
-      .status();
+  auto evict = [&](std::string_view version) {
+    return Call({.method = "POST",
+                 .path =
+                     "/api/v1/namespaces/" + ns + "/pods/" + name + "/eviction",
+                 .body = EncodeEviction(ns, name, grace_seconds, version),
+                 .content_type = "application/json"})
+        .status();
+  };
+  if (!eviction_v1beta1_.load()) {
+    Status status = evict("policy/v1");
+    if (status.code() != StatusCode::kInvalidArgument ||
+        status.message().find("no kind") == std::string::npos) {
+      return status;
+    }
+    eviction_v1beta1_ = true;
+  }
+  return evict("policy/v1beta1");
 }
 
 Status KubeApi::CreateSimulatedNode(const std::string& name,

@@ -129,6 +129,8 @@ class KubeApi : public Client {
   const HttpClient* http_;
   const KubeApiOptions options_;
   const Clock* const clock_;
+  // The server knows only policy/v1beta1 Evictions (before 1.22).
+  mutable std::atomic<bool> eviction_v1beta1_{false};
   mutable std::mutex retry_mutex_;
   mutable std::map<std::string, TimePoint> retry_not_before_;
 };

@@ -38,8 +38,10 @@ std::string DeleteOptionsWithUid(const std::string& uid) {
 }
 
 std::string EncodeEviction(const std::string& ns, const std::string& name,
-                           int64_t grace_seconds) {
-  return "{\"apiVersion\":\"policy/v1\",\"kind\":\"Eviction\",\"metadata\":{"
+                           int64_t grace_seconds,
+                           std::string_view api_version) {
+  return "{\"apiVersion\":" + QuoteJsonString(std::string(api_version)) +
+         ",\"kind\":\"Eviction\",\"metadata\":{"
          "\"name\":" +
          QuoteJsonString(name) + ",\"namespace\":" + QuoteJsonString(ns) +
          "},\"deleteOptions\":{\"gracePeriodSeconds\":" +

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "kube/node_group.h"
 
@@ -19,9 +20,11 @@ std::string EncodeSimulatedNode(const std::string& name,
 // very object.
 std::string DeleteOptionsWithUid(const std::string& uid);
 
-// A policy/v1 Eviction of pod `ns`/`name` with its grace period.
+// An Eviction of pod `ns`/`name` with its grace period, in `api_version`
+// (policy/v1, or policy/v1beta1 for servers before 1.22).
 std::string EncodeEviction(const std::string& ns, const std::string& name,
-                           int64_t grace_seconds);
+                           int64_t grace_seconds,
+                           std::string_view api_version = "policy/v1");
 
 }  // namespace propscaler::kube
 

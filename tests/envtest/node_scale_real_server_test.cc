@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "envtest/real_server_fixture.h"
+#include "kube/api.h"
 #include "kube/node_scale_bodies.h"
 
 namespace propscaler::envtest {
@@ -322,6 +323,31 @@ TEST_F(NodeScaleRealServerTest, NodeDeleteWithAStaleUidIsRefused) {
   EXPECT_EQ(
       AdminCall(cluster(), "GET", "/api/v1/nodes/" + node).status().code(),
       StatusCode::kNotFound);
+}
+
+// A drain's evictions on a server before 1.22, which refuses policy/v1
+// Evictions: propscaler falls back to policy/v1beta1 and the pods go.
+TEST_F(NodeScaleRealServerTest, EvictionsWorkOnAServerBeforePolicyV1) {
+  const std::string node = NodeName(0);
+  ASSERT_TRUE(CreateNode(cluster(), {.name = node}).ok());
+  for (const char* pod : {"web-1", "web-2"}) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "1").ok());
+    ASSERT_TRUE(BindPod(cluster(), ns(), pod, node).ok());
+  }
+  Result<std::string> v1 = AdminCall(
+      cluster(), "POST", "/api/v1/namespaces/" + ns() + "/pods/web-1/eviction",
+      kube::EncodeEviction(ns(), "web-1", 30));
+  ASSERT_FALSE(v1.ok()) << "this server takes policy/v1: the test is moot";
+  kube::KubeApi api(&cluster().admin_http());
+  for (const char* pod : {"web-1", "web-2"}) {
+    Status evicted = api.EvictPod(ns(), pod, 30);
+    EXPECT_TRUE(evicted.ok()) << evicted.message();
+  }
+  // With no kubelet the pods stay, marked for deletion.
+  Result<std::string> pod =
+      AdminCall(cluster(), "GET", "/api/v1/namespaces/" + ns() + "/pods/web-2");
+  ASSERT_TRUE(pod.ok());
+  EXPECT_NE(pod->find("deletionTimestamp"), std::string::npos) << *pod;
 }
 
 }  // namespace

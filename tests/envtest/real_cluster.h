@@ -40,6 +40,9 @@ class RealCluster {
       const std::string& body = "",
       const std::string& content_type = "application/json") const;
 
+  // The cluster admin's HTTP client, for propscaler's own kube::KubeApi.
+  const kube::HttpClient& admin_http() const { return *admin_; }
+
   // Stops the kube-apiserver (SIGTERM, then SIGKILL after 3 s) and starts
   // it again on the same etcd and port: its watch cache starts afresh, as
   // after an upgrade or a crash.
