@@ -52,10 +52,7 @@ class HttpClientTest : public ::testing::Test {
 
 TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
   WriteToken("token-1");
-  ClientConfig config;
-  config.server = server_.url();
-  config.token_file = (dir_ / "token").string();
-  HttpClient http(config, std::chrono::seconds(0));
+  HttpClient http(WithTokenFile(), std::chrono::seconds(0));
   KubeApi api(&http);
   Result<std::string> before = api.Call({.path = "/api/v1/nodes"});
   ASSERT_FALSE(before.ok());
@@ -69,10 +66,7 @@ TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
 double Counted(const char* metric) { return GlobalMetrics().Value(metric); }
 
 TEST_F(HttpClientTest, RequestsShareOneKeptAliveConnection) {
-  ClientConfig config;
-  config.server = server_.url();
-  config.token = "token-2";
-  HttpClient http(config);
+  HttpClient http(WithToken());
   KubeApi api(&http);
   const double before = Counted("propscaler_api_connections_total");
   for (int i = 0; i < 20; ++i) {
@@ -90,10 +84,7 @@ TEST_F(HttpClientTest, BigResponsesArriveGzipped) {
                         {.name = "node-" + std::to_string(i), .index = i}))
                     .ok());
   }
-  ClientConfig config;
-  config.server = server_.url();
-  config.token = "token-2";
-  HttpClient http(config);
+  HttpClient http(WithToken());
   const double before = Counted("propscaler_api_received_bytes_total");
   Result<HttpResponse> big = http.Do({.path = "/api/v1/nodes"});
   ASSERT_TRUE(big.ok());
@@ -112,10 +103,7 @@ TEST_F(HttpClientTest, BigResponsesArriveGzipped) {
 
 TEST_F(HttpClientTest, CachesTheTokenWithinTheInterval) {
   WriteToken("token-2");
-  ClientConfig config;
-  config.server = server_.url();
-  config.token_file = (dir_ / "token").string();
-  HttpClient http(config);
+  HttpClient http(WithTokenFile());
   KubeApi api(&http);
   ASSERT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
   std::filesystem::remove(dir_ / "token");  // a rewrite in progress
@@ -179,10 +167,7 @@ TEST_F(HttpClientTest, RetryAfterHoldsBackCallsToThatPath) {
 }
 
 TEST_F(HttpClientTest, MapsHttpErrorsToStatusCodes) {
-  ClientConfig config;
-  config.server = server_.url();
-  config.token = "token-2";
-  HttpClient http(config);
+  HttpClient http(WithToken());
   KubeApi api(&http);
   Result<ConfigMap> missing = api.GetConfigMap("ns", "absent");
   ASSERT_FALSE(missing.ok());

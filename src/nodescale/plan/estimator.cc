@@ -199,7 +199,6 @@ class Packer {
       node.topology_node = topology_->AddNode(node_labels_);
       if (!topology_->Allows(pod, node.topology_node)) {
         topology_->RemoveLastNode();
-        estimate_->some_pod_kept_out_by_topology = true;
         return false;
       }
     }

@@ -36,8 +36,6 @@ struct Estimate {
   bool stopped_at_max_nodes = false;
   // Some pod does not fit even an empty new node.
   bool some_pod_too_big = false;
-  // Some pod's topology constraints reject even an empty new node.
-  bool some_pod_kept_out_by_topology = false;
 };
 
 // Inter-pod constraints (topology.h) for an estimate: the cluster as placed

@@ -341,7 +341,7 @@ class ScaleUpPlanner {
       std::vector<size_t>& into = pods_of[group_of_node[p.node]];
       for (int64_t n = 0; n < p.count; ++n) {
         into.push_back(members[taken_count_[c]++]);
-        new_node_of.emplace_back(into.back(), p.node);
+        if (topology_matters_) new_node_of.emplace_back(into.back(), p.node);
       }
       class_touched[c] = true;
     }

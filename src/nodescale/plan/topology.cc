@@ -54,10 +54,13 @@ bool HasTopologyConstraints(const PodState& pod) {
                      });
 }
 
+bool HasInterPodConstraints(const PodState& pod) {
+  return !pod.affinity.empty() || !pod.anti_affinity.empty() ||
+         !pod.spread.empty();
+}
+
 bool AnyInterPodConstraints(const std::vector<PodState>& pods) {
-  return std::any_of(pods.begin(), pods.end(), [](const PodState& pod) {
-    return HasTopologyConstraints(pod) || !pod.anti_affinity.empty();
-  });
+  return std::any_of(pods.begin(), pods.end(), HasInterPodConstraints);
 }
 
 size_t Topology::AddNode(const Labels* labels) {
@@ -155,8 +158,7 @@ void Topology::Remove(const PodState& pod, size_t node) {
 }
 
 bool Topology::Matters(const PodState& pod) const {
-  return HasTopologyConstraints(pod) || !pod.anti_affinity.empty() ||
-         !owners_.empty();
+  return HasInterPodConstraints(pod) || !owners_.empty();
 }
 
 bool Topology::Allows(const PodState& pod, size_t node) const {

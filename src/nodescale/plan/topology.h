@@ -24,11 +24,14 @@
 
 namespace propscaler::nodescale {
 
-// Whether a pod has constraints of its own that this checks.
+// Whether a pod has constraints beyond its own node: affinity or spread,
+// or anti-affinity on a key other than the hostname.
 bool HasTopologyConstraints(const PodState& pod);
-// Whether any pod has constraints between pods (anti-affinity on hostname
-// included): without any, a Topology can never say no and need not be
-// kept.
+// Whether a pod has constraints between pods of any kind (hostname
+// anti-affinity included).
+bool HasInterPodConstraints(const PodState& pod);
+// Whether any pod has: without any, a Topology can never say no and need
+// not be kept.
 bool AnyInterPodConstraints(const std::vector<PodState>& pods);
 
 class Topology {
