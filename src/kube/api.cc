@@ -265,6 +265,14 @@ std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(
       ConfigMapCodec());
 }
 
+std::unique_ptr<ListWatch<Scale>> KubeApi::TargetNamed(
+    const std::string& ns, const ScaleTarget& target) const {
+  return std::make_unique<HttpListWatch<Scale>>(
+      this,
+      Collection{target.CollectionPath(ns), "", "metadata.name=" + target.name},
+      WorkloadScaleCodec());
+}
+
 Status KubeApi::CreateEvent(const EventInfo& event,
                             const std::string& component, TimePoint now) const {
   HttpRequest request;

@@ -80,6 +80,8 @@ class KubeApi : public Client {
   Result<ConfigMap> CreateConfigMap(const ConfigMap& config_map) const override;
   // A GET, then a PUT of what was read, edited.
   Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const override;
+  std::unique_ptr<ListWatch<Scale>> TargetNamed(
+      const std::string& ns, const ScaleTarget& target) const override;
   Result<Scale> GetScale(const std::string& ns,
                          const ScaleTarget& target) const override;
   Result<Scale> PatchScale(const std::string& ns, const ScaleTarget& target,

@@ -50,6 +50,11 @@ class Client {
   virtual Result<ConfigMap> UpdateConfigMap(
       const ConfigMap& config_map) const = 0;
 
+  // The workload `target` in `ns` (a collection of at most one, selected by
+  // metadata.name), read as its scale subresource would be: a watched
+  // target needs no GET of its scale.
+  virtual std::unique_ptr<ListWatch<Scale>> TargetNamed(
+      const std::string& ns, const ScaleTarget& target) const = 0;
   virtual Result<Scale> GetScale(const std::string& ns,
                                  const ScaleTarget& target) const = 0;
   // A merge patch of spec.replicas (RBAC `patch`).

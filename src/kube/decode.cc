@@ -51,6 +51,31 @@ Result<ConfigMap> DecodeConfigMapValue(const Value& object,
   return config_map;
 }
 
+// A Scale, or a workload with the same fields.
+Result<Scale> DecodeScaleValue(const Value& object, const std::string&) {
+  Scale scale;
+  if (const Value* metadata = Member(object, "metadata")) {
+    scale.name = StringMember(*metadata, "name");
+    scale.resource_version = StringMember(*metadata, "resourceVersion");
+  }
+  auto replicas = [](const Value* parent) -> int64_t {
+    const Value* value = parent ? Member(*parent, "replicas") : nullptr;
+    return value != nullptr && value->IsInt64() ? value->GetInt64() : 0;
+  };
+  scale.spec_replicas = replicas(Member(object, "spec"));
+  scale.status_replicas = replicas(Member(object, "status"));
+  return scale;
+}
+
+Result<ListPage<Scale>> DecodeWorkloadScaleList(std::string_view body) {
+  return DecodeJsonList<Scale>(body, &DecodeScaleValue, "workload list");
+}
+
+Result<WatchEvent<Scale>> DecodeWorkloadScaleEvent(std::string_view line) {
+  return DecodeJsonWatchEvent<Scale>(line, &DecodeScaleValue,
+                                     "workload watch event");
+}
+
 std::string Serialize(const Value& value) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
@@ -152,17 +177,7 @@ Result<std::string> EditedConfigMapJson(std::string_view stored,
 Result<Scale> DecodeScale(std::string_view body) {
   Result<rapidjson::Document> doc = ParseJsonObject(body, "scale");
   if (!doc.ok()) return doc.status();
-  Scale scale;
-  if (const Value* metadata = Member(*doc, "metadata")) {
-    scale.resource_version = StringMember(*metadata, "resourceVersion");
-  }
-  auto replicas = [](const Value* parent) -> int64_t {
-    const Value* value = parent ? Member(*parent, "replicas") : nullptr;
-    return value != nullptr && value->IsInt64() ? value->GetInt64() : 0;
-  };
-  scale.spec_replicas = replicas(Member(*doc, "spec"));
-  scale.status_replicas = replicas(Member(*doc, "status"));
-  return scale;
+  return DecodeScaleValue(*doc, "scale");
 }
 
 Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
@@ -230,6 +245,10 @@ ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded) {
 
 ListWatchCodec<ConfigMap> ConfigMapCodec() {
   return {&DecodeConfigMapList, &DecodeConfigMapWatchEvent};
+}
+
+ListWatchCodec<Scale> WorkloadScaleCodec() {
+  return {&DecodeWorkloadScaleList, &DecodeWorkloadScaleEvent};
 }
 
 }  // namespace propscaler::kube

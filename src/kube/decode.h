@@ -37,6 +37,9 @@ Result<std::string> EditedConfigMapJson(std::string_view stored,
                                         const ConfigMap& desired);
 
 Result<Scale> DecodeScale(std::string_view body);
+// Workloads (Deployments, StatefulSets, ...) read as their scale: name,
+// resourceVersion, spec.replicas and status.replicas.
+ListWatchCodec<Scale> WorkloadScaleCodec();
 std::string EncodeReplicasPatch(int64_t replicas);
 // An autoscaling/v1 Scale for a PUT: `replicas` under the resourceVersion
 // that was read, so a concurrent write makes the server answer 409.

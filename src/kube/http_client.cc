@@ -1,6 +1,7 @@
 #include "kube/http_client.h"
 
 #include <curl/curl.h>
+#include <glog/logging.h>
 
 #include <charconv>
 #include <memory>
@@ -25,13 +26,16 @@ int ParseRetryAfterSeconds(std::string_view value) {
 }
 
 // propscaler_api_requests_total{verb,code}; code "error" when no HTTP
-// response arrived (refused, timed out, cut).
-void CountRequest(const std::string& method,
+// response arrived (refused, timed out, cut). --v=2 logs each request as it
+// ends (a watch when its stream does).
+void CountRequest(const HttpRequest& request,
                   const Result<HttpResponse>& response) {
-  GlobalMetrics().Add(
-      "propscaler_api_requests_total",
-      {{"verb", method},
-       {"code", response.ok() ? std::to_string(response->status) : "error"}});
+  const std::string code =
+      response.ok() ? std::to_string(response->status) : "error";
+  GlobalMetrics().Add("propscaler_api_requests_total",
+                      {{"verb", request.method}, {"code", code}});
+  VLOG(2) << "API request " << request.method << " " << request.path << ": "
+          << code;
 }
 
 // What a transfer cost on the wire: the bytes received as sent (compressed
@@ -251,7 +255,7 @@ Result<HttpResponse> HttpClient::PerformWithFreshToken(
     transfer.on_open = on_open;
     transfer.cancel = cancel;
     Result<HttpResponse> response = Perform(request, &transfer);
-    CountRequest(request.method, response);
+    CountRequest(request, response);
     return response;
   };
   Result<HttpResponse> response = perform();

@@ -21,8 +21,10 @@ struct ConfigMap {
   std::map<std::string, std::string> annotations;
 };
 
-// autoscaling/v1 Scale.
+// autoscaling/v1 Scale, or a workload read as its scale would be (the
+// subresource carries the workload's name and resourceVersion).
 struct Scale {
+  std::string name;
   std::string resource_version;
   int64_t spec_replicas = 0;
   int64_t status_replicas = 0;

@@ -53,6 +53,8 @@ class Reflector {
   // and data a poll period or so old at most after the server recovers.
   static constexpr std::chrono::milliseconds kInitialBackoff{200};
   static constexpr std::chrono::seconds kMaxBackoff{10};
+  // How often RunRetryingWhenForbidden tries a forbidden list again.
+  static constexpr std::chrono::minutes kForbiddenRetryPeriod{5};
 
   Reflector(std::unique_ptr<ListWatch<T>> source, ReflectorSink<T> sink,
             std::string what)
@@ -122,6 +124,22 @@ class Reflector {
       ++restarts_;
       CountRestart("error");
       if (stop->WaitFor(wait)) return;
+    }
+  }
+
+  // Run(), and while RBAC forbids the list or watch: `on_forbidden` with
+  // the refusal (the owner falls back to what RBAC allows), then Run() again
+  // every kForbiddenRetryPeriod, since a 403 may pass (a server whose RBAC
+  // cache is still filling after a restart, a role granted later).
+  void RunRetryingWhenForbidden(
+      StopSignal* stop,
+      const std::function<void(const Status& refused)>& on_forbidden) {
+    StopWhenForbidden();
+    Run(stop);
+    while (forbidden() && !stop->stopped()) {
+      on_forbidden(LastError());
+      if (stop->WaitFor(kForbiddenRetryPeriod)) break;
+      Run(stop);
     }
   }
 

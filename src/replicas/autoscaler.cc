@@ -19,10 +19,6 @@ constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
 // a node registers and reports Ready a few milliseconds later, one cycle
 // for both instead of one now and one a coalescing window later.
 constexpr auto kSettleDelay = std::chrono::milliseconds(20);
-// While RBAC refuses to list or watch the ConfigMap it is read each cycle;
-// a 403 may also be passing (a server whose RBAC cache is still filling
-// after a restart), so the watch is tried again this often.
-constexpr auto kWatchRetryPeriod = std::chrono::minutes(5);
 
 ConfigMapContent ContentOf(const kube::ConfigMap& config_map) {
   ConfigMapContent content{config_map.data, std::nullopt};
@@ -62,13 +58,16 @@ ReplicaAutoscaler::ReplicaAutoscaler(
       reporter_(clock, options_.dry_run ? nullptr : events, board,
                 options_.namespace_, options_.configmap),
       hpa_check_(client, options_.namespace_, options_.targets),
-      scale_writer_(client) {}
+      scale_writer_(client),
+      target_scales_(
+          client, options_.namespace_, options_.targets,
+          [this](const std::string& cause) { NotifyChange(cause); }) {}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
 }
 
-void ReplicaAutoscaler::NotifyChange(const char* cause) {
+void ReplicaAutoscaler::NotifyChange(const std::string& cause) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (pending_cause_.find(cause) == std::string::npos) {
@@ -116,7 +115,8 @@ void ReplicaAutoscaler::FallBackToPollingConfigMap(const Status& refused) {
       << refused.message() << "; reading " << ConfigMapRef()
       << " with a GET every cycle (every --poll-period-seconds) instead, "
          "and trying to watch it again every "
-      << std::chrono::duration_cast<std::chrono::minutes>(kWatchRetryPeriod)
+      << std::chrono::duration_cast<std::chrono::minutes>(
+             kube::Reflector<kube::NodeInfo>::kForbiddenRetryPeriod)
              .count()
       << " minutes. Grant list and watch on it to react to edits within a "
          "second";
@@ -245,7 +245,7 @@ Status ReplicaAutoscaler::ScaleOne(
     const std::optional<ScaleDownPolicy>& scale_down, TimePoint now) {
   const std::string ref =
       target.ToString() + " in namespace " + options_.namespace_;
-  Result<kube::Scale> scale = client_->GetScale(options_.namespace_, target);
+  Result<kube::Scale> scale = target_scales_.Read(target);
   if (!scale.ok()) return scale.status().WithContext("reading scale of " + ref);
   const int64_t desired = scale_down.has_value()
                               ? SmoothedDesired(target, *scale_down, now,
@@ -279,6 +279,7 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
   Result<kube::Scale> written =
       scale_writer_.Write(options_.namespace_, target, read, desired);
   if (!written.ok()) return written.status();
+  target_scales_.Wrote(target, *written);
   reporter_.Scaled(target, read.spec_replicas, desired, counts,
                    cycle_cause_ == "poll period"
                        ? "re-asserted at the poll period"
@@ -383,18 +384,15 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
        [this](const kube::ConfigMap& item) { SetConfigMap(item); },
        [this](const kube::ConfigMap&) { SetConfigMap(std::nullopt); }},
       ConfigMapRef());
-  config_map_reflector.StopWhenForbidden();
 
   std::thread node_thread =
       clock_->StartThread([&] { node_reflector.Run(stop); });
   std::thread config_map_thread = clock_->StartThread([&] {
-    config_map_reflector.Run(stop);
-    while (config_map_reflector.forbidden() && !stop->stopped()) {
-      FallBackToPollingConfigMap(config_map_reflector.LastError());
-      if (stop->WaitFor(kWatchRetryPeriod)) break;
-      config_map_reflector.Run(stop);
-    }
+    config_map_reflector.RunRetryingWhenForbidden(
+        stop,
+        [this](const Status& refused) { FallBackToPollingConfigMap(refused); });
   });
+  target_scales_.Start(clock_, stop);
 
   int exit_code = 0;
   int consecutive_failures = 0;
@@ -431,6 +429,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
   stop->Stop();
   node_thread.join();
   config_map_thread.join();
+  target_scales_.Join();
   return exit_code;
 }
 

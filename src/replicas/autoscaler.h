@@ -6,8 +6,12 @@
 // clock; --once has no history, so only the step limit applies. All I/O goes
 // through a kube::Client and all time through a Clock (virtual in tests).
 //
+// It watches each target's workload, so a cycle reads no scale and another
+// writer's change is undone at once (replicas/target_scales.h).
+//
 // It runs under the RBAC of cluster-proportional-autoscaler: where listing
-// and watching the ConfigMap is forbidden it GETs it every cycle; it writes
+// and watching the ConfigMap or a target is forbidden it GETs it every
+// cycle; it writes
 // replicas with `update` (or `patch`, see kube/scale_writer.h); where it may
 // not update the ConfigMap to new --default-params it keeps the one there.
 #ifndef PROPSCALER_REPLICAS_AUTOSCALER_H_
@@ -38,6 +42,7 @@
 #include "replicas/params.h"
 #include "replicas/replica_status.h"
 #include "replicas/scale_down_smoothing.h"
+#include "replicas/target_scales.h"
 
 namespace propscaler {
 
@@ -87,7 +92,7 @@ class ReplicaAutoscaler {
   kube::Reflector<kube::NodeInfo> NodeReflector(
       kube::ReflectorSink<kube::NodeInfo> sink) const;
   void WaitForNextCycle(StopSignal* stop);
-  void NotifyChange(const char* cause);
+  void NotifyChange(const std::string& cause);
   Status TimedCycle();
   void SetConfigMap(std::optional<kube::ConfigMap> config_map);
   // Stores the ConfigMap; true when it differs from the one held.
@@ -108,6 +113,7 @@ class ReplicaAutoscaler {
   CycleReporter reporter_;
   HpaConflictCheck hpa_check_;
   kube::ScaleWriter scale_writer_;
+  TargetScales target_scales_;
   std::atomic<bool> config_map_polled_{false};
   bool config_map_poll_logged_ = false;  // touched by the ConfigMap thread
   NodeStore nodes_;

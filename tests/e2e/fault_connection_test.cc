@@ -50,7 +50,8 @@ TEST_F(ConnectionFaultTest, HungWatchIsAbandonedAndRestarted) {
 
 TEST_F(ConnectionFaultTest, HungScaleCallTimesOutAndTheNextCycleScales) {
   auto propscaler = StartConverged();
-  server_.AddFault(Hang("GET", kScalePath));
+  // The scale is read from the target's watch; the write is what hangs.
+  server_.AddFault(Hang("PUT", kScalePath));
   const auto start = Clock::now();
   AddNodes(1);
   EXPECT_TRUE(WaitForLastPoll(500, "idle timeout", seconds(4)))

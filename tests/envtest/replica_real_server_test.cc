@@ -63,9 +63,13 @@ TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
   ASSERT_TRUE(WaitForReplicas(4, *propscaler));
 
   const std::string log = propscaler->Output();
-  // Nothing but the ConfigMap list (once) and the Events and the HPA check
-  // (once each) met a 403; the scale was written with update.
-  EXPECT_EQ(CountOf(log, "with a GET every cycle"), 1) << log;
+  // Nothing but the ConfigMap's and the target's lists (once each) and the
+  // Events and the HPA check (once each) met a 403; the scale was written
+  // with update.
+  EXPECT_EQ(CountOf(log, "with a GET every cycle"), 2) << log;
+  EXPECT_EQ(CountOf(log, "reading the scale of deployment/coredns with a GET"),
+            1)
+      << log;
   EXPECT_EQ(CountOf(log, "cannot post Events"), 1) << log;
   EXPECT_EQ(CountOf(log, "writing replicas with patch"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
@@ -132,6 +136,34 @@ TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
   EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// With list and watch on the target (deploy/replicas/rbac.yaml) its scale is
+// read from the watch: another writer's `kubectl scale` is undone well
+// within the poll period, and cycles at rest send no request at all.
+TEST_F(ReplicaRealServerTest, WatchedTargetIsUndoneAtOnceAndNeverPolled) {
+  GrantRbac("coredns-autoscaler", {kDeployRbac});
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  auto propscaler = StartPropscaler({"--poll-period-seconds=3", "--v=2"});
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  ASSERT_TRUE(ScaleDeployment(cluster(), ns(), kTarget, 9).ok());
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler, seconds(2)));
+
+  // Three poll-period cycles after the undo, and not one request of theirs.
+  const size_t mark = propscaler->Output().size();
+  auto since_mark = [&] { return propscaler->Output().substr(mark); };
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] { return CountOf(since_mark(), "] cycle: ") >= 3; }, seconds(30)))
+      << propscaler->Output();
+  const std::string log = since_mark();
+  EXPECT_EQ(CountOf(log, "/scale"), 0) << log;
+  EXPECT_EQ(CountOf(log, "API request GET /api/v1/namespaces/" + ns() +
+                             "/configmaps/"),
+            0)
+      << log;
+  EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 

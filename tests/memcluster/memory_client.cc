@@ -1,5 +1,7 @@
 #include "memcluster/memory_client.h"
 
+#include <glog/logging.h>
+
 #include "apiserver/eviction_route.h"
 #include "apiserver/json_util.h"
 #include "apiserver/resources.h"
@@ -119,6 +121,17 @@ Result<kube::ConfigMap> MemoryClient::UpdateConfigMap(
   if (!doc.ok()) return doc.status();
   return ConfigMapFrom(cluster_->store().Update(
       type, config_map.namespace_, config_map.name, std::move(doc).value()));
+}
+
+std::unique_ptr<kube::ListWatch<kube::Scale>> MemoryClient::TargetNamed(
+    const std::string& ns, const kube::ScaleTarget& target) const {
+  const sim::ResourceType* type = sim::FindResourceType(target.ApiKind());
+  CHECK(type != nullptr) << target.ApiKind();
+  return std::make_unique<MemoryListWatch<kube::Scale>>(
+      cluster_, sim::ResourcePath{type, ns, "", ""},
+      std::multimap<std::string, std::string>{
+          {"fieldSelector", "metadata.name=" + target.name}},
+      kube::WorkloadScaleCodec());
 }
 
 Result<kube::Scale> MemoryClient::GetScale(

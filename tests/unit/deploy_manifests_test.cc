@@ -154,6 +154,7 @@ Grants ReplicaModeGrants(const std::string& configmap,
       {"/configmaps[" + configmap + "]", {"get", "list", "watch", "update"}},
       {"/configmaps", {"create"}},
       {"apps/deployments/scale[" + deployment + "]", {"get", "update"}},
+      {"apps/deployments[" + deployment + "]", {"list", "watch"}},
       {"/events", {"create"}},
       {"autoscaling/horizontalpodautoscalers", {"list"}},
   };

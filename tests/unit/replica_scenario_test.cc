@@ -86,6 +86,21 @@ class ReplicaScenarioTest : public memcluster::ScenarioTest {
     return clock_.WaitFor(limit, [this] { return exited_.load(); });
   }
 
+  // What cluster-proportional-autoscaler's RBAC refuses propscaler: listing
+  // and watching the target workloads (it grants get and update on their
+  // scale), plus `more` calls.
+  static memcluster::MemoryCluster::Fault CpaRbacTargets(
+      std::vector<std::string> more = {}) {
+    return [more](std::string_view call) {
+      const bool refused =
+          call == "list deployments" || call == "watch deployments" ||
+          std::find(more.begin(), more.end(), call) != more.end();
+      return refused ? Status(StatusCode::kPermissionDenied,
+                              std::string(call) + ": HTTP 403: injected")
+                     : Status::Ok();
+    };
+  }
+
   int64_t Replicas() {
     Result<int64_t> replicas =
         sim::GetReplicas(cluster_.store(), "deployment", kNamespace, "coredns");
@@ -130,19 +145,29 @@ TEST_F(ReplicaScenarioTest, FollowsNodesAndParamsForHours) {
   clock_.SleepFor(seconds(1));
   EXPECT_EQ(Replicas(), 1);
 
-  // A manual scale is undone at the next poll period.
+  // A manual scale is undone within tens of milliseconds: the target is
+  // watched.
   ASSERT_TRUE(
       sim::SetReplicas(cluster_.store(), "deployment", kNamespace, "coredns", 7)
           .ok());
-  clock_.SleepFor(seconds(10));
+  clock_.SleepFor(milliseconds(25));
   EXPECT_EQ(Replicas(), 1);
 
-  // At rest: six hours, not one write, a GET of the scale per poll period.
-  const int64_t writes = Calls("update deployments/scale");
-  const int64_t reads = Calls("get deployments/scale");
+  // At rest: six hours, not one write and not one read of the scale; only
+  // the watches' renewals and the HorizontalPodAutoscaler check.
+  const std::map<std::string, int64_t> before = cluster_.Calls();
   clock_.SleepFor(hours(6));
-  EXPECT_EQ(Calls("update deployments/scale"), writes);
-  EXPECT_NEAR(Calls("get deployments/scale") - reads, 6 * 360, 2);
+  for (const auto& [call, count] : cluster_.Calls()) {
+    auto it = before.find(call);
+    const int64_t made = count - (it == before.end() ? 0 : it->second);
+    if (call.starts_with("watch ")) {
+      EXPECT_LE(made, 6 * 12 + 1) << call;  // renewed every 5-10 minutes
+    } else if (call == "list horizontalpodautoscalers") {
+      EXPECT_LE(made, 6 * 12 + 1) << call;
+    } else {
+      EXPECT_EQ(made, 0) << call;
+    }
+  }
   EXPECT_EQ(Replicas(), 1);
   EXPECT_TRUE(health_.LoopAlive());
   ASSERT_TRUE(health_.LastCycle().has_value());
@@ -164,8 +189,45 @@ TEST_F(ReplicaScenarioTest, ANodeAddedThenReadyIsOneQuickCycle) {
   clock_.SleepFor(milliseconds(8));
   EXPECT_EQ(Replicas(), 4);
   clock_.SleepFor(seconds(1));
-  EXPECT_EQ(Calls("update deployments/scale") - writes, 1);
-  EXPECT_EQ(Calls("get deployments/scale") - reads, 1);  // one cycle
+  EXPECT_EQ(Calls("update deployments/scale") - writes, 1);  // one cycle
+  EXPECT_EQ(Calls("get deployments/scale") - reads, 0);     // watched
+}
+
+// cluster-proportional-autoscaler's RBAC: the target's scale is read with a
+// GET each poll period, a manual scale undone at the next one, and the
+// watch tried again every 5 minutes.
+TEST_F(ReplicaScenarioTest, PollsTheScaleWhenRbacForbidsWatchingTheTarget) {
+  cluster_.SetFault(CpaRbacTargets());
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 3);
+  clock_.SleepFor(seconds(2));
+  ASSERT_TRUE(
+      sim::SetReplicas(cluster_.store(), "deployment", kNamespace, "coredns", 7)
+          .ok());
+  clock_.SleepFor(seconds(6));
+  EXPECT_EQ(Replicas(), 7);
+  clock_.SleepFor(seconds(2));
+  EXPECT_EQ(Replicas(), 3);
+
+  const int64_t reads = Calls("get deployments/scale");
+  const int64_t tries = Calls("list deployments");
+  clock_.SleepFor(hours(1));
+  EXPECT_NEAR(Calls("get deployments/scale") - reads, 360, 2);
+  EXPECT_NEAR(Calls("list deployments") - tries, 12, 1);
+  EXPECT_EQ(Replicas(), 3);
+
+  // Granted later: the next try watches, and reads stop.
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(minutes(5));
+  const int64_t watched_reads = Calls("get deployments/scale");
+  clock_.SleepFor(hours(1));
+  EXPECT_EQ(Calls("get deployments/scale"), watched_reads);
+  ASSERT_TRUE(
+      sim::SetReplicas(cluster_.store(), "deployment", kNamespace, "coredns", 9)
+          .ok());
+  clock_.SleepFor(milliseconds(25));
+  EXPECT_EQ(Replicas(), 3);
 }
 
 TEST_F(ReplicaScenarioTest, RelistsAfterTheHistoryIsCompacted) {
@@ -193,13 +255,13 @@ TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
   EXPECT_EQ(Replicas(), 2);
 
   cluster_.SetFault([](std::string_view call) {
-    return call == "get deployments/scale"
-               ? Status::Unavailable("GET scale: HTTP 503: injected")
+    return call == "update deployments/scale"
+               ? Status::Unavailable("PUT scale: HTTP 503: injected")
                : Status::Ok();
   });
   AddNodes(3, 2);
   clock_.SleepFor(minutes(1));
-  EXPECT_EQ(Replicas(), 2);  // held: the scale cannot be read
+  EXPECT_EQ(Replicas(), 2);  // held: the scale cannot be written
   ASSERT_TRUE(health_.LastCycle().has_value());
   EXPECT_FALSE(health_.LastCycle()->ok());
   EXPECT_NE(health_.LastCycle()->message().find("injected"), std::string::npos);
@@ -212,12 +274,7 @@ TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
 
 TEST_F(ReplicaScenarioTest, ExitsAfterMaxSyncFailures) {
   options_.max_sync_failures = 3;
-  cluster_.SetFault([](std::string_view call) {
-    return call == "get deployments/scale"
-               ? Status(StatusCode::kPermissionDenied,
-                        "GET scale: HTTP 403: injected")
-               : Status::Ok();
-  });
+  cluster_.SetFault(CpaRbacTargets({"get deployments/scale"}));
   const TimePoint start = clock_.Now();
   StartWith(1, 1);
   ASSERT_TRUE(WaitForExit(hours(1)));
@@ -311,7 +368,10 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Outage{"NodeWatch", {"watch nodes", "list nodes"}, 2},
         Outage{"ConfigMapWatch", {"watch configmaps", "list configmaps"}, 4},
-        Outage{"ScaleRead", {"get deployments/scale"}, 2},
+        Outage{"ScaleRead",
+               {"watch deployments", "list deployments",
+                "get deployments/scale"},
+               2},
         Outage{"ScaleWrite", {"update deployments/scale"}, 2},
         Outage{"WholeApi", {}, 2}),
     [](const ::testing::TestParamInfo<Outage>& info) {
