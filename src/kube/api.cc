@@ -1,7 +1,9 @@
 #include "kube/api.h"
 
 #include <algorithm>
+#include <thread>
 
+#include "kube/chunk_pipe.h"
 #include "kube/decode.h"
 #include "kube/event_json.h"
 #include "kube/http_list_watch.h"
@@ -134,8 +136,8 @@ Result<std::string> KubeApi::Call(const HttpRequest& request) const {
   return std::move(response->body);
 }
 
-Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
-                                      const std::string& continue_token) const {
+HttpRequest KubeApi::ListPageRequest(const Collection& collection, int limit,
+                                     const std::string& continue_token) {
   HttpRequest request;
   request.path = collection.path + "?limit=" + std::to_string(limit) +
                  CollectionQuery(collection);
@@ -143,7 +145,43 @@ Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
     request.path += "&continue=" + QueryEscape(continue_token);
   }
   request.timeout_seconds = 60;
-  return Call(request);
+  return request;
+}
+
+Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
+                                      const std::string& continue_token) const {
+  return Call(ListPageRequest(collection, limit, continue_token));
+}
+
+Status KubeApi::StreamListPage(
+    const Collection& collection, int limit, const std::string& continue_token,
+    const std::function<Status(JsonChunkStream* body)>& decode) const {
+  const HttpRequest request =
+      ListPageRequest(collection, limit, continue_token);
+  Result<HttpRequest> prepared = Prepare(request);
+  if (!prepared.ok()) return prepared.status();
+  ChunkPipe pipe;
+  Result<HttpResponse> response = Status::Internal("not sent");
+  std::thread transfer([&] {
+    response = http_->StreamChunks(
+        *prepared, [&](std::string_view chunk) { return pipe.Push(chunk); },
+        nullptr, [&] { pipe.Open(); });
+    pipe.CloseWriter();
+  });
+  Status decoded;
+  if (pipe.WaitOpen()) {
+    JsonChunkStream body(
+        [&](std::string_view* chunk) { return pipe.Next(chunk); });
+    decoded = decode(&body);
+  }
+  pipe.CloseReader();  // a decoder that stopped early ends the transfer
+  transfer.join();
+  if (!response.ok()) return response.status();
+  NoteRetryAfter(request, *response);
+  if (Status status = StatusFromHttp(request, *response); !status.ok()) {
+    return status;
+  }
+  return decoded;
 }
 
 Status KubeApi::Watch(const Collection& collection,

@@ -24,6 +24,7 @@
 #include "common/status.h"
 #include "kube/client.h"
 #include "kube/http_client.h"
+#include "kube/json_chunk_stream.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"
 
@@ -59,6 +60,14 @@ class KubeApi : public Client {
   // One page of a list (limit > 0); `continue_token` empty for the first.
   Result<std::string> ListPage(const Collection& collection, int limit,
                                const std::string& continue_token) const;
+
+  // One page of a list, passed to `decode` as it arrives (a JSON stream)
+  // and never held whole. A transport failure or an HTTP error wins over
+  // what `decode` returned.
+  Status StreamListPage(
+      const Collection& collection, int limit,
+      const std::string& continue_token,
+      const std::function<Status(JsonChunkStream* body)>& decode) const;
 
   // Streams watch event lines from `resource_version` until the server ends
   // the stream (after about `timeout_seconds`), `on_line` returns false, or
@@ -121,6 +130,8 @@ class KubeApi : public Client {
   std::chrono::milliseconds RetryAfterLeft(const std::string& path) const;
 
  private:
+  static HttpRequest ListPageRequest(const Collection& collection, int limit,
+                                     const std::string& continue_token);
   // The request with the idle timeout set, or an error when Retry-After for
   // its path has not passed yet.
   Result<HttpRequest> Prepare(const HttpRequest& request) const;

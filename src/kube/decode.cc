@@ -240,6 +240,9 @@ ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded) {
           },
           [excluded](std::string_view line) {
             return DecodeNodeWatchEvent(line, excluded);
+          },
+          [excluded](JsonChunkStream* body) {
+            return DecodeNodeListStream(body, excluded);
           }};
 }
 

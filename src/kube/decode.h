@@ -9,6 +9,7 @@
 
 #include "common/status.h"
 #include "common/taint_filter.h"
+#include "kube/json_chunk_stream.h"
 #include "kube/list_watch.h"
 #include "kube/objects.h"
 
@@ -18,10 +19,14 @@ namespace propscaler::kube {
 // a taint `excluded` matches gets excluded_by_taint.
 Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
                                           const TaintFilter& excluded = {});
+// The same, read from a stream as the list arrives.
+Result<ListPage<NodeInfo>> DecodeNodeListStream(
+    JsonChunkStream* body, const TaintFilter& excluded = {});
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(
     std::string_view line, const TaintFilter& excluded = {});
 
 // The codecs of the collections the loops watch.
+// Counted nodes' lists are decoded as streams.
 ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded);
 ListWatchCodec<ConfigMap> ConfigMapCodec();
 

@@ -109,7 +109,10 @@ void ConfigureTls(CURL* curl, const ClientConfig& config) {
 struct HttpClient::Transfer {
   using Clock = std::chrono::steady_clock;
 
+  // Streamed bodies go to on_line: whole lines, or with `chunks` the bytes
+  // as they arrive.
   const std::function<bool(std::string_view)>* on_line = nullptr;
+  bool chunks = false;
   const std::function<void()>* on_open = nullptr;  // once, on a 200
   const std::atomic<bool>* cancel = nullptr;
   HttpResponse response;
@@ -129,6 +132,10 @@ struct HttpClient::Transfer {
 
   // Passes complete lines on; false stops the transfer.
   bool Feed(const char* data, size_t size) {
+    if (chunks) {
+      stopped_by_reader = !(*on_line)(std::string_view(data, size));
+      return !stopped_by_reader;
+    }
     pending.append(data, size);
     size_t start = 0;
     for (size_t end; (end = pending.find('\n', start)) != std::string::npos;
@@ -233,7 +240,7 @@ bool HttpClient::RereadToken() const {
 }
 
 Result<HttpResponse> HttpClient::Do(const HttpRequest& request) const {
-  return PerformWithFreshToken(request, nullptr, nullptr, nullptr);
+  return PerformWithFreshToken(request, nullptr, false, nullptr, nullptr);
 }
 
 Result<HttpResponse> HttpClient::Stream(
@@ -241,17 +248,26 @@ Result<HttpResponse> HttpClient::Stream(
     const std::function<bool(std::string_view)>& on_line,
     const std::atomic<bool>* cancel,
     const std::function<void()>& on_open) const {
-  return PerformWithFreshToken(request, &on_line, cancel, &on_open);
+  return PerformWithFreshToken(request, &on_line, false, cancel, &on_open);
+}
+
+Result<HttpResponse> HttpClient::StreamChunks(
+    const HttpRequest& request,
+    const std::function<bool(std::string_view chunk)>& on_chunk,
+    const std::atomic<bool>* cancel,
+    const std::function<void()>& on_open) const {
+  return PerformWithFreshToken(request, &on_chunk, true, cancel, &on_open);
 }
 
 Result<HttpResponse> HttpClient::PerformWithFreshToken(
     const HttpRequest& request,
-    const std::function<bool(std::string_view)>* on_line,
+    const std::function<bool(std::string_view)>* on_line, bool chunks,
     const std::atomic<bool>* cancel,
     const std::function<void()>* on_open) const {
   auto perform = [&] {
     Transfer transfer;
     transfer.on_line = on_line;
+    transfer.chunks = chunks;
     transfer.on_open = on_open;
     transfer.cancel = cancel;
     Result<HttpResponse> response = Perform(request, &transfer);

@@ -70,6 +70,14 @@ class HttpClient {
       const std::atomic<bool>* cancel,
       const std::function<void()>& on_open = {}) const;
 
+  // As Stream, but passes the body's bytes on as they arrive (inflated),
+  // in chunks of any size.
+  Result<HttpResponse> StreamChunks(
+      const HttpRequest& request,
+      const std::function<bool(std::string_view chunk)>& on_chunk,
+      const std::atomic<bool>* cancel,
+      const std::function<void()>& on_open = {}) const;
+
   const ClientConfig& config() const { return config_; }
 
  private:
@@ -78,7 +86,7 @@ class HttpClient {
   // if the token changed, sends the request once more.
   Result<HttpResponse> PerformWithFreshToken(
       const HttpRequest& request,
-      const std::function<bool(std::string_view)>* on_line,
+      const std::function<bool(std::string_view)>* on_line, bool chunks,
       const std::atomic<bool>* cancel,
       const std::function<void()>* on_open) const;
   Result<HttpResponse> Perform(const HttpRequest& request,

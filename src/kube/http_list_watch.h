@@ -1,5 +1,7 @@
 // ListWatch over HTTP: pages and watch lines from KubeApi, decoded by a
-// codec. While a page is decoded the next one is already being fetched.
+// codec. A codec that decodes streams gets each page as it arrives (never
+// held whole); otherwise, while a page is decoded the next one is already
+// being fetched.
 #ifndef PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
 #define PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
 
@@ -27,6 +29,7 @@ class HttpListWatch : public ListWatch<T> {
 
   Result<ListPage<T>> List(int limit,
                            const std::string& continue_token) override {
+    if (codec_.decode_list_stream) return StreamList(limit, continue_token);
     Result<std::string> body =
         prefetch_.valid() && prefetch_token_ == continue_token
             ? prefetch_.get()
@@ -61,6 +64,19 @@ class HttpListWatch : public ListWatch<T> {
   }
 
  private:
+  Result<ListPage<T>> StreamList(int limit, const std::string& continue_token) {
+    ListPage<T> page;
+    Status status = api_->StreamListPage(
+        collection_, limit, continue_token, [&](JsonChunkStream* body) {
+          Result<ListPage<T>> decoded = codec_.decode_list_stream(body);
+          if (!decoded.ok()) return decoded.status();
+          page = std::move(decoded).value();
+          return Status::Ok();
+        });
+    if (!status.ok()) return status;
+    return page;
+  }
+
   const KubeApi* api_;
   const Collection collection_;
   const ListWatchCodec<T> codec_;

@@ -15,6 +15,8 @@
 
 namespace propscaler::kube {
 
+class JsonChunkStream;
+
 // How a collection's JSON becomes T (list bodies and watch lines); shared
 // by the implementations. Functions, not pointers, so a decoder can carry
 // options (the node decoder's --exclude-node-taints).
@@ -22,6 +24,9 @@ template <typename T>
 struct ListWatchCodec {
   std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
   std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
+  // Optional: a list page decoded as it arrives, never held whole (used
+  // over HTTP when set).
+  std::function<Result<ListPage<T>>(JsonChunkStream* body)> decode_list_stream;
 };
 
 template <typename T>

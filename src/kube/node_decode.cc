@@ -352,6 +352,18 @@ Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
   return page;
 }
 
+Result<ListPage<NodeInfo>> DecodeNodeListStream(JsonChunkStream* body,
+                                                const TaintFilter& excluded) {
+  ListPage<NodeInfo> page;
+  NodeHandler handler(&page, excluded);
+  rapidjson::Reader reader;
+  if (Status status = ToStatus(reader.Parse(*body, handler), "node list");
+      !status.ok()) {
+    return status;
+  }
+  return page;
+}
+
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(std::string_view line,
                                                   const TaintFilter& excluded) {
   NodeHandler handler(nullptr, excluded);
