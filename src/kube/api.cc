@@ -189,12 +189,33 @@ Status KubeApi::Watch(const Collection& collection,
                       const std::function<bool(std::string_view)>& on_line,
                       const std::atomic<bool>* cancel,
                       const std::function<void()>& on_open) const {
+  return StreamWatch(collection,
+                     "resourceVersion=" + QueryEscape(resource_version) +
+                         "&timeoutSeconds=" + std::to_string(timeout_seconds),
+                     timeout_seconds, on_line, cancel, on_open);
+}
+
+Status KubeApi::WatchList(const Collection& collection, int timeout_seconds,
+                          const std::function<bool(std::string_view)>& on_line,
+                          const std::atomic<bool>* cancel,
+                          const std::function<void()>& on_open) const {
+  // No resourceVersion: the initial state is read consistently (from etcd,
+  // or a watch cache proven current), as a list without one is.
+  return StreamWatch(collection,
+                     "sendInitialEvents=true&resourceVersionMatch=NotOlderThan"
+                     "&timeoutSeconds=" +
+                         std::to_string(timeout_seconds),
+                     timeout_seconds, on_line, cancel, on_open);
+}
+
+Status KubeApi::StreamWatch(
+    const Collection& collection, const std::string& query, int timeout_seconds,
+    const std::function<bool(std::string_view)>& on_line,
+    const std::atomic<bool>* cancel,
+    const std::function<void()>& on_open) const {
   HttpRequest request;
-  request.path = collection.path +
-                 "?watch=1&allowWatchBookmarks=true&resourceVersion=" +
-                 QueryEscape(resource_version) +
-                 "&timeoutSeconds=" + std::to_string(timeout_seconds) +
-                 CollectionQuery(collection);
+  request.path = collection.path + "?watch=1&allowWatchBookmarks=true&" +
+                 query + CollectionQuery(collection);
   // The server closes the stream after timeoutSeconds; give it slack.
   request.timeout_seconds = timeout_seconds + 30;
   Result<HttpRequest> prepared = Prepare(request);

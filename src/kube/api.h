@@ -79,6 +79,14 @@ class KubeApi : public Client {
                const std::atomic<bool>* cancel,
                const std::function<void()>& on_open = {}) const;
 
+  // A WatchList: the stream starts with every object's ADDED event and a
+  // BOOKMARK annotated k8s.io/initial-events-end, then goes on as Watch.
+  // kInvalidArgument (HTTP 400/422) where the server does not know it.
+  Status WatchList(const Collection& collection, int timeout_seconds,
+                   const std::function<bool(std::string_view)>& on_line,
+                   const std::atomic<bool>* cancel,
+                   const std::function<void()>& on_open = {}) const;
+
   std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
       const std::string& label_selector,
       const TaintFilter& excluded) const override;
@@ -130,6 +138,12 @@ class KubeApi : public Client {
   std::chrono::milliseconds RetryAfterLeft(const std::string& path) const;
 
  private:
+  // A watch request with `query` (its own parameters) streamed to on_line.
+  Status StreamWatch(const Collection& collection, const std::string& query,
+                     int timeout_seconds,
+                     const std::function<bool(std::string_view)>& on_line,
+                     const std::atomic<bool>* cancel,
+                     const std::function<void()>& on_open) const;
   static HttpRequest ListPageRequest(const Collection& collection, int limit,
                                      const std::string& continue_token);
   // The request with the idle timeout set, or an error when Retry-After for

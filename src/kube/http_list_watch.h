@@ -59,6 +59,18 @@ class HttpListWatch : public ListWatch<T> {
         stop->flag(), on_open);
   }
 
+  Status WatchList(int timeout_seconds,
+                   const std::function<bool(Result<WatchEvent<T>>)>& on_event,
+                   const StopSignal* stop,
+                   const std::function<void()>& on_open) override {
+    return api_->WatchList(
+        collection_, timeout_seconds,
+        [&](std::string_view line) {
+          return on_event(codec_.decode_event(line));
+        },
+        stop->flag(), on_open);
+  }
+
   std::chrono::milliseconds RetryAfterLeft() const override {
     return api_->RetryAfterLeft(collection_.path);
   }

@@ -47,8 +47,14 @@ Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc) {
     return envelope;
   }
   if (value.HasMember("metadata")) {
-    envelope.resource_version =
-        JsonString(value["metadata"], "resourceVersion");
+    const rapidjson::Value& metadata = value["metadata"];
+    envelope.resource_version = JsonString(metadata, "resourceVersion");
+    if (envelope.type == WatchEventType::kBookmark &&
+        metadata.HasMember("annotations")) {
+      envelope.initial_events_end =
+          JsonString(metadata["annotations"], "k8s.io/initial-events-end") ==
+          "true";
+    }
   }
   envelope.object = &value;
   return envelope;

@@ -35,6 +35,7 @@ struct WatchEnvelope {
   std::string resource_version;
   int error_code = 0;
   std::string error_message;
+  bool initial_events_end = false;
   const rapidjson::Value* object = nullptr;
 };
 Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc);
@@ -79,6 +80,7 @@ Result<WatchEvent<T>> DecodeJsonWatchEvent(std::string_view line,
   event.resource_version = envelope->resource_version;
   event.error_code = envelope->error_code;
   event.error_message = envelope->error_message;
+  event.initial_events_end = envelope->initial_events_end;
   if (event.type == WatchEventType::kError ||
       event.type == WatchEventType::kBookmark) {
     return event;

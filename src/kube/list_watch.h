@@ -48,6 +48,17 @@ class ListWatch {
       const std::function<bool(Result<WatchEvent<T>>)>& on_event,
       const StopSignal* stop, const std::function<void()>& on_open) = 0;
 
+  // A WatchList (Kubernetes 1.27+, on by default from 1.32): the watch
+  // starts with an ADDED event per object, then a BOOKMARK with
+  // initial_events_end, then goes on as Watch does. kInvalidArgument when
+  // the server refuses it (older servers), and from sources without it.
+  virtual Status WatchList(
+      int /*timeout_seconds*/,
+      const std::function<bool(Result<WatchEvent<T>>)>& /*on_event*/,
+      const StopSignal* /*stop*/, const std::function<void()>& /*on_open*/) {
+    return Status(StatusCode::kInvalidArgument, "this source has no WatchList");
+  }
+
   // How long the server asked us to stay away; zero when it did not.
   virtual std::chrono::milliseconds RetryAfterLeft() const = 0;
 };

@@ -37,6 +37,8 @@ enum class Field : uint8_t {
   kConditions,
   kCode,
   kMessage,
+  kAnnotations,
+  kInitialEventsEnd,
 };
 
 Field Classify(std::string_view text) {
@@ -59,6 +61,8 @@ Field Classify(std::string_view text) {
       {"conditions", Field::kConditions},
       {"code", Field::kCode},
       {"message", Field::kMessage},
+      {"annotations", Field::kAnnotations},
+      {"k8s.io/initial-events-end", Field::kInitialEventsEnd},
   };
   for (const auto& [name, field] : kFields) {
     if (name == text) return field;
@@ -75,6 +79,7 @@ enum class Level : uint8_t {
   kItems,
   kNode,  // a Node, or the object of a BOOKMARK or ERROR event
   kNodeMeta,
+  kNodeAnnotations,  // a BOOKMARK's only
   kNodeSpec,
   kTaints,
   kTaint,
@@ -98,6 +103,9 @@ Level Child(Level parent, Field key, bool array) {
       if (key == Field::kMetadata) return Level::kNodeMeta;
       if (key == Field::kSpec) return Level::kNodeSpec;
       return key == Field::kStatus ? Level::kNodeStatus : Level::kIgnored;
+    case Level::kNodeMeta:
+      return key == Field::kAnnotations && !array ? Level::kNodeAnnotations
+                                                  : Level::kIgnored;
     case Level::kNodeSpec:
       return key == Field::kTaints && array ? Level::kTaints : Level::kIgnored;
     case Level::kTaints:
@@ -128,6 +136,7 @@ struct NodeFields {
   std::string taint_effect;
   int error_code = 0;
   std::string error_message;
+  bool initial_events_end = false;
 };
 
 Result<NodeInfo> ToNodeInfo(NodeFields& fields) {
@@ -210,8 +219,13 @@ class NodeHandler
     } else {
       next = Child(level(), key_, array);
     }
-    // Without exclusions taints are skipped unread, as before the flag.
-    if (next == Level::kTaints && excluded_.empty()) next = Level::kIgnored;
+    // Without exclusions taints are skipped unread, as before the flag;
+    // annotations are read only for the bookmark that ends a WatchList's
+    // initial events (the type comes first on the wire).
+    if ((next == Level::kTaints && excluded_.empty()) ||
+        (next == Level::kNodeAnnotations && event_type_ != "BOOKMARK")) {
+      next = Level::kIgnored;
+    }
     if (next == Level::kIgnored || depth_ == kMaxDepth) {
       ++ignored_depth_;
       return true;
@@ -274,6 +288,11 @@ class NodeHandler
       case Level::kNodeMeta:
         if (key_ == Field::kName) fields_.name = text;
         if (key_ == Field::kResourceVersion) fields_.resource_version = text;
+        break;
+      case Level::kNodeAnnotations:
+        if (key_ == Field::kInitialEventsEnd && text == "true") {
+          fields_.initial_events_end = true;
+        }
         break;
       case Level::kAllocatable:
         if (key_ == Field::kCpu) fields_.cpu = text;
@@ -385,7 +404,10 @@ Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(std::string_view line,
     event.error_message = std::move(fields.error_message);
     return event;
   }
-  if (event.type == WatchEventType::kBookmark) return event;
+  if (event.type == WatchEventType::kBookmark) {
+    event.initial_events_end = fields.initial_events_end;
+    return event;
+  }
   Result<NodeInfo> node = ToNodeInfo(fields);
   if (!node.ok()) return node.status();
   event.object = std::move(node).value();

@@ -54,6 +54,9 @@ struct WatchEvent {
   std::optional<T> object;       // for ADDED, MODIFIED and DELETED
   int error_code = 0;            // for ERROR: the Status code (410: relist)
   std::string error_message;
+  // A BOOKMARK annotated k8s.io/initial-events-end: a WatchList's initial
+  // state is complete.
+  bool initial_events_end = false;
 };
 
 }  // namespace propscaler::kube

@@ -1,9 +1,10 @@
-// Keeps a local copy of a collection current: lists it page by page, then
-// watches from the list's resourceVersion. A 410 (Expired) lists again; a
-// dropped, failed or silent stream (see KubeApiOptions::idle_timeout)
-// reconnects after a capped exponential backoff with jitter, never sooner
-// than the server's Retry-After; a stream the server ends normally is resumed
-// at once from the newest resourceVersion seen.
+// Keeps a local copy of a collection current: a WatchList (one watch that
+// starts with the whole collection) where the server has it, else a list
+// page by page and a watch from the list's resourceVersion. A 410 (Expired)
+// lists again; a dropped, failed or silent stream (see
+// KubeApiOptions::idle_timeout) reconnects after a capped exponential backoff
+// with jitter, never sooner than the server's Retry-After; a stream the server
+// ends normally is resumed at once from the newest resourceVersion seen.
 //
 // A list that fails on any page, or arrives truncated, is dropped whole: the
 // sink only ever sees complete lists. LastError() says whether the copy may
@@ -97,8 +98,17 @@ class Reflector {
     Backoff backoff(kInitialBackoff, kMaxBackoff);
     bool listed = false;
     while (!stop->stopped()) {
-      Status status = listed ? WatchOnce(stop) : ListOnce();
+      Status status = listed        ? WatchOnce(stop)
+                      : watch_list_ ? WatchListOnce(stop, &listed)
+                                    : ListOnce();
       if (stop->stopped()) return;
+      if (!listed && watch_list_ &&
+          status.code() == StatusCode::kInvalidArgument) {
+        LOG(INFO) << what_ << ": the server refused a WatchList ("
+                  << status.message() << "); listing in pages instead";
+        watch_list_ = false;
+        continue;
+      }
       if (status.code() == StatusCode::kGone) {
         LOG(INFO) << what_ << ": resourceVersion expired, listing again";
         CountRestart("expired");
@@ -178,6 +188,53 @@ class Reflector {
     return status.WithContext("watching " + what_);
   }
 
+  // A WatchList: the initial ADDED events are collected and handed to the
+  // sink whole at the bookmark that ends them (`*listed` then true); the
+  // stream then goes on as a watch. Ending before that bookmark is an error.
+  Status WatchListOnce(StopSignal* stop, bool* listed) {
+    std::vector<T> initial;
+    Status event_error;
+    auto on_event = [&](Result<WatchEvent<T>> event) {
+      if (!event.ok()) {
+        LOG(WARNING) << what_ << " watch: skipped an event: "
+                     << event.status().message();
+        return true;
+      }
+      if (*listed || event->type == WatchEventType::kError) {
+        return Apply(*event, &event_error);
+      }
+      if (event->object.has_value() &&
+          event->type != WatchEventType::kDeleted) {
+        initial.push_back(std::move(*event->object));
+      }
+      if (event->initial_events_end) {
+        resource_version_ = event->resource_version;
+        sink_.replace(std::move(initial));
+        initial = {};
+        *listed = true;
+        SetLastError(Status::Ok());
+      }
+      return true;
+    };
+    std::uniform_int_distribution<int> timeout(300, 600);
+    Status status = source_->WatchList(timeout(random_), on_event, stop, {});
+    if (!event_error.ok()) return event_error;
+    if (!status.ok()) {
+      // A 410 answering the request itself is not an expired copy (there is
+      // none yet): retried with backoff, not at once.
+      if (!*listed && status.code() == StatusCode::kGone) {
+        status = Status::Unavailable(status.message());
+      }
+      return status.WithContext("watch-listing " + what_);
+    }
+    if (!*listed) {
+      return Status::Unavailable("watch-listing " + what_ +
+                                 ": the stream ended before its initial "
+                                 "events did");
+    }
+    return Status::Ok();
+  }
+
   // Applies one event; false ends the stream with `*error` set.
   bool Apply(const WatchEvent<T>& event, Status* error) {
     switch (event.type) {
@@ -220,6 +277,7 @@ class Reflector {
   }
 
   int restarts_ = 0;
+  bool watch_list_ = true;  // until the server refuses one
   bool stop_when_forbidden_ = false;
   std::atomic<bool> forbidden_{false};
   mutable std::mutex error_mutex_;

@@ -108,7 +108,8 @@ void ApiRoutes::Get(const httplib::Request& req, httplib::Response& res) const {
 
 void ApiRoutes::ListOrWatch(const httplib::Request& req, httplib::Response& res,
                             const ResourcePath& path) const {
-  ApiResult<ListOptions> options = ParseListOptions(req.params);
+  ApiResult<ListOptions> options =
+      ParseListOptions(req.params, context_.watch_list);
   if (!options.ok()) return WriteError(res, options.error());
   if (options->watch) return StartWatch(req, res, path, *options);
   WriteResult(res, 200, ServeList(*context_.store, path, *options));

@@ -9,6 +9,7 @@
 
 #include <atomic>
 
+#include "apiserver/list_options.h"
 #include "apiserver/object_store.h"
 #include "apiserver/watch_stream.h"
 
@@ -18,6 +19,7 @@ struct ApiRouteContext {
   ObjectStore* store = nullptr;
   WatchSettings watch;
   std::atomic<int>* open_watches = nullptr;  // watches being served now
+  WatchListSupport watch_list = WatchListSupport::kSupported;
 };
 
 // `context.store` and `context.open_watches` must outlive the server.

@@ -98,6 +98,7 @@ void FakeApiServer::InstallRoutes(const FakeApiServerOptions& options) {
   api.watch.default_timeout = options.default_watch_timeout;
   api.watch.bookmark_interval = options.bookmark_interval;
   api.open_watches = &open_watches_;
+  api.watch_list = options.watch_list;
   InstallEvictionRoute(*server_, &store_);
   InstallApiRoutes(*server_, api);
 }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "apiserver/fault_injector.h"
+#include "apiserver/list_options.h"
 #include "apiserver/object_store.h"
 #include "apiserver/request_counter.h"
 #include "apiserver/store_objects.h"
@@ -57,6 +58,9 @@ struct FakeApiServerOptions {
   // Requests one kept-alive connection serves before the server closes it
   // (httplib's default is 5; kube-apiserver has no such limit).
   int keep_alive_max_count = 100000;
+  // Serve WatchLists (sendInitialEvents) as Kubernetes 1.32+ does, or
+  // refuse them as kube-apiserver 1.20 does.
+  WatchListSupport watch_list = WatchListSupport::kSupported;
 };
 
 class FakeApiServer {

@@ -113,8 +113,55 @@ bool ListOptions::Matches(const ObjectKey& key,
   return label_selector.Matches(object.labels);
 }
 
+namespace {
+
+// The real server's 422 for ListOptions: `field`: Forbidden: `message`.
+ApiError ForbiddenOption(const std::string& field, const std::string& message) {
+  return ApiError::Invalid("ListOptions.meta.k8s.io \"\" is invalid: " + field +
+                           ": Forbidden: " + message);
+}
+
+// The watch rules of resourceVersionMatch and sendInitialEvents.
+std::optional<ApiError> CheckWatchListOptions(const ListOptions& options,
+                                              WatchListSupport support) {
+  const std::string& match = options.resource_version_match;
+  if (support == WatchListSupport::kBefore) {
+    if (options.watch && !match.empty()) {
+      return ForbiddenOption("resourceVersionMatch",
+                             "resourceVersionMatch is forbidden for watch");
+    }
+    return std::nullopt;
+  }
+  if (!options.watch) {
+    if (options.send_initial_events.has_value()) {
+      return ForbiddenOption("sendInitialEvents",
+                             "sendInitialEvents is forbidden for list");
+    }
+    return std::nullopt;
+  }
+  if (options.send_initial_events.has_value() && match != "NotOlderThan") {
+    return ForbiddenOption("resourceVersionMatch",
+                           "sendInitialEvents requires setting "
+                           "resourceVersionMatch to NotOlderThan");
+  }
+  if (!match.empty() && !options.send_initial_events.has_value()) {
+    return ForbiddenOption("resourceVersionMatch",
+                           "resourceVersionMatch is forbidden for watch "
+                           "unless sendInitialEvents is provided");
+  }
+  if (!match.empty() && !options.continue_token.empty()) {
+    return ForbiddenOption("resourceVersionMatch",
+                           "resourceVersionMatch is forbidden when continue "
+                           "is provided");
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 ApiResult<ListOptions> ParseListOptions(
-    const std::multimap<std::string, std::string>& params) {
+    const std::multimap<std::string, std::string>& params,
+    WatchListSupport watch_list) {
   ListOptions options;
   std::string labels = Param(params, "labelSelector");
   if (!labels.empty()) {
@@ -148,6 +195,25 @@ ApiResult<ListOptions> ParseListOptions(
   options.continue_token = Param(params, "continue");
   options.watch = ParseFlag(Param(params, "watch"));
   options.allow_bookmarks = ParseFlag(Param(params, "allowWatchBookmarks"));
+  options.resource_version_match = Param(params, "resourceVersionMatch");
+  if (!options.resource_version_match.empty() &&
+      options.resource_version_match != "Exact" &&
+      options.resource_version_match != "NotOlderThan") {
+    return ApiError::BadRequest("invalid resourceVersionMatch: " +
+                                options.resource_version_match);
+  }
+  if (watch_list == WatchListSupport::kSupported &&
+      params.contains("sendInitialEvents")) {
+    const std::string send = Param(params, "sendInitialEvents");
+    if (send != "true" && send != "false") {
+      return ApiError::BadRequest("invalid sendInitialEvents: " + send);
+    }
+    options.send_initial_events = send == "true";
+  }
+  if (std::optional<ApiError> error =
+          CheckWatchListOptions(options, watch_list)) {
+    return *error;
+  }
   return options;
 }
 

@@ -53,11 +53,24 @@ bool WatchStream::Next(std::string* out) {
   if (ended_) return false;
   if (!started_) {
     started_ = true;
-    if (options_.resource_version.empty() || options_.resource_version == "0") {
+    const bool from_now =
+        options_.resource_version.empty() || options_.resource_version == "0";
+    if (options_.send_initial_events.has_value()) {
+      // A WatchList: the state now (at least as new as resourceVersion),
+      // then the bookmark that ends it; or, with false, events from then.
+      if (*options_.send_initial_events) {
+        AppendInitialEvents(out);
+        AppendBookmark(out, /*initial_events_end=*/true);
+        return true;
+      }
+      cursor_ = from_now ? store_.resource_version()
+                         : std::stoll(options_.resource_version);
+    } else if (from_now) {
       AppendInitialEvents(out);
       return true;
+    } else {
+      cursor_ = std::stoll(options_.resource_version);
     }
-    cursor_ = std::stoll(options_.resource_version);
   }
   const TimePoint now = store_.clock()->Now();
   if (now >= deadline_ || (cancel_ != nullptr && cancel_->load())) {
@@ -79,7 +92,7 @@ bool WatchStream::Next(std::string* out) {
       return true;
     case WaitResult::Kind::kWakeUp:
       if (options_.allow_bookmarks && store_.clock()->Now() >= next_bookmark_) {
-        AppendBookmark(out);
+        AppendBookmark(out, false);
         next_bookmark_ = store_.clock()->Now() + settings_.bookmark_interval;
       }
       return true;
@@ -134,12 +147,17 @@ void WatchStream::AppendEvent(const WatchEvent& event, std::string* out) const {
   }
 }
 
-void WatchStream::AppendBookmark(std::string* out) const {
+void WatchStream::AppendBookmark(std::string* out,
+                                 bool initial_events_end) const {
   AppendLine("BOOKMARK",
              "{\"kind\":\"" + path_.type->kind + "\",\"apiVersion\":\"" +
                  path_.type->ApiVersion() +
                  "\",\"metadata\":{\"resourceVersion\":\"" +
-                 std::to_string(cursor_) + "\"}}",
+                 std::to_string(cursor_) + "\"" +
+                 (initial_events_end ? ",\"annotations\":{\"k8s.io/"
+                                       "initial-events-end\":\"true\"}"
+                                     : "") +
+                 "}}",
              out);
 }
 

@@ -6,7 +6,9 @@
 // starts with an ADDED event per existing object; an object that stops
 // passing the selectors is sent as DELETED and one that starts passing as
 // ADDED; a resourceVersion older than the history yields one ERROR event
-// (Status 410 Expired) and the end. The stream ends at timeoutSeconds, on
+// (Status 410 Expired) and the end. A WatchList (sendInitialEvents=true)
+// starts with an ADDED event per object and a BOOKMARK annotated
+// k8s.io/initial-events-end "true". The stream ends at timeoutSeconds, on
 // ObjectStore::DropWatches() and on Shutdown().
 //
 // Not thread-safe: one request thread drives one stream.
@@ -46,7 +48,7 @@ class WatchStream {
  private:
   void AppendInitialEvents(std::string* out);
   void AppendEvent(const WatchEvent& event, std::string* out) const;
-  void AppendBookmark(std::string* out) const;
+  void AppendBookmark(std::string* out, bool initial_events_end) const;
   void AppendExpired(int64_t oldest, std::string* out) const;
   bool Wanted(const WatchEvent& event) const;
 

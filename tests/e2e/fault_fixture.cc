@@ -38,6 +38,10 @@ ReplicaSampler::~ReplicaSampler() {
 void FaultTest::SetUp() {
   sim::FakeApiServerOptions options;
   options.bookmark_interval = std::chrono::milliseconds(300);
+  // Faults of paged lists and plain watches, as servers before WatchList
+  // (kube-apiserver 1.20 among them) serve every list; WatchList's own are
+  // in watch_list_test.cc.
+  options.watch_list = sim::WatchListSupport::kBefore;
   StartServerWithPerNodeParams(options);
   health_port_ = FreePort();
 }

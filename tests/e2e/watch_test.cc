@@ -9,7 +9,12 @@ using std::chrono::seconds;
 
 class WatchTest : public ReplicaClusterTest {
  protected:
-  void SetUp() override { StartServerWithPerNodeParams(); }
+  // Paged lists and plain watches (WatchList: watch_list_test.cc).
+  void SetUp() override {
+    sim::FakeApiServerOptions options;
+    options.watch_list = sim::WatchListSupport::kBefore;
+    StartServerWithPerNodeParams(options);
+  }
 };
 
 TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {

@@ -123,7 +123,7 @@ TEST_F(ClusterApiRealServerTest, ScalesFromZeroByCapacityAnnotations) {
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 2; }, seconds(30)))
       << "replicas " << Replicas() << "\n"
       << propscaler->Output();
-  EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)
+  EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
       << propscaler->Output();
 }
 
@@ -141,7 +141,7 @@ TEST_F(ClusterApiRealServerTest, ScalesDownTheChosenMachine) {
       << propscaler->Output();
   EXPECT_TRUE(Marked("m-1"));
   EXPECT_FALSE(Marked("m-0"));
-  EXPECT_EQ(CountOf(propscaler->Output(), "forbidden"), 0)
+  EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
       << propscaler->Output();
 }
 

@@ -112,7 +112,7 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
   // Empty after the unneeded time: tainted and deleted.
   ASSERT_TRUE(WaitForGroupNodes(0, *propscaler));
   const std::string log = propscaler->Output();
-  EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
   EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
   // Events on Nodes are accepted by the real server (namespace default).
   EXPECT_EQ(CountOf(log, "posting event"), 0) << log;

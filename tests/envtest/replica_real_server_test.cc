@@ -135,7 +135,7 @@ TEST_F(ReplicaRealServerTest, DeployRbacIsEnoughForEveryCall) {
   ASSERT_TRUE(WaitForReplicas(4, *propscaler, seconds(5)));
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
-  EXPECT_EQ(CountOf(log, "forbidden"), 0) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 

@@ -45,5 +45,22 @@ TEST_F(WireRealServerTest, ManyRequestsOneConnection) {
   EXPECT_LE(Counted("propscaler_api_connections_total") - before, 1);
 }
 
+// kube-apiserver 1.20 refuses a WatchList request with 422 and the message
+// the simulated server's WatchListSupport::kBefore copies; propscaler then
+// lists in pages (the fallback every real-server test runs through).
+TEST_F(WireRealServerTest, WatchListIsRefusedBeforeKubernetes127) {
+  AddNodes(0, 1);
+  Result<kube::HttpResponse> got = cluster().Admin(
+      "GET",
+      "/api/v1/nodes?watch=1&allowWatchBookmarks=true&sendInitialEvents=true"
+      "&resourceVersionMatch=NotOlderThan&timeoutSeconds=5");
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(got->status, 422) << got->body;
+  EXPECT_NE(got->body.find("resourceVersionMatch: Forbidden: "
+                           "resourceVersionMatch is forbidden for watch"),
+            std::string::npos)
+      << got->body;
+}
+
 }  // namespace
 }  // namespace propscaler::envtest
