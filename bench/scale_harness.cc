@@ -26,6 +26,9 @@ DEFINE_int32(reaction_quiet_ms, 500,
              "Ready again; 0 measures back-to-back changes, which wait out "
              "the 250 ms coalescing window.");
 DEFINE_int32(steady_seconds, 60, "Window for counting requests at rest.");
+DEFINE_bool(watch_list, true,
+            "Serve WatchList as Kubernetes 1.32+ does; false: refuse it as "
+            "kube-apiserver 1.20 does, so lists come in pages.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 DEFINE_string(propscaler_env, "",
               "NAME=VALUE settings for propscaler's environment, "
@@ -52,6 +55,8 @@ Status StartCluster(sim::FakeApiServer* server, int nodes) {
   options.bearer_token = kToken;
   options.generate_nodes = nodes;
   options.history_size = static_cast<size_t>(nodes) + 20000;
+  options.watch_list = FLAGS_watch_list ? sim::WatchListSupport::kSupported
+                                        : sim::WatchListSupport::kBefore;
   Status status = server->Start(options);
   if (status.ok()) {
     status = server->CreateWorkload("deployment", kNamespace, kDeployment, 1);

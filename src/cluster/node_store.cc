@@ -22,34 +22,47 @@ ClusterCounts NodeStore::CountsLocked() const {
   };
 }
 
+void NodeStore::Put(Map* map, Totals* totals, std::string name,
+                    const Entry& entry) {
+  auto [it, inserted] = map->try_emplace(std::move(name), entry);
+  if (!inserted) {
+    totals->Add(it->second, -1);
+    it->second = entry;
+  }
+  totals->Add(entry, +1);
+}
+
 bool NodeStore::Replace(std::vector<kube::NodeInfo> nodes) {
+  Stage(std::move(nodes), true);
+  return Commit();
+}
+
+void NodeStore::Stage(std::vector<kube::NodeInfo> page, bool first) {
+  if (first) {
+    Map().swap(staged_);
+    staged_totals_ = Totals();
+  }
+  for (kube::NodeInfo& node : page) {
+    Put(&staged_, &staged_totals_, std::move(node.name),
+        Entry{node.cpu_millis, node.schedulable()});
+  }
+}
+
+bool NodeStore::Commit() {
+  Map old;
   std::lock_guard<std::mutex> lock(mutex_);
   const ClusterCounts before = CountsLocked();
-  nodes_.clear();
-  totals_ = Totals();
-  nodes_.reserve(nodes.size());
-  for (kube::NodeInfo& node : nodes) {
-    Entry entry{node.cpu_millis, node.schedulable()};
-    auto [it, inserted] = nodes_.try_emplace(std::move(node.name), entry);
-    if (!inserted) {
-      totals_.Add(it->second, -1);
-      it->second = entry;
-    }
-    totals_.Add(entry, +1);
-  }
+  old.swap(nodes_);
+  nodes_.swap(staged_);
+  totals_ = staged_totals_;
+  staged_totals_ = Totals();
   return !(CountsLocked() == before);
 }
 
 bool NodeStore::Upsert(const kube::NodeInfo& node) {
   std::lock_guard<std::mutex> lock(mutex_);
   const ClusterCounts before = CountsLocked();
-  Entry entry{node.cpu_millis, node.schedulable()};
-  auto [it, inserted] = nodes_.try_emplace(node.name, entry);
-  if (!inserted) {
-    totals_.Add(it->second, -1);
-    it->second = entry;
-  }
-  totals_.Add(entry, +1);
+  Put(&nodes_, &totals_, node.name, Entry{node.cpu_millis, node.schedulable()});
   return !(CountsLocked() == before);
 }
 

@@ -14,6 +14,10 @@ bool IsMirrorPod(const PodState& pod) {
   return pod.annotations.contains(kMirrorPodAnnotation);
 }
 
+bool IsKeptPodAnnotation(std::string_view key) {
+  return key == kSafeToEvictAnnotation || key == kMirrorPodAnnotation;
+}
+
 std::string_view AnnotationOf(const Labels& annotations, std::string_view key) {
   auto it = annotations.find(key);
   return it == annotations.end() ? std::string_view() : it->second;

@@ -140,6 +140,10 @@ bool IsDaemonSetPod(const PodState& pod);
 bool IsMirrorPod(const PodState& pod);
 // The node's group from kNodeGroupLabel; empty when it has none.
 std::string_view NodeGroupOf(const NodeState& node);
+// Whether a pod annotation is one a decision reads (safe-to-evict, the
+// mirror pod's); decoders keep no other (a last-applied-configuration alone
+// is often several KB per pod).
+bool IsKeptPodAnnotation(std::string_view key);
 // The annotation's value, or empty.
 std::string_view AnnotationOf(const Labels& annotations, std::string_view key);
 

@@ -44,6 +44,11 @@ struct ReflectorSink {
   std::function<void(std::vector<T>)> replace;  // after every full list
   std::function<void(const T&)> upsert;
   std::function<void(const T&)> remove;
+  // Optional, in place of replace: each page of a list as it is decoded
+  // (`first` starts a new list: drop what an unfinished one staged), then
+  // commit once the list is complete. No list is then held whole.
+  std::function<void(std::vector<T> page, bool first)> stage;
+  std::function<void()> commit;
 };
 
 template <typename T>
@@ -72,18 +77,19 @@ class Reflector {
   Status ListOnce() {
     std::vector<T> items;
     std::string continue_token;
+    bool first = true;
     do {
       Result<ListPage<T>> page = source_->List(kPageSize, continue_token);
       if (!page.ok()) return page.status().WithContext("listing " + what_);
       for (const std::string& error : page->item_errors) {
         LOG(WARNING) << "listing " << what_ << ": skipped an item: " << error;
       }
-      std::move(page->items.begin(), page->items.end(),
-                std::back_inserter(items));
+      Take(std::move(page->items), &items, first);
+      first = false;
       resource_version_ = page->resource_version;
       continue_token = std::move(page->continue_token);
     } while (!continue_token.empty());
-    sink_.replace(std::move(items));
+    Complete(std::move(items));
     return Status::Ok();
   }
 
@@ -193,6 +199,8 @@ class Reflector {
   // stream then goes on as a watch. Ending before that bookmark is an error.
   Status WatchListOnce(StopSignal* stop, bool* listed) {
     std::vector<T> initial;
+    std::vector<T> batch;  // staged in pages, as a list's
+    bool first = true;
     Status event_error;
     auto on_event = [&](Result<WatchEvent<T>> event) {
       if (!event.ok()) {
@@ -205,11 +213,16 @@ class Reflector {
       }
       if (event->object.has_value() &&
           event->type != WatchEventType::kDeleted) {
-        initial.push_back(std::move(*event->object));
+        batch.push_back(std::move(*event->object));
+      }
+      if (batch.size() == kPageSize || event->initial_events_end) {
+        Take(std::move(batch), &initial, first);
+        batch = {};
+        first = false;
       }
       if (event->initial_events_end) {
         resource_version_ = event->resource_version;
-        sink_.replace(std::move(initial));
+        Complete(std::move(initial));
         initial = {};
         *listed = true;
         SetLastError(Status::Ok());
@@ -233,6 +246,24 @@ class Reflector {
                                  "events did");
     }
     return Status::Ok();
+  }
+
+  // Part of a list: staged in the sink where it takes pages, else kept in
+  // `*items` for Complete.
+  void Take(std::vector<T> part, std::vector<T>* items, bool first) {
+    if (sink_.stage) {
+      sink_.stage(std::move(part), first);
+    } else {
+      std::move(part.begin(), part.end(), std::back_inserter(*items));
+    }
+  }
+  // The list is whole.
+  void Complete(std::vector<T> items) {
+    if (sink_.stage) {
+      sink_.commit();
+    } else {
+      sink_.replace(std::move(items));
+    }
   }
 
   // Applies one event; false ends the stream with `*error` set.

@@ -511,6 +511,9 @@ Result<PodState> DecodePod(const Value& item, const std::string& path) {
   PS_ASSIGN_OR_RETURN(pod.labels, StringMapAt(*metadata, "labels", meta));
   PS_ASSIGN_OR_RETURN(pod.annotations,
                       StringMapAt(*metadata, "annotations", meta));
+  std::erase_if(pod.annotations, [](const auto& annotation) {
+    return !IsKeptPodAnnotation(annotation.first);
+  });
   if (Status s = DecodeOwner(*metadata, meta, &pod); !s.ok()) return s;
   const Value* spec = nullptr;
   PS_ASSIGN_OR_RETURN(spec, ObjectAt(item, "spec", path));

@@ -356,20 +356,24 @@ kube::Reflector<kube::NodeInfo> ReplicaAutoscaler::NodeReflector(
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
   kube::Reflector<kube::NodeInfo> node_reflector =
-      NodeReflector({[this](std::vector<kube::NodeInfo> nodes) {
-                       nodes_.Replace(std::move(nodes));
-                       {
-                         std::lock_guard<std::mutex> lock(mutex_);
-                         nodes_synced_ = true;
-                       }
-                       NotifyChange("nodes listed");
-                     },
+      NodeReflector({nullptr,
                      [this](const kube::NodeInfo& node) {
                        if (nodes_.Upsert(node)) NotifyChange("nodes changed");
                      },
                      [this](const kube::NodeInfo& node) {
                        if (nodes_.Remove(node.name))
                          NotifyChange("nodes changed");
+                     },
+                     [this](std::vector<kube::NodeInfo> page, bool first) {
+                       nodes_.Stage(std::move(page), first);
+                     },
+                     [this] {
+                       nodes_.Commit();
+                       {
+                         std::lock_guard<std::mutex> lock(mutex_);
+                         nodes_synced_ = true;
+                       }
+                       NotifyChange("nodes listed");
                      }});
   kube::Reflector<kube::ConfigMap> config_map_reflector(
       client_->ConfigMapNamed(options_.namespace_, options_.configmap),

@@ -38,5 +38,24 @@ TEST(NodeStoreTest, ReplaceForgetsNodesNotListed) {
   EXPECT_EQ(store.Counts(), (ClusterCounts{1, 1, 1, 1}));
 }
 
+// A list staged page by page counts only once committed; a list that
+// stopped half-way is dropped when the next one starts, and events keep
+// applying to the current counts meanwhile.
+TEST(NodeStoreTest, StagedPagesCountOnlyWhenCommitted) {
+  NodeStore store;
+  store.Replace({Node("a", 1000)});
+  store.Stage({Node("x", 1000), Node("y", 1000)}, /*first=*/true);
+  EXPECT_EQ(store.Counts(), (ClusterCounts{1, 1, 1, 1}));
+  store.Upsert(Node("b", 1000));
+  EXPECT_EQ(store.Counts(), (ClusterCounts{2, 2, 2, 2}));
+  // The unfinished list is dropped; the new one has two pages.
+  store.Stage({Node("a", 2000)}, /*first=*/true);
+  store.Stage({Node("c", 2000, /*ready=*/false)}, /*first=*/false);
+  EXPECT_EQ(store.Counts(), (ClusterCounts{2, 2, 2, 2}));
+  EXPECT_TRUE(store.Commit());
+  EXPECT_EQ(store.Counts(), (ClusterCounts{2, 1, 4, 2}));
+  EXPECT_EQ(store.size(), 2u);
+}
+
 }  // namespace
 }  // namespace propscaler

@@ -78,6 +78,25 @@ TEST(NodescaleSnapshotJsonTest, DecodesSchedulingFieldsOfPods) {
   EXPECT_TRUE(IsPending(pod));
 }
 
+// Only the annotations a decision reads are kept: a pod's
+// last-applied-configuration and the like cost memory per pod and are read
+// by nothing.
+TEST(NodescaleSnapshotJsonTest, KeepsOnlyThePodAnnotationsThatMatter) {
+  Result<std::vector<PodState>> pods = DecodePodListJson(R"({"items":[{
+    "metadata":{"name":"p","namespace":"web","annotations":{
+      "kubectl.kubernetes.io/last-applied-configuration":"{\"big\":1}",
+      "cluster-autoscaler.kubernetes.io/safe-to-evict":"false",
+      "kubernetes.io/config.mirror":"abc",
+      "prometheus.io/scrape":"true"}},
+    "spec":{"containers":[{}]}}]})");
+  ASSERT_TRUE(pods.ok()) << pods.status().message();
+  ASSERT_EQ(pods->size(), 1u);
+  EXPECT_EQ((*pods)[0].annotations,
+            (Labels{{"cluster-autoscaler.kubernetes.io/safe-to-evict", "false"},
+                    {"kubernetes.io/config.mirror", "abc"}}));
+  EXPECT_TRUE(IsMirrorPod((*pods)[0]));
+}
+
 TEST(NodescaleSnapshotJsonTest, DecodesNodes) {
   Result<std::vector<NodeState>> nodes = DecodeNodeListJson(R"({"items":[{
     "metadata":{"name":"n1","labels":{"propscaler.io/node-group":"g"}},
