@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include <string_view>
 
 #include "fuzz/fuzz_targets.h"
@@ -15,6 +16,23 @@ const TaintFilter& ExcludedTaints() {
   return filter;
 }
 
+// The list decoded from 7-byte chunks, as it would arrive over HTTP: where
+// both decodings succeed they must agree.
+void CheckStreamedNodeList(std::string_view text) {
+  std::string_view rest = text;
+  kube::JsonChunkStream stream([&](std::string_view* chunk) {
+    if (rest.empty()) return false;
+    *chunk = rest.substr(0, 7);
+    rest.remove_prefix(chunk->size());
+    return true;
+  });
+  auto streamed = kube::DecodeNodeListStream(&stream);
+  auto whole = kube::DecodeNodeList(text);
+  if (streamed.ok() && whole.ok() && streamed->items != whole->items) {
+    std::abort();
+  }
+}
+
 }  // namespace
 
 // The first byte picks the decoder; the rest is the body or line.
@@ -27,6 +45,7 @@ void FuzzDecode(const uint8_t* data, size_t size) {
       (void)kube::PeekContinueToken(text);
       (void)kube::DecodeNodeList(text);
       (void)kube::DecodeNodeList(text, ExcludedTaints());
+      CheckStreamedNodeList(text);
       break;
     case 1:
       (void)kube::DecodeNodeWatchEvent(text);
