@@ -168,15 +168,25 @@ class Reflector {
   }
 
  private:
+  // A watch event that could not be decoded is logged and skipped.
+  bool Undecodable(const Result<WatchEvent<T>>& event) const {
+    if (event.ok()) return false;
+    LOG(WARNING) << what_
+                 << " watch: skipped an event: " << event.status().message();
+    return true;
+  }
+
+  // Watches end at a random 5 to 10 minutes, as client-go's do, so that
+  // many clients do not renew at once.
+  int WatchTimeoutSeconds() {
+    return std::uniform_int_distribution<int>(300, 600)(random_);
+  }
+
   // Watches until the stream ends. kGone means: list again.
   Status WatchOnce(StopSignal* stop) {
     Status event_error;
     auto on_event = [&](Result<WatchEvent<T>> event) {
-      if (!event.ok()) {
-        LOG(WARNING) << what_ << " watch: skipped an event: "
-                     << event.status().message();
-        return true;
-      }
+      if (Undecodable(event)) return true;
       return Apply(*event, &event_error);
     };
     // Accepted by the server, the watch resumes from the resourceVersion the
@@ -187,8 +197,7 @@ class Reflector {
         SetLastError(Status::Ok());
       }
     };
-    std::uniform_int_distribution<int> timeout(300, 600);
-    Status status = source_->Watch(resource_version_, timeout(random_),
+    Status status = source_->Watch(resource_version_, WatchTimeoutSeconds(),
                                    on_event, stop, on_open);
     if (!event_error.ok()) return event_error;
     return status.WithContext("watching " + what_);
@@ -203,11 +212,7 @@ class Reflector {
     bool first = true;
     Status event_error;
     auto on_event = [&](Result<WatchEvent<T>> event) {
-      if (!event.ok()) {
-        LOG(WARNING) << what_ << " watch: skipped an event: "
-                     << event.status().message();
-        return true;
-      }
+      if (Undecodable(event)) return true;
       if (*listed || event->type == WatchEventType::kError) {
         return Apply(*event, &event_error);
       }
@@ -229,8 +234,8 @@ class Reflector {
       }
       return true;
     };
-    std::uniform_int_distribution<int> timeout(300, 600);
-    Status status = source_->WatchList(timeout(random_), on_event, stop, {});
+    Status status =
+        source_->WatchList(WatchTimeoutSeconds(), on_event, stop, {});
     if (!event_error.ok()) return event_error;
     if (!status.ok()) {
       // A 410 answering the request itself is not an expired copy (there is
