@@ -130,7 +130,8 @@ struct HttpClient::Transfer {
     return code == 200;
   }
 
-  // Passes complete lines on; false stops the transfer.
+  // Passes complete lines (with `chunks`, the bytes as they came) on;
+  // false stops the transfer.
   bool Feed(const char* data, size_t size) {
     if (chunks) {
       stopped_by_reader = !(*on_line)(std::string_view(data, size));

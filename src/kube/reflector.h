@@ -203,9 +203,10 @@ class Reflector {
     return status.WithContext("watching " + what_);
   }
 
-  // A WatchList: the initial ADDED events are collected and handed to the
-  // sink whole at the bookmark that ends them (`*listed` then true); the
-  // stream then goes on as a watch. Ending before that bookmark is an error.
+  // A WatchList: the initial ADDED events go to the sink as a list's pages
+  // would, completed at the bookmark that ends them (`*listed` then true);
+  // the stream then goes on as a watch. Ending before that bookmark is an
+  // error.
   Status WatchListOnce(StopSignal* stop, bool* listed) {
     std::vector<T> initial;
     std::vector<T> batch;  // staged in pages, as a list's

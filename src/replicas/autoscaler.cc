@@ -116,7 +116,7 @@ void ReplicaAutoscaler::FallBackToPollingConfigMap(const Status& refused) {
       << " with a GET every cycle (every --poll-period-seconds) instead, "
          "and trying to watch it again every "
       << std::chrono::duration_cast<std::chrono::minutes>(
-             kube::Reflector<kube::NodeInfo>::kForbiddenRetryPeriod)
+             kube::Reflector<kube::ConfigMap>::kForbiddenRetryPeriod)
              .count()
       << " minutes. Grant list and watch on it to react to edits within a "
          "second";

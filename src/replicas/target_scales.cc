@@ -58,19 +58,21 @@ TargetScales::Entry* TargetScales::Find(const kube::ScaleTarget& target) const {
   return it == entries_.end() ? nullptr : it->second.get();
 }
 
-bool TargetScales::Watched(const kube::ScaleTarget& target) const {
+std::optional<kube::Scale> TargetScales::WatchedScale(
+    const kube::ScaleTarget& target) const {
   std::lock_guard<std::mutex> lock(mutex_);
   const Entry* entry = Find(target);
-  return entry != nullptr && entry->listed && !entry->reflector->forbidden() &&
-         entry->reflector->LastError().ok();
+  if (entry == nullptr || !entry->listed || entry->reflector->forbidden() ||
+      !entry->reflector->LastError().ok()) {
+    return std::nullopt;
+  }
+  return entry->scale;
 }
 
 Result<kube::Scale> TargetScales::Read(const kube::ScaleTarget& target) const {
-  if (Watched(target)) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const Entry* entry = Find(target);
-    // Absent from the watch: the GET says so with the server's words.
-    if (entry->scale.has_value()) return *entry->scale;
+  // Absent from the watch too: the GET says so with the server's words.
+  if (std::optional<kube::Scale> watched = WatchedScale(target)) {
+    return *watched;
   }
   return client_->GetScale(namespace_, target);
 }

@@ -48,8 +48,6 @@ class TargetScales {
   Result<kube::Scale> Read(const kube::ScaleTarget& target) const;
   // A scale the server returned for a write: the copy is at least this new.
   void Wrote(const kube::ScaleTarget& target, const kube::Scale& written);
-  // Whether the target's scale is watched (not polled) right now.
-  bool Watched(const kube::ScaleTarget& target) const;
 
  private:
   struct Entry {
@@ -61,6 +59,9 @@ class TargetScales {
 
   void Store(const kube::ScaleTarget& target, std::optional<kube::Scale> scale,
              bool from_list);
+  // The watched copy while the watch is current and holds the target.
+  std::optional<kube::Scale> WatchedScale(
+      const kube::ScaleTarget& target) const;
   void FallBackToPolling(const kube::ScaleTarget& target,
                          const Status& refused);
   // The entry of `target`; nullptr when not started.
