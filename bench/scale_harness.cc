@@ -1,21 +1,37 @@
-// propscaler_scale_harness: starts the simulated API server in process with
-// N generated nodes, runs the real propscaler binary against it several
-// times per N, and prints each run's figures and their medians (see
-// bench/README.md for what each figure means and how it is measured).
+// propscaler_scale_harness: a cluster of N generated nodes, on the simulated
+// API server in process or on the real kube-apiserver of ../shared/envtest,
+// the real propscaler binary run against it several times per N, and each
+// run's figures and their medians printed (see bench/README.md for what each
+// figure means and how it is measured).
 //
 //   propscaler_scale_harness --nodes=1000,65000 --runs=3
+//   propscaler_scale_harness --server=real --rbac=cpa --nodes=1000
 #include <gflags/gflags.h>
 
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
-#include "apiserver/fake_apiserver.h"
 #include "e2e/process.h"
 #include "harness/percentile.h"
+#include "harness/real_bench_cluster.h"
 #include "harness/scale_run.h"
+#include "harness/simulated_bench_cluster.h"
 
-DEFINE_string(nodes, "1000,5000,20000,65000", "Cluster sizes, comma list.");
+DEFINE_string(server, "simulated",
+              "simulated: the API server of tests/apiserver in process; "
+              "real: kube-apiserver v1.20.2 and etcd (../shared/envtest), "
+              "one cluster grown from size to size.");
+DEFINE_string(rbac, "ours",
+              "With --server=real, propscaler's RBAC: ours "
+              "(deploy/replicas/rbac.yaml, watches) or cpa (CPA's example "
+              "RBAC, which makes it poll).");
+DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
+              "With --server=real: the folder of kube-apiserver-v1.20.2.xz.");
+DEFINE_int32(writer_threads, 8,
+             "Parallel writers for node creation and heartbeats.");
+DEFINE_string(nodes, "1000,5000,20000,65000",
+              "Cluster sizes, comma list, smallest first.");
 DEFINE_int32(runs, 3, "Runs of propscaler per size; medians are reported.");
 DEFINE_int32(heartbeat_rounds, 12,
              "Status updates per node after the first scale (12: an hour "
@@ -27,8 +43,9 @@ DEFINE_int32(reaction_quiet_ms, 500,
              "the 250 ms coalescing window.");
 DEFINE_int32(steady_seconds, 60, "Window for counting requests at rest.");
 DEFINE_bool(watch_list, true,
-            "Serve WatchList as Kubernetes 1.32+ does; false: refuse it as "
-            "kube-apiserver 1.20 does, so lists come in pages.");
+            "Simulated server: serve WatchList as Kubernetes 1.32+ does; "
+            "false: refuse it as kube-apiserver 1.20 does (the real one here "
+            "always refuses it), so lists come in pages.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 DEFINE_string(propscaler_env, "",
               "NAME=VALUE settings for propscaler's environment, "
@@ -39,8 +56,6 @@ DEFINE_string(propscaler_args, "",
 namespace propscaler::bench {
 namespace {
 
-constexpr char kToken[] = "bench-token";
-
 std::vector<std::string> Split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::stringstream stream(text);
@@ -48,24 +63,6 @@ std::vector<std::string> Split(const std::string& text, char separator) {
     if (!part.empty()) parts.push_back(part);
   }
   return parts;
-}
-
-Status StartCluster(sim::FakeApiServer* server, int nodes) {
-  sim::FakeApiServerOptions options;
-  options.bearer_token = kToken;
-  options.generate_nodes = nodes;
-  options.history_size = static_cast<size_t>(nodes) + 20000;
-  options.watch_list = FLAGS_watch_list ? sim::WatchListSupport::kSupported
-                                        : sim::WatchListSupport::kBefore;
-  Status status = server->Start(options);
-  if (status.ok()) {
-    status = server->CreateWorkload("deployment", kNamespace, kDeployment, 1);
-  }
-  if (status.ok()) {
-    status = server->PutConfigMap(kNamespace, kConfigMap,
-                                  {{"linear", R"({"nodesPerReplica":1})"}});
-  }
-  return status;
 }
 
 double Median(const std::vector<ScaleRunResult>& runs,
@@ -84,13 +81,20 @@ double RequestsPerHour(const ScaleRunResult& run) {
 
 void PrintRun(int nodes, int index, const ScaleRunResult& run) {
   std::printf(
-      "nodes=%d run=%d list_send=%.3fs first_scale=%.3fs ratio=%.2f "
+      "nodes=%d run=%d list_send=%.3fs list_bytes=%lld wire_bytes=%lld "
+      "(1/%.1f) connections=%lld first_scale=%.3fs ratio=%.2f "
       "peak_rss_list=%.1fMiB rss_list=%.1fMiB (anon %.1f, files %.1f) "
       "peak_rss_events=%.1fMiB rss_events=%.1fMiB (anon %.1f) events=%lld "
       "cpu=%.2fs events_per_cpu_s=%.0f "
-      "relists=%lld reaction_p50=%.1fms p99=%.1fms at_rest=%lld in %llds\n",
-      nodes, index, run.list_send_seconds, run.first_scale_seconds,
-      run.first_scale_seconds / run.list_send_seconds,
+      "relists=%lld reaction_p50=%.1fms p99=%.1fms at_rest=%lld in %llds "
+      "(new connections %lld)\n",
+      nodes, index, run.list_send_seconds,
+      static_cast<long long>(run.list_bytes),
+      static_cast<long long>(run.first_scale_wire_bytes),
+      static_cast<double>(run.list_bytes) /
+          std::max<double>(static_cast<double>(run.first_scale_wire_bytes), 1),
+      static_cast<long long>(run.first_scale_connections),
+      run.first_scale_seconds, run.first_scale_seconds / run.list_send_seconds,
       MiB(run.peak_rss_after_list_kib), MiB(run.rss_after_list_kib),
       MiB(run.anon_after_list_kib), MiB(run.file_after_list_kib),
       MiB(run.peak_rss_after_events_kib), MiB(run.rss_after_events_kib),
@@ -100,7 +104,8 @@ void PrintRun(int nodes, int index, const ScaleRunResult& run) {
       static_cast<long long>(run.relists), Percentile(run.reaction_ms, 0.5),
       Percentile(run.reaction_ms, 0.99),
       static_cast<long long>(run.steady_total),
-      static_cast<long long>(run.steady_window.count()));
+      static_cast<long long>(run.steady_window.count()),
+      static_cast<long long>(run.steady_connections));
   for (const auto& [request, count] : run.steady_requests) {
     std::printf("  at rest: %lld x %s\n", static_cast<long long>(count),
                 request.c_str());
@@ -144,18 +149,17 @@ void PrintSummary(int nodes, const std::vector<ScaleRunResult>& runs) {
 }
 
 // Every run of one cluster size; false when one failed.
-bool MeasureSize(int nodes, const e2e::TempDir& dir) {
-  sim::FakeApiServer server;
-  if (Status status = StartCluster(&server, nodes); !status.ok()) {
-    std::cerr << "starting the cluster: " << status.message() << std::endl;
+bool MeasureSize(BenchCluster* cluster, int nodes) {
+  if (Status status = cluster->GrowTo(nodes); !status.ok()) {
+    std::cerr << "growing the cluster to " << nodes
+              << " nodes: " << status.message() << std::endl;
     return false;
   }
   ScaleRunOptions options;
   options.nodes = nodes;
   options.binary =
       FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler;
-  options.kubeconfig = dir.Write("kubeconfig-" + std::to_string(nodes),
-                                 e2e::KubeconfigYaml(server.url(), kToken));
+  options.writer_threads = FLAGS_writer_threads;
   options.extra_args = Split(FLAGS_propscaler_args, ' ');
   options.env = Split(FLAGS_propscaler_env, ' ');
   options.heartbeat_rounds = FLAGS_heartbeat_rounds;
@@ -164,7 +168,7 @@ bool MeasureSize(int nodes, const e2e::TempDir& dir) {
   options.steady_window = std::chrono::seconds(FLAGS_steady_seconds);
   std::vector<ScaleRunResult> runs;
   for (int run = 1; run <= FLAGS_runs; ++run) {
-    Result<ScaleRunResult> result = RunScale(&server, options);
+    Result<ScaleRunResult> result = RunScale(cluster, options);
     if (!result.ok()) {
       std::cerr << "nodes=" << nodes << " run=" << run << ": "
                 << result.status().message() << std::endl;
@@ -177,19 +181,46 @@ bool MeasureSize(int nodes, const e2e::TempDir& dir) {
   return true;
 }
 
+std::unique_ptr<BenchCluster> MakeCluster() {
+  if (FLAGS_server == "simulated") {
+    return std::make_unique<SimulatedBenchCluster>(FLAGS_watch_list);
+  }
+  if (FLAGS_server != "real") {
+    std::cerr << "--server=" << FLAGS_server << ": want simulated or real\n";
+    return nullptr;
+  }
+  Result<std::unique_ptr<RealBenchCluster>> real =
+      RealBenchCluster::Start({.envtest_dir = FLAGS_envtest_dir,
+                               .unpack_dir = PROPSCALER_ENVTEST_UNPACK_DIR,
+                               .source_dir = PROPSCALER_SOURCE_DIR,
+                               .rbac = FLAGS_rbac,
+                               .create_threads = FLAGS_writer_threads});
+  if (!real.ok()) {
+    std::cerr << "starting the real cluster: " << real.status().message()
+              << "\n";
+    return nullptr;
+  }
+  return std::move(*real);
+}
+
 }  // namespace
 }  // namespace propscaler::bench
 
 int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  propscaler::e2e::TempDir dir;
+  std::unique_ptr<propscaler::bench::BenchCluster> cluster =
+      propscaler::bench::MakeCluster();
+  if (cluster == nullptr) return 2;
+  std::printf("server: %s\n", cluster->ServerName().c_str());
   std::printf(
       "| nodes | list send | first scale | ratio | peak RSS after list | "
       "peak RSS after events | RSS after events | reaction p50 / p99 | "
       "requests at rest | events per CPU-second |\n");
   bool ok = true;
   for (const std::string& nodes : propscaler::bench::Split(FLAGS_nodes, ',')) {
-    ok = propscaler::bench::MeasureSize(std::atoi(nodes.c_str()), dir) && ok;
+    ok = propscaler::bench::MeasureSize(cluster.get(),
+                                        std::atoi(nodes.c_str())) &&
+         ok;
   }
   return ok ? 0 : 1;
 }

@@ -2,13 +2,14 @@
 
 #include <signal.h>
 
+#include <cstdlib>
 #include <random>
 #include <thread>
 
 #include "e2e/process.h"
+#include "harness/parallel.h"
 #include "harness/proc_stats.h"
 #include "kube/api.h"
-#include "kube/client_config.h"
 
 namespace propscaler::bench {
 namespace {
@@ -60,30 +61,38 @@ std::string ContinueToken(const std::string& body) {
   return body.substr(from, body.find('"', from) - from);
 }
 
+struct ListSend {
+  double seconds = 0;
+  int64_t bytes = 0;  // inflated: what a client without gzip receives
+};
+
 // How long a client that decodes nothing takes to receive every page.
-Result<double> TimeListSend(const std::string& kubeconfig) {
-  Result<kube::ClientConfig> config = kube::LoadKubeconfig(kubeconfig);
-  if (!config.ok()) return config.status();
-  kube::HttpClient http(*config);
+Result<ListSend> TimeListSend(const kube::HttpClient& http) {
   kube::KubeApi api(&http);
   const kube::Collection nodes{"/api/v1/nodes", "", ""};
   const Clock::time_point start = Clock::now();
+  ListSend send;
   std::string token;
   do {
     Result<std::string> page = api.ListPage(nodes, 500, token);
     if (!page.ok()) return page.status();
+    send.bytes += static_cast<int64_t>(page->size());
     token = ContinueToken(*page);
   } while (!token.empty());
-  return SecondsBetween(start, Clock::now());
+  send.seconds = SecondsBetween(start, Clock::now());
+  return send;
 }
 
 // When the first scale write at or after `since` arrived.
-Result<Clock::time_point> WaitForScalePatch(const sim::FakeApiServer& server,
+Result<Clock::time_point> WaitForScaleWrite(BenchCluster* cluster,
                                             Clock::time_point since,
                                             std::chrono::seconds timeout) {
   const Clock::time_point deadline = Clock::now() + timeout;
   while (Clock::now() < deadline) {
-    for (const sim::LoggedRequest& request : server.RequestLog(since)) {
+    Result<std::vector<sim::LoggedRequest>> requests =
+        cluster->RequestsSince(since);
+    if (!requests.ok()) return requests.status();
+    for (const sim::LoggedRequest& request : *requests) {
       if (IsScaleWrite(request.verb_and_path)) return request.at;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -92,11 +101,10 @@ Result<Clock::time_point> WaitForScalePatch(const sim::FakeApiServer& server,
                              std::to_string(timeout.count()) + "s");
 }
 
-Status WaitForReplicas(const sim::FakeApiServer& server, int64_t want) {
+Status WaitForReplicas(const BenchCluster& cluster, int64_t want) {
   const bool reached = e2e::WaitUntil(
       [&] {
-        Result<int64_t> replicas =
-            server.GetReplicas("deployment", kNamespace, kDeployment);
+        Result<int64_t> replicas = cluster.Replicas();
         return replicas.ok() && *replicas == want;
       },
       std::chrono::seconds(10));
@@ -106,41 +114,75 @@ Status WaitForReplicas(const sim::FakeApiServer& server, int64_t want) {
 }
 
 // Turns a node NotReady, waits for the scale down and then `quiet`, turns it
-// Ready again: the milliseconds from committing Ready to the scale write
-// arriving.
-Result<double> ReactionTrial(sim::FakeApiServer* server, int node,
-                             int heartbeat, std::chrono::milliseconds quiet) {
+// Ready again: the milliseconds from the server's answer to the Ready update
+// (it committed before answering) to the scale write arriving.
+Result<double> ReactionTrial(BenchCluster* cluster, int node, int heartbeat,
+                             std::chrono::milliseconds quiet) {
   const std::string name = NodeName(node);
   Clock::time_point since = Clock::now();
-  Status status = server->PatchNode(name, ConditionsPatch(false, heartbeat));
+  Status status =
+      cluster->PatchNodeStatus(name, ConditionsPatch(false, heartbeat));
   if (!status.ok()) return status;
   Result<Clock::time_point> down =
-      WaitForScalePatch(*server, since, std::chrono::seconds(30));
+      WaitForScaleWrite(cluster, since, std::chrono::seconds(30));
   if (!down.ok()) return down.status().WithContext("after NotReady");
   std::this_thread::sleep_for(quiet);
   since = Clock::now();
-  status = server->PatchNode(name, ConditionsPatch(true, heartbeat));
+  status = cluster->PatchNodeStatus(name, ConditionsPatch(true, heartbeat));
   if (!status.ok()) return status;
+  const Clock::time_point committed = Clock::now();
   Result<Clock::time_point> up =
-      WaitForScalePatch(*server, since, std::chrono::seconds(30));
+      WaitForScaleWrite(cluster, since, std::chrono::seconds(30));
   if (!up.ok()) return up.status().WithContext("after Ready");
-  return SecondsBetween(since, *up) * 1000;
+  return SecondsBetween(committed, *up) * 1000;
 }
 
-std::vector<std::string> PropscalerArgs(const ScaleRunOptions& options) {
+// The value of an unlabelled series in Prometheus text; 0 when absent.
+int64_t MetricValue(const std::string& text, const std::string& name) {
+  const std::string key = "\n" + name + " ";
+  const size_t at = text.find(key);
+  if (at == std::string::npos) return 0;
+  return static_cast<int64_t>(
+      std::strtod(text.c_str() + at + key.size(), nullptr));
+}
+
+struct WireCounts {
+  int64_t received_bytes = 0;
+  int64_t connections = 0;
+};
+
+// propscaler's own count of bytes received and connections opened.
+Result<WireCounts> ScrapeWire(int port) {
+  kube::ClientConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  kube::HttpClient http(config);
+  Result<kube::HttpResponse> metrics = http.Do({.path = "/metrics"});
+  if (!metrics.ok()) return metrics.status().WithContext("/metrics");
+  if (metrics->status != 200) {
+    return Status::Internal("/metrics answered " +
+                            std::to_string(metrics->status));
+  }
+  const std::string text = "\n" + metrics->body;
+  return WireCounts{MetricValue(text, "propscaler_api_received_bytes_total"),
+                    MetricValue(text, "propscaler_api_connections_total")};
+}
+
+std::vector<std::string> PropscalerArgs(const ScaleRunOptions& options,
+                                        const std::string& kubeconfig,
+                                        int metrics_port) {
   std::vector<std::string> args = {
-      "--kubeconfig=" + options.kubeconfig,
-      std::string("--namespace=") + kNamespace,
+      "--kubeconfig=" + kubeconfig, std::string("--namespace=") + kNamespace,
       std::string("--configmap=") + kConfigMap,
-      std::string("--target=deployment/") + kDeployment, "--healthz-port=0"};
+      std::string("--target=deployment/") + kDeployment,
+      "--healthz-port=" + std::to_string(metrics_port)};
   args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
   return args;
 }
 
 class Run {
  public:
-  Run(sim::FakeApiServer* server, const ScaleRunOptions& options)
-      : server_(server), options_(options) {}
+  Run(BenchCluster* cluster, const ScaleRunOptions& options)
+      : cluster_(cluster), options_(options) {}
 
   Result<ScaleRunResult> Measure() {
     Status status = ListAndFirstScale();
@@ -162,20 +204,27 @@ class Run {
 
  private:
   Status ListAndFirstScale() {
-    Result<double> send = TimeListSend(options_.kubeconfig);
+    Result<ListSend> send = TimeListSend(cluster_->Admin());
     if (!send.ok()) return send.status();
-    result_.list_send_seconds = *send;
-    Status status =
-        server_->SetReplicas("deployment", kNamespace, kDeployment, 1);
+    result_.list_send_seconds = send->seconds;
+    result_.list_bytes = send->bytes;
+    Status status = cluster_->SetReplicas(1);
     if (!status.ok()) return status;
     const Clock::time_point start = Clock::now();
     process_ = std::make_unique<Process>(
-        options_.binary, PropscalerArgs(options_), options_.env);
-    Result<Clock::time_point> patched =
-        WaitForScalePatch(*server_, start, std::chrono::seconds(120));
-    if (!patched.ok()) return patched.status();
-    result_.first_scale_seconds = SecondsBetween(start, *patched);
-    if (status = WaitForReplicas(*server_, options_.nodes); !status.ok()) {
+        options_.binary,
+        PropscalerArgs(options_, cluster_->PropscalerKubeconfig(),
+                       metrics_port_),
+        options_.env);
+    Result<Clock::time_point> written =
+        WaitForScaleWrite(cluster_, start, std::chrono::seconds(300));
+    if (!written.ok()) return written.status();
+    result_.first_scale_seconds = SecondsBetween(start, *written);
+    Result<WireCounts> wire = ScrapeWire(metrics_port_);
+    if (!wire.ok()) return wire.status();
+    result_.first_scale_wire_bytes = wire->received_bytes;
+    result_.first_scale_connections = wire->connections;
+    if (status = WaitForReplicas(*cluster_, options_.nodes); !status.ok()) {
       return status;
     }
     Result<ProcStats> stats = Stats();
@@ -190,17 +239,18 @@ class Run {
   // Rounds of status updates on every node; a reaction trial after each
   // round shows that propscaler has caught up with the stream.
   Status Heartbeats() {
-    server_->ResetRequestCounts();
+    const Clock::time_point start = Clock::now();
     Result<ProcStats> before = Stats();
     if (!before.ok()) return before.status();
     for (int round = 0; round < options_.heartbeat_rounds; ++round) {
       const std::string patch = ConditionsPatch(true, round);
-      for (int node = 1; node <= options_.nodes; ++node) {
-        Status status = server_->PatchNode(NodeName(node), patch);
-        if (!status.ok()) return status;
-      }
+      Status status = ParallelFor(
+          1, options_.nodes, options_.writer_threads, [&](int node) {
+            return cluster_->PatchNodeStatus(NodeName(node), patch);
+          });
+      if (!status.ok()) return status;
       result_.heartbeat_events += options_.nodes;
-      Result<double> sync = ReactionTrial(server_, 1, round, kNoQuiet);
+      Result<double> sync = ReactionTrial(cluster_, 1, round, kNoQuiet);
       if (!sync.ok()) return sync.status().WithContext("heartbeat sync");
     }
     Result<ProcStats> after = Stats();
@@ -209,7 +259,12 @@ class Run {
     result_.peak_rss_after_events_kib = after->peak_rss_kib;
     result_.rss_after_events_kib = after->rss_kib;
     result_.anon_after_events_kib = after->rss_anon_kib;
-    result_.relists = server_->Requests().Count("GET /api/v1/nodes");
+    Result<std::vector<sim::LoggedRequest>> requests =
+        cluster_->RequestsSince(start);
+    if (!requests.ok()) return requests.status();
+    for (const sim::LoggedRequest& request : *requests) {
+      if (request.verb_and_path == "GET /api/v1/nodes") ++result_.relists;
+    }
     return Status::Ok();
   }
 
@@ -219,7 +274,7 @@ class Run {
     for (int trial = 0; trial < options_.reaction_trials; ++trial) {
       const int node = 1 + trial % options_.nodes;
       Result<double> ms =
-          ReactionTrial(server_, node, trial, options_.reaction_quiet);
+          ReactionTrial(cluster_, node, trial, options_.reaction_quiet);
       if (!ms.ok()) return ms.status().WithContext("reaction trial");
       result_.reaction_ms.push_back(*ms);
       std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(random)));
@@ -229,12 +284,23 @@ class Run {
 
   Status AtRest() {
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    server_->ResetRequestCounts();
+    Result<WireCounts> before = ScrapeWire(metrics_port_);
+    if (!before.ok()) return before.status();
+    const Clock::time_point start = Clock::now();
     std::this_thread::sleep_for(options_.steady_window);
-    const sim::RequestCounts counts = server_->Requests();
+    const Clock::time_point end = Clock::now();
+    Result<WireCounts> after = ScrapeWire(metrics_port_);
+    if (!after.ok()) return after.status();
+    Result<std::vector<sim::LoggedRequest>> requests =
+        cluster_->RequestsSince(start);
+    if (!requests.ok()) return requests.status();
+    for (const sim::LoggedRequest& request : *requests) {
+      if (request.at >= end) break;
+      ++result_.steady_requests[request.verb_and_path];
+      ++result_.steady_total;
+    }
     result_.steady_window = options_.steady_window;
-    result_.steady_requests = counts.by_request;
-    result_.steady_total = counts.total;
+    result_.steady_connections = after->connections - before->connections;
     return Status::Ok();
   }
 
@@ -243,17 +309,18 @@ class Run {
     return ReadProcStats(process_->pid());
   }
 
-  sim::FakeApiServer* server_;
+  BenchCluster* cluster_;
   const ScaleRunOptions& options_;
+  const int metrics_port_ = e2e::FreePort();
   std::unique_ptr<Process> process_;
   ScaleRunResult result_;
 };
 
 }  // namespace
 
-Result<ScaleRunResult> RunScale(sim::FakeApiServer* server,
+Result<ScaleRunResult> RunScale(BenchCluster* cluster,
                                 const ScaleRunOptions& options) {
-  return Run(server, options).Measure();
+  return Run(cluster, options).Measure();
 }
 
 }  // namespace propscaler::bench

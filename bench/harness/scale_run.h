@@ -1,12 +1,12 @@
-// One measured run of the real propscaler binary against the in-process
-// simulated API server: start to first correct scale, peak memory after the
-// list and after an hour of node heartbeats, reaction to a node turning
-// Ready, and requests at rest. Times of requests come from the server's
-// request log, so they are what the server saw.
+// One measured run of the real propscaler binary against a bench cluster
+// (the simulated API server or the real one): start to first correct scale,
+// bytes received for it, peak memory after the list and after an hour of
+// node heartbeats, reaction to a node turning Ready, and requests and new
+// connections at rest. Times of requests come from the server's record of
+// them, so they are what the server saw.
 //
-// The cluster must hold `nodes` generated Ready nodes (sim-node-1..N), the
-// Deployment kube-system/coredns and a ConfigMap asking for one replica per
-// schedulable node (see scale_harness.cc); a run leaves it as it found it.
+// The cluster must hold `nodes` generated Ready nodes (bench_cluster.h); a
+// run leaves it as it found it.
 #ifndef PROPSCALER_BENCH_HARNESS_SCALE_RUN_H_
 #define PROPSCALER_BENCH_HARNESS_SCALE_RUN_H_
 
@@ -16,22 +16,18 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/fake_apiserver.h"
 #include "common/status.h"
+#include "harness/bench_cluster.h"
 
 namespace propscaler::bench {
 
-inline constexpr char kNamespace[] = "kube-system";
-inline constexpr char kConfigMap[] = "coredns-autoscaler";
-inline constexpr char kDeployment[] = "coredns";
-
 struct ScaleRunOptions {
   int nodes = 0;
-  std::string binary;      // propscaler
-  std::string kubeconfig;  // for the server
+  std::string binary;  // propscaler
   std::vector<std::string> extra_args;
   std::vector<std::string> env;  // NAME=VALUE added to propscaler's
   int heartbeat_rounds = 12;     // status updates per node: an hour at 5 min
+  int writer_threads = 8;        // sending them in parallel
   int reaction_trials = 100;
   // Wait between the scale-down PATCH of a trial and turning the node Ready
   // again: a node becoming Ready after a quiet spell, not a burst.
@@ -40,7 +36,12 @@ struct ScaleRunOptions {
 };
 
 struct ScaleRunResult {
-  double list_send_seconds = 0;    // a client that only receives the pages
+  double list_send_seconds = 0;  // a client that only receives the pages
+  int64_t list_bytes = 0;        // the pages' JSON, as they inflate
+  // What propscaler had received on the wire (gzip'd where the server
+  // compressed) and the connections it had opened by its first scale.
+  int64_t first_scale_wire_bytes = 0;
+  int64_t first_scale_connections = 0;
   double first_scale_seconds = 0;  // propscaler start -> correct PATCH
   int64_t peak_rss_after_list_kib = 0;
   int64_t rss_after_list_kib = 0;
@@ -56,9 +57,10 @@ struct ScaleRunResult {
   std::chrono::seconds steady_window{0};
   std::map<std::string, int64_t> steady_requests;  // in the window
   int64_t steady_total = 0;
+  int64_t steady_connections = 0;  // opened in the window: handshakes
 };
 
-Result<ScaleRunResult> RunScale(sim::FakeApiServer* server,
+Result<ScaleRunResult> RunScale(BenchCluster* cluster,
                                 const ScaleRunOptions& options);
 
 }  // namespace propscaler::bench

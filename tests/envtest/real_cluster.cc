@@ -153,13 +153,15 @@ Status RealCluster::StartEtcd() {
   const std::string client = "http://127.0.0.1:" + std::to_string(etcd_port_);
   const std::string peer =
       "http://127.0.0.1:" + std::to_string(e2e::FreePort());
-  etcd_ = std::make_unique<e2e::Process>(
-      *etcd,
-      std::vector<std::string>{
-          "--data-dir=" + dir_.path() + "/etcd",
-          "--listen-client-urls=" + client, "--advertise-client-urls=" + client,
-          "--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
-          "--initial-cluster=default=" + peer, "--unsafe-no-fsync"});
+  std::vector<std::string> args = {"--data-dir=" + dir_.path() + "/etcd",
+                                   "--listen-client-urls=" + client,
+                                   "--advertise-client-urls=" + client,
+                                   "--listen-peer-urls=" + peer,
+                                   "--initial-advertise-peer-urls=" + peer,
+                                   "--initial-cluster=default=" + peer,
+                                   "--unsafe-no-fsync"};
+  args.insert(args.end(), options_.etcd_args.begin(), options_.etcd_args.end());
+  etcd_ = std::make_unique<e2e::Process>(*etcd, args);
   kube::ClientConfig config;
   config.server = client;
   kube::HttpClient http(config);
@@ -173,22 +175,25 @@ Status RealCluster::StartApiServer() {
   if (apiserver_port_ == 0) apiserver_port_ = e2e::FreePort();
   url_ = "https://127.0.0.1:" + std::to_string(apiserver_port_);
   const std::string& dir = dir_.path();
-  apiserver_ = std::make_unique<e2e::Process>(
-      apiserver_binary_,
-      std::vector<std::string>{
-          "--etcd-servers=http://127.0.0.1:" + std::to_string(etcd_port_),
-          "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1",
-          "--secure-port=" + std::to_string(apiserver_port_),
-          "--insecure-port=0", "--tls-cert-file=" + certs_.server.cert_file,
-          "--tls-private-key-file=" + certs_.server.key_file,
-          "--client-ca-file=" + certs_.client_ca.cert_file,
-          "--token-auth-file=" + dir + "/tokens.csv",
-          "--authorization-mode=RBAC",
-          "--service-account-issuer=https://"
-          "kubernetes.default.svc.cluster.local",
-          "--service-account-key-file=" + dir + "/sa.pub",
-          "--service-account-signing-key-file=" + dir + "/sa.key",
-          "--service-cluster-ip-range=10.0.0.0/24"});
+  std::vector<std::string> args = {
+      "--etcd-servers=http://127.0.0.1:" + std::to_string(etcd_port_),
+      "--bind-address=127.0.0.1",
+      "--advertise-address=127.0.0.1",
+      "--secure-port=" + std::to_string(apiserver_port_),
+      "--insecure-port=0",
+      "--tls-cert-file=" + certs_.server.cert_file,
+      "--tls-private-key-file=" + certs_.server.key_file,
+      "--client-ca-file=" + certs_.client_ca.cert_file,
+      "--token-auth-file=" + dir + "/tokens.csv",
+      "--authorization-mode=RBAC",
+      "--service-account-issuer=https://"
+      "kubernetes.default.svc.cluster.local",
+      "--service-account-key-file=" + dir + "/sa.pub",
+      "--service-account-signing-key-file=" + dir + "/sa.key",
+      "--service-cluster-ip-range=10.0.0.0/24"};
+  args.insert(args.end(), options_.apiserver_args.begin(),
+              options_.apiserver_args.end());
+  apiserver_ = std::make_unique<e2e::Process>(apiserver_binary_, args);
   kube::ClientConfig config;
   config.server = url_;
   config.ca_file = ca_file();

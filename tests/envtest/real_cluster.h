@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "apiserver/test_certs.h"
 #include "common/status.h"
@@ -24,6 +25,10 @@ namespace propscaler::envtest {
 struct RealClusterOptions {
   std::string envtest_dir;  // holds kube-apiserver-v1.20.2.xz and its sha256
   std::string unpack_dir;   // where the binary is unpacked
+  // More flags for each, e.g. a bigger etcd quota or an audit log for a
+  // benchmark.
+  std::vector<std::string> etcd_args;
+  std::vector<std::string> apiserver_args;
 };
 
 class RealCluster {

@@ -154,7 +154,8 @@ Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,
 Result<std::string> ServiceAccountToken(const RealCluster& cluster,
                                         const std::string& ns,
                                         const std::string& account,
-                                        const std::string& bound_secret) {
+                                        const std::string& bound_secret,
+                                        int valid_seconds) {
   std::string bound;
   if (!bound_secret.empty()) {
     Result<std::string> secret =
@@ -173,8 +174,8 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
       cluster, "POST",
       "/api/v1/namespaces/" + ns + "/serviceaccounts/" + account + "/token",
       "{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":\"TokenRequest\","
-      "\"spec\":{\"expirationSeconds\":600" +
-          bound + "}}");
+      "\"spec\":{\"expirationSeconds\":" +
+          std::to_string(valid_seconds) + bound + "}}");
   if (!body.ok()) return body.status();
   Result<rapidjson::Document> doc = ParseBody(*body, "token request");
   if (!doc.ok()) return doc.status();

@@ -23,12 +23,13 @@ Result<std::string> AdminCall(
 Status CreateNamespace(const RealCluster& cluster, const std::string& ns);
 Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,
                             const std::string& name);
-// A TokenRequest for the service account, valid for ten minutes; bound to
-// the Secret `bound_secret` when given (deleting it revokes the token).
+// A TokenRequest for the service account, valid for `valid_seconds`; bound
+// to the Secret `bound_secret` when given (deleting it revokes the token).
 Result<std::string> ServiceAccountToken(const RealCluster& cluster,
                                         const std::string& ns,
                                         const std::string& account,
-                                        const std::string& bound_secret = "");
+                                        const std::string& bound_secret = "",
+                                        int valid_seconds = 600);
 
 // Creates the RBAC objects of a YAML manifest (Role, RoleBinding,
 // ClusterRole, ClusterRoleBinding; other kinds are skipped) with every
