@@ -23,9 +23,10 @@ DEFINE_string(server, "simulated",
               "real: kube-apiserver v1.20.2 and etcd (../shared/envtest), "
               "one cluster grown from size to size.");
 DEFINE_string(rbac, "ours",
-              "With --server=real, propscaler's RBAC: ours "
-              "(deploy/replicas/rbac.yaml, watches) or cpa (CPA's example "
-              "RBAC, which makes it poll).");
+              "propscaler's RBAC, a comma list measured one after the other "
+              "on the same cluster at each size: ours "
+              "(deploy/replicas/rbac.yaml: it watches) or, with "
+              "--server=real, cpa (CPA's example RBAC: it polls).");
 DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
               "With --server=real: the folder of kube-apiserver-v1.20.2.xz.");
 DEFINE_int32(writer_threads, 8,
@@ -79,16 +80,17 @@ double RequestsPerHour(const ScaleRunResult& run) {
          static_cast<double>(run.steady_window.count());
 }
 
-void PrintRun(int nodes, int index, const ScaleRunResult& run) {
+void PrintRun(int nodes, const std::string& rbac, int index,
+              const ScaleRunResult& run) {
   std::printf(
-      "nodes=%d run=%d list_send=%.3fs list_bytes=%lld wire_bytes=%lld "
+      "nodes=%d rbac=%s run=%d list_send=%.3fs list_bytes=%lld wire_bytes=%lld "
       "(1/%.1f) connections=%lld first_scale=%.3fs ratio=%.2f "
       "peak_rss_list=%.1fMiB rss_list=%.1fMiB (anon %.1f, files %.1f) "
       "peak_rss_events=%.1fMiB rss_events=%.1fMiB (anon %.1f) events=%lld "
       "cpu=%.2fs events_per_cpu_s=%.0f "
       "relists=%lld reaction_p50=%.1fms p99=%.1fms at_rest=%lld in %llds "
       "(new connections %lld)\n",
-      nodes, index, run.list_send_seconds,
+      nodes, rbac.c_str(), index, run.list_send_seconds,
       static_cast<long long>(run.list_bytes),
       static_cast<long long>(run.first_scale_wire_bytes),
       static_cast<double>(run.list_bytes) /
@@ -113,17 +115,25 @@ void PrintRun(int nodes, int index, const ScaleRunResult& run) {
   std::fflush(stdout);
 }
 
-void PrintSummary(int nodes, const std::vector<ScaleRunResult>& runs) {
+void PrintSummary(int nodes, const std::string& rbac,
+                  const std::vector<ScaleRunResult>& runs) {
   std::vector<double> reactions;
   for (const ScaleRunResult& run : runs) {
     reactions.insert(reactions.end(), run.reaction_ms.begin(),
                      run.reaction_ms.end());
   }
   std::printf(
-      "| %d | %.3f s | %.3f s | %.2f | %.1f MiB | %.1f MiB | %.1f MiB | "
+      "| %d | %s | %.3f s | 1/%.0f | %.3f s | %.2f | %.1f MiB | %.1f MiB | "
+      "%.1f MiB | "
       "%.0f / %.0f ms (%zu trials) | %.0f /h | %.0f /s |\n",
-      nodes,
+      nodes, rbac.c_str(),
       Median(runs, [](const ScaleRunResult& r) { return r.list_send_seconds; }),
+      Median(runs,
+             [](const ScaleRunResult& r) {
+               return static_cast<double>(r.list_bytes) /
+                      std::max<double>(
+                          static_cast<double>(r.first_scale_wire_bytes), 1);
+             }),
       Median(runs,
              [](const ScaleRunResult& r) { return r.first_scale_seconds; }),
       Median(runs,
@@ -148,15 +158,11 @@ void PrintSummary(int nodes, const std::vector<ScaleRunResult>& runs) {
   std::fflush(stdout);
 }
 
-// Every run of one cluster size; false when one failed.
-bool MeasureSize(BenchCluster* cluster, int nodes) {
-  if (Status status = cluster->GrowTo(nodes); !status.ok()) {
-    std::cerr << "growing the cluster to " << nodes
-              << " nodes: " << status.message() << std::endl;
-    return false;
-  }
+// Every run of one cluster size under one RBAC; false when one failed.
+bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac) {
   ScaleRunOptions options;
   options.nodes = nodes;
+  options.rbac = rbac;
   options.binary =
       FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler;
   options.writer_threads = FLAGS_writer_threads;
@@ -170,14 +176,14 @@ bool MeasureSize(BenchCluster* cluster, int nodes) {
   for (int run = 1; run <= FLAGS_runs; ++run) {
     Result<ScaleRunResult> result = RunScale(cluster, options);
     if (!result.ok()) {
-      std::cerr << "nodes=" << nodes << " run=" << run << ": "
-                << result.status().message() << std::endl;
+      std::cerr << "nodes=" << nodes << " rbac=" << rbac << " run=" << run
+                << ": " << result.status().message() << std::endl;
       return false;
     }
-    PrintRun(nodes, run, *result);
+    PrintRun(nodes, rbac, run, *result);
     runs.push_back(*std::move(result));
   }
-  PrintSummary(nodes, runs);
+  PrintSummary(nodes, rbac, runs);
   return true;
 }
 
@@ -193,7 +199,6 @@ std::unique_ptr<BenchCluster> MakeCluster() {
       RealBenchCluster::Start({.envtest_dir = FLAGS_envtest_dir,
                                .unpack_dir = PROPSCALER_ENVTEST_UNPACK_DIR,
                                .source_dir = PROPSCALER_SOURCE_DIR,
-                               .rbac = FLAGS_rbac,
                                .create_threads = FLAGS_writer_threads});
   if (!real.ok()) {
     std::cerr << "starting the real cluster: " << real.status().message()
@@ -213,14 +218,21 @@ int main(int argc, char** argv) {
   if (cluster == nullptr) return 2;
   std::printf("server: %s\n", cluster->ServerName().c_str());
   std::printf(
-      "| nodes | list send | first scale | ratio | peak RSS after list | "
+      "| nodes | RBAC | list send | wire / list bytes | first scale | ratio | "
+      "peak RSS after list | "
       "peak RSS after events | RSS after events | reaction p50 / p99 | "
       "requests at rest | events per CPU-second |\n");
   bool ok = true;
-  for (const std::string& nodes : propscaler::bench::Split(FLAGS_nodes, ',')) {
-    ok = propscaler::bench::MeasureSize(cluster.get(),
-                                        std::atoi(nodes.c_str())) &&
-         ok;
+  for (const std::string& text : propscaler::bench::Split(FLAGS_nodes, ',')) {
+    const int nodes = std::atoi(text.c_str());
+    if (propscaler::Status grown = cluster->GrowTo(nodes); !grown.ok()) {
+      std::cerr << "growing the cluster to " << nodes
+                << " nodes: " << grown.message() << std::endl;
+      return 1;
+    }
+    for (const std::string& rbac : propscaler::bench::Split(FLAGS_rbac, ',')) {
+      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac) && ok;
+    }
   }
   return ok ? 0 : 1;
 }

@@ -72,7 +72,7 @@ Result<sim::LoggedRequest> ParseAuditEvent(std::string_view line) {
   event.Parse(line.data(), line.size());
   if (event.HasParseError() || !event.IsObject()) {
     return Status::Invalid("audit log line is not a JSON object: " +
-                                   std::string(line.substr(0, 200)));
+                           std::string(line.substr(0, 200)));
   }
   if (StringMember(event, "stage") != "RequestReceived") {
     return Status::NotFound("not a request's arrival");
@@ -80,8 +80,7 @@ Result<sim::LoggedRequest> ParseAuditEvent(std::string_view line) {
   const std::string verb = StringMember(event, "verb");
   const auto http = HttpVerbs().find(verb);
   if (http == HttpVerbs().end()) {
-    return Status::Invalid("audit event with unknown verb \"" + verb +
-                                   "\"");
+    return Status::Invalid("audit event with unknown verb \"" + verb + "\"");
   }
   std::string path = StringMember(event, "requestURI");
   path = path.substr(0, path.find('?'));

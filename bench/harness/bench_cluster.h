@@ -31,8 +31,11 @@ class BenchCluster {
 
   // Adds the generated nodes up to sim-node-`nodes` that are not there yet.
   virtual Status GrowTo(int nodes) = 0;
-  // For propscaler: a kubeconfig with its identity on this server.
-  virtual std::string PropscalerKubeconfig() const = 0;
+  // For propscaler: a kubeconfig with its identity on this server, under
+  // `rbac`: "ours" (deploy/replicas/rbac.yaml: it watches) or "cpa"
+  // (cluster-proportional-autoscaler's example RBAC: it polls).
+  virtual Result<std::string> PropscalerKubeconfig(
+      const std::string& rbac) const = 0;
   // The cluster admin's client, for the harness's own reads.
   virtual const kube::HttpClient& Admin() const = 0;
 

@@ -1,6 +1,7 @@
 #include "harness/real_bench_cluster.h"
 
 #include <cstdio>
+#include <tuple>
 
 #include "apiserver/node_generator.h"
 #include "common/files.h"
@@ -25,10 +26,6 @@ std::string ServiceAccountUser(const std::string& account) {
 
 Result<std::unique_ptr<RealBenchCluster>> RealBenchCluster::Start(
     const RealBenchOptions& options) {
-  if (options.rbac != "ours" && options.rbac != "cpa") {
-    return Status::Invalid("unknown RBAC \"" + options.rbac +
-                                   "\": want ours or cpa");
-  }
   std::unique_ptr<RealBenchCluster> bench(new RealBenchCluster(options));
   const std::string audit_path = bench->dir_.path() + "/audit.log";
   const std::string policy = bench->dir_.Write(
@@ -52,8 +49,8 @@ Result<std::unique_ptr<RealBenchCluster>> RealBenchCluster::Start(
   return bench;
 }
 
-// The target, its ConfigMap, both service accounts with their RBAC, and a
-// kubeconfig with the token of the one this run uses.
+// The target, its ConfigMap, and a service account for each RBAC with a
+// kubeconfig holding its token.
 Status RealBenchCluster::Populate() {
   const envtest::RealCluster& cluster = *cluster_;
   Status status =
@@ -62,8 +59,9 @@ Status RealBenchCluster::Populate() {
     status = envtest::PutConfigMap(cluster, kNamespace, kConfigMap, "linear",
                                    R"({"nodesPerReplica":1})");
   }
-  for (const auto& [account, manifest] :
-       {std::pair{kOurAccount, kOurRbac}, std::pair{kCpaAccount, kCpaRbac}}) {
+  for (const auto& [rbac, account, manifest] :
+       {std::tuple{"ours", kOurAccount, kOurRbac},
+        std::tuple{"cpa", kCpaAccount, kCpaRbac}}) {
     if (status.ok()) {
       status = envtest::CreateServiceAccount(cluster, kNamespace, account);
     }
@@ -71,16 +69,24 @@ Status RealBenchCluster::Populate() {
     Result<std::string> yaml = ReadFile(options_.source_dir + "/" + manifest);
     if (!yaml.ok()) return yaml.status();
     status = envtest::ApplyRbacManifest(cluster, *yaml, kNamespace);
+    if (!status.ok()) return status;
+    Result<std::string> token = envtest::ServiceAccountToken(
+        cluster, kNamespace, account, "", kTokenSeconds);
+    if (!token.ok()) return token.status();
+    kubeconfigs_[rbac] = dir_.Write(
+        std::string("kubeconfig-") + rbac,
+        e2e::KubeconfigYaml(cluster.url(), *token, cluster.ca_file()));
   }
-  if (!status.ok()) return status;
-  Result<std::string> token = envtest::ServiceAccountToken(
-      cluster, kNamespace, options_.rbac == "ours" ? kOurAccount : kCpaAccount,
-      "", kTokenSeconds);
-  if (!token.ok()) return token.status();
-  kubeconfig_ =
-      dir_.Write("kubeconfig",
-                 e2e::KubeconfigYaml(cluster.url(), *token, cluster.ca_file()));
-  return Status::Ok();
+  return status;
+}
+
+Result<std::string> RealBenchCluster::PropscalerKubeconfig(
+    const std::string& rbac) const {
+  const auto kubeconfig = kubeconfigs_.find(rbac);
+  if (kubeconfig == kubeconfigs_.end()) {
+    return Status::Invalid("unknown RBAC \"" + rbac + "\": want ours or cpa");
+  }
+  return kubeconfig->second;
 }
 
 Status RealBenchCluster::GrowTo(int nodes) {

@@ -6,6 +6,7 @@
 #ifndef PROPSCALER_BENCH_HARNESS_REAL_BENCH_CLUSTER_H_
 #define PROPSCALER_BENCH_HARNESS_REAL_BENCH_CLUSTER_H_
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -20,10 +21,7 @@ struct RealBenchOptions {
   std::string envtest_dir;  // ../shared/envtest
   std::string unpack_dir;   // where kube-apiserver is unpacked
   std::string source_dir;   // for the RBAC manifests
-  // propscaler's RBAC: "ours" (deploy/replicas/rbac.yaml: watches) or
-  // "cpa" (cluster-proportional-autoscaler's example RBAC: it polls).
-  std::string rbac = "ours";
-  int create_threads = 8;  // parallel node creations
+  int create_threads = 8;   // parallel node creations
 };
 
 class RealBenchCluster : public BenchCluster {
@@ -32,7 +30,8 @@ class RealBenchCluster : public BenchCluster {
       const RealBenchOptions& options);
 
   Status GrowTo(int nodes) override;
-  std::string PropscalerKubeconfig() const override { return kubeconfig_; }
+  Result<std::string> PropscalerKubeconfig(
+      const std::string& rbac) const override;
   const kube::HttpClient& Admin() const override {
     return cluster_->admin_http();
   }
@@ -57,7 +56,7 @@ class RealBenchCluster : public BenchCluster {
   e2e::TempDir dir_;
   std::unique_ptr<envtest::RealCluster> cluster_;
   std::unique_ptr<AuditLog> audit_;
-  std::string kubeconfig_;
+  std::map<std::string, std::string> kubeconfigs_;  // by RBAC
   int nodes_ = 0;
 };
 

@@ -210,11 +210,12 @@ class Run {
     result_.list_bytes = send->bytes;
     Status status = cluster_->SetReplicas(1);
     if (!status.ok()) return status;
+    Result<std::string> kubeconfig =
+        cluster_->PropscalerKubeconfig(options_.rbac);
+    if (!kubeconfig.ok()) return kubeconfig.status();
     const Clock::time_point start = Clock::now();
     process_ = std::make_unique<Process>(
-        options_.binary,
-        PropscalerArgs(options_, cluster_->PropscalerKubeconfig(),
-                       metrics_port_),
+        options_.binary, PropscalerArgs(options_, *kubeconfig, metrics_port_),
         options_.env);
     Result<Clock::time_point> written =
         WaitForScaleWrite(cluster_, start, std::chrono::seconds(300));

@@ -23,7 +23,8 @@ namespace propscaler::bench {
 
 struct ScaleRunOptions {
   int nodes = 0;
-  std::string binary;  // propscaler
+  std::string binary;         // propscaler
+  std::string rbac = "ours";  // see BenchCluster::PropscalerKubeconfig
   std::vector<std::string> extra_args;
   std::vector<std::string> env;  // NAME=VALUE added to propscaler's
   int heartbeat_rounds = 12;     // status updates per node: an hour at 5 min

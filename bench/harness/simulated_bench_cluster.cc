@@ -35,6 +35,16 @@ Status SimulatedBenchCluster::GrowTo(int nodes) {
   return Status::Ok();
 }
 
+Result<std::string> SimulatedBenchCluster::PropscalerKubeconfig(
+    const std::string& rbac) const {
+  if (rbac != "ours") {
+    return Status::Invalid("RBAC \"" + rbac +
+                           "\" needs --server=real: the simulated server "
+                           "has no RBAC");
+  }
+  return kubeconfig_;
+}
+
 Status SimulatedBenchCluster::SetReplicas(int64_t replicas) {
   return server_->SetReplicas("deployment", kNamespace, kDeployment, replicas);
 }

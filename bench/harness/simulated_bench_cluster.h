@@ -20,7 +20,9 @@ class SimulatedBenchCluster : public BenchCluster {
   explicit SimulatedBenchCluster(bool watch_list) : watch_list_(watch_list) {}
 
   Status GrowTo(int nodes) override;
-  std::string PropscalerKubeconfig() const override { return kubeconfig_; }
+  // The simulated server has no RBAC: "ours" only.
+  Result<std::string> PropscalerKubeconfig(
+      const std::string& rbac) const override;
   const kube::HttpClient& Admin() const override { return *admin_; }
   Status SetReplicas(int64_t replicas) override;
   Result<int64_t> Replicas() const override;
