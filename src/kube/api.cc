@@ -56,6 +56,10 @@ std::string ConfigMapPath(const std::string& ns, const std::string& name) {
          (name.empty() ? "" : "/" + name);
 }
 
+std::string HpaCollectionPath(const std::string& ns) {
+  return "/apis/autoscaling/v1/namespaces/" + ns + "/horizontalpodautoscalers";
+}
+
 }  // namespace
 
 std::string QueryEscape(std::string_view value) {
@@ -276,8 +280,7 @@ Result<Scale> KubeApi::GetScale(const std::string& ns,
 Result<std::vector<HpaRef>> KubeApi::ListHorizontalPodAutoscalers(
     const std::string& ns) const {
   HttpRequest request;
-  request.path =
-      "/apis/autoscaling/v1/namespaces/" + ns + "/horizontalpodautoscalers";
+  request.path = HpaCollectionPath(ns);
   Result<std::string> body = Call(request);
   if (!body.ok()) return body.status();
   return DecodeHpaList(*body);
@@ -322,6 +325,12 @@ std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(
   return std::make_unique<HttpListWatch<ConfigMap>>(
       this, Collection{ConfigMapPath(ns, ""), "", "metadata.name=" + name},
       ConfigMapCodec());
+}
+
+std::unique_ptr<ListWatch<HpaRef>> KubeApi::HorizontalPodAutoscalers(
+    const std::string& ns) const {
+  return std::make_unique<HttpListWatch<HpaRef>>(
+      this, Collection{HpaCollectionPath(ns), "", ""}, HpaCodec());
 }
 
 std::unique_ptr<ListWatch<Scale>> KubeApi::TargetNamed(

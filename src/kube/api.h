@@ -108,6 +108,8 @@ class KubeApi : public Client {
   // autoscaling/v1, one unpaged list.
   Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
       const std::string& ns) const override;
+  std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
+      const std::string& ns) const override;
   Status CreateEvent(const EventInfo& event, const std::string& component,
                      TimePoint now) const override;
   std::unique_ptr<ListWatch<LivePod>> Pods() const override;

@@ -68,8 +68,10 @@ class Client {
                                     const Scale& read,
                                     int64_t replicas) const = 0;
 
-  // The HorizontalPodAutoscalers in `ns`.
+  // The HorizontalPodAutoscalers in `ns`: one list, or a list and watch.
   virtual Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
+      const std::string& ns) const = 0;
+  virtual std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const = 0;
 
   // Creates the Event in EventNamespace(event.object), from `component`,

@@ -180,23 +180,35 @@ Result<Scale> DecodeScale(std::string_view body) {
   return DecodeScaleValue(*doc, "scale");
 }
 
-Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
-  Result<rapidjson::Document> doc =
-      ParseJsonObject(body, "horizontalpodautoscaler list");
-  if (!doc.ok()) return doc.status();
-  std::vector<HpaRef> hpas;
-  const Value* items = Member(*doc, "items");
-  if (items == nullptr || !items->IsArray()) return hpas;
-  for (const Value& item : items->GetArray()) {
-    const Value* metadata = Member(item, "metadata");
-    const Value* spec = Member(item, "spec");
-    const Value* ref =
-        spec != nullptr ? Member(*spec, "scaleTargetRef") : nullptr;
-    if (metadata == nullptr || ref == nullptr) continue;
-    hpas.push_back({StringMember(*metadata, "name"), StringMember(*ref, "kind"),
-                    StringMember(*ref, "name")});
+// The server requires spec.scaleTargetRef; an item without one is skipped.
+Result<HpaRef> DecodeHpaValue(const Value& object, const std::string& path) {
+  const Value* metadata = Member(object, "metadata");
+  const Value* spec = Member(object, "spec");
+  const Value* ref =
+      spec != nullptr ? Member(*spec, "scaleTargetRef") : nullptr;
+  if (metadata == nullptr || ref == nullptr) {
+    return Status::Internal(path +
+                            ": horizontalpodautoscaler without metadata or "
+                            "spec.scaleTargetRef");
   }
-  return hpas;
+  return HpaRef{StringMember(*metadata, "name"), StringMember(*ref, "kind"),
+                StringMember(*ref, "name")};
+}
+
+Result<ListPage<HpaRef>> DecodeHpaPage(std::string_view body) {
+  return DecodeJsonList<HpaRef>(body, &DecodeHpaValue,
+                                "horizontalpodautoscaler list");
+}
+
+Result<WatchEvent<HpaRef>> DecodeHpaWatchEvent(std::string_view line) {
+  return DecodeJsonWatchEvent<HpaRef>(line, &DecodeHpaValue,
+                                      "horizontalpodautoscaler watch event");
+}
+
+Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
+  Result<ListPage<HpaRef>> page = DecodeHpaPage(body);
+  if (!page.ok()) return page.status();
+  return std::move(page->items);
 }
 
 std::string EncodeReplicasPatch(int64_t replicas) {
@@ -252,6 +264,10 @@ ListWatchCodec<ConfigMap> ConfigMapCodec() {
 
 ListWatchCodec<Scale> WorkloadScaleCodec() {
   return {&DecodeWorkloadScaleList, &DecodeWorkloadScaleEvent};
+}
+
+ListWatchCodec<HpaRef> HpaCodec() {
+  return {&DecodeHpaPage, &DecodeHpaWatchEvent};
 }
 
 }  // namespace propscaler::kube

@@ -45,6 +45,8 @@ Result<Scale> DecodeScale(std::string_view body);
 // Workloads (Deployments, StatefulSets, ...) read as their scale: name,
 // resourceVersion, spec.replicas and status.replicas.
 ListWatchCodec<Scale> WorkloadScaleCodec();
+// autoscaling/v1 HorizontalPodAutoscalers, as what they scale.
+ListWatchCodec<HpaRef> HpaCodec();
 std::string EncodeReplicasPatch(int64_t replicas);
 // An autoscaling/v1 Scale for a PUT: `replicas` under the resourceVersion
 // that was read, so a concurrent write makes the server answer 409.

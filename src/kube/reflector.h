@@ -146,14 +146,15 @@ class Reflector {
   // Run(), and while RBAC forbids the list or watch: `on_forbidden` with
   // the refusal (the owner falls back to what RBAC allows), then Run() again
   // every kForbiddenRetryPeriod, since a 403 may pass (a server whose RBAC
-  // cache is still filling after a restart, a role granted later).
+  // cache is still filling after a restart, a role granted later). Returns
+  // when `on_forbidden` answers false (the owner has given up).
   void RunRetryingWhenForbidden(
       StopSignal* stop,
-      const std::function<void(const Status& refused)>& on_forbidden) {
+      const std::function<bool(const Status& refused)>& on_forbidden) {
     StopWhenForbidden();
     Run(stop);
     while (forbidden() && !stop->stopped()) {
-      on_forbidden(LastError());
+      if (!on_forbidden(LastError())) break;
       if (stop->WaitFor(kForbiddenRetryPeriod)) break;
       Run(stop);
     }

@@ -393,10 +393,13 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
       clock_->StartThread([&] { node_reflector.Run(stop); });
   std::thread config_map_thread = clock_->StartThread([&] {
     config_map_reflector.RunRetryingWhenForbidden(
-        stop,
-        [this](const Status& refused) { FallBackToPollingConfigMap(refused); });
+        stop, [this](const Status& refused) {
+          FallBackToPollingConfigMap(refused);
+          return true;
+        });
   });
   target_scales_.Start(clock_, stop);
+  hpa_check_.Start(clock_, stop);
 
   int exit_code = 0;
   int consecutive_failures = 0;
@@ -434,6 +437,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
   node_thread.join();
   config_map_thread.join();
   target_scales_.Join();
+  hpa_check_.Join();
   return exit_code;
 }
 

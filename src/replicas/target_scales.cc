@@ -43,6 +43,7 @@ void TargetScales::Start(const Clock* clock, StopSignal* stop) {
     threads_.push_back(clock->StartThread([this, reflector, target, stop] {
       reflector->RunRetryingWhenForbidden(stop, [&](const Status& refused) {
         FallBackToPolling(target, refused);
+        return true;
       });
     }));
   }

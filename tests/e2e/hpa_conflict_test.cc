@@ -59,6 +59,20 @@ TEST_F(HpaConflictTest, AnHpaOnTheTargetIsReported) {
   }
 }
 
+// The HPAs are watched: one created while propscaler runs is reported at
+// the next cycle, and they are not listed again.
+TEST_F(HpaConflictTest, AnHpaCreatedLaterIsReportedAtTheNextCycle) {
+  auto propscaler = Start({"--healthz-port=0", "--poll-period-seconds=1"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  ASSERT_TRUE(
+      server_.CreateObject(kHpaPath, HpaJson("dns", "Deployment", "coredns"))
+          .ok());
+  EXPECT_TRUE(WaitUntil([&] { return ConflictEvents() == 1; }, seconds(5)))
+      << propscaler->Report();
+  EXPECT_LE(server_.Requests().Count(std::string("GET ") + kHpaPath), 1)
+      << propscaler->Output();
+}
+
 TEST_F(HpaConflictTest, NoHpaNoWarning) {
   std::string output;
   ASSERT_EQ(RunOnce({}, &output), 0) << output;

@@ -178,6 +178,14 @@ Result<std::vector<kube::HpaRef>> MemoryClient::ListHorizontalPodAutoscalers(
   return kube::DecodeHpaList(body.value());
 }
 
+std::unique_ptr<kube::ListWatch<kube::HpaRef>>
+MemoryClient::HorizontalPodAutoscalers(const std::string& ns) const {
+  return std::make_unique<MemoryListWatch<kube::HpaRef>>(
+      cluster_,
+      sim::ResourcePath{&TypeNamed("horizontalpodautoscalers"), ns, "", ""},
+      std::multimap<std::string, std::string>{}, kube::HpaCodec());
+}
+
 Status MemoryClient::CreateEvent(const kube::EventInfo& event,
                                  const std::string& component,
                                  TimePoint now) const {

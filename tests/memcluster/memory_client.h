@@ -43,6 +43,8 @@ class MemoryClient : public kube::Client {
                                   int64_t replicas) const override;
   Result<std::vector<kube::HpaRef>> ListHorizontalPodAutoscalers(
       const std::string& ns) const override;
+  std::unique_ptr<kube::ListWatch<kube::HpaRef>> HorizontalPodAutoscalers(
+      const std::string& ns) const override;
   Status CreateEvent(const kube::EventInfo& event, const std::string& component,
                      TimePoint now) const override;
   std::unique_ptr<kube::ListWatch<kube::LivePod>> Pods() const override;

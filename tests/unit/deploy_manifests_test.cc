@@ -156,7 +156,7 @@ Grants ReplicaModeGrants(const std::string& configmap,
       {"apps/deployments/scale[" + deployment + "]", {"get", "update"}},
       {"apps/deployments[" + deployment + "]", {"list", "watch"}},
       {"/events", {"create"}},
-      {"autoscaling/horizontalpodautoscalers", {"list"}},
+      {"autoscaling/horizontalpodautoscalers", {"list", "watch"}},
   };
 }
 
