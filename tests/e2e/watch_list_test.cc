@@ -47,11 +47,11 @@ TEST_F(WatchListTest, ListsInPagesWhereTheServerRefusesIt) {
   ASSERT_TRUE(WaitForReplicas(1200)) << propscaler->Report();
   AddNodes(2);
   ASSERT_TRUE(WaitForReplicas(1202, seconds(3))) << propscaler->Report();
-  // One refused WatchList per collection, then pages (three of nodes) and
-  // plain watches.
+  // One refused WatchList per collection (nodes, ConfigMap, target, HPAs), then
+  // pages (three of nodes) and plain watches.
   EXPECT_EQ(Count("GET /api/v1/nodes"), 3);
   const std::string log = propscaler->Output();
-  EXPECT_EQ(CountOf(log, "refused a WatchList"), 3) << log;
+  EXPECT_EQ(CountOf(log, "refused a WatchList"), 4) << log;
   EXPECT_NE(log.find("resourceVersionMatch is forbidden for watch"),
             std::string::npos)
       << log;
