@@ -148,8 +148,19 @@ TEST_F(ReplicaRealServerTest, WatchedTargetIsUndoneAtOnceAndNeverPolled) {
   SetParams(kPerNodeParams);
   auto propscaler = StartPropscaler({"--poll-period-seconds=3", "--v=2"});
   ASSERT_TRUE(WaitForReplicas(2, *propscaler));
+  const size_t before_undo = propscaler->Output().size();
   ASSERT_TRUE(ScaleDeployment(cluster(), ns(), kTarget, 9).ok());
   ASSERT_TRUE(WaitForReplicas(2, *propscaler, seconds(2)));
+  // The undoing cycle logs its end after its write and Event.
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] {
+        const std::string log = propscaler->Output().substr(before_undo);
+        const size_t undo = log.find("from 9 to 2 replicas");
+        return undo != std::string::npos &&
+               log.find("] cycle: ", undo) != std::string::npos;
+      },
+      seconds(10)))
+      << propscaler->Output();
 
   // Three poll-period cycles after the undo, and not one request of theirs.
   const size_t mark = propscaler->Output().size();
