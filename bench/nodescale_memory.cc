@@ -19,8 +19,8 @@
 #include "apiserver/pod_generator.h"
 #include "apiserver/store_objects.h"
 #include "e2e/process.h"
+#include "harness/metrics_scrape.h"
 #include "harness/proc_stats.h"
-#include "kube/http_client.h"
 
 DEFINE_int32(nodes, 1000, "Generated nodes.");
 DEFINE_int32(pods, 30000, "Running pods, spread evenly over the nodes.");
@@ -56,15 +56,9 @@ Status Populate(sim::FakeApiServer* server, size_t* pod_bytes) {
 
 // The count of node-scale loops run so far, from propscaler's /metrics.
 int64_t LoopsRun(int port) {
-  kube::ClientConfig config;
-  config.server = "http://127.0.0.1:" + std::to_string(port);
-  kube::HttpClient http(config);
-  Result<kube::HttpResponse> metrics = http.Do({.path = "/metrics"});
-  if (!metrics.ok() || metrics->status != 200) return 0;
-  const std::string key = "propscaler_node_scale_loop_duration_seconds_count ";
-  const size_t at = metrics->body.find(key);
-  if (at == std::string::npos) return 0;
-  return std::atoll(metrics->body.c_str() + at + key.size());
+  constexpr char kLoops[] = "propscaler_node_scale_loop_duration_seconds_count";
+  Result<std::map<std::string, int64_t>> values = ScrapeMetrics(port, {kLoops});
+  return values.ok() ? (*values)[kLoops] : 0;
 }
 
 int Measure() {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "e2e/process.h"
+#include "harness/metrics_scrape.h"
 #include "harness/parallel.h"
 #include "harness/proc_stats.h"
 #include "kube/api.h"
@@ -143,15 +144,6 @@ Result<double> ReactionTrial(BenchCluster* cluster, int node,
   return SecondsBetween(committed, *up) * 1000;
 }
 
-// The value of an unlabelled series in Prometheus text; 0 when absent.
-int64_t MetricValue(const std::string& text, const std::string& name) {
-  const std::string key = "\n" + name + " ";
-  const size_t at = text.find(key);
-  if (at == std::string::npos) return 0;
-  return static_cast<int64_t>(
-      std::strtod(text.c_str() + at + key.size(), nullptr));
-}
-
 struct WireCounts {
   int64_t received_bytes = 0;
   int64_t connections = 0;
@@ -159,18 +151,12 @@ struct WireCounts {
 
 // propscaler's own count of bytes received and connections opened.
 Result<WireCounts> ScrapeWire(int port) {
-  kube::ClientConfig config;
-  config.server = "http://127.0.0.1:" + std::to_string(port);
-  kube::HttpClient http(config);
-  Result<kube::HttpResponse> metrics = http.Do({.path = "/metrics"});
-  if (!metrics.ok()) return metrics.status().WithContext("/metrics");
-  if (metrics->status != 200) {
-    return Status::Internal("/metrics answered " +
-                            std::to_string(metrics->status));
-  }
-  const std::string text = "\n" + metrics->body;
-  return WireCounts{MetricValue(text, "propscaler_api_received_bytes_total"),
-                    MetricValue(text, "propscaler_api_connections_total")};
+  constexpr char kReceived[] = "propscaler_api_received_bytes_total";
+  constexpr char kConnections[] = "propscaler_api_connections_total";
+  Result<std::map<std::string, int64_t>> values =
+      ScrapeMetrics(port, {kReceived, kConnections});
+  if (!values.ok()) return values.status();
+  return WireCounts{(*values)[kReceived], (*values)[kConnections]};
 }
 
 std::vector<std::string> PropscalerArgs(const ScaleRunOptions& options,

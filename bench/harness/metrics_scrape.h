@@ -1,0 +1,21 @@
+// Reads figures from a running propscaler's /metrics (Prometheus text).
+#ifndef PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
+#define PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace propscaler::bench {
+
+// The values of unlabelled series `names` at http://127.0.0.1:`port`/metrics
+// (0 for a series not there yet).
+Result<std::map<std::string, int64_t>> ScrapeMetrics(
+    int port, const std::vector<std::string>& names);
+
+}  // namespace propscaler::bench
+
+#endif  // PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
