@@ -100,7 +100,8 @@ std::vector<PodState> MakePendingPods(int count, uint64_t seed) {
 
 void PlanScaleUpBench(benchmark::State& state) {
   ClusterSnapshot snapshot;
-  snapshot.pods = MakePendingPods(static_cast<int>(state.range(0)), 42);
+  snapshot.pods =
+      PodList(MakePendingPods(static_cast<int>(state.range(0)), 42));
   const std::vector<NodeGroup> groups = MakeGroups(100);
   int64_t nodes = 0;
   size_t increases = 0;
@@ -179,7 +180,8 @@ std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
 
 void PlanScaleUpDiverseBench(benchmark::State& state) {
   ClusterSnapshot snapshot;
-  snapshot.pods = MakeDiversePods(static_cast<int>(state.range(0)), 42);
+  snapshot.pods =
+      PodList(MakeDiversePods(static_cast<int>(state.range(0)), 42));
   const std::vector<NodeGroup> groups = MakeZonalGroups();
   int64_t nodes = 0;
   size_t left = 0;

@@ -159,7 +159,7 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
       flags.node_groups, &kube::DecodeNodeGroupsJson);
   if (!groups.ok()) return groups.status();
   inputs.snapshot.nodes = std::move(nodes).value();
-  inputs.snapshot.pods = std::move(pods).value();
+  inputs.snapshot.pods = PodList(std::move(pods).value());
   inputs.groups = std::move(groups).value();
   return inputs;
 }

@@ -1,5 +1,7 @@
 #include "cluster/live_object_store.h"
 
+#include <utility>
+
 namespace propscaler {
 namespace {
 
@@ -7,58 +9,68 @@ std::string KeyOf(const kube::LivePod& pod) { return pod.state.Key(); }
 std::string KeyOf(const kube::LiveNode& node) { return node.state.name; }
 
 template <typename T>
-kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
-                               std::map<std::string, T>* items, bool* synced) {
-  return {[=](std::vector<T> listed) {
-            std::lock_guard<std::mutex> lock(*mutex);
-            items->clear();
-            for (T& item : listed) {
-              std::string key = KeyOf(item);
-              items->emplace(std::move(key), std::move(item));
-            }
-            *synced = true;
-          },
-          [=](const T& item) {
-            std::lock_guard<std::mutex> lock(*mutex);
-            (*items)[KeyOf(item)] = item;
-          },
-          [=](const T& item) {
-            std::lock_guard<std::mutex> lock(*mutex);
-            items->erase(KeyOf(item));
-          }};
+void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items) {
+  std::string key = KeyOf(item);
+  (*items)[std::move(key)] = std::make_shared<const T>(std::move(item));
 }
 
 template <typename T>
-std::vector<T> Values(const std::map<std::string, T>& items) {
-  std::vector<T> out;
-  out.reserve(items.size());
-  for (const auto& [key, item] : items) out.push_back(item);
-  return out;
+kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
+                               LiveObjectStore::Collection<T>* collection) {
+  kube::ReflectorSink<T> sink;
+  sink.upsert = [=](const T& item) {
+    std::lock_guard<std::mutex> lock(*mutex);
+    Add(item, &collection->items);
+  };
+  sink.remove = [=](const T& item) {
+    std::lock_guard<std::mutex> lock(*mutex);
+    collection->items.erase(KeyOf(item));
+  };
+  // A list's pages are staged beside the current items, which stay what
+  // readers see until the list is complete.
+  sink.stage = [=](std::vector<T> page, bool first) {
+    std::lock_guard<std::mutex> lock(*mutex);
+    if (first) collection->staged.clear();
+    for (T& item : page) Add(std::move(item), &collection->staged);
+  };
+  sink.commit = [=] {
+    std::lock_guard<std::mutex> lock(*mutex);
+    collection->items = std::move(collection->staged);
+    collection->staged.clear();
+    collection->synced = true;
+  };
+  return sink;
 }
 
 }  // namespace
 
 kube::ReflectorSink<kube::LivePod> LiveObjectStore::PodSink() {
-  return SinkFor(&mutex_, &pods_, &pods_synced_);
+  return SinkFor(&mutex_, &pods_);
 }
 
 kube::ReflectorSink<kube::LiveNode> LiveObjectStore::NodeSink() {
-  return SinkFor(&mutex_, &nodes_, &nodes_synced_);
+  return SinkFor(&mutex_, &nodes_);
 }
 
-std::vector<kube::LivePod> LiveObjectStore::Pods() const {
+SharedList<kube::LivePod> LiveObjectStore::Pods() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return Values(pods_);
+  SharedList<kube::LivePod> out;
+  out.reserve(pods_.items.size());
+  for (const auto& [key, pod] : pods_.items) out.Share(pod);
+  return out;
 }
 
 std::vector<kube::LiveNode> LiveObjectStore::Nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return Values(nodes_);
+  std::vector<kube::LiveNode> out;
+  out.reserve(nodes_.items.size());
+  for (const auto& [key, node] : nodes_.items) out.push_back(*node);
+  return out;
 }
 
 bool LiveObjectStore::Synced() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pods_synced_ && nodes_synced_;
+  return pods_.synced && nodes_.synced;
 }
 
 }  // namespace propscaler

@@ -1,13 +1,19 @@
 // The pods and nodes node-scale mode knows, kept compact and current by the
-// reflectors, copied out by the loop once per iteration. Thread-safe.
+// reflectors. Each object is stored once, immutable and shared: a loop takes
+// pointers to them (no copy of the cluster per loop), and an update replaces
+// the pointer, so a loop still reading the old object keeps it alive. Lists
+// arrive in pages and are staged beside the current copy until complete.
+// Thread-safe.
 #ifndef PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 #define PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "common/shared_list.h"
 #include "kube/live_objects.h"
 #include "kube/reflector.h"
 
@@ -18,17 +24,22 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::LivePod> PodSink();
   kube::ReflectorSink<kube::LiveNode> NodeSink();
 
-  std::vector<kube::LivePod> Pods() const;
+  SharedList<kube::LivePod> Pods() const;
   std::vector<kube::LiveNode> Nodes() const;
   // Both collections were listed at least once.
   bool Synced() const;
 
+  template <typename T>
+  struct Collection {
+    std::map<std::string, std::shared_ptr<const T>> items;  // by key
+    std::map<std::string, std::shared_ptr<const T>> staged;
+    bool synced = false;
+  };
+
  private:
   mutable std::mutex mutex_;
-  std::map<std::string, kube::LivePod> pods_;  // by namespace/name
-  std::map<std::string, kube::LiveNode> nodes_;
-  bool pods_synced_ = false;
-  bool nodes_synced_ = false;
+  Collection<kube::LivePod> pods_;  // by namespace/name
+  Collection<kube::LiveNode> nodes_;
 };
 
 }  // namespace propscaler

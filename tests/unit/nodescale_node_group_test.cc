@@ -63,7 +63,8 @@ TEST(NodescaleTemplateTest, DaemonSetsThatWouldLandAreSubtracted) {
   pods.push_back(DaemonSetPod("ssd-1", "n1", 300, 300 * kMi));
   pods.back().owner_name = "ssd";
   pods.back().node_selector = {{"disk", "ssd"}};
-  std::vector<const PodState*> daemonsets = OnePodPerDaemonSet(pods);
+  const PodList list(pods);
+  std::vector<const PodState*> daemonsets = OnePodPerDaemonSet(list);
   ASSERT_EQ(daemonsets.size(), 3u);  // logs counted once
   // "logs" does not tolerate the gpu taint, "ssd" does not select it: only
   // the gpu plugin runs there.

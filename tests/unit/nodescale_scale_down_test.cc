@@ -38,7 +38,7 @@ class NodescaleScaleDownTest : public ::testing::Test {
   PodState& AddPod(const std::string& name, const std::string& node,
                    int64_t cpu) {
     snapshot_.pods.push_back(BoundPod(name, node, cpu, 100 * kMi));
-    return snapshot_.pods.back();
+    return snapshot_.pods.MutableBack();
   }
 
   ClusterSnapshot snapshot_;
@@ -105,7 +105,7 @@ TEST_F(NodescaleScaleDownTest, NodesOutsideKnownGroupsAreLeftAlone) {
 TEST_F(NodescaleScaleDownTest, PodWithoutControllerBlocks) {
   snapshot_.pods.push_back(BoundPod("bare", "g-2", 100, kMi, ""));
   EXPECT_EQ(KeptReason("g-2"), "pod default/bare has no controller");
-  snapshot_.pods.back().annotations = {
+  snapshot_.pods.MutableBack().annotations = {
       {std::string(kSafeToEvictAnnotation), "true"}};
   EXPECT_EQ(KeptReason("g-2"), "");
 }
@@ -121,7 +121,7 @@ TEST_F(NodescaleScaleDownTest, LocalStorageBlocksUnlessSafeToEvict) {
   AddPod("cache", "g-2", 100).has_local_storage = true;
   EXPECT_EQ(KeptReason("g-2"),
             "pod default/cache has local storage (emptyDir or hostPath)");
-  snapshot_.pods.back().annotations = {
+  snapshot_.pods.MutableBack().annotations = {
       {std::string(kSafeToEvictAnnotation), "true"}};
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3", "g-2"}));
 }
@@ -130,7 +130,7 @@ TEST_F(NodescaleScaleDownTest, KubeSystemPodsBlock) {
   AddPod("coredns", "g-2", 100).namespace_ = "kube-system";
   EXPECT_EQ(KeptReason("g-2"), "pod kube-system/coredns is in kube-system");
   // DaemonSet pods in kube-system do not.
-  snapshot_.pods.back() = DaemonSetPod("proxy", "g-2", 100, kMi);
+  snapshot_.pods.MutableBack() = DaemonSetPod("proxy", "g-2", 100, kMi);
   EXPECT_EQ(KeptReason("g-2"), "");
 }
 
@@ -200,7 +200,7 @@ TEST_F(NodescaleScaleDownTest, PendingPodsDoNotKeepCordonedOrTooSmallNodes) {
 }
 
 TEST_F(NodescaleScaleDownTest, PodsNeedTheirHostPortFreeWhereTheyMove) {
-  snapshot_.pods[0].host_ports = {{8080, "TCP"}};  // "busy" on g-1
+  snapshot_.pods.Mutable(0).host_ports = {{8080, "TCP"}};  // "busy" on g-1
   AddPod("agent", "g-2", 500).host_ports = {{8080, "TCP"}};
   snapshot_.nodes.pop_back();  // g-1 and g-2 only
   groups_[0].target_size = 2;

@@ -52,7 +52,7 @@ TEST_F(NodescaleScaleUpTest, PodsThatFitExistingOrUpcomingNodesTriggerNothing) {
                     Pod("fits-existing", 1000, kGi),
                     Pod("fits-upcoming", 3000, kGi),
                     Pod("needs-new", 3000, kGi), Pod("done", 3000, kGi)};
-  snapshot_.pods.back().terminated = true;
+  snapshot_.pods.MutableBack().terminated = true;
   ScaleUpPlan plan = Plan();
   EXPECT_EQ(plan.fit_existing,
             (std::vector<std::string>{"default/fits-existing",
@@ -74,7 +74,7 @@ TEST_F(NodescaleScaleUpTest, ReasonsPerGroup) {
   snapshot_.nodes = {Node("full-1", "full", 16000, 64 * kGi)};
   snapshot_.nodes[0].unschedulable = true;
   snapshot_.pods = {Pod("p", 8000, 8 * kGi)};
-  snapshot_.pods[0].node_selector = {{"disk", "hdd"}};
+  snapshot_.pods.Mutable(0).node_selector = {{"disk", "hdd"}};
   groups_[3].declared_template->labels = {{"disk", "hdd"}};
   snapshot_.nodes[0].labels["disk"] = "hdd";
   groups_[2].max_size = 0;  // labelled fits but has no room

@@ -111,7 +111,7 @@ TEST(NodescaleSharedEstimatesTest, SharingGivesThePlanOfEstimatingEachGroup) {
     std::mt19937_64 rng(seed);
     ClusterSnapshot snapshot;
     const std::vector<NodeGroup> groups = RandomGroups(&rng, &snapshot);
-    snapshot.pods = RandomPods(&rng);
+    snapshot.pods = PodList(RandomPods(&rng));
     ScaleUpConfig config;
     config.balance_similar_node_groups = rng() % 2 == 0;
     config.limits.max_nodes_per_scale_up = 5 + static_cast<int64_t>(rng() % 80);

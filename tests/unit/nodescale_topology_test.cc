@@ -219,7 +219,7 @@ TEST_F(TopologyPlanTest, ZoneSpreadPodsGoToTheGroupsOfTheEmptierZones) {
   in_b.labels = {{"app", "web"}};
   for (int i = 0; i < 2; ++i) {
     snapshot_.pods.push_back(ZoneSpread("new" + std::to_string(i), 1));
-    snapshot_.pods.back().requests = Res(3000, kGi, 1);
+    snapshot_.pods.MutableBack().requests = Res(3000, kGi, 1);
   }
   const ScaleUpPlan plan = PlanUp();
   // Zone a is at 3, b at 1: both new pods belong in b (then b is at 3).
@@ -256,7 +256,7 @@ TEST_F(TopologyPlanTest, AGroupRefusedInOneRoundIsAskedAgainInTheNext) {
   snapshot_.pods.push_back(BoundPod("batch", "b-1", 4000, kGi));
   for (int i = 0; i < 3; ++i) {
     snapshot_.pods.push_back(ZoneSpread("new" + std::to_string(i), 1));
-    snapshot_.pods.back().requests = Res(3000, kGi, 1);
+    snapshot_.pods.MutableBack().requests = Res(3000, kGi, 1);
   }
   const ScaleUpPlan plan = PlanUp();
   // Zone a (1 web pod) cannot take one before zone b has 1; b takes two
@@ -278,7 +278,7 @@ TEST_F(TopologyPlanTest, APodNoGroupCanTakeSaysTopologyIsWhy) {
       snapshot_.pods.emplace_back(BoundPod("a0", "a-1", 4000, kGi));
   in_a.labels = {{"app", "web"}};
   snapshot_.pods.push_back(ZoneSpread("new", 1));
-  snapshot_.pods.back().requests = Res(1000, kGi, 1);
+  snapshot_.pods.MutableBack().requests = Res(1000, kGi, 1);
   const ScaleUpPlan plan = PlanUp();
   EXPECT_TRUE(plan.increases.empty());
   ASSERT_EQ(plan.unschedulable.size(), 1u);

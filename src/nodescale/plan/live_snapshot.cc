@@ -17,7 +17,7 @@ bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
 }
 
 ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
-                                  const std::vector<LivePod>& pods,
+                                  const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
                                   Duration new_pod_delay) {
   ClusterSnapshot snapshot;
@@ -30,11 +30,13 @@ ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
     if (!group.empty()) state.labels[std::string(kNodeGroupLabel)] = group;
     snapshot.nodes.push_back(std::move(state));
   }
-  for (const LivePod& pod : pods) {
+  snapshot.pods.reserve(pods.size());
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const LivePod& pod = pods[i];
     if (IsPending(pod.state) && !WantsCapacity(pod, now, new_pod_delay)) {
       continue;
     }
-    snapshot.pods.push_back(pod.state);
+    snapshot.pods.Share(PodList::Shared(pods.SharedAt(i), &pod.state));
   }
   return snapshot;
 }

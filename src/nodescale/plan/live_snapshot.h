@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ using GroupOfNode = std::function<std::string(const NodeState&)>;
 std::map<std::string, int64_t> ReadyNodesByGroup(
     const std::vector<LiveNode>& nodes, const GroupOfNode& group_of);
 
+// The pods are shared with the snapshot, not copied.
 ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
-                                  const std::vector<LivePod>& pods,
+                                  const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
                                   Duration new_pod_delay);
 

@@ -9,7 +9,7 @@
 namespace propscaler::nodescale {
 
 std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
-                               const std::vector<PodState>& pods) {
+                               const PodList& pods) {
   std::vector<Bin> bins;
   bins.reserve(nodes.size());
   std::unordered_map<std::string_view, size_t> index;

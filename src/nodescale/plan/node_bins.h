@@ -20,9 +20,11 @@ struct Bin {
 };
 
 // One bin per node, in order: free = allocatable minus the requests of the
-// unfinished pods bound to it.
+// unfinished pods bound to it. (Pointers into `pods`: never a temporary.)
 std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
-                               const std::vector<PodState>& pods);
+                               const PodList& pods);
+std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
+                               PodList&& pods) = delete;
 
 // An upcoming node of a group: the template with `free` left.
 Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free);

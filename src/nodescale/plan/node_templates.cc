@@ -49,8 +49,7 @@ std::optional<ChosenTemplate> ChooseTemplate(
   return std::nullopt;
 }
 
-std::vector<const PodState*> OnePodPerDaemonSet(
-    const std::vector<PodState>& pods) {
+std::vector<const PodState*> OnePodPerDaemonSet(const PodList& pods) {
   std::set<std::pair<std::string_view, std::string_view>> seen;
   std::vector<const PodState*> out;
   for (const PodState& pod : pods) {

@@ -38,9 +38,10 @@ std::optional<ChosenTemplate> ChooseTemplate(
     const NodeTemplate* remembered);
 
 // One pod per DaemonSet (the first seen), standing for the pod that
-// DaemonSet would start on a new node.
-std::vector<const PodState*> OnePodPerDaemonSet(
-    const std::vector<PodState>& pods);
+// DaemonSet would start on a new node. (Pointers into `pods`: never a
+// temporary list.)
+std::vector<const PodState*> OnePodPerDaemonSet(const PodList& pods);
+std::vector<const PodState*> OnePodPerDaemonSet(PodList&& pods) = delete;
 
 // The template's allocatable minus the requests of the DaemonSet pods whose
 // selector, affinity and tolerations admit the template.

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "common/shared_list.h"
 #include "kube/live_objects.h"
 #include "kube/node_group.h"
 #include "kube/node_scale_objects.h"
@@ -52,9 +53,12 @@ using kube::SubtractTimes;
 using kube::TaintEffectName;
 using kube::Times;
 
+using PodList = SharedList<PodState>;
+using SharedPods = SharedList<LivePod>;
+
 struct ClusterSnapshot {
   std::vector<NodeState> nodes;
-  std::vector<PodState> pods;
+  PodList pods;
 };
 
 }  // namespace propscaler::nodescale

@@ -59,7 +59,7 @@ bool HasInterPodConstraints(const PodState& pod) {
          !pod.spread.empty();
 }
 
-bool AnyInterPodConstraints(const std::vector<PodState>& pods) {
+bool AnyInterPodConstraints(const PodList& pods) {
   return std::any_of(pods.begin(), pods.end(), HasInterPodConstraints);
 }
 

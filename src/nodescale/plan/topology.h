@@ -32,7 +32,7 @@ bool HasTopologyConstraints(const PodState& pod);
 bool HasInterPodConstraints(const PodState& pod);
 // Whether any pod has: without any, a Topology can never say no and need
 // not be kept.
-bool AnyInterPodConstraints(const std::vector<PodState>& pods);
+bool AnyInterPodConstraints(const PodList& pods);
 
 class Topology {
  public:

@@ -14,7 +14,7 @@ namespace propscaler::nodescale {
 struct NodeScaleLoop::Iteration {
   TimePoint now;
   std::vector<LiveNode> nodes;
-  std::vector<LivePod> pods;
+  SharedPods pods;  // the store's, not copied
   std::vector<NodeGroup> groups;
   GroupOfNode group_of;
   ClusterSnapshot snapshot;

@@ -121,7 +121,7 @@ namespace {
 // in CA).
 std::vector<std::string> PodsLeft(const std::vector<std::string>& evicted,
                                   const std::string& node,
-                                  const std::vector<LivePod>& pods) {
+                                  const SharedPods& pods) {
   std::vector<std::string> left;
   for (const LivePod& pod : pods) {
     if (pod.state.node_name == node && !pod.state.terminated &&

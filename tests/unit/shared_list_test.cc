@@ -1,0 +1,87 @@
+#include "common/shared_list.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cluster/live_object_store.h"
+
+namespace propscaler {
+namespace {
+
+TEST(SharedListTest, ReadsAsTheValuesItWasMadeFrom) {
+  SharedList<std::string> list(std::vector<std::string>{"a", "b", "c"});
+  EXPECT_EQ(list.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(list.begin(), list.end()),
+            (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(list.end() - list.begin(), 3);
+  EXPECT_EQ(list.begin()[2], "c");
+}
+
+TEST(SharedListTest, SharesWithoutCopyingAndCopiesBeforeAnEdit) {
+  auto shared = std::make_shared<const std::string>("store's");
+  SharedList<std::string> list;
+  list.Share(shared);
+  EXPECT_EQ(&list[0], shared.get());
+  list.Mutable(0) += " edited";
+  EXPECT_EQ(*shared, "store's");
+  EXPECT_EQ(list[0], "store's edited");
+}
+
+TEST(SharedListTest, ACopyOfTheListDoesNotSeeTheOriginalsEdits) {
+  SharedList<std::string> original = {"x"};
+  SharedList<std::string> copy = original;
+  original.Mutable(0) = "edited";
+  EXPECT_EQ(copy[0], "x");
+  copy.MutableBack() = "copy's";
+  EXPECT_EQ(original[0], "edited");
+  // Alone again, an item the list made is edited in place.
+  const std::string* before = &copy[0];
+  copy.Mutable(0) = "again";
+  EXPECT_EQ(&copy[0], before);
+}
+
+kube::LivePod Pod(const std::string& name, const std::string& node) {
+  kube::LivePod pod;
+  pod.state.namespace_ = "default";
+  pod.state.name = name;
+  pod.state.node_name = node;
+  return pod;
+}
+
+TEST(LiveObjectStoreTest, LoopsShareThePodsAndKeepWhatTheyReadThroughUpdates) {
+  LiveObjectStore store;
+  kube::ReflectorSink<kube::LivePod> sink = store.PodSink();
+  sink.stage({Pod("a", ""), Pod("b", "n1")}, true);
+  EXPECT_TRUE(store.Pods().empty());  // staged, not yet committed
+  sink.stage({Pod("c", "n2")}, false);
+  sink.commit();
+  SharedList<kube::LivePod> first = store.Pods();
+  SharedList<kube::LivePod> second = store.Pods();
+  ASSERT_EQ(first.size(), 3u);
+  EXPECT_EQ(&first[0], &second[0]);  // one object, not a copy per reader
+
+  sink.upsert(Pod("a", "n3"));
+  sink.remove(Pod("b", ""));
+  EXPECT_EQ(first[0].state.node_name, "");  // what the loop read stays
+  EXPECT_EQ(first[1].state.name, "b");
+  SharedList<kube::LivePod> now = store.Pods();
+  ASSERT_EQ(now.size(), 2u);
+  EXPECT_EQ(now[0].state.node_name, "n3");
+  EXPECT_EQ(now[1].state.name, "c");
+
+  // A new list that fails half-way leaves the current pods; the next
+  // complete one replaces them.
+  sink.stage({Pod("z", "")}, true);
+  EXPECT_EQ(store.Pods().size(), 2u);
+  sink.stage({Pod("y", "")}, true);
+  sink.commit();
+  SharedList<kube::LivePod> relisted = store.Pods();
+  ASSERT_EQ(relisted.size(), 1u);
+  EXPECT_EQ(relisted[0].state.name, "y");
+}
+
+}  // namespace
+}  // namespace propscaler
