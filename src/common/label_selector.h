@@ -24,6 +24,7 @@ struct LabelRequirement {
       values;  // one for = and !=; one or more for in/notin
 
   bool Matches(const Labels& labels) const;
+  auto operator<=>(const LabelRequirement&) const = default;
 };
 
 // Empty when `key` is a valid label key (Kubernetes' qualified name: an
@@ -47,6 +48,8 @@ class LabelSelector {
   const std::vector<LabelRequirement>& requirements() const {
     return requirements_;
   }
+  auto operator<=>(const LabelSelector&) const = default;
+  bool operator==(const LabelSelector&) const = default;
 
  private:
   std::vector<LabelRequirement> requirements_;

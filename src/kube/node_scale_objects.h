@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/frozen.h"
 #include "common/label_selector.h"
 #include "kube/resources.h"
 
@@ -37,7 +38,7 @@ struct Taint {
   std::string key;
   std::string value;
   TaintEffect effect = TaintEffect::kNoSchedule;
-  bool operator==(const Taint&) const = default;
+  auto operator<=>(const Taint&) const = default;
 };
 
 struct Toleration {
@@ -47,7 +48,7 @@ struct Toleration {
   std::string value;
   bool any_effect = true;  // effect "" in the API
   TaintEffect effect = TaintEffect::kNoSchedule;
-  bool operator==(const Toleration&) const = default;
+  auto operator<=>(const Toleration&) const = default;
 };
 
 // One requirement of a required node affinity term.
@@ -56,13 +57,13 @@ struct NodeSelectorRequirement {
   std::string key;
   Op op = Op::kIn;
   std::vector<std::string> values;
-  bool operator==(const NodeSelectorRequirement&) const = default;
+  auto operator<=>(const NodeSelectorRequirement&) const = default;
 };
 
 // Requirements are ANDed; an empty term matches no node, as in Kubernetes.
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> requirements;
-  bool operator==(const NodeSelectorTerm&) const = default;
+  auto operator<=>(const NodeSelectorTerm&) const = default;
 };
 
 inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
@@ -75,6 +76,7 @@ struct PodAffinityTerm {
   LabelSelector selector;
   std::vector<std::string> namespaces;
   std::string topology_key = std::string(kHostnameLabel);
+  auto operator<=>(const PodAffinityTerm&) const = default;
 };
 
 // A topologySpreadConstraints entry with whenUnsatisfiable DoNotSchedule
@@ -87,6 +89,7 @@ struct SpreadConstraint {
   std::string topology_key;
   LabelSelector selector;
   int64_t min_domains = 0;  // 0: not set
+  auto operator<=>(const SpreadConstraint&) const = default;
 };
 
 // A containers[].ports[] entry with a hostPort: two pods asking for the
@@ -95,7 +98,7 @@ struct SpreadConstraint {
 struct HostPort {
   int64_t port = 0;
   std::string protocol = "TCP";
-  bool operator==(const HostPort&) const = default;
+  auto operator<=>(const HostPort&) const = default;
 };
 
 struct PodState {
@@ -104,15 +107,17 @@ struct PodState {
   std::string node_name;    // empty while pending
   bool terminated = false;  // phase Succeeded or Failed
   Resources requests;       // EffectivePodRequests: includes one pod slot
-  Labels labels;
-  Labels annotations;
-  Labels node_selector;
-  std::vector<NodeSelectorTerm> node_affinity;  // ORed; empty: no constraint
-  std::vector<Toleration> tolerations;
-  std::vector<PodAffinityTerm> affinity;
-  std::vector<PodAffinityTerm> anti_affinity;
-  std::vector<SpreadConstraint> spread;
-  std::vector<HostPort> host_ports;
+  // What pods of one controller have in common is frozen: shared by every
+  // pod with an equal value once the live store interns it.
+  Frozen<Labels> labels;
+  Frozen<Labels> annotations;
+  Frozen<Labels> node_selector;
+  Frozen<std::vector<NodeSelectorTerm>> node_affinity;  // ORed; empty: none
+  Frozen<std::vector<Toleration>> tolerations;
+  Frozen<std::vector<PodAffinityTerm>> affinity;
+  Frozen<std::vector<PodAffinityTerm>> anti_affinity;
+  Frozen<std::vector<SpreadConstraint>> spread;
+  Frozen<std::vector<HostPort>> host_ports;
   std::string owner_kind;  // of the controller owner reference; empty: none
   std::string owner_name;
   bool has_local_storage = false;  // an emptyDir or hostPath volume

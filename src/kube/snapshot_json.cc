@@ -509,11 +509,12 @@ Result<PodState> DecodePod(const Value& item, const std::string& path) {
   PS_ASSIGN_OR_RETURN(pod.namespace_, StringAt(*metadata, "namespace", meta));
   if (pod.namespace_.empty()) pod.namespace_ = "default";
   PS_ASSIGN_OR_RETURN(pod.labels, StringMapAt(*metadata, "labels", meta));
-  PS_ASSIGN_OR_RETURN(pod.annotations,
-                      StringMapAt(*metadata, "annotations", meta));
-  std::erase_if(pod.annotations, [](const auto& annotation) {
+  Labels annotations;
+  PS_ASSIGN_OR_RETURN(annotations, StringMapAt(*metadata, "annotations", meta));
+  std::erase_if(annotations, [](const auto& annotation) {
     return !IsKeptPodAnnotation(annotation.first);
   });
+  pod.annotations = std::move(annotations);
   if (Status s = DecodeOwner(*metadata, meta, &pod); !s.ok()) return s;
   const Value* spec = nullptr;
   PS_ASSIGN_OR_RETURN(spec, ObjectAt(item, "spec", path));

@@ -205,18 +205,18 @@ TEST_P(CaBinpackingTableTest, MatchesClusterAutoscaler) {
       const LabelSelector own =
           *LabelSelector::Parse(std::string("app=") + group.app);
       if (group.anti_affinity != AntiAffinity::kNone) {
-        pod.anti_affinity.push_back({own,
-                                     {},
-                                     group.anti_affinity == AntiAffinity::kZone
-                                         ? "topology.kubernetes.io/zone"
-                                         : "kubernetes.io/hostname"});
+        pod.anti_affinity = {{own,
+                              {},
+                              group.anti_affinity == AntiAffinity::kZone
+                                  ? "topology.kubernetes.io/zone"
+                                  : "kubernetes.io/hostname"}};
       }
       if (group.host_port != 0) {
-        pod.host_ports.push_back({group.host_port, "TCP"});
+        pod.host_ports = {{group.host_port, "TCP"}};
       }
       if (group.spread.max_skew != 0) {
-        pod.spread.push_back({group.spread.max_skew, group.spread.key, own,
-                              group.spread.min_domains});
+        pod.spread = {{group.spread.max_skew, group.spread.key, own,
+                       group.spread.min_domains}};
       }
     }
   }

@@ -140,7 +140,9 @@ TEST(NodescalePredicatesTest, HostnameAntiAffinityWorksBothWays) {
   // Terms look in the pod's own namespace unless namespaces are listed.
   plain_web.namespace_ = "other";
   EXPECT_TRUE(AntiAffinityAllows(plain_web, {&web}));
-  web.anti_affinity[0].namespaces = {"other"};
+  std::vector<PodAffinityTerm> terms = web.anti_affinity;
+  terms[0].namespaces = {"other"};
+  web.anti_affinity = std::move(terms);
   EXPECT_FALSE(AntiAffinityAllows(plain_web, {&web}));
 }
 

@@ -138,7 +138,7 @@ TEST_F(NodescaleScaleDownTest, PodsThatFitNowhereBlock) {
   snapshot_.nodes.pop_back();  // g-1 (2 cpu free) and g-2 only
   groups_[0].target_size = 2;
   AddPod("wide", "g-2", 2500)
-      .annotations = {};  // 62.5% would not be a candidate; lower it
+      .annotations.clear();  // 62.5% would not be a candidate; lower it
   config_.utilization_threshold = 0.7;
   EXPECT_EQ(KeptReason("g-2"), "pod default/wide fits on no other node");
 }
