@@ -48,7 +48,7 @@ Status Populate(sim::FakeApiServer* server, size_t* pod_bytes) {
                         : sim::MakeRealisticPodJson(i, node);
     *pod_bytes += json.size();
     const std::string ns =
-        FLAGS_tiny_pods ? "default" : "apps-" + std::to_string(i % 10);
+        FLAGS_tiny_pods ? "default" : sim::RealisticPodNamespace(i);
     status = server->CreateObject("/api/v1/namespaces/" + ns + "/pods", json);
   }
   return status;

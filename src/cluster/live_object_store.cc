@@ -8,19 +8,27 @@ namespace {
 std::string KeyOf(const kube::LivePod& pod) { return pod.state.Key(); }
 std::string KeyOf(const kube::LiveNode& node) { return node.state.name; }
 
+void Intern(kube::LivePod* pod, PodInterner* interner) {
+  interner->Intern(&pod->state);
+}
+void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
+
 template <typename T>
-void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items) {
+void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items,
+         PodInterner* interner) {
+  Intern(&item, interner);
   std::string key = KeyOf(item);
   (*items)[std::move(key)] = std::make_shared<const T>(std::move(item));
 }
 
 template <typename T>
 kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
-                               LiveObjectStore::Collection<T>* collection) {
+                               LiveObjectStore::Collection<T>* collection,
+                               PodInterner* interner) {
   kube::ReflectorSink<T> sink;
   sink.upsert = [=](const T& item) {
     std::lock_guard<std::mutex> lock(*mutex);
-    Add(item, &collection->items);
+    Add(item, &collection->items, interner);
   };
   sink.remove = [=](const T& item) {
     std::lock_guard<std::mutex> lock(*mutex);
@@ -31,7 +39,7 @@ kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
   sink.stage = [=](std::vector<T> page, bool first) {
     std::lock_guard<std::mutex> lock(*mutex);
     if (first) collection->staged.clear();
-    for (T& item : page) Add(std::move(item), &collection->staged);
+    for (T& item : page) Add(std::move(item), &collection->staged, interner);
   };
   sink.commit = [=] {
     std::lock_guard<std::mutex> lock(*mutex);
@@ -45,11 +53,11 @@ kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
 }  // namespace
 
 kube::ReflectorSink<kube::LivePod> LiveObjectStore::PodSink() {
-  return SinkFor(&mutex_, &pods_);
+  return SinkFor(&mutex_, &pods_, &interner_);
 }
 
 kube::ReflectorSink<kube::LiveNode> LiveObjectStore::NodeSink() {
-  return SinkFor(&mutex_, &nodes_);
+  return SinkFor(&mutex_, &nodes_, &interner_);
 }
 
 SharedList<kube::LivePod> LiveObjectStore::Pods() const {

@@ -3,6 +3,7 @@
 // pointers to them (no copy of the cluster per loop), and an update replaces
 // the pointer, so a loop still reading the old object keeps it alive. Lists
 // arrive in pages and are staged beside the current copy until complete.
+// What pods of one controller have in common is kept once (PodInterner).
 // Thread-safe.
 #ifndef PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 #define PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/pod_interner.h"
 #include "common/shared_list.h"
 #include "kube/live_objects.h"
 #include "kube/reflector.h"
@@ -40,6 +42,7 @@ class LiveObjectStore {
   mutable std::mutex mutex_;
   Collection<kube::LivePod> pods_;  // by namespace/name
   Collection<kube::LiveNode> nodes_;
+  PodInterner interner_;
 };
 
 }  // namespace propscaler

@@ -54,11 +54,10 @@ void WriteResources(Writer& w, const Container& c) {
   w.EndObject();
 }
 
+// A Deployment's pods share its namespace, team and labels.
 std::string AppName(int index) { return "app-" + std::to_string(index / 20); }
 
-std::string Namespace(int index) {
-  return "apps-" + std::to_string(index % 10);
-}
+std::string Team(int index) { return "team-" + std::to_string(index / 20 % 7); }
 
 std::string Hex(int64_t value, int digits) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -82,10 +81,10 @@ std::string LastApplied(int index) {
   w.Key("labels");
   w.StartObject();
   Str(w, "app", app);
-  Str(w, "team", "team-" + std::to_string(index % 7));
+  Str(w, "team", Team(index));
   w.EndObject();
   Str(w, "name", app);
-  Str(w, "namespace", Namespace(index));
+  Str(w, "namespace", RealisticPodNamespace(index));
   w.EndObject();
   w.Key("spec");
   w.StartObject();
@@ -128,14 +127,14 @@ void WriteMetadata(Writer& w, int index) {
   Str(w, "name",
       app + "-" + hash + "-" + Hex(int64_t{index} * 2654435 % 1048576, 5));
   Str(w, "generateName", app + "-" + hash + "-");
-  Str(w, "namespace", Namespace(index));
+  Str(w, "namespace", RealisticPodNamespace(index));
   w.Key("labels");
   w.StartObject();
   Str(w, "app", app);
   Str(w, "app.kubernetes.io/name", app);
   Str(w, "app.kubernetes.io/part-of", "shop");
   Str(w, "pod-template-hash", hash);
-  Str(w, "team", "team-" + std::to_string(index % 7));
+  Str(w, "team", Team(index));
   Str(w, "version", "v1.42.0");
   w.EndObject();
   w.Key("annotations");
@@ -310,6 +309,10 @@ void WriteStatus(Writer& w, int index) {
 }
 
 }  // namespace
+
+std::string RealisticPodNamespace(int index) {
+  return "apps-" + std::to_string(index / 20 % 10);
+}
 
 std::string MakeRealisticPodJson(int index, const std::string& node) {
   rapidjson::StringBuffer buffer;

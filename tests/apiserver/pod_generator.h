@@ -14,9 +14,10 @@
 
 namespace propscaler::sim {
 
-// Pod `index` of namespace "apps-<index % 10>", Running on `node`; pods
-// come 20 to a Deployment.
+// Pod `index`, Running on `node`. Pods come 20 to a Deployment, whose pods
+// share its namespace (RealisticPodNamespace), labels and template.
 std::string MakeRealisticPodJson(int index, const std::string& node);
+std::string RealisticPodNamespace(int index);  // "apps-0" to "apps-9"
 
 }  // namespace propscaler::sim
 
