@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string_view>
 
 namespace propscaler::sim {
 namespace {
@@ -212,6 +213,18 @@ void WriteContainer(Writer& w, const Container& c) {
   w.EndObject();
 }
 
+// The projected token volume the ServiceAccount admission adds (1.21+).
+void WriteApiAccessVolume(Writer& w) {
+  constexpr std::string_view kVolume =
+      R"({"name":"kube-api-access","projected":{"defaultMode":420,)"
+      R"("sources":[{"serviceAccountToken":{"expirationSeconds":3607,)"
+      R"("path":"token"}},{"configMap":{"name":"kube-root-ca.crt",)"
+      R"("items":[{"key":"ca.crt","path":"ca.crt"}]}},{"downwardAPI":)"
+      R"({"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1",)"
+      R"("fieldPath":"metadata.namespace"}}]}}]}})";
+  w.RawValue(kVolume.data(), kVolume.size(), rapidjson::kObjectType);
+}
+
 void WriteSpec(Writer& w, const std::string& node) {
   w.Key("spec");
   w.StartObject();
@@ -230,6 +243,7 @@ void WriteSpec(Writer& w, const std::string& node) {
     w.EndObject();
     w.EndObject();
   }
+  WriteApiAccessVolume(w);
   w.EndArray();
   Str(w, "nodeName", node);
   Str(w, "serviceAccountName", "shop");
