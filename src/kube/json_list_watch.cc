@@ -1,6 +1,8 @@
 #include "kube/json_list_watch.h"
 
 #include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 
 #include "kube/decode.h"
 
@@ -58,6 +60,100 @@ Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc) {
   }
   envelope.object = &value;
   return envelope;
+}
+
+namespace {
+
+// Follows a list's top level as RapidJSON reads it: the metadata's two
+// strings, and where each element of "items" starts and ends in the text.
+class ListScanner
+    : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ListScanner> {
+ public:
+  ListScanner(const rapidjson::MemoryStream* stream, JsonListScan* out,
+              const JsonItemVisitor* visit)
+      : stream_(stream), out_(out), visit_(visit) {}
+
+  bool Default() { return Scalar(); }
+  bool String(const char* text, rapidjson::SizeType length, bool) {
+    if (depth_ == 2 && in_metadata_) {
+      if (key_ == "resourceVersion")
+        out_->resource_version.assign(text, length);
+      if (key_ == "continue") out_->continue_token.assign(text, length);
+    }
+    return Scalar();
+  }
+  bool Key(const char* text, rapidjson::SizeType length, bool) {
+    if (depth_ <= 2) key_.assign(text, length);
+    return true;
+  }
+  bool StartObject() { return Start(); }
+  bool StartArray() { return Start(); }
+  bool EndObject(rapidjson::SizeType) { return End(); }
+  bool EndArray(rapidjson::SizeType) { return End(); }
+
+  bool root_is_object() const { return root_is_object_; }
+
+ private:
+  // The position just past the character RapidJSON last took.
+  size_t Position() const { return stream_->Tell(); }
+  char Last() const { return stream_->src_[-1]; }
+
+  bool Start() {
+    if (depth_ == 0) root_is_object_ = Last() == '{';
+    if (depth_ == 1) {
+      in_metadata_ = key_ == "metadata";
+      in_items_ = key_ == "items" && Last() == '[';
+    }
+    if (depth_ == 2 && in_items_) item_start_ = Position() - 1;
+    ++depth_;
+    return true;
+  }
+  bool End() {
+    --depth_;
+    if (depth_ == 2 && in_items_) {
+      (*visit_)(std::string_view(stream_->begin_ + item_start_,
+                                 Position() - item_start_),
+                items_++);
+    }
+    if (depth_ == 1) in_metadata_ = in_items_ = false;
+    return true;
+  }
+  // A number, string, bool or null: as an element of "items", not an
+  // object (reported as an empty text).
+  bool Scalar() {
+    if (depth_ == 2 && in_items_) (*visit_)(std::string_view(), items_++);
+    return true;
+  }
+
+  const rapidjson::MemoryStream* stream_;
+  JsonListScan* out_;
+  const JsonItemVisitor* visit_;
+  int depth_ = 0;
+  std::string key_;
+  bool in_metadata_ = false;
+  bool in_items_ = false;
+  bool root_is_object_ = false;
+  size_t item_start_ = 0;
+  size_t items_ = 0;
+};
+
+}  // namespace
+
+Status ScanJsonList(std::string_view body, const char* what, JsonListScan* out,
+                    const JsonItemVisitor& visit) {
+  rapidjson::MemoryStream stream(body.data(), body.size());
+  ListScanner scanner(&stream, out, &visit);
+  rapidjson::Reader reader;
+  const rapidjson::ParseResult parsed = reader.Parse(stream, scanner);
+  if (parsed.IsError()) {
+    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
+                            std::to_string(parsed.Offset()) + ": " +
+                            rapidjson::GetParseError_En(parsed.Code()));
+  }
+  if (!scanner.root_is_object()) {
+    return Status::Internal(std::string(what) + ": not a JSON object");
+  }
+  return Status::Ok();
 }
 
 }  // namespace propscaler::kube

@@ -9,6 +9,8 @@
 
 #include <rapidjson/document.h>
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -40,30 +42,42 @@ struct WatchEnvelope {
 };
 Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc);
 
+// A list's metadata, and each element of its "items" as text: the list is
+// read once without building its document, so only one item's document is
+// in memory at a time (a page of 500 realistic pods is several MB of JSON
+// and more as a document). An element that is not an object is visited
+// with an empty text. Errors name `what` and the offset.
+struct JsonListScan {
+  std::string resource_version;
+  std::string continue_token;
+};
+using JsonItemVisitor = std::function<void(std::string_view item, size_t i)>;
+Status ScanJsonList(std::string_view body, const char* what, JsonListScan* out,
+                    const JsonItemVisitor& visit);
+
 template <typename T>
 Result<ListPage<T>> DecodeJsonList(std::string_view body,
                                    JsonObjectDecoder<T> decode,
                                    const char* what) {
-  Result<rapidjson::Document> doc = ParseJsonObject(body, what);
-  if (!doc.ok()) return doc.status();
   ListPage<T> page;
-  if (doc->HasMember("metadata")) {
-    page.resource_version = JsonString((*doc)["metadata"], "resourceVersion");
-    page.continue_token = JsonString((*doc)["metadata"], "continue");
-  }
-  if (!doc->HasMember("items") || !(*doc)["items"].IsArray()) {
-    return page;  // "items": null
-  }
-  const rapidjson::Value& items = (*doc)["items"];
-  page.items.reserve(items.Size());
-  for (rapidjson::SizeType i = 0; i < items.Size(); ++i) {
-    Result<T> item = decode(items[i], "items[" + std::to_string(i) + "]");
-    if (item.ok()) {
-      page.items.push_back(std::move(item).value());
-    } else {
-      page.item_errors.push_back(item.status().message());
-    }
-  }
+  JsonListScan scan;
+  Status scanned =
+      ScanJsonList(body, what, &scan, [&](std::string_view text, size_t i) {
+        const std::string path = "items[" + std::to_string(i) + "]";
+        Result<rapidjson::Document> doc =
+            text.empty() ? Result<rapidjson::Document>(
+                               Status::Internal(path + ": not an object"))
+                         : ParseJsonObject(text, what);
+        Result<T> item = doc.ok() ? decode(*doc, path) : doc.status();
+        if (item.ok()) {
+          page.items.push_back(std::move(item).value());
+        } else {
+          page.item_errors.push_back(item.status().message());
+        }
+      });
+  if (!scanned.ok()) return scanned;
+  page.resource_version = std::move(scan.resource_version);
+  page.continue_token = std::move(scan.continue_token);
   return page;
 }
 
