@@ -7,19 +7,32 @@
 #include "kube/decode.h"
 
 namespace propscaler::kube {
+namespace {
+
+// OK, or why `what` is not a JSON object.
+Status ObjectParseStatus(const char* what, rapidjson::ParseResult parsed,
+                         bool is_object) {
+  if (parsed.IsError()) {
+    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
+                            std::to_string(parsed.Offset()) + ": " +
+                            rapidjson::GetParseError_En(parsed.Code()));
+  }
+  if (!is_object) {
+    return Status::Internal(std::string(what) + ": not a JSON object");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Result<rapidjson::Document> ParseJsonObject(std::string_view text,
                                             const char* what) {
   rapidjson::Document doc;
   doc.Parse(text.data(), text.size());
-  if (doc.HasParseError()) {
-    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
-                            std::to_string(doc.GetErrorOffset()) + ": " +
-                            rapidjson::GetParseError_En(doc.GetParseError()));
-  }
-  if (!doc.IsObject()) {
-    return Status::Internal(std::string(what) + ": not a JSON object");
-  }
+  Status status = ObjectParseStatus(
+      what, rapidjson::ParseResult(doc.GetParseError(), doc.GetErrorOffset()),
+      !doc.HasParseError() && doc.IsObject());
+  if (!status.ok()) return status;
   return doc;
 }
 
@@ -145,15 +158,7 @@ Status ScanJsonList(std::string_view body, const char* what, JsonListScan* out,
   ListScanner scanner(&stream, out, &visit);
   rapidjson::Reader reader;
   const rapidjson::ParseResult parsed = reader.Parse(stream, scanner);
-  if (parsed.IsError()) {
-    return Status::Internal(std::string(what) + ": invalid JSON at offset " +
-                            std::to_string(parsed.Offset()) + ": " +
-                            rapidjson::GetParseError_En(parsed.Code()));
-  }
-  if (!scanner.root_is_object()) {
-    return Status::Internal(std::string(what) + ": not a JSON object");
-  }
-  return Status::Ok();
+  return ObjectParseStatus(what, parsed, scanner.root_is_object());
 }
 
 }  // namespace propscaler::kube
