@@ -36,7 +36,6 @@ class Frozen {
   bool empty() const { return !value_ || value_->empty(); }
   size_t size() const { return value_ ? value_->size() : 0; }
   decltype(auto) operator[](size_t i) const { return get()[i]; }
-  decltype(auto) front() const { return get().front(); }
   template <typename K>
   auto find(const K& key) const {
     return get().find(key);
