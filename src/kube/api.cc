@@ -222,6 +222,7 @@ Status KubeApi::StreamWatch(
                  query + CollectionQuery(collection);
   // The server closes the stream after timeoutSeconds; give it slack.
   request.timeout_seconds = timeout_seconds + 30;
+  request.idle_only_until_accepted = true;
   Result<HttpRequest> prepared = Prepare(request);
   if (!prepared.ok()) return prepared.status();
   Result<HttpResponse> response =

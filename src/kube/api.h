@@ -38,9 +38,10 @@ struct Collection {
 };
 
 struct KubeApiOptions {
-  // A request or watch on which nothing arrives for this long is abandoned
-  // and retried. Servers send watch bookmarks about once a minute, so the
-  // default is twice that.
+  // A request, or a watch the server has not accepted yet, on which nothing
+  // arrives for this long is abandoned and retried. An accepted watch may
+  // be silent until its timeoutSeconds (kube-apiserver v1.20 sends a quiet
+  // watch no bookmark before); TCP keep-alive finds a peer that went away.
   std::chrono::seconds idle_timeout{120};
   // Times Retry-After; nullptr: RealClock.
   const Clock* clock = nullptr;

@@ -120,6 +120,7 @@ struct HttpClient::Transfer {
   bool stopped_by_reader = false;
   CURL* curl = nullptr;
   Clock::duration idle_timeout{0};  // zero: no limit
+  bool idle_only_until_accepted = false;
   Clock::time_point last_data = Clock::now();
   bool idle_timed_out = false;
 
@@ -168,8 +169,12 @@ struct HttpClient::Transfer {
     std::string_view line(data, size * count);
     // The blank line ends a response's headers (an interim 1xx's too, but
     // then the code is not 200).
-    if ((line == "\r\n" || line == "\n") && transfer->on_open != nullptr &&
-        *transfer->on_open && transfer->Streaming()) {
+    const bool accepted =
+        (line == "\r\n" || line == "\n") && transfer->Streaming();
+    if (accepted && transfer->idle_only_until_accepted) {
+      transfer->idle_timeout = Clock::duration::zero();
+    }
+    if (accepted && transfer->on_open != nullptr && *transfer->on_open) {
       (*transfer->on_open)();
       transfer->on_open = nullptr;
     }
@@ -301,6 +306,10 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
   curl_easy_setopt(c, CURLOPT_TIMEOUT,
                    static_cast<long>(request.timeout_seconds));
   transfer->idle_timeout = std::chrono::seconds(request.idle_timeout_seconds);
+  transfer->idle_only_until_accepted = request.idle_only_until_accepted;
+  curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+  curl_easy_setopt(c, CURLOPT_TCP_KEEPIDLE, 30L);
+  curl_easy_setopt(c, CURLOPT_TCP_KEEPINTVL, 15L);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, &Transfer::OnBody);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, transfer);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, &Transfer::OnHeader);

@@ -39,6 +39,11 @@ struct HttpRequest {
   int timeout_seconds = 30;
   // Abandon the request when no byte arrives for this long; 0: no limit.
   int idle_timeout_seconds = 0;
+  // A watch: the idle timeout holds only until the server accepts the
+  // stream (its 200). A quiet watch is then silent until the server's own
+  // timeoutSeconds (kube-apiserver v1.20 sends it no bookmark before), and
+  // TCP keep-alive probes find a peer that went away.
+  bool idle_only_until_accepted = false;
 };
 
 struct HttpResponse {
