@@ -1,7 +1,6 @@
 #include "replicas/params.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
@@ -15,121 +14,19 @@
 #include <variant>
 #include <vector>
 
+#include "common/json_input.h"
+
 namespace propscaler {
 namespace {
 
 using rapidjson::Value;
-
-constexpr size_t kMaxShownValue = 120;
-// Params are a flat object with two-level ladders; anything nested deeper is
-// a mistake, and RapidJSON's recursive parser and writer would run out of
-// stack on a few hundred thousand levels.
-constexpr int kMaxNesting = 32;
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    auto lower = [](char c) {
-      return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-    };
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-// `text` shortened, with control and non-ASCII bytes as \xNN, so that a
-// garbage value still makes one readable log line.
-std::string Excerpt(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : text.substr(0, kMaxShownValue)) {
-    if (c >= 0x20 && c < 0x7f) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
-    }
-  }
-  return text.size() > kMaxShownValue ? out + "..." : out;
-}
-
-// The offset where `json` first nests deeper than kMaxNesting, if it does.
-std::optional<size_t> TooDeepAt(std::string_view json) {
-  int depth = 0;
-  bool in_string = false;
-  bool escaped = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    const char c = json[i];
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > kMaxNesting) return i;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return std::nullopt;
-}
-
-// Compact JSON for error messages, shortened when long.
-std::string Show(const Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  std::string s(buffer.GetString(), buffer.GetSize());
-  if (s.size() > kMaxShownValue) s = s.substr(0, kMaxShownValue) + "...";
-  return s;
-}
 
 // Integral values without a fraction, as the user most likely wrote them.
 std::string ShowNumber(double d) {
   if (std::trunc(d) == d && std::fabs(d) < 9007199254740992.0) {
     return std::to_string(static_cast<int64_t>(d));
   }
-  return Show(Value(d));
-}
-
-Status FieldError(const std::string& field, const std::string& expected,
-                  const Value& got) {
-  return Status::Invalid(field + ": expected " + expected + ", got " +
-                         Show(got));
-}
-
-// Parses `json` into `doc`, which must hold an object. `what` names the
-// source in errors ("linear").
-Status ParseObject(const std::string& json, const std::string& what,
-                   rapidjson::Document* doc) {
-  if (std::optional<size_t> at = TooDeepAt(json)) {
-    return Status::Invalid(what + ": JSON nested deeper than " +
-                           std::to_string(kMaxNesting) + " levels at offset " +
-                           std::to_string(*at) + " in " + Quote(Excerpt(json)));
-  }
-  // RapidJSON takes a NUL for the end of the text and would ignore the rest.
-  if (const size_t nul = json.find('\0'); nul != std::string::npos) {
-    return Status::Invalid(what + ": invalid JSON at offset " +
-                           std::to_string(nul) + ": a NUL byte in " +
-                           Quote(Excerpt(json)));
-  }
-  doc->Parse<rapidjson::kParseValidateEncodingFlag>(json.c_str(), json.size());
-  if (doc->HasParseError()) {
-    return Status::Invalid(what + ": invalid JSON at offset " +
-                           std::to_string(doc->GetErrorOffset()) + ": " +
-                           rapidjson::GetParseError_En(doc->GetParseError()) +
-                           " in " + Quote(Excerpt(json)));
-  }
-  if (!doc->IsObject()) {
-    return FieldError(what, "a JSON object", *doc);
-  }
-  return Status::Ok();
+  return ShowJson(Value(d));
 }
 
 // Typed readers for one member. JSON null keeps the default, as Go's
@@ -138,20 +35,6 @@ Status ReadDouble(const Value& v, const std::string& field, double* out) {
   if (v.IsNull()) return Status::Ok();
   if (!v.IsNumber()) return FieldError(field, "a number", v);
   *out = v.GetDouble();
-  return Status::Ok();
-}
-
-Status ReadInt(const Value& v, const std::string& field, int64_t* out) {
-  if (v.IsNull()) return Status::Ok();
-  // Like Go decoding into an int: only integer literals within range; 1.5,
-  // 1.0 and 1e2 are errors.
-  if (!v.IsInt64()) {
-    if (v.IsNumber() && !v.IsDouble()) {
-      return FieldError(field, "an integer that fits 64 bits", v);
-    }
-    return FieldError(field, "an integer", v);
-  }
-  *out = v.GetInt64();
   return Status::Ok();
 }
 
@@ -232,8 +115,8 @@ Status ReadScaleDown(const Value& v, const std::string& field,
                              ", expected stabilizationSeconds, "
                              "maxStepPercent or periodSeconds");
     }
-    Status s = ReadInt(m.value, field + "." + std::string(known->name),
-                       &(policy.*known->member));
+    Status s = ReadJsonInt(m.value, field + "." + std::string(known->name),
+                           &(policy.*known->member));
     if (!s.ok()) return s;
   }
   for (const ScaleDownField& f : kScaleDownFields) {
@@ -246,19 +129,6 @@ Status ReadScaleDown(const Value& v, const std::string& field,
     }
   }
   *out = policy;
-  return Status::Ok();
-}
-
-// Applies `read` to every member whose name matches `name` ignoring case,
-// in document order, so the last one wins as in Go. Unknown members are
-// ignored, also as in Go.
-template <typename Read>
-Status ForMember(const Value& object, std::string_view name, Read read) {
-  for (const auto& m : object.GetObject()) {
-    std::string_view key(m.name.GetString(), m.name.GetStringLength());
-    if (!EqualsIgnoreCase(key, name)) continue;
-    if (Status s = read(m.value); !s.ok()) return s;
-  }
   return Status::Ok();
 }
 
@@ -340,40 +210,42 @@ void WriteCanonical(const Value& v,
 
 Result<LinearParams> ParseLinearParams(const std::string& json) {
   rapidjson::Document doc;
-  if (Status s = ParseObject(json, "linear", &doc); !s.ok()) return s;
+  if (Status s = ParseJsonObject(json, "linear", &doc); !s.ok()) return s;
   LinearParams p;
-  Status s = ForMember(doc, "coresPerReplica", [&](const Value& v) {
+  Status s = ForMemberIgnoringCase(doc, "coresPerReplica", [&](const Value& v) {
     return ReadDouble(v, "linear.coresPerReplica", &p.cores_per_replica);
   });
   if (s.ok()) {
-    s = ForMember(doc, "nodesPerReplica", [&](const Value& v) {
+    s = ForMemberIgnoringCase(doc, "nodesPerReplica", [&](const Value& v) {
       return ReadDouble(v, "linear.nodesPerReplica", &p.nodes_per_replica);
     });
   }
   if (s.ok()) {
-    s = ForMember(doc, "min", [&](const Value& v) {
-      return ReadInt(v, "linear.min", &p.min);
+    s = ForMemberIgnoringCase(doc, "min", [&](const Value& v) {
+      return ReadJsonInt(v, "linear.min", &p.min);
     });
   }
   if (s.ok()) {
-    s = ForMember(doc, "max", [&](const Value& v) {
-      return ReadInt(v, "linear.max", &p.max);
+    s = ForMemberIgnoringCase(doc, "max", [&](const Value& v) {
+      return ReadJsonInt(v, "linear.max", &p.max);
     });
   }
   if (s.ok()) {
-    s = ForMember(doc, "preventSinglePointFailure", [&](const Value& v) {
-      return ReadBool(v, "linear.preventSinglePointFailure",
-                      &p.prevent_single_point_failure);
-    });
+    s = ForMemberIgnoringCase(
+        doc, "preventSinglePointFailure", [&](const Value& v) {
+          return ReadBool(v, "linear.preventSinglePointFailure",
+                          &p.prevent_single_point_failure);
+        });
   }
   if (s.ok()) {
-    s = ForMember(doc, "includeUnschedulableNodes", [&](const Value& v) {
-      return ReadBool(v, "linear.includeUnschedulableNodes",
-                      &p.include_unschedulable_nodes);
-    });
+    s = ForMemberIgnoringCase(
+        doc, "includeUnschedulableNodes", [&](const Value& v) {
+          return ReadBool(v, "linear.includeUnschedulableNodes",
+                          &p.include_unschedulable_nodes);
+        });
   }
   if (s.ok()) {
-    s = ForMember(doc, "scaleDown", [&](const Value& v) {
+    s = ForMemberIgnoringCase(doc, "scaleDown", [&](const Value& v) {
       return ReadScaleDown(v, "linear.scaleDown", &p.scale_down);
     });
   }
@@ -384,24 +256,25 @@ Result<LinearParams> ParseLinearParams(const std::string& json) {
 
 Result<LadderParams> ParseLadderParams(const std::string& json) {
   rapidjson::Document doc;
-  if (Status s = ParseObject(json, "ladder", &doc); !s.ok()) return s;
+  if (Status s = ParseJsonObject(json, "ladder", &doc); !s.ok()) return s;
   LadderParams p;
-  Status s = ForMember(doc, "coresToReplicas", [&](const Value& v) {
+  Status s = ForMemberIgnoringCase(doc, "coresToReplicas", [&](const Value& v) {
     return ReadLadder(v, "ladder.coresToReplicas", &p.cores_to_replicas);
   });
   if (s.ok()) {
-    s = ForMember(doc, "nodesToReplicas", [&](const Value& v) {
+    s = ForMemberIgnoringCase(doc, "nodesToReplicas", [&](const Value& v) {
       return ReadLadder(v, "ladder.nodesToReplicas", &p.nodes_to_replicas);
     });
   }
   if (s.ok()) {
-    s = ForMember(doc, "includeUnschedulableNodes", [&](const Value& v) {
-      return ReadBool(v, "ladder.includeUnschedulableNodes",
-                      &p.include_unschedulable_nodes);
-    });
+    s = ForMemberIgnoringCase(
+        doc, "includeUnschedulableNodes", [&](const Value& v) {
+          return ReadBool(v, "ladder.includeUnschedulableNodes",
+                          &p.include_unschedulable_nodes);
+        });
   }
   if (s.ok()) {
-    s = ForMember(doc, "scaleDown", [&](const Value& v) {
+    s = ForMemberIgnoringCase(doc, "scaleDown", [&](const Value& v) {
       return ReadScaleDown(v, "ladder.scaleDown", &p.scale_down);
     });
   }
@@ -440,7 +313,8 @@ Result<Params> ParseParams(const std::map<std::string, std::string>& data) {
 Result<std::map<std::string, std::string>> DefaultParamsToData(
     const std::string& flag_json) {
   rapidjson::Document doc;
-  if (Status s = ParseObject(flag_json, "--default-params", &doc); !s.ok()) {
+  if (Status s = ParseJsonObject(flag_json, "--default-params", &doc);
+      !s.ok()) {
     return s;
   }
   std::map<std::string, std::string> data;
