@@ -53,7 +53,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         Target{"params", &FuzzParams}, Target{"quantity", &FuzzQuantity},
         Target{"kubeconfig", &FuzzKubeconfig}, Target{"decode", &FuzzDecode},
-        Target{"flags", &FuzzFlags}, Target{"node_groups", &FuzzNodeGroups}),
+        Target{"flags", &FuzzFlags}, Target{"node_groups", &FuzzNodeGroups},
+        Target{"vertical_config", &FuzzVerticalConfig}),
     [](const ::testing::TestParamInfo<Target>& info) {
       return std::string(info.param.name);
     });
