@@ -189,8 +189,6 @@ void ApiRoutes::Patch(const httplib::Request& req,
                       httplib::Response& res) const {
   std::optional<ResourcePath> path = NamedPath(req, res);
   if (!path) return;
-  // Strategic merge is treated as a plain merge: enough for the fields the
-  // simulated objects carry.
   std::string type = req.get_header_value("Content-Type");
   if (type.rfind("application/merge-patch+json", 0) != 0 &&
       type.rfind("application/strategic-merge-patch+json", 0) != 0) {
@@ -205,9 +203,13 @@ void ApiRoutes::Patch(const httplib::Request& req,
   if (path->subresource == "scale") {
     return WriteResult(res, 200, PatchScale(*context_.store, *path, patch));
   }
+  const auto patch_type =
+      type.rfind("application/strategic-merge-patch+json", 0) == 0
+          ? ObjectStore::PatchType::kStrategic
+          : ObjectStore::PatchType::kMerge;
   WriteResult(res, 200,
               ObjectJson(context_.store->Patch(*path->type, path->ns,
-                                               path->name, patch)));
+                                               path->name, patch, patch_type)));
 }
 
 void ApiRoutes::Delete(const httplib::Request& req,

@@ -13,6 +13,15 @@ namespace propscaler::sim {
 void ApplyMergePatch(rapidjson::Value& target, const rapidjson::Value& patch,
                      rapidjson::Document::AllocatorType& alloc);
 
+// application/strategic-merge-patch+json, as far as the simulated objects
+// need it: a merge patch, except that the lists of a pod spec whose patch
+// strategy is merge on "name" (containers, initContainers,
+// ephemeralContainers) merge element by element, an element new by name
+// added at the end.
+void ApplyStrategicMergePatch(rapidjson::Value& target,
+                              const rapidjson::Value& patch,
+                              rapidjson::Document::AllocatorType& alloc);
+
 }  // namespace propscaler::sim
 
 #endif  // PROPSCALER_TESTS_APISERVER_MERGE_PATCH_H_

@@ -6,6 +6,7 @@
 
 #include "apiserver/json_util.h"
 #include "apiserver/merge_patch.h"
+#include "apiserver/pod_template_validation.h"
 
 namespace propscaler::sim {
 namespace {
@@ -71,6 +72,7 @@ ApiResult<ObjectPtr> ObjectStore::Create(const ResourceType& type,
   std::lock_guard<std::mutex> lock(mu_);
   if (auto error = PrepareNewLocked(type, ns, object)) return *error;
   ObjectKey key{ns, GetString(Metadata(object), "name")};
+  if (auto error = ValidatePodTemplate(type, key.name, object)) return *error;
   ObjectMap& objects = objects_[type.plural];
   if (objects.count(key) > 0) {
     return ApiError::AlreadyExists(type.QualifiedName(), key.name);
@@ -120,6 +122,7 @@ ApiResult<ObjectPtr> ObjectStore::Update(const ResourceType& type,
     if (auto error = CheckResourceVersion(type, name, object, rv)) {
       return error;
     }
+    if (auto error = ValidatePodTemplate(type, name, object)) return error;
     KeepServerFields(current, object);
     auto& alloc = object.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(object, "metadata", alloc);
@@ -136,15 +139,21 @@ ApiResult<ObjectPtr> ObjectStore::Update(const ResourceType& type,
 ApiResult<ObjectPtr> ObjectStore::Patch(const ResourceType& type,
                                         const std::string& ns,
                                         const std::string& name,
-                                        const rapidjson::Value& patch) {
+                                        const rapidjson::Value& patch,
+                                        PatchType patch_type) {
   auto merge = [&](rapidjson::Document& current) -> std::optional<ApiError> {
     rapidjson::Document original;
     original.CopyFrom(current, original.GetAllocator());
     int64_t rv = std::stoll(GetString(Metadata(current), "resourceVersion"));
-    ApplyMergePatch(current, patch, current.GetAllocator());
+    if (patch_type == PatchType::kStrategic) {
+      ApplyStrategicMergePatch(current, patch, current.GetAllocator());
+    } else {
+      ApplyMergePatch(current, patch, current.GetAllocator());
+    }
     if (auto error = CheckResourceVersion(type, name, current, rv)) {
       return error;
     }
+    if (auto error = ValidatePodTemplate(type, name, current)) return error;
     KeepServerFields(original, current);
     auto& alloc = current.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(current, "metadata", alloc);

@@ -105,10 +105,14 @@ class ObjectStore {
   ApiResult<ObjectPtr> Update(const ResourceType& type, const std::string& ns,
                               const std::string& name,
                               rapidjson::Document object);
-  // RFC 7386 merge; 409 when the patch names a stale resourceVersion.
+  // RFC 7386 merge, or a strategic merge (merge_patch.h); 409 when the
+  // patch names a stale resourceVersion, 422 when the result is not a
+  // valid pod template (pod_template_validation.h).
+  enum class PatchType { kMerge, kStrategic };
   ApiResult<ObjectPtr> Patch(const ResourceType& type, const std::string& ns,
                              const std::string& name,
-                             const rapidjson::Value& patch);
+                             const rapidjson::Value& patch,
+                             PatchType patch_type = PatchType::kMerge);
   // Read-modify-write of one object under the lock.
   ApiResult<ObjectPtr> Mutate(const ResourceType& type, const std::string& ns,
                               const std::string& name, const Mutation& mutate);

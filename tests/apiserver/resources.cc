@@ -15,6 +15,7 @@ const std::vector<ResourceType>& AllResourceTypes() {
       {"apps", "v1", "deployments", "Deployment", true, true},
       {"apps", "v1", "replicasets", "ReplicaSet", true, true},
       {"apps", "v1", "statefulsets", "StatefulSet", true, true},
+      {"apps", "v1", "daemonsets", "DaemonSet", true, false},
       {"coordination.k8s.io", "v1", "leases", "Lease", true, false},
       {"autoscaling", "v1", "horizontalpodautoscalers",
        "HorizontalPodAutoscaler", true, false},

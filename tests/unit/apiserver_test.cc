@@ -18,6 +18,8 @@
 #include "apiserver/json_util.h"
 #include "apiserver/merge_patch.h"
 #include "apiserver/node_generator.h"
+#include "apiserver/pod_template_validation.h"
+#include "apiserver/resources.h"
 #include "apiserver/test_certs.h"
 
 namespace propscaler::sim {
@@ -557,6 +559,60 @@ TEST(NodeGeneratorTest, MakesRealisticNodes) {
   EXPECT_EQ(GetString(four["status"]["capacity"], "cpu"), "4");
   EXPECT_EQ(GetString(four["status"]["allocatable"], "cpu"), "3920m");
   EXPECT_EQ(GetString(four["status"]["capacity"], "memory"), "16Gi");
+}
+
+}  // namespace
+}  // namespace propscaler::sim
+
+namespace propscaler::sim {
+namespace {
+
+TEST(StrategicMergePatchTest, ContainersMergeByNameOtherListsReplace) {
+  rapidjson::Document target;
+  target.Parse(R"({"spec": {"template": {"spec": {
+      "containers": [{"name": "a", "image": "x",
+                      "resources": {"requests": {"cpu": "1", "memory": "1"}}},
+                     {"name": "b", "image": "y"}],
+      "tolerations": [{"key": "k"}]}}}})");
+  rapidjson::Document patch;
+  patch.Parse(R"({"spec": {"template": {"spec": {
+      "containers": [{"name": "b", "resources": {"limits": {"cpu": "2"}}},
+                     {"name": "a", "resources": {"requests": {"cpu": "3"}}}],
+      "tolerations": [{"key": "j"}]}}}})");
+  ApplyStrategicMergePatch(target, patch, target.GetAllocator());
+  const rapidjson::Value& spec = target["spec"]["template"]["spec"];
+  ASSERT_EQ(spec["containers"].Size(), 2u);
+  EXPECT_STREQ(spec["containers"][0]["name"].GetString(), "a");
+  EXPECT_STREQ(spec["containers"][0]["image"].GetString(), "x");
+  EXPECT_STREQ(
+      spec["containers"][0]["resources"]["requests"]["cpu"].GetString(), "3");
+  EXPECT_STREQ(
+      spec["containers"][0]["resources"]["requests"]["memory"].GetString(),
+      "1");
+  EXPECT_STREQ(spec["containers"][1]["resources"]["limits"]["cpu"].GetString(),
+               "2");
+  ASSERT_EQ(spec["tolerations"].Size(), 1u);
+  EXPECT_STREQ(spec["tolerations"][0]["key"].GetString(), "j");
+}
+
+TEST(PodTemplateValidationTest, RejectsWhatTheRealServerRejects) {
+  const ResourceType& deployments = *FindResourceType("deployments");
+  rapidjson::Document object;
+  object.Parse(R"({"spec": {"template": {"spec": {"containers": [
+      {"name": "a", "image": "x",
+       "resources": {"requests": {"cpu": "2"}, "limits": {"cpu": "1500m"}}},
+      {"name": "b"}]}}}})");
+  std::optional<ApiError> error = ValidatePodTemplate(deployments, "d", object);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code, 422);
+  EXPECT_EQ(error->message,
+            "Deployment.apps \"d\" is invalid: "
+            "[spec.template.spec.containers[0].resources.requests: Invalid "
+            "value: \"2\": must be less than or equal to cpu limit, "
+            "spec.template.spec.containers[1].image: Required value]");
+  object.Parse(R"({"spec": {"template": {"spec": {"containers": [
+      {"name": "a", "image": "x", "resources": {"requests": {"cpu": "1"}}}]}}}})");
+  EXPECT_FALSE(ValidatePodTemplate(deployments, "d", object).has_value());
 }
 
 }  // namespace

@@ -1,0 +1,176 @@
+#include "kube/pod_template.h"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "common/object_names.h"
+#include "kube/json_list_watch.h"
+
+namespace propscaler::kube {
+namespace {
+
+using rapidjson::Value;
+
+struct KindNames {
+  WorkloadRef::Kind kind;
+  const char* singular;
+  const char* plural;
+  const char* api_kind;
+};
+
+constexpr std::array<KindNames, 4> kKinds = {{
+    {WorkloadRef::Kind::kDeployment, "deployment", "deployments", "Deployment"},
+    {WorkloadRef::Kind::kDaemonSet, "daemonset", "daemonsets", "DaemonSet"},
+    {WorkloadRef::Kind::kReplicaSet, "replicaset", "replicasets", "ReplicaSet"},
+    {WorkloadRef::Kind::kStatefulSet, "statefulset", "statefulsets",
+     "StatefulSet"},
+}};
+
+const KindNames& NamesOf(WorkloadRef::Kind kind) {
+  for (const KindNames& names : kKinds) {
+    if (names.kind == kind) return names;
+  }
+  return kKinds[0];
+}
+
+const Value* Member(const Value& object, const char* name) {
+  if (!object.IsObject()) return nullptr;
+  auto it = object.FindMember(name);
+  return it == object.MemberEnd() ? nullptr : &it->value;
+}
+
+ResourceList ReadResourceList(const Value* list) {
+  ResourceList out;
+  if (list == nullptr || !list->IsObject()) return out;
+  for (const auto& m : list->GetObject()) {
+    if (!m.value.IsString()) continue;
+    out[std::string(m.name.GetString(), m.name.GetStringLength())] =
+        std::string(m.value.GetString(), m.value.GetStringLength());
+  }
+  return out;
+}
+
+void WriteResourceList(rapidjson::Writer<rapidjson::StringBuffer>& writer,
+                       const char* side, const ResourceList& list) {
+  if (list.empty()) return;
+  writer.Key(side);
+  writer.StartObject();
+  for (const auto& [resource, quantity] : list) {
+    writer.Key(resource.c_str(), resource.size());
+    writer.String(quantity.c_str(), quantity.size());
+  }
+  writer.EndObject();
+}
+
+}  // namespace
+
+std::string WorkloadRef::ToString() const {
+  return std::string(NamesOf(kind).singular) + "/" + name;
+}
+
+std::string WorkloadRef::Collection() const { return NamesOf(kind).plural; }
+
+std::string WorkloadRef::ApiKind() const { return NamesOf(kind).api_kind; }
+
+std::string WorkloadRef::Path(const std::string& ns) const {
+  return "/apis/apps/v1/namespaces/" + ns + "/" + Collection() + "/" + name;
+}
+
+Result<WorkloadRef> ParseWorkloadRef(std::string_view flag) {
+  const size_t slash = flag.find('/');
+  if (flag.empty()) {
+    return Status::Invalid("--target is empty; want KIND/NAME");
+  }
+  if (slash == std::string_view::npos || slash + 1 == flag.size() ||
+      flag.find('/', slash + 1) != std::string_view::npos) {
+    return Status::Invalid("--target \"" + std::string(flag) +
+                           "\" is not of the form KIND/NAME");
+  }
+  std::string kind(flag.substr(0, slash));
+  std::transform(kind.begin(), kind.end(), kind.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  const std::string name(flag.substr(slash + 1));
+  for (const KindNames& names : kKinds) {
+    if (kind != names.singular) continue;
+    if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
+      return valid.WithContext("--target \"" + std::string(flag) + "\"");
+    }
+    return WorkloadRef{names.kind, name};
+  }
+  return Status::Invalid("--target \"" + std::string(flag) +
+                         "\" has unsupported kind \"" +
+                         std::string(flag.substr(0, slash)) +
+                         "\" (want deployment, daemonset, replicaset or "
+                         "statefulset)");
+}
+
+Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body) {
+  Result<rapidjson::Document> doc = ParseJsonObject(body, "workload");
+  if (!doc.ok()) return doc.status();
+  PodTemplateWorkload out;
+  if (const Value* metadata = Member(*doc, "metadata")) {
+    out.name = JsonString(*metadata, "name");
+    out.uid = JsonString(*metadata, "uid");
+    out.resource_version = JsonString(*metadata, "resourceVersion");
+  }
+  const Value* spec = Member(*doc, "spec");
+  const Value* pod_template = spec ? Member(*spec, "template") : nullptr;
+  const Value* pod_spec =
+      pod_template ? Member(*pod_template, "spec") : nullptr;
+  const Value* containers =
+      pod_spec ? Member(*pod_spec, "containers") : nullptr;
+  if (containers == nullptr || !containers->IsArray()) {
+    return Status::Internal("workload " + out.name +
+                            " has no spec.template.spec.containers");
+  }
+  for (const Value& container : containers->GetArray()) {
+    ContainerResources resources{JsonString(container, "name"), {}, {}};
+    if (const Value* r = Member(container, "resources")) {
+      resources.requests = ReadResourceList(Member(*r, "requests"));
+      resources.limits = ReadResourceList(Member(*r, "limits"));
+    }
+    out.containers.push_back(std::move(resources));
+  }
+  return out;
+}
+
+std::string EncodeContainerResourcesPatch(
+    const std::string& resource_version,
+    const std::vector<ContainerResourcesEdit>& edits) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("metadata");
+  writer.StartObject();
+  writer.Key("resourceVersion");
+  writer.String(resource_version.c_str(), resource_version.size());
+  writer.EndObject();
+  writer.Key("spec");
+  writer.StartObject();
+  writer.Key("template");
+  writer.StartObject();
+  writer.Key("spec");
+  writer.StartObject();
+  writer.Key("containers");
+  writer.StartArray();
+  for (const ContainerResourcesEdit& edit : edits) {
+    writer.StartObject();
+    writer.Key("name");
+    writer.String(edit.container.c_str(), edit.container.size());
+    writer.Key("resources");
+    writer.StartObject();
+    WriteResourceList(writer, "requests", edit.requests);
+    WriteResourceList(writer, "limits", edit.limits);
+    writer.EndObject();
+    writer.EndObject();
+  }
+  writer.EndArray();
+  for (int i = 0; i < 4; ++i) writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+}  // namespace propscaler::kube
