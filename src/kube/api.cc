@@ -315,10 +315,34 @@ Result<Scale> KubeApi::UpdateScale(const std::string& ns,
 }
 
 std::unique_ptr<ListWatch<NodeInfo>> KubeApi::CountedNodes(
-    const std::string& label_selector, const TaintFilter& excluded) const {
+    const std::string& label_selector, const TaintFilter& excluded,
+    CountedCpu cpu) const {
   return std::make_unique<HttpListWatch<NodeInfo>>(
       this, Collection{"/api/v1/nodes", label_selector, ""},
-      CountedNodeCodec(excluded));
+      CountedNodeCodec(excluded, cpu));
+}
+
+Result<PodTemplateWorkload> KubeApi::GetPodTemplate(
+    const std::string& ns, const WorkloadRef& target) const {
+  HttpRequest request;
+  request.path = target.Path(ns);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodePodTemplateWorkload(*body);
+}
+
+Result<PodTemplateWorkload> KubeApi::PatchContainerResources(
+    const std::string& ns, const WorkloadRef& target,
+    const std::string& resource_version,
+    const std::vector<ContainerResourcesEdit>& edits) const {
+  HttpRequest request;
+  request.method = "PATCH";
+  request.path = target.Path(ns);
+  request.content_type = "application/strategic-merge-patch+json";
+  request.body = EncodeContainerResourcesPatch(resource_version, edits);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodePodTemplateWorkload(*body);
 }
 
 std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(

@@ -89,8 +89,8 @@ class KubeApi : public Client {
                    const std::function<void()>& on_open = {}) const;
 
   std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
-      const std::string& label_selector,
-      const TaintFilter& excluded) const override;
+      const std::string& label_selector, const TaintFilter& excluded,
+      CountedCpu cpu) const override;
   std::unique_ptr<ListWatch<ConfigMap>> ConfigMapNamed(
       const std::string& ns, const std::string& name) const override;
   Result<ConfigMap> GetConfigMap(const std::string& ns,
@@ -106,6 +106,12 @@ class KubeApi : public Client {
                            int64_t replicas) const override;
   Result<Scale> UpdateScale(const std::string& ns, const ScaleTarget& target,
                             const Scale& read, int64_t replicas) const override;
+  Result<PodTemplateWorkload> GetPodTemplate(
+      const std::string& ns, const WorkloadRef& target) const override;
+  Result<PodTemplateWorkload> PatchContainerResources(
+      const std::string& ns, const WorkloadRef& target,
+      const std::string& resource_version,
+      const std::vector<ContainerResourcesEdit>& edits) const override;
   // autoscaling/v1, one unpaged list.
   Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
       const std::string& ns) const override;

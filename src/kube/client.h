@@ -24,6 +24,7 @@
 #include "kube/node_group.h"
 #include "kube/node_taint_edit.h"
 #include "kube/objects.h"
+#include "kube/pod_template.h"
 #include "kube/scale_target.h"
 
 namespace propscaler::kube {
@@ -33,9 +34,11 @@ class Client {
   virtual ~Client() = default;
 
   // The nodes matching `label_selector` (passed to the server as is), as
-  // replica mode counts them: `excluded` taints mark a node excluded.
+  // replica and vertical mode count them: `excluded` taints mark a node
+  // excluded; `cpu` is the CPU figure counted.
   virtual std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
-      const std::string& label_selector, const TaintFilter& excluded) const = 0;
+      const std::string& label_selector, const TaintFilter& excluded,
+      CountedCpu cpu) const = 0;
   // The ConfigMap `name` in `ns` (a collection of at most one).
   virtual std::unique_ptr<ListWatch<ConfigMap>> ConfigMapNamed(
       const std::string& ns, const std::string& name) const = 0;
@@ -67,6 +70,16 @@ class Client {
                                     const ScaleTarget& target,
                                     const Scale& read,
                                     int64_t replicas) const = 0;
+
+  // Vertical mode: a workload's pod template, and a strategic merge patch
+  // of its containers' resources under `resource_version` (kConflict when
+  // the workload changed since; RBAC `get` and `patch`).
+  virtual Result<PodTemplateWorkload> GetPodTemplate(
+      const std::string& ns, const WorkloadRef& target) const = 0;
+  virtual Result<PodTemplateWorkload> PatchContainerResources(
+      const std::string& ns, const WorkloadRef& target,
+      const std::string& resource_version,
+      const std::vector<ContainerResourcesEdit>& edits) const = 0;
 
   // The HorizontalPodAutoscalers in `ns`: one list, or a list and watch.
   virtual Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(

@@ -246,15 +246,16 @@ std::string DecodeStatusMessage(std::string_view body) {
   return text.empty() ? "(empty body)" : text;
 }
 
-ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded) {
-  return {[excluded](std::string_view body) {
-            return DecodeNodeList(body, excluded);
+ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded,
+                                          CountedCpu cpu) {
+  return {[excluded, cpu](std::string_view body) {
+            return DecodeNodeList(body, excluded, cpu);
           },
-          [excluded](std::string_view line) {
-            return DecodeNodeWatchEvent(line, excluded);
+          [excluded, cpu](std::string_view line) {
+            return DecodeNodeWatchEvent(line, excluded, cpu);
           },
-          [excluded](JsonChunkStream* body) {
-            return DecodeNodeListStream(body, excluded);
+          [excluded, cpu](JsonChunkStream* body) {
+            return DecodeNodeListStream(body, excluded, cpu);
           }};
 }
 

@@ -17,17 +17,22 @@ namespace propscaler::kube {
 
 // Nodes (node_decode.cc): streamed through a SAX reader, no DOM. A node with
 // a taint `excluded` matches gets excluded_by_taint.
-Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
-                                          const TaintFilter& excluded = {});
+// `cpu` picks status.allocatable.cpu or status.capacity.cpu.
+Result<ListPage<NodeInfo>> DecodeNodeList(
+    std::string_view body, const TaintFilter& excluded = {},
+    CountedCpu cpu = CountedCpu::kAllocatable);
 // The same, read from a stream as the list arrives.
 Result<ListPage<NodeInfo>> DecodeNodeListStream(
-    JsonChunkStream* body, const TaintFilter& excluded = {});
+    JsonChunkStream* body, const TaintFilter& excluded = {},
+    CountedCpu cpu = CountedCpu::kAllocatable);
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(
-    std::string_view line, const TaintFilter& excluded = {});
+    std::string_view line, const TaintFilter& excluded = {},
+    CountedCpu cpu = CountedCpu::kAllocatable);
 
 // The codecs of the collections the loops watch.
 // Counted nodes' lists are decoded as streams.
-ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded);
+ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded,
+                                          CountedCpu cpu);
 ListWatchCodec<ConfigMap> ConfigMapCodec();
 
 Result<ListPage<ConfigMap>> DecodeConfigMapList(std::string_view body);

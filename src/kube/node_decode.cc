@@ -1,6 +1,7 @@
 // Nodes are decoded with RapidJSON's SAX reader, never into a DOM: the
 // handler follows only the paths propscaler reads (metadata.name,
-// metadata.resourceVersion, spec.unschedulable, status.allocatable.cpu,
+// metadata.resourceVersion, spec.unschedulable, status.allocatable.cpu (or
+// status.capacity.cpu),
 // status.conditions[].{type,status}, and spec.taints[].{key,effect} when
 // --exclude-node-taints is set) and skips every other subtree without
 // looking at its keys. A 4 KB Node costs a few microseconds and no memory
@@ -33,6 +34,7 @@ enum class Field : uint8_t {
   kEffect,
   kStatus,
   kAllocatable,
+  kCapacity,
   kCpu,
   kConditions,
   kCode,
@@ -57,6 +59,7 @@ Field Classify(std::string_view text) {
       {"effect", Field::kEffect},
       {"status", Field::kStatus},
       {"allocatable", Field::kAllocatable},
+      {"capacity", Field::kCapacity},
       {"cpu", Field::kCpu},
       {"conditions", Field::kConditions},
       {"code", Field::kCode},
@@ -84,7 +87,7 @@ enum class Level : uint8_t {
   kTaints,
   kTaint,
   kNodeStatus,
-  kAllocatable,
+  kCpuList,  // status.allocatable or status.capacity, whichever is counted
   kConditions,
   kCondition,
 };
@@ -111,7 +114,9 @@ Level Child(Level parent, Field key, bool array) {
     case Level::kTaints:
       return array ? Level::kIgnored : Level::kTaint;
     case Level::kNodeStatus:
-      if (key == Field::kAllocatable && !array) return Level::kAllocatable;
+      if ((key == Field::kAllocatable || key == Field::kCapacity) && !array) {
+        return Level::kCpuList;
+      }
       return key == Field::kConditions && array ? Level::kConditions
                                                 : Level::kIgnored;
     case Level::kConditions:
@@ -139,7 +144,12 @@ struct NodeFields {
   bool initial_events_end = false;
 };
 
-Result<NodeInfo> ToNodeInfo(NodeFields& fields) {
+const char* CpuFieldName(CountedCpu cpu) {
+  return cpu == CountedCpu::kCapacity ? " status.capacity.cpu"
+                                      : " status.allocatable.cpu";
+}
+
+Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu) {
   if (fields.name.empty())
     return Status::Internal("node without metadata.name");
   NodeInfo info{std::move(fields.name), 0, fields.unschedulable, fields.ready,
@@ -147,8 +157,7 @@ Result<NodeInfo> ToNodeInfo(NodeFields& fields) {
   if (fields.cpu.empty()) return info;
   Result<int64_t> millis = ParseMilliQuantity(fields.cpu);
   if (!millis.ok()) {
-    return millis.status().WithContext("node " + info.name +
-                                       " status.allocatable.cpu");
+    return millis.status().WithContext("node " + info.name + CpuFieldName(cpu));
   }
   info.cpu_millis = *millis;
   return info;
@@ -159,8 +168,9 @@ class NodeHandler
  public:
   // `page` set: a list whose items go there; else one watch event. Nodes
   // with a taint `excluded` matches are marked excluded_by_taint.
-  NodeHandler(ListPage<NodeInfo>* page, const TaintFilter& excluded)
-      : page_(page), excluded_(excluded) {}
+  NodeHandler(ListPage<NodeInfo>* page, const TaintFilter& excluded,
+              CountedCpu cpu)
+      : page_(page), excluded_(excluded), cpu_(cpu) {}
 
   bool StartObject() { return Enter(false); }
   bool StartArray() { return Enter(true); }
@@ -222,8 +232,11 @@ class NodeHandler
     // Without exclusions taints are skipped unread, as before the flag;
     // annotations are read only for the bookmark that ends a WatchList's
     // initial events (the type comes first on the wire).
+    const Field counted =
+        cpu_ == CountedCpu::kCapacity ? Field::kCapacity : Field::kAllocatable;
     if ((next == Level::kTaints && excluded_.empty()) ||
-        (next == Level::kNodeAnnotations && event_type_ != "BOOKMARK")) {
+        (next == Level::kNodeAnnotations && event_type_ != "BOOKMARK") ||
+        (next == Level::kCpuList && key_ != counted)) {
       next = Level::kIgnored;
     }
     if (next == Level::kIgnored || depth_ == kMaxDepth) {
@@ -265,7 +278,7 @@ class NodeHandler
   }
 
   void AddItem() {
-    Result<NodeInfo> node = ToNodeInfo(fields_);
+    Result<NodeInfo> node = ToNodeInfo(fields_, cpu_);
     if (node.ok()) {
       page_->items.push_back(std::move(node).value());
     } else {
@@ -294,7 +307,7 @@ class NodeHandler
           fields_.initial_events_end = true;
         }
         break;
-      case Level::kAllocatable:
+      case Level::kCpuList:
         if (key_ == Field::kCpu) fields_.cpu = text;
         break;
       case Level::kTaint:
@@ -312,6 +325,7 @@ class NodeHandler
 
   ListPage<NodeInfo>* page_;
   const TaintFilter& excluded_;
+  const CountedCpu cpu_;
   std::array<Level, kMaxDepth> levels_{};
   size_t depth_ = 0;
   size_t ignored_depth_ = 0;
@@ -362,9 +376,10 @@ Status ParseCopyInSitu(std::string_view text, NodeHandler* handler,
 }  // namespace
 
 Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
-                                          const TaintFilter& excluded) {
+                                          const TaintFilter& excluded,
+                                          CountedCpu cpu) {
   ListPage<NodeInfo> page;
-  NodeHandler handler(&page, excluded);
+  NodeHandler handler(&page, excluded, cpu);
   if (Status status = ParseInPlace(body, &handler, "node list"); !status.ok()) {
     return status;
   }
@@ -372,9 +387,10 @@ Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
 }
 
 Result<ListPage<NodeInfo>> DecodeNodeListStream(JsonChunkStream* body,
-                                                const TaintFilter& excluded) {
+                                                const TaintFilter& excluded,
+                                                CountedCpu cpu) {
   ListPage<NodeInfo> page;
-  NodeHandler handler(&page, excluded);
+  NodeHandler handler(&page, excluded, cpu);
   rapidjson::Reader reader;
   if (Status status = ToStatus(reader.Parse(*body, handler), "node list");
       !status.ok()) {
@@ -384,8 +400,9 @@ Result<ListPage<NodeInfo>> DecodeNodeListStream(JsonChunkStream* body,
 }
 
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(std::string_view line,
-                                                  const TaintFilter& excluded) {
-  NodeHandler handler(nullptr, excluded);
+                                                  const TaintFilter& excluded,
+                                                  CountedCpu cpu) {
+  NodeHandler handler(nullptr, excluded, cpu);
   if (Status status = ParseCopyInSitu(line, &handler, "node watch event");
       !status.ok()) {
     return status;
@@ -408,7 +425,7 @@ Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(std::string_view line,
     event.initial_events_end = fields.initial_events_end;
     return event;
   }
-  Result<NodeInfo> node = ToNodeInfo(fields);
+  Result<NodeInfo> node = ToNodeInfo(fields, cpu);
   if (!node.ok()) return node.status();
   event.object = std::move(node).value();
   return event;

@@ -7,9 +7,14 @@
 
 namespace propscaler::kube {
 
+// Which of a node's CPU figures is counted: replica mode's (allocatable, as
+// cluster-proportional-autoscaler) or vertical mode's by default (capacity,
+// as cluster-proportional-vertical-autoscaler).
+enum class CountedCpu { kAllocatable, kCapacity };
+
 struct NodeInfo {
   std::string name;
-  int64_t cpu_millis = 0;      // status.allocatable.cpu, rounded up to 1m
+  int64_t cpu_millis = 0;      // the counted CPU, rounded up to 1m
   bool unschedulable = false;  // spec.unschedulable
   bool ready = false;          // condition Ready is "True"
   // Carries a taint of --exclude-node-taints (the taints are not kept).

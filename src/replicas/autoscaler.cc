@@ -350,7 +350,8 @@ Status ReplicaAutoscaler::TimedCycle() {
 kube::Reflector<kube::NodeInfo> ReplicaAutoscaler::NodeReflector(
     kube::ReflectorSink<kube::NodeInfo> sink) const {
   return kube::Reflector<kube::NodeInfo>(
-      client_->CountedNodes(options_.node_selector, options_.excluded_taints),
+      client_->CountedNodes(options_.node_selector, options_.excluded_taints,
+                            kube::CountedCpu::kAllocatable),
       std::move(sink), "nodes");
 }
 

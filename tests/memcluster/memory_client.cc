@@ -68,12 +68,43 @@ Result<sim::ResourcePath> ScaleCall(const MemoryCluster& cluster,
 }  // namespace
 
 std::unique_ptr<kube::ListWatch<kube::NodeInfo>> MemoryClient::CountedNodes(
-    const std::string& label_selector, const TaintFilter& excluded) const {
+    const std::string& label_selector, const TaintFilter& excluded,
+    kube::CountedCpu cpu) const {
   std::multimap<std::string, std::string> params;
   if (!label_selector.empty()) params.emplace("labelSelector", label_selector);
   return std::make_unique<MemoryListWatch<kube::NodeInfo>>(
       cluster_, sim::ResourcePath{&TypeNamed("nodes"), "", "", ""},
-      std::move(params), kube::CountedNodeCodec(excluded));
+      std::move(params), kube::CountedNodeCodec(excluded, cpu));
+}
+
+Result<kube::PodTemplateWorkload> MemoryClient::GetPodTemplate(
+    const std::string& ns, const kube::WorkloadRef& target) const {
+  const std::string collection = target.Collection();
+  if (Status fault = cluster_->CheckFault("get " + collection); !fault.ok()) {
+    return fault;
+  }
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(TypeNamed(collection.c_str()), ns, target.name);
+  if (!stored.ok()) return stored.error().ToStatus();
+  return kube::DecodePodTemplateWorkload(stored.value()->json);
+}
+
+Result<kube::PodTemplateWorkload> MemoryClient::PatchContainerResources(
+    const std::string& ns, const kube::WorkloadRef& target,
+    const std::string& resource_version,
+    const std::vector<kube::ContainerResourcesEdit>& edits) const {
+  const std::string collection = target.Collection();
+  if (Status fault = cluster_->CheckFault("patch " + collection); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> patch =
+      Parse(kube::EncodeContainerResourcesPatch(resource_version, edits));
+  if (!patch.ok()) return patch.status();
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Patch(TypeNamed(collection.c_str()), ns, target.name,
+                              *patch, sim::ObjectStore::PatchType::kStrategic);
+  if (!stored.ok()) return stored.error().ToStatus();
+  return kube::DecodePodTemplateWorkload(stored.value()->json);
 }
 
 std::unique_ptr<kube::ListWatch<kube::ConfigMap>> MemoryClient::ConfigMapNamed(

@@ -20,8 +20,8 @@ class MemoryClient : public kube::Client {
   explicit MemoryClient(MemoryCluster* cluster) : cluster_(cluster) {}
 
   std::unique_ptr<kube::ListWatch<kube::NodeInfo>> CountedNodes(
-      const std::string& label_selector,
-      const TaintFilter& excluded) const override;
+      const std::string& label_selector, const TaintFilter& excluded,
+      kube::CountedCpu cpu) const override;
   std::unique_ptr<kube::ListWatch<kube::ConfigMap>> ConfigMapNamed(
       const std::string& ns, const std::string& name) const override;
   Result<kube::ConfigMap> GetConfigMap(const std::string& ns,
@@ -41,6 +41,12 @@ class MemoryClient : public kube::Client {
                                   const kube::ScaleTarget& target,
                                   const kube::Scale& read,
                                   int64_t replicas) const override;
+  Result<kube::PodTemplateWorkload> GetPodTemplate(
+      const std::string& ns, const kube::WorkloadRef& target) const override;
+  Result<kube::PodTemplateWorkload> PatchContainerResources(
+      const std::string& ns, const kube::WorkloadRef& target,
+      const std::string& resource_version,
+      const std::vector<kube::ContainerResourcesEdit>& edits) const override;
   Result<std::vector<kube::HpaRef>> ListHorizontalPodAutoscalers(
       const std::string& ns) const override;
   std::unique_ptr<kube::ListWatch<kube::HpaRef>> HorizontalPodAutoscalers(

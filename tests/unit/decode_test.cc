@@ -29,6 +29,34 @@ TEST(DecodeTest, NodeListKeepsOnlyCompactFields) {
   EXPECT_NE(page->item_errors[0].find("lots"), std::string::npos);
 }
 
+TEST(DecodeTest, NodeCpuIsAllocatableOrCapacityAsAsked) {
+  const char* list = R"({"metadata":{"resourceVersion":"1"},"items":[
+      {"metadata":{"name":"a"},"status":{"capacity":{"cpu":"4"},
+       "allocatable":{"cpu":"3500m"}}},
+      {"metadata":{"name":"b"},"status":{"capacity":{"cpu":"x"},
+       "allocatable":{"cpu":"1"}}}]})";
+  Result<ListPage<NodeInfo>> allocatable = DecodeNodeList(list);
+  ASSERT_TRUE(allocatable.ok());
+  ASSERT_EQ(allocatable->items.size(), 2u);
+  EXPECT_EQ(allocatable->items[0].cpu_millis, 3500);
+  Result<ListPage<NodeInfo>> capacity =
+      DecodeNodeList(list, {}, CountedCpu::kCapacity);
+  ASSERT_TRUE(capacity.ok());
+  ASSERT_EQ(capacity->items.size(), 1u);
+  EXPECT_EQ(capacity->items[0].cpu_millis, 4000);
+  ASSERT_EQ(capacity->item_errors.size(), 1u);
+  EXPECT_NE(capacity->item_errors[0].find("node b status.capacity.cpu"),
+            std::string::npos)
+      << capacity->item_errors[0];
+  Result<WatchEvent<NodeInfo>> event = DecodeNodeWatchEvent(
+      R"({"type":"ADDED","object":{"metadata":{"name":"c"},"status":{
+          "allocatable":{"cpu":"1"},"capacity":{"cpu":"2"}}}})",
+      {}, CountedCpu::kCapacity);
+  ASSERT_TRUE(event.ok());
+  ASSERT_TRUE(event->object.has_value());
+  EXPECT_EQ(event->object->cpu_millis, 2000);
+}
+
 TEST(DecodeTest, WatchEvents) {
   Result<WatchEvent<NodeInfo>> added = DecodeNodeWatchEvent(
       R"({"type":"ADDED","object":{"metadata":{"name":"n","resourceVersion":"7"},"status":{"allocatable":{"cpu":"1"}}}})");

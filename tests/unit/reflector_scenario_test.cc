@@ -26,7 +26,8 @@ TEST_F(ReflectorScenarioTest, ErrorClearsWhenTheWatchIsAcceptedAgain) {
   ASSERT_TRUE(cluster_.AddNode(shape).ok());
   std::atomic<int> listed{0};
   kube::Reflector<kube::NodeInfo> nodes(
-      cluster_.client().CountedNodes("", TaintFilter()),
+      cluster_.client().CountedNodes("", TaintFilter(),
+                                     kube::CountedCpu::kAllocatable),
       {[&](std::vector<kube::NodeInfo> all) { listed = all.size(); },
        [](const kube::NodeInfo&) {}, [](const kube::NodeInfo&) {}},
       "nodes");
