@@ -14,6 +14,7 @@
 #include "app/replica_mode.h"
 #include "app/shared_flags.h"
 #include "app/simulate_command.h"
+#include "app/vertical_mode.h"
 
 // gflags' hook for ending the process on a bad flag (an illegal value, an
 // unknown flag); exported by libgflags though not in its header. It exits 1,
@@ -63,6 +64,9 @@ int main(int argc, char** argv) {
       "  propscaler --target=deployment/coredns --configmap=dns-autoscaler "
       "[--namespace=NS] [--default-params=JSON] [--kubeconfig=FILE]\n"
       "      replica mode (the default): cluster-proportional-autoscaler\n"
+      "  propscaler --mode=vertical --target=daemonset/calico-typha "
+      "--default-config=JSON|--config-file=FILE [--namespace=NS]\n"
+      "      vertical mode: cluster-proportional-vertical-autoscaler\n"
       "  propscaler --mode=node-scale [--cloud-provider=kwok|clusterapi] "
       "[--node-group-config=FILE]\n"
       "      node-scale mode: node groups up for unschedulable pods, down "
@@ -83,5 +87,6 @@ int main(int argc, char** argv) {
     return propscaler::kExitUsage;
   }
   if (FLAGS_mode == "node-scale") return propscaler::RunNodeScaleMode();
+  if (FLAGS_mode == "vertical") return propscaler::RunVerticalMode();
   return propscaler::RunReplicaMode();
 }

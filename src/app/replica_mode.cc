@@ -19,9 +19,12 @@
 DEFINE_string(target, "",
               "Comma list of KIND/NAME to scale: deployment, replicaset, "
               "replicationcontroller or statefulset (case-insensitive, plural "
-              "accepted).");
+              "accepted). Vertical mode: one KIND/NAME to size: deployment, "
+              "daemonset, replicaset or statefulset.");
 DEFINE_string(configmap, "",
-              "ConfigMap holding the params (linear or ladder).");
+              "ConfigMap holding the params (linear or ladder). Vertical "
+              "mode: a watched ConfigMap holding the config (its key named "
+              "like it, or its only key), instead of --config-file.");
 DEFINE_string(default_params, "",
               "JSON params, e.g. {\"linear\":{\"coresPerReplica\":256}}: "
               "creates the ConfigMap when absent, and updates it when the "

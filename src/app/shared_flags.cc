@@ -16,7 +16,8 @@ DEFINE_int32(api_idle_timeout_seconds, 120,
              "Abandon and retry an API request or watch on which nothing "
              "arrives for this long (servers send watch bookmarks about once "
              "a minute).");
-DEFINE_string(mode, "replicas", "replicas (the default) or node-scale.");
+DEFINE_string(mode, "replicas",
+              "replicas (the default), vertical or node-scale.");
 DEFINE_bool(once, false,
             "Run one cycle and exit: 0 on success, 1 on any failure.");
 DEFINE_bool(dry_run, false, "Compute and log, but write nothing.");
@@ -34,9 +35,10 @@ Status CheckSharedFlags() {
                            std::to_string(FLAGS_api_idle_timeout_seconds) +
                            ": want at least 1");
   }
-  if (FLAGS_mode != "replicas" && FLAGS_mode != "node-scale") {
+  if (FLAGS_mode != "replicas" && FLAGS_mode != "node-scale" &&
+      FLAGS_mode != "vertical") {
     return Status::Invalid("--mode=" + FLAGS_mode +
-                           ": want replicas or node-scale");
+                           ": want replicas, vertical or node-scale");
   }
   return Status::Ok();
 }
@@ -52,12 +54,13 @@ kube::KubeApiOptions ApiOptionsFromFlags() {
 
 Result<std::string> ResolveNamespace(const NamespaceSources& sources,
                                      std::string_view fallback) {
+  const std::string from_env = "namespace (from " + sources.pod_env_name + ")";
   const struct {
     const std::string& value;
-    const char* what;
+    const std::string& what;
   } candidates[] = {
       {sources.flag, "namespace"},
-      {sources.pod_env, "namespace (from MY_POD_NAMESPACE)"},
+      {sources.pod_env, from_env},
       {sources.client_config, "namespace (from the kubeconfig)"},
   };
   for (const auto& candidate : candidates) {
@@ -69,8 +72,8 @@ Result<std::string> ResolveNamespace(const NamespaceSources& sources,
     return candidate.value;
   }
   if (fallback.empty()) {
-    return Status::Invalid(
-        "no namespace: pass --namespace or set MY_POD_NAMESPACE");
+    return Status::Invalid("no namespace: pass --namespace or set " +
+                           sources.pod_env_name);
   }
   return std::string(fallback);
 }

@@ -1,5 +1,7 @@
 #include "common/files.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -16,6 +18,21 @@ Result<std::string> ReadFile(const std::string& path) {
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();
+}
+
+Result<FileStamp> StampOf(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) {
+    const std::string message =
+        "cannot stat file " + path + ": " + std::strerror(errno);
+    return errno == ENOENT ? Status::NotFound(message)
+                           : Status::Invalid(message);
+  }
+  return FileStamp{static_cast<uint64_t>(info.st_dev),
+                   static_cast<uint64_t>(info.st_ino),
+                   static_cast<int64_t>(info.st_size),
+                   static_cast<int64_t>(info.st_mtim.tv_sec) * 1000000000 +
+                       info.st_mtim.tv_nsec};
 }
 
 namespace {

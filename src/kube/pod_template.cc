@@ -144,11 +144,13 @@ std::string EncodeContainerResourcesPatch(
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   writer.StartObject();
-  writer.Key("metadata");
-  writer.StartObject();
-  writer.Key("resourceVersion");
-  writer.String(resource_version.c_str(), resource_version.size());
-  writer.EndObject();
+  if (!resource_version.empty()) {
+    writer.Key("metadata");
+    writer.StartObject();
+    writer.Key("resourceVersion");
+    writer.String(resource_version.c_str(), resource_version.size());
+    writer.EndObject();
+  }
   writer.Key("spec");
   writer.StartObject();
   writer.Key("template");

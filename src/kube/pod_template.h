@@ -59,6 +59,7 @@ struct ContainerResourcesEdit {
 };
 
 Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body);
+// An empty `resource_version` makes the patch unconditional.
 std::string EncodeContainerResourcesPatch(
     const std::string& resource_version,
     const std::vector<ContainerResourcesEdit>& edits);

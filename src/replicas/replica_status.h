@@ -7,11 +7,10 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <map>
-#include <mutex>
 #include <string>
 
+#include "common/status_board.h"
 #include "replicas/arithmetic.h"
 
 namespace propscaler {
@@ -46,22 +45,7 @@ struct ReplicaStatus {
   static constexpr size_t kMaxDecisions = 20;
 };
 
-// Guards a ReplicaStatus. Thread-safe.
-class ReplicaStatusBoard {
- public:
-  void Update(const std::function<void(ReplicaStatus&)>& change) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    change(status_);
-  }
-  ReplicaStatus Snapshot() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return status_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  ReplicaStatus status_;
-};
+using ReplicaStatusBoard = StatusBoard<ReplicaStatus>;
 
 }  // namespace propscaler
 

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "common/markup_escape.h"
+#include "common/quantity_format.h"
 #include "common/utc_time.h"
 
 namespace propscaler {
@@ -90,23 +91,115 @@ void RenderDecisions(std::ostringstream& out, const ReplicaStatus& status,
   out << "</table>";
 }
 
-}  // namespace
-
-std::string RenderStatusPage(const ReplicaStatus& status,
-                             std::chrono::system_clock::time_point now) {
-  std::ostringstream out;
+void RenderHead(std::ostringstream& out, const std::string& subtitle,
+                std::chrono::system_clock::time_point last_cycle,
+                const std::string& last_error) {
   out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
          "<meta http-equiv=refresh content=5>"
          "<title>propscaler status</title><style>"
       << kStyle << "</style></head><body><h1>propscaler</h1><p class=sub>"
-      << "params from configmap " << EscapeMarkup(status.namespace_) << "/"
-      << EscapeMarkup(status.configmap) << " &middot; last cycle "
-      << FormatTime(status.last_cycle) << " "
-      << (status.last_cycle_error.empty()
-              ? std::string("<span class=ok>ok</span>")
-              : "<span class=bad>failed: " +
-                    EscapeMarkup(status.last_cycle_error) + "</span>")
-      << "</p><h2>Cluster</h2>";
+      << subtitle << " &middot; last cycle " << FormatTime(last_cycle) << " "
+      << (last_error.empty() ? std::string("<span class=ok>ok</span>")
+                             : "<span class=bad>failed: " +
+                                   EscapeMarkup(last_error) + "</span>")
+      << "</p>";
+}
+
+std::string CurrentValue(const VerticalStatus& status,
+                         const std::string& container, const std::string& side,
+                         const std::string& resource) {
+  for (const kube::ContainerResources& c : status.current) {
+    if (c.name != container) continue;
+    const kube::ResourceList& list = side == "limits" ? c.limits : c.requests;
+    auto it = list.find(resource);
+    return it == list.end() ? "(unset)" : it->second;
+  }
+  return "(no such container)";
+}
+
+void RenderComputed(std::ostringstream& out, const VerticalStatus& status) {
+  out << "<h2>Containers</h2><table><tr><th>container</th><th>resource</th>"
+         "<th>computed</th><th>current</th></tr>";
+  for (const auto& [container, computed] : status.computed) {
+    for (const auto& [side, values] :
+         {std::pair<std::string, const std::map<std::string, int64_t>*>{
+              "requests", &computed.requests},
+          {"limits", &computed.limits}}) {
+      for (const auto& [resource, millis] : *values) {
+        out << "<tr><td>" << EscapeMarkup(container) << "</td><td>" << side
+            << "." << EscapeMarkup(resource) << "</td><td class=num>"
+            << FormatMilliQuantity(millis, CpvaFormatOf(resource))
+            << "</td><td class=num>"
+            << EscapeMarkup(CurrentValue(status, container, side, resource))
+            << "</td></tr>";
+      }
+    }
+  }
+  out << "</table>";
+  for (const std::string& held : status.held) {
+    out << "<p>" << EscapeMarkup(held) << "</p>";
+  }
+}
+
+void RenderResizes(std::ostringstream& out, const VerticalStatus& status,
+                   std::chrono::system_clock::time_point now) {
+  out << "<h2>Last changes</h2>";
+  if (status.decisions.empty()) {
+    out << "<p>no change yet</p>";
+    return;
+  }
+  out << "<table><tr><th>time</th><th>changes</th><th>nodes</th>"
+         "<th>cores</th><th>cause</th></tr>";
+  for (const ResizeDecision& decision : status.decisions) {
+    std::string changes;
+    for (const ResourceChange& change : decision.changes) {
+      changes +=
+          (changes.empty() ? "" : "<br>") + EscapeMarkup(change.ToString());
+    }
+    out << "<tr><td>" << FormatTime(decision.time) << " ("
+        << Ago(decision.time, now) << ")</td><td>" << changes
+        << "</td><td class=num>" << decision.counts.nodes
+        << "</td><td class=num>" << decision.counts.cores << "</td><td>"
+        << EscapeMarkup(decision.cause) << "</td></tr>";
+  }
+  out << "</table>";
+}
+
+}  // namespace
+
+std::string RenderVerticalStatusPage(
+    const VerticalStatus& status, std::chrono::system_clock::time_point now) {
+  std::ostringstream out;
+  RenderHead(out,
+             "vertical mode: " + EscapeMarkup(status.target) +
+                 " in namespace " + EscapeMarkup(status.namespace_),
+             status.last_cycle, status.last_cycle_error);
+  out << "<h2>Cluster</h2>";
+  Card(out, "nodes", status.counts.nodes);
+  Card(out, "cores", status.counts.cores);
+  out << "<p>counting " << EscapeMarkup(status.counting) << "</p>";
+  out << "<h2>Config in force</h2><p>from "
+      << EscapeMarkup(status.config_source) << "</p><pre>"
+      << EscapeMarkup(status.config_in_force.empty() ? "none yet"
+                                                     : status.config_in_force)
+      << "</pre>";
+  if (!status.config_error.empty()) {
+    out << "<p class=bad>" << EscapeMarkup(status.config_error) << "</p>";
+  }
+  RenderComputed(out, status);
+  RenderResizes(out, status, now);
+  out << "</body></html>\n";
+  return out.str();
+}
+
+std::string RenderStatusPage(const ReplicaStatus& status,
+                             std::chrono::system_clock::time_point now) {
+  std::ostringstream out;
+  RenderHead(out,
+             "params from configmap " + EscapeMarkup(status.namespace_) + "/" +
+                 EscapeMarkup(status.configmap),
+             status.last_cycle, status.last_cycle_error);
+  out << "<h2>Cluster</h2>";
   Card(out, "nodes", status.counts.total_nodes);
   Card(out, "schedulable nodes", status.counts.schedulable_nodes);
   Card(out, "cores", status.counts.total_cores);

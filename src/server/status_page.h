@@ -9,11 +9,18 @@
 #include <string>
 
 #include "replicas/replica_status.h"
+#include "vertical/vertical_status.h"
 
 namespace propscaler {
 
 std::string RenderStatusPage(const ReplicaStatus& status,
                              std::chrono::system_clock::time_point now);
+
+// Vertical mode's: the counts, the config in force (or the error of the
+// last rejected one), each configured container resource's computed and
+// current value, decreases held back, and the last changes.
+std::string RenderVerticalStatusPage(const VerticalStatus& status,
+                                     std::chrono::system_clock::time_point now);
 
 }  // namespace propscaler
 

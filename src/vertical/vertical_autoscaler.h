@@ -1,0 +1,134 @@
+// Vertical mode's control loop: cluster-proportional-vertical-autoscaler's
+// job. Watches the nodes (all of them and their capacity cores, as CPVA
+// counts; or, opted in, the Ready and schedulable ones and their
+// allocatable cores, as replica mode counts), reads the config (CPVA's
+// --default-config with its --config-file laid over it, re-read when the
+// file changes; or a watched ConfigMap), and on every change (within a
+// second) and every poll period computes each configured container's
+// resources and patches those that moved beyond the threshold into the
+// target's pod template (vertical/resize_plan.h). Each patch is one Event
+// on the target and one log line with from, to and the counts.
+//
+// It runs under CPVA's RBAC: where watching nodes is forbidden it lists them
+// every cycle; where reading the target is forbidden (CPVA grants only
+// patch) it patches, as CPVA does, whenever the computed values change.
+// All I/O goes through a kube::Client and all time through a Clock.
+#ifndef PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
+#define PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "cluster/node_store.h"
+#include "common/files.h"
+#include "common/health_state.h"
+#include "common/status.h"
+#include "common/status_board.h"
+#include "common/stop_signal.h"
+#include "kube/client.h"
+#include "kube/event_recorder.h"
+#include "kube/objects.h"
+#include "kube/pod_template.h"
+#include "kube/reflector.h"
+#include "vertical/resize_plan.h"
+#include "vertical/vertical_config.h"
+#include "vertical/vertical_status.h"
+
+namespace propscaler {
+
+struct VerticalOptions {
+  std::string namespace_;
+  kube::WorkloadRef target;
+  std::optional<VerticalConfig> default_config;  // --default-config
+  std::string config_file;                       // --config-file
+  std::string configmap;  // --configmap: watched, instead of a file
+  bool schedulable_nodes_only = false;
+  ResizePolicy policy;
+  std::chrono::seconds poll_period{10};
+  int max_sync_failures = 0;  // 0: never exit
+  bool dry_run = false;
+};
+
+using VerticalStatusBoard = StatusBoard<VerticalStatus>;
+
+class VerticalAutoscaler {
+ public:
+  // `events` may be null: no Events are posted (dry runs post none).
+  VerticalAutoscaler(const kube::Client* client, const Clock* clock,
+                     VerticalOptions options, HealthState* health,
+                     kube::EventRecorder* events, VerticalStatusBoard* board);
+
+  // Runs until `stop`; returns the exit code: 0, or 1 after
+  // --max-sync-failures consecutive failed cycles.
+  int Run(StopSignal* stop);
+
+  // Lists the nodes and reads the config once, then runs one cycle.
+  Status RunOnce();
+
+ private:
+  Status RunCycle(TimePoint now);
+  // The config in force: the defaults with the file's or the ConfigMap's
+  // laid over them; the last valid one while a new one is invalid.
+  Result<VerticalConfig> CurrentConfig();
+  Result<std::optional<VerticalConfig>> ReadConfigFile();
+  Result<std::optional<VerticalConfig>> ConfigFromConfigMap();
+  void AcceptConfig(const VerticalConfig& config);
+  VerticalCounts Counts() const;
+  // Reads the target and patches what moved; CPVA's blind patch where
+  // reading it is forbidden.
+  Status Resize(const std::map<std::string, ComputedResources>& computed,
+                const VerticalCounts& counts, TimePoint now);
+  Status ResizeBlind(const std::map<std::string, ComputedResources>& computed,
+                     const VerticalCounts& counts);
+  Status Apply(const std::vector<ResourceChange>& changes,
+               const std::string& resource_version,
+               const VerticalCounts& counts);
+  void Report(const std::vector<ResourceChange>& changes,
+              const VerticalCounts& counts);
+  kube::Reflector<kube::NodeInfo> NodeReflector(
+      kube::ReflectorSink<kube::NodeInfo> sink) const;
+  Status PollNodes();
+  void WatchConfigFile(StopSignal* stop);
+  void NotifyChange(const std::string& cause);
+  void WaitForNextCycle(StopSignal* stop);
+  std::string TargetRef() const;
+
+  const kube::Client* client_;
+  const Clock* clock_;
+  const VerticalOptions options_;
+  HealthState* health_;
+  kube::EventRecorder* events_;
+  VerticalStatusBoard* board_;
+  NodeStore nodes_;
+  std::atomic<bool> nodes_polled_{false};  // watching them is forbidden
+
+  std::atomic<bool> changed_{false};
+  std::mutex mutex_;  // guards the fields below
+  std::string pending_cause_;
+  bool nodes_synced_ = false;
+  bool config_map_synced_ = false;
+  std::optional<kube::ConfigMap> config_map_;
+
+  // Touched only by the loop's thread (and, for the file stamp, by the
+  // file watcher before the loop starts).
+  std::string cycle_cause_ = "first cycle";
+  std::optional<FileStamp> file_stamp_;
+  std::optional<VerticalConfig> file_config_;
+  std::string config_map_version_;
+  std::optional<VerticalConfig> config_map_config_;
+  std::optional<VerticalConfig> last_valid_;
+  std::string last_config_error_;
+  bool warned_missing_file_ = false;
+  bool warned_get_forbidden_ = false;
+  std::optional<std::map<std::string, ComputedResources>> blind_patched_;
+  DecreaseHistory decreases_;
+  std::vector<std::string> logged_held_;
+};
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_

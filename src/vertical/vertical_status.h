@@ -1,0 +1,47 @@
+// What vertical mode shows on /status: the target, the counts, the config
+// in force and where it came from, each container's computed and current
+// resources, held decreases and the last changes. Written by the loop, read
+// by the HTTP server (through a StatusBoard).
+#ifndef PROPSCALER_VERTICAL_VERTICAL_STATUS_H_
+#define PROPSCALER_VERTICAL_VERTICAL_STATUS_H_
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kube/pod_template.h"
+#include "vertical/resize_plan.h"
+#include "vertical/vertical_arithmetic.h"
+
+namespace propscaler {
+
+struct ResizeDecision {
+  std::chrono::system_clock::time_point time;
+  std::vector<ResourceChange> changes;
+  VerticalCounts counts;
+  std::string cause;  // what started the cycle
+};
+
+struct VerticalStatus {
+  std::string namespace_;
+  std::string target;           // "deployment/coredns"
+  std::string counting;         // which nodes and cores count
+  std::string config_source;    // "--default-config and --config-file F"
+  std::string config_in_force;  // DescribeVerticalConfig
+  std::string config_error;     // the last rejected config's error
+  VerticalCounts counts;
+  std::map<std::string, ComputedResources> computed;
+  std::vector<kube::ContainerResources> current;  // as last read
+  std::vector<std::string> held;
+  std::deque<ResizeDecision> decisions;  // newest first
+  std::chrono::system_clock::time_point last_cycle{};
+  std::string last_cycle_error;
+
+  static constexpr size_t kMaxDecisions = 20;
+};
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_VERTICAL_VERTICAL_STATUS_H_

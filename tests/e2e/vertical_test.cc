@@ -1,0 +1,240 @@
+// Vertical mode end to end: the real binary against the simulated server,
+// sizing a Deployment's and a DaemonSet's containers as
+// cluster-proportional-vertical-autoscaler would, and following the nodes
+// and the config file.
+#include <rapidjson/document.h>
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+
+#include "e2e/replica_fixture.h"
+
+namespace propscaler::e2e {
+namespace {
+
+// 100m + 10m per node; 50Mi + 1Mi per node.
+constexpr char kDnsConfig[] =
+    R"({"dns":{"requests":{"cpu":{"base":"100m","step":"10m","nodesPerStep":1},)"
+    R"("memory":{"base":"50Mi","step":"1Mi","nodesPerStep":1}}}})";
+
+std::string WorkloadJson(const std::string& kind, const std::string& name) {
+  return R"({"apiVersion":"apps/v1","kind":")" + kind +
+         R"(","metadata":{"name":")" + name +
+         R"("},"spec":{"selector":{"matchLabels":{"app":")" + name +
+         R"("}},"template":{"metadata":{"labels":{"app":")" + name +
+         R"("}},"spec":{"containers":[)"
+         R"({"name":"dns","image":"dns:1","resources":{"requests":{"cpu":"100m"},"limits":{"memory":"1Gi"}}},)"
+         R"({"name":"sidecar","image":"sidecar:1"}]}}}})";
+}
+
+class VerticalModeTest : public ReplicaClusterTest {
+ protected:
+  void CreateTargets() {
+    ASSERT_TRUE(server_
+                    .CreateObject("/apis/apps/v1/namespaces/kube-system/"
+                                  "deployments",
+                                  WorkloadJson("Deployment", "dns"))
+                    .ok());
+    ASSERT_TRUE(server_
+                    .CreateObject("/apis/apps/v1/namespaces/kube-system/"
+                                  "daemonsets",
+                                  WorkloadJson("DaemonSet", "agent"))
+                    .ok());
+  }
+
+  std::vector<std::string> VerticalArgs(const std::string& target) const {
+    return {"--mode=vertical",
+            "--kubeconfig=" + kubeconfig_,
+            std::string("--namespace=") + kNamespace,
+            "--target=" + target,
+            "--poll-period-seconds=1",
+            "--healthz-port=0"};
+  }
+
+  // One --once run with the kubeconfig and namespace; the exit code (-1 if
+  // it hung).
+  int RunOnceWith(std::vector<std::string> args,
+                  std::string* output = nullptr) {
+    args.insert(args.begin(), {"--kubeconfig=" + kubeconfig_,
+                               std::string("--namespace=") + kNamespace,
+                               "--healthz-port=0", "--once"});
+    Process process(PropscalerBinary(), args);
+    std::optional<int> code = process.WaitForExit(std::chrono::seconds(30));
+    if (output != nullptr) *output = process.Output();
+    return code.value_or(-1);
+  }
+
+  std::unique_ptr<Process> StartVertical(const std::string& target,
+                                         std::vector<std::string> extra) {
+    std::vector<std::string> args = VerticalArgs(target);
+    args.insert(args.end(), extra.begin(), extra.end());
+    return std::make_unique<Process>(PropscalerBinary(), args);
+  }
+
+  // "requests.cpu" of container `container` of the workload at `path`, or
+  // "" when unset or unreadable.
+  std::string Resource(const std::string& path, const std::string& container,
+                       const std::string& side,
+                       const std::string& resource) const {
+    std::optional<std::string> json = server_.GetObject(path);
+    if (!json) return "";
+    rapidjson::Document doc;
+    doc.Parse(json->c_str());
+    const auto& containers = doc["spec"]["template"]["spec"]["containers"];
+    for (const auto& c : containers.GetArray()) {
+      if (std::string(c["name"].GetString()) != container) continue;
+      if (!c.HasMember("resources") || !c["resources"].HasMember(side.c_str()))
+        return "";
+      const auto& list = c["resources"][side.c_str()];
+      if (!list.HasMember(resource.c_str())) return "";
+      return list[resource.c_str()].GetString();
+    }
+    return "";
+  }
+
+  ::testing::AssertionResult WaitForResource(const std::string& path,
+                                             const std::string& container,
+                                             const std::string& side,
+                                             const std::string& resource,
+                                             const std::string& want,
+                                             Process* process) const {
+    std::string seen;
+    if (WaitUntil(
+            [&] {
+              seen = Resource(path, container, side, resource);
+              return seen == want;
+            },
+            std::chrono::seconds(20))) {
+      return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << path << " " << container << " " << side << "." << resource
+           << " is \"" << seen << "\", not \"" << want << "\"\n"
+           << (process ? process->Output() : "");
+  }
+
+  static constexpr char kDns[] =
+      "/apis/apps/v1/namespaces/kube-system/deployments/dns";
+  static constexpr char kAgent[] =
+      "/apis/apps/v1/namespaces/kube-system/daemonsets/agent";
+};
+
+TEST_F(VerticalModeTest, SizesTheDeploymentAndFollowsTheNodes) {
+  StartServer();
+  CreateTargets();
+  auto process = StartVertical("deployment/dns",
+                               {std::string("--default-config=") + kDnsConfig,
+                                "--resize-threshold-percent=0"});
+  // 4 nodes: 140m and 54Mi (as CPVA writes it, in decimal bytes).
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "140m", process.get()));
+  EXPECT_TRUE(WaitForResource(kDns, "dns", "requests", "memory", "56623104",
+                              process.get()));
+  // What propscaler does not own stays: the limit, the other container.
+  EXPECT_EQ(Resource(kDns, "dns", "limits", "memory"), "1Gi");
+  std::optional<std::string> json = server_.GetObject(kDns);
+  ASSERT_TRUE(json);
+  EXPECT_NE(json->find("sidecar:1"), std::string::npos);
+
+  AddNodes(2);
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "160m", process.get()));
+
+  bool evented = false;
+  for (const std::string& event : server_.Events(kNamespace)) {
+    evented |=
+        event.find("ResizedContainers") != std::string::npos &&
+        event.find("dns requests.cpu 140m -> 160m") != std::string::npos &&
+        event.find("nodes 6, cores 24") != std::string::npos;
+  }
+  EXPECT_TRUE(evented);
+  process->Signal(SIGTERM);
+  EXPECT_EQ(process->WaitForExit(std::chrono::seconds(10)), 0);
+  EXPECT_NE(process->Output().find("resizing deployment/dns: dns "
+                                   "requests.cpu 140m -> 160m"),
+            std::string::npos)
+      << process->Output();
+}
+
+TEST_F(VerticalModeTest, DaemonSetFollowsAnEditedConfigFile) {
+  StartServer();
+  CreateTargets();
+  const std::string file = dir_.Write(
+      "config",
+      R"({"dns":{"limits":{"cpu":{"base":"1","step":"500m","coresPerStep":8}}}})");
+  auto process = StartVertical("daemonset/agent", {"--config-file=" + file});
+  // 16 cores: 1 + 0.5 * 2.
+  EXPECT_TRUE(
+      WaitForResource(kAgent, "dns", "limits", "cpu", "2", process.get()));
+  {
+    std::ofstream out(file + ".new");
+    out << R"({"dns":{"limits":{"cpu":{"base":"3"}}}})";
+  }
+  ASSERT_EQ(std::rename((file + ".new").c_str(), file.c_str()), 0);
+  EXPECT_TRUE(
+      WaitForResource(kAgent, "dns", "limits", "cpu", "3", process.get()));
+}
+
+TEST_F(VerticalModeTest, CountsEveryNodeAsCpvaUnlessAskedOtherwise) {
+  StartServer();
+  CreateTargets();
+  ASSERT_TRUE(server_.CreateNode(NodeJson("cordoned", "4", true, true)).ok());
+  ASSERT_TRUE(server_.CreateNode(NodeJson("not-ready", "4", false)).ok());
+  const std::string config =
+      R"({"dns":{"requests":{"cpu":{"base":"0","step":"1","nodesPerStep":1}}}})";
+  EXPECT_EQ(RunOnceWith({"--mode=vertical", "--target=deployment/dns",
+                         "--default-config=" + std::string(config)}),
+            0);
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "6");
+  EXPECT_EQ(RunOnceWith({"--mode=vertical", "--target=deployment/dns",
+                         "--default-config=" + std::string(config),
+                         "--schedulable-nodes-only"}),
+            0);
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "4");
+}
+
+TEST_F(VerticalModeTest, AContainerTheTemplateLacksFailsTheCycleByName) {
+  StartServer();
+  CreateTargets();
+  std::string output;
+  EXPECT_EQ(
+      RunOnceWith(
+          {"--mode=vertical", "--target=deployment/dns",
+           R"(--default-config={"dnss":{"requests":{"cpu":{"base":"1"}}}})"},
+          &output),
+      1);
+  EXPECT_NE(output.find("container dnss is not in the pod template (it has "
+                        "dns, sidecar)"),
+            std::string::npos)
+      << output;
+}
+
+TEST_F(VerticalModeTest, BadFlagsExitTwoAndSayWhatIsWrong) {
+  StartServer();
+  struct Case {
+    std::vector<std::string> args;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{{"--target=deployments/dns", "--default-config={}"},
+                "has unsupported kind \"deployments\""},
+           Case{{"--target=deployment/dns"},
+                "either --default-config or --config-file must be specified"},
+           Case{{"--target=deployment/dns",
+                 R"(--default-config={"a":{"requests":{"cpu":{"base":"x"}}}})"},
+                "--default-config: a.requests.cpu.base: quantity \"x\""},
+           Case{{"--target=deployment/dns", "--default-config={}",
+                 "--poll-period-seconds=0"},
+                "--poll-period-seconds cannot be less than 1"},
+       }) {
+    std::vector<std::string> args = {"--mode=vertical"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    std::string output;
+    EXPECT_EQ(RunOnceWith(args, &output), 2) << output;
+    EXPECT_NE(output.find(c.message), std::string::npos) << output;
+  }
+}
+
+}  // namespace
+}  // namespace propscaler::e2e
