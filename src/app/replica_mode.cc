@@ -30,7 +30,9 @@ DEFINE_string(default_params, "",
               "creates the ConfigMap when absent, and updates it when the "
               "flag changes and nobody has edited it.");
 DEFINE_string(nodelabels, "",
-              "Label selector restricting which nodes count, e.g. a=b,c!=d.");
+              "Label selector restricting which nodes count, e.g. a=b,c!=d "
+              "(vertical mode too; cluster-proportional-vertical-autoscaler "
+              "counts every node).");
 DEFINE_int32(poll_period_seconds, 10,
              "Seconds between cycles; changes also trigger a cycle within a "
              "second.");

@@ -36,10 +36,10 @@ kube::KubeApiOptions ApiOptionsFromFlags();
 
 // Where a namespace may come from, most specific first.
 struct NamespaceSources {
-  std::string flag;     // --namespace
-  std::string pod_env;  // $MY_POD_NAMESPACE (or pod_env_name's)
-  std::string pod_env_name = "MY_POD_NAMESPACE";
+  std::string flag;           // --namespace
+  std::string pod_env;        // $MY_POD_NAMESPACE (or pod_env_name's)
   std::string client_config;  // the kubeconfig context's, or the pod's
+  std::string pod_env_name = "MY_POD_NAMESPACE";
 };
 
 // The first non-empty source, else `fallback`; an error when that is empty

@@ -18,6 +18,7 @@
 // Shared with replica mode, which defines them.
 DECLARE_string(target);
 DECLARE_string(configmap);
+DECLARE_string(nodelabels);
 DECLARE_int32(poll_period_seconds);
 DECLARE_int32(max_sync_failures);
 
@@ -68,6 +69,7 @@ int RunVerticalMode() {
                       FLAGS_default_config,
                       FLAGS_config_file,
                       FLAGS_configmap,
+                      FLAGS_nodelabels,
                       FLAGS_schedulable_nodes_only,
                       FLAGS_resize_threshold_percent,
                       FLAGS_scale_down_delay_seconds,

@@ -1,6 +1,7 @@
 #include "app/vertical_options.h"
 
 #include "app/shared_flags.h"
+#include "common/label_selector.h"
 #include "common/object_names.h"
 
 namespace propscaler {
@@ -79,6 +80,9 @@ Result<VerticalOptions> BuildVerticalOptions(
   options.policy = {flags.threshold_percent,
                     std::chrono::seconds(flags.scale_down_delay_seconds)};
   options.max_sync_failures = flags.max_sync_failures;
+  Result<LabelSelector> selector = LabelSelector::Parse(flags.nodelabels);
+  if (!selector.ok()) return selector.status().WithContext("--nodelabels");
+  options.node_selector = flags.nodelabels;
   options.schedulable_nodes_only = flags.schedulable_nodes_only;
   options.dry_run = flags.dry_run;
   return options;

@@ -17,6 +17,7 @@ struct VerticalFlags {
   std::string default_config;
   std::string config_file;
   std::string configmap;
+  std::string nodelabels;
   bool schedulable_nodes_only = false;
   int threshold_percent = 5;
   int scale_down_delay_seconds = 0;

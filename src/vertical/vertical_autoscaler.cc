@@ -377,7 +377,7 @@ Status VerticalAutoscaler::RunCycle(TimePoint now) {
 kube::Reflector<kube::NodeInfo> VerticalAutoscaler::NodeReflector(
     kube::ReflectorSink<kube::NodeInfo> sink) const {
   return kube::Reflector<kube::NodeInfo>(
-      client_->CountedNodes("", TaintFilter(),
+      client_->CountedNodes(options_.node_selector, TaintFilter(),
                             options_.schedulable_nodes_only
                                 ? kube::CountedCpu::kAllocatable
                                 : kube::CountedCpu::kCapacity),
@@ -408,13 +408,13 @@ void VerticalAutoscaler::WatchConfigFile(StopSignal* stop) {
 }
 
 void VerticalAutoscaler::WaitForNextCycle(StopSignal* stop) {
-  const TimePoint last_start = clock_->Now();
   health_->Heartbeat();
   stop->WaitUntil(clock_->Now() + options_.poll_period,
                   [this] { return changed_.load(); });
-  if (changed_) {
+  // The first cycle, on the first complete list, runs at once.
+  if (changed_ && last_cycle_start_ != TimePoint{}) {
     stop->WaitFor(std::max<Duration>(
-        kSettleDelay, kCoalesceWindow - (clock_->Now() - last_start)));
+        kSettleDelay, kCoalesceWindow - (clock_->Now() - last_cycle_start_)));
   }
   std::lock_guard<std::mutex> lock(mutex_);
   cycle_cause_ = changed_ ? pending_cause_ : "poll period";
@@ -502,6 +502,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
           nodes_synced_ && (options_.configmap.empty() || config_map_synced_);
     }
     const TimePoint start = clock_->Now();
+    if (synced) last_cycle_start_ = start;
     Status status = synced
                         ? RunCycle(start)
                         : Status::Unavailable(

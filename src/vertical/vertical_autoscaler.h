@@ -45,7 +45,8 @@ struct VerticalOptions {
   kube::WorkloadRef target;
   std::optional<VerticalConfig> default_config;  // --default-config
   std::string config_file;                       // --config-file
-  std::string configmap;  // --configmap: watched, instead of a file
+  std::string configmap;      // --configmap: watched, instead of a file
+  std::string node_selector;  // --nodelabels, passed to the server as is
   bool schedulable_nodes_only = false;
   ResizePolicy policy;
   std::chrono::seconds poll_period{10};
@@ -116,6 +117,7 @@ class VerticalAutoscaler {
   // Touched only by the loop's thread (and, for the file stamp, by the
   // file watcher before the loop starts).
   std::string cycle_cause_ = "first cycle";
+  TimePoint last_cycle_start_{};
   std::optional<FileStamp> file_stamp_;
   std::optional<VerticalConfig> file_config_;
   std::string config_map_version_;

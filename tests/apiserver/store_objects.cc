@@ -100,6 +100,18 @@ Status CreateObject(ObjectStore& store, const std::string& collection_path,
       store.Create(*parsed->type, parsed->ns, std::move(doc).value()));
 }
 
+Status PatchObject(ObjectStore& store, const std::string& path,
+                   const std::string& strategic_patch) {
+  std::optional<ResourcePath> parsed = ParseResourcePath(path);
+  if (!parsed || parsed->is_collection()) {
+    return Status::Invalid("not an object path: " + path);
+  }
+  ApiResult<rapidjson::Document> patch = ParseObject(strategic_patch);
+  if (!patch.ok()) return patch.error().ToStatus();
+  return ToStatus(store.Patch(*parsed->type, parsed->ns, parsed->name, *patch,
+                              ObjectStore::PatchType::kStrategic));
+}
+
 Status PutConfigMap(ObjectStore& store, const std::string& ns,
                     const std::string& name,
                     const std::map<std::string, std::string>& data) {

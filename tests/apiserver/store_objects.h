@@ -31,6 +31,10 @@ std::optional<std::string> GetObject(const ObjectStore& store,
 // Creates an object in the collection at `collection_path`.
 Status CreateObject(ObjectStore& store, const std::string& collection_path,
                     const std::string& object_json);
+// A strategic merge patch of the object at `path`, as another writer's
+// `kubectl patch` would send.
+Status PatchObject(ObjectStore& store, const std::string& path,
+                   const std::string& strategic_patch);
 
 // ConfigMaps: create or replace the data; read it back.
 Status PutConfigMap(ObjectStore& store, const std::string& ns,

@@ -36,6 +36,11 @@ const std::set<std::string> kKnownFlags = {"target",
                                            "once",
                                            "dry-run",
                                            "mode",
+                                           "default-config",
+                                           "config-file",
+                                           "resize-threshold-percent",
+                                           "scale-down-delay-seconds",
+                                           "schedulable-nodes-only",
                                            "cloud-provider",
                                            "node-group-config",
                                            "logtostderr",
@@ -201,13 +206,16 @@ void ExpectSizedAndProbed(const YAML::Node& c) {
   const YAML::Node probe = c["livenessProbe"]["httpGet"];
   EXPECT_EQ(probe["path"].as<std::string>(""), "/healthz");
   EXPECT_EQ(probe["port"].as<int>(0), 8080);
+  // MY_NAMESPACE is cluster-proportional-vertical-autoscaler's name for it.
   bool has_namespace = false;
   for (const YAML::Node& env : c["env"]) {
-    has_namespace |= env["name"].as<std::string>() == "MY_POD_NAMESPACE" &&
+    const std::string name = env["name"].as<std::string>();
+    has_namespace |= (name == "MY_POD_NAMESPACE" || name == "MY_NAMESPACE") &&
                      env["valueFrom"]["fieldRef"]["fieldPath"].as<std::string>(
                          "") == "metadata.namespace";
   }
-  EXPECT_TRUE(has_namespace) << "env MY_POD_NAMESPACE from metadata.namespace";
+  EXPECT_TRUE(has_namespace)
+      << "env MY_POD_NAMESPACE (or MY_NAMESPACE) from metadata.namespace";
 }
 
 // name -> value of each "--name=value" argument; unknown flags fail.

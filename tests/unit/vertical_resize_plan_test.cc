@@ -41,9 +41,7 @@ TEST(ResizePlanTest, ChangesOnlyWhatMovedBeyondTheThreshold) {
 
 TEST(ResizePlanTest, EqualValuesInAnotherSpellingAreNotChanges) {
   const std::vector<kube::ContainerResources> current = {
-      {"dns",
-       {{"cpu", "0.11"}, {"memory", "80000k"}},
-       {{"memory", "0.2G"}}}};
+      {"dns", {{"cpu", "0.11"}, {"memory", "80000k"}}, {{"memory", "0.2G"}}}};
   ResizePlan plan =
       PlanResize(kWanted, current, {.threshold_percent = 0}, {}, TimePoint());
   EXPECT_TRUE(plan.changes.empty());

@@ -1,0 +1,177 @@
+// Vertical mode's whole loop against the in-memory cluster in virtual time:
+// node churn within the threshold writes nothing, a decrease waits out its
+// delay, and under CPVA's RBAC it patches exactly when the computed values
+// change.
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+
+#include "apiserver/store_objects.h"
+#include "memcluster/scenario_test.h"
+#include "vertical/vertical_autoscaler.h"
+
+namespace propscaler {
+namespace {
+
+using std::chrono::hours;
+using std::chrono::milliseconds;
+using std::chrono::minutes;
+using std::chrono::seconds;
+
+constexpr char kNamespace[] = "kube-system";
+constexpr char kPath[] = "/apis/apps/v1/namespaces/kube-system/deployments/dns";
+
+class VerticalScenarioTest : public memcluster::ScenarioTest {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(),
+            "/apis/apps/v1/namespaces/kube-system/deployments",
+            R"({"metadata":{"name":"dns"},"spec":{"selector":{"matchLabels":)"
+            R"({"app":"dns"}},"template":{"metadata":{"labels":{"app":"dns"}},)"
+            R"("spec":{"containers":[{"name":"dns","image":"dns:1"}]}}}})")
+            .ok());
+    // 100m plus 10m per node.
+    Result<VerticalConfig> config = ParseVerticalConfig(
+        R"({"dns":{"requests":{"cpu":{"base":"100m","step":"10m","nodesPerStep":1}}}})",
+        "test");
+    ASSERT_TRUE(config.ok());
+    options_.namespace_ = kNamespace;
+    options_.target = {kube::WorkloadRef::Kind::kDeployment, "dns"};
+    options_.default_config = *config;
+    options_.poll_period = seconds(10);
+  }
+
+  void TearDown() override {
+    if (loop_.joinable()) {
+      stop_.Stop();
+      clock_.WaitFor(hours(1), [this] { return exited_.load(); });
+      loop_.join();
+    }
+  }
+
+  void AddNodes(int first, int count) {
+    for (int i = first; i < first + count; ++i) {
+      sim::NodeShape shape;
+      shape.name = "node-" + std::to_string(i);
+      shape.index = i;
+      ASSERT_TRUE(cluster_.AddNode(shape).ok());
+    }
+  }
+
+  void RemoveNodes(int first, int count) {
+    for (int i = first; i < first + count; ++i) {
+      ASSERT_TRUE(
+          sim::DeleteNode(cluster_.store(), "node-" + std::to_string(i)).ok());
+    }
+  }
+
+  void Start() {
+    autoscaler_ = std::make_unique<VerticalAutoscaler>(
+        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
+    loop_ = clock_.StartThread([this] {
+      autoscaler_->Run(&stop_);
+      exited_ = true;
+      clock_.Notify();
+    });
+  }
+
+  std::string Cpu() {
+    std::optional<std::string> json = sim::GetObject(cluster_.store(), kPath);
+    if (!json) return "";
+    rapidjson::Document doc;
+    doc.Parse(json->c_str());
+    const auto& c = doc["spec"]["template"]["spec"]["containers"][0];
+    if (!c.HasMember("resources")) return "";
+    return c["resources"]["requests"]["cpu"].GetString();
+  }
+
+  VerticalStatusBoard board_;
+  VerticalOptions options_;
+  std::unique_ptr<VerticalAutoscaler> autoscaler_;
+  std::thread loop_;
+  std::atomic<bool> exited_{false};
+};
+
+TEST_F(VerticalScenarioTest, ChurnWithinTheThresholdWritesNothing) {
+  options_.policy = {.threshold_percent = 10, .scale_down_delay = minutes(10)};
+  AddNodes(1, 10);
+  Start();
+  clock_.SleepFor(milliseconds(100));
+  EXPECT_EQ(Cpu(), "200m");
+  const int64_t patches = Calls("patch deployments");
+  EXPECT_EQ(patches, 1);
+
+  // One node more: 210m is 5% over 200m, within 10%: nothing is written,
+  // for an hour.
+  AddNodes(11, 1);
+  clock_.SleepFor(hours(1));
+  EXPECT_EQ(Calls("patch deployments"), patches);
+  EXPECT_EQ(Cpu(), "200m");
+
+  // Five more: 260m is 30% over: written within a second.
+  AddNodes(12, 5);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Cpu(), "260m");
+
+  // Back to 10 nodes: 200m is a decrease of 23%, held for ten minutes.
+  RemoveNodes(7, 6);
+  clock_.SleepFor(minutes(9) + seconds(50));
+  EXPECT_EQ(Cpu(), "260m");
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Cpu(), "200m");
+  EXPECT_EQ(Calls("patch deployments"), patches + 2);
+  EXPECT_TRUE(health_.LastCycle().has_value() && health_.LastCycle()->ok());
+}
+
+TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAtThePollPeriod) {
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 2);
+  Start();
+  clock_.SleepFor(milliseconds(100));
+  EXPECT_EQ(Cpu(), "120m");
+  ASSERT_TRUE(
+      sim::PatchObject(
+          cluster_.store(), kPath,
+          R"({"spec":{"template":{"spec":{"containers":[{"name":"dns",)"
+          R"("image":"dns:2","resources":{"requests":{"cpu":"1"}}}]}}}})")
+          .ok());
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Cpu(), "120m");
+  std::optional<std::string> json = sim::GetObject(cluster_.store(), kPath);
+  ASSERT_TRUE(json);
+  EXPECT_NE(json->find("dns:2"), std::string::npos) << "the image stays";
+}
+
+// CPVA's RBAC: nodes list only, the target patch only. Nodes are listed
+// every poll period and the target patched blind, only when the computed
+// values change.
+TEST_F(VerticalScenarioTest, UnderCpvaRbacPatchesWhenTheComputedValuesChange) {
+  cluster_.SetFault([](std::string_view call) {
+    const bool refused = call == "watch nodes" || call == "get deployments";
+    return refused ? Status(StatusCode::kPermissionDenied,
+                            std::string(call) + ": HTTP 403: injected")
+                   : Status::Ok();
+  });
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 3);
+  Start();
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Cpu(), "130m");
+  const int64_t patches = Calls("patch deployments");
+  EXPECT_EQ(patches, 1);
+  clock_.SleepFor(hours(1));
+  EXPECT_EQ(Calls("patch deployments"), patches);
+  EXPECT_GE(Calls("list nodes"), 360);
+  AddNodes(4, 1);
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Cpu(), "140m");
+  EXPECT_EQ(Calls("patch deployments"), patches + 1);
+}
+
+}  // namespace
+}  // namespace propscaler
