@@ -210,6 +210,96 @@ TEST_F(VerticalModeTest, AContainerTheTemplateLacksFailsTheCycleByName) {
       << output;
 }
 
+TEST_F(VerticalModeTest, AWatchedConfigMapIsFollowedWithinASecond) {
+  StartServer();
+  CreateTargets();
+  ASSERT_TRUE(
+      server_
+          .PutConfigMap(
+              kNamespace, "dns-sizing",
+              {{"dns-sizing", R"({"dns":{"requests":{"cpu":{"base":"1"}}}})"}})
+          .ok());
+  auto process = StartVertical(
+      "deployment/dns", {"--configmap=dns-sizing", "--poll-period-seconds=60"});
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "1", process.get()));
+  const auto edited = std::chrono::steady_clock::now();
+  ASSERT_TRUE(
+      server_
+          .PutConfigMap(
+              kNamespace, "dns-sizing",
+              {{"dns-sizing", R"({"dns":{"requests":{"cpu":{"base":"2"}}}})"}})
+          .ok());
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "2", process.get()));
+  EXPECT_LT(std::chrono::steady_clock::now() - edited, std::chrono::seconds(5))
+      << "followed from the watch, not the 60 s poll";
+  // An invalid edit keeps the last valid config and says why.
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, "dns-sizing",
+                                {{"dns-sizing", R"({"dns":{"requests":[]}})"}})
+                  .ok());
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        return process->Output().find("keeping the last valid config") !=
+               std::string::npos;
+      },
+      std::chrono::seconds(10)))
+      << process->Output();
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "2");
+}
+
+TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
+  StartServer();
+  CreateTargets();
+  const int port = FreePort();
+  std::vector<std::string> args = VerticalArgs("deployment/dns");
+  args.back() = "--healthz-port=" + std::to_string(port);
+  args.push_back(std::string("--default-config=") + kDnsConfig);
+  Process process(PropscalerBinary(), args);
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "140m", &process));
+  httplib::Result healthz = HealthGet(port, "/healthz");
+  ASSERT_TRUE(healthz) << process.Output();
+  EXPECT_EQ(healthz->status, 200);
+  httplib::Result last_poll = HealthGet(port, "/last-poll");
+  ASSERT_TRUE(last_poll);
+  EXPECT_EQ(last_poll->status, 200) << last_poll->body;
+  httplib::Result metrics = HealthGet(port, "/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("propscaler_vertical_computed{container=\"dns\","
+                               "side=\"requests\",resource=\"cpu\"} 0.14"),
+            std::string::npos)
+      << metrics->body;
+  EXPECT_NE(metrics->body.find("propscaler_vertical_nodes 4"),
+            std::string::npos);
+  httplib::Result status = HealthGet(port, "/status");
+  ASSERT_TRUE(status);
+  EXPECT_EQ(status->status, 200);
+  EXPECT_NE(status->body.find("deployment/dns"), std::string::npos);
+  EXPECT_NE(status->body.find("requests.cpu"), std::string::npos);
+  EXPECT_NE(status->body.find("dns requests.cpu 100m -&gt; 140m"),
+            std::string::npos)
+      << status->body;
+}
+
+TEST_F(VerticalModeTest, DryRunWritesNothing) {
+  StartServer();
+  CreateTargets();
+  std::string output;
+  EXPECT_EQ(
+      RunOnceWith({"--mode=vertical", "--target=deployment/dns", "--dry-run",
+                   std::string("--default-config=") + kDnsConfig},
+                  &output),
+      0);
+  EXPECT_NE(output.find("dry run: would resize deployment/dns: dns "
+                        "requests.cpu 100m -> 140m"),
+            std::string::npos)
+      << output;
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "100m");
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "memory"), "");
+}
+
 TEST_F(VerticalModeTest, BadFlagsExitTwoAndSayWhatIsWrong) {
   StartServer();
   struct Case {
