@@ -18,6 +18,8 @@
 #include "replicas/arithmetic.h"
 #include "replicas/params.h"
 #include "replicas/plan_table.h"
+#include "vertical/vertical_config.h"
+#include "vertical/vertical_plan.h"
 
 namespace propscaler {
 namespace {
@@ -29,12 +31,15 @@ constexpr std::string_view kUsage =
     "usage: propscaler plan --params=FILE|--configmap-json=FILE "
     "[--nodes=nodes.json] [--nodelabels=SELECTOR] "
     "[--exclude-node-taints=KEY[:EFFECT],...] [--cores-per-node=4] "
+    "[--max-nodes=5000] [--format=table|svg]\n"
+    "       propscaler plan --vertical-config=FILE [--cores-per-node=4] "
     "[--max-nodes=5000] [--format=table|svg]";
 
 struct PlanFlags {
-  std::string params;          // a --default-params style JSON file
-  std::string configmap_json;  // kubectl get configmap X -o json
-  std::string nodes;           // kubectl get nodes -o json
+  std::string params;           // a --default-params style JSON file
+  std::string configmap_json;   // kubectl get configmap X -o json
+  std::string vertical_config;  // vertical mode's config (CPVA's JSON)
+  std::string nodes;            // kubectl get nodes -o json
   std::string nodelabels;
   std::string exclude_node_taints;
   std::string format = "table";
@@ -68,6 +73,7 @@ Status ApplyFlag(const SubcommandFlag& flag, PlanFlags* flags) {
   std::map<std::string, std::string*> strings = {
       {"params", &flags->params},
       {"configmap-json", &flags->configmap_json},
+      {"vertical-config", &flags->vertical_config},
       {"nodes", &flags->nodes},
       {"nodelabels", &flags->nodelabels},
       {"exclude-node-taints", &flags->exclude_node_taints},
@@ -86,8 +92,16 @@ Status ApplyFlag(const SubcommandFlag& flag, PlanFlags* flags) {
 }
 
 Status CheckFlags(const PlanFlags& flags) {
-  if (flags.params.empty() == flags.configmap_json.empty()) {
-    return Status::Invalid("want exactly one of --params and --configmap-json");
+  const int sources = !flags.params.empty() + !flags.configmap_json.empty() +
+                      !flags.vertical_config.empty();
+  if (sources != 1) {
+    return Status::Invalid(
+        "want exactly one of --params, --configmap-json and "
+        "--vertical-config");
+  }
+  if (!flags.vertical_config.empty() && !flags.nodes.empty()) {
+    return Status::Invalid(
+        "--vertical-config draws cluster sizes; it does not take --nodes");
   }
   if (flags.format != "table" && flags.format != "svg") {
     return Status::Invalid("--format=" + flags.format + ": want table or svg");
@@ -171,6 +185,19 @@ int Fail(const Status& status) {
   return kExitUsage;
 }
 
+int PlanVertical(const PlanFlags& flags) {
+  Result<std::string> text = ReadFile(flags.vertical_config);
+  if (!text.ok()) return Fail(text.status());
+  Result<VerticalConfig> config =
+      ParseVerticalConfig(*text, flags.vertical_config);
+  if (!config.ok()) return Fail(config.status());
+  const VerticalPlan plan = VerticalPlanCurve(
+      *config, flags.range.cpu_millis_per_node, flags.range.max_nodes);
+  std::cout << (flags.format == "svg" ? VerticalPlanSvg(*config, plan)
+                                      : VerticalPlanTableText(*config, plan));
+  return 0;
+}
+
 }  // namespace
 
 int RunPlanCommand(int argc, char** argv) {
@@ -179,6 +206,7 @@ int RunPlanCommand(int argc, char** argv) {
     std::cerr << kUsage << "\n";
     return Fail(flags.status());
   }
+  if (!flags->vertical_config.empty()) return PlanVertical(*flags);
   Result<Params> params = LoadParams(*flags);
   if (!params.ok()) return Fail(params.status());
   if (!flags->nodes.empty()) {

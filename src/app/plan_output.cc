@@ -4,6 +4,7 @@
 #include <sstream>
 #include <variant>
 
+#include "common/quantity_format.h"
 #include "replicas/params_summary.h"
 
 namespace propscaler {
@@ -17,6 +18,18 @@ bool IncludesUnschedulable(const Params& params) {
 std::string ChangeText(int64_t change) {
   if (change == 0) return "";
   return (change > 0 ? "+" : "") + std::to_string(change);
+}
+
+// As it is written, and memory also in binary units when that reads better:
+// "74448896 (71Mi)".
+std::string ReadableQuantity(int64_t millis, const std::string& resource) {
+  const QuantityFormat format = CpvaFormatOf(resource);
+  const std::string written = FormatMilliQuantity(millis, format);
+  if (format == QuantityFormat::kBinarySI) return written;
+  const std::string binary =
+      FormatMilliQuantity(millis, QuantityFormat::kBinarySI);
+  return binary.size() < written.size() ? written + " (" + binary + ")"
+                                        : written;
 }
 
 }  // namespace
@@ -79,6 +92,32 @@ std::string NodeListPlanText(const Params& params, const NodeListPlan& plan) {
     out << " (" << PlanBoundName(plan.bound) << ")";
   }
   out << "\n";
+  return out.str();
+}
+
+std::string VerticalPlanTableText(const VerticalConfig& config,
+                                  const VerticalPlan& plan) {
+  std::ostringstream out;
+  out << "config: " << DescribeVerticalConfig(config) << "\n"
+      << "cluster: 1 to " << plan.rows.size() << " nodes of "
+      << FormatCores(plan.cpu_millis_per_node)
+      << " cores, every node counted; values as they are written\n\n"
+      << std::setw(8) << "nodes" << std::setw(10) << "cores";
+  std::vector<size_t> widths;
+  for (const VerticalPlanColumn& column : plan.columns) {
+    const std::string name = column.ToString();
+    widths.push_back(std::max<size_t>(name.size(), 18) + 2);
+    out << std::setw(static_cast<int>(widths.back())) << name;
+  }
+  out << "\n";
+  for (const VerticalPlanRow& row : VerticalPlanAnchors(plan)) {
+    out << std::setw(8) << row.nodes << std::setw(10) << row.cores;
+    for (size_t c = 0; c < row.millis.size(); ++c) {
+      out << std::setw(static_cast<int>(widths[c]))
+          << ReadableQuantity(row.millis[c], plan.columns[c].resource);
+    }
+    out << "\n";
+  }
   return out.str();
 }
 

@@ -10,6 +10,8 @@
 #include "app/node_list_counts.h"
 #include "replicas/params.h"
 #include "replicas/plan_table.h"
+#include "vertical/vertical_config.h"
+#include "vertical/vertical_plan.h"
 
 namespace propscaler {
 
@@ -33,6 +35,11 @@ struct NodeListPlan {
 // The counts of the node list (all and schedulable), which of them the
 // params use, and the replicas.
 std::string NodeListPlanText(const Params& params, const NodeListPlan& plan);
+
+// Vertical mode's: the config, the range, then one line per anchor row of
+// the plan with each configured resource as it would be written.
+std::string VerticalPlanTableText(const VerticalConfig& config,
+                                  const VerticalPlan& plan);
 
 }  // namespace propscaler
 

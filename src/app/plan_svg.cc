@@ -7,6 +7,7 @@
 
 #include "app/plan_output.h"
 #include "common/markup_escape.h"
+#include "common/quantity_format.h"
 #include "replicas/params_summary.h"
 
 namespace propscaler {
@@ -314,6 +315,93 @@ std::string PlanSvg(const Params& params, const PlanRange& range,
   DrawBoundStretches(chart, curve, lines, &out);
   DrawCurve(chart, curve, &out);
   DrawSteps(chart, curve, &out);
+  out << "</svg>\n";
+  return out.str();
+}
+
+namespace {
+
+constexpr double kPanelHeight = 190;
+constexpr double kPanelGap = 70;
+
+// One resource's panel, its plot from `top` down kPanelHeight.
+void DrawVerticalPanel(const VerticalPlan& plan, size_t column, double top,
+                       const Scale& x, const std::vector<double>& x_ticks,
+                       std::ostringstream* out) {
+  const QuantityFormat format = CpvaFormatOf(plan.columns[column].resource);
+  int64_t high = 1;
+  for (const VerticalPlanRow& row : plan.rows) {
+    high = std::max(high, row.millis[column]);
+  }
+  const std::vector<double> y_ticks =
+      LinearTicks(static_cast<double>(high) * 1.08, 4);
+  const Scale y{0, y_ticks.back(), false, top + kPanelHeight, top};
+  *out << "<text x=\"" << kPlotLeft << "\" y=\"" << Num(top - 10)
+       << "\" font-weight=\"bold\">"
+       << EscapeMarkup(plan.columns[column].ToString()) << "</text>\n"
+       << "<g stroke=\"#e3e3e3\">\n";
+  for (double v : y_ticks) {
+    *out << "<line x1=\"" << kPlotLeft << "\" y1=\"" << Num(y.Map(v))
+         << "\" x2=\"" << kPlotRight << "\" y2=\"" << Num(y.Map(v)) << "\"/>\n";
+  }
+  *out << "</g>\n<g fill=\"#333\" font-size=\"11\">\n";
+  for (double v : y_ticks) {
+    *out << "<text x=\"" << kPlotLeft - 6 << "\" y=\"" << Num(y.Map(v) + 4)
+         << "\" text-anchor=\"end\">"
+         << FormatMilliQuantity(static_cast<int64_t>(v), format) << "</text>\n";
+  }
+  for (double v : x_ticks) {
+    *out << "<text x=\"" << Num(x.Map(v)) << "\" y=\""
+         << Num(top + kPanelHeight + 16) << "\" text-anchor=\"middle\">" << v
+         << "</text>\n";
+  }
+  *out
+      << "</g>\n<path d=\"M" << kPlotLeft << " " << Num(top) << " V"
+      << Num(top + kPanelHeight) << " H" << kPlotRight
+      << "\" fill=\"none\" stroke=\"#333\"/>\n<polyline fill=\"none\" stroke=\""
+      << kCurveColor << "\" stroke-width=\"2\" points=\"";
+  int64_t previous = plan.rows.front().millis[column];
+  *out << Num(x.Map(1)) << "," << Num(y.Map(static_cast<double>(previous)));
+  for (const VerticalPlanRow& row : plan.rows) {
+    const int64_t value = row.millis[column];
+    if (value == previous) continue;
+    *out << " " << Num(x.Map(row.nodes)) << ","
+         << Num(y.Map(static_cast<double>(previous))) << " "
+         << Num(x.Map(row.nodes)) << ","
+         << Num(y.Map(static_cast<double>(value)));
+    previous = value;
+  }
+  *out << " " << Num(x.Map(plan.rows.back().nodes)) << ","
+       << Num(y.Map(static_cast<double>(previous))) << "\"/>\n";
+}
+
+}  // namespace
+
+std::string VerticalPlanSvg(const VerticalConfig& config,
+                            const VerticalPlan& plan) {
+  const double nodes = static_cast<double>(plan.rows.size());
+  const bool log = nodes >= 100;
+  Scale x{log ? 1.0 : 0.0, std::max(nodes, 1.0), log, kPlotLeft, kPlotRight};
+  std::vector<double> x_ticks = log ? LogTicks(nodes) : LinearTicks(nodes, 10);
+  if (!log && !x_ticks.empty()) x.hi = std::max(nodes, x_ticks.back());
+  const double height =
+      kPlotTop + plan.columns.size() * (kPanelHeight + kPanelGap) + 10;
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth
+      << "\" height=\"" << Num(height) << "\" viewBox=\"0 0 " << kWidth << " "
+      << Num(height) << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
+      << "<title>propscaler plan: "
+      << EscapeMarkup(DescribeVerticalConfig(config))
+      << "</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      << "<text x=\"" << kPlotLeft << "\" y=\"30\" font-size=\"17\" "
+      << "font-weight=\"bold\">Container resources by cluster size (1 to "
+      << plan.rows.size() << " nodes of "
+      << FormatCores(plan.cpu_millis_per_node) << " cores"
+      << (log ? "; nodes on a logarithmic scale" : "") << ")</text>\n";
+  for (size_t c = 0; c < plan.columns.size(); ++c) {
+    DrawVerticalPanel(plan, c, kPlotTop + c * (kPanelHeight + kPanelGap), x,
+                      x_ticks, &out);
+  }
   out << "</svg>\n";
   return out.str();
 }

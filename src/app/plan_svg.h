@@ -11,6 +11,8 @@
 
 #include "replicas/params.h"
 #include "replicas/plan_table.h"
+#include "vertical/vertical_config.h"
+#include "vertical/vertical_plan.h"
 
 namespace propscaler {
 
@@ -29,6 +31,11 @@ std::vector<StepPoint> StepLinePoints(const std::vector<PlanRow>& curve);
 // The whole document, ending in a newline. `curve` must not be empty.
 std::string PlanSvg(const Params& params, const PlanRange& range,
                     const std::vector<PlanRow>& curve);
+
+// Vertical mode's: one panel per configured resource, its value (as written)
+// against the number of nodes, on the same node axis.
+std::string VerticalPlanSvg(const VerticalConfig& config,
+                            const VerticalPlan& plan);
 
 }  // namespace propscaler
 

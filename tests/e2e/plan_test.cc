@@ -170,3 +170,53 @@ TEST(PlanTest, BadFlagsExit2WithUsage) {
 
 }  // namespace
 }  // namespace propscaler::e2e
+
+namespace propscaler::e2e {
+namespace {
+
+TEST(PlanVerticalTest, TableOfEachResourceOverClusterSizes) {
+  PlanRun run = Plan({"--vertical-config=" + kData + "vertical-coredns.json",
+                      "--max-nodes=3000"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(Contains(run.output, "coredns requests.cpu"));
+  // 50 nodes of 4 cores: 100m + 10m * ceil(200 / 16); 70Mi + 1Mi * 5.
+  EXPECT_TRUE(Contains(run.output,
+                       "      50       200                  "
+                       "230m          78643200 (75Mi)\n"))
+      << run.output;
+  // The rows where a max is first reached: 1 core at 357 nodes, 340Mi at
+  // 2,691.
+  EXPECT_TRUE(Contains(run.output, "     357      1428                     1"))
+      << run.output;
+  EXPECT_TRUE(Contains(run.output, "    2691     10764"));
+}
+
+TEST(PlanVerticalTest, SvgHasAPanelPerResource) {
+  PlanRun run = Plan(
+      {"--vertical-config=" + kData + "vertical-coredns.json", "--format=svg"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_TRUE(run.output.starts_with("<svg "));
+  size_t polylines = 0;
+  for (size_t at = run.output.find("<polyline"); at != std::string::npos;
+       at = run.output.find("<polyline", at + 1)) {
+    ++polylines;
+  }
+  EXPECT_EQ(polylines, 2u);
+  EXPECT_TRUE(Contains(run.output, "coredns requests.memory"));
+}
+
+TEST(PlanVerticalTest, BadInputSaysWhatIsWrong) {
+  PlanRun run = Plan({"--vertical-config=" + kData + "vertical-coredns.json",
+                      "--nodes=" + kData + "nodes.json"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(Contains(run.output, "it does not take --nodes")) << run.output;
+  run = Plan({"--vertical-config=" + kData + "configmap.json"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(Contains(run.output,
+                       "configmap.json: apiVersion: expected a JSON object "
+                       "with requests or limits, got \"v1\""))
+      << run.output;
+}
+
+}  // namespace
+}  // namespace propscaler::e2e
