@@ -5,14 +5,13 @@
 
 #include <cstdlib>
 
+#include "app/loop_runner.h"
 #include "app/replica_options.h"
 #include "app/shared_flags.h"
-#include "common/stop_on_signals.h"
 #include "kube/api.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
 #include "replicas/autoscaler.h"
-#include "server/health_server.h"
 #include "server/status_page.h"
 
 // cluster-proportional-autoscaler's flags, spelled as it spells them.
@@ -44,15 +43,6 @@ DEFINE_string(exclude_node_taints, "",
               "PreferNoSchedule, NoExecute), whose nodes count as not "
               "schedulable, e.g. node.kubernetes.io/unreachable.");
 namespace propscaler {
-namespace {
-
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
-}  // namespace
-
 int RunReplicaMode() {
   Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
   if (!config.ok()) {
@@ -68,8 +58,8 @@ int RunReplicaMode() {
                      FLAGS_poll_period_seconds,
                      FLAGS_max_sync_failures,
                      FLAGS_dry_run};
-  Result<AutoscalerOptions> options =
-      BuildReplicaOptions(flags, Env("MY_POD_NAMESPACE"), config->namespace_);
+  Result<AutoscalerOptions> options = BuildReplicaOptions(
+      flags, EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {
     LOG(ERROR) << options.status().message();
     return kExitUsage;
@@ -83,32 +73,22 @@ int RunReplicaMode() {
   ReplicaStatusBoard board;
   ReplicaAutoscaler autoscaler(&api, &clock, *options, &health, &events,
                                &board);
-  if (FLAGS_once) {
-    Status status = autoscaler.RunOnce();
-    if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
-    return status.ok() ? 0 : 1;
-  }
-  StopSignal stop(&clock);
-  StopOnSignals(&stop);
-  HealthServer health_server(&health, [&board, &clock] {
-    return RenderStatusPage(board.Snapshot(), clock.Now());
-  });
-  if (FLAGS_healthz_port != 0) {
-    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
-      LOG(ERROR) << status.message();
-      return kExitUsage;
-    }
-  }
-  LOG(INFO) << "propscaler " << PROPSCALER_VERSION << " scaling "
-            << FLAGS_target << " in namespace " << options->namespace_
-            << " from " << FLAGS_configmap << " against " << config->server;
+  std::vector<std::string> start_lines = {
+      "propscaler " PROPSCALER_VERSION " scaling " + FLAGS_target +
+      " in namespace " + options->namespace_ + " from " + FLAGS_configmap +
+      " against " + config->server};
   if (!options->excluded_taints.empty()) {
-    LOG(INFO) << "nodes tainted " << options->excluded_taints.ToString()
-              << " count as not schedulable (--exclude-node-taints)";
+    start_lines.push_back("nodes tainted " +
+                          options->excluded_taints.ToString() +
+                          " count as not schedulable (--exclude-node-taints)");
   }
-  const int code = autoscaler.Run(&stop);
-  health_server.Stop();
-  return code;
+  return RunLoop(clock, &health,
+                 {[&] { return autoscaler.RunOnce(); },
+                  [&](StopSignal* stop) { return autoscaler.Run(stop); },
+                  [&board, &clock] {
+                    return RenderStatusPage(board.Snapshot(), clock.Now());
+                  },
+                  start_lines});
 }
 
 }  // namespace propscaler

@@ -24,6 +24,11 @@ DEFINE_bool(dry_run, false, "Compute and log, but write nothing.");
 
 namespace propscaler {
 
+std::string EnvOrEmpty(const char* name) {
+  const char* value = std::getenv(name);
+  return value == nullptr ? "" : value;
+}
+
 Status CheckSharedFlags() {
   if (FLAGS_healthz_port < 0 || FLAGS_healthz_port > 65535) {
     return Status::Invalid(

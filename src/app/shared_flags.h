@@ -26,6 +26,9 @@ namespace propscaler {
 // Exit code for bad usage: a bad flag, a missing or unreadable config.
 inline constexpr int kExitUsage = 2;
 
+// The environment variable `name`, or "" when unset.
+std::string EnvOrEmpty(const char* name);
+
 // Checks the shared flags; each mode checks its own.
 Status CheckSharedFlags();
 

@@ -5,13 +5,12 @@
 
 #include <cstdlib>
 
+#include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
-#include "common/stop_on_signals.h"
 #include "kube/api.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
-#include "server/health_server.h"
 #include "server/status_page.h"
 #include "vertical/vertical_autoscaler.h"
 
@@ -49,15 +48,6 @@ DEFINE_int32(scale_down_delay_seconds, 0,
              "for this long without a break (increases apply at once).");
 
 namespace propscaler {
-namespace {
-
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
-}  // namespace
-
 int RunVerticalMode() {
   Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
   if (!config.ok()) {
@@ -76,8 +66,9 @@ int RunVerticalMode() {
                       FLAGS_poll_period_seconds,
                       FLAGS_max_sync_failures,
                       FLAGS_dry_run};
-  Result<VerticalOptions> options = BuildVerticalOptions(
-      flags, Env("MY_NAMESPACE"), Env("MY_POD_NAMESPACE"), config->namespace_);
+  Result<VerticalOptions> options =
+      BuildVerticalOptions(flags, EnvOrEmpty("MY_NAMESPACE"),
+                           EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {
     LOG(ERROR) << options.status().message();
     return kExitUsage;
@@ -91,28 +82,16 @@ int RunVerticalMode() {
   VerticalStatusBoard board;
   VerticalAutoscaler autoscaler(&api, &clock, *options, &health, &events,
                                 &board);
-  if (FLAGS_once) {
-    Status status = autoscaler.RunOnce();
-    if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
-    return status.ok() ? 0 : 1;
-  }
-  StopSignal stop(&clock);
-  StopOnSignals(&stop);
-  HealthServer health_server(&health, [&board, &clock] {
-    return RenderVerticalStatusPage(board.Snapshot(), clock.Now());
-  });
-  if (FLAGS_healthz_port != 0) {
-    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
-      LOG(ERROR) << status.message();
-      return kExitUsage;
-    }
-  }
-  LOG(INFO) << "propscaler " << PROPSCALER_VERSION << " sizing "
-            << options->target.ToString() << " in namespace "
-            << options->namespace_ << " against " << config->server;
-  const int code = autoscaler.Run(&stop);
-  health_server.Stop();
-  return code;
+  return RunLoop(
+      clock, &health,
+      {[&] { return autoscaler.RunOnce(); },
+       [&](StopSignal* stop) { return autoscaler.Run(stop); },
+       [&board, &clock] {
+         return RenderVerticalStatusPage(board.Snapshot(), clock.Now());
+       },
+       {"propscaler " PROPSCALER_VERSION " sizing " +
+        options->target.ToString() + " in namespace " + options->namespace_ +
+        " against " + config->server}});
 }
 
 }  // namespace propscaler

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <thread>
 
+#include "cluster/node_store_sink.h"
+#include "common/sync_failure_limit.h"
 #include "kube/reflector.h"
 #include "replicas/arithmetic.h"
 
@@ -356,26 +358,15 @@ kube::Reflector<kube::NodeInfo> ReplicaAutoscaler::NodeReflector(
 }
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
-  kube::Reflector<kube::NodeInfo> node_reflector =
-      NodeReflector({nullptr,
-                     [this](const kube::NodeInfo& node) {
-                       if (nodes_.Upsert(node)) NotifyChange("nodes changed");
-                     },
-                     [this](const kube::NodeInfo& node) {
-                       if (nodes_.Remove(node.name))
-                         NotifyChange("nodes changed");
-                     },
-                     [this](std::vector<kube::NodeInfo> page, bool first) {
-                       nodes_.Stage(std::move(page), first);
-                     },
-                     [this] {
-                       nodes_.Commit();
-                       {
-                         std::lock_guard<std::mutex> lock(mutex_);
-                         nodes_synced_ = true;
-                       }
-                       NotifyChange("nodes listed");
-                     }});
+  kube::Reflector<kube::NodeInfo> node_reflector = NodeReflector(NodeStoreSink(
+      &nodes_, [this] { NotifyChange("nodes changed"); },
+      [this] {
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          nodes_synced_ = true;
+        }
+        NotifyChange("nodes listed");
+      }));
   kube::Reflector<kube::ConfigMap> config_map_reflector(
       client_->ConfigMapNamed(options_.namespace_, options_.configmap),
       {[this](std::vector<kube::ConfigMap> items) {
@@ -403,7 +394,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
   hpa_check_.Start(clock_, stop);
 
   int exit_code = 0;
-  int consecutive_failures = 0;
+  SyncFailureLimit failures(options_.max_sync_failures);
   WaitForNextCycle(stop);
   while (!stop->stopped()) {
     health_->Heartbeat();
@@ -423,12 +414,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
         {status, node_reflector.LastError(),
          config_map_polled_ ? Status::Ok() : config_map_reflector.LastError()});
     health_->CycleFinished(status);
-    consecutive_failures = status.ok() ? 0 : consecutive_failures + 1;
-    if (options_.max_sync_failures > 0 &&
-        consecutive_failures >= options_.max_sync_failures) {
-      LOG(ERROR) << consecutive_failures
-                 << " consecutive cycles failed (--max-sync-failures); last: "
-                 << status.message();
+    if (failures.Reached(status)) {
       exit_code = 1;
       break;
     }

@@ -4,8 +4,10 @@
 
 #include <thread>
 
+#include "cluster/node_store_sink.h"
 #include "common/metrics.h"
 #include "common/quantity_format.h"
+#include "common/sync_failure_limit.h"
 
 namespace propscaler {
 namespace {
@@ -423,27 +425,16 @@ void VerticalAutoscaler::WaitForNextCycle(StopSignal* stop) {
 }
 
 int VerticalAutoscaler::Run(StopSignal* stop) {
-  kube::Reflector<kube::NodeInfo> node_reflector =
-      NodeReflector({nullptr,
-                     [this](const kube::NodeInfo& node) {
-                       if (nodes_.Upsert(node)) NotifyChange("nodes changed");
-                     },
-                     [this](const kube::NodeInfo& node) {
-                       if (nodes_.Remove(node.name))
-                         NotifyChange("nodes changed");
-                     },
-                     [this](std::vector<kube::NodeInfo> page, bool first) {
-                       nodes_.Stage(std::move(page), first);
-                     },
-                     [this] {
-                       nodes_.Commit();
-                       nodes_polled_ = false;
-                       {
-                         std::lock_guard<std::mutex> lock(mutex_);
-                         nodes_synced_ = true;
-                       }
-                       NotifyChange("nodes listed");
-                     }});
+  kube::Reflector<kube::NodeInfo> node_reflector = NodeReflector(NodeStoreSink(
+      &nodes_, [this] { NotifyChange("nodes changed"); },
+      [this] {
+        nodes_polled_ = false;
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          nodes_synced_ = true;
+        }
+        NotifyChange("nodes listed");
+      }));
   const std::string config_map_ref =
       "configmap " + options_.namespace_ + "/" + options_.configmap;
   auto set_config_map = [this](std::optional<kube::ConfigMap> config_map) {
@@ -491,7 +482,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
   }
 
   int exit_code = 0;
-  int consecutive_failures = 0;
+  SyncFailureLimit failures(options_.max_sync_failures);
   WaitForNextCycle(stop);
   while (!stop->stopped()) {
     health_->Heartbeat();
@@ -527,12 +518,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
       LOG(WARNING) << "cycle failed: " << status.message();
       GlobalMetrics().Add("propscaler_cycle_failures_total");
     }
-    consecutive_failures = status.ok() ? 0 : consecutive_failures + 1;
-    if (options_.max_sync_failures > 0 &&
-        consecutive_failures >= options_.max_sync_failures) {
-      LOG(ERROR) << consecutive_failures
-                 << " consecutive cycles failed (--max-sync-failures); last: "
-                 << status.message();
+    if (failures.Reached(status)) {
       exit_code = 1;
       break;
     }

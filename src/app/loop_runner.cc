@@ -1,0 +1,33 @@
+#include "app/loop_runner.h"
+
+#include <glog/logging.h>
+
+#include "app/shared_flags.h"
+#include "common/stop_on_signals.h"
+#include "server/health_server.h"
+
+namespace propscaler {
+
+int RunLoop(const Clock& clock, const HealthState* health,
+            const LoopRun& loop) {
+  if (FLAGS_once) {
+    Status status = loop.once();
+    if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
+    return status.ok() ? 0 : 1;
+  }
+  StopSignal stop(&clock);
+  StopOnSignals(&stop);
+  HealthServer health_server(health, loop.status_page);
+  if (FLAGS_healthz_port != 0) {
+    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
+      LOG(ERROR) << status.message();
+      return kExitUsage;
+    }
+  }
+  for (const std::string& line : loop.start_lines) LOG(INFO) << line;
+  const int code = loop.run(&stop);
+  health_server.Stop();
+  return code;
+}
+
+}  // namespace propscaler

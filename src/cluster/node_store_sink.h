@@ -1,0 +1,37 @@
+// The node reflector's sink that keeps a NodeStore current: lists staged
+// page by page and committed whole, watch events applied. `changed` is
+// called when an event changed the counts, `listed` after each complete
+// list (both on the reflector's thread).
+#ifndef PROPSCALER_CLUSTER_NODE_STORE_SINK_H_
+#define PROPSCALER_CLUSTER_NODE_STORE_SINK_H_
+
+#include <functional>
+
+#include "cluster/node_store.h"
+#include "kube/node_info.h"
+#include "kube/reflector.h"
+
+namespace propscaler {
+
+inline kube::ReflectorSink<kube::NodeInfo> NodeStoreSink(
+    NodeStore* store, std::function<void()> changed,
+    std::function<void()> listed) {
+  return {nullptr,
+          [store, changed](const kube::NodeInfo& node) {
+            if (store->Upsert(node)) changed();
+          },
+          [store, changed](const kube::NodeInfo& node) {
+            if (store->Remove(node.name)) changed();
+          },
+          [store](std::vector<kube::NodeInfo> page, bool first) {
+            store->Stage(std::move(page), first);
+          },
+          [store, listed] {
+            store->Commit();
+            listed();
+          }};
+}
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_CLUSTER_NODE_STORE_SINK_H_
