@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/flag_spelling.h"
+#include "app/mode_choice.h"
 #include "app/node_scale_mode.h"
 #include "app/plan_command.h"
 #include "app/replica_mode.h"
@@ -77,6 +78,11 @@ int main(int argc, char** argv) {
       "      what node-scale mode would do for a cluster snapshot");
   google::gflags_exitfunc = &propscaler::ExitOnBadFlag;
   gflags::ParseCommandLineFlags(&normalized_argc, &normalized_argv, true);
+  FLAGS_mode = propscaler::ChooseMode(
+      {argv[0], !gflags::GetCommandLineFlagInfoOrDie("mode").is_default,
+       FLAGS_mode,
+       !gflags::GetCommandLineFlagInfoOrDie("default_config").is_default ||
+           !gflags::GetCommandLineFlagInfoOrDie("config_file").is_default});
   google::InitGoogleLogging(argv[0]);
   if (normalized_argc > 1) {
     LOG(ERROR) << "unexpected argument \"" << normalized_argv[1] << "\"";

@@ -3,6 +3,7 @@
 // cluster-proportional-vertical-autoscaler would, and following the nodes
 // and the config file.
 #include <rapidjson/document.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
@@ -298,6 +299,36 @@ TEST_F(VerticalModeTest, DryRunWritesNothing) {
       << output;
   EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "100m");
   EXPECT_EQ(Resource(kDns, "dns", "requests", "memory"), "");
+}
+
+// CPVA's manifests run /cpvpa with CPVA's flags and no --mode: the image's
+// /cpvpa link (deploy/Dockerfile) is vertical mode, and so are CPVA's config
+// flags on the propscaler binary itself.
+TEST_F(VerticalModeTest, CpvaCommandLinesNeedNoModeFlag) {
+  StartServer();
+  CreateTargets();
+  const std::string cpvpa = dir_.path() + "/cpvpa";
+  ASSERT_EQ(symlink(PropscalerBinary().c_str(), cpvpa.c_str()), 0);
+  const std::vector<std::string> cpva_flags = {
+      "--kubeconfig=" + kubeconfig_,
+      std::string("--namespace=") + kNamespace,
+      "--target=daemonset/agent",
+      "--healthz-port=0",
+      "--once",
+      "--logtostderr=true",
+      "--v=2",
+      R"(--default-config={"dns":{"requests":{"cpu":{"base":"1","step":"1","nodesPerStep":2}}}})"};
+  Process linked(cpvpa, cpva_flags);
+  EXPECT_EQ(linked.WaitForExit(std::chrono::seconds(30)), 0) << linked.Output();
+  EXPECT_EQ(Resource(kAgent, "dns", "requests", "cpu"), "3");
+
+  std::vector<std::string> file_flags = cpva_flags;
+  file_flags.back() =
+      "--config-file=" +
+      dir_.Write("config", R"({"dns":{"requests":{"cpu":{"base":"2"}}}})");
+  Process direct(PropscalerBinary(), file_flags);
+  EXPECT_EQ(direct.WaitForExit(std::chrono::seconds(30)), 0) << direct.Output();
+  EXPECT_EQ(Resource(kAgent, "dns", "requests", "cpu"), "2");
 }
 
 TEST_F(VerticalModeTest, BadFlagsExitTwoAndSayWhatIsWrong) {
