@@ -38,11 +38,11 @@ DEFINE_bool(schedulable_nodes_only, false,
             "allocatable cores (as replica mode) instead of every node and "
             "its capacity cores (as cluster-proportional-vertical-"
             "autoscaler).");
-DEFINE_int32(resize_threshold_percent, 5,
+DEFINE_int32(resize_threshold_percent, 0,
              "Vertical mode: change a resource only when the computed value "
              "differs from the current one by more than this percentage of "
-             "it (0: on every difference, as cluster-proportional-vertical-"
-             "autoscaler).");
+             "it (0, the default: on every difference, as cluster-"
+             "proportional-vertical-autoscaler).");
 DEFINE_int32(scale_down_delay_seconds, 0,
              "Vertical mode: apply a decrease only after it has been wanted "
              "for this long without a break (increases apply at once).");

@@ -19,7 +19,7 @@ struct VerticalFlags {
   std::string configmap;
   std::string nodelabels;
   bool schedulable_nodes_only = false;
-  int threshold_percent = 5;
+  int threshold_percent = 0;
   int scale_down_delay_seconds = 0;
   int poll_period_seconds = 10;
   int max_sync_failures = 0;

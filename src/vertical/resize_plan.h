@@ -22,7 +22,7 @@
 namespace propscaler {
 
 struct ResizePolicy {
-  int64_t threshold_percent = 5;  // 0 to 100; 0: every difference
+  int64_t threshold_percent = 0;  // 0 to 100; 0: every difference
   Duration scale_down_delay{0};
 };
 
