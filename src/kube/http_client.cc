@@ -38,14 +38,35 @@ void CountRequest(const HttpRequest& request,
           << code;
 }
 
+// "HTTP/2" or "HTTP/1.1", as the transfer's response came; "" when none did.
+const char* ProtocolOf(long version) {
+  switch (version) {
+    case CURL_HTTP_VERSION_1_0:
+      return "HTTP/1.0";
+    case CURL_HTTP_VERSION_1_1:
+      return "HTTP/1.1";
+    case CURL_HTTP_VERSION_2_0:
+      return "HTTP/2";
+    default:
+      return "";
+  }
+}
+
 // What a transfer cost on the wire: the bytes received as sent (compressed
-// where the server compressed them) and the connections it had to open
-// (each a TCP and, over https, a TLS handshake).
+// where the server compressed them), the connections it had to open (each
+// a TCP and, over https, a TLS handshake) and the protocol it spoke (HTTP/2
+// where the server offers it over TLS, by ALPN).
 void CountWire(CURL* curl) {
   curl_off_t received = 0;
   long connects = 0;
+  long version = 0;
   curl_easy_getinfo(curl, CURLINFO_SIZE_DOWNLOAD_T, &received);
   curl_easy_getinfo(curl, CURLINFO_NUM_CONNECTS, &connects);
+  curl_easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version);
+  if (const std::string protocol = ProtocolOf(version); !protocol.empty()) {
+    GlobalMetrics().Add("propscaler_api_responses_total",
+                        {{"protocol", protocol}});
+  }
   if (received > 0) {
     GlobalMetrics().Add("propscaler_api_received_bytes_total", {},
                         static_cast<double>(received));
@@ -216,6 +237,10 @@ HttpClient::HttpClient(ClientConfig config,
   GlobalMetrics().DeclareCounter(
       "propscaler_api_received_bytes_total",
       "Bytes received from the API server as sent (gzip'd where it was).");
+  GlobalMetrics().DeclareCounter(
+      "propscaler_api_responses_total",
+      "Responses from the API server by protocol (HTTP/2 where the server "
+      "offers it over TLS).");
   GlobalMetrics().DeclareCounter(
       "propscaler_api_connections_total",
       "Connections opened to the API server (each a TCP and TLS handshake).");

@@ -45,6 +45,21 @@ TEST_F(WireRealServerTest, ManyRequestsOneConnection) {
   EXPECT_LE(Counted("propscaler_api_connections_total") - before, 1);
 }
 
+// kube-apiserver offers HTTP/2 over TLS (ALPN) and libcurl takes it: each
+// response is counted by the protocol it came in.
+TEST_F(WireRealServerTest, ResponsesComeOverHttp2) {
+  AddNodes(0, 1);
+  const MetricLabels h2 = {{"protocol", "HTTP/2"}};
+  const double before =
+      GlobalMetrics().Value("propscaler_api_responses_total", h2);
+  Result<kube::HttpResponse> got =
+      cluster().Admin("GET", "/api/v1/nodes/" + NodeName(0));
+  ASSERT_TRUE(got.ok());
+  ASSERT_EQ(got->status, 200);
+  EXPECT_EQ(
+      GlobalMetrics().Value("propscaler_api_responses_total", h2) - before, 1);
+}
+
 // kube-apiserver 1.20 refuses a WatchList request with 422 and the message
 // the simulated server's WatchListSupport::kBefore copies; propscaler then
 // lists in pages (the fallback every real-server test runs through).
