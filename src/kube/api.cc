@@ -331,6 +331,16 @@ Result<PodTemplateWorkload> KubeApi::GetPodTemplate(
   return DecodePodTemplateWorkload(*body);
 }
 
+std::unique_ptr<ListWatch<PodTemplateWorkload>> KubeApi::PodTemplateNamed(
+    const std::string& ns, const WorkloadRef& target) const {
+  const std::string path = target.Path(ns);
+  return std::make_unique<HttpListWatch<PodTemplateWorkload>>(
+      this,
+      Collection{path.substr(0, path.rfind('/')), "",
+                 "metadata.name=" + target.name},
+      PodTemplateCodec());
+}
+
 Result<PodTemplateWorkload> KubeApi::PatchContainerResources(
     const std::string& ns, const WorkloadRef& target,
     const std::string& resource_version,

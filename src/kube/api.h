@@ -108,6 +108,8 @@ class KubeApi : public Client {
                             const Scale& read, int64_t replicas) const override;
   Result<PodTemplateWorkload> GetPodTemplate(
       const std::string& ns, const WorkloadRef& target) const override;
+  std::unique_ptr<ListWatch<PodTemplateWorkload>> PodTemplateNamed(
+      const std::string& ns, const WorkloadRef& target) const override;
   Result<PodTemplateWorkload> PatchContainerResources(
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,

@@ -76,6 +76,10 @@ class Client {
   // the workload changed since; RBAC `get` and `patch`).
   virtual Result<PodTemplateWorkload> GetPodTemplate(
       const std::string& ns, const WorkloadRef& target) const = 0;
+  // The workload `target` in `ns` (a collection of at most one, selected by
+  // metadata.name; RBAC `list` and `watch`).
+  virtual std::unique_ptr<ListWatch<PodTemplateWorkload>> PodTemplateNamed(
+      const std::string& ns, const WorkloadRef& target) const = 0;
   virtual Result<PodTemplateWorkload> PatchContainerResources(
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,

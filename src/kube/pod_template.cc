@@ -108,23 +108,24 @@ Result<WorkloadRef> ParseWorkloadRef(std::string_view flag) {
                          "statefulset)");
 }
 
-Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body) {
-  Result<rapidjson::Document> doc = ParseJsonObject(body, "workload");
-  if (!doc.ok()) return doc.status();
+namespace {
+
+Result<PodTemplateWorkload> DecodeWorkloadValue(const Value& object,
+                                                const std::string& path) {
   PodTemplateWorkload out;
-  if (const Value* metadata = Member(*doc, "metadata")) {
+  if (const Value* metadata = Member(object, "metadata")) {
     out.name = JsonString(*metadata, "name");
     out.uid = JsonString(*metadata, "uid");
     out.resource_version = JsonString(*metadata, "resourceVersion");
   }
-  const Value* spec = Member(*doc, "spec");
+  const Value* spec = Member(object, "spec");
   const Value* pod_template = spec ? Member(*spec, "template") : nullptr;
   const Value* pod_spec =
       pod_template ? Member(*pod_template, "spec") : nullptr;
   const Value* containers =
       pod_spec ? Member(*pod_spec, "containers") : nullptr;
   if (containers == nullptr || !containers->IsArray()) {
-    return Status::Internal("workload " + out.name +
+    return Status::Internal(path + ": workload " + out.name +
                             " has no spec.template.spec.containers");
   }
   for (const Value& container : containers->GetArray()) {
@@ -136,6 +137,30 @@ Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body) {
     out.containers.push_back(std::move(resources));
   }
   return out;
+}
+
+Result<ListPage<PodTemplateWorkload>> DecodeWorkloadList(
+    std::string_view body) {
+  return DecodeJsonList<PodTemplateWorkload>(body, &DecodeWorkloadValue,
+                                             "workload list");
+}
+
+Result<WatchEvent<PodTemplateWorkload>> DecodeWorkloadEvent(
+    std::string_view line) {
+  return DecodeJsonWatchEvent<PodTemplateWorkload>(line, &DecodeWorkloadValue,
+                                                   "workload watch event");
+}
+
+}  // namespace
+
+Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body) {
+  Result<rapidjson::Document> doc = ParseJsonObject(body, "workload");
+  if (!doc.ok()) return doc.status();
+  return DecodeWorkloadValue(*doc, "workload");
+}
+
+ListWatchCodec<PodTemplateWorkload> PodTemplateCodec() {
+  return {&DecodeWorkloadList, &DecodeWorkloadEvent};
 }
 
 std::string EncodeContainerResourcesPatch(

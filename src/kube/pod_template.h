@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "kube/list_watch.h"
 
 namespace propscaler::kube {
 
@@ -59,6 +60,8 @@ struct ContainerResourcesEdit {
 };
 
 Result<PodTemplateWorkload> DecodePodTemplateWorkload(std::string_view body);
+// Lists and watch events of workloads read so.
+ListWatchCodec<PodTemplateWorkload> PodTemplateCodec();
 // An empty `resource_version` makes the patch unconditional.
 std::string EncodeContainerResourcesPatch(
     const std::string& resource_version,

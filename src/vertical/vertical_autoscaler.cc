@@ -263,6 +263,11 @@ Status VerticalAutoscaler::Apply(const std::vector<ResourceChange>& changes,
   Result<kube::PodTemplateWorkload> written = client_->PatchContainerResources(
       options_.namespace_, options_.target, resource_version, EditsOf(changes));
   if (!written.ok()) return written.status();
+  {
+    // Newer than the watched copy until the watch brings the same version.
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (watched_target_) watched_target_ = *written;
+  }
   Report(changes, counts);
   board_->Update(
       [&](VerticalStatus& status) { status.current = written->containers; });
@@ -292,14 +297,38 @@ Status VerticalAutoscaler::ResizeBlind(
   return status;
 }
 
+void VerticalAutoscaler::SetTarget(
+    std::optional<kube::PodTemplateWorkload> target) {
+  bool changed;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::string before =
+        watched_target_ ? watched_target_->resource_version : "";
+    changed =
+        !target_synced_ || before != (target ? target->resource_version : "");
+    watched_target_ = std::move(target);
+    target_synced_ = true;
+  }
+  target_polled_ = false;
+  if (changed) NotifyChange("target changed");
+}
+
+Result<kube::PodTemplateWorkload> VerticalAutoscaler::ReadTarget(bool fresh) {
+  if (!fresh && !target_polled_) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (watched_target_) return *watched_target_;
+    return Status::NotFound(TargetRef() + " not found");
+  }
+  return client_->GetPodTemplate(options_.namespace_, options_.target);
+}
+
 Status VerticalAutoscaler::Resize(
     const std::map<std::string, ComputedResources>& computed,
     const VerticalCounts& counts, TimePoint now) {
   constexpr int kAttempts = 3;
   Status status;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    Result<kube::PodTemplateWorkload> workload =
-        client_->GetPodTemplate(options_.namespace_, options_.target);
+    Result<kube::PodTemplateWorkload> workload = ReadTarget(attempt > 1);
     if (!workload.ok() &&
         workload.status().code() == StatusCode::kPermissionDenied) {
       LOG_IF(WARNING, !warned_get_forbidden_)
@@ -473,6 +502,34 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
       return true;
     });
   });
+  kube::Reflector<kube::PodTemplateWorkload> target_reflector(
+      client_->PodTemplateNamed(options_.namespace_, options_.target),
+      {[&](std::vector<kube::PodTemplateWorkload> items) {
+         std::optional<kube::PodTemplateWorkload> found;
+         for (auto& item : items) {
+           if (item.name == options_.target.name) found = std::move(item);
+         }
+         SetTarget(std::move(found));
+       },
+       [&](const kube::PodTemplateWorkload& item) { SetTarget(item); },
+       [&](const kube::PodTemplateWorkload&) { SetTarget(std::nullopt); }},
+      TargetRef());
+  std::thread target_thread = clock_->StartThread([&] {
+    target_reflector.RunRetryingWhenForbidden(stop, [this](const Status& why) {
+      LOG_IF(WARNING, !target_polled_)
+          << why.message() << "; reading " << TargetRef()
+          << " with a GET every cycle instead. Grant list and watch on it "
+             "to read nothing at rest and set back other writers' changes "
+             "within a second";
+      target_polled_ = true;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        target_synced_ = true;
+      }
+      NotifyChange("target polled");
+      return true;
+    });
+  });
   std::thread config_thread;
   if (!options_.configmap.empty()) {
     config_thread =
@@ -489,8 +546,8 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
     bool synced;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      synced =
-          nodes_synced_ && (options_.configmap.empty() || config_map_synced_);
+      synced = nodes_synced_ && target_synced_ &&
+               (options_.configmap.empty() || config_map_synced_);
     }
     const TimePoint start = clock_->Now();
     if (synced) last_cycle_start_ = start;
@@ -502,6 +559,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
                                               ? ""
                                               : " and of " + config_map_ref));
     if (status.ok() && !nodes_polled_) status = node_reflector.LastError();
+    if (status.ok() && !target_polled_) status = target_reflector.LastError();
     if (status.ok() && !options_.configmap.empty()) {
       status = config_map_reflector.LastError();
     }
@@ -526,6 +584,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
   }
   stop->Stop();
   node_thread.join();
+  target_thread.join();
   if (config_thread.joinable()) config_thread.join();
   return exit_code;
 }
@@ -541,6 +600,7 @@ Status VerticalAutoscaler::RunOnce() {
       return config_map.status();
     }
   }
+  target_polled_ = true;  // one GET, no watch
   cycle_cause_ = "--once";
   return RunCycle(clock_->Now());
 }

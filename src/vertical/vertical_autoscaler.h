@@ -9,9 +9,13 @@
 // target's pod template (vertical/resize_plan.h). Each patch is one Event
 // on the target and one log line with from, to and the counts.
 //
+// The target is watched too (list+watch by name), so a cycle reads nothing
+// and another writer's change to the resources is set back within a second.
+//
 // It runs under CPVA's RBAC: where watching nodes is forbidden it lists them
-// every cycle; where reading the target is forbidden (CPVA grants only
-// patch) it patches, as CPVA does, whenever the computed values change.
+// every cycle; where watching the target is forbidden it GETs it every
+// cycle; where reading it is forbidden too (CPVA grants only patch) it
+// patches, as CPVA does, whenever the computed values change.
 // All I/O goes through a kube::Client and all time through a Clock.
 #ifndef PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
 #define PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
@@ -93,6 +97,11 @@ class VerticalAutoscaler {
   kube::Reflector<kube::NodeInfo> NodeReflector(
       kube::ReflectorSink<kube::NodeInfo> sink) const;
   Status PollNodes();
+  // The target as watched (or, where watching it is forbidden or `fresh`,
+  // with a GET).
+  Result<kube::PodTemplateWorkload> ReadTarget(bool fresh);
+  // Stores the watched target; a new resourceVersion starts a cycle.
+  void SetTarget(std::optional<kube::PodTemplateWorkload> target);
   void WatchConfigFile(StopSignal* stop);
   void NotifyChange(const std::string& cause);
   void WaitForNextCycle(StopSignal* stop);
@@ -105,7 +114,8 @@ class VerticalAutoscaler {
   kube::EventRecorder* events_;
   VerticalStatusBoard* board_;
   NodeStore nodes_;
-  std::atomic<bool> nodes_polled_{false};  // watching them is forbidden
+  std::atomic<bool> nodes_polled_{false};   // watching them is forbidden
+  std::atomic<bool> target_polled_{false};  // watching it is forbidden
 
   std::atomic<bool> changed_{false};
   std::mutex mutex_;  // guards the fields below
@@ -113,6 +123,8 @@ class VerticalAutoscaler {
   bool nodes_synced_ = false;
   bool config_map_synced_ = false;
   std::optional<kube::ConfigMap> config_map_;
+  bool target_synced_ = false;
+  std::optional<kube::PodTemplateWorkload> watched_target_;
 
   // Touched only by the loop's thread (and, for the file stamp, by the
   // file watcher before the loop starts).

@@ -99,7 +99,7 @@ TEST_F(VerticalRealServerTest, DeployRbacIsEnoughAndOtherFieldsStay) {
   auto propscaler =
       StartWithToken({"--mode=vertical", "--target=deployment/coredns",
                       "--nodelabels=" + NodeLabel(), "--poll-period-seconds=60",
-                      "--resize-threshold-percent=0",
+                      "--resize-threshold-percent=0", "--v=2",
                       std::string("--default-config=") + kConfig});
   ASSERT_TRUE(WaitForResource("deployments", "coredns", "requests", "cpu",
                               "130m", *propscaler));
@@ -115,6 +115,15 @@ TEST_F(VerticalRealServerTest, DeployRbacIsEnoughAndOtherFieldsStay) {
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  // The target is watched: never read with a GET.
+  EXPECT_EQ(CountOf(log, "API request GET /apis/apps/v1/namespaces/" + ns() +
+                             "/deployments/coredns:"),
+            0)
+      << log;
+  EXPECT_GE(CountOf(log, "API request PATCH /apis/apps/v1/namespaces/" + ns() +
+                             "/deployments/coredns: 200"),
+            2)
+      << log;
   EXPECT_NE(log.find("resizing deployment/coredns: coredns requests.cpu "
                      "130m -> 150m"),
             std::string::npos)

@@ -89,6 +89,17 @@ Result<kube::PodTemplateWorkload> MemoryClient::GetPodTemplate(
   return kube::DecodePodTemplateWorkload(stored.value()->json);
 }
 
+std::unique_ptr<kube::ListWatch<kube::PodTemplateWorkload>>
+MemoryClient::PodTemplateNamed(const std::string& ns,
+                               const kube::WorkloadRef& target) const {
+  const std::string collection = target.Collection();
+  return std::make_unique<MemoryListWatch<kube::PodTemplateWorkload>>(
+      cluster_, sim::ResourcePath{&TypeNamed(collection.c_str()), ns, "", ""},
+      std::multimap<std::string, std::string>{
+          {"fieldSelector", "metadata.name=" + target.name}},
+      kube::PodTemplateCodec());
+}
+
 Result<kube::PodTemplateWorkload> MemoryClient::PatchContainerResources(
     const std::string& ns, const kube::WorkloadRef& target,
     const std::string& resource_version,

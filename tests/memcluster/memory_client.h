@@ -43,6 +43,8 @@ class MemoryClient : public kube::Client {
                                   int64_t replicas) const override;
   Result<kube::PodTemplateWorkload> GetPodTemplate(
       const std::string& ns, const kube::WorkloadRef& target) const override;
+  std::unique_ptr<kube::ListWatch<kube::PodTemplateWorkload>> PodTemplateNamed(
+      const std::string& ns, const kube::WorkloadRef& target) const override;
   Result<kube::PodTemplateWorkload> PatchContainerResources(
       const std::string& ns, const kube::WorkloadRef& target,
       const std::string& resource_version,

@@ -128,7 +128,7 @@ TEST_F(VerticalScenarioTest, ChurnWithinTheThresholdWritesNothing) {
   EXPECT_TRUE(health_.LastCycle().has_value() && health_.LastCycle()->ok());
 }
 
-TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAtThePollPeriod) {
+TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAndNothingIsPolled) {
   options_.policy = {.threshold_percent = 0};
   AddNodes(1, 2);
   Start();
@@ -140,11 +140,26 @@ TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAtThePollPeriod) {
           R"({"spec":{"template":{"spec":{"containers":[{"name":"dns",)"
           R"("image":"dns:2","resources":{"requests":{"cpu":"1"}}}]}}}})")
           .ok());
-  clock_.SleepFor(seconds(11));
+  // Watched: set back within a second, not at the next poll.
+  clock_.SleepFor(seconds(1));
   EXPECT_EQ(Cpu(), "120m");
   std::optional<std::string> json = sim::GetObject(cluster_.store(), kPath);
   ASSERT_TRUE(json);
   EXPECT_NE(json->find("dns:2"), std::string::npos) << "the image stays";
+
+  // At rest: six hours, not one read or write, only the watches' renewals.
+  const std::map<std::string, int64_t> before = cluster_.Calls();
+  clock_.SleepFor(hours(6));
+  for (const auto& [call, count] : cluster_.Calls()) {
+    auto it = before.find(call);
+    const int64_t made = count - (it == before.end() ? 0 : it->second);
+    if (call.starts_with("watch ")) {
+      EXPECT_LE(made, 6 * 12 + 1) << call;  // renewed every 5-10 minutes
+    } else {
+      EXPECT_EQ(made, 0) << call;
+    }
+  }
+  EXPECT_EQ(Cpu(), "120m");
 }
 
 // CPVA's RBAC: nodes list only, the target patch only. Nodes are listed
@@ -152,7 +167,9 @@ TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAtThePollPeriod) {
 // values change.
 TEST_F(VerticalScenarioTest, UnderCpvaRbacPatchesWhenTheComputedValuesChange) {
   cluster_.SetFault([](std::string_view call) {
-    const bool refused = call == "watch nodes" || call == "get deployments";
+    const bool refused = call == "watch nodes" || call == "get deployments" ||
+                         call == "list deployments" ||
+                         call == "watch deployments";
     return refused ? Status(StatusCode::kPermissionDenied,
                             std::string(call) + ": HTTP 403: injected")
                    : Status::Ok();
