@@ -6,6 +6,7 @@
 //
 //   propscaler_scale_harness --nodes=1000,65000 --runs=3
 //   propscaler_scale_harness --server=real --rbac=cpa --nodes=1000
+//   propscaler_scale_harness --server=real --cpa=build-perf/cpa/cluster-proportional-autoscaler
 #include <gflags/gflags.h>
 
 #include <cstdio>
@@ -48,6 +49,11 @@ DEFINE_bool(watch_list, true,
             "false: refuse it as kube-apiserver 1.20 does (the real one here "
             "always refuses it), so lists come in pages.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
+DEFINE_string(cpa, "",
+              "With --server=real: a cluster-proportional-autoscaler binary "
+              "(bench/build-cpa.sh) measured after propscaler at each size, "
+              "under CPA's example RBAC, as a pod runs it (needs root and "
+              "port 8080 free).");
 DEFINE_string(propscaler_env, "",
               "NAME=VALUE settings for propscaler's environment, "
               "space-separated, e.g. MALLOC_ARENA_MAX=2.");
@@ -158,11 +164,15 @@ void PrintSummary(int nodes, const std::string& rbac,
   std::fflush(stdout);
 }
 
-// Every run of one cluster size under one RBAC; false when one failed.
-bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac) {
+// Every run of one cluster size under one RBAC (of propscaler, or of CPA
+// with `cpa_binary`); false when one failed.
+bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
+                 const std::string& cpa_binary = "") {
   ScaleRunOptions options;
   options.nodes = nodes;
   options.rbac = rbac;
+  options.cpa_binary = cpa_binary;
+  const std::string label = cpa_binary.empty() ? rbac : "CPA itself";
   options.binary =
       FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler;
   options.writer_threads = FLAGS_writer_threads;
@@ -176,20 +186,25 @@ bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac) {
   for (int run = 1; run <= FLAGS_runs; ++run) {
     Result<ScaleRunResult> result = RunScale(cluster, options);
     if (!result.ok()) {
-      std::cerr << "nodes=" << nodes << " rbac=" << rbac << " run=" << run
+      std::cerr << "nodes=" << nodes << " rbac=" << label << " run=" << run
                 << ": " << result.status().message() << std::endl;
       return false;
     }
-    PrintRun(nodes, rbac, run, *result);
+    PrintRun(nodes, label, run, *result);
     runs.push_back(*std::move(result));
   }
-  PrintSummary(nodes, rbac, runs);
+  PrintSummary(nodes, label, runs);
   return true;
 }
 
 std::unique_ptr<BenchCluster> MakeCluster() {
-  if (FLAGS_server == "simulated") {
+  if (FLAGS_server == "simulated" && FLAGS_cpa.empty()) {
     return std::make_unique<SimulatedBenchCluster>(FLAGS_watch_list);
+  }
+  if (FLAGS_server == "simulated") {
+    std::cerr << "--cpa needs --server=real (CPA needs a server with TLS and "
+                 "service accounts)\n";
+    return nullptr;
   }
   if (FLAGS_server != "real") {
     std::cerr << "--server=" << FLAGS_server << ": want simulated or real\n";
@@ -232,6 +247,11 @@ int main(int argc, char** argv) {
     }
     for (const std::string& rbac : propscaler::bench::Split(FLAGS_rbac, ',')) {
       ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac) && ok;
+    }
+    if (!FLAGS_cpa.empty()) {
+      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa",
+                                          FLAGS_cpa) &&
+           ok;
     }
   }
   return ok ? 0 : 1;

@@ -25,6 +25,17 @@ inline constexpr char kNamespace[] = "kube-system";
 inline constexpr char kConfigMap[] = "coredns-autoscaler";
 inline constexpr char kDeployment[] = "coredns";
 
+// What a pod's in-cluster client (client-go's rest.InClusterConfig, as
+// cluster-proportional-autoscaler uses) is given: the server's address in
+// $KUBERNETES_SERVICE_HOST and _PORT, and the files of
+// /var/run/secrets/kubernetes.io/serviceaccount.
+struct InClusterIdentity {
+  std::string host;
+  std::string port;
+  std::string token;
+  std::string ca_file;
+};
+
 class BenchCluster {
  public:
   virtual ~BenchCluster() = default;
@@ -35,6 +46,9 @@ class BenchCluster {
   // `rbac`: "ours" (deploy/replicas/rbac.yaml: it watches) or "cpa"
   // (cluster-proportional-autoscaler's example RBAC: it polls).
   virtual Result<std::string> PropscalerKubeconfig(
+      const std::string& rbac) const = 0;
+  // The same identity for an in-cluster client; only a real server has one.
+  virtual Result<InClusterIdentity> PodIdentity(
       const std::string& rbac) const = 0;
   // The cluster admin's client, for the harness's own reads.
   virtual const kube::HttpClient& Admin() const = 0;

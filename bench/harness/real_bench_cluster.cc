@@ -73,6 +73,7 @@ Status RealBenchCluster::Populate() {
     Result<std::string> token = envtest::ServiceAccountToken(
         cluster, kNamespace, account, "", kTokenSeconds);
     if (!token.ok()) return token.status();
+    tokens_[rbac] = *token;
     kubeconfigs_[rbac] = dir_.Write(
         std::string("kubeconfig-") + rbac,
         e2e::KubeconfigYaml(cluster.url(), *token, cluster.ca_file()));
@@ -87,6 +88,22 @@ Result<std::string> RealBenchCluster::PropscalerKubeconfig(
     return Status::Invalid("unknown RBAC \"" + rbac + "\": want ours or cpa");
   }
   return kubeconfig->second;
+}
+
+Result<InClusterIdentity> RealBenchCluster::PodIdentity(
+    const std::string& rbac) const {
+  const auto token = tokens_.find(rbac);
+  if (token == tokens_.end()) {
+    return Status::Invalid("unknown RBAC \"" + rbac + "\": want ours or cpa");
+  }
+  // https://HOST:PORT
+  const std::string& url = cluster_->url();
+  const size_t host_start = url.find("://") + 3;
+  const size_t colon = url.rfind(':');
+  return InClusterIdentity{.host = url.substr(host_start, colon - host_start),
+                           .port = url.substr(colon + 1),
+                           .token = token->second,
+                           .ca_file = cluster_->ca_file()};
 }
 
 Status RealBenchCluster::GrowTo(int nodes) {

@@ -32,6 +32,8 @@ class RealBenchCluster : public BenchCluster {
   Status GrowTo(int nodes) override;
   Result<std::string> PropscalerKubeconfig(
       const std::string& rbac) const override;
+  Result<InClusterIdentity> PodIdentity(
+      const std::string& rbac) const override;
   const kube::HttpClient& Admin() const override {
     return cluster_->admin_http();
   }
@@ -57,6 +59,7 @@ class RealBenchCluster : public BenchCluster {
   std::unique_ptr<envtest::RealCluster> cluster_;
   std::unique_ptr<AuditLog> audit_;
   std::map<std::string, std::string> kubeconfigs_;  // by RBAC
+  std::map<std::string, std::string> tokens_;       // by RBAC
   int nodes_ = 0;
 };
 

@@ -4,9 +4,11 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <thread>
 
+#include "common/files.h"
 #include "e2e/process.h"
 #include "harness/metrics_scrape.h"
 #include "harness/parallel.h"
@@ -171,6 +173,47 @@ std::vector<std::string> PropscalerArgs(const ScaleRunOptions& options,
   return args;
 }
 
+std::vector<std::string> CpaArgs() {
+  return {std::string("--namespace=") + kNamespace,
+          std::string("--configmap=") + kConfigMap,
+          std::string("--target=deployment/") + kDeployment,
+          "--logtostderr=true", "--v=1"};
+}
+
+// cluster-proportional-autoscaler reads only an in-cluster config: the
+// token and CA under /var/run/secrets/kubernetes.io/serviceaccount and the
+// address in $KUBERNETES_SERVICE_HOST/_PORT. It is started in a mount
+// namespace of its own where `run_dir` (holding those files) is bind-mounted
+// over /run, so this machine's own /run is neither read nor changed; the
+// shell execs CPA, so the process measured is CPA itself.
+Result<std::unique_ptr<Process>> StartCpa(const BenchCluster& cluster,
+                                          const ScaleRunOptions& options,
+                                          const e2e::TempDir& run_dir) {
+  Result<InClusterIdentity> identity = cluster.PodIdentity(options.rbac);
+  if (!identity.ok()) return identity.status();
+  Result<std::string> ca = ReadFile(identity->ca_file);
+  if (!ca.ok()) return ca.status();
+  constexpr char kAccountDir[] = "secrets/kubernetes.io/serviceaccount";
+  std::error_code error;
+  std::filesystem::create_directories(run_dir.path() + "/" + kAccountDir,
+                                      error);
+  if (error) {
+    return Status::Internal("creating " + run_dir.path() + "/" + kAccountDir +
+                            ": " + error.message());
+  }
+  run_dir.Write(std::string(kAccountDir) + "/token", identity->token);
+  run_dir.Write(std::string(kAccountDir) + "/ca.crt", *ca);
+  std::vector<std::string> args = {
+      "--mount", "--propagation", "private", "/bin/sh", "-c",
+      "mount --bind \"$0\" /run && exec \"$@\"", run_dir.path(),
+      options.cpa_binary};
+  for (std::string& arg : CpaArgs()) args.push_back(std::move(arg));
+  std::vector<std::string> env = options.env;
+  env.push_back("KUBERNETES_SERVICE_HOST=" + identity->host);
+  env.push_back("KUBERNETES_SERVICE_PORT=" + identity->port);
+  return std::make_unique<Process>("/usr/bin/unshare", args, env);
+}
+
 class Run {
  public:
   Run(BenchCluster* cluster, const ScaleRunOptions& options)
@@ -188,7 +231,7 @@ class Run {
     if (!status.ok()) {
       const std::string log = process_ ? process_->Output() : "";
       return status.WithContext(
-          "propscaler's log ends: " +
+          "the log ends: " +
           log.substr(log.size() > 2000 ? log.size() - 2000 : 0));
     }
     return result_;
@@ -206,14 +249,12 @@ class Run {
         cluster_->PropscalerKubeconfig(options_.rbac);
     if (!kubeconfig.ok()) return kubeconfig.status();
     const Clock::time_point start = Clock::now();
-    process_ = std::make_unique<Process>(
-        options_.binary, PropscalerArgs(options_, *kubeconfig, metrics_port_),
-        options_.env);
+    if (Status started = Start(*kubeconfig); !started.ok()) return started;
     Result<Clock::time_point> written =
         WaitForScaleWrite(cluster_, start, std::chrono::seconds(300));
     if (!written.ok()) return written.status();
     result_.first_scale_seconds = SecondsBetween(start, *written);
-    Result<WireCounts> wire = ScrapeWire(metrics_port_);
+    Result<WireCounts> wire = Wire();
     if (!wire.ok()) return wire.status();
     result_.first_scale_wire_bytes = wire->received_bytes;
     result_.first_scale_connections = wire->connections;
@@ -227,6 +268,25 @@ class Run {
     result_.anon_after_list_kib = stats->rss_anon_kib;
     result_.file_after_list_kib = stats->rss_file_kib;
     return Status::Ok();
+  }
+
+  Status Start(const std::string& kubeconfig) {
+    if (options_.cpa_binary.empty()) {
+      process_ = std::make_unique<Process>(
+          options_.binary, PropscalerArgs(options_, kubeconfig, metrics_port_),
+          options_.env);
+      return Status::Ok();
+    }
+    Result<std::unique_ptr<Process>> cpa =
+        StartCpa(*cluster_, options_, run_dir_);
+    if (!cpa.ok()) return cpa.status();
+    process_ = std::move(*cpa);
+    return Status::Ok();
+  }
+
+  Result<WireCounts> Wire() const {
+    if (!options_.cpa_binary.empty()) return WireCounts{-1, -1};
+    return ScrapeWire(metrics_port_);
   }
 
   // Rounds of status updates on every node; a reaction trial after each
@@ -277,12 +337,12 @@ class Run {
 
   Status AtRest() {
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    Result<WireCounts> before = ScrapeWire(metrics_port_);
+    Result<WireCounts> before = Wire();
     if (!before.ok()) return before.status();
     const Clock::time_point start = Clock::now();
     std::this_thread::sleep_for(options_.steady_window);
     const Clock::time_point end = Clock::now();
-    Result<WireCounts> after = ScrapeWire(metrics_port_);
+    Result<WireCounts> after = Wire();
     if (!after.ok()) return after.status();
     Result<std::vector<sim::LoggedRequest>> requests =
         cluster_->RequestsSince(start);
@@ -293,18 +353,20 @@ class Run {
       ++result_.steady_total;
     }
     result_.steady_window = options_.steady_window;
-    result_.steady_connections = after->connections - before->connections;
+    result_.steady_connections =
+        after->connections < 0 ? -1 : after->connections - before->connections;
     return Status::Ok();
   }
 
   Result<ProcStats> Stats() const {
-    if (!process_->Running()) return Status::Internal("propscaler exited");
+    if (!process_->Running()) return Status::Internal("the process exited");
     return ReadProcStats(process_->pid());
   }
 
   BenchCluster* cluster_;
   const ScaleRunOptions& options_;
   const int metrics_port_ = e2e::FreePort();
+  e2e::TempDir run_dir_;  // CPA's /run
   std::unique_ptr<Process> process_;
   ScaleRunResult result_;
 };

@@ -24,6 +24,13 @@ namespace propscaler::bench {
 struct ScaleRunOptions {
   int nodes = 0;
   std::string binary;         // propscaler
+  // When set: this cluster-proportional-autoscaler binary is measured instead
+  // of propscaler, under `rbac`, with the same target, ConfigMap and
+  // namespace, started as a pod starts it (an in-cluster client: the
+  // service account's files bind-mounted over /run in a mount namespace of
+  // its own, which needs root). It reports no wire figures and serves its
+  // health on :8080, which must be free.
+  std::string cpa_binary;
   std::string rbac = "ours";  // see BenchCluster::PropscalerKubeconfig
   std::vector<std::string> extra_args;
   std::vector<std::string> env;  // NAME=VALUE added to propscaler's
@@ -40,7 +47,8 @@ struct ScaleRunResult {
   double list_send_seconds = 0;  // a client that only receives the pages
   int64_t list_bytes = 0;        // the pages' JSON, as they inflate
   // What propscaler had received on the wire (gzip'd where the server
-  // compressed) and the connections it had opened by its first scale.
+  // compressed) and the connections it had opened by its first scale; -1
+  // for CPA, which does not count them.
   int64_t first_scale_wire_bytes = 0;
   int64_t first_scale_connections = 0;
   double first_scale_seconds = 0;  // propscaler start -> correct PATCH

@@ -23,6 +23,10 @@ class SimulatedBenchCluster : public BenchCluster {
   // The simulated server has no RBAC: "ours" only.
   Result<std::string> PropscalerKubeconfig(
       const std::string& rbac) const override;
+  Result<InClusterIdentity> PodIdentity(
+      const std::string& rbac) const override {
+    return Status::Invalid("the simulated server has no service accounts");
+  }
   const kube::HttpClient& Admin() const override { return *admin_; }
   Status SetReplicas(int64_t replicas) override;
   Result<int64_t> Replicas() const override;
