@@ -76,15 +76,17 @@ struct ListSend {
   int64_t bytes = 0;  // inflated: what a client without gzip receives
 };
 
-// How long a client that decodes nothing takes to receive every page.
-Result<ListSend> TimeListSend(const kube::HttpClient& http) {
+// How long a client that decodes nothing takes to receive every page: of
+// the newest version from etcd, or (`any_version`) of the watch cache's.
+Result<ListSend> TimeListSend(const kube::HttpClient& http, bool any_version) {
   kube::KubeApi api(&http);
   const kube::Collection nodes{"/api/v1/nodes", "", ""};
   const Clock::time_point start = Clock::now();
   ListSend send;
   std::string token;
   do {
-    Result<std::string> page = api.ListPage(nodes, 500, token);
+    Result<std::string> page =
+        api.ListPage(nodes, {500, token, any_version && token.empty()});
     if (!page.ok()) return page.status();
     send.bytes += static_cast<int64_t>(page->size());
     token = ContinueToken(*page);
@@ -204,9 +206,10 @@ Result<std::unique_ptr<Process>> StartCpa(const BenchCluster& cluster,
   run_dir.Write(std::string(kAccountDir) + "/token", identity->token);
   run_dir.Write(std::string(kAccountDir) + "/ca.crt", *ca);
   std::vector<std::string> args = {
-      "--mount", "--propagation", "private", "/bin/sh", "-c",
-      "mount --bind \"$0\" /run && exec \"$@\"", run_dir.path(),
-      options.cpa_binary};
+      "--mount",      "--propagation",
+      "private",      "/bin/sh",
+      "-c",           "mount --bind \"$0\" /run && exec \"$@\"",
+      run_dir.path(), options.cpa_binary};
   for (std::string& arg : CpaArgs()) args.push_back(std::move(arg));
   std::vector<std::string> env = options.env;
   env.push_back("KUBERNETES_SERVICE_HOST=" + identity->host);
@@ -239,10 +242,13 @@ class Run {
 
  private:
   Status ListAndFirstScale() {
-    Result<ListSend> send = TimeListSend(cluster_->Admin());
+    Result<ListSend> send = TimeListSend(cluster_->Admin(), false);
     if (!send.ok()) return send.status();
     result_.list_send_seconds = send->seconds;
     result_.list_bytes = send->bytes;
+    send = TimeListSend(cluster_->Admin(), true);
+    if (!send.ok()) return send.status();
+    result_.cache_send_seconds = send->seconds;
     Status status = cluster_->SetReplicas(1);
     if (!status.ok()) return status;
     Result<std::string> kubeconfig =

@@ -23,7 +23,7 @@ namespace propscaler::bench {
 
 struct ScaleRunOptions {
   int nodes = 0;
-  std::string binary;         // propscaler
+  std::string binary;  // propscaler
   // When set: this cluster-proportional-autoscaler binary is measured instead
   // of propscaler, under `rbac`, with the same target, ConfigMap and
   // namespace, started as a pod starts it (an in-cluster client: the
@@ -45,7 +45,10 @@ struct ScaleRunOptions {
 
 struct ScaleRunResult {
   double list_send_seconds = 0;  // a client that only receives the pages
-  int64_t list_bytes = 0;        // the pages' JSON, as they inflate
+  // The same for one list of any version (resourceVersion=0): the server
+  // answers from its watch cache, whole, as it does client-go's first list.
+  double cache_send_seconds = 0;
+  int64_t list_bytes = 0;  // the pages' JSON, as they inflate
   // What propscaler had received on the wire (gzip'd where the server
   // compressed) and the connections it had opened by its first scale; -1
   // for CPA, which does not count them.

@@ -24,7 +24,7 @@ class SimulatedBenchCluster : public BenchCluster {
   Result<std::string> PropscalerKubeconfig(
       const std::string& rbac) const override;
   Result<InClusterIdentity> PodIdentity(
-      const std::string& rbac) const override {
+      const std::string& /*rbac*/) const override {
     return Status::Invalid("the simulated server has no service accounts");
   }
   const kube::HttpClient& Admin() const override { return *admin_; }

@@ -9,6 +9,7 @@
 #include "kube/http_list_watch.h"
 #include "kube/node_scale_bodies.h"
 #include "kube/pod_decode.h"
+#include "kube/proto_wire.h"
 
 namespace propscaler::kube {
 namespace {
@@ -140,28 +141,34 @@ Result<std::string> KubeApi::Call(const HttpRequest& request) const {
   return std::move(response->body);
 }
 
-HttpRequest KubeApi::ListPageRequest(const Collection& collection, int limit,
-                                     const std::string& continue_token) {
+HttpRequest KubeApi::ListPageRequest(const Collection& collection,
+                                     const PageQuery& query) {
   HttpRequest request;
-  request.path = collection.path + "?limit=" + std::to_string(limit) +
+  request.path = collection.path + "?limit=" + std::to_string(query.limit) +
                  CollectionQuery(collection);
-  if (!continue_token.empty()) {
-    request.path += "&continue=" + QueryEscape(continue_token);
+  if (!query.continue_token.empty()) {
+    request.path += "&continue=" + QueryEscape(query.continue_token);
+  } else if (query.any_version) {
+    request.path += "&resourceVersion=0";
   }
-  request.timeout_seconds = 60;
+  if (query.protobuf) {
+    request.accept = std::string(kKubeProtobufType) + ", application/json";
+  }
+  // A whole collection from the watch cache is one response: 65,000 nodes
+  // take seconds on a busy server. The idle timeout still ends a stalled one.
+  request.timeout_seconds = query.any_version ? 300 : 60;
   return request;
 }
 
-Result<std::string> KubeApi::ListPage(const Collection& collection, int limit,
-                                      const std::string& continue_token) const {
-  return Call(ListPageRequest(collection, limit, continue_token));
+Result<std::string> KubeApi::ListPage(const Collection& collection,
+                                      const PageQuery& query) const {
+  return Call(ListPageRequest(collection, query));
 }
 
 Status KubeApi::StreamListPage(
-    const Collection& collection, int limit, const std::string& continue_token,
+    const Collection& collection, const PageQuery& query,
     const std::function<Status(JsonChunkStream* body)>& decode) const {
-  const HttpRequest request =
-      ListPageRequest(collection, limit, continue_token);
+  const HttpRequest request = ListPageRequest(collection, query);
   Result<HttpRequest> prepared = Prepare(request);
   if (!prepared.ok()) return prepared.status();
   ChunkPipe pipe;

@@ -47,6 +47,15 @@ struct KubeApiOptions {
   const Clock* clock = nullptr;
 };
 
+// One page of a list: see ListCall for `any_version`.
+struct PageQuery {
+  int limit = 0;               // > 0
+  std::string continue_token;  // empty for the first page
+  bool any_version = false;    // resourceVersion=0, first page only
+  // Ask for Kubernetes' protobuf first (JSON where the server has none).
+  bool protobuf = false;
+};
+
 class KubeApi : public Client {
  public:
   // The longest Retry-After honoured; longer ones are shortened to it.
@@ -58,16 +67,14 @@ class KubeApi : public Client {
         clock_(options.clock != nullptr ? options.clock
                                         : &RealClock::Instance()) {}
 
-  // One page of a list (limit > 0); `continue_token` empty for the first.
-  Result<std::string> ListPage(const Collection& collection, int limit,
-                               const std::string& continue_token) const;
+  Result<std::string> ListPage(const Collection& collection,
+                               const PageQuery& query) const;
 
   // One page of a list, passed to `decode` as it arrives (a JSON stream)
   // and never held whole. A transport failure or an HTTP error wins over
   // what `decode` returned.
   Status StreamListPage(
-      const Collection& collection, int limit,
-      const std::string& continue_token,
+      const Collection& collection, const PageQuery& query,
       const std::function<Status(JsonChunkStream* body)>& decode) const;
 
   // Streams watch event lines from `resource_version` until the server ends
@@ -155,8 +162,8 @@ class KubeApi : public Client {
                      const std::function<bool(std::string_view)>& on_line,
                      const std::atomic<bool>* cancel,
                      const std::function<void()>& on_open) const;
-  static HttpRequest ListPageRequest(const Collection& collection, int limit,
-                                     const std::string& continue_token);
+  static HttpRequest ListPageRequest(const Collection& collection,
+                                     const PageQuery& query);
   // The request with the idle timeout set, or an error when Retry-After for
   // its path has not passed yet.
   Result<HttpRequest> Prepare(const HttpRequest& request) const;

@@ -4,7 +4,11 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <optional>
+
 #include "kube/json_list_watch.h"
+#include "kube/node_proto_decode.h"
+#include "kube/proto_wire.h"
 
 namespace propscaler::kube {
 namespace {
@@ -234,6 +238,9 @@ std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
 }
 
 std::string DecodeStatusMessage(std::string_view body) {
+  if (std::optional<std::string> message = KubeProtobufStatusMessage(body)) {
+    return *message;
+  }
   rapidjson::Document doc;
   doc.Parse(body.data(), body.size());
   if (!doc.HasParseError() && doc.IsObject()) {
@@ -254,9 +261,14 @@ ListWatchCodec<NodeInfo> CountedNodeCodec(const TaintFilter& excluded,
           [excluded, cpu](std::string_view line) {
             return DecodeNodeWatchEvent(line, excluded, cpu);
           },
-          [excluded, cpu](JsonChunkStream* body) {
-            return DecodeNodeListStream(body, excluded, cpu);
-          }};
+          [excluded, cpu](JsonChunkStream* body,
+                          const ItemBatches<NodeInfo>& on_items) {
+            // kube-apiserver answers protobuf, a server without it JSON.
+            return body->Peek() == kKubeProtobufMagic[0]
+                       ? DecodeNodeListProto(body, excluded, cpu, on_items)
+                       : DecodeNodeListStream(body, excluded, cpu, on_items);
+          },
+          /*list_stream_protobuf=*/true};
 }
 
 ListWatchCodec<ConfigMap> ConfigMapCodec() {

@@ -21,10 +21,14 @@ namespace propscaler::kube {
 Result<ListPage<NodeInfo>> DecodeNodeList(
     std::string_view body, const TaintFilter& excluded = {},
     CountedCpu cpu = CountedCpu::kAllocatable);
-// The same, read from a stream as the list arrives.
+// The same, read from a stream as the list arrives; with `on_items` set the
+// nodes go there in batches of kNodeBatch as they are decoded, and the page
+// returned holds none.
+inline constexpr size_t kNodeBatch = 500;
 Result<ListPage<NodeInfo>> DecodeNodeListStream(
     JsonChunkStream* body, const TaintFilter& excluded = {},
-    CountedCpu cpu = CountedCpu::kAllocatable);
+    CountedCpu cpu = CountedCpu::kAllocatable,
+    const ItemBatches<NodeInfo>& on_items = {});
 Result<WatchEvent<NodeInfo>> DecodeNodeWatchEvent(
     std::string_view line, const TaintFilter& excluded = {},
     CountedCpu cpu = CountedCpu::kAllocatable);

@@ -348,7 +348,7 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
   pool_.Attach(c);
 
   std::unique_ptr<curl_slist, SlistDeleter> headers(
-      curl_slist_append(nullptr, "Accept: application/json"));
+      curl_slist_append(nullptr, ("Accept: " + request.accept).c_str()));
   const std::string token = BearerToken();
   if (!token.empty()) {
     headers.reset(curl_slist_append(

@@ -36,6 +36,7 @@ struct HttpRequest {
   std::string path;  // path and query, starting with '/'
   std::string body;
   std::string content_type;
+  std::string accept = "application/json";
   int timeout_seconds = 30;
   // Abandon the request when no byte arrives for this long; 0: no limit.
   int idle_timeout_seconds = 0;

@@ -27,13 +27,14 @@ class HttpListWatch : public ListWatch<T> {
     if (prefetch_.valid()) prefetch_.wait();
   }
 
-  Result<ListPage<T>> List(int limit,
-                           const std::string& continue_token) override {
-    if (codec_.decode_list_stream) return StreamList(limit, continue_token);
+  Result<ListPage<T>> List(const ListCall<T>& call) override {
+    if (codec_.decode_list_stream) return StreamList(call);
+    const int limit = call.limit;
+    const std::string& continue_token = call.continue_token;
     Result<std::string> body =
         prefetch_.valid() && prefetch_token_ == continue_token
             ? prefetch_.get()
-            : api_->ListPage(collection_, limit, continue_token);
+            : api_->ListPage(collection_, {limit, continue_token});
     if (prefetch_.valid()) prefetch_.wait();  // one not taken: drop it
     prefetch_ = {};
     if (!body.ok()) return body.status();
@@ -41,7 +42,7 @@ class HttpListWatch : public ListWatch<T> {
     if (next.has_value() && !next->empty()) {
       prefetch_token_ = *next;
       prefetch_ = std::async(std::launch::async, [this, limit, token = *next] {
-        return api_->ListPage(collection_, limit, token);
+        return api_->ListPage(collection_, {limit, token});
       });
     }
     return codec_.decode_list(*body);
@@ -76,11 +77,17 @@ class HttpListWatch : public ListWatch<T> {
   }
 
  private:
-  Result<ListPage<T>> StreamList(int limit, const std::string& continue_token) {
+  Result<ListPage<T>> StreamList(const ListCall<T>& call) {
     ListPage<T> page;
     Status status = api_->StreamListPage(
-        collection_, limit, continue_token, [&](JsonChunkStream* body) {
-          Result<ListPage<T>> decoded = codec_.decode_list_stream(body);
+        collection_,
+        {.limit = call.limit,
+         .continue_token = call.continue_token,
+         .any_version = call.any_version,
+         .protobuf = codec_.list_stream_protobuf},
+        [&](JsonChunkStream* body) {
+          Result<ListPage<T>> decoded =
+              codec_.decode_list_stream(body, call.on_items);
           if (!decoded.ok()) return decoded.status();
           page = std::move(decoded).value();
           return Status::Ok();

@@ -1,13 +1,16 @@
 // A RapidJSON input stream over chunks that arrive one after another (a
 // ChunkPipe's, or one whole body's), so a SAX reader decodes a response as
-// it arrives.
+// it arrives. Binary bodies (protobuf) are read through it too, with
+// TakeBytes and SkipBytes.
 #ifndef PROPSCALER_KUBE_JSON_CHUNK_STREAM_H_
 #define PROPSCALER_KUBE_JSON_CHUNK_STREAM_H_
 
 #include <rapidjson/rapidjson.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <string_view>
 
 namespace propscaler::kube {
@@ -34,6 +37,31 @@ class JsonChunkStream {
     return c;
   }
   size_t Tell() const { return offset_; }
+  // No byte is left (Peek's '\0' may be a byte of a binary body).
+  bool AtEnd() { return pos_ == chunk_.size() && !Refill(); }
+
+  // Appends the next `n` bytes to `*out`; false (with what there was
+  // appended) when the stream ends first.
+  bool TakeBytes(size_t n, std::string* out) {
+    while (n > 0) {
+      if (pos_ == chunk_.size() && !Refill()) return false;
+      const size_t part = std::min(n, chunk_.size() - pos_);
+      out->append(chunk_.substr(pos_, part));
+      Advance(part);
+      n -= part;
+    }
+    return true;
+  }
+  // Skips the next `n` bytes; false when the stream ends first.
+  bool SkipBytes(size_t n) {
+    while (n > 0) {
+      if (pos_ == chunk_.size() && !Refill()) return false;
+      const size_t part = std::min(n, chunk_.size() - pos_);
+      Advance(part);
+      n -= part;
+    }
+    return true;
+  }
 
   // Output is not supported (no in situ parsing).
   Ch* PutBegin() {
@@ -48,6 +76,10 @@ class JsonChunkStream {
   }
 
  private:
+  void Advance(size_t n) {
+    pos_ += n;
+    offset_ += n;
+  }
   bool Refill() {
     while (!ended_) {
       pos_ = 0;

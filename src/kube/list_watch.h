@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "common/stop_signal.h"
@@ -17,6 +18,10 @@ namespace propscaler::kube {
 
 class JsonChunkStream;
 
+// Items handed over in batches as a list is decoded.
+template <typename T>
+using ItemBatches = std::function<void(std::vector<T>)>;
+
 // How a collection's JSON becomes T (list bodies and watch lines); shared
 // by the implementations. Functions, not pointers, so a decoder can carry
 // options (the node decoder's --exclude-node-taints).
@@ -25,8 +30,31 @@ struct ListWatchCodec {
   std::function<Result<ListPage<T>>(std::string_view body)> decode_list;
   std::function<Result<WatchEvent<T>>(std::string_view line)> decode_event;
   // Optional: a list page decoded as it arrives, never held whole (used
-  // over HTTP when set).
-  std::function<Result<ListPage<T>>(JsonChunkStream* body)> decode_list_stream;
+  // over HTTP when set). With `on_items` set, the items go there in batches
+  // as they are decoded and the page returned holds none.
+  std::function<Result<ListPage<T>>(JsonChunkStream* body,
+                                    const ItemBatches<T>& on_items)>
+      decode_list_stream;
+  // decode_list_stream also reads Kubernetes' protobuf: lists ask for it.
+  bool list_stream_protobuf = false;
+};
+
+// One list request.
+template <typename T>
+struct ListCall {
+  int limit = 0;               // > 0
+  std::string continue_token;  // empty for the first page
+  // The first page may be of any resourceVersion ("0"): kube-apiserver then
+  // answers from its watch cache, whole (the limit ignored), instead of
+  // reading etcd page by page, as it does for client-go's first list. A
+  // source that would have to hold such a page whole (no streaming
+  // decoder) asks for the newest version in pages instead.
+  bool any_version = false;
+  // Optional: the items in batches of about `limit` as they are decoded
+  // (the page returned then holds none), so even a whole-collection page is
+  // never held decoded. Sources without a streaming decoder return them in
+  // the page instead.
+  ItemBatches<T> on_items;
 };
 
 template <typename T>
@@ -34,9 +62,7 @@ class ListWatch {
  public:
   virtual ~ListWatch() = default;
 
-  // One page (limit > 0); `continue_token` empty for the first.
-  virtual Result<ListPage<T>> List(int limit,
-                                   const std::string& continue_token) = 0;
+  virtual Result<ListPage<T>> List(const ListCall<T>& call) = 0;
 
   // Passes each event after `resource_version` to `on_event` (an event that
   // could not be decoded as an error) until the stream ends (after about

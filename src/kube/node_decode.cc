@@ -14,6 +14,7 @@
 
 #include "common/quantity.h"
 #include "kube/decode.h"
+#include "kube/node_fields.h"
 
 namespace propscaler::kube {
 namespace {
@@ -126,51 +127,14 @@ Level Child(Level parent, Field key, bool array) {
   }
 }
 
-// What one Node (or event object) said, before validation.
-struct NodeFields {
-  std::string name;
-  std::string resource_version;
-  std::string cpu;
-  bool unschedulable = false;
-  bool ready = false;
-  bool seen_ready = false;  // the first Ready condition decides
-  bool condition_is_ready = false;
-  bool condition_true = false;
-  bool excluded_by_taint = false;
-  std::string taint_key;  // of the taint being read
-  std::string taint_effect;
-  int error_code = 0;
-  std::string error_message;
-  bool initial_events_end = false;
-};
-
-const char* CpuFieldName(CountedCpu cpu) {
-  return cpu == CountedCpu::kCapacity ? " status.capacity.cpu"
-                                      : " status.allocatable.cpu";
-}
-
-Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu) {
-  if (fields.name.empty())
-    return Status::Internal("node without metadata.name");
-  NodeInfo info{std::move(fields.name), 0, fields.unschedulable, fields.ready,
-                fields.excluded_by_taint};
-  if (fields.cpu.empty()) return info;
-  Result<int64_t> millis = ParseMilliQuantity(fields.cpu);
-  if (!millis.ok()) {
-    return millis.status().WithContext("node " + info.name + CpuFieldName(cpu));
-  }
-  info.cpu_millis = *millis;
-  return info;
-}
-
 class NodeHandler
     : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NodeHandler> {
  public:
   // `page` set: a list whose items go there; else one watch event. Nodes
   // with a taint `excluded` matches are marked excluded_by_taint.
   NodeHandler(ListPage<NodeInfo>* page, const TaintFilter& excluded,
-              CountedCpu cpu)
-      : page_(page), excluded_(excluded), cpu_(cpu) {}
+              CountedCpu cpu, const ItemBatches<NodeInfo>* on_items = nullptr)
+      : page_(page), excluded_(excluded), cpu_(cpu), on_items_(on_items) {}
 
   bool StartObject() { return Enter(false); }
   bool StartArray() { return Enter(true); }
@@ -207,6 +171,13 @@ class NodeHandler
 
   const std::string& event_type() const { return event_type_; }
   bool saw_object() const { return saw_object_; }
+
+  // Hands the items decoded so far to `on_items`, where set.
+  void FlushItems() {
+    if (on_items_ == nullptr || !*on_items_ || page_->items.empty()) return;
+    (*on_items_)(std::move(page_->items));
+    page_->items = {};
+  }
   NodeFields& fields() { return fields_; }
 
  private:
@@ -284,6 +255,7 @@ class NodeHandler
     } else {
       page_->item_errors.push_back(node.status().message());
     }
+    if (page_->items.size() >= kNodeBatch) FlushItems();
   }
 
   void OnString(std::string_view text) {
@@ -326,6 +298,7 @@ class NodeHandler
   ListPage<NodeInfo>* page_;
   const TaintFilter& excluded_;
   const CountedCpu cpu_;
+  const ItemBatches<NodeInfo>* on_items_;  // may be null
   std::array<Level, kMaxDepth> levels_{};
   size_t depth_ = 0;
   size_t ignored_depth_ = 0;
@@ -386,16 +359,17 @@ Result<ListPage<NodeInfo>> DecodeNodeList(std::string_view body,
   return page;
 }
 
-Result<ListPage<NodeInfo>> DecodeNodeListStream(JsonChunkStream* body,
-                                                const TaintFilter& excluded,
-                                                CountedCpu cpu) {
+Result<ListPage<NodeInfo>> DecodeNodeListStream(
+    JsonChunkStream* body, const TaintFilter& excluded, CountedCpu cpu,
+    const ItemBatches<NodeInfo>& on_items) {
   ListPage<NodeInfo> page;
-  NodeHandler handler(&page, excluded, cpu);
+  NodeHandler handler(&page, excluded, cpu, &on_items);
   rapidjson::Reader reader;
   if (Status status = ToStatus(reader.Parse(*body, handler), "node list");
       !status.ok()) {
     return status;
   }
+  handler.FlushItems();
   return page;
 }
 

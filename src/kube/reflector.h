@@ -73,13 +73,22 @@ class Reflector {
         "or an expired resourceVersion (\"expired\").");
   }
 
-  // Lists the whole collection once and hands it to the sink.
+  // Lists the whole collection once and hands it to the sink. The first
+  // list of a reflector may be served from the server's watch cache (any
+  // resourceVersion, as client-go's first list is: the watch that follows
+  // brings it up to date); a list again after an expired resourceVersion
+  // reads the newest.
   Status ListOnce() {
     std::vector<T> items;
-    std::string continue_token;
     bool first = true;
+    ListCall<T> call{.limit = kPageSize,
+                     .any_version = !listed_before_,
+                     .on_items = [&](std::vector<T> batch) {
+                       Take(std::move(batch), &items, first);
+                       first = false;
+                     }};
     do {
-      Result<ListPage<T>> page = source_->List(kPageSize, continue_token);
+      Result<ListPage<T>> page = source_->List(call);
       if (!page.ok()) return page.status().WithContext("listing " + what_);
       for (const std::string& error : page->item_errors) {
         LOG(WARNING) << "listing " << what_ << ": skipped an item: " << error;
@@ -87,9 +96,11 @@ class Reflector {
       Take(std::move(page->items), &items, first);
       first = false;
       resource_version_ = page->resource_version;
-      continue_token = std::move(page->continue_token);
-    } while (!continue_token.empty());
+      call.continue_token = std::move(page->continue_token);
+      call.any_version = false;
+    } while (!call.continue_token.empty());
     Complete(std::move(items));
+    listed_before_ = true;
     return Status::Ok();
   }
 
@@ -308,6 +319,7 @@ class Reflector {
   ReflectorSink<T> sink_;
   std::string what_;
   std::string resource_version_;
+  bool listed_before_ = false;  // a list has completed: the next reads newest
   std::mt19937 random_{std::random_device{}()};
   void CountRestart(const char* reason) const {
     GlobalMetrics().Add("propscaler_watch_restarts_total",

@@ -38,6 +38,11 @@ ApiResult<std::string> ServeList(const ObjectStore& store,
   std::optional<ObjectKey> start_after;
   std::optional<int64_t> snapshot_rv;
   if (!options.continue_token.empty()) {
+    // As kube-apiserver's etcd storage: "0" (any) is taken as unset.
+    if (!options.resource_version.empty() && options.resource_version != "0") {
+      return ApiError::BadRequest(
+          "specifying resource version is not allowed when using continue");
+    }
     ApiResult<ContinueToken> token = DecodeContinue(options.continue_token);
     if (!token.ok()) return token.error();
     if (token->resource_version < store.oldest_watchable()) {

@@ -2,13 +2,38 @@
 // propscaler's HTTP client (its counters): big responses gzip'd, small ones
 // not (the rule tests/apiserver copies), and one connection for many
 // requests.
+#include <rapidjson/document.h>
+
 #include "common/metrics.h"
 #include "envtest/real_server_fixture.h"
+#include "kube/api.h"
+#include "kube/decode.h"
+#include "kube/node_proto_decode.h"
+#include "kube/proto_wire.h"
 
 namespace propscaler::envtest {
 namespace {
 
 double Counted(const char* metric) { return GlobalMetrics().Value(metric); }
+
+// A list's items and its continue token.
+struct ListSeen {
+  size_t items = 0;
+  std::string continue_token;
+};
+ListSeen SeeList(const std::string& body) {
+  rapidjson::Document doc;
+  doc.Parse(body.c_str());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items")) {
+    ADD_FAILURE() << "not a list: " << body.substr(0, 300);
+    return {};
+  }
+  ListSeen seen{doc["items"].Size(), ""};
+  const auto& meta = doc["metadata"];
+  if (meta.HasMember("continue"))
+    seen.continue_token = meta["continue"].GetString();
+  return seen;
+}
 
 class WireRealServerTest : public RealServerTest {};
 
@@ -58,6 +83,112 @@ TEST_F(WireRealServerTest, ResponsesComeOverHttp2) {
   ASSERT_EQ(got->status, 200);
   EXPECT_EQ(
       GlobalMetrics().Value("propscaler_api_responses_total", h2) - before, 1);
+}
+
+// The rules propscaler's first list relies on and tests/apiserver copies: a
+// list of resourceVersion 0 comes whole from the watch cache (the limit
+// ignored, no continue token); a continued list refuses any other version.
+TEST_F(WireRealServerTest, AnyVersionListIsWholeAndContinueTakesNoVersion) {
+  AddNodes(0, 5);
+  const std::string path =
+      "/api/v1/nodes?labelSelector=envtest-ns%3D" + ns() + "&limit=2";
+  Result<kube::HttpResponse> whole =
+      cluster().Admin("GET", path + "&resourceVersion=0");
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  ASSERT_EQ(whole->status, 200) << whole->body;
+  const ListSeen any = SeeList(whole->body);
+  EXPECT_EQ(any.items, 5u);
+  EXPECT_EQ(any.continue_token, "");
+
+  Result<kube::HttpResponse> first = cluster().Admin("GET", path);
+  ASSERT_TRUE(first.ok() && first->status == 200);
+  const ListSeen page = SeeList(first->body);
+  EXPECT_EQ(page.items, 2u);
+  ASSERT_NE(page.continue_token, "");
+  const std::string next = path + "&continue=" + page.continue_token;
+  Result<kube::HttpResponse> refused =
+      cluster().Admin("GET", next + "&resourceVersion=1");
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->status, 400) << refused->body;
+  EXPECT_NE(refused->body.find("specifying resource version is not allowed "
+                               "when using continue"),
+            std::string::npos)
+      << refused->body;
+  Result<kube::HttpResponse> zero =
+      cluster().Admin("GET", next + "&resourceVersion=0");
+  ASSERT_TRUE(zero.ok());
+  EXPECT_EQ(zero->status, 200) << zero->body;
+  EXPECT_EQ(SeeList(zero->body).items, 2u);
+}
+
+// The nodes' list asks for protobuf; kube-apiserver answers it, and the
+// protobuf decoder reads the same nodes from it as the JSON decoder reads
+// from the JSON of the same list (every field it reads set some way).
+TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
+  ASSERT_TRUE(
+      CreateNode(cluster(),
+                 {.name = NodeName(0), .cpu = "1500m", .label = NodeLabel()})
+          .ok());
+  ASSERT_TRUE(
+      CreateNode(cluster(),
+                 {.name = NodeName(1), .ready = false, .label = NodeLabel()})
+          .ok());
+  ASSERT_TRUE(CreateNode(cluster(), {.name = NodeName(2),
+                                     .cpu = "64",
+                                     .unschedulable = true,
+                                     .label = NodeLabel()})
+                  .ok());
+  const std::string path =
+      "/api/v1/nodes?labelSelector=" + kube::QueryEscape(NodeLabel()) +
+      "&resourceVersion=0&limit=500";
+  kube::HttpRequest request;
+  request.path = path;
+  request.accept = std::string(kube::kKubeProtobufType) + ", application/json";
+  Result<kube::HttpResponse> proto = cluster().admin_http().Do(request);
+  ASSERT_TRUE(proto.ok()) << proto.status().message();
+  ASSERT_EQ(proto->status, 200);
+  ASSERT_TRUE(kube::IsKubeProtobuf(proto->body)) << proto->body.substr(0, 40);
+  Result<kube::HttpResponse> json = cluster().Admin("GET", path);
+  ASSERT_TRUE(json.ok() && json->status == 200);
+
+  const TaintFilter not_ready =
+      TaintFilter::Parse("node.kubernetes.io/not-ready").value();
+  for (const TaintFilter& excluded : {TaintFilter(), not_ready}) {
+    for (kube::CountedCpu cpu :
+         {kube::CountedCpu::kAllocatable, kube::CountedCpu::kCapacity}) {
+      Result<kube::ListPage<kube::NodeInfo>> from_json =
+          kube::DecodeNodeList(json->body, excluded, cpu);
+      ASSERT_TRUE(from_json.ok()) << from_json.status().message();
+      std::string_view rest = proto->body;
+      kube::JsonChunkStream stream([&](std::string_view* chunk) {
+        if (rest.empty()) return false;
+        *chunk = rest.substr(0, 1000);
+        rest.remove_prefix(chunk->size());
+        return true;
+      });
+      Result<kube::ListPage<kube::NodeInfo>> from_proto =
+          kube::DecodeNodeListProto(&stream, excluded, cpu, {});
+      ASSERT_TRUE(from_proto.ok()) << from_proto.status().message();
+      ASSERT_EQ(from_json->items.size(), 3u);
+      EXPECT_EQ(from_proto->items, from_json->items);
+      EXPECT_EQ(from_proto->resource_version, from_json->resource_version);
+    }
+  }
+}
+
+// An error answering a protobuf request comes as a protobuf Status; its
+// message is read from it.
+TEST_F(WireRealServerTest, ProtobufErrorMessageIsRead) {
+  kube::HttpRequest request;
+  request.path = "/api/v1/nodes?labelSelector=a+in+(b";
+  request.accept = std::string(kube::kKubeProtobufType) + ", application/json";
+  Result<kube::HttpResponse> got = cluster().admin_http().Do(request);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  EXPECT_EQ(got->status, 400);
+  ASSERT_TRUE(kube::IsKubeProtobuf(got->body));
+  EXPECT_NE(kube::DecodeStatusMessage(got->body).find("unable to parse"),
+            std::string::npos)
+      << kube::DecodeStatusMessage(got->body);
 }
 
 // kube-apiserver 1.20 refuses a WatchList request with 422 and the message

@@ -1,12 +1,18 @@
 #include <cstdlib>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "fuzz/fuzz_targets.h"
 #include "kube/decode.h"
 #include "kube/list_head.h"
+#include "kube/node_proto_decode.h"
+#include "kube/proto_wire.h"
 
 namespace propscaler::fuzz {
 namespace {
+
+const TaintFilter kNoTaints;
 
 // Node inputs are decoded with and without it, so the taint path is fuzzed
 // too without changing what the first byte selects.
@@ -16,16 +22,21 @@ const TaintFilter& ExcludedTaints() {
   return filter;
 }
 
-// The list decoded from 7-byte chunks, as it would arrive over HTTP: where
-// both decodings succeed they must agree.
-void CheckStreamedNodeList(std::string_view text) {
-  std::string_view rest = text;
-  kube::JsonChunkStream stream([&](std::string_view* chunk) {
-    if (rest.empty()) return false;
-    *chunk = rest.substr(0, 7);
-    rest.remove_prefix(chunk->size());
+// `text` in 7-byte chunks, as it would arrive over HTTP.
+kube::JsonChunkStream SevenByteChunks(std::string_view text) {
+  auto rest = std::make_shared<std::string_view>(text);
+  return kube::JsonChunkStream([rest](std::string_view* chunk) {
+    if (rest->empty()) return false;
+    *chunk = rest->substr(0, 7);
+    rest->remove_prefix(chunk->size());
     return true;
   });
+}
+
+// The list decoded from 7-byte chunks: where both decodings succeed they
+// must agree.
+void CheckStreamedNodeList(std::string_view text) {
+  kube::JsonChunkStream stream = SevenByteChunks(text);
   auto streamed = kube::DecodeNodeListStream(&stream);
   auto whole = kube::DecodeNodeList(text);
   if (streamed.ok() && whole.ok() && streamed->items != whole->items) {
@@ -40,7 +51,7 @@ void FuzzDecode(const uint8_t* data, size_t size) {
   if (size == 0) return;
   const std::string_view text(reinterpret_cast<const char*>(data) + 1,
                               size - 1);
-  switch (data[0] % 7) {
+  switch (data[0] % 8) {
     case 0:
       (void)kube::PeekContinueToken(text);
       (void)kube::DecodeNodeList(text);
@@ -65,8 +76,18 @@ void FuzzDecode(const uint8_t* data, size_t size) {
     case 5:
       (void)kube::DecodeScale(text);
       break;
-    default:
+    case 6:
       (void)kube::DecodeStatusMessage(text);
+      break;
+    default:
+      // A protobuf node list (with the envelope), handed over in batches.
+      for (const TaintFilter* filter : {&kNoTaints, &ExcludedTaints()}) {
+        kube::JsonChunkStream stream = SevenByteChunks(text);
+        (void)kube::DecodeNodeListProto(&stream, *filter,
+                                        kube::CountedCpu::kAllocatable,
+                                        [](std::vector<kube::NodeInfo>) {});
+      }
+      (void)kube::KubeProtobufStatusMessage(text);
   }
 }
 

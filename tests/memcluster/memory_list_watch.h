@@ -30,12 +30,15 @@ class MemoryListWatch : public kube::ListWatch<T> {
         params_(std::move(params)),
         codec_(std::move(codec)) {}
 
-  Result<kube::ListPage<T>> List(int limit,
-                                 const std::string& continue_token) override {
+  Result<kube::ListPage<T>> List(const kube::ListCall<T>& call) override {
     if (Status fault = Fault("list"); !fault.ok()) return fault;
     std::multimap<std::string, std::string> params = params_;
-    params.emplace("limit", std::to_string(limit));
-    if (!continue_token.empty()) params.emplace("continue", continue_token);
+    params.emplace("limit", std::to_string(call.limit));
+    if (!call.continue_token.empty()) {
+      params.emplace("continue", call.continue_token);
+    } else if (call.any_version && codec_.decode_list_stream) {
+      params.emplace("resourceVersion", "0");
+    }
     sim::ApiResult<sim::ListOptions> options = sim::ParseListOptions(params);
     if (!options.ok()) return options.error().ToStatus();
     sim::ApiResult<std::string> body =

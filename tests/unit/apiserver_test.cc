@@ -157,6 +157,20 @@ TEST_F(ApiServerTest, ResourceVersionZeroIgnoresLimit) {
   EXPECT_EQ(GetString(list, "kind"), "NodeList");
 }
 
+// As kube-apiserver (WireRealServerTest.AnyVersionListIsWholeAnd...).
+TEST_F(ApiServerTest, ContinuedListRefusesAResourceVersionButZero) {
+  StartServer();
+  AddNodes(5);
+  rapidjson::Document page = GetJson("/api/v1/nodes?limit=2");
+  const std::string next =
+      "/api/v1/nodes?limit=2&continue=" + GetString(Metadata(page), "continue");
+  rapidjson::Document refused = GetJson(next + "&resourceVersion=1", 400);
+  EXPECT_EQ(GetString(refused, "message"),
+            "specifying resource version is not allowed when using continue");
+  rapidjson::Document zero = GetJson(next + "&resourceVersion=0");
+  EXPECT_EQ(zero["items"].Size(), 2u);
+}
+
 TEST_F(ApiServerTest, LabelSelectorFiltersAndRejectsBadSelectors) {
   StartServer();
   AddNodes(5);

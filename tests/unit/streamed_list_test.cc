@@ -57,6 +57,27 @@ TEST(StreamedListTest, AnyCutDecodesAsTheWholeBody) {
   }
 }
 
+// A whole collection in one response (a list of resourceVersion 0) is
+// handed over in batches as it is decoded, never held decoded whole.
+TEST(StreamedListTest, ItemsGoOutInBatchesAsTheyAreDecoded) {
+  const std::string body = NodeListJson(1234);
+  Result<ListPage<NodeInfo>> whole = DecodeNodeList(body);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  std::vector<size_t> batch_sizes;
+  std::vector<NodeInfo> handed;
+  JsonChunkStream stream = CutInto(body, 4096, 3);
+  Result<ListPage<NodeInfo>> streamed = DecodeNodeListStream(
+      &stream, {}, CountedCpu::kAllocatable, [&](std::vector<NodeInfo> batch) {
+        batch_sizes.push_back(batch.size());
+        handed.insert(handed.end(), batch.begin(), batch.end());
+      });
+  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+  EXPECT_EQ(batch_sizes, (std::vector<size_t>{kNodeBatch, kNodeBatch, 234}));
+  EXPECT_EQ(handed, whole->items);
+  EXPECT_TRUE(streamed->items.empty());
+  EXPECT_EQ(streamed->resource_version, "77");
+}
+
 TEST(StreamedListTest, TruncatedBodyIsAnErrorNamingTheOffset) {
   const std::string body = NodeListJson(3);
   const std::string cut = body.substr(0, body.size() / 2);
