@@ -244,9 +244,9 @@ int main(int argc, char** argv) {
   if (cluster == nullptr) return 2;
   std::printf("server: %s\n", cluster->ServerName().c_str());
   std::printf(
-      "| nodes | RBAC | list send (pages, etcd) | cache send (one list, "
-      "resourceVersion=0) | wire / list bytes | first scale | ratio to cache "
-      "send | "
+      "| nodes | RBAC | list send (JSON pages, etcd) | cache send (one "
+      "protobuf list, resourceVersion=0) | wire / list bytes | first scale | "
+      "ratio to cache send | "
       "peak RSS after list | "
       "peak RSS after events | RSS after events | reaction p50 / p99 | "
       "requests at rest | events per CPU-second |\n");

@@ -45,8 +45,9 @@ struct ScaleRunOptions {
 
 struct ScaleRunResult {
   double list_send_seconds = 0;  // a client that only receives the pages
-  // The same for one list of any version (resourceVersion=0): the server
-  // answers from its watch cache, whole, as it does client-go's first list.
+  // The same for one list of any version (resourceVersion=0) in protobuf:
+  // the server answers from its watch cache, whole, as it answers
+  // propscaler's and client-go's first list.
   double cache_send_seconds = 0;
   int64_t list_bytes = 0;  // the pages' JSON, as they inflate
   // What propscaler had received on the wire (gzip'd where the server

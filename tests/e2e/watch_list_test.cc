@@ -39,7 +39,7 @@ TEST_F(WatchListTest, ReadsEveryCollectionWithOneWatchAndNoList) {
       << propscaler->Output();
 }
 
-TEST_F(WatchListTest, ListsInPagesWhereTheServerRefusesIt) {
+TEST_F(WatchListTest, ListsWhereTheServerRefusesIt) {
   StartWith(sim::WatchListSupport::kBefore);
   AddNodes(1196);
   server_.ResetRequestCounts();
@@ -47,9 +47,10 @@ TEST_F(WatchListTest, ListsInPagesWhereTheServerRefusesIt) {
   ASSERT_TRUE(WaitForReplicas(1200)) << propscaler->Report();
   AddNodes(2);
   ASSERT_TRUE(WaitForReplicas(1202, seconds(3))) << propscaler->Report();
-  // One refused WatchList per collection (nodes, ConfigMap, target, HPAs), then
-  // pages (three of nodes) and plain watches.
-  EXPECT_EQ(Count("GET /api/v1/nodes"), 3);
+  // One refused WatchList per collection (nodes, ConfigMap, target, HPAs),
+  // then lists (the nodes' one request of resourceVersion 0, whole from the
+  // watch cache) and plain watches.
+  EXPECT_EQ(Count("GET /api/v1/nodes"), 1);
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "refused a WatchList"), 4) << log;
   EXPECT_NE(log.find("resourceVersionMatch is forbidden for watch"),

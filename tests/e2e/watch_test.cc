@@ -53,12 +53,32 @@ TEST_F(WatchTest, ReconnectsAfterTheServerFailsWatches) {
   EXPECT_NE(propscaler->Output().find("HTTP 503"), std::string::npos);
 }
 
-TEST_F(WatchTest, ListsInPagesOf500) {
+// The first list is one request of resourceVersion 0, which the server
+// answers whole from its watch cache; a list again after the history
+// expired reads the newest version, in pages of 500.
+TEST_F(WatchTest, FirstListIsWholeFromTheCacheAListAgainComesInPages) {
   AddNodes(1196);  // 1200 in all
   server_.ResetRequestCounts();
   ASSERT_EQ(RunOnce({}), 0);
   EXPECT_EQ(Replicas(), 1200);
-  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 3);
+  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 1);
+
+  auto propscaler = Start({"--healthz-port=0"});
+  ASSERT_TRUE(
+      WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(5)));
+  const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
+  EXPECT_EQ(lists_before, 2);
+  sim::FaultRule refuse_watches;
+  refuse_watches.method = "WATCH";
+  refuse_watches.path_prefix = "/api/v1/nodes";
+  refuse_watches.count = -1;
+  server_.AddFault(refuse_watches);
+  server_.DropWatches();
+  AddNodes(2);
+  server_.CompactHistory();
+  server_.ClearFaults();
+  ASSERT_TRUE(WaitForReplicas(1202, seconds(10))) << propscaler->Report();
+  EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes") - lists_before, 3);
 }
 
 }  // namespace
