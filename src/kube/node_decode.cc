@@ -249,12 +249,7 @@ class NodeHandler
   }
 
   void AddItem() {
-    Result<NodeInfo> node = ToNodeInfo(fields_, cpu_);
-    if (node.ok()) {
-      page_->items.push_back(std::move(node).value());
-    } else {
-      page_->item_errors.push_back(node.status().message());
-    }
+    AddNodeItem(fields_, cpu_, page_);
     if (page_->items.size() >= kNodeBatch) FlushItems();
   }
 

@@ -32,6 +32,18 @@ struct NodeFields {
 // wrong with them, naming the node and the field.
 Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu);
 
+// Adds that NodeInfo to `page`'s items, or what is wrong to its
+// item_errors (a list skips a bad item, saying why).
+template <typename Page>
+void AddNodeItem(NodeFields& fields, CountedCpu cpu, Page* page) {
+  Result<NodeInfo> node = ToNodeInfo(fields, cpu);
+  if (node.ok()) {
+    page->items.push_back(std::move(node).value());
+  } else {
+    page->item_errors.push_back(node.status().message());
+  }
+}
+
 }  // namespace propscaler::kube
 
 #endif  // PROPSCALER_KUBE_NODE_FIELDS_H_

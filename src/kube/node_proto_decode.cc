@@ -191,12 +191,7 @@ class ListReader {
     NodeFields fields;
     Status status = DecodeNodeProto(buffer_, excluded_, cpu_, &fields);
     if (!status.ok()) return status.WithContext("node list (protobuf)");
-    Result<NodeInfo> node = ToNodeInfo(fields, cpu_);
-    if (node.ok()) {
-      page_->items.push_back(std::move(node).value());
-    } else {
-      page_->item_errors.push_back(node.status().message());
-    }
+    AddNodeItem(fields, cpu_, page_);
     if (page_->items.size() >= kNodeBatch) Flush();
     return Status::Ok();
   }

@@ -15,6 +15,20 @@ class WatchTest : public ReplicaClusterTest {
     options.watch_list = sim::WatchListSupport::kBefore;
     StartServerWithPerNodeParams(options);
   }
+
+  // Adds `nodes` while the node watch is down, then the history is gone:
+  // only a new list can bring the node count right.
+  void AddNodesWhileTheHistoryExpires(int nodes) {
+    sim::FaultRule refuse_watches;
+    refuse_watches.method = "WATCH";
+    refuse_watches.path_prefix = "/api/v1/nodes";
+    refuse_watches.count = -1;
+    server_.AddFault(refuse_watches);
+    server_.DropWatches();
+    AddNodes(nodes);
+    server_.CompactHistory();
+    server_.ClearFaults();
+  }
 };
 
 TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {
@@ -23,17 +37,7 @@ TEST_F(WatchTest, ListsAgainAfterExpiredResourceVersion) {
   ASSERT_TRUE(
       WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(3)));
   const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
-  // Changes while the watch is down, then the history is gone: only a new
-  // list can bring the node count right.
-  sim::FaultRule refuse_watches;
-  refuse_watches.method = "WATCH";
-  refuse_watches.path_prefix = "/api/v1/nodes";
-  refuse_watches.count = -1;
-  server_.AddFault(refuse_watches);
-  server_.DropWatches();
-  AddNodes(2);
-  server_.CompactHistory();
-  server_.ClearFaults();
+  AddNodesWhileTheHistoryExpires(2);
   ASSERT_TRUE(WaitForReplicas(6, seconds(5))) << propscaler->Report();
   EXPECT_GT(server_.Requests().Count("GET /api/v1/nodes"), lists_before);
 }
@@ -68,15 +72,7 @@ TEST_F(WatchTest, FirstListIsWholeFromTheCacheAListAgainComesInPages) {
       WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(5)));
   const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
   EXPECT_EQ(lists_before, 2);
-  sim::FaultRule refuse_watches;
-  refuse_watches.method = "WATCH";
-  refuse_watches.path_prefix = "/api/v1/nodes";
-  refuse_watches.count = -1;
-  server_.AddFault(refuse_watches);
-  server_.DropWatches();
-  AddNodes(2);
-  server_.CompactHistory();
-  server_.ClearFaults();
+  AddNodesWhileTheHistoryExpires(2);
   ASSERT_TRUE(WaitForReplicas(1202, seconds(10))) << propscaler->Report();
   EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes") - lists_before, 3);
 }
