@@ -40,6 +40,10 @@ DEFINE_int32(heartbeat_rounds, 12,
              "Status updates per node after the first scale (12: an hour "
              "of the kubelet's 5-minute status reports).");
 DEFINE_int32(reaction_trials, 100, "Ready -> scale trials per run.");
+DEFINE_int32(reaction_quiet_jitter_ms, 0,
+             "Up to this many more milliseconds of quiet, at random per "
+             "trial: 10000 makes a 10 s poller (CPA) meet each change at a "
+             "random point of its period.");
 DEFINE_int32(reaction_quiet_ms, 500,
              "Milliseconds between a trial's scale-down and turning the node "
              "Ready again; 0 measures back-to-back changes, which wait out "
@@ -192,6 +196,8 @@ bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
   options.heartbeat_rounds = FLAGS_heartbeat_rounds;
   options.reaction_trials = FLAGS_reaction_trials;
   options.reaction_quiet = std::chrono::milliseconds(FLAGS_reaction_quiet_ms);
+  options.reaction_quiet_jitter =
+      std::chrono::milliseconds(FLAGS_reaction_quiet_jitter_ms);
   options.steady_window = std::chrono::seconds(FLAGS_steady_seconds);
   std::vector<ScaleRunResult> runs;
   for (int run = 1; run <= FLAGS_runs; ++run) {

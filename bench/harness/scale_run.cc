@@ -335,10 +335,14 @@ class Run {
   Status Reactions() {
     std::mt19937 random(7);
     std::uniform_int_distribution<int> pause_ms(0, 100);
+    std::uniform_int_distribution<int64_t> jitter_ms(
+        0, options_.reaction_quiet_jitter.count());
     for (int trial = 0; trial < options_.reaction_trials; ++trial) {
       const int node = 1 + trial % options_.nodes;
       Result<double> ms =
-          ReactionTrial(cluster_, node, options_.reaction_quiet);
+          ReactionTrial(cluster_, node,
+                        options_.reaction_quiet +
+                            std::chrono::milliseconds(jitter_ms(random)));
       if (!ms.ok()) return ms.status().WithContext("reaction trial");
       result_.reaction_ms.push_back(*ms);
       std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms(random)));

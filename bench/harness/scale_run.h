@@ -40,6 +40,10 @@ struct ScaleRunOptions {
   // Wait between the scale-down PATCH of a trial and turning the node Ready
   // again: a node becoming Ready after a quiet spell, not a burst.
   std::chrono::milliseconds reaction_quiet{500};
+  // Up to this much more, at random: a client that polls (CPA, every 10 s)
+  // then meets the change at a random point of its period, not always just
+  // after a poll.
+  std::chrono::milliseconds reaction_quiet_jitter{0};
   std::chrono::seconds steady_window{60};
 };
 
