@@ -142,14 +142,20 @@ TEST_F(VerticalModeTest, SizesTheDeploymentAndFollowsTheNodes) {
   EXPECT_TRUE(
       WaitForResource(kDns, "dns", "requests", "cpu", "160m", process.get()));
 
-  bool evented = false;
-  for (const std::string& event : server_.Events(kNamespace)) {
-    evented |=
-        event.find("ResizedContainers") != std::string::npos &&
-        event.find("dns requests.cpu 140m -> 160m") != std::string::npos &&
-        event.find("nodes 6, cores 24") != std::string::npos;
-  }
-  EXPECT_TRUE(evented);
+  // The Event is posted after the patch: wait for it.
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        for (const std::string& event : server_.Events(kNamespace)) {
+          if (event.find("ResizedContainers") != std::string::npos &&
+              event.find("dns requests.cpu 140m -> 160m") !=
+                  std::string::npos &&
+              event.find("nodes 6, cores 24") != std::string::npos) {
+            return true;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(10)));
   process->Signal(SIGTERM);
   EXPECT_EQ(process->WaitForExit(std::chrono::seconds(10)), 0);
   EXPECT_NE(process->Output().find("resizing deployment/dns: dns "
