@@ -11,6 +11,7 @@
 #include "common/taint_filter.h"
 #include "kube/json_chunk_stream.h"
 #include "kube/list_watch.h"
+#include "kube/node_fields.h"
 #include "kube/objects.h"
 
 namespace propscaler::kube {
@@ -22,9 +23,8 @@ Result<ListPage<NodeInfo>> DecodeNodeList(
     std::string_view body, const TaintFilter& excluded = {},
     CountedCpu cpu = CountedCpu::kAllocatable);
 // The same, read from a stream as the list arrives; with `on_items` set the
-// nodes go there in batches of kNodeBatch as they are decoded, and the page
-// returned holds none.
-inline constexpr size_t kNodeBatch = 500;
+// nodes go there in batches of kNodeBatch (node_fields.h) as they are
+// decoded, and the page returned holds none.
 Result<ListPage<NodeInfo>> DecodeNodeListStream(
     JsonChunkStream* body, const TaintFilter& excluded = {},
     CountedCpu cpu = CountedCpu::kAllocatable,

@@ -42,26 +42,9 @@ class JsonChunkStream {
 
   // Appends the next `n` bytes to `*out`; false (with what there was
   // appended) when the stream ends first.
-  bool TakeBytes(size_t n, std::string* out) {
-    while (n > 0) {
-      if (pos_ == chunk_.size() && !Refill()) return false;
-      const size_t part = std::min(n, chunk_.size() - pos_);
-      out->append(chunk_.substr(pos_, part));
-      Advance(part);
-      n -= part;
-    }
-    return true;
-  }
+  bool TakeBytes(size_t n, std::string* out) { return Consume(n, out); }
   // Skips the next `n` bytes; false when the stream ends first.
-  bool SkipBytes(size_t n) {
-    while (n > 0) {
-      if (pos_ == chunk_.size() && !Refill()) return false;
-      const size_t part = std::min(n, chunk_.size() - pos_);
-      Advance(part);
-      n -= part;
-    }
-    return true;
-  }
+  bool SkipBytes(size_t n) { return Consume(n, nullptr); }
 
   // Output is not supported (no in situ parsing).
   Ch* PutBegin() {
@@ -76,9 +59,17 @@ class JsonChunkStream {
   }
 
  private:
-  void Advance(size_t n) {
-    pos_ += n;
-    offset_ += n;
+  // The next `n` bytes, appended to `*out` where set.
+  bool Consume(size_t n, std::string* out) {
+    while (n > 0) {
+      if (pos_ == chunk_.size() && !Refill()) return false;
+      const size_t part = std::min(n, chunk_.size() - pos_);
+      if (out != nullptr) out->append(chunk_.substr(pos_, part));
+      pos_ += part;
+      offset_ += part;
+      n -= part;
+    }
+    return true;
   }
   bool Refill() {
     while (!ended_) {

@@ -127,13 +127,20 @@ Level Child(Level parent, Field key, bool array) {
   }
 }
 
+// For handlers that hand no batches over (one page at once, watch events).
+const ItemBatches<NodeInfo>& NoBatches() {
+  static const ItemBatches<NodeInfo> none;
+  return none;
+}
+
 class NodeHandler
     : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, NodeHandler> {
  public:
   // `page` set: a list whose items go there; else one watch event. Nodes
   // with a taint `excluded` matches are marked excluded_by_taint.
   NodeHandler(ListPage<NodeInfo>* page, const TaintFilter& excluded,
-              CountedCpu cpu, const ItemBatches<NodeInfo>* on_items = nullptr)
+              CountedCpu cpu,
+              const ItemBatches<NodeInfo>& on_items = NoBatches())
       : page_(page), excluded_(excluded), cpu_(cpu), on_items_(on_items) {}
 
   bool StartObject() { return Enter(false); }
@@ -172,12 +179,7 @@ class NodeHandler
   const std::string& event_type() const { return event_type_; }
   bool saw_object() const { return saw_object_; }
 
-  // Hands the items decoded so far to `on_items`, where set.
-  void FlushItems() {
-    if (on_items_ == nullptr || !*on_items_ || page_->items.empty()) return;
-    (*on_items_)(std::move(page_->items));
-    page_->items = {};
-  }
+  void FlushItems() { FlushNodeItems(on_items_, page_); }
   NodeFields& fields() { return fields_; }
 
  private:
@@ -248,10 +250,7 @@ class NodeHandler
     return true;
   }
 
-  void AddItem() {
-    AddNodeItem(fields_, cpu_, page_);
-    if (page_->items.size() >= kNodeBatch) FlushItems();
-  }
+  void AddItem() { AddNodeItem(fields_, cpu_, on_items_, page_); }
 
   void OnString(std::string_view text) {
     switch (level()) {
@@ -293,7 +292,7 @@ class NodeHandler
   ListPage<NodeInfo>* page_;
   const TaintFilter& excluded_;
   const CountedCpu cpu_;
-  const ItemBatches<NodeInfo>* on_items_;  // may be null
+  const ItemBatches<NodeInfo>& on_items_;  // may be empty
   std::array<Level, kMaxDepth> levels_{};
   size_t depth_ = 0;
   size_t ignored_depth_ = 0;
@@ -358,7 +357,7 @@ Result<ListPage<NodeInfo>> DecodeNodeListStream(
     JsonChunkStream* body, const TaintFilter& excluded, CountedCpu cpu,
     const ItemBatches<NodeInfo>& on_items) {
   ListPage<NodeInfo> page;
-  NodeHandler handler(&page, excluded, cpu, &on_items);
+  NodeHandler handler(&page, excluded, cpu, on_items);
   rapidjson::Reader reader;
   if (Status status = ToStatus(reader.Parse(*body, handler), "node list");
       !status.ok()) {

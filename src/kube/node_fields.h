@@ -6,7 +6,9 @@
 #include <string>
 
 #include "common/status.h"
+#include "kube/list_watch.h"
 #include "kube/node_info.h"
+#include "kube/objects.h"
 
 namespace propscaler::kube {
 
@@ -32,17 +34,19 @@ struct NodeFields {
 // wrong with them, naming the node and the field.
 Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu);
 
+// How many decoded nodes a streamed list hands over at a time.
+inline constexpr size_t kNodeBatch = 500;
+
+// Hands `page`'s items to `on_items`, where set.
+void FlushNodeItems(const ItemBatches<NodeInfo>& on_items,
+                    ListPage<NodeInfo>* page);
+
 // Adds that NodeInfo to `page`'s items, or what is wrong to its
-// item_errors (a list skips a bad item, saying why).
-template <typename Page>
-void AddNodeItem(NodeFields& fields, CountedCpu cpu, Page* page) {
-  Result<NodeInfo> node = ToNodeInfo(fields, cpu);
-  if (node.ok()) {
-    page->items.push_back(std::move(node).value());
-  } else {
-    page->item_errors.push_back(node.status().message());
-  }
-}
+// item_errors (a list skips a bad item, saying why); every kNodeBatch
+// items go to `on_items`, where set.
+void AddNodeItem(NodeFields& fields, CountedCpu cpu,
+                 const ItemBatches<NodeInfo>& on_items,
+                 ListPage<NodeInfo>* page);
 
 }  // namespace propscaler::kube
 

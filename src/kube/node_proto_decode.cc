@@ -3,7 +3,6 @@
 #include <optional>
 #include <string>
 
-#include "kube/decode.h"
 #include "kube/proto_wire.h"
 
 namespace propscaler::kube {
@@ -49,13 +48,34 @@ Status EachField(std::string_view message, const char* what,
 // Fields of `message` (e.g. a Taint's key and effect) as strings, by
 // number; others are ignored.
 Status StringsOf(std::string_view message, const char* what, uint32_t first,
-                 std::string_view* first_value, uint32_t second,
-                 std::string_view* second_value) {
+                 std::string_view* first_value, uint32_t second = 0,
+                 std::string_view* second_value = nullptr) {
   return EachField(message, what, [&](const ProtoField& field) {
     if (IsBytes(field) && field.number == first) *first_value = field.bytes;
-    if (IsBytes(field) && field.number == second) *second_value = field.bytes;
+    if (IsBytes(field) && field.number == second && second_value != nullptr) {
+      *second_value = field.bytes;
+    }
     return Status::Ok();
   });
+}
+
+// The next `length` bytes of `body` into `*out`, refusing more than
+// kMaxNodeBytes rather than buffering them.
+Status ReadBounded(JsonChunkStream* body, uint64_t length, const char* what,
+                   std::string* out) {
+  if (length > kMaxNodeBytes) {
+    return Status::Internal("node list (protobuf): " + std::string(what) +
+                            " of " + std::to_string(length) +
+                            " bytes at byte " + std::to_string(body->Tell()) +
+                            " (at most " + std::to_string(kMaxNodeBytes) + ")");
+  }
+  out->clear();
+  if (!body->TakeBytes(length, out)) {
+    return Status::Internal("node list (protobuf): " + std::string(what) +
+                            " truncated at byte " +
+                            std::to_string(body->Tell()));
+  }
+  return Status::Ok();
 }
 
 Status DecodeMeta(std::string_view meta, NodeFields* fields) {
@@ -93,9 +113,7 @@ Status CpuOfEntry(std::string_view entry, std::string* cpu) {
                             kEntryValue, &quantity);
   if (!status.ok() || key != "cpu") return status;
   std::string_view text;
-  std::string_view unused;
-  status = StringsOf(quantity, "node cpu quantity", kQuantityString, &text, 0,
-                     &unused);
+  status = StringsOf(quantity, "node cpu quantity", kQuantityString, &text);
   if (status.ok()) *cpu = text;
   return status;
 }
@@ -151,7 +169,7 @@ class ListReader {
       return Error("the list ends at byte " + std::to_string(body_->Tell()) +
                    ", not at its length's " + std::to_string(end));
     }
-    Flush();
+    FlushNodeItems(on_items_, page_);
     return Status::Ok();
   }
 
@@ -160,21 +178,9 @@ class ListReader {
     return Status::Internal("node list (protobuf): " + what);
   }
 
-  Status Buffer(uint64_t length) {
-    if (length > kMaxNodeBytes) {
-      return Error("an item of " + std::to_string(length) + " bytes at byte " +
-                   std::to_string(body_->Tell()) + " (at most " +
-                   std::to_string(kMaxNodeBytes) + ")");
-    }
-    buffer_.clear();
-    if (!body_->TakeBytes(length, &buffer_)) {
-      return Error("truncated at byte " + std::to_string(body_->Tell()));
-    }
-    return Status::Ok();
-  }
-
   Status ReadListMeta(uint64_t length) {
-    if (Status status = Buffer(length); !status.ok()) return status;
+    Status status = ReadBounded(body_, length, "the list metadata", &buffer_);
+    if (!status.ok()) return status;
     return EachField(buffer_, "node list metadata", [&](const ProtoField& f) {
       if (IsBytes(f) && f.number == kListMetaResourceVersion) {
         page_->resource_version = f.bytes;
@@ -187,19 +193,13 @@ class ListReader {
   }
 
   Status ReadItem(uint64_t length) {
-    if (Status status = Buffer(length); !status.ok()) return status;
+    Status status = ReadBounded(body_, length, "an item", &buffer_);
+    if (!status.ok()) return status;
     NodeFields fields;
-    Status status = DecodeNodeProto(buffer_, excluded_, cpu_, &fields);
+    status = DecodeNodeProto(buffer_, excluded_, cpu_, &fields);
     if (!status.ok()) return status.WithContext("node list (protobuf)");
-    AddNodeItem(fields, cpu_, page_);
-    if (page_->items.size() >= kNodeBatch) Flush();
+    AddNodeItem(fields, cpu_, on_items_, page_);
     return Status::Ok();
-  }
-
-  void Flush() {
-    if (!on_items_ || page_->items.empty()) return;
-    on_items_(std::move(page_->items));
-    page_->items = {};
   }
 
   JsonChunkStream* body_;
@@ -212,17 +212,11 @@ class ListReader {
 
 // The envelope's TypeMeta: its kind must be NodeList.
 Status CheckKind(JsonChunkStream* body, uint64_t length) {
-  if (length > kMaxNodeBytes) {
-    return Status::Internal("node list (protobuf): a type of " +
-                            std::to_string(length) + " bytes");
-  }
   std::string type_meta;
-  if (!body->TakeBytes(length, &type_meta)) {
-    return Status::Internal("node list (protobuf): truncated type");
-  }
-  std::string_view kind, unused;
-  Status status =
-      StringsOf(type_meta, "node list type", kTypeMetaKind, &kind, 0, &unused);
+  Status status = ReadBounded(body, length, "the type", &type_meta);
+  if (!status.ok()) return status;
+  std::string_view kind;
+  status = StringsOf(type_meta, "node list type", kTypeMetaKind, &kind);
   if (status.ok() && kind != "NodeList") {
     return Status::Internal("node list (protobuf): the server sent a \"" +
                             std::string(kind) + "\", not a NodeList");

@@ -76,13 +76,11 @@ namespace {
 std::optional<std::string> ReadStreamedVarint(JsonChunkStream* stream,
                                               uint64_t* value) {
   *value = 0;
-  std::string byte;
   for (int i = 0; i < kMaxVarintBytes; ++i) {
-    byte.clear();
-    if (!stream->TakeBytes(1, &byte)) {
+    if (stream->AtEnd()) {
       return "truncated varint at byte " + std::to_string(stream->Tell());
     }
-    const auto bits = static_cast<uint8_t>(byte[0]);
+    const auto bits = static_cast<uint8_t>(stream->Take());
     *value |= static_cast<uint64_t>(bits & 0x7f) << (7 * i);
     if ((bits & 0x80) == 0) return std::nullopt;
   }
