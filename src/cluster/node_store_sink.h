@@ -1,7 +1,7 @@
-// The node reflector's sink that keeps a NodeStore current: lists staged
-// page by page and committed whole, watch events applied. `changed` is
-// called when an event changed the counts, `listed` after each complete
-// list (both on the reflector's thread).
+// The node watch's sink that keeps a NodeStore current: lists staged page
+// by page and committed whole (or, for a list of its own, replaced whole),
+// watch events applied. `changed` is called when an event changed the
+// counts (on the watch's thread).
 #ifndef PROPSCALER_CLUSTER_NODE_STORE_SINK_H_
 #define PROPSCALER_CLUSTER_NODE_STORE_SINK_H_
 
@@ -14,9 +14,10 @@
 namespace propscaler {
 
 inline kube::ReflectorSink<kube::NodeInfo> NodeStoreSink(
-    NodeStore* store, std::function<void()> changed,
-    std::function<void()> listed) {
-  return {nullptr,
+    NodeStore* store, std::function<void()> changed) {
+  return {[store](std::vector<kube::NodeInfo> nodes) {
+            store->Replace(std::move(nodes));
+          },
           [store, changed](const kube::NodeInfo& node) {
             if (store->Upsert(node)) changed();
           },
@@ -26,10 +27,7 @@ inline kube::ReflectorSink<kube::NodeInfo> NodeStoreSink(
           [store](std::vector<kube::NodeInfo> page, bool first) {
             store->Stage(std::move(page), first);
           },
-          [store, listed] {
-            store->Commit();
-            listed();
-          }};
+          [store] { store->Commit(); }};
 }
 
 }  // namespace propscaler

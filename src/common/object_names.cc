@@ -49,4 +49,12 @@ Status CheckDns1123Subdomain(std::string_view flag, std::string_view value) {
              "letter or digit");
 }
 
+std::string AsciiLower(std::string_view value) {
+  std::string lower(value);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
 }  // namespace propscaler

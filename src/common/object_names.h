@@ -6,6 +6,7 @@
 #ifndef PROPSCALER_COMMON_OBJECT_NAMES_H_
 #define PROPSCALER_COMMON_OBJECT_NAMES_H_
 
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -14,6 +15,10 @@ namespace propscaler {
 
 Status CheckDns1123Label(std::string_view flag, std::string_view value);
 Status CheckDns1123Subdomain(std::string_view flag, std::string_view value);
+
+// `value` in ASCII lower case, as cluster-proportional-autoscaler and CPVA
+// take their --target (kind and name alike).
+std::string AsciiLower(std::string_view value);
 
 }  // namespace propscaler
 

@@ -229,7 +229,10 @@ std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
   Value metadata(rapidjson::kObjectType);
   metadata.AddMember("name", Value(name, alloc), alloc);
   metadata.AddMember("namespace", Value(ns, alloc), alloc);
-  metadata.AddMember("resourceVersion", Value(resource_version, alloc), alloc);
+  if (!resource_version.empty()) {  // else an unconditional update
+    metadata.AddMember("resourceVersion", Value(resource_version, alloc),
+                       alloc);
+  }
   doc.AddMember("metadata", metadata, alloc);
   Value spec(rapidjson::kObjectType);
   spec.AddMember("replicas", Value(replicas), alloc);

@@ -80,7 +80,9 @@ std::string WorkloadRef::Path(const std::string& ns) const {
   return "/apis/apps/v1/namespaces/" + ns + "/" + Collection() + "/" + name;
 }
 
-Result<WorkloadRef> ParseWorkloadRef(std::string_view flag) {
+Result<WorkloadRef> ParseWorkloadRef(std::string_view given) {
+  // As cluster-proportional-vertical-autoscaler: the whole flag in lower case.
+  const std::string flag = AsciiLower(given);
   const size_t slash = flag.find('/');
   if (flag.empty()) {
     return Status::Invalid("--target is empty; want KIND/NAME");
@@ -90,10 +92,8 @@ Result<WorkloadRef> ParseWorkloadRef(std::string_view flag) {
     return Status::Invalid("--target \"" + std::string(flag) +
                            "\" is not of the form KIND/NAME");
   }
-  std::string kind(flag.substr(0, slash));
-  std::transform(kind.begin(), kind.end(), kind.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  const std::string name(flag.substr(slash + 1));
+  const std::string kind = flag.substr(0, slash);
+  const std::string name = flag.substr(slash + 1);
   for (const KindNames& names : kKinds) {
     if (kind != names.singular) continue;
     if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
@@ -101,9 +101,9 @@ Result<WorkloadRef> ParseWorkloadRef(std::string_view flag) {
     }
     return WorkloadRef{names.kind, name};
   }
-  return Status::Invalid("--target \"" + std::string(flag) +
+  return Status::Invalid("--target \"" + std::string(given) +
                          "\" has unsupported kind \"" +
-                         std::string(flag.substr(0, slash)) +
+                         std::string(given.substr(0, slash)) +
                          "\" (want deployment, daemonset, replicaset or "
                          "statefulset)");
 }

@@ -31,7 +31,8 @@ struct WorkloadRef {
 };
 
 // cluster-proportional-vertical-autoscaler's --target: KIND/NAME with KIND
-// deployment, daemonset, replicaset or statefulset, any case, singular.
+// deployment, daemonset, replicaset or statefulset, singular; the whole flag
+// is lower-cased first (kind and name), as CPVA takes it.
 // Errors name the value and what is wrong.
 Result<WorkloadRef> ParseWorkloadRef(std::string_view flag);
 

@@ -98,21 +98,28 @@ std::string ScaleTarget::ApiVersion() const {
   return NamesOf(kind).api_version;
 }
 
-Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view flag) {
+Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view given) {
+  if (Trim(given).empty()) {
+    return Status::Invalid("--target is empty; want KIND/NAME[,KIND/NAME...]");
+  }
+  // As cluster-proportional-autoscaler: the whole flag in lower case.
+  const std::string flag = AsciiLower(given);
   std::vector<ScaleTarget> targets;
   size_t start = 0;
   while (start <= flag.size()) {
     size_t comma = flag.find(',', start);
     if (comma == std::string_view::npos) comma = flag.size();
-    const std::string entry = Trim(flag.substr(start, comma - start));
+    const std::string entry =
+        Trim(std::string_view(flag).substr(start, comma - start));
     start = comma + 1;
-    if (entry.empty()) continue;
+    if (entry.empty()) {
+      return Status::Invalid("--target \"" + std::string(given) +
+                             "\" has an empty entry; want "
+                             "KIND/NAME[,KIND/NAME...]");
+    }
     Result<ScaleTarget> target = ParseOne(entry);
     if (!target.ok()) return target.status();
     targets.push_back(std::move(target).value());
-  }
-  if (targets.empty()) {
-    return Status::Invalid("--target is empty; want KIND/NAME[,KIND/NAME...]");
   }
   return targets;
 }

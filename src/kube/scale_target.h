@@ -36,8 +36,10 @@ struct ScaleTarget {
   std::string ApiVersion() const;
 };
 
-// Parses a comma list of KIND/NAME. Kinds are case-insensitive and may be
-// plural. Errors name the entry and why it is wrong.
+// Parses a comma list of KIND/NAME, lower-cased whole first (kind and name,
+// as cluster-proportional-autoscaler takes it). Kinds may be plural; an
+// empty entry is an error, as in CPA. Errors name the entry and why it is
+// wrong.
 Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view flag);
 
 }  // namespace propscaler::kube

@@ -4,23 +4,12 @@
 
 #include <limits>
 #include <sstream>
-#include <thread>
 
 #include "cluster/node_store_sink.h"
-#include "common/sync_failure_limit.h"
-#include "kube/reflector.h"
 #include "replicas/arithmetic.h"
 
 namespace propscaler {
 namespace {
-
-// Cycles started by watch events are at least this far apart: the rest of
-// a burst (a rolling node pool) is taken together by the next cycle.
-constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
-// A change after a quiet spell waits this long for the rest of its moment:
-// a node registers and reports Ready a few milliseconds later, one cycle
-// for both instead of one now and one a coalescing window later.
-constexpr auto kSettleDelay = std::chrono::milliseconds(20);
 
 ConfigMapContent ContentOf(const kube::ConfigMap& config_map) {
   ConfigMapContent content{config_map.data, std::nullopt};
@@ -34,19 +23,7 @@ int64_t ClampToInt32(int64_t replicas) {
   return std::min<int64_t>(replicas, std::numeric_limits<int32_t>::max());
 }
 
-// The failures among `statuses` in one Status (OK when there are none),
-// with the first failure's code.
-Status JoinErrors(const std::vector<Status>& statuses) {
-  Status joined;
-  std::string message;
-  for (const Status& status : statuses) {
-    if (status.ok()) continue;
-    if (joined.ok()) joined = status;
-    if (!message.empty()) message += "; ";
-    message += status.message();
-  }
-  return joined.ok() ? joined : Status(joined.code(), message);
-}
+using runtime::CycleDriver;
 
 }  // namespace
 
@@ -56,79 +33,51 @@ ReplicaAutoscaler::ReplicaAutoscaler(
     : client_(client),
       clock_(clock),
       options_(std::move(options)),
-      health_(health),
       reporter_(clock, options_.dry_run ? nullptr : events, board,
                 options_.namespace_, options_.configmap),
       hpa_check_(client, options_.namespace_, options_.targets),
       scale_writer_(client),
+      driver_(clock, health,
+              {options_.poll_period, options_.max_sync_failures}),
+      node_watch_(
+          clock,
+          [this] {
+            return client_->CountedNodes(options_.node_selector,
+                                         options_.excluded_taints,
+                                         kube::CountedCpu::kAllocatable);
+          },
+          NodeStoreSink(&nodes_, [this] { driver_.Notify("nodes changed"); }),
+          {"nodes", "Grant list and watch on nodes."},
+          [this](const std::string& cause) { driver_.Notify(cause); }),
+      config_map_(
+          clock,
+          client->ConfigMapNamed(options_.namespace_, options_.configmap),
+          [this] {
+            return client_->GetConfigMap(options_.namespace_,
+                                         options_.configmap);
+          },
+          {.name = options_.configmap,
+           .what = ConfigMapRef(),
+           .grant_hint = "Grant list and watch on it to react to edits within "
+                         "a second",
+           .changed_cause = "params changed"},
+          [this](const std::string& cause) { driver_.Notify(cause); }),
       target_scales_(
-          client, options_.namespace_, options_.targets,
-          [this](const std::string& cause) { NotifyChange(cause); }) {}
+          client, clock, options_.namespace_, options_.targets,
+          [this](const std::string& cause) { driver_.Notify(cause); }) {}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
 }
 
-void ReplicaAutoscaler::NotifyChange(const std::string& cause) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (pending_cause_.find(cause) == std::string::npos) {
-      pending_cause_ +=
-          pending_cause_.empty() ? cause : std::string(", ") + cause;
-    }
-    changed_ = true;
-  }
-  clock_->Notify();
-}
-
-bool ReplicaAutoscaler::StoreConfigMap(
-    std::optional<kube::ConfigMap> config_map) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const std::string before =
-      config_map_ ? config_map_->resource_version : "(absent)";
-  const std::string after =
-      config_map ? config_map->resource_version : "(absent)";
-  const bool changed = before != after || !config_map_synced_;
-  config_map_ = std::move(config_map);
-  config_map_synced_ = true;
-  return changed;
-}
-
-void ReplicaAutoscaler::SetConfigMap(
-    std::optional<kube::ConfigMap> config_map) {
-  if (StoreConfigMap(std::move(config_map))) NotifyChange("params changed");
-}
-
-Status ReplicaAutoscaler::PollConfigMap() {
-  Result<kube::ConfigMap> config_map =
-      client_->GetConfigMap(options_.namespace_, options_.configmap);
-  if (config_map.ok()) {
-    StoreConfigMap(*config_map);
-  } else if (config_map.status().code() == StatusCode::kNotFound) {
-    StoreConfigMap(std::nullopt);
-  } else {
-    return config_map.status().WithContext("reading " + ConfigMapRef());
-  }
-  return Status::Ok();
-}
-
-void ReplicaAutoscaler::FallBackToPollingConfigMap(const Status& refused) {
-  LOG_IF(WARNING, !config_map_poll_logged_)
-      << refused.message() << "; reading " << ConfigMapRef()
-      << " with a GET every cycle (every --poll-period-seconds) instead, "
-         "and trying to watch it again every "
-      << std::chrono::duration_cast<std::chrono::minutes>(
-             kube::Reflector<kube::ConfigMap>::kForbiddenRetryPeriod)
-             .count()
-      << " minutes. Grant list and watch on it to react to edits within a "
-         "second";
-  config_map_poll_logged_ = true;
-  config_map_polled_ = true;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    config_map_synced_ = true;
-  }
-  NotifyChange("params polled");
+std::optional<kube::ConfigMap> ReplicaAutoscaler::ReadConfigMap(Status* error) {
+  Result<kube::ConfigMap> read = config_map_.Read();
+  if (read.ok()) return *read;
+  if (read.status().code() == StatusCode::kNotFound) return std::nullopt;
+  // Without a fresh read the last one applies; the failure is reported.
+  *error = read.status().WithContext("reading " + ConfigMapRef());
+  LOG(WARNING) << error->message();
+  return config_map_.Cached();
 }
 
 Status ReplicaAutoscaler::ApplyDefaultParams(
@@ -174,7 +123,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   if (!written.ok()) {
     if (written.status().code() == StatusCode::kConflict) {
       // Someone else wrote it meanwhile: the watch brings their version.
-      written = client_->GetConfigMap(options_.namespace_, options_.configmap);
+      written = config_map_.ReadFresh();
     }
     if (!written.ok()) {
       return written.status().WithContext((create ? "creating " : "updating ") +
@@ -185,16 +134,12 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
               << " from --default-params";
   }
   *current = *written;
-  SetConfigMap(*written);
+  config_map_.Wrote(*written);
   return Status::Ok();
 }
 
-Result<Params> ReplicaAutoscaler::CurrentParams() {
-  std::optional<kube::ConfigMap> current;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    current = config_map_;
-  }
+Result<Params> ReplicaAutoscaler::CurrentParams(
+    std::optional<kube::ConfigMap> current) {
   Status status;
   if (options_.default_params.has_value()) {
     status = ApplyDefaultParams(&current);
@@ -248,6 +193,10 @@ Status ReplicaAutoscaler::ScaleOne(
   const std::string ref =
       target.ToString() + " in namespace " + options_.namespace_;
   Result<kube::Scale> scale = target_scales_.Read(target);
+  if (scale.status().code() == StatusCode::kPermissionDenied) {
+    return ScaleBlind(target, scale.status(), computed, counts)
+        .WithContext("scaling " + ref);
+  }
   if (!scale.ok()) return scale.status().WithContext("reading scale of " + ref);
   const int64_t desired = scale_down.has_value()
                               ? SmoothedDesired(target, *scale_down, now,
@@ -263,7 +212,7 @@ Status ReplicaAutoscaler::ScaleOne(
     status = WriteScale(target, *scale, desired, counts);
     if (status.code() != StatusCode::kConflict || attempt == kAttempts) break;
     VLOG(1) << "scale of " << ref << " changed meanwhile; reading it again";
-    scale = client_->GetScale(options_.namespace_, target);
+    scale = target_scales_.ReadFresh(target);
     if (!scale.ok()) {
       return scale.status().WithContext("reading scale of " + ref);
     }
@@ -271,12 +220,34 @@ Status ReplicaAutoscaler::ScaleOne(
   return status.WithContext("scaling " + ref);
 }
 
+Status ReplicaAutoscaler::ScaleBlind(const kube::ScaleTarget& target,
+                                     const Status& refused, int64_t desired,
+                                     const ClusterCounts& counts) {
+  const std::string key = target.ToString();
+  auto last = blind_written_.find(key);
+  if (last != blind_written_.end() && last->second == desired) {
+    return Status::Ok();
+  }
+  LOG_IF(WARNING, last == blind_written_.end())
+      << refused.message() << "; writing the replicas of " << key
+      << " without reading them, whenever the desired count changes (grant "
+         "get on its scale subresource to compare first)";
+  kube::Scale unread{.name = target.name};  // no resourceVersion: unconditional
+  Status status = WriteScale(target, unread, desired, counts);
+  if (status.ok()) blind_written_[key] = desired;
+  return status;
+}
+
 Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
                                      const kube::Scale& read, int64_t desired,
                                      const ClusterCounts& counts) {
   LOG(INFO) << (options_.dry_run ? "dry run: would scale " : "scaling ")
-            << target.ToString() << " from " << read.spec_replicas << " to "
-            << desired << " replicas (" << DescribeCounts(counts) << ")";
+            << target.ToString() << " from "
+            << (read.resource_version.empty()
+                    ? std::string("(unread)")
+                    : std::to_string(read.spec_replicas))
+            << " to " << desired << " replicas (" << DescribeCounts(counts)
+            << ")";
   if (options_.dry_run) return Status::Ok();
   Result<kube::Scale> written =
       scale_writer_.Write(options_.namespace_, target, read, desired);
@@ -290,15 +261,12 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
 }
 
 Status ReplicaAutoscaler::RunCycle(TimePoint now) {
-  // Without a fresh read the last one applies; the failure is reported.
-  const Status polled = config_map_polled_ ? PollConfigMap() : Status::Ok();
-  LOG_IF(WARNING, !polled.ok()) << polled.message();
-  return JoinErrors({polled, RunCycleWithCurrentParams(now)});
-}
-
-Status ReplicaAutoscaler::RunCycleWithCurrentParams(TimePoint now) {
-  Result<Params> params = CurrentParams();
-  if (!params.ok() && !last_valid_params_.has_value()) return params.status();
+  Status read_error;
+  std::optional<kube::ConfigMap> config_map = ReadConfigMap(&read_error);
+  Result<Params> params = CurrentParams(std::move(config_map));
+  if (!params.ok() && !last_valid_params_.has_value()) {
+    return CycleDriver::JoinErrors({read_error, params.status()});
+  }
   const Params& in_force = params.ok() ? *params : *last_valid_params_;
   const ClusterCounts counts = nodes_.Counts();
   reporter_.Counts(counts);
@@ -308,7 +276,7 @@ Status ReplicaAutoscaler::RunCycleWithCurrentParams(TimePoint now) {
   if (!scale_down.has_value()) smoothing_.clear();
   VLOG(1) << "cycle: " << DescribeCounts(counts) << " -> " << desired
           << " replicas";
-  std::vector<Status> errors;
+  std::vector<Status> errors = {read_error};
   if (!params.ok()) errors.push_back(params.status());
   for (const kube::ScaleTarget& target : options_.targets) {
     Status status = ScaleOne(target, desired, counts, scale_down, now);
@@ -318,29 +286,10 @@ Status ReplicaAutoscaler::RunCycleWithCurrentParams(TimePoint now) {
       errors.push_back(status);
     }
   }
-  return JoinErrors(errors);
+  return CycleDriver::JoinErrors(errors);
 }
 
-void ReplicaAutoscaler::WaitForNextCycle(StopSignal* stop) {
-  health_->Heartbeat();
-  stop->WaitUntil(clock_->Now() + options_.poll_period,
-                  [this] { return changed_.load(); });
-  const Duration since_last = clock_->Now() - last_cycle_start_;
-  // The first cycle, on the first complete lists, runs at once.
-  const bool cycled_before = last_cycle_start_ != TimePoint{};
-  if (changed_ && cycled_before) {
-    stop->WaitFor(
-        std::max<Duration>(kSettleDelay, kCoalesceWindow - since_last));
-  }
-  std::lock_guard<std::mutex> lock(mutex_);
-  cycle_cause_ = changed_ ? pending_cause_ : "poll period";
-  changed_ = false;
-  pending_cause_.clear();
-}
-
-Status ReplicaAutoscaler::TimedCycle() {
-  const TimePoint start = clock_->Now();
-  last_cycle_start_ = start;
+Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
   for (const HpaConflict& conflict : hpa_check_.CheckIfDue(start)) {
     reporter_.HpaConflictFound(conflict);
   }
@@ -349,95 +298,51 @@ Status ReplicaAutoscaler::TimedCycle() {
   return status;
 }
 
-kube::Reflector<kube::NodeInfo> ReplicaAutoscaler::NodeReflector(
-    kube::ReflectorSink<kube::NodeInfo> sink) const {
-  return kube::Reflector<kube::NodeInfo>(
-      client_->CountedNodes(options_.node_selector, options_.excluded_taints,
-                            kube::CountedCpu::kAllocatable),
-      std::move(sink), "nodes");
+Status ReplicaAutoscaler::Ready() const {
+  if (node_watch_.synced() && config_map_.synced()) return Status::Ok();
+  return Status::Unavailable("waiting for the first list of nodes and of " +
+                             ConfigMapRef());
+}
+
+runtime::CycleHooks ReplicaAutoscaler::Hooks() {
+  return {
+      .ready = [this] { return Ready(); },
+      .cycle =
+          [this](TimePoint start, const std::string& cause) {
+            cycle_cause_ = cause;
+            if (Status listed = node_watch_.ListIfPolled(); !listed.ok()) {
+              return listed;
+            }
+            return TimedCycle(start);
+          },
+      // While a watch cannot reach the server its copy may be stale: the
+      // cycle holds the last known replicas, and reports the failure.
+      .staleness =
+          [this] {
+            return CycleDriver::JoinErrors(
+                {node_watch_.LastError(), config_map_.LastError()});
+          },
+  };
 }
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
-  kube::Reflector<kube::NodeInfo> node_reflector = NodeReflector(NodeStoreSink(
-      &nodes_, [this] { NotifyChange("nodes changed"); },
-      [this] {
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          nodes_synced_ = true;
-        }
-        NotifyChange("nodes listed");
-      }));
-  kube::Reflector<kube::ConfigMap> config_map_reflector(
-      client_->ConfigMapNamed(options_.namespace_, options_.configmap),
-      {[this](std::vector<kube::ConfigMap> items) {
-         config_map_polled_ = false;  // watched (again)
-         std::optional<kube::ConfigMap> found;
-         for (auto& item : items) {
-           if (item.name == options_.configmap) found = std::move(item);
-         }
-         SetConfigMap(std::move(found));
-       },
-       [this](const kube::ConfigMap& item) { SetConfigMap(item); },
-       [this](const kube::ConfigMap&) { SetConfigMap(std::nullopt); }},
-      ConfigMapRef());
-
-  std::thread node_thread =
-      clock_->StartThread([&] { node_reflector.Run(stop); });
-  std::thread config_map_thread = clock_->StartThread([&] {
-    config_map_reflector.RunRetryingWhenForbidden(
-        stop, [this](const Status& refused) {
-          FallBackToPollingConfigMap(refused);
-          return true;
-        });
-  });
-  target_scales_.Start(clock_, stop);
+  node_watch_.Start(stop);
+  config_map_.Start(stop);
+  target_scales_.Start(stop);
   hpa_check_.Start(clock_, stop);
-
-  int exit_code = 0;
-  SyncFailureLimit failures(options_.max_sync_failures);
-  WaitForNextCycle(stop);
-  while (!stop->stopped()) {
-    health_->Heartbeat();
-    bool synced;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      synced = nodes_synced_ && config_map_synced_;
-    }
-    Status status = synced ? TimedCycle()
-                           : Status::Unavailable(
-                                 "waiting for the first list of nodes "
-                                 "and of " +
-                                 ConfigMapRef());
-    // While a reflector cannot reach the server its counts may be stale: the
-    // cycle holds the last known replicas, and reports the failure.
-    status = JoinErrors(
-        {status, node_reflector.LastError(),
-         config_map_polled_ ? Status::Ok() : config_map_reflector.LastError()});
-    health_->CycleFinished(status);
-    if (failures.Reached(status)) {
-      exit_code = 1;
-      break;
-    }
-    WaitForNextCycle(stop);
-  }
+  const int exit_code = driver_.Run(stop, Hooks());
   stop->Stop();
-  node_thread.join();
-  config_map_thread.join();
+  node_watch_.Join();
+  config_map_.Join();
   target_scales_.Join();
   hpa_check_.Join();
   return exit_code;
 }
 
 Status ReplicaAutoscaler::RunOnce() {
-  kube::Reflector<kube::NodeInfo> node_reflector =
-      NodeReflector({[this](std::vector<kube::NodeInfo> nodes) {
-                       nodes_.Replace(std::move(nodes));
-                     },
-                     nullptr, nullptr});
-  if (Status status = node_reflector.ListOnce(); !status.ok()) return status;
-  if (Status status = PollConfigMap(); !status.ok()) return status;
+  if (Status status = node_watch_.ListOnce(); !status.ok()) return status;
   cycle_cause_ = "--once";
-  return TimedCycle();
+  return TimedCycle(clock_->Now());
 }
 
 }  // namespace propscaler

@@ -9,18 +9,19 @@
 // It watches each target's workload, so a cycle reads no scale and another
 // writer's change is undone at once (replicas/target_scales.h).
 //
-// It runs under the RBAC of cluster-proportional-autoscaler: where listing
-// and watching the ConfigMap or a target is forbidden it GETs it every
-// cycle; it writes
-// replicas with `update` (or `patch`, see kube/scale_writer.h); where it may
-// not update the ConfigMap to new --default-params it keeps the one there.
+// It runs on the loop runtime (runtime/): one cycle driver, watched objects
+// whose copies never go backwards, one way to handle what RBAC refuses.
+// Under the RBAC of cluster-proportional-autoscaler, where listing and
+// watching the ConfigMap or a target is forbidden, it GETs it every cycle;
+// where reading a target's scale is forbidden too it writes it blindly when
+// the desired count changes; it writes replicas with `update` (or `patch`,
+// see kube/scale_writer.h); where it may not update the ConfigMap to new
+// --default-params it keeps the one there.
 #ifndef PROPSCALER_REPLICAS_AUTOSCALER_H_
 #define PROPSCALER_REPLICAS_AUTOSCALER_H_
 
-#include <atomic>
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,7 +34,6 @@
 #include "kube/api.h"
 #include "kube/event_recorder.h"
 #include "kube/objects.h"
-#include "kube/reflector.h"
 #include "kube/scale_target.h"
 #include "kube/scale_writer.h"
 #include "replicas/cycle_reporter.h"
@@ -43,6 +43,9 @@
 #include "replicas/replica_status.h"
 #include "replicas/scale_down_smoothing.h"
 #include "replicas/target_scales.h"
+#include "runtime/cycle_driver.h"
+#include "runtime/watched_collection.h"
+#include "runtime/watched_object.h"
 
 namespace propscaler {
 
@@ -66,42 +69,37 @@ class ReplicaAutoscaler {
                     kube::EventRecorder* events, ReplicaStatusBoard* board);
 
   // Runs until `stop` (which waits on the same clock); returns the exit
-  // code: 0, or 1 after
-  // --max-sync-failures consecutive failed cycles.
+  // code: 0, or 1 after --max-sync-failures consecutive failed cycles.
   int Run(StopSignal* stop);
 
   // Lists nodes and reads the ConfigMap once, then runs one cycle.
   Status RunOnce();
 
  private:
+  runtime::CycleHooks Hooks();
+  Status Ready() const;
   Status RunCycle(TimePoint now);
-  Status RunCycleWithCurrentParams(TimePoint now);
+  // The ConfigMap as watched (or read, where the watch is refused); the
+  // last one known when a read fails, with the failure in `*error`.
+  std::optional<kube::ConfigMap> ReadConfigMap(Status* error);
   // Creates or updates the ConfigMap from --default-params as needed and
   // returns the params to apply (the last valid ones if it is invalid).
-  Result<Params> CurrentParams();
+  Result<Params> CurrentParams(std::optional<kube::ConfigMap> current);
   Status ApplyDefaultParams(std::optional<kube::ConfigMap>* current);
   Status ScaleOne(const kube::ScaleTarget& target, int64_t computed,
                   const ClusterCounts& counts,
                   const std::optional<ScaleDownPolicy>& scale_down,
                   TimePoint now);
+  // Where RBAC refuses reading the scale: writes `desired` unconditionally,
+  // as cluster-proportional-vertical-autoscaler writes, whenever it changes.
+  Status ScaleBlind(const kube::ScaleTarget& target, const Status& refused,
+                    int64_t desired, const ClusterCounts& counts);
   // Applies the scaleDown policy to `computed` for `target`, keeping its
   // history, and logs once per change when it holds a scale-down back.
   int64_t SmoothedDesired(const kube::ScaleTarget& target,
                           const ScaleDownPolicy& policy, TimePoint now,
                           int64_t current, int64_t computed);
-  kube::Reflector<kube::NodeInfo> NodeReflector(
-      kube::ReflectorSink<kube::NodeInfo> sink) const;
-  void WaitForNextCycle(StopSignal* stop);
-  void NotifyChange(const std::string& cause);
-  Status TimedCycle();
-  void SetConfigMap(std::optional<kube::ConfigMap> config_map);
-  // Stores the ConfigMap; true when it differs from the one held.
-  bool StoreConfigMap(std::optional<kube::ConfigMap> config_map);
-  // Reads the ConfigMap with a GET: each cycle's source when RBAC forbids
-  // listing and watching it (CPA's RBAC grants only get).
-  Status PollConfigMap();
-  // Called when the ConfigMap reflector stopped at a 403.
-  void FallBackToPollingConfigMap(const Status& refused);
+  Status TimedCycle(TimePoint start);
   Status WriteScale(const kube::ScaleTarget& target, const kube::Scale& read,
                     int64_t desired, const ClusterCounts& counts);
   std::string ConfigMapRef() const;
@@ -109,25 +107,17 @@ class ReplicaAutoscaler {
   const kube::Client* client_;
   const Clock* clock_;
   const AutoscalerOptions options_;
-  HealthState* health_;
   CycleReporter reporter_;
   HpaConflictCheck hpa_check_;
   kube::ScaleWriter scale_writer_;
-  TargetScales target_scales_;
-  std::atomic<bool> config_map_polled_{false};
-  bool config_map_poll_logged_ = false;  // touched by the ConfigMap thread
+  runtime::CycleDriver driver_;
   NodeStore nodes_;
-
-  std::atomic<bool> changed_{false};  // since the last cycle
-  std::mutex mutex_;                  // guards the fields below
-  std::string pending_cause_;         // what changed since the last cycle
-  bool nodes_synced_ = false;
-  bool config_map_synced_ = false;
-  std::optional<kube::ConfigMap> config_map_;
+  runtime::WatchedCollection<kube::NodeInfo> node_watch_;
+  runtime::WatchedObject<kube::ConfigMap> config_map_;
+  TargetScales target_scales_;
 
   // Touched only by the loop's thread.
   std::string cycle_cause_ = "first cycle";
-  TimePoint last_cycle_start_{};
   std::optional<Params> last_valid_params_;
   std::string last_params_error_;
   bool warned_edited_ = false;
@@ -137,6 +127,7 @@ class ReplicaAutoscaler {
     std::string logged;  // the last hold logged, so each is logged once
   };
   std::map<std::string, TargetSmoothing> smoothing_;  // by "kind/name"
+  std::map<std::string, int64_t> blind_written_;      // by "kind/name"
 };
 
 }  // namespace propscaler

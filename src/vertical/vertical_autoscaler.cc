@@ -2,20 +2,13 @@
 
 #include <glog/logging.h>
 
-#include <thread>
-
 #include "cluster/node_store_sink.h"
 #include "common/metrics.h"
 #include "common/quantity_format.h"
-#include "common/sync_failure_limit.h"
 
 namespace propscaler {
 namespace {
 
-// As in replica mode: a change waits this long for the rest of its moment,
-// and cycles started by changes are at least kCoalesceWindow apart.
-constexpr auto kSettleDelay = std::chrono::milliseconds(20);
-constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
 // How often the config file is looked at between cycles.
 constexpr auto kFileCheckPeriod = std::chrono::seconds(1);
 
@@ -66,6 +59,8 @@ std::string Join(const std::vector<ResourceChange>& changes) {
   return out;
 }
 
+using runtime::CycleDriver;
+
 }  // namespace
 
 VerticalAutoscaler::VerticalAutoscaler(const kube::Client* client,
@@ -77,9 +72,46 @@ VerticalAutoscaler::VerticalAutoscaler(const kube::Client* client,
     : client_(client),
       clock_(clock),
       options_(std::move(options)),
-      health_(health),
       events_(options_.dry_run ? nullptr : events),
-      board_(board) {
+      board_(board),
+      driver_(clock, health,
+              {options_.poll_period, options_.max_sync_failures}),
+      node_watch_(
+          clock,
+          [this] {
+            return client_->CountedNodes(options_.node_selector, TaintFilter(),
+                                         options_.schedulable_nodes_only
+                                             ? kube::CountedCpu::kAllocatable
+                                             : kube::CountedCpu::kCapacity);
+          },
+          NodeStoreSink(&nodes_, [this] { driver_.Notify("nodes changed"); }),
+          {"nodes", "Grant watch on nodes to react within a second."},
+          [this](const std::string& cause) { driver_.Notify(cause); }),
+      target_(
+          clock, client->PodTemplateNamed(options_.namespace_, options_.target),
+          [this] {
+            return client_->GetPodTemplate(options_.namespace_,
+                                           options_.target);
+          },
+          {.name = options_.target.name,
+           .what = TargetRef(),
+           .grant_hint = "Grant list and watch on it to read nothing at rest "
+                         "and set back other writers' changes within a second",
+           .changed_cause = "target changed"},
+          [this](const std::string& cause) { driver_.Notify(cause); }),
+      config_map_(
+          clock,
+          client->ConfigMapNamed(options_.namespace_, options_.configmap),
+          [this] {
+            return client_->GetConfigMap(options_.namespace_,
+                                         options_.configmap);
+          },
+          {.name = options_.configmap,
+           .what = ConfigMapRef(),
+           .grant_hint = "Grant list and watch on it to react to edits within "
+                         "a second",
+           .changed_cause = "config changed"},
+          [this](const std::string& cause) { driver_.Notify(cause); }) {
   DeclareVerticalMetrics(GlobalMetrics());
   std::string source;
   if (options_.default_config) source = "--default-config";
@@ -107,15 +139,8 @@ std::string VerticalAutoscaler::TargetRef() const {
   return options_.target.ToString() + " in namespace " + options_.namespace_;
 }
 
-void VerticalAutoscaler::NotifyChange(const std::string& cause) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (pending_cause_.find(cause) == std::string::npos) {
-      pending_cause_ += pending_cause_.empty() ? cause : ", " + cause;
-    }
-    changed_ = true;
-  }
-  clock_->Notify();
+std::string VerticalAutoscaler::ConfigMapRef() const {
+  return "configmap " + options_.namespace_ + "/" + options_.configmap;
 }
 
 Result<std::optional<VerticalConfig>> VerticalAutoscaler::ReadConfigFile() {
@@ -154,17 +179,17 @@ Result<std::optional<VerticalConfig>> VerticalAutoscaler::ReadConfigFile() {
 
 Result<std::optional<VerticalConfig>>
 VerticalAutoscaler::ConfigFromConfigMap() {
-  std::optional<kube::ConfigMap> config_map;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    config_map = config_map_;
+  Result<kube::ConfigMap> read = config_map_.Read();
+  if (!read.ok() && read.status().code() != StatusCode::kNotFound) {
+    return read.status().WithContext("reading " + ConfigMapRef());
   }
+  std::optional<kube::ConfigMap> config_map;
+  if (read.ok()) config_map = *read;
   if (!config_map) {
     config_map_version_.clear();
     config_map_config_.reset();
     if (options_.default_config) return std::optional<VerticalConfig>();
-    return Status::NotFound("configmap " + options_.namespace_ + "/" +
-                            options_.configmap +
+    return Status::NotFound(ConfigMapRef() +
                             " not found and --default-config is not set");
   }
   if (config_map->resource_version == config_map_version_) {
@@ -172,8 +197,7 @@ VerticalAutoscaler::ConfigFromConfigMap() {
   }
   Result<std::string> text = ConfigMapText(*config_map);
   if (!text.ok()) return text.status();
-  Result<VerticalConfig> parsed = ParseVerticalConfig(
-      *text, "configmap " + options_.namespace_ + "/" + options_.configmap);
+  Result<VerticalConfig> parsed = ParseVerticalConfig(*text, ConfigMapRef());
   if (!parsed.ok()) return parsed.status();
   config_map_version_ = config_map->resource_version;
   config_map_config_ = *parsed;
@@ -206,12 +230,20 @@ Result<VerticalConfig> VerticalAutoscaler::CurrentConfig() {
     AcceptConfig(config);
     return config;
   }
-  const Status& status = over.status();
+  RejectConfig(over.status());
+  return over.status();
+}
+
+void VerticalAutoscaler::RejectConfig(const Status& status) {
   GlobalMetrics().Add("propscaler_vertical_config_rejected_total");
   if (status.message() != last_config_error_) {
+    // As CPVA: a config invalid from the start leaves the defaults in force.
     LOG(ERROR) << status.message()
                << (last_valid_ ? "; keeping the last valid config"
-                               : "; not resizing until the config is valid");
+                   : options_.default_config
+                       ? "; applying --default-config "
+                         "until it is valid"
+                       : "; not resizing until the config is valid");
     last_config_error_ = status.message();
     if (events_ != nullptr && !options_.configmap.empty()) {
       events_->Record(
@@ -222,7 +254,6 @@ Result<VerticalConfig> VerticalAutoscaler::CurrentConfig() {
     }
   }
   board_->Update([&](VerticalStatus& s) { s.config_error = status.message(); });
-  return status;
 }
 
 VerticalCounts VerticalAutoscaler::Counts() const {
@@ -263,11 +294,7 @@ Status VerticalAutoscaler::Apply(const std::vector<ResourceChange>& changes,
   Result<kube::PodTemplateWorkload> written = client_->PatchContainerResources(
       options_.namespace_, options_.target, resource_version, EditsOf(changes));
   if (!written.ok()) return written.status();
-  {
-    // Newer than the watched copy until the watch brings the same version.
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (watched_target_) watched_target_ = *written;
-  }
+  target_.Wrote(*written);
   Report(changes, counts);
   board_->Update(
       [&](VerticalStatus& status) { status.current = written->containers; });
@@ -297,42 +324,17 @@ Status VerticalAutoscaler::ResizeBlind(
   return status;
 }
 
-void VerticalAutoscaler::SetTarget(
-    std::optional<kube::PodTemplateWorkload> target) {
-  bool changed;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::string before =
-        watched_target_ ? watched_target_->resource_version : "";
-    changed =
-        !target_synced_ || before != (target ? target->resource_version : "");
-    watched_target_ = std::move(target);
-    target_synced_ = true;
-  }
-  target_polled_ = false;
-  if (changed) NotifyChange("target changed");
-}
-
-Result<kube::PodTemplateWorkload> VerticalAutoscaler::ReadTarget(bool fresh) {
-  if (!fresh && !target_polled_) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (watched_target_) return *watched_target_;
-    return Status::NotFound(TargetRef() + " not found");
-  }
-  return client_->GetPodTemplate(options_.namespace_, options_.target);
-}
-
 Status VerticalAutoscaler::Resize(
     const std::map<std::string, ComputedResources>& computed,
     const VerticalCounts& counts, TimePoint now) {
   constexpr int kAttempts = 3;
   Status status;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    Result<kube::PodTemplateWorkload> workload = ReadTarget(attempt > 1);
-    if (!workload.ok() &&
-        workload.status().code() == StatusCode::kPermissionDenied) {
+    Result<kube::PodTemplateWorkload> workload =
+        attempt > 1 ? target_.ReadFresh() : target_.Read();
+    if (workload.status().code() == StatusCode::kPermissionDenied) {
       LOG_IF(WARNING, !warned_get_forbidden_)
-          << workload.status().message() << "; patching " << TargetRef()
+          << "patching " << TargetRef()
           << " whenever the computed resources change, as "
              "cluster-proportional-vertical-autoscaler does (grant get on it "
              "to compare with its current resources first)";
@@ -368,14 +370,29 @@ Status VerticalAutoscaler::Resize(
 }
 
 Status VerticalAutoscaler::RunCycle(TimePoint now) {
-  if (nodes_polled_) {
-    if (Status polled = PollNodes(); !polled.ok()) return polled;
-  }
+  if (Status listed = node_watch_.ListIfPolled(); !listed.ok()) return listed;
   Result<VerticalConfig> config = CurrentConfig();
-  if (!config.ok() && !last_valid_) return config.status();
-  const VerticalConfig& in_force = config.ok() ? *config : *last_valid_;
+  const std::optional<VerticalConfig> in_force =
+      config.ok()   ? std::optional(*config)
+      : last_valid_ ? last_valid_
+                    : options_.default_config;
+  if (!in_force) return config.status();
   const VerticalCounts counts = Counts();
-  const auto computed = ComputeResources(in_force, counts);
+  const auto computed = ComputeResources(*in_force, counts);
+  SetMetrics(counts, computed);
+  board_->Update([&](VerticalStatus& status) {
+    status.counts = counts;
+    status.computed = computed;
+  });
+  Status resized =
+      Resize(computed, counts, now).WithContext("resizing " + TargetRef());
+  if (!config.ok()) return config.status();
+  return resized;
+}
+
+void VerticalAutoscaler::SetMetrics(
+    const VerticalCounts& counts,
+    const std::map<std::string, ComputedResources>& computed) {
   Metrics& metrics = GlobalMetrics();
   metrics.Set("propscaler_vertical_nodes", {}, counts.nodes);
   metrics.Set("propscaler_vertical_cores", {}, counts.cores);
@@ -395,33 +412,6 @@ Status VerticalAutoscaler::RunCycle(TimePoint now) {
                   millis / 1000.0);
     }
   }
-  board_->Update([&](VerticalStatus& status) {
-    status.counts = counts;
-    status.computed = computed;
-  });
-  Status resized =
-      Resize(computed, counts, now).WithContext("resizing " + TargetRef());
-  if (!config.ok()) return config.status();
-  return resized;
-}
-
-kube::Reflector<kube::NodeInfo> VerticalAutoscaler::NodeReflector(
-    kube::ReflectorSink<kube::NodeInfo> sink) const {
-  return kube::Reflector<kube::NodeInfo>(
-      client_->CountedNodes(options_.node_selector, TaintFilter(),
-                            options_.schedulable_nodes_only
-                                ? kube::CountedCpu::kAllocatable
-                                : kube::CountedCpu::kCapacity),
-      std::move(sink), "nodes");
-}
-
-Status VerticalAutoscaler::PollNodes() {
-  kube::Reflector<kube::NodeInfo> poll =
-      NodeReflector({[this](std::vector<kube::NodeInfo> nodes) {
-                       nodes_.Replace(std::move(nodes));
-                     },
-                     nullptr, nullptr});
-  return poll.ListOnce();
 }
 
 void VerticalAutoscaler::WatchConfigFile(StopSignal* stop) {
@@ -433,176 +423,79 @@ void VerticalAutoscaler::WatchConfigFile(StopSignal* stop) {
     Result<FileStamp> stamp = StampOf(options_.config_file);
     std::optional<FileStamp> now;
     if (stamp.ok()) now = *stamp;
-    if (now != seen) NotifyChange("config file changed");
+    if (now != seen) driver_.Notify("config file changed");
     seen = now;
   }
 }
 
-void VerticalAutoscaler::WaitForNextCycle(StopSignal* stop) {
-  health_->Heartbeat();
-  stop->WaitUntil(clock_->Now() + options_.poll_period,
-                  [this] { return changed_.load(); });
-  // The first cycle, on the first complete list, runs at once.
-  if (changed_ && last_cycle_start_ != TimePoint{}) {
-    stop->WaitFor(std::max<Duration>(
-        kSettleDelay, kCoalesceWindow - (clock_->Now() - last_cycle_start_)));
+Status VerticalAutoscaler::Ready() const {
+  if (node_watch_.synced() && target_.synced() &&
+      (options_.configmap.empty() || config_map_.synced())) {
+    return Status::Ok();
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  cycle_cause_ = changed_ ? pending_cause_ : "poll period";
-  changed_ = false;
-  pending_cause_.clear();
+  return Status::Unavailable(
+      "waiting for the first list of nodes and of " + TargetRef() +
+      (options_.configmap.empty() ? "" : " and of " + ConfigMapRef()));
+}
+
+void VerticalAutoscaler::CycleFinished(TimePoint start, const Status& status) {
+  board_->Update([&](VerticalStatus& s) {
+    s.last_cycle = start;
+    s.last_cycle_error = status.ok() ? "" : status.message();
+  });
+  if (status.ok()) {
+    GlobalMetrics().Set(
+        "propscaler_last_successful_cycle_timestamp_seconds", {},
+        std::chrono::duration<double>(start.time_since_epoch()).count());
+  } else {
+    LOG(WARNING) << "cycle failed: " << status.message();
+    GlobalMetrics().Add("propscaler_cycle_failures_total");
+  }
+}
+
+runtime::CycleHooks VerticalAutoscaler::Hooks() {
+  return {
+      .ready = [this] { return Ready(); },
+      .cycle =
+          [this](TimePoint start, const std::string& cause) {
+            cycle_cause_ = cause;
+            return RunCycle(start);
+          },
+      .staleness =
+          [this] {
+            return CycleDriver::JoinErrors(
+                {node_watch_.LastError(), target_.LastError(),
+                 options_.configmap.empty() ? Status::Ok()
+                                            : config_map_.LastError()});
+          },
+      .finished = [this](
+                      TimePoint start,
+                      const Status& status) { CycleFinished(start, status); },
+  };
 }
 
 int VerticalAutoscaler::Run(StopSignal* stop) {
-  kube::Reflector<kube::NodeInfo> node_reflector = NodeReflector(NodeStoreSink(
-      &nodes_, [this] { NotifyChange("nodes changed"); },
-      [this] {
-        nodes_polled_ = false;
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          nodes_synced_ = true;
-        }
-        NotifyChange("nodes listed");
-      }));
-  const std::string config_map_ref =
-      "configmap " + options_.namespace_ + "/" + options_.configmap;
-  auto set_config_map = [this](std::optional<kube::ConfigMap> config_map) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      config_map_ = std::move(config_map);
-      config_map_synced_ = true;
-    }
-    NotifyChange("config changed");
-  };
-  kube::Reflector<kube::ConfigMap> config_map_reflector(
-      client_->ConfigMapNamed(options_.namespace_, options_.configmap),
-      {[&](std::vector<kube::ConfigMap> items) {
-         std::optional<kube::ConfigMap> found;
-         for (auto& item : items) {
-           if (item.name == options_.configmap) found = std::move(item);
-         }
-         set_config_map(std::move(found));
-       },
-       [&](const kube::ConfigMap& item) { set_config_map(item); },
-       [&](const kube::ConfigMap&) { set_config_map(std::nullopt); }},
-      config_map_ref);
-
-  std::thread node_thread = clock_->StartThread([&] {
-    node_reflector.RunRetryingWhenForbidden(stop, [this](const Status& why) {
-      LOG_IF(WARNING, !nodes_polled_)
-          << why.message()
-          << "; listing nodes every cycle (every --poll-period-seconds) "
-             "instead. Grant watch on nodes to react within a second";
-      nodes_polled_ = true;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        nodes_synced_ = true;
-      }
-      NotifyChange("nodes polled");
-      return true;
-    });
-  });
-  kube::Reflector<kube::PodTemplateWorkload> target_reflector(
-      client_->PodTemplateNamed(options_.namespace_, options_.target),
-      {[&](std::vector<kube::PodTemplateWorkload> items) {
-         std::optional<kube::PodTemplateWorkload> found;
-         for (auto& item : items) {
-           if (item.name == options_.target.name) found = std::move(item);
-         }
-         SetTarget(std::move(found));
-       },
-       [&](const kube::PodTemplateWorkload& item) { SetTarget(item); },
-       [&](const kube::PodTemplateWorkload&) { SetTarget(std::nullopt); }},
-      TargetRef());
-  std::thread target_thread = clock_->StartThread([&] {
-    target_reflector.RunRetryingWhenForbidden(stop, [this](const Status& why) {
-      LOG_IF(WARNING, !target_polled_)
-          << why.message() << "; reading " << TargetRef()
-          << " with a GET every cycle instead. Grant list and watch on it "
-             "to read nothing at rest and set back other writers' changes "
-             "within a second";
-      target_polled_ = true;
-      {
-        std::lock_guard<std::mutex> lock(mutex_);
-        target_synced_ = true;
-      }
-      NotifyChange("target polled");
-      return true;
-    });
-  });
-  std::thread config_thread;
+  node_watch_.Start(stop);
+  target_.Start(stop);
+  std::thread config_file_thread;
   if (!options_.configmap.empty()) {
-    config_thread =
-        clock_->StartThread([&] { config_map_reflector.Run(stop); });
+    config_map_.Start(stop);
   } else if (!options_.config_file.empty()) {
-    config_thread = clock_->StartThread([&] { WatchConfigFile(stop); });
+    config_file_thread = clock_->StartThread([&] { WatchConfigFile(stop); });
   }
-
-  int exit_code = 0;
-  SyncFailureLimit failures(options_.max_sync_failures);
-  WaitForNextCycle(stop);
-  while (!stop->stopped()) {
-    health_->Heartbeat();
-    bool synced;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      synced = nodes_synced_ && target_synced_ &&
-               (options_.configmap.empty() || config_map_synced_);
-    }
-    const TimePoint start = clock_->Now();
-    if (synced) last_cycle_start_ = start;
-    Status status = synced
-                        ? RunCycle(start)
-                        : Status::Unavailable(
-                              "waiting for the first list of nodes" +
-                              std::string(options_.configmap.empty()
-                                              ? ""
-                                              : " and of " + config_map_ref));
-    if (status.ok() && !nodes_polled_) status = node_reflector.LastError();
-    if (status.ok() && !target_polled_) status = target_reflector.LastError();
-    if (status.ok() && !options_.configmap.empty()) {
-      status = config_map_reflector.LastError();
-    }
-    health_->CycleFinished(status);
-    board_->Update([&](VerticalStatus& s) {
-      s.last_cycle = start;
-      s.last_cycle_error = status.ok() ? "" : status.message();
-    });
-    if (status.ok()) {
-      GlobalMetrics().Set(
-          "propscaler_last_successful_cycle_timestamp_seconds", {},
-          std::chrono::duration<double>(start.time_since_epoch()).count());
-    } else {
-      LOG(WARNING) << "cycle failed: " << status.message();
-      GlobalMetrics().Add("propscaler_cycle_failures_total");
-    }
-    if (failures.Reached(status)) {
-      exit_code = 1;
-      break;
-    }
-    WaitForNextCycle(stop);
-  }
+  const int exit_code = driver_.Run(stop, Hooks());
   stop->Stop();
-  node_thread.join();
-  target_thread.join();
-  if (config_thread.joinable()) config_thread.join();
+  node_watch_.Join();
+  target_.Join();
+  config_map_.Join();
+  if (config_file_thread.joinable()) config_file_thread.join();
   return exit_code;
 }
 
 Status VerticalAutoscaler::RunOnce() {
-  if (Status status = PollNodes(); !status.ok()) return status;
-  if (!options_.configmap.empty()) {
-    Result<kube::ConfigMap> config_map =
-        client_->GetConfigMap(options_.namespace_, options_.configmap);
-    if (config_map.ok()) {
-      config_map_ = *config_map;
-    } else if (config_map.status().code() != StatusCode::kNotFound) {
-      return config_map.status();
-    }
-  }
-  target_polled_ = true;  // one GET, no watch
+  if (Status status = node_watch_.ListOnce(); !status.ok()) return status;
   cycle_cause_ = "--once";
-  return RunCycle(clock_->Now());
+  return RunCycle(clock_->Now());  // the target and ConfigMap with GETs
 }
 
 }  // namespace propscaler

@@ -12,18 +12,18 @@
 // The target is watched too (list+watch by name), so a cycle reads nothing
 // and another writer's change to the resources is set back within a second.
 //
-// It runs under CPVA's RBAC: where watching nodes is forbidden it lists them
-// every cycle; where watching the target is forbidden it GETs it every
-// cycle; where reading it is forbidden too (CPVA grants only patch) it
-// patches, as CPVA does, whenever the computed values change.
+// It runs on the loop runtime (runtime/), as replica mode does, and under
+// CPVA's RBAC: where watching nodes is forbidden it lists them every cycle;
+// where watching the target is forbidden it GETs it every cycle; where
+// reading it is forbidden too (CPVA grants only patch) it patches, as CPVA
+// does, whenever the computed values change, and asks again only every
+// few minutes (runtime/refusal.h).
 // All I/O goes through a kube::Client and all time through a Clock.
 #ifndef PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
 #define PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
 
-#include <atomic>
 #include <chrono>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -37,7 +37,9 @@
 #include "kube/event_recorder.h"
 #include "kube/objects.h"
 #include "kube/pod_template.h"
-#include "kube/reflector.h"
+#include "runtime/cycle_driver.h"
+#include "runtime/watched_collection.h"
+#include "runtime/watched_object.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_config.h"
 #include "vertical/vertical_status.h"
@@ -75,14 +77,20 @@ class VerticalAutoscaler {
   Status RunOnce();
 
  private:
+  runtime::CycleHooks Hooks();
+  Status Ready() const;
   Status RunCycle(TimePoint now);
+  void CycleFinished(TimePoint start, const Status& status);
   // The config in force: the defaults with the file's or the ConfigMap's
   // laid over them; the last valid one while a new one is invalid.
   Result<VerticalConfig> CurrentConfig();
   Result<std::optional<VerticalConfig>> ReadConfigFile();
   Result<std::optional<VerticalConfig>> ConfigFromConfigMap();
   void AcceptConfig(const VerticalConfig& config);
+  void RejectConfig(const Status& status);
   VerticalCounts Counts() const;
+  void SetMetrics(const VerticalCounts& counts,
+                  const std::map<std::string, ComputedResources>& computed);
   // Reads the target and patches what moved; CPVA's blind patch where
   // reading it is forbidden.
   Status Resize(const std::map<std::string, ComputedResources>& computed,
@@ -94,42 +102,24 @@ class VerticalAutoscaler {
                const VerticalCounts& counts);
   void Report(const std::vector<ResourceChange>& changes,
               const VerticalCounts& counts);
-  kube::Reflector<kube::NodeInfo> NodeReflector(
-      kube::ReflectorSink<kube::NodeInfo> sink) const;
-  Status PollNodes();
-  // The target as watched (or, where watching it is forbidden or `fresh`,
-  // with a GET).
-  Result<kube::PodTemplateWorkload> ReadTarget(bool fresh);
-  // Stores the watched target; a new resourceVersion starts a cycle.
-  void SetTarget(std::optional<kube::PodTemplateWorkload> target);
   void WatchConfigFile(StopSignal* stop);
-  void NotifyChange(const std::string& cause);
-  void WaitForNextCycle(StopSignal* stop);
   std::string TargetRef() const;
+  std::string ConfigMapRef() const;
 
   const kube::Client* client_;
   const Clock* clock_;
   const VerticalOptions options_;
-  HealthState* health_;
   kube::EventRecorder* events_;
   VerticalStatusBoard* board_;
+  runtime::CycleDriver driver_;
   NodeStore nodes_;
-  std::atomic<bool> nodes_polled_{false};   // watching them is forbidden
-  std::atomic<bool> target_polled_{false};  // watching it is forbidden
-
-  std::atomic<bool> changed_{false};
-  std::mutex mutex_;  // guards the fields below
-  std::string pending_cause_;
-  bool nodes_synced_ = false;
-  bool config_map_synced_ = false;
-  std::optional<kube::ConfigMap> config_map_;
-  bool target_synced_ = false;
-  std::optional<kube::PodTemplateWorkload> watched_target_;
+  runtime::WatchedCollection<kube::NodeInfo> node_watch_;
+  runtime::WatchedObject<kube::PodTemplateWorkload> target_;
+  runtime::WatchedObject<kube::ConfigMap> config_map_;  // with --configmap
 
   // Touched only by the loop's thread (and, for the file stamp, by the
   // file watcher before the loop starts).
   std::string cycle_cause_ = "first cycle";
-  TimePoint last_cycle_start_{};
   std::optional<FileStamp> file_stamp_;
   std::optional<VerticalConfig> file_config_;
   std::string config_map_version_;

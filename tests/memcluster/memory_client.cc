@@ -115,6 +115,7 @@ Result<kube::PodTemplateWorkload> MemoryClient::PatchContainerResources(
       cluster_->store().Patch(TypeNamed(collection.c_str()), ns, target.name,
                               *patch, sim::ObjectStore::PatchType::kStrategic);
   if (!stored.ok()) return stored.error().ToStatus();
+  cluster_->Answering("patch " + collection);
   return kube::DecodePodTemplateWorkload(stored.value()->json);
 }
 
@@ -161,8 +162,10 @@ Result<kube::ConfigMap> MemoryClient::UpdateConfigMap(
   if (!edited.ok()) return edited.status();
   Result<rapidjson::Document> doc = Parse(*edited);
   if (!doc.ok()) return doc.status();
-  return ConfigMapFrom(cluster_->store().Update(
+  Result<kube::ConfigMap> written = ConfigMapFrom(cluster_->store().Update(
       type, config_map.namespace_, config_map.name, std::move(doc).value()));
+  if (written.ok()) cluster_->Answering("update configmaps");
+  return written;
 }
 
 std::unique_ptr<kube::ListWatch<kube::Scale>> MemoryClient::TargetNamed(
@@ -191,7 +194,11 @@ Result<kube::Scale> MemoryClient::PatchScale(const std::string& ns,
   Result<rapidjson::Document> patch =
       Parse(kube::EncodeReplicasPatch(replicas));
   if (!patch.ok()) return patch.status();
-  return ScaleFrom(sim::PatchScale(cluster_->store(), *path, *patch));
+  Result<kube::Scale> written =
+      ScaleFrom(sim::PatchScale(cluster_->store(), *path, *patch));
+  if (written.ok())
+    cluster_->Answering("patch " + path->type->plural + "/scale");
+  return written;
 }
 
 Result<kube::Scale> MemoryClient::UpdateScale(const std::string& ns,
@@ -203,7 +210,12 @@ Result<kube::Scale> MemoryClient::UpdateScale(const std::string& ns,
   Result<rapidjson::Document> scale = Parse(kube::EncodeScaleUpdate(
       ns, target.name, read.resource_version, replicas));
   if (!scale.ok()) return scale.status();
-  return ScaleFrom(sim::PutScale(cluster_->store(), *path, *scale));
+  Result<kube::Scale> written =
+      ScaleFrom(sim::PutScale(cluster_->store(), *path, *scale));
+  if (written.ok()) {
+    cluster_->Answering("update " + path->type->plural + "/scale");
+  }
+  return written;
 }
 
 Result<std::vector<kube::HpaRef>> MemoryClient::ListHorizontalPodAutoscalers(
@@ -274,7 +286,10 @@ Status MemoryClient::EditNodeTaints(const std::string& name,
         }
         Result<rapidjson::Document> patch = Parse(merge_patch);
         if (!patch.ok()) return patch.status();
-        return StatusOf(cluster_->store().Patch(nodes, "", name, *patch));
+        Status patched =
+            StatusOf(cluster_->store().Patch(nodes, "", name, *patch));
+        if (patched.ok()) cluster_->Answering("patch nodes");
+        return patched;
       },
       name, edit);
 }

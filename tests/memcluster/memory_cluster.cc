@@ -26,6 +26,20 @@ Status MemoryCluster::CheckFault(std::string_view call) const {
   return fault ? fault(call) : Status::Ok();
 }
 
+void MemoryCluster::SetAnswerHook(AnswerHook hook) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  answer_hook_ = std::move(hook);
+}
+
+void MemoryCluster::Answering(std::string_view call) const {
+  AnswerHook hook;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    hook = answer_hook_;
+  }
+  if (hook) hook(call);
+}
+
 std::map<std::string, int64_t> MemoryCluster::Calls() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return calls_;

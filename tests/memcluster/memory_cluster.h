@@ -50,6 +50,14 @@ class MemoryCluster {
   // How many client calls of each name were made (faulted ones included).
   std::map<std::string, int64_t> Calls() const;
 
+  // Called on the caller's thread after a write ("update deployments/scale",
+  // "patch deployments", "patch nodes", "update configmaps", ...) is
+  // committed and before its answer is returned: a busy server that answers
+  // late. The hook may wait on the clock and write as another writer would.
+  using AnswerHook = std::function<void(std::string_view call)>;
+  void SetAnswerHook(AnswerHook hook);
+  void Answering(std::string_view call) const;
+
   // Test set-up and read-back: the functions of apiserver/store_objects.h
   // on store(), and these.
   Status AddNode(const sim::NodeShape& shape);
@@ -62,6 +70,7 @@ class MemoryCluster {
   std::unique_ptr<kube::Client> client_;
   mutable std::mutex mutex_;
   Fault fault_;
+  AnswerHook answer_hook_;
   mutable std::map<std::string, int64_t> calls_;
 };
 

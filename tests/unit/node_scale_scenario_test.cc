@@ -3,6 +3,7 @@
 // virtual time.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -328,6 +329,53 @@ TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
   const std::string later = NodeJson("pool-1");
   EXPECT_NE(later.find("example.com/maintenance"), std::string::npos) << later;
   EXPECT_NE(later.find(R"("unschedulable":true)"), std::string::npos) << later;
+}
+
+// A busy server answers propscaler's taint edit 0.6 s after committing it;
+// meanwhile another writer taints and cordons the node. Nothing of theirs
+// or its own is lost, then or in the scans after: taint edits are
+// fresh read-modify-writes under the resourceVersion and propscaler caches
+// none of its own (kube/node_taint_edit.h).
+TEST_F(NodeScaleScenarioTest, ATaintEditAnsweredLateLosesNoOtherWrite) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("pool-1", Shape("pool", 4000), true)
+                  .ok());
+  std::atomic<bool> held{false};
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call != "patch nodes" || held.exchange(true)) return;
+    clock_.SleepFor(std::chrono::milliseconds(300));
+    kube::NodeTaintEdit maintenance;
+    maintenance.add =
+        kube::TaintToAdd{"example.com/maintenance", "", "NoSchedule"};
+    ASSERT_TRUE(cluster_.client().EditNodeTaints("pool-1", maintenance).ok());
+    ASSERT_TRUE(sim::PatchNode(cluster_.store(), "pool-1",
+                               R"({"spec":{"unschedulable":true}})")
+                    .ok());
+    clock_.SleepFor(std::chrono::milliseconds(300));
+  });
+  nodescale::LoopOptions options;
+  options.scan_interval = seconds(10);
+  options.delays.unneeded_time = minutes(30);
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+  clock_.SleepFor(seconds(30));
+  ASSERT_TRUE(held);
+  std::string node = NodeJson("pool-1");
+  EXPECT_NE(node.find("DeletionCandidateOfClusterAutoscaler"),
+            std::string::npos)
+      << node;
+  EXPECT_NE(node.find("example.com/maintenance"), std::string::npos) << node;
+  EXPECT_NE(node.find(R"("unschedulable":true)"), std::string::npos) << node;
+
+  // Ten minutes of scans later (the node still unneeded), the same.
+  clock_.SleepFor(minutes(10));
+  node = NodeJson("pool-1");
+  EXPECT_NE(node.find("DeletionCandidateOfClusterAutoscaler"),
+            std::string::npos)
+      << node;
+  EXPECT_NE(node.find("example.com/maintenance"), std::string::npos) << node;
+  EXPECT_NE(node.find(R"("unschedulable":true)"), std::string::npos) << node;
 }
 
 kube::LeaderElectionConfig Election(const std::string& identity) {

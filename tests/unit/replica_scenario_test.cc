@@ -172,6 +172,34 @@ TEST_F(ReplicaScenarioTest, FollowsNodesAndParamsForHours) {
   EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
 }
 
+// A busy server answers propscaler's scale write 0.6 s after committing it;
+// meanwhile another writer (kubectl scale, an HPA) sets 7, and the watch
+// brings both changes before the answer. The older answer must not hide
+// the newer change: the next cycle sees 7 and sets the count back.
+TEST_F(ReplicaScenarioTest, AWriteAnsweredLateDoesNotHideANewerChange) {
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(1));
+  ASSERT_EQ(Replicas(), 3);
+  std::atomic<bool> held{false};
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call != "update deployments/scale" || held.exchange(true)) return;
+    clock_.SleepFor(milliseconds(300));
+    ASSERT_TRUE(sim::SetReplicas(cluster_.store(), "deployment", kNamespace,
+                                 "coredns", 7)
+                    .ok());
+    clock_.SleepFor(milliseconds(300));
+  });
+  AddNodes(4, 1);
+  clock_.SleepFor(seconds(2));
+  ASSERT_TRUE(held);
+  EXPECT_EQ(Replicas(), 4);
+  // And it stays so: nothing is left to undo.
+  const int64_t writes = Calls("update deployments/scale");
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Replicas(), 4);
+  EXPECT_EQ(Calls("update deployments/scale"), writes);
+}
+
 // A node registers NotReady and reports Ready 13 ms later: one cycle for
 // both, done 20 ms after the first event, not one at once and another a
 // coalescing window later.
@@ -292,7 +320,13 @@ TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
 
 TEST_F(ReplicaScenarioTest, ExitsAfterMaxSyncFailures) {
   options_.max_sync_failures = 3;
-  cluster_.SetFault(CpaRbacTargets({"get deployments/scale"}));
+  cluster_.SetFault([](std::string_view call) {
+    const bool down = call == "list deployments" ||
+                      call == "watch deployments" ||
+                      call == "get deployments/scale";
+    return down ? Status::Unavailable(std::string(call) + ": HTTP 503")
+                : Status::Ok();
+  });
   const TimePoint start = clock_.Now();
   StartWith(1, 1);
   ASSERT_TRUE(WaitForExit(hours(1)));

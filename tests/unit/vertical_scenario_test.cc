@@ -6,6 +6,8 @@
 #include <rapidjson/document.h>
 
 #include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -160,6 +162,90 @@ TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAndNothingIsPolled) {
     }
   }
   EXPECT_EQ(Cpu(), "120m");
+}
+
+// A busy server answers propscaler's patch 0.6 s after committing it;
+// meanwhile another writer sets the container's cpu to 1, and the watch
+// brings both changes first. The older answer must not hide the newer
+// change: it is set back.
+TEST_F(VerticalScenarioTest, APatchAnsweredLateDoesNotHideANewerChange) {
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 2);
+  Start();
+  clock_.SleepFor(milliseconds(100));
+  ASSERT_EQ(Cpu(), "120m");
+  std::atomic<bool> held{false};
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call != "patch deployments" || held.exchange(true)) return;
+    clock_.SleepFor(milliseconds(300));
+    ASSERT_TRUE(
+        sim::PatchObject(
+            cluster_.store(), kPath,
+            R"({"spec":{"template":{"spec":{"containers":[{"name":"dns",)"
+            R"("resources":{"requests":{"cpu":"1"}}}]}}}})")
+            .ok());
+    clock_.SleepFor(milliseconds(300));
+  });
+  AddNodes(3, 1);
+  clock_.SleepFor(seconds(2));
+  ASSERT_TRUE(held);
+  EXPECT_EQ(Cpu(), "130m");
+  const int64_t patches = Calls("patch deployments");
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Cpu(), "130m");
+  EXPECT_EQ(Calls("patch deployments"), patches);
+}
+
+// Under CPVA's RBAC the refused GET of the target is not sent again every
+// poll: once, then again only after the forbidden-retry period.
+TEST_F(VerticalScenarioTest, ARefusedGetIsNotRepeatedEveryPoll) {
+  cluster_.SetFault([](std::string_view call) {
+    const bool refused = call == "watch nodes" || call == "get deployments" ||
+                         call == "list deployments" ||
+                         call == "watch deployments" || call == "create events";
+    return refused ? Status(StatusCode::kPermissionDenied,
+                            std::string(call) + ": HTTP 403: injected")
+                   : Status::Ok();
+  });
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 3);
+  Start();
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(Cpu(), "130m");
+  EXPECT_EQ(Calls("get deployments"), 1);
+  EXPECT_EQ(Calls("list deployments"), 1);
+  EXPECT_EQ(Calls("watch nodes"), 1);
+  AddNodes(4, 3);  // three patches' worth of Events
+  clock_.SleepFor(seconds(11));
+  AddNodes(7, 1);
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Cpu(), "170m");
+  EXPECT_EQ(Calls("create events"), 1);
+  // An hour: each refused kind again once per five minutes at most.
+  clock_.SleepFor(hours(1));
+  EXPECT_LE(Calls("get deployments"), 1 + 12);
+  EXPECT_LE(Calls("list deployments"), 1 + 12);
+  EXPECT_LE(Calls("watch nodes"), 1 + 12);
+  EXPECT_EQ(Calls("create events"), 1);
+}
+
+// A --config-file that is invalid at start: as CPVA, the error is logged
+// and --default-config applies.
+TEST_F(VerticalScenarioTest, AConfigFileInvalidAtStartAppliesTheDefault) {
+  const std::string path = ::testing::TempDir() + "/vertical-invalid-" +
+                           std::to_string(reinterpret_cast<uintptr_t>(this)) +
+                           ".json";
+  {
+    std::ofstream file(path);
+    file << "{not json";
+  }
+  options_.config_file = path;
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 2);
+  Start();
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Cpu(), "120m");
+  std::remove(path.c_str());
 }
 
 // CPVA's RBAC: nodes list only, the target patch only. Nodes are listed

@@ -1,0 +1,84 @@
+#include "runtime/cycle_driver.h"
+
+#include <algorithm>
+
+#include "common/sync_failure_limit.h"
+
+namespace propscaler::runtime {
+
+void CycleDriver::Notify(const std::string& cause) {
+  {
+    MutexLock lock(&mutex_);
+    if (pending_cause_.find(cause) == std::string::npos) {
+      pending_cause_ += pending_cause_.empty() ? cause : ", " + cause;
+    }
+    changed_ = true;
+  }
+  clock_->Notify();
+}
+
+bool CycleDriver::changed() const {
+  MutexLock lock(&mutex_);
+  return changed_;
+}
+
+std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready) {
+  health_->Heartbeat();
+  const TimePoint deadline = clock_->Now() + options_.poll_period;
+  if (options_.cycle_on_change || !ready) {
+    stop->WaitUntil(deadline, [this] { return changed(); });
+  } else {
+    stop->WaitFor(options_.poll_period);
+  }
+  // The first cycle, on the first complete lists, runs at once.
+  const bool cycled_before = last_cycle_start_ != TimePoint{};
+  if (options_.cycle_on_change && cycled_before && changed()) {
+    const Duration since_last = clock_->Now() - last_cycle_start_;
+    stop->WaitFor(
+        std::max<Duration>(kSettleDelay, kCoalesceWindow - since_last));
+  }
+  MutexLock lock(&mutex_);
+  std::string cause = changed_ ? pending_cause_ : "poll period";
+  changed_ = false;
+  pending_cause_.clear();
+  return cause;
+}
+
+int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
+  SyncFailureLimit failures(options_.max_sync_failures);
+  std::string cause = WaitForNextCycle(stop, /*ready=*/false);
+  while (!stop->stopped()) {
+    health_->Heartbeat();
+    const TimePoint start = clock_->Now();
+    Status status = hooks.ready();
+    const bool ready = status.ok();
+    if (ready) {
+      last_cycle_start_ = start;
+      status = hooks.cycle(start, cause);
+    }
+    status = JoinErrors(
+        {status, hooks.staleness ? hooks.staleness() : Status::Ok()});
+    health_->CycleFinished(status);
+    if (hooks.finished) hooks.finished(start, status);
+    if (failures.Reached(status)) {
+      stop->Stop();
+      return 1;
+    }
+    cause = WaitForNextCycle(stop, ready);
+  }
+  return 0;
+}
+
+Status CycleDriver::JoinErrors(const std::vector<Status>& statuses) {
+  Status joined;
+  std::string message;
+  for (const Status& status : statuses) {
+    if (status.ok()) continue;
+    if (joined.ok()) joined = status;
+    if (!message.empty()) message += "; ";
+    message += status.message();
+  }
+  return joined.ok() ? joined : Status(joined.code(), message);
+}
+
+}  // namespace propscaler::runtime

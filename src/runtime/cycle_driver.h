@@ -1,0 +1,85 @@
+// The one cycle driver of replica and vertical mode (and node-scale mode's
+// scan loop): a cycle every poll period, and one soon after each change a
+// watch notifies (Notify, with its cause), bursts coalesced: a change after
+// a quiet spell waits kSettleDelay for the rest of its moment, and cycles
+// started by changes are at least kCoalesceWindow apart. The first cycle
+// runs as soon as the hooks say the first lists are in.
+//
+// Each turn beats the health state, runs the cycle (or reports what it
+// still waits for), joins in the watches' staleness, tells the health state
+// the outcome, and counts consecutive failures against
+// --max-sync-failures. All waits go through the stop signal's clock.
+#ifndef PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
+#define PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/health_state.h"
+#include "common/mutex.h"
+#include "common/status.h"
+#include "common/stop_signal.h"
+
+namespace propscaler::runtime {
+
+struct CycleHooks {
+  // OK when a cycle may run; else what it waits for (kUnavailable).
+  std::function<Status()> ready;
+  // One cycle, started at `start` for `cause` ("nodes changed", "poll
+  // period", ...).
+  std::function<Status(TimePoint start, const std::string& cause)> cycle;
+  // OK, or why what the cycle read may be stale (a watch that failed).
+  std::function<Status()> staleness;
+  // Told every turn's outcome (optional): metrics, the status page.
+  std::function<void(TimePoint start, const Status& outcome)> finished;
+};
+
+struct CycleOptions {
+  Duration poll_period = std::chrono::seconds(10);
+  int max_sync_failures = 0;  // 0: never give up
+  // Whether changes start cycles (node-scale's scan loop runs on its
+  // period alone, a change only ends a wait for the first lists).
+  bool cycle_on_change = true;
+};
+
+class CycleDriver {
+ public:
+  static constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
+  static constexpr auto kSettleDelay = std::chrono::milliseconds(20);
+
+  CycleDriver(const Clock* clock, HealthState* health, CycleOptions options)
+      : clock_(clock), health_(health), options_(options) {}
+
+  // Something changed: a cycle soon. Thread-safe.
+  void Notify(const std::string& cause) EXCLUDES(mutex_);
+
+  // Runs until `stop`; returns the exit code: 0, or 1 after
+  // --max-sync-failures consecutive failed turns (`stop` is then stopped).
+  int Run(StopSignal* stop, const CycleHooks& hooks);
+
+  // Joins the failures among `statuses` into one Status (OK when there are
+  // none), with the first failure's code.
+  static Status JoinErrors(const std::vector<Status>& statuses);
+
+ private:
+  // Waits for a change or the poll period (only the period once `ready`
+  // without cycle_on_change); returns the next cycle's cause.
+  std::string WaitForNextCycle(StopSignal* stop, bool ready) EXCLUDES(mutex_);
+  bool changed() const EXCLUDES(mutex_);
+
+  const Clock* clock_;
+  HealthState* health_;
+  const CycleOptions options_;
+  TimePoint last_cycle_start_{};  // the loop's thread only
+
+  mutable Mutex mutex_;
+  bool changed_ GUARDED_BY(mutex_) = false;
+  std::string pending_cause_ GUARDED_BY(mutex_);
+};
+
+}  // namespace propscaler::runtime
+
+#endif  // PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
