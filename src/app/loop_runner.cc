@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <thread>
+
 #include "app/shared_flags.h"
 #include "common/stop_on_signals.h"
 #include "server/health_server.h"
@@ -10,7 +12,7 @@ namespace propscaler {
 
 int RunLoop(const Clock& clock, const HealthState* health,
             const LoopRun& loop) {
-  if (FLAGS_once) {
+  if (FLAGS_once && loop.once) {
     Status status = loop.once();
     if (!status.ok()) LOG(ERROR) << "cycle failed: " << status.message();
     return status.ok() ? 0 : 1;
@@ -25,7 +27,13 @@ int RunLoop(const Clock& clock, const HealthState* health,
     }
   }
   for (const std::string& line : loop.start_lines) LOG(INFO) << line;
+  std::thread elector;
+  if (loop.elector != nullptr) {
+    elector = clock.StartThread([&] { loop.elector->Run(&stop); });
+  }
   const int code = loop.run(&stop);
+  stop.Stop();
+  if (elector.joinable()) elector.join();
   health_server.Stop();
   return code;
 }

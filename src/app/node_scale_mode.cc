@@ -7,19 +7,17 @@
 
 #include <cstdlib>
 #include <random>
-#include <thread>
 
+#include "app/loop_runner.h"
 #include "app/node_scale_flags.h"
 #include "app/shared_flags.h"
-#include "common/stop_on_signals.h"
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
-#include "kube/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
-#include "server/health_server.h"
+#include "runtime/watched_collection.h"
 
 namespace propscaler {
 namespace {
@@ -82,52 +80,54 @@ int RunNodeScaleMode() {
   settings->loop.namespace_ = *ns;
   settings->election.namespace_ = *ns;
   settings->election.identity = Identity();
-  kube::HttpClient http(*config);
-  kube::KubeApi api(&http, ApiOptionsFromFlags());
   const Clock& clock = RealClock::Instance();
-  StopSignal stop(&clock);
-  StopOnSignals(&stop);
-
-  LiveObjectStore state;
-  kube::Reflector<kube::LivePod> pods(api.Pods(), state.PodSink(), "pods");
-  kube::Reflector<kube::LiveNode> nodes(api.LiveNodes(), state.NodeSink(),
-                                        "nodes");
-  kube::LeaderElector elector(&api, settings->election, &clock);
-  const bool elect = settings->leader_elect;
-  std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
-
+  kube::HttpClient http(*config, kube::HttpClient::kTokenRereadInterval,
+                        &clock);
+  kube::KubeApi api(&http, ApiOptionsFromFlags(&clock));
   HealthState health(&clock,
                      std::max<Duration>(std::chrono::seconds(120),
                                         5 * settings->loop.scan_interval));
-  HealthServer health_server(&health);
-  if (FLAGS_healthz_port != 0) {
-    if (Status status = health_server.Start(FLAGS_healthz_port); !status.ok()) {
-      LOG(ERROR) << status.message();
-      return kExitUsage;
-    }
-  }
+
+  // The parts: watched pods and nodes, leader election, the provider, the
+  // loop and its scan-interval driver.
+  LiveObjectStore state;
+  auto nothing_to_notify = [](const std::string&) {};
+  runtime::WatchedCollection<kube::LivePod> pods(
+      &clock, [&api] { return api.Pods(); }, state.PodSink(),
+      {"pods", "Grant list and watch on pods."}, nothing_to_notify);
+  runtime::WatchedCollection<kube::LiveNode> nodes(
+      &clock, [&api] { return api.LiveNodes(); }, state.NodeSink(),
+      {"nodes", "Grant list and watch on nodes."}, nothing_to_notify);
+  kube::LeaderElector elector(&api, settings->election, &clock);
+  const bool elect = settings->leader_elect;
+  std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
   std::unique_ptr<nodescale::Provider> provider =
       MakeProvider(&api, &clock, *settings);
   kube::EventRecorder events(&api, &clock, "propscaler");
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
                                 settings->loop, may_act);
-  LOG(INFO) << "propscaler " << PROPSCALER_VERSION
-            << " node-scale mode, provider " << settings->cloud_provider
-            << ", namespace " << settings->loop.namespace_ << ", identity "
-            << settings->election.identity << ", against " << config->server;
 
-  std::thread pod_thread = clock.StartThread([&] { pods.Run(&stop); });
-  std::thread node_thread = clock.StartThread([&] { nodes.Run(&stop); });
-  std::thread elector_thread = clock.StartThread([&] {
-    if (elect) elector.Run(&stop);
-  });
-  nodescale::RunEveryScanInterval(&loop, &state, may_act,
-                                  settings->loop.scan_interval, &health, &stop);
-  pod_thread.join();
-  node_thread.join();
-  elector_thread.join();
-  health_server.Stop();
-  return 0;
+  return RunLoop(
+      clock, &health,
+      {.run =
+           [&](StopSignal* stop) {
+             pods.Start(stop);
+             nodes.Start(stop);
+             nodescale::RunEveryScanInterval(&loop, &state, may_act,
+                                             settings->loop.scan_interval,
+                                             &health, stop);
+             stop->Stop();
+             pods.Join();
+             nodes.Join();
+             return 0;
+           },
+       .start_lines = {"propscaler " PROPSCALER_VERSION
+                       " node-scale mode, provider " +
+                       settings->cloud_provider + ", namespace " +
+                       settings->loop.namespace_ + ", identity " +
+                       settings->election.identity + ", against " +
+                       config->server},
+       .elector = elect ? &elector : nullptr});
 }
 
 }  // namespace propscaler

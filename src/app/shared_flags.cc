@@ -53,8 +53,9 @@ Result<kube::ClientConfig> LoadClientConfigFromFlags() {
   return kube::LoadInClusterConfig(kube::kServiceAccountDir);
 }
 
-kube::KubeApiOptions ApiOptionsFromFlags() {
-  return {std::chrono::seconds(FLAGS_api_idle_timeout_seconds)};
+kube::KubeApiOptions ApiOptionsFromFlags(const Clock* clock) {
+  return {.idle_timeout = std::chrono::seconds(FLAGS_api_idle_timeout_seconds),
+          .clock = clock};
 }
 
 Result<std::string> ResolveNamespace(const NamespaceSources& sources,

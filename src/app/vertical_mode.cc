@@ -73,9 +73,10 @@ int RunVerticalMode() {
     LOG(ERROR) << options.status().message();
     return kExitUsage;
   }
-  kube::HttpClient http(*config);
-  kube::KubeApi api(&http, ApiOptionsFromFlags());
   const Clock& clock = RealClock::Instance();
+  kube::HttpClient http(*config, kube::HttpClient::kTokenRereadInterval,
+                        &clock);
+  kube::KubeApi api(&http, ApiOptionsFromFlags(&clock));
   HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
                                                 5 * options->poll_period));
   kube::EventRecorder events(&api, &clock, "propscaler");

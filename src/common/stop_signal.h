@@ -13,14 +13,14 @@ namespace propscaler {
 
 class StopSignal {
  public:
-  explicit StopSignal(const Clock* clock = &RealClock::Instance())
-      : clock_(clock) {}
+  explicit StopSignal(const Clock* clock) : clock_(clock) {}
 
   void Stop() {
     stopped_ = true;
     clock_->Notify();
   }
   bool stopped() const { return stopped_.load(); }
+  const Clock* clock() const { return clock_; }
   // For code that polls a flag (curl's progress callback).
   const std::atomic<bool>* flag() const { return &stopped_; }
 

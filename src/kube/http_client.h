@@ -55,11 +55,13 @@ struct HttpResponse {
 
 class HttpClient {
  public:
+  static constexpr std::chrono::seconds kTokenRereadInterval{60};
+
   // `token_reread_interval`: how long a token read from a file is used, as
   // `clock` (nullptr: RealClock) measures it.
   explicit HttpClient(
       ClientConfig config,
-      std::chrono::seconds token_reread_interval = std::chrono::seconds(60),
+      std::chrono::seconds token_reread_interval = kTokenRereadInterval,
       const Clock* clock = nullptr);
 
   // Sends the request and returns whatever status the server answered; only

@@ -24,11 +24,14 @@ bool CycleDriver::changed() const {
 
 std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready) {
   health_->Heartbeat();
-  const TimePoint deadline = clock_->Now() + options_.poll_period;
+  const Duration wait = !ready && options_.ready_check != Duration::zero()
+                            ? std::min(options_.ready_check, options_.poll_period)
+                            : options_.poll_period;
+  const TimePoint deadline = clock_->Now() + wait;
   if (options_.cycle_on_change || !ready) {
     stop->WaitUntil(deadline, [this] { return changed(); });
   } else {
-    stop->WaitFor(options_.poll_period);
+    stop->WaitFor(wait);
   }
   // The first cycle, on the first complete lists, runs at once.
   const bool cycled_before = last_cycle_start_ != TimePoint{};

@@ -43,6 +43,9 @@ struct CycleOptions {
   // Whether changes start cycles (node-scale's scan loop runs on its
   // period alone, a change only ends a wait for the first lists).
   bool cycle_on_change = true;
+  // While not ready, how often readiness is looked at again besides on a
+  // change (zero: every poll period), for owners whose stores notify none.
+  Duration ready_check = Duration::zero();
 };
 
 class CycleDriver {

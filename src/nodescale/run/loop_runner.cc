@@ -2,29 +2,35 @@
 
 #include <glog/logging.h>
 
+#include "runtime/cycle_driver.h"
+
 namespace propscaler::nodescale {
 
 void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
                           StopSignal* stop) {
-  while (!stop->stopped()) {
-    health->Heartbeat();
-    if (!state->Synced()) {
-      health->CycleFinished(
-          Status::Unavailable("waiting for the first list of pods and nodes"));
-    } else if (may_act()) {
-      Status status = loop->RunOnce();
-      LOG_IF(WARNING, !status.ok()) << "iteration failed: " << status.message();
-      health->CycleFinished(status);
-    } else {
-      health->CycleFinished(Status::Ok());  // a healthy follower
-    }
-    if (stop->WaitFor(state->Synced() ? interval
-                                      : std::chrono::milliseconds(100))) {
-      return;
-    }
-  }
+  runtime::CycleDriver driver(stop->clock(), health,
+                              {.poll_period = interval,
+                               .cycle_on_change = false,
+                               .ready_check = std::chrono::milliseconds(100)});
+  driver.Run(
+      stop,
+      {.ready =
+           [state] {
+             return state->Synced()
+                        ? Status::Ok()
+                        : Status::Unavailable(
+                              "waiting for the first list of pods and nodes");
+           },
+       .cycle =
+           [loop, &may_act](TimePoint, const std::string&) {
+             if (!may_act()) return Status::Ok();  // a healthy follower
+             Status status = loop->RunOnce();
+             LOG_IF(WARNING, !status.ok())
+                 << "iteration failed: " << status.message();
+             return status;
+           }});
 }
 
 }  // namespace propscaler::nodescale

@@ -1,6 +1,7 @@
-// Node-scale mode's outer loop: an iteration every --scan-interval while
-// this replica may act (leader election), the health state beaten and told
-// each outcome, until `stop`. Waits on the stop signal's clock.
+// Node-scale mode's outer loop, on the runtime's cycle driver: an iteration
+// every --scan-interval while this replica may act (leader election), the
+// health state beaten and told each outcome, until `stop`. Waits on the
+// stop signal's clock.
 #ifndef PROPSCALER_NODESCALE_RUN_LOOP_RUNNER_H_
 #define PROPSCALER_NODESCALE_RUN_LOOP_RUNNER_H_
 
