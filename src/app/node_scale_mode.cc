@@ -107,27 +107,26 @@ int RunNodeScaleMode() {
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
                                 settings->loop, may_act);
 
-  return RunLoop(
-      clock, &health,
-      {.run =
-           [&](StopSignal* stop) {
-             pods.Start(stop);
-             nodes.Start(stop);
-             nodescale::RunEveryScanInterval(&loop, &state, may_act,
-                                             settings->loop.scan_interval,
-                                             &health, stop);
-             stop->Stop();
-             pods.Join();
-             nodes.Join();
-             return 0;
-           },
-       .start_lines = {"propscaler " PROPSCALER_VERSION
-                       " node-scale mode, provider " +
-                       settings->cloud_provider + ", namespace " +
-                       settings->loop.namespace_ + ", identity " +
-                       settings->election.identity + ", against " +
-                       config->server},
-       .elector = elect ? &elector : nullptr});
+  return RunLoop(clock, &health,
+                 {.run =
+                      [&](StopSignal* stop) {
+                        pods.Start(stop);
+                        nodes.Start(stop);
+                        nodescale::RunEveryScanInterval(
+                            &loop, &state, may_act,
+                            settings->loop.scan_interval, &health, stop);
+                        stop->Stop();
+                        pods.Join();
+                        nodes.Join();
+                        return 0;
+                      },
+                  .start_lines = {"propscaler " PROPSCALER_VERSION
+                                  " node-scale mode, provider " +
+                                  settings->cloud_provider + ", namespace " +
+                                  settings->loop.namespace_ + ", identity " +
+                                  settings->election.identity + ", against " +
+                                  config->server},
+                  .elector = elect ? &elector : nullptr});
 }
 
 }  // namespace propscaler

@@ -2,7 +2,9 @@
 //
 // A Status is either OK or carries a code and a message that says what
 // failed, on which object, and what the bad value was. Result<T> holds a T
-// or a non-OK Status. Both are cheap to move and never throw.
+// or a non-OK Status. Both are cheap to move and never throw, and both are
+// [[nodiscard]]: an error is handled, passed on, or dropped on purpose with
+// a (void) cast that says why.
 #ifndef PROPSCALER_COMMON_STATUS_H_
 #define PROPSCALER_COMMON_STATUS_H_
 
@@ -24,7 +26,7 @@ enum class StatusCode {
   kInternal,          // everything else
 };
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(StatusCode code, std::string message)
@@ -60,7 +62,7 @@ class Status {
 };
 
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
   Result(Status status) : value_(std::move(status)) {}  // NOLINT

@@ -89,7 +89,7 @@ Result<WorkloadRef> ParseWorkloadRef(std::string_view given) {
   }
   if (slash == std::string_view::npos || slash + 1 == flag.size() ||
       flag.find('/', slash + 1) != std::string_view::npos) {
-    return Status::Invalid("--target \"" + std::string(flag) +
+    return Status::Invalid("--target \"" + std::string(given) +
                            "\" is not of the form KIND/NAME");
   }
   const std::string kind = flag.substr(0, slash);
@@ -97,7 +97,7 @@ Result<WorkloadRef> ParseWorkloadRef(std::string_view given) {
   for (const KindNames& names : kKinds) {
     if (kind != names.singular) continue;
     if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
-      return valid.WithContext("--target \"" + std::string(flag) + "\"");
+      return valid.WithContext("--target \"" + std::string(given) + "\"");
     }
     return WorkloadRef{names.kind, name};
   }

@@ -58,13 +58,12 @@ Result<ScaleTarget> ParseOne(const std::string& entry) {
     return Status::Invalid("--target entry \"" + entry +
                            "\" is not of the form KIND/NAME");
   }
-  std::string kind = entry.substr(0, slash);
-  std::transform(kind.begin(), kind.end(), kind.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
+  // As cluster-proportional-autoscaler: kind and name in lower case.
+  const std::string kind = AsciiLower(entry.substr(0, slash));
   for (const KindNames& names : kKinds) {
     if (!names.target_flag) continue;
     if (kind == names.singular || kind == names.plural) {
-      const std::string name = entry.substr(slash + 1);
+      const std::string name = AsciiLower(entry.substr(slash + 1));
       if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
         return valid.WithContext("--target entry \"" + entry + "\"");
       }
@@ -102,8 +101,7 @@ Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view given) {
   if (Trim(given).empty()) {
     return Status::Invalid("--target is empty; want KIND/NAME[,KIND/NAME...]");
   }
-  // As cluster-proportional-autoscaler: the whole flag in lower case.
-  const std::string flag = AsciiLower(given);
+  const std::string flag(given);
   std::vector<ScaleTarget> targets;
   size_t start = 0;
   while (start <= flag.size()) {

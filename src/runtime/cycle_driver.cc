@@ -24,9 +24,10 @@ bool CycleDriver::changed() const {
 
 std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready) {
   health_->Heartbeat();
-  const Duration wait = !ready && options_.ready_check != Duration::zero()
-                            ? std::min(options_.ready_check, options_.poll_period)
-                            : options_.poll_period;
+  const Duration wait =
+      !ready && options_.ready_check != Duration::zero()
+          ? std::min(options_.ready_check, options_.poll_period)
+          : options_.poll_period;
   const TimePoint deadline = clock_->Now() + wait;
   if (options_.cycle_on_change || !ready) {
     stop->WaitUntil(deadline, [this] { return changed(); });

@@ -132,6 +132,8 @@ class FakeApiServer {
   }
   void AddFault(FaultRule rule) { faults_.Add(std::move(rule)); }
   void ClearFaults() { faults_.Clear(); }
+  // The fault rules left, with their remaining counts.
+  std::vector<FaultRule> Faults() const { return faults_.Rules(); }
 
   // Ends every open watch (clients see a normal end of stream).
   void DropWatches() { store_.DropWatches(); }

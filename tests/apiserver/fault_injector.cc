@@ -39,6 +39,8 @@ ApiResult<FaultRule> FaultRule::FromJson(const std::string& json) {
   if (retry_after >= 0) rule.retry_after_seconds = retry_after;
   int cut_after = IntMember(doc, "cutAfterBytes", -1);
   if (cut_after >= 0) rule.cut_after_bytes = cut_after;
+  rule.answer_delay =
+      std::chrono::milliseconds(IntMember(doc, "answerDelayMs", 0));
   if (rule.code != 0 && (rule.code < 400 || rule.code > 599)) {
     return ApiError::BadRequest("fault rule: code must be 0 or 400..599");
   }
@@ -57,6 +59,9 @@ std::string FaultRule::ToJson() const {
   }
   if (cut_after_bytes) {
     json += ",\"cutAfterBytes\":" + std::to_string(*cut_after_bytes);
+  }
+  if (answer_delay.count() > 0) {
+    json += ",\"answerDelayMs\":" + std::to_string(answer_delay.count());
   }
   return json + "}";
 }
@@ -91,6 +96,7 @@ std::optional<Fault> FaultInjector::Take(const std::string& method,
     fault.delay = it->delay;
     fault.retry_after_seconds = it->retry_after_seconds;
     fault.cut_after_bytes = it->cut_after_bytes;
+    fault.answer_delay = it->answer_delay;
     if (it->code != 0) {
       fault.error = ApiError::ForCode(
           it->code, "injected fault for " + method + " " + path);

@@ -7,8 +7,11 @@
 // waiting `delay`, then failing with `code` and a Status body (code 0: no
 // failure, only the delay). With `cut_after_bytes` (and code 0) the request
 // is answered normally but the connection is closed after that many bytes of
-// the body: a list cut short, a watch dropped mid-event. Rules are tried in
-// the order added. Thread-safe.
+// the body: a list cut short, a watch dropped mid-event. With `answer_delay`
+// (and code 0) the request is carried out at once and only its answer is
+// held back that long: a busy server that answers a committed write late,
+// while watches already carry it. Rules are tried in the order added.
+// Thread-safe.
 #ifndef PROPSCALER_TESTS_APISERVER_FAULT_INJECTOR_H_
 #define PROPSCALER_TESTS_APISERVER_FAULT_INJECTOR_H_
 
@@ -31,10 +34,11 @@ struct FaultRule {
   std::chrono::milliseconds delay{0};
   int skip = 0;
   std::optional<int> cut_after_bytes;
+  std::chrono::milliseconds answer_delay{0};
 
   // From {"method":"GET","pathPrefix":"/api/v1/nodes","code":503,"count":2,
-  // "retryAfterSeconds":1,"delayMs":100,"skip":1,"cutAfterBytes":100}; all
-  // but pathPrefix optional.
+  // "retryAfterSeconds":1,"delayMs":100,"skip":1,"cutAfterBytes":100,
+  // "answerDelayMs":600}; all but pathPrefix optional.
   static ApiResult<FaultRule> FromJson(const std::string& json);
   std::string ToJson() const;
 };
@@ -42,6 +46,7 @@ struct FaultRule {
 // What to do with one request.
 struct Fault {
   std::chrono::milliseconds delay{0};
+  std::chrono::milliseconds answer_delay{0};
   std::optional<ApiError> error;
   std::optional<int> retry_after_seconds;
   std::optional<int> cut_after_bytes;

@@ -12,8 +12,10 @@ namespace {
 
 using HandlerResponse = httplib::Server::HandlerResponse;
 
-// Carries a cut from the pre-routing to the post-routing handler; never sent.
+// Carry a cut or a late answer from the pre-routing to the post-routing
+// handler; never sent.
 constexpr char kCutHeader[] = "X-Sim-Cut-After-Bytes";
+constexpr char kAnswerDelayHeader[] = "X-Sim-Answer-Delay-Ms";
 
 bool StartsWith(const std::string& s, const char* prefix) {
   return s.rfind(prefix, 0) == 0;
@@ -33,6 +35,10 @@ HandlerResponse ApplyFault(const Fault& fault, httplib::Response& res) {
   if (fault.delay.count() > 0) std::this_thread::sleep_for(fault.delay);
   if (fault.cut_after_bytes && !fault.error) {
     res.set_header(kCutHeader, std::to_string(*fault.cut_after_bytes));
+  }
+  if (fault.answer_delay.count() > 0 && !fault.error) {
+    res.set_header(kAnswerDelayHeader,
+                   std::to_string(fault.answer_delay.count()));
   }
   if (!fault.error) return HandlerResponse::Unhandled;
   WriteError(res, *fault.error);
@@ -82,6 +88,15 @@ void CutResponse(httplib::Response& res) {
   res.content_provider_ = CutProvider(std::move(res.content_provider_), left);
 }
 
+// Holds back the answer of a request already carried out, as its rule said.
+void DelayAnswer(httplib::Response& res) {
+  if (!res.has_header(kAnswerDelayHeader)) return;
+  const auto delay = std::chrono::milliseconds(
+      std::stol(res.get_header_value(kAnswerDelayHeader)));
+  res.headers.erase(kAnswerDelayHeader);
+  std::this_thread::sleep_for(delay);
+}
+
 }  // namespace
 
 void InstallRequestGate(httplib::Server& server,
@@ -102,6 +117,7 @@ void InstallRequestGate(httplib::Server& server,
       });
   server.set_post_routing_handler(
       [](const httplib::Request&, httplib::Response& res) {
+        DelayAnswer(res);
         CutResponse(res);
       });
 }

@@ -72,6 +72,7 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
           {{"--namespace=" + too_long}, "--namespace=" + too_long},
           {{"--configmap=Bad/Name"}, "--configmap=Bad/Name"},
           {{"--target=deployment/Web_1"}, "deployment/Web_1"},
+          {{"--target=deployment/web,,"}, "empty entry"},
           {{"--target=daemonset/x"}, "daemonset"},
           {{"--target=deployment/"}, "KIND/NAME"},
           {{"--nodelabels=a in (b"}, "--nodelabels"},

@@ -2,6 +2,8 @@
 // scale update, and its patch fallback when update is forbidden), 410 at the
 // end of a watch, a whole-API outage, and
 // --max-sync-failures.
+#include <thread>
+
 #include "e2e/fault_fixture.h"
 
 namespace propscaler::e2e {
@@ -36,6 +38,25 @@ TEST_F(WriteFaultTest, ScaleUpdateConflictIsReadAgainAndRetried) {
   ASSERT_TRUE(WaitForReplicas(5, kPollPeriod)) << propscaler->Report();
   EXPECT_EQ(server_.Requests().Count(std::string("PUT ") + kScalePath), 3);
   EXPECT_EQ(server_.Requests().Count(std::string("GET ") + kScalePath), 2);
+}
+
+// A busy server answers propscaler's scale write 0.6 s after committing it;
+// meanwhile another writer sets 7, which the watch brings first. The late
+// answer must not hide that newer change: propscaler sets the count back
+// within a second of the answer, not never.
+TEST_F(WriteFaultTest, AScaleWriteAnsweredLateDoesNotHideANewerChange) {
+  auto propscaler = StartConverged();
+  sim::FaultRule late = Fault("PUT", kScalePath, 0, 1);
+  late.answer_delay = std::chrono::milliseconds(600);
+  server_.AddFault(late);
+  AddNodes(1);
+  ASSERT_TRUE(WaitForReplicas(5, seconds(2))) << propscaler->Report();
+  ASSERT_TRUE(server_.SetReplicas("deployment", kNamespace, "coredns", 7).ok());
+  ASSERT_TRUE(WaitForReplicas(5, seconds(3))) << propscaler->Report();
+  EXPECT_TRUE(server_.Faults().empty());  // the late answer was given
+  // And it stays: nothing is left to undo.
+  std::this_thread::sleep_for(kPollPeriod * 2);
+  EXPECT_EQ(*server_.GetReplicas("deployment", kNamespace, "coredns"), 5);
 }
 
 TEST_F(WriteFaultTest, ScaleConflictsThatOutlastACycleAreRetriedNextCycle) {

@@ -24,9 +24,18 @@ TEST(ScaleTargetTest, ParsesKindsCaseInsensitiveAndPlural) {
   EXPECT_EQ((*targets)[2].ApiVersion(), "v1");
 }
 
+// As cluster-proportional-autoscaler, which lower-cases the whole flag.
+TEST(ScaleTargetTest, TakesTheNameInAnyCase) {
+  Result<std::vector<ScaleTarget>> targets =
+      ParseScaleTargets("DEPLOYMENT/App-Main");
+  ASSERT_TRUE(targets.ok()) << targets.status().message();
+  EXPECT_EQ((*targets)[0].ToString(), "deployment/app-main");
+}
+
 TEST(ScaleTargetTest, RejectsBadEntriesNamingThem) {
   for (const char* bad :
-       {"", "coredns", "daemonset/x", "deployment/", "/x", "deployment/a/b"}) {
+       {"", "coredns", "daemonset/x", "deployment/", "/x", "deployment/a/b",
+        "deployment/x,,", ",deployment/x", "deployment/x, ,statefulset/y"}) {
     Result<std::vector<ScaleTarget>> targets = ParseScaleTargets(bad);
     ASSERT_FALSE(targets.ok()) << bad;
     EXPECT_NE(targets.status().message().find("--target"), std::string::npos);

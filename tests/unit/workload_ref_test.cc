@@ -37,9 +37,13 @@ TEST(WorkloadRefTest, PathsAndErrors) {
   EXPECT_EQ(ref->ApiKind(), "DaemonSet");
   EXPECT_EQ(ref->Path("kube-system"),
             "/apis/apps/v1/namespaces/kube-system/daemonsets/calico-typha");
+  // As CPVA, which lower-cases the whole flag, name included.
+  Result<WorkloadRef> upper = ParseWorkloadRef("DEPLOYMENT/App-Main");
+  ASSERT_TRUE(upper.ok()) << upper.status().message();
+  EXPECT_EQ(upper->ToString(), "deployment/app-main");
   EXPECT_EQ(ParseWorkloadRef("deployment/a/b").status().message(),
             "--target \"deployment/a/b\" is not of the form KIND/NAME");
-  EXPECT_NE(ParseWorkloadRef("deployment/Bad_Name")
+  EXPECT_NE(ParseWorkloadRef("deployment/bad_name")
                 .status()
                 .message()
                 .find("not a valid name"),
