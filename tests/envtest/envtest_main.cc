@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   const char* dir = std::getenv("PROPSCALER_ENVTEST_DIR");
   propscaler::envtest::RealClusterOptions options{
       .envtest_dir = dir != nullptr ? dir : PROPSCALER_ENVTEST_DIR,
-      .unpack_dir = PROPSCALER_ENVTEST_UNPACK_DIR};
+      .unpack_dir = PROPSCALER_ENVTEST_UNPACK_DIR,
+      .audit = true};
   const auto start = std::chrono::steady_clock::now();
   auto cluster = propscaler::envtest::RealCluster::Start(options);
   if (!cluster.ok()) {

@@ -191,6 +191,14 @@ Status RealCluster::StartApiServer() {
       "--service-account-key-file=" + dir + "/sa.pub",
       "--service-account-signing-key-file=" + dir + "/sa.key",
       "--service-cluster-ip-range=10.0.0.0/24"};
+  if (options_.audit) {
+    dir_.Write("audit-policy.yaml",
+               "apiVersion: audit.k8s.io/v1\nkind: Policy\n"
+               "omitStages: [\"RequestReceived\"]\n"
+               "rules:\n- level: Metadata\n");
+    args.push_back("--audit-policy-file=" + dir + "/audit-policy.yaml");
+    args.push_back("--audit-log-path=" + audit_log());
+  }
   args.insert(args.end(), options_.apiserver_args.begin(),
               options_.apiserver_args.end());
   apiserver_ = std::make_unique<e2e::Process>(apiserver_binary_, args);
@@ -231,6 +239,10 @@ Result<kube::HttpResponse> RealCluster::Admin(
 
 std::string RealCluster::ApiServerLog() const {
   return apiserver_ ? apiserver_->Output() : "";
+}
+
+std::string RealCluster::audit_log() const {
+  return options_.audit ? dir_.path() + "/audit.log" : "";
 }
 
 }  // namespace propscaler::envtest

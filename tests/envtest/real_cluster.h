@@ -29,6 +29,9 @@ struct RealClusterOptions {
   // benchmark.
   std::vector<std::string> etcd_args;
   std::vector<std::string> apiserver_args;
+  // Every request's metadata in an audit log (audit_log()), so tests can
+  // count what the server refused.
+  bool audit = false;
 };
 
 class RealCluster {
@@ -55,6 +58,8 @@ class RealCluster {
 
   // For failure messages.
   std::string ApiServerLog() const;
+  // The audit log's path (one JSON event a line); empty without `audit`.
+  std::string audit_log() const;
 
  private:
   RealCluster() = default;

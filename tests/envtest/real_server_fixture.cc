@@ -1,8 +1,11 @@
 #include "envtest/real_server_fixture.h"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <iostream>
 
 #include "common/files.h"
 #include "kube/api.h"
@@ -75,6 +78,58 @@ void RealServerTest::GrantRbac(const std::string& account,
     ASSERT_TRUE(applied.ok()) << manifest << ": " << applied.message();
   }
   RotateToken();
+}
+
+std::map<std::string, int> RealServerTest::Refusals() const {
+  std::map<std::string, int> refusals;
+  Result<std::string> log = ReadFile(SharedCluster()->audit_log());
+  if (!log.ok())
+    return {{"(no audit log: " + log.status().message() + ")", 99}};
+  const std::string user = "system:serviceaccount:" + ns_ + ":" + account_;
+  size_t start = 0;
+  while (start < log->size()) {
+    size_t end = log->find('\n', start);
+    if (end == std::string::npos) end = log->size();
+    rapidjson::Document event;
+    event.Parse(log->data() + start, end - start);
+    start = end + 1;
+    if (event.HasParseError() || !event.IsObject()) continue;
+    auto str = [](const rapidjson::Value& v, const char* key) {
+      return v.IsObject() && v.HasMember(key) && v[key].IsString()
+                 ? std::string(v[key].GetString())
+                 : std::string();
+    };
+    if (str(event, "stage") != "ResponseComplete") continue;
+    if (!event.HasMember("user") || str(event["user"], "username") != user) {
+      continue;
+    }
+    if (!event.HasMember("responseStatus") ||
+        !event["responseStatus"].HasMember("code") ||
+        event["responseStatus"]["code"].GetInt() != 403) {
+      continue;
+    }
+    std::string kind = str(event, "verb") + " ";
+    if (event.HasMember("objectRef")) {
+      kind += str(event["objectRef"], "resource");
+      const std::string sub = str(event["objectRef"], "subresource");
+      if (!sub.empty()) kind += "/" + sub;
+    }
+    ++refusals[kind];
+  }
+  return refusals;
+}
+
+::testing::AssertionResult RealServerTest::NoKindRefusedMoreThanTwice() const {
+  std::string all;
+  bool ok = true;
+  for (const auto& [kind, count] : Refusals()) {
+    all += "\n  " + kind + ": " + std::to_string(count);
+    ok = ok && count <= 2;
+  }
+  // Printed either way: the run's record of what RBAC refused.
+  std::cout << "refused, by kind, per the audit log:" << all << "\n";
+  if (ok) return ::testing::AssertionSuccess() << "refused:" << all;
+  return ::testing::AssertionFailure() << "refused more than twice:" << all;
 }
 
 void RealServerTest::RotateToken(const std::string& bound_secret) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,13 @@ class RealServerTest : public ::testing::Test {
   std::string Write(const std::string& name, const std::string& content) const {
     return dir_.Write(name, content);
   }
+  // What the server refused this test's service account (HTTP 403), from
+  // its audit log: count by "VERB RESOURCE[/SUBRESOURCE]".
+  std::map<std::string, int> Refusals() const;
+  // No kind of request was refused more than twice (a refusal is not sent
+  // again every cycle).
+  ::testing::AssertionResult NoKindRefusedMoreThanTwice() const;
+
   // Writes a fresh token of the account to the token file.
   void RotateToken(const std::string& bound_secret = "");
 

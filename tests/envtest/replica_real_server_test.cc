@@ -67,12 +67,17 @@ TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
   // Events and the HPA check (once each) met a 403; the scale was written
   // with update.
   EXPECT_EQ(CountOf(log, "with a GET every cycle"), 2) << log;
-  EXPECT_EQ(CountOf(log, "reading the scale of deployment/coredns with a GET"),
+  EXPECT_EQ(CountOf(log, "reading deployment/coredns in namespace " + ns() +
+                             " with a GET"),
             1)
       << log;
   EXPECT_EQ(CountOf(log, "cannot post Events"), 1) << log;
   EXPECT_EQ(CountOf(log, "writing replicas with patch"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
+  // The server's own count, from its audit log: every refused kind of
+  // request at most twice in the whole run.
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice()) << log;
+  EXPECT_EQ(Refusals()["watch deployments"], 1) << log;
 }
 
 // The examples add configmaps create: --default-params creates the
@@ -99,6 +104,7 @@ TEST_F(ReplicaRealServerTest, CpaExamplesRbacCreatesTheConfigMapAgain) {
   SetParams(R"({"nodesPerReplica":1,"min":5})");
   ASSERT_TRUE(WaitForReplicas(5, *propscaler));
   EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice()) << propscaler->Output();
 }
 
 // Without any permission on the ConfigMap nothing can be read: the cycle

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <thread>
 
 #include "envtest/real_server_fixture.h"
 
@@ -165,6 +167,34 @@ TEST_F(VerticalRealServerTest, CpvaRbacDaemonSetFollowsTheConfigFile) {
   EXPECT_EQ(Resource("daemonsets", "coredns", "coredns", "requests", "cpu"),
             "100m");
   EXPECT_TRUE(propscaler->Running()) << log;
+  // Ten more polls: the refused GET of the target, watch of the nodes and
+  // Event are not sent again (the server's audit log counts them).
+  std::this_thread::sleep_for(seconds(10));
+  const std::map<std::string, int> refused = Refusals();
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice()) << propscaler->Output();
+  EXPECT_EQ(refused.count("get daemonsets"), 1u) << propscaler->Output();
+}
+
+// CPVA's drop-in details: --target in any case (CPVA lower-cases the whole
+// flag) and a --config-file invalid at start (CPVA logs it and applies
+// --default-config).
+TEST_F(VerticalRealServerTest, CpvaTargetCaseAndAnInvalidConfigFileAtStart) {
+  GrantRbac("cluster-proportional-vertical-autoscaler-example", {kCpvaRbac});
+  AddNodes(0, 2);
+  CreateWorkload("daemonsets", "DaemonSet", "app-main");
+  const std::string file = Write("config", "{not json");
+  auto propscaler = StartWithToken(
+      {"--mode=vertical", "--target=DAEMONSET/App-Main",
+       "--nodelabels=" + NodeLabel(), "--poll-period-seconds=1",
+       "--config-file=" + file, std::string("--default-config=") + kConfig});
+  // 100m + 10m per node on 2 nodes.
+  ASSERT_TRUE(WaitForResource("daemonsets", "app-main", "requests", "cpu",
+                              "120m", *propscaler));
+  EXPECT_NE(propscaler->Output().find("applying --default-config until it is "
+                                      "valid"),
+            std::string::npos)
+      << propscaler->Output();
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice()) << propscaler->Output();
 }
 
 }  // namespace

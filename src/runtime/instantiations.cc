@@ -1,0 +1,21 @@
+// The runtime's templates for every object type the modes watch, compiled
+// here once so that clang's thread-safety analysis (which looks at a
+// template only where it is instantiated) checks them in the runtime's own
+// build.
+#include "kube/live_objects.h"
+#include "kube/node_info.h"
+#include "kube/objects.h"
+#include "kube/pod_template.h"
+#include "runtime/watched_collection.h"
+#include "runtime/watched_object.h"
+
+namespace propscaler::runtime {
+
+template class WatchedObject<kube::Scale>;
+template class WatchedObject<kube::ConfigMap>;
+template class WatchedObject<kube::PodTemplateWorkload>;
+template class WatchedCollection<kube::NodeInfo>;
+template class WatchedCollection<kube::LivePod>;
+template class WatchedCollection<kube::LiveNode>;
+
+}  // namespace propscaler::runtime
