@@ -49,19 +49,10 @@ ReplicaAutoscaler::ReplicaAutoscaler(
           NodeStoreSink(&nodes_, [this] { driver_.Notify("nodes changed"); }),
           {"nodes", "Grant list and watch on nodes."},
           [this](const std::string& cause) { driver_.Notify(cause); }),
-      config_map_(
-          clock,
-          client->ConfigMapNamed(options_.namespace_, options_.configmap),
-          [this] {
-            return client_->GetConfigMap(options_.namespace_,
-                                         options_.configmap);
-          },
-          {.name = options_.configmap,
-           .what = ConfigMapRef(),
-           .grant_hint = "Grant list and watch on it to react to edits within "
-                         "a second",
-           .changed_cause = "params changed"},
-          [this](const std::string& cause) { driver_.Notify(cause); }),
+      config_map_(runtime::WatchConfigMap(
+          clock, client, options_.namespace_, options_.configmap,
+          "params changed",
+          [this](const std::string& cause) { driver_.Notify(cause); })),
       target_scales_(
           client, clock, options_.namespace_, options_.targets,
           [this](const std::string& cause) { driver_.Notify(cause); }) {}
@@ -71,13 +62,13 @@ std::string ReplicaAutoscaler::ConfigMapRef() const {
 }
 
 std::optional<kube::ConfigMap> ReplicaAutoscaler::ReadConfigMap(Status* error) {
-  Result<kube::ConfigMap> read = config_map_.Read();
+  Result<kube::ConfigMap> read = config_map_->Read();
   if (read.ok()) return *read;
   if (read.status().code() == StatusCode::kNotFound) return std::nullopt;
   // Without a fresh read the last one applies; the failure is reported.
   *error = read.status().WithContext("reading " + ConfigMapRef());
   LOG(WARNING) << error->message();
-  return config_map_.Cached();
+  return config_map_->Cached();
 }
 
 Status ReplicaAutoscaler::ApplyDefaultParams(
@@ -123,7 +114,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   if (!written.ok()) {
     if (written.status().code() == StatusCode::kConflict) {
       // Someone else wrote it meanwhile: the watch brings their version.
-      written = config_map_.ReadFresh();
+      written = config_map_->ReadFresh();
     }
     if (!written.ok()) {
       return written.status().WithContext((create ? "creating " : "updating ") +
@@ -134,7 +125,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
               << " from --default-params";
   }
   *current = *written;
-  config_map_.Wrote(*written);
+  config_map_->Wrote(*written);
   return Status::Ok();
 }
 
@@ -299,7 +290,7 @@ Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
 }
 
 Status ReplicaAutoscaler::Ready() const {
-  if (node_watch_.synced() && config_map_.synced()) return Status::Ok();
+  if (node_watch_.synced() && config_map_->synced()) return Status::Ok();
   return Status::Unavailable("waiting for the first list of nodes and of " +
                              ConfigMapRef());
 }
@@ -320,20 +311,20 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
       .staleness =
           [this] {
             return CycleDriver::JoinErrors(
-                {node_watch_.LastError(), config_map_.LastError()});
+                {node_watch_.LastError(), config_map_->LastError()});
           },
   };
 }
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
   node_watch_.Start(stop);
-  config_map_.Start(stop);
+  config_map_->Start(stop);
   target_scales_.Start(stop);
   hpa_check_.Start(clock_, stop);
   const int exit_code = driver_.Run(stop, Hooks());
   stop->Stop();
   node_watch_.Join();
-  config_map_.Join();
+  config_map_->Join();
   target_scales_.Join();
   hpa_check_.Join();
   return exit_code;

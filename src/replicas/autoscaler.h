@@ -22,6 +22,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@
 #include "replicas/target_scales.h"
 #include "runtime/cycle_driver.h"
 #include "runtime/watched_collection.h"
+#include "runtime/watched_config_map.h"
 #include "runtime/watched_object.h"
 
 namespace propscaler {
@@ -113,7 +115,7 @@ class ReplicaAutoscaler {
   runtime::CycleDriver driver_;
   NodeStore nodes_;
   runtime::WatchedCollection<kube::NodeInfo> node_watch_;
-  runtime::WatchedObject<kube::ConfigMap> config_map_;
+  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map_;
   TargetScales target_scales_;
 
   // Touched only by the loop's thread.

@@ -99,19 +99,10 @@ VerticalAutoscaler::VerticalAutoscaler(const kube::Client* client,
                          "and set back other writers' changes within a second",
            .changed_cause = "target changed"},
           [this](const std::string& cause) { driver_.Notify(cause); }),
-      config_map_(
-          clock,
-          client->ConfigMapNamed(options_.namespace_, options_.configmap),
-          [this] {
-            return client_->GetConfigMap(options_.namespace_,
-                                         options_.configmap);
-          },
-          {.name = options_.configmap,
-           .what = ConfigMapRef(),
-           .grant_hint = "Grant list and watch on it to react to edits within "
-                         "a second",
-           .changed_cause = "config changed"},
-          [this](const std::string& cause) { driver_.Notify(cause); }) {
+      config_map_(runtime::WatchConfigMap(
+          clock, client, options_.namespace_, options_.configmap,
+          "config changed",
+          [this](const std::string& cause) { driver_.Notify(cause); })) {
   DeclareVerticalMetrics(GlobalMetrics());
   std::string source;
   if (options_.default_config) source = "--default-config";
@@ -179,7 +170,7 @@ Result<std::optional<VerticalConfig>> VerticalAutoscaler::ReadConfigFile() {
 
 Result<std::optional<VerticalConfig>>
 VerticalAutoscaler::ConfigFromConfigMap() {
-  Result<kube::ConfigMap> read = config_map_.Read();
+  Result<kube::ConfigMap> read = config_map_->Read();
   if (!read.ok() && read.status().code() != StatusCode::kNotFound) {
     return read.status().WithContext("reading " + ConfigMapRef());
   }
@@ -430,7 +421,7 @@ void VerticalAutoscaler::WatchConfigFile(StopSignal* stop) {
 
 Status VerticalAutoscaler::Ready() const {
   if (node_watch_.synced() && target_.synced() &&
-      (options_.configmap.empty() || config_map_.synced())) {
+      (options_.configmap.empty() || config_map_->synced())) {
     return Status::Ok();
   }
   return Status::Unavailable(
@@ -466,7 +457,7 @@ runtime::CycleHooks VerticalAutoscaler::Hooks() {
             return CycleDriver::JoinErrors(
                 {node_watch_.LastError(), target_.LastError(),
                  options_.configmap.empty() ? Status::Ok()
-                                            : config_map_.LastError()});
+                                            : config_map_->LastError()});
           },
       .finished = [this](
                       TimePoint start,
@@ -479,7 +470,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
   target_.Start(stop);
   std::thread config_file_thread;
   if (!options_.configmap.empty()) {
-    config_map_.Start(stop);
+    config_map_->Start(stop);
   } else if (!options_.config_file.empty()) {
     config_file_thread = clock_->StartThread([&] { WatchConfigFile(stop); });
   }
@@ -487,7 +478,7 @@ int VerticalAutoscaler::Run(StopSignal* stop) {
   stop->Stop();
   node_watch_.Join();
   target_.Join();
-  config_map_.Join();
+  config_map_->Join();
   if (config_file_thread.joinable()) config_file_thread.join();
   return exit_code;
 }

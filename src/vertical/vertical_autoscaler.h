@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -39,6 +40,7 @@
 #include "kube/pod_template.h"
 #include "runtime/cycle_driver.h"
 #include "runtime/watched_collection.h"
+#include "runtime/watched_config_map.h"
 #include "runtime/watched_object.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_config.h"
@@ -115,7 +117,8 @@ class VerticalAutoscaler {
   NodeStore nodes_;
   runtime::WatchedCollection<kube::NodeInfo> node_watch_;
   runtime::WatchedObject<kube::PodTemplateWorkload> target_;
-  runtime::WatchedObject<kube::ConfigMap> config_map_;  // with --configmap
+  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>>
+      config_map_;  // with --configmap
 
   // Touched only by the loop's thread (and, for the file stamp, by the
   // file watcher before the loop starts).

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <fstream>
@@ -80,6 +81,21 @@ class VerticalScenarioTest : public memcluster::ScenarioTest {
       exited_ = true;
       clock_.Notify();
     });
+  }
+
+  // What CPVA's example RBAC (nodes list, the target patch) refuses, plus
+  // `more` calls.
+  static memcluster::MemoryCluster::Fault CpvaRbac(
+      std::vector<std::string> more = {}) {
+    return [more](std::string_view call) {
+      const bool refused =
+          call == "watch nodes" || call == "get deployments" ||
+          call == "list deployments" || call == "watch deployments" ||
+          std::find(more.begin(), more.end(), call) != more.end();
+      return refused ? Status(StatusCode::kPermissionDenied,
+                              std::string(call) + ": HTTP 403: injected")
+                     : Status::Ok();
+    };
   }
 
   std::string Cpu() {
@@ -199,14 +215,7 @@ TEST_F(VerticalScenarioTest, APatchAnsweredLateDoesNotHideANewerChange) {
 // Under CPVA's RBAC the refused GET of the target is not sent again every
 // poll: once, then again only after the forbidden-retry period.
 TEST_F(VerticalScenarioTest, ARefusedGetIsNotRepeatedEveryPoll) {
-  cluster_.SetFault([](std::string_view call) {
-    const bool refused = call == "watch nodes" || call == "get deployments" ||
-                         call == "list deployments" ||
-                         call == "watch deployments" || call == "create events";
-    return refused ? Status(StatusCode::kPermissionDenied,
-                            std::string(call) + ": HTTP 403: injected")
-                   : Status::Ok();
-  });
+  cluster_.SetFault(CpvaRbac({"create events"}));
   options_.policy = {.threshold_percent = 0};
   AddNodes(1, 3);
   Start();
@@ -252,14 +261,7 @@ TEST_F(VerticalScenarioTest, AConfigFileInvalidAtStartAppliesTheDefault) {
 // every poll period and the target patched blind, only when the computed
 // values change.
 TEST_F(VerticalScenarioTest, UnderCpvaRbacPatchesWhenTheComputedValuesChange) {
-  cluster_.SetFault([](std::string_view call) {
-    const bool refused = call == "watch nodes" || call == "get deployments" ||
-                         call == "list deployments" ||
-                         call == "watch deployments";
-    return refused ? Status(StatusCode::kPermissionDenied,
-                            std::string(call) + ": HTTP 403: injected")
-                   : Status::Ok();
-  });
+  cluster_.SetFault(CpvaRbac());
   options_.policy = {.threshold_percent = 0};
   AddNodes(1, 3);
   Start();
