@@ -17,9 +17,10 @@
 // cluster-proportional-autoscaler's flags, spelled as it spells them.
 DEFINE_string(target, "",
               "Comma list of KIND/NAME to scale: deployment, replicaset, "
-              "replicationcontroller or statefulset (case-insensitive, plural "
-              "accepted). Vertical mode: one KIND/NAME to size: deployment, "
-              "daemonset, replicaset or statefulset.");
+              "replicationcontroller or statefulset (plural accepted; the "
+              "whole flag is lower-cased, name included, as CPA does). "
+              "Vertical mode: one KIND/NAME to size: deployment, daemonset, "
+              "replicaset or statefulset.");
 DEFINE_string(configmap, "",
               "ConfigMap holding the params (linear or ladder). Vertical "
               "mode: a watched ConfigMap holding the config (its key named "

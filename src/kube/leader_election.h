@@ -8,6 +8,11 @@
 // (never by comparing clocks across machines). The decision is a pure
 // function of the observed record and the time; the elector adds the calls.
 //
+// The Lease is not a runtime::WatchedObject: every renewal is a
+// compare-and-swap under the version last read or written, and a 409 (any
+// other writer, or a late answer overtaken) reads it again, so a stale copy
+// can only fail a renewal, never overwrite another candidate.
+//
 // Thread-safe: Run() renews on its own thread while IsLeader() is read by
 // the loop.
 #ifndef PROPSCALER_KUBE_LEADER_ELECTION_H_

@@ -4,7 +4,9 @@
 // copy may lag, so every edit is a read-modify-write of a fresh copy: other
 // taints are kept exactly as they are (every field), the patch carries the
 // resourceVersion read (the server answers 409 if the node changed since),
-// and a 409 reads again and re-applies.
+// and a 409 reads again and re-applies. Nothing written is cached (the
+// loops see nodes only through their watch), so a late answer cannot hide
+// another writer's change: no runtime::WatchedObject is needed.
 //
 // A cordon is propscaler's only if it set it: it then marks the node with the
 // annotation propscaler.io/cordoned-by=propscaler, and it only ever uncordons

@@ -3,7 +3,8 @@
 // cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size (a
 // MachineSet owned by a MachineDeployment is not a group of its own). Sizes
 // are read from spec.replicas and changed through the /scale subresource (a
-// fresh read, changed by the delta, written under its resourceVersion);
+// fresh read, changed by the delta, written under its resourceVersion:
+// nothing written is cached, so no runtime::WatchedObject is needed);
 // nodes map to groups through the cluster.x-k8s.io/machine annotation on the
 // Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace),
 // or else through spec.providerID equal to a Machine's, and the Machine's

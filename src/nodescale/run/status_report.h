@@ -1,7 +1,9 @@
 // The text of the propscaler-status ConfigMap, human-readable like CA's
 // cluster-autoscaler-status: health, each group's min/max/target/ready/
 // upcoming/backoff, the last scale-up and scale-down. Pure rendering plus
-// the write (create or update) at the edge.
+// the write (create or update) at the edge. The write reads the ConfigMap
+// fresh each time and caches nothing, so it needs no runtime::WatchedObject
+// (its text is propscaler's own; the update carries the version read).
 #ifndef PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
 #define PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
 
