@@ -10,7 +10,7 @@ Result<std::map<std::string, int64_t>> ScrapeMetrics(
     int port, const std::vector<std::string>& names) {
   kube::ClientConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
-  kube::HttpClient http(config);
+  kube::HttpClient http(config, &RealClock::Instance());
   Result<kube::HttpResponse> metrics = http.Do({.path = "/metrics"});
   if (!metrics.ok()) return metrics.status().WithContext("/metrics");
   if (metrics->status != 200) {

@@ -29,7 +29,7 @@ Status SimulatedBenchCluster::GrowTo(int nodes) {
   kube::ClientConfig admin;
   admin.server = server_->url();
   admin.token = kToken;
-  admin_ = std::make_unique<kube::HttpClient>(admin);
+  admin_ = std::make_unique<kube::HttpClient>(admin, &RealClock::Instance());
   kubeconfig_ = dir_.Write("kubeconfig-" + std::to_string(nodes),
                            e2e::KubeconfigYaml(server_->url(), kToken));
   return Status::Ok();

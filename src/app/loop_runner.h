@@ -19,8 +19,8 @@
 namespace propscaler {
 
 struct LoopRun {
-  std::function<Status()> once;         // empty: --once is not taken
-  std::function<int(StopSignal*)> run;  // returns the exit code
+  std::function<Status()> once;              // empty: --once is not taken
+  std::function<int(StopSignal*)> run;       // returns the exit code
   std::function<std::string()> status_page;  // empty: no /status
   std::vector<std::string> start_lines;      // logged once serving
   kube::LeaderElector* elector = nullptr;    // run beside the loop

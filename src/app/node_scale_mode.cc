@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "app/api_session.h"
 #include "app/loop_runner.h"
 #include "app/node_scale_flags.h"
 #include "app/shared_flags.h"
@@ -81,12 +82,8 @@ int RunNodeScaleMode() {
   settings->election.namespace_ = *ns;
   settings->election.identity = Identity();
   const Clock& clock = RealClock::Instance();
-  kube::HttpClient http(*config, kube::HttpClient::kTokenRereadInterval,
-                        &clock);
-  kube::KubeApi api(&http, ApiOptionsFromFlags(&clock));
-  HealthState health(&clock,
-                     std::max<Duration>(std::chrono::seconds(120),
-                                        5 * settings->loop.scan_interval));
+  ApiSession session(*config, &clock, settings->loop.scan_interval);
+  const kube::KubeApi& api = session.api;
 
   // The parts: watched pods and nodes, leader election, the provider, the
   // loop and its scan-interval driver.
@@ -103,18 +100,18 @@ int RunNodeScaleMode() {
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
   std::unique_ptr<nodescale::Provider> provider =
       MakeProvider(&api, &clock, *settings);
-  kube::EventRecorder events(&api, &clock, "propscaler");
-  nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &events, &clock,
-                                settings->loop, may_act);
+  nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
+                                &clock, settings->loop, may_act);
 
-  return RunLoop(clock, &health,
+  return RunLoop(clock, &session.health,
                  {.run =
                       [&](StopSignal* stop) {
                         pods.Start(stop);
                         nodes.Start(stop);
                         nodescale::RunEveryScanInterval(
                             &loop, &state, may_act,
-                            settings->loop.scan_interval, &health, stop);
+                            settings->loop.scan_interval, &session.health,
+                            stop);
                         stop->Stop();
                         pods.Join();
                         nodes.Join();

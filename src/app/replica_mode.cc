@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "app/api_session.h"
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
 #include "app/shared_flags.h"
@@ -66,15 +67,10 @@ int RunReplicaMode() {
     return kExitUsage;
   }
   const Clock& clock = RealClock::Instance();
-  kube::HttpClient http(*config, kube::HttpClient::kTokenRereadInterval,
-                        &clock);
-  kube::KubeApi api(&http, ApiOptionsFromFlags(&clock));
-  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
-                                                5 * options->poll_period));
-  kube::EventRecorder events(&api, &clock, "propscaler");
+  ApiSession session(*config, &clock, options->poll_period);
   ReplicaStatusBoard board;
-  ReplicaAutoscaler autoscaler(&api, &clock, *options, &health, &events,
-                               &board);
+  ReplicaAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
+                               &session.events, &board);
   std::vector<std::string> start_lines = {
       "propscaler " PROPSCALER_VERSION " scaling " + FLAGS_target +
       " in namespace " + options->namespace_ + " from " + FLAGS_configmap +
@@ -84,7 +80,7 @@ int RunReplicaMode() {
                           options->excluded_taints.ToString() +
                           " count as not schedulable (--exclude-node-taints)");
   }
-  return RunLoop(clock, &health,
+  return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },
                   [&board, &clock] {

@@ -53,9 +53,8 @@ Result<kube::ClientConfig> LoadClientConfigFromFlags() {
   return kube::LoadInClusterConfig(kube::kServiceAccountDir);
 }
 
-kube::KubeApiOptions ApiOptionsFromFlags(const Clock* clock) {
-  return {.idle_timeout = std::chrono::seconds(FLAGS_api_idle_timeout_seconds),
-          .clock = clock};
+kube::KubeApiOptions ApiOptionsFromFlags() {
+  return {.idle_timeout = std::chrono::seconds(FLAGS_api_idle_timeout_seconds)};
 }
 
 Result<std::string> ResolveNamespace(const NamespaceSources& sources,

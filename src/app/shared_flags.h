@@ -35,7 +35,7 @@ Status CheckSharedFlags();
 // --kubeconfig, else the in-cluster service account.
 Result<kube::ClientConfig> LoadClientConfigFromFlags();
 
-kube::KubeApiOptions ApiOptionsFromFlags(const Clock* clock);
+kube::KubeApiOptions ApiOptionsFromFlags();
 
 // Where a namespace may come from, most specific first.
 struct NamespaceSources {

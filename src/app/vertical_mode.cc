@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "app/api_session.h"
 #include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
@@ -74,17 +75,12 @@ int RunVerticalMode() {
     return kExitUsage;
   }
   const Clock& clock = RealClock::Instance();
-  kube::HttpClient http(*config, kube::HttpClient::kTokenRereadInterval,
-                        &clock);
-  kube::KubeApi api(&http, ApiOptionsFromFlags(&clock));
-  HealthState health(&clock, std::max<Duration>(std::chrono::seconds(120),
-                                                5 * options->poll_period));
-  kube::EventRecorder events(&api, &clock, "propscaler");
+  ApiSession session(*config, &clock, options->poll_period);
   VerticalStatusBoard board;
-  VerticalAutoscaler autoscaler(&api, &clock, *options, &health, &events,
-                                &board);
+  VerticalAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
+                                &session.events, &board);
   return RunLoop(
-      clock, &health,
+      clock, &session.health,
       {[&] { return autoscaler.RunOnce(); },
        [&](StopSignal* stop) { return autoscaler.Run(stop); },
        [&board, &clock] {

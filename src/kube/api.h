@@ -43,8 +43,6 @@ struct KubeApiOptions {
   // be silent until its timeoutSeconds (kube-apiserver v1.20 sends a quiet
   // watch no bookmark before); TCP keep-alive finds a peer that went away.
   std::chrono::seconds idle_timeout{120};
-  // Times Retry-After; nullptr: RealClock.
-  const Clock* clock = nullptr;
 };
 
 // One page of a list: see ListCall for `any_version`.
@@ -62,10 +60,7 @@ class KubeApi : public Client {
   static constexpr std::chrono::seconds kMaxRetryAfter{300};
 
   explicit KubeApi(const HttpClient* http, KubeApiOptions options = {})
-      : http_(http),
-        options_(options),
-        clock_(options.clock != nullptr ? options.clock
-                                        : &RealClock::Instance()) {}
+      : http_(http), options_(options), clock_(http->clock()) {}
 
   Result<std::string> ListPage(const Collection& collection,
                                const PageQuery& query) const;

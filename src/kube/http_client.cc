@@ -224,12 +224,11 @@ struct HttpClient::Transfer {
   }
 };
 
-HttpClient::HttpClient(ClientConfig config,
-                       std::chrono::seconds token_reread_interval,
-                       const Clock* clock)
+HttpClient::HttpClient(ClientConfig config, const Clock* clock,
+                       std::chrono::seconds token_reread_interval)
     : config_(std::move(config)),
       token_reread_interval_(token_reread_interval),
-      clock_(clock != nullptr ? clock : &RealClock::Instance()) {
+      clock_(clock) {
   InitCurlOnce();
   GlobalMetrics().DeclareCounter(
       "propscaler_api_requests_total",

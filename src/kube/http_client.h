@@ -58,11 +58,12 @@ class HttpClient {
   static constexpr std::chrono::seconds kTokenRereadInterval{60};
 
   // `token_reread_interval`: how long a token read from a file is used, as
-  // `clock` (nullptr: RealClock) measures it.
-  explicit HttpClient(
-      ClientConfig config,
-      std::chrono::seconds token_reread_interval = kTokenRereadInterval,
-      const Clock* clock = nullptr);
+  // `clock` measures it; the typed API over this client times Retry-After
+  // on the same clock.
+  HttpClient(ClientConfig config, const Clock* clock,
+             std::chrono::seconds token_reread_interval = kTokenRereadInterval);
+
+  const Clock* clock() const { return clock_; }
 
   // Sends the request and returns whatever status the server answered; only
   // transport failures (refused, reset, timed out, TLS) are errors.

@@ -61,6 +61,7 @@ class Reflector {
   static constexpr std::chrono::seconds kMaxBackoff{10};
   // How often RunRetryingWhenForbidden tries a forbidden list again.
   static constexpr std::chrono::minutes kForbiddenRetryPeriod{5};
+  static constexpr int kQuickForbiddenRetries = 6;
 
   Reflector(std::unique_ptr<ListWatch<T>> source, ReflectorSink<T> sink,
             std::string what)
@@ -159,14 +160,25 @@ class Reflector {
   // every kForbiddenRetryPeriod, since a 403 may pass (a server whose RBAC
   // cache is still filling after a restart, a role granted later). Returns
   // when `on_forbidden` answers false (the owner has given up).
+  //
+  // A refusal of a list or watch that was allowed before is most likely a
+  // server whose RBAC cache is still filling after a restart: it is tried
+  // again within seconds (1, 2, 4 ... 32 s) before the long period.
   void RunRetryingWhenForbidden(
       StopSignal* stop,
       const std::function<bool(const Status& refused)>& on_forbidden) {
     StopWhenForbidden();
+    int quick = 0;
+    int lists = lists_;
     Run(stop);
     while (forbidden() && !stop->stopped()) {
+      if (lists_ > lists) quick = 0;  // allowed again since the last refusal
+      lists = lists_;
       if (!on_forbidden(LastError())) break;
-      if (stop->WaitFor(kForbiddenRetryPeriod)) break;
+      const Duration wait = listed_before_ && quick < kQuickForbiddenRetries
+                                ? Duration(std::chrono::seconds(1 << quick++))
+                                : Duration(kForbiddenRetryPeriod);
+      if (stop->WaitFor(wait)) break;
       Run(stop);
     }
   }
@@ -277,6 +289,7 @@ class Reflector {
   }
   // The list is whole.
   void Complete(std::vector<T> items) {
+    ++lists_;
     if (sink_.stage) {
       sink_.commit();
     } else {
@@ -320,6 +333,7 @@ class Reflector {
   std::string what_;
   std::string resource_version_;
   bool listed_before_ = false;  // a list has completed: the next reads newest
+  int lists_ = 0;               // completed
   std::mt19937 random_{std::random_device{}()};
   void CountRestart(const char* reason) const {
     GlobalMetrics().Add("propscaler_watch_restarts_total",

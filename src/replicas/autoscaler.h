@@ -45,6 +45,7 @@
 #include "replicas/scale_down_smoothing.h"
 #include "replicas/target_scales.h"
 #include "runtime/cycle_driver.h"
+#include "runtime/loop.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
 #include "runtime/watched_object.h"
@@ -63,19 +64,15 @@ struct AutoscalerOptions {
   bool dry_run = false;
 };
 
-class ReplicaAutoscaler {
+class ReplicaAutoscaler : public runtime::Loop {
  public:
   // `events` may be null: no Events are posted (dry runs do not post any).
   ReplicaAutoscaler(const kube::Client* client, const Clock* clock,
                     AutoscalerOptions options, HealthState* health,
                     kube::EventRecorder* events, ReplicaStatusBoard* board);
 
-  // Runs until `stop` (which waits on the same clock); returns the exit
-  // code: 0, or 1 after --max-sync-failures consecutive failed cycles.
-  int Run(StopSignal* stop);
-
-  // Lists nodes and reads the ConfigMap once, then runs one cycle.
-  Status RunOnce();
+  int Run(StopSignal* stop) override;
+  Status RunOnce() override;
 
  private:
   runtime::CycleHooks Hooks();

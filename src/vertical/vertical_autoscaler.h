@@ -39,6 +39,7 @@
 #include "kube/objects.h"
 #include "kube/pod_template.h"
 #include "runtime/cycle_driver.h"
+#include "runtime/loop.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
 #include "runtime/watched_object.h"
@@ -64,19 +65,15 @@ struct VerticalOptions {
 
 using VerticalStatusBoard = StatusBoard<VerticalStatus>;
 
-class VerticalAutoscaler {
+class VerticalAutoscaler : public runtime::Loop {
  public:
   // `events` may be null: no Events are posted (dry runs post none).
   VerticalAutoscaler(const kube::Client* client, const Clock* clock,
                      VerticalOptions options, HealthState* health,
                      kube::EventRecorder* events, VerticalStatusBoard* board);
 
-  // Runs until `stop`; returns the exit code: 0, or 1 after
-  // --max-sync-failures consecutive failed cycles.
-  int Run(StopSignal* stop);
-
-  // Lists the nodes and reads the config once, then runs one cycle.
-  Status RunOnce();
+  int Run(StopSignal* stop) override;
+  Status RunOnce() override;
 
  private:
   runtime::CycleHooks Hooks();

@@ -82,7 +82,8 @@ Result<std::unique_ptr<RealCluster>> RealCluster::Start(
   admin.server = cluster->url_;
   admin.ca_file = cluster->ca_file();
   admin.token = cluster->admin_token_;
-  cluster->admin_ = std::make_unique<kube::HttpClient>(admin);
+  cluster->admin_ =
+      std::make_unique<kube::HttpClient>(admin, &RealClock::Instance());
   return cluster;
 }
 
@@ -164,7 +165,7 @@ Status RealCluster::StartEtcd() {
   etcd_ = std::make_unique<e2e::Process>(*etcd, args);
   kube::ClientConfig config;
   config.server = client;
-  kube::HttpClient http(config);
+  kube::HttpClient http(config, &RealClock::Instance());
   return WaitForReady("etcd", std::chrono::seconds(30), [&] {
     Result<kube::HttpResponse> health = http.Do({.path = "/health"});
     return health.ok() && health->body.find("\"true\"") != std::string::npos;
@@ -206,7 +207,7 @@ Status RealCluster::StartApiServer() {
   config.server = url_;
   config.ca_file = ca_file();
   config.token = admin_token_;
-  kube::HttpClient http(config);
+  kube::HttpClient http(config, &RealClock::Instance());
   Status ready = WaitForReady("kube-apiserver", std::chrono::seconds(60), [&] {
     Result<kube::HttpResponse> readyz = http.Do({.path = "/readyz"});
     return readyz.ok() && readyz->status == 200;

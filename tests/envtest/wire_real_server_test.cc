@@ -5,6 +5,7 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "common/metrics.h"
@@ -155,12 +156,36 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
   kube::HttpRequest request;
   request.path = path;
   request.accept = std::string(kube::kKubeProtobufType) + ", application/json";
-  Result<kube::HttpResponse> proto = cluster().admin_http().Do(request);
-  ASSERT_TRUE(proto.ok()) << proto.status().message();
-  ASSERT_EQ(proto->status, 200);
+  // Both lists come from the watch cache, which may still be catching up
+  // with the nodes' last writes: compared only once both are of the same
+  // resourceVersion.
+  Result<kube::HttpResponse> proto = Status::Unavailable("not read");
+  Result<kube::HttpResponse> json = Status::Unavailable("not read");
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    proto = cluster().admin_http().Do(request);
+    json = cluster().Admin("GET", path);
+    ASSERT_TRUE(proto.ok() && proto->status == 200);
+    ASSERT_TRUE(json.ok() && json->status == 200);
+    const std::string version = R"("resourceVersion":")";
+    const size_t at = json->body.find(version);
+    ASSERT_NE(at, std::string::npos);
+    const std::string json_version = json->body.substr(
+        at + version.size(),
+        json->body.find('"', at + version.size()) - at - version.size());
+    std::string_view whole = proto->body;
+    kube::JsonChunkStream peek([&](std::string_view* chunk) {
+      if (whole.empty()) return false;
+      *chunk = whole;
+      whole = {};
+      return true;
+    });
+    Result<kube::ListPage<kube::NodeInfo>> peeked = kube::DecodeNodeListProto(
+        &peek, TaintFilter(), kube::CountedCpu::kAllocatable, {});
+    ASSERT_TRUE(peeked.ok()) << peeked.status().message();
+    if (peeked->resource_version == json_version) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
   ASSERT_TRUE(kube::IsKubeProtobuf(proto->body)) << proto->body.substr(0, 40);
-  Result<kube::HttpResponse> json = cluster().Admin("GET", path);
-  ASSERT_TRUE(json.ok() && json->status == 200);
 
   const TaintFilter not_ready =
       TaintFilter::Parse("node.kubernetes.io/not-ready").value();

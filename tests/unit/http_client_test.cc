@@ -52,7 +52,8 @@ class HttpClientTest : public ::testing::Test {
 
 TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
   WriteToken("token-1");
-  HttpClient http(WithTokenFile(), std::chrono::seconds(0));
+  HttpClient http(WithTokenFile(), &RealClock::Instance(),
+                  std::chrono::seconds(0));
   KubeApi api(&http);
   Result<std::string> before = api.Call({.path = "/api/v1/nodes"});
   ASSERT_FALSE(before.ok());
@@ -66,7 +67,7 @@ TEST_F(HttpClientTest, RereadsRotatedTokenFile) {
 double Counted(const char* metric) { return GlobalMetrics().Value(metric); }
 
 TEST_F(HttpClientTest, RequestsShareOneKeptAliveConnection) {
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http);
   const double before = Counted("propscaler_api_connections_total");
   for (int i = 0; i < 20; ++i) {
@@ -84,7 +85,7 @@ TEST_F(HttpClientTest, BigResponsesArriveGzipped) {
                         {.name = "node-" + std::to_string(i), .index = i}))
                     .ok());
   }
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   const double before = Counted("propscaler_api_received_bytes_total");
   Result<HttpResponse> big = http.Do({.path = "/api/v1/nodes"});
   ASSERT_TRUE(big.ok());
@@ -103,7 +104,7 @@ TEST_F(HttpClientTest, BigResponsesArriveGzipped) {
 
 TEST_F(HttpClientTest, CachesTheTokenWithinTheInterval) {
   WriteToken("token-2");
-  HttpClient http(WithTokenFile());
+  HttpClient http(WithTokenFile(), &RealClock::Instance());
   KubeApi api(&http);
   ASSERT_TRUE(api.Call({.path = "/api/v1/nodes"}).ok());
   std::filesystem::remove(dir_ / "token");  // a rewrite in progress
@@ -112,7 +113,8 @@ TEST_F(HttpClientTest, CachesTheTokenWithinTheInterval) {
 
 TEST_F(HttpClientTest, UnauthorizedRereadsTheTokenFileAtOnce) {
   WriteToken("token-1");
-  HttpClient http(WithTokenFile(), std::chrono::hours(1));
+  HttpClient http(WithTokenFile(), &RealClock::Instance(),
+                  std::chrono::hours(1));
   KubeApi api(&http);
   ASSERT_EQ(api.Call({.path = "/api/v1/nodes"}).status().code(),
             StatusCode::kUnauthenticated);
@@ -132,7 +134,7 @@ TEST_F(HttpClientTest, SilentServerHitsTheIdleTimeout) {
   hang.code = 0;
   hang.delay = std::chrono::milliseconds(4000);
   server_.AddFault(hang);
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http, {.idle_timeout = std::chrono::seconds(1)});
   const auto start = std::chrono::steady_clock::now();
   Result<std::string> hung = api.Call({.path = "/api/v1/nodes"});
@@ -149,7 +151,7 @@ TEST_F(HttpClientTest, SilentServerHitsTheIdleTimeout) {
 // timeout. (A watch the server never answers still hits it: the e2e
 // ConnectionFaultTest.HungWatchIsAbandonedAndRestarted.)
 TEST_F(HttpClientTest, AcceptedQuietWatchOutlastsTheIdleTimeout) {
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http, {.idle_timeout = std::chrono::seconds(1)});
   const auto start = std::chrono::steady_clock::now();
   int lines = 0;
@@ -168,7 +170,7 @@ TEST_F(HttpClientTest, RetryAfterHoldsBackCallsToThatPath) {
   throttle.code = 429;
   throttle.retry_after_seconds = 1;
   server_.AddFault(throttle);
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http);
   Result<std::string> throttled = api.Call({.path = "/api/v1/nodes?limit=1"});
   EXPECT_EQ(throttled.status().code(), StatusCode::kUnavailable);
@@ -186,7 +188,7 @@ TEST_F(HttpClientTest, RetryAfterHoldsBackCallsToThatPath) {
 }
 
 TEST_F(HttpClientTest, MapsHttpErrorsToStatusCodes) {
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http);
   Result<ConfigMap> missing = api.GetConfigMap("ns", "absent");
   ASSERT_FALSE(missing.ok());
@@ -212,7 +214,7 @@ TEST_F(HttpClientTest, MapsHttpErrorsToStatusCodes) {
 TEST_F(HttpClientTest, RefusedConnectionIsUnavailable) {
   ClientConfig config;
   config.server = "http://127.0.0.1:1";
-  HttpClient http(config);
+  HttpClient http(config, &RealClock::Instance());
   Result<HttpResponse> response = http.Do({.path = "/api/v1/nodes"});
   ASSERT_FALSE(response.ok());
   EXPECT_EQ(response.status().code(), StatusCode::kUnavailable);
@@ -248,7 +250,7 @@ TEST(InClusterConfigTest, ReadsServiceAccountFiles) {
 // event: that is when a reflector's copy stops being stale. A refused watch
 // never does.
 TEST_F(HttpClientTest, WatchSaysWhenTheServerAcceptedIt) {
-  HttpClient http(WithToken());
+  HttpClient http(WithToken(), &RealClock::Instance());
   KubeApi api(&http);
   std::vector<std::string> seen;
   Status status = api.Watch(
@@ -265,7 +267,7 @@ TEST_F(HttpClientTest, WatchSaysWhenTheServerAcceptedIt) {
 
   ClientConfig wrong = WithToken();
   wrong.token = "token-9";
-  HttpClient refused_http(wrong);
+  HttpClient refused_http(wrong, &RealClock::Instance());
   KubeApi refused(&refused_http);
   bool opened = false;
   Status denied = refused.Watch(

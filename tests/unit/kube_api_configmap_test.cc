@@ -18,7 +18,7 @@ class KubeApiConfigMapTest : public ::testing::Test {
     ASSERT_TRUE(server_.Start({}).ok());
     ClientConfig config;
     config.server = server_.url();
-    http_ = std::make_unique<HttpClient>(config);
+    http_ = std::make_unique<HttpClient>(config, &RealClock::Instance());
     api_ = std::make_unique<KubeApi>(http_.get());
     ASSERT_TRUE(server_
                     .CreateObject(

@@ -43,7 +43,7 @@ class LeaderElectorTest : public ::testing::Test {
     ASSERT_TRUE(server_.Start({}).ok());
     ClientConfig config;
     config.server = server_.url();
-    http_ = std::make_unique<HttpClient>(config);
+    http_ = std::make_unique<HttpClient>(config, &RealClock::Instance());
     api_ = std::make_unique<KubeApi>(http_.get());
   }
   LeaderElectionConfig Config(const std::string& identity) {

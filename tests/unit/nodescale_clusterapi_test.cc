@@ -207,7 +207,7 @@ class ClusterApiProviderTest : public ::testing::Test {
     ASSERT_TRUE(server_.Start({}).ok());
     kube::ClientConfig config;
     config.server = server_.url();
-    http_ = std::make_unique<kube::HttpClient>(config);
+    http_ = std::make_unique<kube::HttpClient>(config, &RealClock::Instance());
     api_ = std::make_unique<kube::KubeApi>(http_.get());
     provider_ = std::make_unique<ClusterApiProvider>(api_.get(),
                                                      &RealClock::Instance());
