@@ -161,23 +161,24 @@ class Reflector {
   // cache is still filling after a restart, a role granted later). Returns
   // when `on_forbidden` answers false (the owner has given up).
   //
-  // A refusal of a list or watch that was allowed before is most likely a
-  // server whose RBAC cache is still filling after a restart: it is tried
-  // again within seconds (1, 2, 4 ... 32 s) before the long period.
+  // A refusal after a watch was accepted before is most likely a server
+  // whose RBAC cache is still filling after a restart: it is tried again
+  // within seconds (1, 2, 4 ... 32 s) before the long period.
   void RunRetryingWhenForbidden(
       StopSignal* stop,
       const std::function<bool(const Status& refused)>& on_forbidden) {
     StopWhenForbidden();
     int quick = 0;
-    int lists = lists_;
+    int opened = watches_opened_;
     Run(stop);
     while (forbidden() && !stop->stopped()) {
-      if (lists_ > lists) quick = 0;  // allowed again since the last refusal
-      lists = lists_;
+      if (watches_opened_ > opened) quick = 0;  // allowed again meanwhile
+      opened = watches_opened_;
       if (!on_forbidden(LastError())) break;
-      const Duration wait = listed_before_ && quick < kQuickForbiddenRetries
-                                ? Duration(std::chrono::seconds(1 << quick++))
-                                : Duration(kForbiddenRetryPeriod);
+      const Duration wait =
+          watches_opened_ > 0 && quick < kQuickForbiddenRetries
+              ? Duration(std::chrono::seconds(1 << quick++))
+              : Duration(kForbiddenRetryPeriod);
       if (stop->WaitFor(wait)) break;
       Run(stop);
     }
@@ -217,6 +218,7 @@ class Reflector {
     // copy was current at: it is no longer stale, even before any event
     // comes (on a quiet collection, the first bookmark takes a minute).
     auto on_open = [&] {
+      ++watches_opened_;
       if (has_error_.load(std::memory_order_relaxed)) {
         SetLastError(Status::Ok());
       }
@@ -251,6 +253,7 @@ class Reflector {
         first = false;
       }
       if (event->initial_events_end) {
+        ++watches_opened_;
         resource_version_ = event->resource_version;
         Complete(std::move(initial));
         initial = {};
@@ -289,7 +292,6 @@ class Reflector {
   }
   // The list is whole.
   void Complete(std::vector<T> items) {
-    ++lists_;
     if (sink_.stage) {
       sink_.commit();
     } else {
@@ -333,7 +335,7 @@ class Reflector {
   std::string what_;
   std::string resource_version_;
   bool listed_before_ = false;  // a list has completed: the next reads newest
-  int lists_ = 0;               // completed
+  std::atomic<int> watches_opened_{0};  // accepted by the server
   std::mt19937 random_{std::random_device{}()};
   void CountRestart(const char* reason) const {
     GlobalMetrics().Add("propscaler_watch_restarts_total",

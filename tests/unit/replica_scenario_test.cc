@@ -295,6 +295,34 @@ TEST_F(ReplicaScenarioTest, RelistsAfterTheHistoryIsCompacted) {
   EXPECT_EQ(Calls("list nodes"), 2);
 }
 
+// A restarted API server refuses everything for a few seconds while its
+// RBAC cache fills. Watches that were allowed before are tried again within
+// seconds, not after the 5-minute period of a refusal RBAC means: a node
+// added after the server is back is followed within seconds.
+TEST_F(ReplicaScenarioTest, RefusalsRightAfterARestartPassWithinSeconds) {
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(1));
+  ASSERT_EQ(Replicas(), 3);
+  cluster_.SetFault([](std::string_view call) {
+    return Status(StatusCode::kPermissionDenied,
+                  std::string(call) + ": HTTP 403: RBAC cache filling");
+  });
+  cluster_.store().DropWatches();
+  clock_.SleepFor(seconds(3));
+  cluster_.SetFault(nullptr);
+  // Watched again within a minute (retries 1, 2, 4 ... s apart): a node
+  // added is followed within a second, and nothing is listed by cycles.
+  clock_.SleepFor(minutes(1));
+  const int64_t lists = Calls("list nodes");
+  AddNodes(4, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 4);
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(Calls("list nodes"), lists);
+  EXPECT_TRUE(health_.LastCycle().has_value() && health_.LastCycle()->ok())
+      << health_.LastCycle()->message();
+}
+
 TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
   StartWith(2, 1);
   clock_.SleepFor(seconds(1));
