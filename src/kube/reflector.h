@@ -39,6 +39,9 @@
 
 namespace propscaler::kube {
 
+// How often a list, watch or GET that RBAC refused is tried again.
+inline constexpr std::chrono::minutes kForbiddenRetryPeriod{5};
+
 template <typename T>
 struct ReflectorSink {
   std::function<void(std::vector<T>)> replace;  // after every full list
@@ -60,7 +63,6 @@ class Reflector {
   static constexpr std::chrono::milliseconds kInitialBackoff{200};
   static constexpr std::chrono::seconds kMaxBackoff{10};
   // How often RunRetryingWhenForbidden tries a forbidden list again.
-  static constexpr std::chrono::minutes kForbiddenRetryPeriod{5};
   static constexpr int kQuickForbiddenRetries = 6;
 
   Reflector(std::unique_ptr<ListWatch<T>> source, ReflectorSink<T> sink,

@@ -16,11 +16,12 @@
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "common/status.h"
+#include "kube/reflector.h"
 
 namespace propscaler::runtime {
 
-// How often a refused list, watch or GET is tried again.
-inline constexpr std::chrono::minutes kForbiddenRetryPeriod{5};
+// How often a refused list, watch or GET is tried again: the reflectors'.
+using kube::kForbiddenRetryPeriod;
 
 class Refusal {
  public:
@@ -51,11 +52,6 @@ class Refusal {
   const R& Note(const R& answer) EXCLUDES(mutex_) {
     NoteStatus(answer.ok() ? Status::Ok() : StatusOf(answer));
     return answer;
-  }
-
-  bool refused() const EXCLUDES(mutex_) {
-    MutexLock lock(&mutex_);
-    return refused_;
   }
 
  private:

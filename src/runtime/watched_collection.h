@@ -68,7 +68,6 @@ class WatchedCollection {
 
   // Listed once by the watch, or listed by each cycle instead.
   bool synced() const { return listed_ || polled_; }
-  bool polled() const { return polled_; }
   // OK, or why the copy may be stale.
   Status LastError() const {
     return polled_ ? last_poll_error_status() : reflector_.LastError();

@@ -90,11 +90,6 @@ class WatchedObject {
     MutexLock lock(&mutex_);
     return listed_ || polled_;
   }
-  // Read with a GET every cycle (RBAC refuses the watch).
-  bool polled() const EXCLUDES(mutex_) {
-    MutexLock lock(&mutex_);
-    return polled_;
-  }
   // OK, or why the watched copy may be stale (OK while read with GETs).
   Status LastError() const {
     return polled() ? Status::Ok() : reflector_.LastError();
@@ -200,6 +195,12 @@ class WatchedObject {
       }
     }
     if (!cause.empty()) on_change_(cause);
+  }
+
+  // Read with a GET every cycle (RBAC refuses the watch).
+  bool polled() const EXCLUDES(mutex_) {
+    MutexLock lock(&mutex_);
+    return polled_;
   }
 
   bool Differs(const std::optional<T>& before,
