@@ -15,7 +15,9 @@ bool IsMirrorPod(const PodState& pod) {
 }
 
 bool IsKeptPodAnnotation(std::string_view key) {
-  return key == kSafeToEvictAnnotation || key == kMirrorPodAnnotation;
+  return key == kSafeToEvictAnnotation || key == kMirrorPodAnnotation ||
+         key == kDoNotDisruptAnnotation || key == kOwnDoNotDisruptAnnotation ||
+         key == kPodDeletionCostAnnotation;
 }
 
 std::string_view AnnotationOf(const Labels& annotations, std::string_view key) {

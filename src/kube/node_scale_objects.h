@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/clock.h"
 #include "common/frozen.h"
 #include "common/label_selector.h"
 #include "kube/resources.h"
@@ -31,6 +32,20 @@ inline constexpr std::string_view kDeletionCandidateTaint =
     "DeletionCandidateOfClusterAutoscaler";
 inline constexpr std::string_view kToBeDeletedTaint =
     "ToBeDeletedByClusterAutoscaler";
+
+// Karpenter's opt-out, on a pod or a node: "true" blocks voluntary
+// disruption; on a pod a duration ("30m") blocks while the pod is younger.
+// propscaler reads its own spelling the same way.
+inline constexpr std::string_view kDoNotDisruptAnnotation =
+    "karpenter.sh/do-not-disrupt";
+inline constexpr std::string_view kOwnDoNotDisruptAnnotation =
+    "propscaler.io/do-not-disrupt";
+inline constexpr std::string_view kPodDeletionCostAnnotation =
+    "controller.kubernetes.io/pod-deletion-cost";
+// On a node propscaler made: the hash of its group's template then, so a
+// changed template shows the node drifted.
+inline constexpr std::string_view kTemplateHashAnnotation =
+    "propscaler.io/template-hash";
 
 enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
 
@@ -123,6 +138,8 @@ struct PodState {
   bool has_local_storage = false;  // an emptyDir or hostPath volume
   // spec.terminationGracePeriodSeconds (the API server's default: 30).
   int64_t termination_grace_seconds = 30;
+  int32_t priority = 0;  // spec.priority
+  TimePoint start_time;  // status.startTime; the epoch while unset
 
   std::string Key() const { return namespace_ + "/" + name; }
 };
@@ -137,6 +154,18 @@ struct NodeState {
   std::string provider_id;  // spec.providerID, e.g. aws:///us-east-1a/i-0abc
   bool ready = false;
   bool unschedulable = false;  // cordoned
+};
+
+// A PodDisruptionBudget as disruption reads it: which pods it covers and
+// how many of them may go now.
+struct PdbState {
+  std::string namespace_;
+  std::string name;
+  LabelSelector selector;           // {} covers every pod of the namespace
+  bool no_selector = false;         // a null selector covers none (policy/v1)
+  int64_t disruptions_allowed = 0;  // status.disruptionsAllowed
+  // maxUnavailable 0 or "0%", or minAvailable "100%": no pod may ever go.
+  bool blocks_all = false;
 };
 
 // Not bound to a node and not finished.

@@ -5,11 +5,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
+#include "common/duration.h"
 #include "common/quantity.h"
 #include "kube/object_json.h"
+#include "kube/pod_decode.h"
 
 namespace propscaler::kube {
 namespace {
@@ -488,6 +491,12 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
   PS_ASSIGN_OR_RETURN(pod->spread, SpreadAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
   pod->has_local_storage = HasLocalStorage(spec);
+  if (const Value* priority = Member(spec, "priority")) {
+    if (!priority->IsInt()) {
+      return WrongType(Join(path, "priority"), "a 32-bit integer", *priority);
+    }
+    pod->priority = priority->GetInt();
+  }
   if (Member(spec, "terminationGracePeriodSeconds") != nullptr) {
     PS_ASSIGN_OR_RETURN(pod->termination_grace_seconds,
                         IntegerAt(spec, "terminationGracePeriodSeconds", path));
@@ -530,6 +539,10 @@ Result<PodState> DecodePod(const Value& item, const std::string& path) {
   if (status != nullptr) {
     PS_ASSIGN_OR_RETURN(phase,
                         StringAt(*status, "phase", Join(path, "status")));
+    std::string start_time;
+    PS_ASSIGN_OR_RETURN(start_time,
+                        StringAt(*status, "startTime", Join(path, "status")));
+    if (!start_time.empty()) pod.start_time = ParseRfc3339(start_time);
   }
   pod.terminated = phase == "Succeeded" || phase == "Failed";
   return pod;
@@ -635,6 +648,16 @@ Result<NodeGroup> DecodeGroup(const Value& item, const std::string& path) {
       return WrongType(Join(path, "price"), "a number", *price);
     group.price = price->GetDouble();
   }
+  PS_ASSIGN_OR_RETURN(group.pool, StringAt(item, "pool", path));
+  std::string capacity_type;
+  PS_ASSIGN_OR_RETURN(capacity_type, StringAt(item, "capacityType", path));
+  if (!capacity_type.empty()) {
+    if (capacity_type != "on-demand" && capacity_type != "spot") {
+      return Status::Invalid(Join(path, "capacityType") + ": \"" +
+                             capacity_type + "\" is not on-demand or spot");
+    }
+    group.capacity_type = capacity_type;
+  }
   const Value* node_template = nullptr;
   PS_ASSIGN_OR_RETURN(node_template, ObjectAt(item, "template", path));
   if (node_template != nullptr) {
@@ -663,6 +686,138 @@ Result<std::map<int, std::vector<std::string>>> DecodePriorities(
                         StringsAt(*priorities, key.c_str(), "priorities"));
   }
   return out;
+}
+
+// "30s", "1h30m", or "Never" (nullopt) when `allow_never`.
+Result<std::optional<Duration>> PoolDurationAt(const Value& object,
+                                               const char* name,
+                                               const std::string& path,
+                                               std::optional<Duration> absent) {
+  const Value* value = Member(object, name);
+  if (value == nullptr) return absent;
+  if (!value->IsString())
+    return WrongType(Join(path, name), "a string", *value);
+  const std::string_view text(value->GetString(), value->GetStringLength());
+  if (text == "Never") return std::optional<Duration>();
+  Result<std::chrono::milliseconds> parsed =
+      ParseDuration(Join(path, name), text);
+  if (!parsed.ok()) return parsed.status();
+  if (parsed->count() < 0) {
+    return Status::Invalid(Join(path, name) + ": \"" + std::string(text) +
+                           "\" is negative");
+  }
+  return std::optional<Duration>(*parsed);
+}
+
+bool IsBudgetNodes(std::string_view nodes) {
+  const bool percent = !nodes.empty() && nodes.back() == '%';
+  if (percent) nodes.remove_suffix(1);
+  if (nodes.empty() || nodes.size() > (percent ? 3 : 9)) return false;
+  int64_t value = 0;
+  const auto [end, error] =
+      std::from_chars(nodes.data(), nodes.data() + nodes.size(), value);
+  return error == std::errc() && end == nodes.data() + nodes.size() &&
+         (!percent || value <= 100);
+}
+
+Result<DisruptionBudget> DecodeBudget(const Value& item,
+                                      const std::string& path) {
+  if (!item.IsObject()) return WrongType(path, "an object", item);
+  DisruptionBudget budget;
+  PS_ASSIGN_OR_RETURN(budget.nodes, StringAt(item, "nodes", path));
+  if (!IsBudgetNodes(budget.nodes)) {
+    return Status::Invalid(Join(path, "nodes") + ": \"" + budget.nodes +
+                           "\" is neither a count (\"3\") nor a percentage "
+                           "(\"10%\")");
+  }
+  PS_ASSIGN_OR_RETURN(budget.reasons, StringsAt(item, "reasons", path));
+  for (const std::string& reason : budget.reasons) {
+    if (reason != "Empty" && reason != "Drifted" && reason != "Underutilized") {
+      return Status::Invalid(Join(path, "reasons") + ": \"" + reason +
+                             "\" is not Empty, Drifted or Underutilized");
+    }
+  }
+  PS_ASSIGN_OR_RETURN(budget.schedule, StringAt(item, "schedule", path));
+  std::optional<Duration> duration;
+  PS_ASSIGN_OR_RETURN(duration,
+                      PoolDurationAt(item, "duration", path, std::nullopt));
+  if (budget.schedule.empty() != !duration.has_value()) {
+    return Status::Invalid(path +
+                           ": schedule and duration go together (one is set "
+                           "without the other)");
+  }
+  budget.duration = duration.value_or(Duration(0));
+  return budget;
+}
+
+Result<NodePool> DecodePool(const Value& item, const std::string& path) {
+  if (!item.IsObject()) return WrongType(path, "an object", item);
+  NodePool pool;
+  PS_ASSIGN_OR_RETURN(pool.name, StringAt(item, "name", path));
+  if (pool.name.empty())
+    return Status::Invalid(Join(path, "name") + ": missing");
+  PS_ASSIGN_OR_RETURN(
+      pool.expire_after,
+      PoolDurationAt(item, "expireAfter", path, pool.expire_after));
+  if (const Value* migrate = Member(item, "migrateToPreferred")) {
+    if (!migrate->IsBool()) {
+      return WrongType(Join(path, "migrateToPreferred"), "a boolean", *migrate);
+    }
+    pool.migrate_to_preferred = migrate->GetBool();
+  }
+  const Value* disruption = nullptr;
+  PS_ASSIGN_OR_RETURN(disruption, ObjectAt(item, "disruption", path));
+  if (disruption == nullptr) return pool;
+  const std::string at = Join(path, "disruption");
+  std::string policy;
+  PS_ASSIGN_OR_RETURN(policy, StringAt(*disruption, "consolidationPolicy", at));
+  if (policy == "WhenEmpty") {
+    pool.consolidation_policy = ConsolidationPolicy::kWhenEmpty;
+  } else if (!policy.empty() && policy != "WhenEmptyOrUnderutilized") {
+    return Status::Invalid(Join(at, "consolidationPolicy") + ": \"" + policy +
+                           "\" is not WhenEmpty or WhenEmptyOrUnderutilized");
+  }
+  PS_ASSIGN_OR_RETURN(pool.consolidate_after,
+                      PoolDurationAt(*disruption, "consolidateAfter", at,
+                                     pool.consolidate_after));
+  const Value* budgets = nullptr;
+  PS_ASSIGN_OR_RETURN(budgets, ArrayAt(*disruption, "budgets", at));
+  if (budgets == nullptr) return pool;
+  pool.budgets.clear();
+  for (size_t i = 0; i < budgets->Size(); ++i) {
+    DisruptionBudget budget;
+    PS_ASSIGN_OR_RETURN(
+        budget, DecodeBudget((*budgets)[i], Index(Join(at, "budgets"), i)));
+    pool.budgets.push_back(std::move(budget));
+  }
+  return pool;
+}
+
+// Pools, and every group's pool known.
+Status DecodePools(const Value& doc, NodeGroupsFile* out) {
+  const Value* pools = nullptr;
+  PS_ASSIGN_OR_RETURN(pools, ArrayAt(doc, "pools", ""));
+  for (size_t i = 0; pools != nullptr && i < pools->Size(); ++i) {
+    NodePool pool;
+    PS_ASSIGN_OR_RETURN(pool, DecodePool((*pools)[i], Index("pools", i)));
+    for (const NodePool& earlier : out->pools) {
+      if (earlier.name == pool.name) {
+        return Status::Invalid(Index("pools", i) + ".name: \"" + pool.name +
+                               "\" is declared twice");
+      }
+    }
+    out->pools.push_back(std::move(pool));
+  }
+  for (size_t i = 0; i < out->groups.size(); ++i) {
+    const std::string& name = out->groups[i].pool;
+    if (name.empty() || name == kDefaultPoolName) continue;
+    if (std::none_of(out->pools.begin(), out->pools.end(),
+                     [&](const NodePool& pool) { return pool.name == name; })) {
+      return Status::Invalid(Index("nodeGroups", i) + ".pool: \"" + name +
+                             "\" is not in pools");
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -699,6 +854,7 @@ Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text) {
     out.groups.push_back(std::move(group));
   }
   PS_ASSIGN_OR_RETURN(out.priorities, DecodePriorities(doc));
+  if (Status s = DecodePools(doc, &out); !s.ok()) return s;
   return out;
 }
 

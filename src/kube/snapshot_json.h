@@ -1,6 +1,6 @@
 // Decoding of snapshot files: what `kubectl get nodes -o json` and
 // `kubectl get pods -A -o json` print, and the node groups file
-// ({"nodeGroups":[...],"priorities":{...}}). Takes text, returns the
+// ({"nodeGroups":[...],"priorities":{...},"pools":[...]}). Takes text, returns the
 // compact structs; errors name the field path and the bad value
 // ("items[2].status.allocatable.cpu: quantity \"4x\": unknown suffix").
 // The caller adds the file name. No I/O.
@@ -24,6 +24,7 @@ Result<std::vector<PodState>> DecodePodListJson(std::string_view text);
 struct NodeGroupsFile {
   std::vector<NodeGroup> groups;
   std::map<int, std::vector<std::string>> priorities;  // may be empty
+  std::vector<NodePool> pools;  // may be empty: every group in the default
 };
 
 Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text);

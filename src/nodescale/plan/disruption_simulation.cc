@@ -1,0 +1,207 @@
+#include "nodescale/plan/disruption_simulation.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "nodescale/plan/disruption_cost.h"
+#include "nodescale/plan/estimator.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/predicates.h"
+
+namespace propscaler::nodescale {
+
+const NodePool& PoolOf(const DisruptionInput& input, std::string_view group) {
+  static const NodePool kDefault{std::string(kube::kDefaultPoolName)};
+  std::string_view pool_name = kube::kDefaultPoolName;
+  for (const NodeGroup& g : input.groups) {
+    if (g.name == group && !g.pool.empty()) pool_name = g.pool;
+  }
+  for (const NodePool& pool : input.pools) {
+    if (pool.name == pool_name) return pool;
+  }
+  return kDefault;
+}
+
+double PriceOf(const NodeGroup& group) { return group.price.value_or(0.0); }
+
+DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
+    : input_(input),
+      bins_(BinsFromNodes(input.snapshot->nodes, input.snapshot->pods)),
+      node_group_(input.snapshot->nodes.size(), nullptr),
+      gone_(input.snapshot->nodes.size(), false),
+      use_topology_(AnyInterPodConstraints(input.snapshot->pods)) {
+  std::unordered_map<std::string_view, const NodeGroup*> groups;
+  for (const NodeGroup& group : input.groups) groups[group.name] = &group;
+  std::unordered_map<std::string_view, std::vector<const NodeState*>> members;
+  const std::vector<NodeState>& nodes = input.snapshot->nodes;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    auto found = groups.find(NodeGroupOf(nodes[i]));
+    if (found != groups.end()) {
+      node_group_[i] = found->second;
+      members[found->first].push_back(&nodes[i]);
+    }
+    if (input.life[i].deleting) bins_[i].accepts_pods = false;
+  }
+  const std::vector<const PodState*> daemonsets =
+      OnePodPerDaemonSet(input.snapshot->pods);
+  for (const NodeGroup& group : input.groups) {
+    // A new node is made from the group's declared template when it has
+    // one: a drifted node is no model of its replacement.
+    std::optional<NodeTemplate> shape = group.declared_template;
+    if (!shape) {
+      std::optional<ChosenTemplate> chosen =
+          ChooseTemplate(group, members[group.name], nullptr);
+      if (chosen) shape = chosen->node;
+    }
+    if (!shape) continue;
+    shapes_.push_back({&group, *shape, {}});
+    shapes_.back().free = FreeOnNewNode(shapes_.back().node, daemonsets);
+  }
+  if (use_topology_) {
+    for (const Bin& bin : bins_) {
+      const size_t node = topology_.AddNode(bin.labels);
+      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
+    }
+  }
+  PlacePendingPods();
+}
+
+void DisruptionSimulator::PlacePendingPods() {
+  for (const PodState& pod : input_.snapshot->pods) {
+    if (!IsPending(pod)) continue;
+    if (std::optional<size_t> node = FindDestination(pod, false)) {
+      Place(pod, *node);
+    }
+  }
+  hint_ = 0;
+}
+
+bool DisruptionSimulator::InConsolidateWindow(size_t node) const {
+  const NodeGroup* group = node_group_[node];
+  if (group == nullptr) return false;
+  const std::optional<Duration>& after =
+      PoolOf(input_, group->name).consolidate_after;
+  // Never and 0s never hold a node back.
+  if (!after || *after <= Duration(0)) return false;
+  return input_.now - input_.life[node].last_pod_event < *after;
+}
+
+std::optional<size_t> DisruptionSimulator::FindDestination(const PodState& pod,
+                                                           bool gate) {
+  const bool constrained = use_topology_ && topology_.Matters(pod);
+  for (size_t step = 0; step < bins_.size(); ++step) {
+    const size_t i = (hint_ + step) % bins_.size();
+    if (gone_[i] || !BinAccepts(bins_[i], pod)) continue;
+    if (gate && InConsolidateWindow(i)) continue;
+    if (constrained && !topology_.Allows(pod, i)) continue;
+    hint_ = i;
+    return i;
+  }
+  return std::nullopt;
+}
+
+void DisruptionSimulator::Place(const PodState& pod, size_t node) {
+  PlaceOnBin(pod, &bins_[node]);
+  if (use_topology_) topology_.Place(pod, node);
+}
+
+void DisruptionSimulator::Remove(const PodState& pod, size_t node) {
+  RemoveFromBin(pod, &bins_[node]);
+  if (use_topology_) topology_.Remove(pod, node);
+}
+
+SimulationResult DisruptionSimulator::Simulate(
+    const std::vector<size_t>& candidates, bool gate_destinations,
+    int64_t max_new_nodes) {
+  // A removed node stays in the topology as an empty ghost, as in Cluster
+  // Autoscaler's simulation: its zone is still a domain for spreading, so
+  // its pods do not all crowd into the other zones.
+  std::vector<std::pair<const PodState*, size_t>> moving_from;
+  for (size_t node : candidates) {
+    gone_[node] = true;
+    for (const PodState* pod : bins_[node].pods) {
+      if (IsReschedulable(*pod)) moving_from.emplace_back(pod, node);
+    }
+  }
+  std::vector<const PodState*> moving;
+  for (auto& [pod, node] : moving_from) {
+    if (use_topology_) topology_.Remove(*pod, node);
+    moving.push_back(pod);
+  }
+  // Largest first, as a scheduler packing them would.
+  std::stable_sort(moving.begin(), moving.end(),
+                   [](const PodState* a, const PodState* b) {
+                     return a->requests.cpu_millis > b->requests.cpu_millis;
+                   });
+  std::vector<std::pair<const PodState*, size_t>> placed;
+  std::vector<const PodState*> left;
+  hint_ = 0;
+  for (const PodState* pod : moving) {
+    if (std::optional<size_t> node = FindDestination(*pod, gate_destinations)) {
+      Place(*pod, *node);
+      placed.emplace_back(pod, *node);
+    } else {
+      left.push_back(pod);
+    }
+  }
+  SimulationResult result;
+  if (left.empty()) {
+    result.ok = true;
+  } else if (max_new_nodes > 0) {
+    result.options = NewNodeOptions(left, max_new_nodes);
+    result.ok = !result.options.empty();
+    if (!result.ok) {
+      result.failure =
+          "pod " + left.front()->Key() +
+          " would fit neither another node nor " +
+          (max_new_nodes == 1 ? "one new node" : "new nodes of one group");
+    }
+  } else {
+    result.failure = "pod " + left.front()->Key() + " fits on no other node";
+  }
+  for (auto& [pod, node] : placed) Remove(*pod, node);
+  for (auto& [pod, node] : moving_from) {
+    if (use_topology_) topology_.Place(*pod, node);
+  }
+  for (size_t node : candidates) gone_[node] = false;
+  return result;
+}
+
+std::vector<NewNodes> DisruptionSimulator::NewNodeOptions(
+    const std::vector<const PodState*>& pods, int64_t max_new_nodes) const {
+  std::vector<NewNodes> options;
+  for (const GroupShape& shape : shapes_) {
+    const NodeGroup& group = *shape.group;
+    const int64_t room = group.max_size - group.target_size;
+    if (room <= 0 || input_.backed_off_groups.contains(group.name)) continue;
+    const bool admitted =
+        std::all_of(pods.begin(), pods.end(), [&](const PodState* pod) {
+          return CheckNodeConstraints(*pod, shape.node.labels,
+                                      shape.node.taints) == Unfit::kNone;
+        });
+    if (!admitted) continue;
+    const EstimateTopology topology =
+        use_topology_ ? EstimateTopology{&topology_, &shape.node.labels}
+                      : EstimateTopology{};
+    const PodEstimate estimate =
+        EstimateNewNodes(pods, shape.free, shape.node.allocatable,
+                         std::min(room, max_new_nodes), topology);
+    if (estimate.stopped_at_max_nodes || estimate.some_pod_too_big ||
+        estimate.node_count == 0) {
+      continue;
+    }
+    options.push_back(
+        {group.name, estimate.node_count,
+         PriceOf(group) * static_cast<double>(estimate.node_count)});
+  }
+  std::sort(options.begin(), options.end(),
+            [](const NewNodes& a, const NewNodes& b) {
+              if (a.price_per_hour != b.price_per_hour) {
+                return a.price_per_hour < b.price_per_hour;
+              }
+              return a.group < b.group;
+            });
+  return options;
+}
+
+}  // namespace propscaler::nodescale
