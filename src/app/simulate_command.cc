@@ -12,8 +12,10 @@
 #include "app/simulate_output.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
+#include "kube/pod_decode.h"
 #include "kube/snapshot_json.h"
 #include "nodescale/expander/chain.h"
+#include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
 
@@ -28,7 +30,7 @@ constexpr std::string_view kUsage =
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
     "[--balance-similar-node-groups] "
     "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
-    "[--seed=N]";
+    "[--seed=N] [--now=2026-01-01T00:00:00Z]";
 
 struct SimulateFlags {
   std::string nodes;
@@ -39,6 +41,8 @@ struct SimulateFlags {
   ScaleUpConfig scale_up;
   ScaleDownConfig scale_down;
   uint64_t seed = 0;  // of the random expander and random ties
+  // The time disruption is previewed at (node ages, budgets' schedules).
+  TimePoint now = std::chrono::system_clock::now();
 };
 
 Status ApplyLimitFlag(const std::string& name, const std::string& value,
@@ -107,6 +111,14 @@ Status ApplyFlag(const std::string& name, const std::string& value,
     Result<int64_t> seed = ParseNonNegativeFlag(name, value);
     if (!seed.ok()) return seed.status();
     flags->seed = static_cast<uint64_t>(*seed);
+    return Status::Ok();
+  }
+  if (name == "now") {
+    flags->now = kube::ParseRfc3339(value);
+    if (flags->now == TimePoint() || value.size() < 20 || value.back() != 'Z') {
+      return Status::Invalid("--now=" + value +
+                             ": want a UTC time like 2026-01-01T00:00:00Z");
+    }
     return Status::Ok();
   }
   return Status::Invalid("unknown flag --" + name);
@@ -180,6 +192,26 @@ Result<std::unique_ptr<ExpanderChain>> BuildExpander(
   return MakeExpanderChain(flags.expander, *priorities, rng);
 }
 
+// The first command each disruption method would issue now, with the
+// file's pools (or the default pool) and its priorities.
+DisruptionPlan PreviewDisruption(const Inputs& inputs,
+                                 const SimulateFlags& flags) {
+  DisruptionInput input;
+  input.snapshot = &inputs.snapshot;
+  input.life = NodeLivesFromSnapshot(inputs.snapshot);
+  input.groups = inputs.groups.groups;
+  input.pools = inputs.groups.pools;
+  if (Result<PriorityConfig> priorities =
+          CompilePriorities(inputs.groups.priorities);
+      priorities.ok()) {
+    input.group_priority = GroupPriorities(input.groups, *priorities);
+  }
+  input.now = flags.now;
+  DisruptionOptions options;
+  options.preview = true;
+  return PlanDisruption(input, options);
+}
+
 int Fail(const Status& status) {
   std::cerr << "propscaler simulate: " << status.message() << "\n";
   return kExitUsage;
@@ -204,8 +236,10 @@ int RunSimulateCommand(int argc, char** argv) {
                   flags->scale_up, expander->get());
   const ScaleDownPlan down =
       PlanScaleDown(inputs->snapshot, inputs->groups.groups, flags->scale_down);
-  std::cout << (flags->output == "json" ? SimulationJson(up, down)
-                                        : SimulationTable(up, down));
+  const DisruptionPlan disruption = PreviewDisruption(*inputs, *flags);
+  std::cout << (flags->output == "json"
+                    ? SimulationJson(up, down, disruption)
+                    : SimulationTable(up, down, disruption));
   return 0;
 }
 

@@ -64,6 +64,56 @@ void WriteScaleDown(const nodescale::ScaleDownPlan& down, Writer* w) {
   w->EndArray();
 }
 
+void WriteDisruption(const nodescale::DisruptionPlan& plan, Writer* w) {
+  w->Key("disruption");
+  w->StartArray();
+  for (const nodescale::DisruptionCommand& command : plan.previews) {
+    w->StartObject();
+    w->Key("method");
+    w->String(std::string(nodescale::DisruptionMethodName(command.method)));
+    w->Key("action");
+    w->String(std::string(command.action()));
+    w->Key("nodes");
+    w->StartArray();
+    for (const std::string& node : command.nodes) w->String(node);
+    w->EndArray();
+    w->Key("replacement");
+    if (command.replacement) {
+      w->StartObject();
+      w->Key("nodeGroup");
+      w->String(command.replacement->group);
+      w->Key("count");
+      w->Int64(command.replacement->count);
+      w->EndObject();
+    } else {
+      w->Null();
+    }
+    w->Key("savingsPerHour");
+    w->Double(command.savings_per_hour);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("disruptionBlocked");
+  w->StartArray();
+  for (const nodescale::BlockedCandidate& blocked : plan.blocked) {
+    w->StartObject();
+    w->Key("node");
+    w->String(blocked.node);
+    w->Key("method");
+    w->String(std::string(nodescale::DisruptionMethodName(blocked.method)));
+    w->Key("reason");
+    w->String(blocked.reason);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+std::string Money(double amount) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.4f", amount);
+  return text;
+}
+
 std::string Percent(double fraction) {
   char text[16];
   std::snprintf(text, sizeof(text), "%.0f%%", fraction * 100);
@@ -73,19 +123,22 @@ std::string Percent(double fraction) {
 }  // namespace
 
 std::string SimulationJson(const nodescale::ScaleUpPlan& up,
-                           const nodescale::ScaleDownPlan& down) {
+                           const nodescale::ScaleDownPlan& down,
+                           const nodescale::DisruptionPlan& disruption) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
   writer.StartObject();
   WriteScaleUp(up, &writer);
   WriteUnschedulable(up, &writer);
   WriteScaleDown(down, &writer);
+  WriteDisruption(disruption, &writer);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
 std::string SimulationTable(const nodescale::ScaleUpPlan& up,
-                            const nodescale::ScaleDownPlan& down) {
+                            const nodescale::ScaleDownPlan& down,
+                            const nodescale::DisruptionPlan& disruption) {
   std::ostringstream out;
   out << "SCALE UP (" << up.increases.size() << " groups, "
       << up.fit_existing.size() << " pending pods fit existing nodes)\n";
@@ -108,6 +161,23 @@ std::string SimulationTable(const nodescale::ScaleUpPlan& up,
   }
   for (const nodescale::KeptNode& kept : down.kept) {
     out << "  kept " << kept.node << ": " << kept.reason << "\n";
+  }
+  out << "DISRUPTION (first command of each method; "
+      << disruption.previews.size() << " methods would act)\n";
+  for (const nodescale::DisruptionCommand& command : disruption.previews) {
+    out << "  " << nodescale::DisruptionMethodName(command.method) << "  "
+        << command.action();
+    for (const std::string& node : command.nodes) out << " " << node;
+    if (command.replacement) {
+      out << "  -> " << command.replacement->count << " x "
+          << command.replacement->group;
+    }
+    out << "  saves " << Money(command.savings_per_hour) << "/h\n";
+  }
+  for (const nodescale::BlockedCandidate& blocked : disruption.blocked) {
+    out << "  blocked " << blocked.node << " ("
+        << nodescale::DisruptionMethodName(blocked.method)
+        << "): " << blocked.reason << "\n";
   }
   return out.str();
 }

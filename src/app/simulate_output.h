@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
 
@@ -12,12 +13,18 @@ namespace propscaler {
 
 // {"scaleUp":[{"nodeGroup","delta","pods"}],
 //  "unschedulable":[{"pod","reasons":{group:reason}}],
-//  "scaleDown":[{"node","nodeGroup","reason":"empty"|"underutilized"}]}
+//  "scaleDown":[{"node","nodeGroup","reason":"empty"|"underutilized"}],
+//  "disruption":[{"method","action":"delete"|"replace","nodes":[...],
+//                 "replacement":{"nodeGroup","count"}|null,
+//                 "savingsPerHour"}],
+//  "disruptionBlocked":[{"node","method","reason"}]}
 std::string SimulationJson(const nodescale::ScaleUpPlan& up,
-                           const nodescale::ScaleDownPlan& down);
+                           const nodescale::ScaleDownPlan& down,
+                           const nodescale::DisruptionPlan& disruption);
 
 std::string SimulationTable(const nodescale::ScaleUpPlan& up,
-                            const nodescale::ScaleDownPlan& down);
+                            const nodescale::ScaleDownPlan& down,
+                            const nodescale::DisruptionPlan& disruption);
 
 }  // namespace propscaler
 

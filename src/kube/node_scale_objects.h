@@ -152,6 +152,7 @@ struct NodeState {
   Labels annotations;
   std::vector<Taint> taints;
   std::string provider_id;  // spec.providerID, e.g. aws:///us-east-1a/i-0abc
+  TimePoint created;        // metadata.creationTimestamp
   bool ready = false;
   bool unschedulable = false;  // cordoned
 };

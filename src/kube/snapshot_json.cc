@@ -578,6 +578,9 @@ Result<NodeState> DecodeNode(const Value& item, const std::string& path) {
   PS_ASSIGN_OR_RETURN(node.labels, StringMapAt(*metadata, "labels", meta));
   PS_ASSIGN_OR_RETURN(node.annotations,
                       StringMapAt(*metadata, "annotations", meta));
+  std::string created;
+  PS_ASSIGN_OR_RETURN(created, StringAt(*metadata, "creationTimestamp", meta));
+  if (!created.empty()) node.created = ParseRfc3339(created);
   if (const Value* spec = Member(item, "spec")) {
     const Value* unschedulable = Member(*spec, "unschedulable");
     node.unschedulable = unschedulable != nullptr && unschedulable->IsBool() &&

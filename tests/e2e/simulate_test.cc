@@ -147,5 +147,44 @@ TEST(SimulateTest, MissingFileAndBadFlagsExitTwo) {
       << bad_expander.output;
 }
 
+// Three half-empty 16-cpu nodes whose pods fit one 8-cpu node of a cheaper
+// group (tests/data/simulate/consolidation): multi-node consolidation
+// replaces all three; past the pool's expireAfter (720h) expiry comes first.
+TEST(SimulateTest, PreviewsDisruption) {
+  const std::string dir = kData + "consolidation/";
+  auto run_at = [&](const std::string& now) {
+    Process process(PROPSCALER_BINARY,
+                    {"simulate", "--nodes=" + dir + "nodes.json",
+                     "--pods=" + dir + "pods.json",
+                     "--node-groups=" + dir + "groups.json", "--now=" + now});
+    std::optional<int> code = process.WaitForExit(std::chrono::seconds(30));
+    return SimulateRun{code.value_or(-1), process.Output()};
+  };
+  SimulateRun day_two = run_at("2026-01-02T00:00:00Z");
+  ASSERT_EQ(day_two.exit_code, 0) << day_two.output;
+  rapidjson::Document doc = Json(day_two);
+  const auto& commands = doc["disruption"];
+  ASSERT_EQ(commands.Size(), 2u) << day_two.output;
+  EXPECT_STREQ(commands[0]["method"].GetString(), "multi-node");
+  EXPECT_STREQ(commands[0]["action"].GetString(), "replace");
+  EXPECT_EQ(Strings(commands[0]["nodes"]),
+            (std::vector<std::string>{"big-0", "big-1", "big-2"}));
+  EXPECT_STREQ(commands[0]["replacement"]["nodeGroup"].GetString(), "small");
+  EXPECT_EQ(commands[0]["replacement"]["count"].GetInt(), 1);
+  EXPECT_DOUBLE_EQ(commands[0]["savingsPerHour"].GetDouble(), 2.7);
+  EXPECT_STREQ(commands[1]["method"].GetString(), "single-node");
+  EXPECT_TRUE(commands[1]["replacement"].IsNull());
+
+  SimulateRun expired = run_at("2026-03-01T00:00:00Z");
+  ASSERT_EQ(expired.exit_code, 0) << expired.output;
+  rapidjson::Document later = Json(expired);
+  EXPECT_STREQ(later["disruption"][0]["method"].GetString(), "expiry");
+
+  SimulateRun bad_now = run_at("yesterday");
+  EXPECT_EQ(bad_now.exit_code, 2);
+  EXPECT_NE(bad_now.output.find("--now=yesterday"), std::string::npos)
+      << bad_now.output;
+}
+
 }  // namespace
 }  // namespace propscaler::e2e

@@ -172,5 +172,61 @@ TEST(NodescaleSnapshotJsonTest, DecodesGroupsAndPriorities) {
   EXPECT_EQ(file->priorities.at(50), std::vector<std::string>{"^big-.*"});
 }
 
+TEST(SnapshotJsonTest, PoolsWithKarpenterDefaultsAndTheirErrors) {
+  auto file = DecodeNodeGroupsJson(R"({"nodeGroups":[
+      {"name":"g","minSize":0,"maxSize":3,"targetSize":0,"pool":"p",
+       "capacityType":"spot","price":0.5}],
+    "pools":[{"name":"p","expireAfter":"Never","migrateToPreferred":true,
+      "disruption":{"consolidationPolicy":"WhenEmpty","consolidateAfter":"1m",
+        "budgets":[{"nodes":"10%","reasons":["Drifted"],
+                    "schedule":"0 9 * * mon-fri","duration":"8h"}]}},
+      {"name":"defaults"}]})");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  EXPECT_EQ(file->groups[0].pool, "p");
+  EXPECT_EQ(file->groups[0].capacity_type, "spot");
+  const NodePool& p = file->pools[0];
+  EXPECT_EQ(p.consolidation_policy, ConsolidationPolicy::kWhenEmpty);
+  EXPECT_EQ(p.consolidate_after,
+            std::optional<Duration>(std::chrono::minutes(1)));
+  EXPECT_FALSE(p.expire_after.has_value());
+  EXPECT_TRUE(p.migrate_to_preferred);
+  ASSERT_EQ(p.budgets.size(), 1u);
+  EXPECT_EQ(p.budgets[0].schedule, "0 9 * * mon-fri");
+  EXPECT_EQ(p.budgets[0].duration, Duration(std::chrono::hours(8)));
+  EXPECT_EQ(file->pools[1], NodePool{"defaults"});
+  EXPECT_EQ(file->pools[1].budgets[0].nodes, "10%");
+  EXPECT_EQ(file->pools[1].expire_after,
+            std::optional<Duration>(std::chrono::hours(720)));
+
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {R"({"nodeGroups":[{"name":"g","pool":"nope"}]})",
+       "nodeGroups[0].pool: \"nope\" is not in pools"},
+      {R"({"nodeGroups":[{"name":"g","capacityType":"reserved"}]})",
+       "nodeGroups[0].capacityType: \"reserved\" is not on-demand or spot"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p","disruption":
+          {"budgets":[{"nodes":"110%"}]}}]})",
+       "pools[0].disruption.budgets[0].nodes: \"110%\" is neither"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p","disruption":
+          {"budgets":[{"nodes":"1","schedule":"@daily"}]}}]})",
+       "pools[0].disruption.budgets[0]: schedule and duration go together"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p","disruption":
+          {"consolidationPolicy":"Balanced"}}]})",
+       "\"Balanced\" is not WhenEmpty or WhenEmptyOrUnderutilized"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p","expireAfter":"30 days"}]})",
+       "pools[0].expireAfter"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p"},{"name":"p"}]})",
+       "pools[1].name: \"p\" is declared twice"},
+      {R"({"nodeGroups":[],"pools":[{"name":"p","disruption":
+          {"budgets":[{"nodes":"1","reasons":["Expired"]}]}}]})",
+       "\"Expired\" is not Empty, Drifted or Underutilized"},
+  };
+  for (const auto& [text, want] : bad) {
+    auto decoded = DecodeNodeGroupsJson(text);
+    ASSERT_FALSE(decoded.ok()) << text;
+    EXPECT_NE(decoded.status().message().find(want), std::string::npos)
+        << decoded.status().message();
+  }
+}
+
 }  // namespace
 }  // namespace propscaler::kube

@@ -246,7 +246,12 @@ class Planner {
     std::vector<Candidate> expired;
     for (size_t i = 0; i < Nodes().size(); ++i) {
       const NodeGroup* group = sim_.GroupOfNode(i);
-      if (group == nullptr || input_.life[i].deleting) continue;
+      // A node of unknown age (a file without creationTimestamp) never
+      // expires.
+      if (group == nullptr || input_.life[i].deleting ||
+          input_.life[i].created == TimePoint()) {
+        continue;
+      }
       const std::optional<Duration>& after =
           PoolOf(input_, group->name).expire_after;
       if (after && input_.now - input_.life[i].created >= *after) {
@@ -549,6 +554,31 @@ DisruptionPlan PlanDisruption(const DisruptionInput& input,
     if (!options.preview) break;
   }
   return plan;
+}
+
+std::map<std::string, int, std::less<>> GroupPriorities(
+    const std::vector<NodeGroup>& groups, const PriorityConfig& priorities) {
+  std::map<std::string, int, std::less<>> out;
+  for (const NodeGroup& group : groups) {
+    if (std::optional<int> p = PriorityOf(priorities, group.name)) {
+      out[group.name] = *p;
+    }
+  }
+  return out;
+}
+
+std::vector<NodeLife> NodeLivesFromSnapshot(const ClusterSnapshot& snapshot) {
+  std::vector<NodeLife> out;
+  for (const NodeState& node : snapshot.nodes) {
+    NodeLife life;
+    life.created = node.created;
+    life.last_pod_event = node.created;
+    life.deleting = std::any_of(
+        node.taints.begin(), node.taints.end(),
+        [](const Taint& taint) { return taint.key == kToBeDeletedTaint; });
+    out.push_back(life);
+  }
+  return out;
 }
 
 Result<DisruptionCommand> ValidateCommand(const DisruptionInput& input,

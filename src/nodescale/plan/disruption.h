@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "nodescale/expander/priority.h"
 #include "nodescale/plan/disruption_input.h"
 #include "nodescale/plan/disruption_simulation.h"
 
@@ -90,6 +91,16 @@ DisruptionPlan PlanDisruption(const DisruptionInput& input,
 Result<DisruptionCommand> ValidateCommand(const DisruptionInput& input,
                                           const DisruptionCommand& command,
                                           const DisruptionOptions& options);
+
+// Each group's priority under the priority expander's patterns (groups no
+// pattern matches are left out: the lowest).
+std::map<std::string, int, std::less<>> GroupPriorities(
+    const std::vector<NodeGroup>& groups, const PriorityConfig& priorities);
+
+// Per node of a snapshot read from files: made at its creationTimestamp,
+// pods last changed then (files carry no pod events), Ready taken as
+// initialized, being removed when it carries ToBeDeletedByClusterAutoscaler.
+std::vector<NodeLife> NodeLivesFromSnapshot(const ClusterSnapshot& snapshot);
 
 }  // namespace propscaler::nodescale
 
