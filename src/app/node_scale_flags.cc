@@ -47,6 +47,16 @@ DEFINE_int32(max_empty_bulk_delete, 10,
 DEFINE_int32(max_graceful_termination_sec, 600,
              "node-scale: how long a drained node waits for its evicted pods "
              "to go before it is deleted; after it, the removal fails.");
+DEFINE_string(disruption, "auto",
+              "node-scale: how nodes go away: scale-down (Cluster "
+              "Autoscaler's unneeded-node removal), karpenter (emptiness, "
+              "drift, expiry, consolidation by delete or cheaper "
+              "replacement, within pool budgets) or auto (karpenter when the "
+              "node groups file declares pools, else scale-down).");
+DEFINE_bool(spot_to_spot_consolidation, false,
+            "node-scale: with --disruption=karpenter, let consolidation "
+            "replace spot nodes by a cheaper spot node (Karpenter's "
+            "SpotToSpotConsolidation gate).");
 DEFINE_bool(balance_similar_node_groups, false,
             "node-scale: split scale-ups across similar groups.");
 DEFINE_string(max_node_provision_time, "15m",
@@ -195,6 +205,13 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   loop.max_graceful_termination =
       std::chrono::seconds(FLAGS_max_graceful_termination_sec);
   loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
+  loop.disruption = FLAGS_disruption;
+  loop.disruption_options.spot_to_spot = FLAGS_spot_to_spot_consolidation;
+  if (loop.disruption != "auto" && loop.disruption != "karpenter" &&
+      loop.disruption != "scale-down") {
+    return Status::Invalid("--disruption=" + loop.disruption +
+                           ": want auto, karpenter or scale-down");
+  }
   loop.scale_down.utilization_threshold =
       FLAGS_scale_down_utilization_threshold;
   loop.scale_down.ignore_daemonsets_utilization =

@@ -17,6 +17,9 @@ struct NodeTemplate {
   Resources allocatable;
   Labels labels;
   std::vector<Taint> taints;
+  // Written on the nodes made from it (kwok: the template's hash); not part
+  // of the shape a pod sees.
+  Labels annotations;
   bool operator==(const NodeTemplate&) const = default;
 };
 

@@ -19,9 +19,12 @@ std::string LabelsJson(const Labels& map) {
 std::string EncodeSimulatedNode(const std::string& name,
                                 const NodeTemplate& shape, bool ready) {
   const std::string allocatable = EncodeResourceMap(shape.allocatable);
+  Labels annotations = shape.annotations;
+  annotations["kwok.x-k8s.io/node"] = "fake";
   return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
          QuoteJsonString(name) + ",\"labels\":" + LabelsJson(shape.labels) +
-         ",\"annotations\":{\"kwok.x-k8s.io/node\":\"fake\"}},\"spec\":{"
+         ",\"annotations\":" + LabelsJson(annotations) +
+         "},\"spec\":{"
          "\"taints\":" +
          EncodeTaints(shape.taints) +
          "},\"status\":{\"capacity\":" + allocatable +

@@ -4,6 +4,7 @@
 
 #include "kube/decode.h"
 #include "kube/snapshot_json.h"
+#include "nodescale/plan/template_hash.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -51,6 +52,7 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   for (const auto& [name, group] : created_unseen_) ++sizes[group];
   for (NodeGroup& group : file->groups) group.target_size = sizes[group.name];
   priorities_ = std::move(file->priorities);
+  pools_ = std::move(file->pools);
   return std::move(file->groups);
 }
 
@@ -63,6 +65,10 @@ NodeTemplate KwokProvider::ShapeOf(const NodeGroup& group,
   NodeTemplate node = group.declared_template.value_or(NodeTemplate{});
   node.labels[std::string(kNodeGroupLabel)] = group.name;
   node.labels[std::string(kHostnameLabel)] = name;
+  if (group.declared_template) {
+    node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+        TemplateHash(*group.declared_template);
+  }
   return node;
 }
 

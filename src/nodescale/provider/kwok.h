@@ -4,7 +4,10 @@
 // Scale-up creates Node objects from the group's template (name
 // <group>-<random suffix>, label propscaler.io/node-group=<group>, the
 // template's allocatable, labels and taints, Ready=True); scale-down deletes
-// them. Simulates a cluster without a cloud, as CA's kwok provider does.
+// them. Each node carries propscaler.io/template-hash, the hash of the
+// template it was made from, so a changed template shows it drifted.
+// Pools come from the same file. Simulates a cluster without a cloud, as CA's
+// kwok provider does.
 #ifndef PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 #define PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 
@@ -37,6 +40,7 @@ class KwokProvider : public Provider {
   std::map<int, std::vector<std::string>> Priorities() const override {
     return priorities_;
   }
+  std::vector<NodePool> Pools() const override { return pools_; }
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
@@ -55,6 +59,7 @@ class KwokProvider : public Provider {
   // for, so a lagging watch never triggers a second scale-up.
   std::map<std::string, std::string> created_unseen_;
   std::map<int, std::vector<std::string>> priorities_;
+  std::vector<NodePool> pools_;
   std::map<std::string, std::string> deleted_seen_;
   std::mt19937_64 random_{std::random_device{}()};
 };

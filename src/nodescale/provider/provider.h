@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "nodescale/plan/disruption_budget.h"
 #include "nodescale/plan/node_templates.h"
 #include "nodescale/plan/snapshot.h"
 
@@ -39,6 +40,9 @@ class Provider {
   virtual std::map<int, std::vector<std::string>> Priorities() const {
     return {};
   }
+  // Disruption pools the provider's config declares (kwok's "pools"), as
+  // read by the last NodeGroups(); empty when it declares none.
+  virtual std::vector<NodePool> Pools() const { return {}; }
   // Gives up `delta` requested nodes that never registered.
   virtual Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) = 0;
 };

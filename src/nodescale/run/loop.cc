@@ -84,7 +84,13 @@ Status NodeScaleLoop::RunOnce() {
   ClearStaleDeletionTaints(it);
   FinishDrains(&it);
   const bool scaled_up = ScaleUp(&it);
-  if (!scaled_up && options_.scale_down_enabled) ScaleDown(&it);
+  if (!scaled_up && options_.scale_down_enabled) {
+    if (KarpenterDisruption()) {
+      Disrupt(&it);
+    } else {
+      ScaleDown(&it);
+    }
+  }
   WriteStatus(it, Status::Ok());
   GlobalMetrics().Observe(
       "propscaler_node_scale_loop_duration_seconds", {},
@@ -210,6 +216,13 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
   report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
   report.last_scale_up = last_scale_up_;
   report.last_scale_down = last_scale_down_;
+  report.disruption_commands = pending_commands_;
+  for (const BlockedCandidate& blocked : blocked_) {
+    report.disruption_blocked.push_back(
+        blocked.node + " (" +
+        std::string(DisruptionMethodName(blocked.method)) +
+        "): " + blocked.reason);
+  }
   const std::map<std::string, int64_t> ready = ReadyNodesByGroup(
       it.nodes, it.group_of ? it.group_of : GroupOfNode([](const NodeState&) {
         return std::string();

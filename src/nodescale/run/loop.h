@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -26,6 +27,7 @@
 #include "kube/event_recorder.h"
 #include "kube/lease.h"
 #include "nodescale/expander/priority.h"
+#include "nodescale/plan/disruption.h"
 #include "nodescale/plan/group_backoff.h"
 #include "nodescale/plan/provision_tracker.h"
 #include "nodescale/plan/scale_down.h"
@@ -51,6 +53,14 @@ struct LoopOptions {
   Duration max_graceful_termination = std::chrono::minutes(10);
   ScaleUpConfig scale_up;
   ScaleDownConfig scale_down;
+  // --disruption: "scale-down" (Cluster Autoscaler's), "karpenter"
+  // (consolidation, drift, expiry, budgets), or "auto": karpenter when the
+  // provider declares pools.
+  std::string disruption = "auto";
+  DisruptionOptions disruption_options;
+  // Consolidation waits this long and checks its command again (Karpenter's
+  // 15 s).
+  Duration disruption_validation_delay = std::chrono::seconds(15);
 };
 
 class NodeScaleLoop {
@@ -95,6 +105,18 @@ class NodeScaleLoop {
                  const std::string& message);
   void WriteStatus(const Iteration& it, const Status& health);
 
+  // Karpenter-style disruption (loop_disruption.cc): plan, wait and
+  // validate, launch the replacement, wait for it to be Ready, then remove
+  // the old nodes through the scale-down path (taint, drain, delete).
+  bool KarpenterDisruption() const;
+  void Disrupt(Iteration* it);
+  DisruptionInput DisruptionInputOf(const Iteration& it);
+  void NotePodEvents(const Iteration& it);
+  void StartCommand(const DisruptionCommand& command, Iteration* it);
+  void RemoveForCommand(const DisruptionCommand& command, Iteration* it);
+  void TrackReplacement(Iteration* it);
+  void ReportDisruption(const DisruptionPlan& plan, const Iteration& it);
+
   const kube::Client* api_;
   Provider* provider_;
   const LiveObjectStore* state_;
@@ -121,6 +143,26 @@ class NodeScaleLoop {
     TimePoint deadline;
   };
   std::map<std::string, Draining> draining_;
+
+  // A consolidation command waiting out its validation delay.
+  std::optional<DisruptionCommand> awaiting_validation_;
+  TimePoint validate_at_;
+  // A replacement launched, its old nodes waiting for it to be Ready.
+  struct Replacing {
+    DisruptionCommand command;
+    int64_t ready_before = 0;  // Ready nodes of the group at launch
+    TimePoint deadline;
+  };
+  std::optional<Replacing> replacing_;
+  // Per node: a fingerprint of its pods and when it last changed.
+  struct PodEvents {
+    uint64_t fingerprint = 0;
+    TimePoint last_change;
+  };
+  std::map<std::string, PodEvents> pod_events_;
+  std::set<std::string> seen_ready_;
+  std::vector<std::string> pending_commands_;  // for /status and the report
+  std::vector<BlockedCandidate> blocked_;
 };
 
 }  // namespace propscaler::nodescale

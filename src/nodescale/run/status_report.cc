@@ -24,6 +24,17 @@ std::string RenderStatus(const StatusReport& report) {
     }
     out << "\n";
   }
+  if (!report.disruption_commands.empty() ||
+      !report.disruption_blocked.empty()) {
+    out << "\nDisruption:\n  Commands:\n";
+    for (const std::string& line : report.disruption_commands) {
+      out << "    " << line << "\n";
+    }
+    out << "  Blocked:\n";
+    for (const std::string& line : report.disruption_blocked) {
+      out << "    " << line << "\n";
+    }
+  }
   return out.str();
 }
 

@@ -35,6 +35,9 @@ struct StatusReport {
   std::vector<GroupStatus> groups;
   std::string last_scale_up = "never";
   std::string last_scale_down = "never";
+  // Karpenter-style disruption: commands in flight and candidates held back.
+  std::vector<std::string> disruption_commands;
+  std::vector<std::string> disruption_blocked;
 };
 
 std::string RenderStatus(const StatusReport& report);
