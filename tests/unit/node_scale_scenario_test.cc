@@ -513,6 +513,53 @@ TEST_F(NodeScaleScenarioTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   }
 }
 
+// Karpenter's half (issue 26): three 16-cpu nodes of one pod each, a 4-cpu
+// group at a third of the price, consolidateAfter 30s. Nothing happens
+// inside the window or the 15 s validation; then one small node is made,
+// and only once it is Ready are the three old nodes drained and deleted.
+// (The small group's pool never consolidates: no controller here recreates
+// the evicted pods, so the new node would otherwise go as empty.)
+TEST_F(NodeScaleScenarioTest, ConsolidationReplacesThreeNodesByOneCheaperNode) {
+  ASSERT_TRUE(
+      sim::PutConfigMap(
+          cluster_.store(), kNamespace, kGroupsConfigMap,
+          {{"node-groups.json",
+            R"({"pools":[{"name":"general","disruption":{)"
+            R"("consolidateAfter":"30s","budgets":[{"nodes":"100%"}]}},)"
+            R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
+            R"("nodeGroups":[)" +
+                std::string(R"({"name":"big","pool":"general","price":1.0,)"
+                            R"("minSize":0,"maxSize":5,"template":{)"
+                            R"("allocatable":{"cpu":"16","memory":"16Gi",)"
+                            R"("pods":"110"}}},)"
+                            R"({"name":"small","pool":"kept","price":0.3,)"
+                            R"("minSize":0,"maxSize":5,"template":{)"
+                            R"("allocatable":{"cpu":"4","memory":"16Gi",)"
+                            R"("pods":"110"}}}]})")}})
+          .ok());
+  for (int i = 0; i < 3; ++i) {
+    const std::string node = "big-" + std::to_string(i);
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("big", 16000), true)
+                    .ok());
+    ASSERT_TRUE(
+        sim::CreateObject(cluster_.store(), "/api/v1/namespaces/default/pods",
+                          sim::PodJson("web-" + std::to_string(i), "1", node))
+            .ok());
+  }
+  const int64_t created_before = Calls("create nodes");
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(seconds(35));
+  EXPECT_EQ(Calls("create nodes"), created_before)
+      << "inside consolidateAfter and the validation delay";
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 3u);
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(Calls("create nodes"), created_before + 1);
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 1u);
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+}
+
 // A drained node waits for its evicted pod to be gone (here a finalizer
 // keeps it), up to --max-graceful-termination-sec (600 s by default, also
 // the cap on the pod's own 3600 s grace), and is deleted once it is.
