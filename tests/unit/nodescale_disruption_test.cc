@@ -450,6 +450,19 @@ TEST_F(DisruptionTest, DaemonSetAndVeryLowPriorityPodsLeaveANodeEmpty) {
             std::string::npos);
 }
 
+// Where Karpenter has none, groups have a min size (Cluster Autoscaler's):
+// deletes never go below it.
+TEST_F(DisruptionTest, DeletesStopAtTheGroupsMinSize) {
+  for (int i = 0; i < 4; ++i) AddNode("n" + std::to_string(i), "big");
+  FindGroup("big")->min_size = 3;
+  DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command);
+  EXPECT_EQ(plan.command->nodes.size(), 1u);
+  EXPECT_NE(Reasons(plan).find("node group big at min size 3"),
+            std::string::npos)
+      << Reasons(plan);
+}
+
 // Karpenter v1.14 sorts by price over disruption cost: of two nodes of one
 // price, the one with fewer pods goes first.
 TEST_F(DisruptionTest, CandidatesWithFewerPodsComeFirst) {

@@ -101,6 +101,10 @@ class Planner {
       all_spot = all_spot && c.group->capacity_type == "spot";
       own_groups.insert(c.group->name);
     }
+    if (std::optional<std::string> floor = BelowMinSize(candidates)) {
+      *why = *floor;
+      return std::nullopt;
+    }
     const SimulationResult result = sim_.Simulate(nodes, true, 1);
     if (!result.ok) {
       *why = result.failure;
@@ -137,6 +141,19 @@ class Planner {
     int64_t nodes = 0;
     int64_t disrupting = 0;
   };
+
+  // Removing these nodes would take a group below its min size.
+  static std::optional<std::string> BelowMinSize(
+      const std::vector<Candidate>& candidates) {
+    std::map<const NodeGroup*, int64_t> taken;
+    for (const Candidate& c : candidates) {
+      if (++taken[c.group] > c.group->target_size - c.group->min_size) {
+        return "node group " + c.group->name + " at min size " +
+               std::to_string(c.group->min_size);
+      }
+    }
+    return std::nullopt;
+  }
 
   // A group of the pool, to look the pool up by.
   std::string PoolGroup(const std::string& pool) const {
@@ -316,8 +333,13 @@ class Planner {
                   c.pool->name);
         continue;
       }
-      --it->second;
       taken.push_back(c);
+      if (std::optional<std::string> floor = BelowMinSize(taken)) {
+        taken.pop_back();
+        Block(c.node, DisruptionMethod::kEmptiness, *floor);
+        continue;
+      }
+      --it->second;
     }
     if (taken.empty()) return std::nullopt;
     DisruptionCommand command =
