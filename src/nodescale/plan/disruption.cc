@@ -34,11 +34,11 @@ class Planner {
           DisruptionPlan* plan)
       : input_(input), options_(options), plan_(plan), sim_(input) {
     CountPoolNodes();
-    for (const auto& [pool, count] : counts_) {
+    for (const auto& [name, count] : counts_) {
       for (DisruptionReason reason :
            {DisruptionReason::kEmpty, DisruptionReason::kDrifted,
             DisruptionReason::kUnderutilized}) {
-        Allowed(PoolOf(input_, PoolGroup(pool)), reason);
+        Allowed(*count.pool, reason);
       }
     }
   }
@@ -84,6 +84,15 @@ class Planner {
     plan_->allowances.push_back(
         {pool.name, reason, count.nodes, allowance.allowed, allowance.error});
     return allowed_[key] = allowance.allowed;
+  }
+
+  // What a method may still spend of a pool's budget for `reason`, taken
+  // from Allowed() on first use and decremented by the caller.
+  int64_t& Left(std::map<std::string, int64_t>* left, const NodePool& pool,
+                DisruptionReason reason) {
+    auto [it, fresh] = left->try_emplace(pool.name, 0);
+    if (fresh) it->second = Allowed(pool, reason);
+    return it->second;
   }
 
   // Delete when the pods fit on the nodes left; replace by one strictly
@@ -138,6 +147,7 @@ class Planner {
 
  private:
   struct PoolCount {
+    const NodePool* pool = nullptr;
     int64_t nodes = 0;
     int64_t disrupting = 0;
   };
@@ -155,14 +165,6 @@ class Planner {
     return std::nullopt;
   }
 
-  // A group of the pool, to look the pool up by.
-  std::string PoolGroup(const std::string& pool) const {
-    for (const NodeGroup& group : input_.groups) {
-      if (PoolOf(input_, group.name).name == pool) return group.name;
-    }
-    return "";
-  }
-
   const NodeGroup* GroupNamed(std::string_view name) const {
     for (const NodeGroup& group : input_.groups) {
       if (group.name == name) return &group;
@@ -174,9 +176,10 @@ class Planner {
 
   void CountPoolNodes() {
     for (size_t i = 0; i < Nodes().size(); ++i) {
-      const NodeGroup* group = sim_.GroupOfNode(i);
-      if (group == nullptr || !input_.life[i].initialized) continue;
-      PoolCount& count = counts_[PoolOf(input_, group->name).name];
+      const NodePool* pool = sim_.PoolOfNode(i);
+      if (pool == nullptr || !input_.life[i].initialized) continue;
+      PoolCount& count = counts_[pool->name];
+      count.pool = pool;
       ++count.nodes;
       if (!Nodes()[i].ready || input_.life[i].deleting) ++count.disrupting;
     }
@@ -186,8 +189,17 @@ class Planner {
     plan_->blocked.push_back({Nodes()[node].name, method, std::move(reason)});
   }
 
+  void BlockByBudget(const Candidate& c, DisruptionMethod method,
+                     DisruptionReason reason) {
+    Block(c.node, method,
+          "no disruption allowed for " +
+              std::string(DisruptionReasonName(reason)) +
+              " by the budgets of pool " + c.pool->name);
+  }
+
   // Why the node may not be disrupted by any graceful method: not ours, on
-  // its way out, not yet initialized or Ready, about to take pending pods,
+  // its way out, not yet initialized or Ready, about to take pending pods
+  // (Karpenter's nominated nodes),
   // opted out, or holding a pod that may not go.
   std::optional<std::string> NodeBlocker(size_t i) const {
     const NodeState& node = Nodes()[i];
@@ -195,7 +207,6 @@ class Planner {
     if (sim_.GroupOfNode(i) == nullptr) return "not in a node group";
     if (life.deleting) return "already being removed";
     if (!life.initialized || !node.ready) return "not Ready";
-    if (life.nominated) return "pending pods were planned onto it";
     for (const PodState* pod : sim_.PodsOn(i)) {
       if (IsPending(*pod)) return "pending pod " + pod->Key() + " fits on it";
     }
@@ -213,7 +224,7 @@ class Planner {
     Candidate c;
     c.node = i;
     c.group = sim_.GroupOfNode(i);
-    c.pool = &PoolOf(input_, c.group->name);
+    c.pool = sim_.PoolOfNode(i);
     c.price = PriceOf(*c.group);
     c.cost = RescheduleCost(sim_.PodsOn(i));
     c.empty = c.cost <= 1.0;
@@ -262,15 +273,14 @@ class Planner {
   std::optional<DisruptionCommand> Expiry() {
     std::vector<Candidate> expired;
     for (size_t i = 0; i < Nodes().size(); ++i) {
-      const NodeGroup* group = sim_.GroupOfNode(i);
+      const NodePool* pool = sim_.PoolOfNode(i);
       // A node of unknown age (a file without creationTimestamp) never
       // expires.
-      if (group == nullptr || input_.life[i].deleting ||
+      if (pool == nullptr || input_.life[i].deleting ||
           input_.life[i].created == TimePoint()) {
         continue;
       }
-      const std::optional<Duration>& after =
-          PoolOf(input_, group->name).expire_after;
+      const std::optional<Duration>& after = pool->expire_after;
       if (after && input_.now - input_.life[i].created >= *after) {
         expired.push_back(MakeCandidate(i));
       }
@@ -325,12 +335,10 @@ class Planner {
     std::map<std::string, int64_t> left;
     std::vector<Candidate> taken;
     for (const Candidate& c : EmptinessCandidates()) {
-      auto [it, fresh] = left.try_emplace(c.pool->name, 0);
-      if (fresh) it->second = Allowed(*c.pool, DisruptionReason::kEmpty);
-      if (it->second <= 0) {
-        Block(c.node, DisruptionMethod::kEmptiness,
-              "no disruption allowed for Empty by the budgets of pool " +
-                  c.pool->name);
+      int64_t& budget = Left(&left, *c.pool, DisruptionReason::kEmpty);
+      if (budget <= 0) {
+        BlockByBudget(c, DisruptionMethod::kEmptiness,
+                      DisruptionReason::kEmpty);
         continue;
       }
       taken.push_back(c);
@@ -339,7 +347,7 @@ class Planner {
         Block(c.node, DisruptionMethod::kEmptiness, *floor);
         continue;
       }
-      --it->second;
+      --budget;
     }
     if (taken.empty()) return std::nullopt;
     DisruptionCommand command =
@@ -363,9 +371,7 @@ class Planner {
                      });
     for (const Candidate& c : drifted) {
       if (Allowed(*c.pool, DisruptionReason::kDrifted) <= 0) {
-        Block(c.node, DisruptionMethod::kDrift,
-              "no disruption allowed for Drifted by the budgets of pool " +
-                  c.pool->name);
+        BlockByBudget(c, DisruptionMethod::kDrift, DisruptionReason::kDrifted);
         continue;
       }
       const SimulationResult result =
@@ -413,11 +419,9 @@ class Planner {
     std::vector<Candidate> candidates;
     std::map<std::string, int64_t> left;
     for (const Candidate& c : ConsolidationCandidates()) {
-      auto [it, fresh] = left.try_emplace(c.pool->name, 0);
-      if (fresh)
-        it->second = Allowed(*c.pool, DisruptionReason::kUnderutilized);
-      if (it->second <= 0) continue;
-      --it->second;
+      int64_t& budget = Left(&left, *c.pool, DisruptionReason::kUnderutilized);
+      if (budget <= 0) continue;
+      --budget;
       candidates.push_back(c);
     }
     if (candidates.size() < 2) return std::nullopt;
@@ -464,10 +468,8 @@ class Planner {
   std::optional<DisruptionCommand> SingleNode() {
     for (const Candidate& c : InterleavePools(ConsolidationCandidates())) {
       if (Allowed(*c.pool, DisruptionReason::kUnderutilized) <= 0) {
-        Block(c.node, DisruptionMethod::kSingleNode,
-              "no disruption allowed for Underutilized by the budgets of "
-              "pool " +
-                  c.pool->name);
+        BlockByBudget(c, DisruptionMethod::kSingleNode,
+                      DisruptionReason::kUnderutilized);
         continue;
       }
       std::string why;
@@ -515,9 +517,8 @@ class Planner {
       }
       if (best == nullptr) continue;
       if (Allowed(*c.pool, DisruptionReason::kDrifted) <= 0) {
-        Block(c.node, DisruptionMethod::kPriority,
-              "no disruption allowed for Drifted by the budgets of pool " +
-                  c.pool->name);
+        BlockByBudget(c, DisruptionMethod::kPriority,
+                      DisruptionReason::kDrifted);
         continue;
       }
       DisruptionCommand command =
@@ -630,9 +631,9 @@ Result<DisruptionCommand> ValidateCommand(const DisruptionInput& input,
   std::map<std::string, int64_t> left;
   std::vector<Candidate> within;
   for (const Candidate& c : still) {
-    auto [it, fresh] = left.try_emplace(c.pool->name, 0);
-    if (fresh) it->second = planner.Allowed(*c.pool, command.reason);
-    if (it->second-- > 0) within.push_back(c);
+    if (planner.Left(&left, *c.pool, command.reason)-- > 0) {
+      within.push_back(c);
+    }
   }
   if (within.empty() || (within.size() < still.size() && !keeps_subset)) {
     return Status::Invalid("budget: pool " + still.front().pool->name +

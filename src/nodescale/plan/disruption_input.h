@@ -27,8 +27,6 @@ struct NodeLife {
   TimePoint last_pod_event;
   // Being removed (by a command in flight, or marked for deletion).
   bool deleting = false;
-  // Pending pods were planned onto it lately: not a candidate.
-  bool nominated = false;
   // It has been Ready once: until then it neither counts for budgets nor
   // is a candidate, as Karpenter's uninitialized nodes.
   bool initialized = true;

@@ -28,6 +28,8 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     : input_(input),
       bins_(BinsFromNodes(input.snapshot->nodes, input.snapshot->pods)),
       node_group_(input.snapshot->nodes.size(), nullptr),
+      node_pool_(input.snapshot->nodes.size(), nullptr),
+      in_window_(input.snapshot->nodes.size(), false),
       gone_(input.snapshot->nodes.size(), false),
       use_topology_(AnyInterPodConstraints(input.snapshot->pods)) {
   std::unordered_map<std::string_view, const NodeGroup*> groups;
@@ -38,7 +40,12 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     auto found = groups.find(NodeGroupOf(nodes[i]));
     if (found != groups.end()) {
       node_group_[i] = found->second;
+      node_pool_[i] = &PoolOf(input, found->first);
       members[found->first].push_back(&nodes[i]);
+      // Never and 0s never hold a node back.
+      const std::optional<Duration>& after = node_pool_[i]->consolidate_after;
+      in_window_[i] = after && *after > Duration(0) &&
+                      input.now - input.life[i].last_pod_event < *after;
     }
     if (input.life[i].deleting) bins_[i].accepts_pods = false;
   }
@@ -76,23 +83,13 @@ void DisruptionSimulator::PlacePendingPods() {
   hint_ = 0;
 }
 
-bool DisruptionSimulator::InConsolidateWindow(size_t node) const {
-  const NodeGroup* group = node_group_[node];
-  if (group == nullptr) return false;
-  const std::optional<Duration>& after =
-      PoolOf(input_, group->name).consolidate_after;
-  // Never and 0s never hold a node back.
-  if (!after || *after <= Duration(0)) return false;
-  return input_.now - input_.life[node].last_pod_event < *after;
-}
-
 std::optional<size_t> DisruptionSimulator::FindDestination(const PodState& pod,
                                                            bool gate) {
   const bool constrained = use_topology_ && topology_.Matters(pod);
   for (size_t step = 0; step < bins_.size(); ++step) {
     const size_t i = (hint_ + step) % bins_.size();
     if (gone_[i] || !BinAccepts(bins_[i], pod)) continue;
-    if (gate && InConsolidateWindow(i)) continue;
+    if (gate && in_window_[i]) continue;
     if (constrained && !topology_.Allows(pod, i)) continue;
     hint_ = i;
     return i;

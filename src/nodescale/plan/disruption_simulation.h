@@ -52,8 +52,8 @@ class DisruptionSimulator {
     return bins_[node].pods;
   }
   const NodeGroup* GroupOfNode(size_t node) const { return node_group_[node]; }
-  // Whether the node is within its pool's consolidateAfter window.
-  bool InConsolidateWindow(size_t node) const;
+  // Null for a node of no group.
+  const NodePool* PoolOfNode(size_t node) const { return node_pool_[node]; }
 
  private:
   struct GroupShape {
@@ -71,6 +71,9 @@ class DisruptionSimulator {
   const DisruptionInput& input_;
   std::vector<Bin> bins_;
   std::vector<const NodeGroup*> node_group_;
+  std::vector<const NodePool*> node_pool_;
+  // Within its pool's consolidateAfter window: takes no pods when gated.
+  std::vector<bool> in_window_;
   std::vector<bool> gone_;
   const bool use_topology_;
   Topology topology_;

@@ -31,6 +31,15 @@ void DeclareMetrics() {
                    "Nodes removed, by node group.");
   m.DeclareGauge("propscaler_node_group_size",
                  "Node group sizes: min, max, target and ready.");
+  m.DeclareCounter("propscaler_disruption_decisions_total",
+                   "Disruption commands started, by method and action.");
+  m.DeclareCounter("propscaler_disruption_failed_validations_total",
+                   "Consolidation commands rejected after the validation "
+                   "delay, by method.");
+  m.DeclareGauge("propscaler_disruption_eligible_nodes",
+                 "Nodes a disruption method could take, by reason.");
+  m.DeclareGauge("propscaler_disruption_allowed_disruptions",
+                 "Disruptions the budgets allow now, by pool and reason.");
   m.DeclareHistogram("propscaler_node_scale_loop_duration_seconds",
                      "Duration of one node-scale loop iteration.",
                      {0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30});
@@ -153,8 +162,9 @@ bool NodeScaleLoop::ScaleUp(Iteration* it) {
   GlobalMetrics().Set("propscaler_unschedulable_pods", {},
                       static_cast<double>(unschedulable));
   memory_.backed_off_groups = backoff_.BackedOffGroups(it->now);
+  it->priorities = CurrentPriorities();
   Result<std::unique_ptr<ExpanderChain>> chain =
-      MakeExpanderChain(options_.expander, CurrentPriorities(), &rng_);
+      MakeExpanderChain(options_.expander, it->priorities, &rng_);
   if (!chain.ok()) {
     LOG(ERROR) << chain.status().message();
     return false;

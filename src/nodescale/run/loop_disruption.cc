@@ -15,19 +15,6 @@
 namespace propscaler::nodescale {
 namespace {
 
-void DeclareDisruptionMetrics() {
-  Metrics& m = GlobalMetrics();
-  m.DeclareCounter("propscaler_disruption_decisions_total",
-                   "Disruption commands started, by method and action.");
-  m.DeclareCounter("propscaler_disruption_failed_validations_total",
-                   "Consolidation commands rejected after the validation "
-                   "delay, by method.");
-  m.DeclareGauge("propscaler_disruption_eligible_nodes",
-                 "Nodes a disruption method could take, by reason.");
-  m.DeclareGauge("propscaler_disruption_allowed_disruptions",
-                 "Disruptions the budgets allow now, by pool and reason.");
-}
-
 std::string Describe(const DisruptionCommand& command) {
   std::string out = std::string(DisruptionMethodName(command.method)) + " " +
                     std::string(command.action());
@@ -98,19 +85,13 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   }
   input.groups = it.groups;
   input.pools = provider_->Pools();
-  Result<PriorityConfig> priorities =
-      CompilePriorities(provider_->Priorities());
-  if (priorities.ok()) {
-    input.group_priority = GroupPriorities(it.groups, *priorities);
-  }
+  input.group_priority = GroupPriorities(it.groups, it.priorities);
   input.backed_off_groups = backoff_.BackedOffGroups(it.now);
   input.now = it.now;
   return input;
 }
 
 void NodeScaleLoop::Disrupt(Iteration* it) {
-  static const bool declared = (DeclareDisruptionMetrics(), true);
-  (void)declared;
   NotePodEvents(*it);
   if (replacing_) {
     TrackReplacement(it);

@@ -18,6 +18,8 @@ struct NodeScaleLoop::Iteration {
   std::vector<NodeGroup> groups;
   GroupOfNode group_of;
   ClusterSnapshot snapshot;
+  // The priority expander's config as ScaleUp read it this iteration.
+  PriorityConfig priorities;
 
   const NodeGroup* Group(const std::string& name) const {
     for (const NodeGroup& group : groups) {
