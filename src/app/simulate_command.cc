@@ -12,7 +12,7 @@
 #include "app/simulate_output.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
-#include "kube/pod_decode.h"
+#include "common/utc_time.h"
 #include "kube/snapshot_json.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption.h"
@@ -114,7 +114,7 @@ Status ApplyFlag(const std::string& name, const std::string& value,
     return Status::Ok();
   }
   if (name == "now") {
-    flags->now = kube::ParseRfc3339(value);
+    flags->now = ParseRfc3339(value);
     if (flags->now == TimePoint() || value.size() < 20 || value.back() != 'Z') {
       return Status::Invalid("--now=" + value +
                              ": want a UTC time like 2026-01-01T00:00:00Z");

@@ -14,4 +14,13 @@ std::string FormatUtc(std::chrono::system_clock::time_point time,
   return std::string(text, length);
 }
 
+std::chrono::system_clock::time_point ParseRfc3339(std::string_view text) {
+  std::tm tm{};
+  const std::string copy(text);
+  if (strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) {
+    return {};
+  }
+  return std::chrono::system_clock::from_time_t(timegm(&tm));
+}
+
 }  // namespace propscaler

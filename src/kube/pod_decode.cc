@@ -2,9 +2,9 @@
 
 #include <rapidjson/document.h>
 
-#include <ctime>
 #include <string>
 
+#include "common/utc_time.h"
 #include "kube/json_list_watch.h"
 #include "kube/object_json.h"
 
@@ -70,15 +70,6 @@ Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
 }
 
 }  // namespace
-
-TimePoint ParseRfc3339(std::string_view text) {
-  std::tm tm{};
-  const std::string copy(text);
-  if (strptime(copy.c_str(), "%Y-%m-%dT%H:%M:%S", &tm) == nullptr) {
-    return TimePoint();
-  }
-  return std::chrono::system_clock::from_time_t(timegm(&tm));
-}
 
 Result<ListPage<LivePod>> DecodeLivePodList(std::string_view body) {
   return DecodeJsonList<LivePod>(body, &DecodePod, "pod list");

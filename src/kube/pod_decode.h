@@ -22,9 +22,6 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line);
 ListWatchCodec<LivePod> LivePodCodec();
 ListWatchCodec<LiveNode> LiveNodeCodec();
 
-// "2024-05-01T10:00:00Z" as a time point; the epoch when unparsable.
-TimePoint ParseRfc3339(std::string_view text);
-
 }  // namespace propscaler::kube
 
 #endif  // PROPSCALER_KUBE_POD_DECODE_H_

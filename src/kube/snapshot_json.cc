@@ -11,8 +11,8 @@
 
 #include "common/duration.h"
 #include "common/quantity.h"
+#include "common/utc_time.h"
 #include "kube/object_json.h"
-#include "kube/pod_decode.h"
 
 namespace propscaler::kube {
 namespace {
