@@ -85,8 +85,8 @@ int RunNodeScaleMode() {
   ApiSession session(*config, &clock, settings->loop.scan_interval);
   const kube::KubeApi& api = session.api;
 
-  // The parts: watched pods and nodes, leader election, the provider, the
-  // loop and its scan-interval driver.
+  // The parts: watched pods, nodes and PodDisruptionBudgets, leader election,
+  // the provider, the loop and its scan-interval driver.
   LiveObjectStore state;
   auto nothing_to_notify = [](const std::string&) {};
   runtime::WatchedCollection<kube::LivePod> pods(
@@ -95,6 +95,12 @@ int RunNodeScaleMode() {
   runtime::WatchedCollection<kube::LiveNode> nodes(
       &clock, [&api] { return api.LiveNodes(); }, state.NodeSink(),
       {"nodes", "Grant list and watch on nodes."}, nothing_to_notify);
+  runtime::WatchedCollection<kube::PdbState> pdbs(
+      &clock, [&api] { return api.PodDisruptionBudgets(); }, state.PdbSink(),
+      {"poddisruptionbudgets",
+       "Grant list and watch on poddisruptionbudgets (policy): disruption "
+       "waits for them."},
+      nothing_to_notify);
   kube::LeaderElector elector(&api, settings->election, &clock);
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
@@ -108,6 +114,7 @@ int RunNodeScaleMode() {
                       [&](StopSignal* stop) {
                         pods.Start(stop);
                         nodes.Start(stop);
+                        pdbs.Start(stop);
                         nodescale::RunEveryScanInterval(
                             &loop, &state, may_act,
                             settings->loop.scan_interval, &session.health,
@@ -115,6 +122,7 @@ int RunNodeScaleMode() {
                         stop->Stop();
                         pods.Join();
                         nodes.Join();
+                        pdbs.Join();
                         return 0;
                       },
                   .start_lines = {"propscaler " PROPSCALER_VERSION

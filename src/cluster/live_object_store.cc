@@ -7,11 +7,15 @@ namespace {
 
 std::string KeyOf(const kube::LivePod& pod) { return pod.state.Key(); }
 std::string KeyOf(const kube::LiveNode& node) { return node.state.name; }
+std::string KeyOf(const kube::PdbState& pdb) {
+  return pdb.namespace_ + "/" + pdb.name;
+}
 
 void Intern(kube::LivePod* pod, PodInterner* interner) {
   interner->Intern(&pod->state);
 }
 void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
+void Intern(kube::PdbState*, PodInterner*) {}
 
 template <typename T>
 void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items,
@@ -58,6 +62,19 @@ kube::ReflectorSink<kube::LivePod> LiveObjectStore::PodSink() {
 
 kube::ReflectorSink<kube::LiveNode> LiveObjectStore::NodeSink() {
   return SinkFor(&mutex_, &nodes_, &interner_);
+}
+
+kube::ReflectorSink<kube::PdbState> LiveObjectStore::PdbSink() {
+  return SinkFor(&mutex_, &pdbs_, &interner_);
+}
+
+std::optional<std::vector<kube::PdbState>> LiveObjectStore::Pdbs() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pdbs_.synced) return std::nullopt;
+  std::vector<kube::PdbState> out;
+  out.reserve(pdbs_.items.size());
+  for (const auto& [key, pdb] : pdbs_.items) out.push_back(*pdb);
+  return out;
 }
 
 SharedList<kube::LivePod> LiveObjectStore::Pods() const {

@@ -1,16 +1,17 @@
-// The pods and nodes node-scale mode knows, kept compact and current by the
-// reflectors. Each object is stored once, immutable and shared: a loop takes
-// pointers to them (no copy of the cluster per loop), and an update replaces
-// the pointer, so a loop still reading the old object keeps it alive. Lists
-// arrive in pages and are staged beside the current copy until complete.
-// What pods of one controller have in common is kept once (PodInterner).
-// Thread-safe.
+// The pods, nodes and PodDisruptionBudgets node-scale mode knows, kept compact
+// and current by the reflectors. Each object is stored once, immutable and
+// shared: a loop takes pointers to them (no copy of the cluster per loop), and
+// an update replaces the pointer, so a loop still reading the old object keeps
+// it alive. Lists arrive in pages and are staged beside the current copy until
+// complete. What pods of one controller have in common is kept once
+// (PodInterner). Thread-safe.
 #ifndef PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 #define PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,11 +26,15 @@ class LiveObjectStore {
  public:
   kube::ReflectorSink<kube::LivePod> PodSink();
   kube::ReflectorSink<kube::LiveNode> NodeSink();
+  kube::ReflectorSink<kube::PdbState> PdbSink();
 
   SharedList<kube::LivePod> Pods() const;
   std::vector<kube::LiveNode> Nodes() const;
-  // Both collections were listed at least once.
+  // Pods and nodes were listed at least once.
   bool Synced() const;
+  // nullopt until PodDisruptionBudgets were listed: only disruption needs
+  // them, and it waits for them rather than act without.
+  std::optional<std::vector<kube::PdbState>> Pdbs() const;
 
   template <typename T>
   struct Collection {
@@ -42,6 +47,7 @@ class LiveObjectStore {
   mutable std::mutex mutex_;
   Collection<kube::LivePod> pods_;  // by namespace/name
   Collection<kube::LiveNode> nodes_;
+  Collection<kube::PdbState> pdbs_;
   PodInterner interner_;
 };
 

@@ -404,6 +404,19 @@ std::unique_ptr<ListWatch<LiveNode>> KubeApi::LiveNodes() const {
       this, Collection{"/api/v1/nodes", "", ""}, LiveNodeCodec());
 }
 
+std::unique_ptr<ListWatch<PdbState>> KubeApi::PodDisruptionBudgets() const {
+  // Discovery needs no RBAC beyond being authenticated; a server that does
+  // not serve policy/v1 answers 404.
+  const bool v1 = Call({.path = "/apis/policy/v1"}).status().code() !=
+                  StatusCode::kNotFound;
+  return std::make_unique<HttpListWatch<PdbState>>(
+      this,
+      Collection{v1 ? "/apis/policy/v1/poddisruptionbudgets"
+                    : "/apis/policy/v1beta1/poddisruptionbudgets",
+                 "", ""},
+      PdbCodec(v1 ? PdbVersion::kV1 : PdbVersion::kV1beta1));
+}
+
 Status KubeApi::EditNodeTaints(const std::string& name,
                                const NodeTaintEdit& edit) const {
   const std::string path = "/api/v1/nodes/" + name;

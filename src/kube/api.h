@@ -125,6 +125,7 @@ class KubeApi : public Client {
                      TimePoint now) const override;
   std::unique_ptr<ListWatch<LivePod>> Pods() const override;
   std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const override;
+  std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const override;
   Status EditNodeTaints(const std::string& name,
                         const NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

@@ -100,6 +100,9 @@ class Client {
   // Node-scale mode: every pod and every node, as its planner sees them.
   virtual std::unique_ptr<ListWatch<LivePod>> Pods() const = 0;
   virtual std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const = 0;
+  // Every PodDisruptionBudget: policy/v1 where the server serves it,
+  // policy/v1beta1 otherwise (Kubernetes before 1.21).
+  virtual std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const = 0;
   // Changes only what `edit` owns on node `name` (node_taint_edit.h).
   virtual Status EditNodeTaints(const std::string& name,
                                 const NodeTaintEdit& edit) const = 0;

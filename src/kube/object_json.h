@@ -1,6 +1,7 @@
-// Decoding of one Pod or Node object, already parsed, into the snapshot's
-// compact form: what snapshot_json does per list item, shared with the live
-// loop's watch decoders. Errors start with `path` ("items[2]", "object").
+// Decoding of one Pod, Node or PodDisruptionBudget object, already parsed, into
+// the snapshot's compact form: what snapshot_json does per list item, shared
+// with the live loop's watch decoders. Errors start with `path` ("items[2]",
+// "object").
 #ifndef PROPSCALER_KUBE_OBJECT_JSON_H_
 #define PROPSCALER_KUBE_OBJECT_JSON_H_
 
@@ -17,6 +18,12 @@ Result<PodState> DecodePodObject(const rapidjson::Value& item,
                                  const std::string& path);
 Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
                                    const std::string& path);
+
+// PodDisruptionBudgets differ between versions in what an empty selector
+// matches: nothing in policy/v1beta1, every pod of the namespace in v1.
+enum class PdbVersion { kV1beta1, kV1 };
+Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
+                                 const std::string& path, PdbVersion version);
 
 }  // namespace propscaler::kube
 

@@ -69,6 +69,14 @@ Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
                   ParseRfc3339(StringOf(metadata, "creationTimestamp"))};
 }
 
+Result<PdbState> DecodePdbV1(const Value& object, const std::string& path) {
+  return DecodePdbObject(object, path, PdbVersion::kV1);
+}
+Result<PdbState> DecodePdbV1beta1(const Value& object,
+                                  const std::string& path) {
+  return DecodePdbObject(object, path, PdbVersion::kV1beta1);
+}
+
 }  // namespace
 
 Result<ListPage<LivePod>> DecodeLivePodList(std::string_view body) {
@@ -90,6 +98,19 @@ ListWatchCodec<LivePod> LivePodCodec() {
 
 ListWatchCodec<LiveNode> LiveNodeCodec() {
   return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent};
+}
+
+ListWatchCodec<PdbState> PdbCodec(PdbVersion version) {
+  const JsonObjectDecoder<PdbState> decode =
+      version == PdbVersion::kV1 ? &DecodePdbV1 : &DecodePdbV1beta1;
+  return {[decode](std::string_view body) {
+            return DecodeJsonList<PdbState>(body, decode,
+                                            "PodDisruptionBudget list");
+          },
+          [decode](std::string_view line) {
+            return DecodeJsonWatchEvent<PdbState>(
+                line, decode, "PodDisruptionBudget watch event");
+          }};
 }
 
 }  // namespace propscaler::kube

@@ -1,6 +1,7 @@
-// Pods and Nodes for node-scale mode: list pages and watch events decoded
-// straight into the compact LivePod / LiveNode (snapshot state plus the
-// scheduling condition and creation time), for Reflector<T>.
+// Pods, Nodes and PodDisruptionBudgets for node-scale mode: list pages and
+// watch events decoded straight into the compact LivePod / LiveNode
+// (snapshot state plus the scheduling condition and creation time) and
+// PdbState, for Reflector<T>.
 #ifndef PROPSCALER_KUBE_POD_DECODE_H_
 #define PROPSCALER_KUBE_POD_DECODE_H_
 
@@ -9,6 +10,7 @@
 #include "common/status.h"
 #include "kube/list_watch.h"
 #include "kube/live_objects.h"
+#include "kube/object_json.h"
 #include "kube/objects.h"
 
 namespace propscaler::kube {
@@ -21,6 +23,7 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line);
 
 ListWatchCodec<LivePod> LivePodCodec();
 ListWatchCodec<LiveNode> LiveNodeCodec();
+ListWatchCodec<PdbState> PdbCodec(PdbVersion version);
 
 }  // namespace propscaler::kube
 

@@ -308,18 +308,17 @@ Result<LabelRequirement::Op> ParseSelectorOp(const std::string& text,
                          "\" is not In, NotIn, Exists or DoesNotExist");
 }
 
-Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
-  const Value* selector = Member(term, "labelSelector");
+// A metav1.LabelSelector object at `at`.
+Result<LabelSelector> LabelSelectorOf(const Value& selector,
+                                      const std::string& at) {
   std::vector<LabelRequirement> requirements;
-  if (selector == nullptr) return LabelSelector(requirements);
-  const std::string at = Join(path, "labelSelector");
   Labels match_labels;
-  PS_ASSIGN_OR_RETURN(match_labels, StringMapAt(*selector, "matchLabels", at));
+  PS_ASSIGN_OR_RETURN(match_labels, StringMapAt(selector, "matchLabels", at));
   for (const auto& [key, value] : match_labels) {
     requirements.push_back({key, LabelRequirement::Op::kEquals, {value}});
   }
   const Value* expressions = nullptr;
-  PS_ASSIGN_OR_RETURN(expressions, ArrayAt(*selector, "matchExpressions", at));
+  PS_ASSIGN_OR_RETURN(expressions, ArrayAt(selector, "matchExpressions", at));
   for (size_t j = 0; expressions != nullptr && j < expressions->Size(); ++j) {
     const std::string req_at = Index(Join(at, "matchExpressions"), j);
     LabelRequirement req;
@@ -332,6 +331,66 @@ Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
     requirements.push_back(std::move(req));
   }
   return LabelSelector(std::move(requirements));
+}
+
+Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
+  const Value* selector = Member(term, "labelSelector");
+  if (selector == nullptr) return LabelSelector();
+  return LabelSelectorOf(*selector, Join(path, "labelSelector"));
+}
+
+// An IntOrString that allows no disruption at all: 0 or "0%" for
+// maxUnavailable, "100%" for minAvailable.
+bool IntOrStringIs(const Value* value, int64_t number,
+                   std::string_view percent) {
+  if (value == nullptr) return false;
+  if (value->IsInt64()) return value->GetInt64() == number;
+  return value->IsString() && std::string_view(value->GetString()) == percent;
+}
+
+Result<PdbState> DecodePdb(const Value& item, const std::string& path,
+                           bool empty_selector_matches_all) {
+  PdbState pdb;
+  const Value* metadata = nullptr;
+  PS_ASSIGN_OR_RETURN(metadata, ObjectAt(item, "metadata", path));
+  if (metadata == nullptr) {
+    return Status::Invalid(Join(path, "metadata") + ": missing");
+  }
+  const std::string meta = Join(path, "metadata");
+  PS_ASSIGN_OR_RETURN(pdb.name, StringAt(*metadata, "name", meta));
+  if (pdb.name.empty())
+    return Status::Invalid(Join(meta, "name") + ": missing");
+  PS_ASSIGN_OR_RETURN(pdb.namespace_, StringAt(*metadata, "namespace", meta));
+  if (pdb.namespace_.empty()) pdb.namespace_ = "default";
+  const Value* spec = nullptr;
+  PS_ASSIGN_OR_RETURN(spec, ObjectAt(item, "spec", path));
+  const std::string spec_at = Join(path, "spec");
+  const Value* selector = nullptr;
+  if (spec != nullptr) {
+    PS_ASSIGN_OR_RETURN(selector, ObjectAt(*spec, "selector", spec_at));
+  }
+  // policy/v1beta1: an empty selector matches no pod; policy/v1: every pod
+  // of the namespace. A null selector matches none in both.
+  pdb.no_selector = selector == nullptr || (!empty_selector_matches_all &&
+                                            selector->MemberCount() == 0);
+  if (selector != nullptr) {
+    PS_ASSIGN_OR_RETURN(pdb.selector,
+                        LabelSelectorOf(*selector, Join(spec_at, "selector")));
+  }
+  if (spec != nullptr) {
+    pdb.blocks_all = IntOrStringIs(Member(*spec, "maxUnavailable"), 0, "0%") ||
+                     IntOrStringIs(Member(*spec, "minAvailable"), -1, "100%");
+  }
+  const Value* status = Member(item, "status");
+  if (status != nullptr && Member(*status, "disruptionsAllowed") != nullptr) {
+    const Value& allowed = *Member(*status, "disruptionsAllowed");
+    if (!allowed.IsInt64()) {
+      return WrongType(Join(path, "status.disruptionsAllowed"), "an integer",
+                       allowed);
+    }
+    pdb.disruptions_allowed = allowed.GetInt64();
+  }
+  return pdb;
 }
 
 // The required terms of affinity.podAffinity or affinity.podAntiAffinity
@@ -841,6 +900,30 @@ Result<PodState> DecodePodObject(const rapidjson::Value& item,
 Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
                                    const std::string& path) {
   return DecodeNode(item, path);
+}
+
+Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
+                                 const std::string& path, PdbVersion version) {
+  return DecodePdb(item, path, version == PdbVersion::kV1);
+}
+
+Result<std::vector<PdbState>> DecodePdbListJson(std::string_view text) {
+  // `kubectl get pdb -o json` prints the newest version the server has;
+  // files are read as policy/v1 unless they say v1beta1.
+  rapidjson::Document doc;
+  PS_ASSIGN_OR_RETURN(doc, ParseObject(text));
+  std::string api_version;
+  PS_ASSIGN_OR_RETURN(api_version, StringAt(doc, "apiVersion", ""));
+  const bool v1 = api_version != "policy/v1beta1";
+  const Value* items = nullptr;
+  PS_ASSIGN_OR_RETURN(items, ArrayAt(doc, "items", ""));
+  std::vector<PdbState> out;
+  for (size_t i = 0; items != nullptr && i < items->Size(); ++i) {
+    PdbState pdb;
+    PS_ASSIGN_OR_RETURN(pdb, DecodePdb((*items)[i], Index("items", i), v1));
+    out.push_back(std::move(pdb));
+  }
+  return out;
 }
 
 Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text) {

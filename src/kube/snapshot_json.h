@@ -1,7 +1,7 @@
 // Decoding of snapshot files: what `kubectl get nodes -o json` and
 // `kubectl get pods -A -o json` print, and the node groups file
-// ({"nodeGroups":[...],"priorities":{...},"pools":[...]}). Takes text, returns the
-// compact structs; errors name the field path and the bad value
+// ({"nodeGroups":[...],"priorities":{...},"pools":[...]}). Takes text, returns
+// the compact structs; errors name the field path and the bad value
 // ("items[2].status.allocatable.cpu: quantity \"4x\": unknown suffix").
 // The caller adds the file name. No I/O.
 #ifndef PROPSCALER_KUBE_SNAPSHOT_JSON_H_
@@ -20,6 +20,8 @@ namespace propscaler::kube {
 
 Result<std::vector<NodeState>> DecodeNodeListJson(std::string_view text);
 Result<std::vector<PodState>> DecodePodListJson(std::string_view text);
+// `kubectl get pdb -A -o json`: policy/v1 unless the list says v1beta1.
+Result<std::vector<PdbState>> DecodePdbListJson(std::string_view text);
 
 struct NodeGroupsFile {
   std::vector<NodeGroup> groups;

@@ -17,5 +17,6 @@ template class WatchedObject<kube::PodTemplateWorkload>;
 template class WatchedCollection<kube::NodeInfo>;
 template class WatchedCollection<kube::LivePod>;
 template class WatchedCollection<kube::LiveNode>;
+template class WatchedCollection<kube::PdbState>;
 
 }  // namespace propscaler::runtime

@@ -95,6 +95,9 @@ class ApiRoutes {
 };
 
 void ApiRoutes::Get(const httplib::Request& req, httplib::Response& res) const {
+  if (std::optional<std::string> discovery = DiscoveryDocument(req.path)) {
+    return WriteJson(res, 200, *discovery);
+  }
   std::optional<ResourcePath> path = ResolvePath(req, res);
   if (!path) return;
   if (path->is_collection()) return ListOrWatch(req, res, *path);

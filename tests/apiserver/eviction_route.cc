@@ -2,6 +2,7 @@
 
 #include "apiserver/json_util.h"
 #include "apiserver/responses.h"
+#include "kube/object_json.h"
 
 namespace propscaler::sim {
 namespace {
@@ -55,6 +56,86 @@ ApiResult<ObjectPtr> DeleteOrMark(ObjectStore* store, const std::string& ns,
       });
 }
 
+int64_t IntegerOr(const rapidjson::Value& object, const char* key,
+                  int64_t fallback) {
+  if (!object.IsObject()) return fallback;
+  auto it = object.FindMember(key);
+  return it != object.MemberEnd() && it->value.IsInt64() ? it->value.GetInt64()
+                                                         : fallback;
+}
+
+// The PodDisruptionBudgets of the pod's namespace whose selector matches
+// it; a nil or empty selector matches nothing here (kube-apiserver's
+// eviction says so, even in policy/v1).
+std::vector<kube::PdbState> BudgetsCovering(const ObjectStore& store,
+                                            const std::string& ns,
+                                            const Labels& pod_labels) {
+  const ResourceType* pdbs = FindResourceType("poddisruptionbudgets");
+  ListChunk chunk = store.List(
+      *pdbs, ns, std::nullopt,
+      [](const ObjectKey&, const StoredObject&) { return true; }, 0);
+  std::vector<kube::PdbState> out;
+  for (const auto& [key, object] : chunk.objects) {
+    rapidjson::Document doc;
+    doc.Parse(object->json.c_str());
+    Result<kube::PdbState> pdb =
+        kube::DecodePdbObject(doc, key.name, kube::PdbVersion::kV1);
+    if (!pdb.ok() || pdb->no_selector || pdb->selector.empty()) continue;
+    if (pdb->selector.Matches(pod_labels)) out.push_back(*pdb);
+  }
+  return out;
+}
+
+// kube-apiserver's eviction check (pkg/registry/core/pod/storage/
+// eviction.go): a pod that is not running or already terminating goes
+// without one; more than one budget is a 500; a budget whose status is
+// older than its spec, or that allows no disruption now, refuses with 429;
+// otherwise its status.disruptionsAllowed is taken down by one.
+std::optional<ApiError> TakeDisruption(ObjectStore* store,
+                                       const std::string& ns,
+                                       const rapidjson::Document& pod,
+                                       const Labels& pod_labels) {
+  const std::string phase =
+      pod.HasMember("status") ? GetString(pod["status"], "phase") : "";
+  if (phase == "Succeeded" || phase == "Failed" || phase == "Pending" ||
+      !GetString(Metadata(pod), "deletionTimestamp").empty()) {
+    return std::nullopt;
+  }
+  const std::vector<kube::PdbState> budgets =
+      BudgetsCovering(*store, ns, pod_labels);
+  if (budgets.empty()) return std::nullopt;
+  if (budgets.size() > 1) {
+    return ApiError::ForCode(
+        500,
+        "This pod has more than one PodDisruptionBudget, which the eviction "
+        "subresource does not support.");
+  }
+  const ApiError refused = ApiError::ForCode(
+      429, "Cannot evict pod as it would violate the pod's disruption budget.");
+  const ResourceType* pdbs = FindResourceType("poddisruptionbudgets");
+  ApiResult<ObjectPtr> taken = store->Mutate(
+      *pdbs, ns, budgets.front().name,
+      [&refused](rapidjson::Document& pdb) -> std::optional<ApiError> {
+        static const rapidjson::Value kNull;
+        const rapidjson::Value& status =
+            pdb.HasMember("status") ? pdb["status"] : kNull;
+        // kube-apiserver sets metadata.generation 1 on create.
+        if (IntegerOr(status, "observedGeneration", 0) <
+            IntegerOr(Metadata(pdb), "generation", 1)) {
+          return refused;
+        }
+        const int64_t allowed = IntegerOr(status, "disruptionsAllowed", 0);
+        if (allowed <= 0) return refused;
+        rapidjson::Value& out = EnsureObject(pdb, "status", pdb.GetAllocator());
+        out.RemoveMember("disruptionsAllowed");
+        out.AddMember("disruptionsAllowed", rapidjson::Value(allowed - 1),
+                      pdb.GetAllocator());
+        return std::nullopt;
+      });
+  if (!taken.ok()) return taken.error();
+  return std::nullopt;
+}
+
 }  // namespace
 
 ApiResult<ObjectPtr> EvictPod(ObjectStore* store, const std::string& ns,
@@ -65,6 +146,10 @@ ApiResult<ObjectPtr> EvictPod(ObjectStore* store, const std::string& ns,
   if (!current.ok()) return current.error();
   rapidjson::Document pod;
   pod.Parse((*current)->json.c_str());
+  if (std::optional<ApiError> refused =
+          TakeDisruption(store, ns, pod, (*current)->labels)) {
+    return *refused;
+  }
   return HasFinalizers(pod)
              ? DeleteOrMark(store, ns, name, GracePeriodOf(eviction_json))
              : store->Delete(*pods, ns, name);

@@ -1,5 +1,6 @@
 #include "apiserver/resources.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace propscaler::sim {
@@ -17,6 +18,10 @@ const std::vector<ResourceType>& AllResourceTypes() {
       {"apps", "v1", "statefulsets", "StatefulSet", true, true},
       {"apps", "v1", "daemonsets", "DaemonSet", true, false},
       {"coordination.k8s.io", "v1", "leases", "Lease", true, false},
+      // policy/v1 only (Kubernetes 1.25 and later); the real-server tests
+      // cover v1beta1 (kube-apiserver 1.20).
+      {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true,
+       false},
       {"autoscaling", "v1", "horizontalpodautoscalers",
        "HorizontalPodAutoscaler", true, false},
       {"cluster.x-k8s.io", "v1beta1", "machinedeployments", "MachineDeployment",
@@ -108,6 +113,29 @@ std::optional<ResourcePath> ParseResourcePath(std::string_view path) {
   if (p.size() >= 3 && p[0] == "api") return ParseRest("", p[1], p, 2);
   if (p.size() >= 4 && p[0] == "apis") return ParseRest(p[1], p[2], p, 3);
   return std::nullopt;
+}
+
+std::optional<std::string> DiscoveryDocument(std::string_view path) {
+  std::string group_version;
+  if (path == "/api/v1") {
+    group_version = "v1";
+  } else if (path.starts_with("/apis/") &&
+             std::count(path.begin(), path.end(), '/') == 3) {
+    group_version = std::string(path.substr(6));
+  } else {
+    return std::nullopt;
+  }
+  std::string resources;
+  for (const ResourceType& type : AllResourceTypes()) {
+    if (type.ApiVersion() != group_version) continue;
+    if (!resources.empty()) resources += ',';
+    resources += R"({"name":")" + type.plural + R"(","namespaced":)" +
+                 (type.namespaced ? "true" : "false") + R"(,"kind":")" +
+                 type.kind + R"(","verbs":["get","list","watch"]})";
+  }
+  if (resources.empty()) return std::nullopt;
+  return R"({"kind":"APIResourceList","apiVersion":"v1","groupVersion":")" +
+         group_version + R"(","resources":[)" + resources + "]}";
 }
 
 }  // namespace propscaler::sim

@@ -50,6 +50,12 @@ struct ResourcePath {
 // nullopt when `path` is not an API path of a known resource.
 std::optional<ResourcePath> ParseResourcePath(std::string_view path);
 
+// For /api/v1 or /apis/GROUP/VERSION of a group version the table holds:
+// its APIResourceList (names and kinds). nullopt for any other path (the
+// server then answers 404 as kube-apiserver does for a version it does not
+// serve).
+std::optional<std::string> DiscoveryDocument(std::string_view path);
+
 }  // namespace propscaler::sim
 
 #endif  // PROPSCALER_TESTS_APISERVER_RESOURCES_H_

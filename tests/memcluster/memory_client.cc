@@ -267,6 +267,15 @@ std::unique_ptr<kube::ListWatch<kube::LiveNode>> MemoryClient::LiveNodes()
       std::multimap<std::string, std::string>{}, kube::LiveNodeCodec());
 }
 
+std::unique_ptr<kube::ListWatch<kube::PdbState>>
+MemoryClient::PodDisruptionBudgets() const {
+  return std::make_unique<MemoryListWatch<kube::PdbState>>(
+      cluster_,
+      sim::ResourcePath{&TypeNamed("poddisruptionbudgets"), "", "", ""},
+      std::multimap<std::string, std::string>{},
+      kube::PdbCodec(kube::PdbVersion::kV1));
+}
+
 Status MemoryClient::EditNodeTaints(const std::string& name,
                                     const kube::NodeTaintEdit& edit) const {
   const sim::ResourceType& nodes = TypeNamed("nodes");

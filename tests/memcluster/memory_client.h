@@ -57,6 +57,8 @@ class MemoryClient : public kube::Client {
                      TimePoint now) const override;
   std::unique_ptr<kube::ListWatch<kube::LivePod>> Pods() const override;
   std::unique_ptr<kube::ListWatch<kube::LiveNode>> LiveNodes() const override;
+  std::unique_ptr<kube::ListWatch<kube::PdbState>> PodDisruptionBudgets()
+      const override;
   Status EditNodeTaints(const std::string& name,
                         const kube::NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

@@ -52,6 +52,8 @@ struct NodeScaleInstance {
         events(&cluster->client(), clock, "propscaler"),
         pods(cluster->client().Pods(), state.PodSink(), "pods"),
         nodes(cluster->client().LiveNodes(), state.NodeSink(), "nodes"),
+        pdbs(cluster->client().PodDisruptionBudgets(), state.PdbSink(),
+             "poddisruptionbudgets"),
         provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
@@ -61,6 +63,7 @@ struct NodeScaleInstance {
                  clock, options, may_act);
     threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { pdbs.Run(&stop); }));
     if (elector.has_value()) {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
@@ -83,6 +86,7 @@ struct NodeScaleInstance {
   LiveObjectStore state;
   kube::Reflector<kube::LivePod> pods;
   kube::Reflector<kube::LiveNode> nodes;
+  kube::Reflector<kube::PdbState> pdbs;
   std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;

@@ -230,3 +230,59 @@ TEST(SnapshotJsonTest, PoolsWithKarpenterDefaultsAndTheirErrors) {
 
 }  // namespace
 }  // namespace propscaler::kube
+
+namespace propscaler::kube {
+namespace {
+
+TEST(SnapshotJsonTest, PodDisruptionBudgetsOfBothVersions) {
+  const std::string items = R"([
+    {"metadata":{"name":"web","namespace":"shop"},
+     "spec":{"maxUnavailable":1,
+             "selector":{"matchLabels":{"app":"web"},
+                         "matchExpressions":[{"key":"tier","operator":"In",
+                                              "values":["front"]}]}},
+     "status":{"disruptionsAllowed":2}},
+    {"metadata":{"name":"db","namespace":"shop"},
+     "spec":{"maxUnavailable":"0%","selector":{}}},
+    {"metadata":{"name":"all"},"spec":{"minAvailable":"100%"}}])";
+  Result<std::vector<kube::PdbState>> v1 = kube::DecodePdbListJson(
+      R"({"apiVersion":"policy/v1","items":)" + items + "}");
+  ASSERT_TRUE(v1.ok()) << v1.status().message();
+  ASSERT_EQ(v1->size(), 3u);
+  const kube::PdbState& web = (*v1)[0];
+  EXPECT_EQ(web.namespace_, "shop");
+  EXPECT_EQ(web.disruptions_allowed, 2);
+  EXPECT_FALSE(web.blocks_all);
+  EXPECT_TRUE(web.selector.Matches({{"app", "web"}, {"tier", "front"}}));
+  EXPECT_FALSE(web.selector.Matches({{"app", "web"}, {"tier", "back"}}));
+  // policy/v1: an empty selector covers the namespace; "0%" blocks all.
+  EXPECT_FALSE((*v1)[1].no_selector);
+  EXPECT_TRUE((*v1)[1].blocks_all);
+  EXPECT_EQ((*v1)[1].disruptions_allowed, 0);  // no status yet
+  // No selector at all covers nothing; minAvailable "100%" blocks all.
+  EXPECT_EQ((*v1)[2].namespace_, "default");
+  EXPECT_TRUE((*v1)[2].no_selector);
+  EXPECT_TRUE((*v1)[2].blocks_all);
+
+  // policy/v1beta1: an empty selector covers nothing.
+  Result<std::vector<kube::PdbState>> beta = kube::DecodePdbListJson(
+      R"({"apiVersion":"policy/v1beta1","items":)" + items + "}");
+  ASSERT_TRUE(beta.ok()) << beta.status().message();
+  EXPECT_TRUE((*beta)[1].no_selector);
+  EXPECT_FALSE((*beta)[0].no_selector);
+
+  Result<std::vector<kube::PdbState>> bad = kube::DecodePdbListJson(
+      R"({"items":[{"metadata":{"name":"x"},"status":{"disruptionsAllowed":"1"}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "items[0].status.disruptionsAllowed: want an integer, got \"1\"");
+  bad = kube::DecodePdbListJson(
+      R"({"items":[{"metadata":{"name":"x"},"spec":{"selector":{"matchExpressions":[{"key":"a","operator":"Near"}]}}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "items[0].spec.selector.matchExpressions[0].operator: \"Near\" is "
+            "not In, NotIn, Exists or DoesNotExist");
+}
+
+}  // namespace
+}  // namespace propscaler::kube

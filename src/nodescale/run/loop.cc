@@ -69,6 +69,7 @@ Status NodeScaleLoop::RunOnce() {
   it.now = clock_->Now();
   it.nodes = state_->Nodes();
   it.pods = state_->Pods();
+  it.pdbs = state_->Pdbs();
   Result<std::vector<NodeGroup>> groups = provider_->NodeGroups(it.nodes);
   if (!groups.ok()) {
     WriteStatus(it, groups.status());

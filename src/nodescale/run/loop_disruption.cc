@@ -84,6 +84,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     input.life.push_back(life);
   }
   input.groups = it.groups;
+  input.pdbs = *it.pdbs;
   input.pools = provider_->Pools();
   input.group_priority = GroupPriorities(it.groups, it.priorities);
   input.backed_off_groups = backoff_.BackedOffGroups(it.now);
@@ -98,6 +99,14 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
     return;
   }
   if (!draining_.empty()) return;  // a removal is still under way
+  if (!it->pdbs) {
+    // PodDisruptionBudgets not listed yet (or RBAC refuses them): no
+    // disruption without knowing which pods may go.
+    blocked_ = {};
+    pending_commands_ = {
+        "waiting for PodDisruptionBudgets to be listed before disrupting"};
+    return;
+  }
   const DisruptionInput input = DisruptionInputOf(*it);
   if (awaiting_validation_) {
     if (it->now < validate_at_) return;
@@ -123,6 +132,7 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
     StartCommand(*validated, it);
     return;
   }
+  pending_commands_.clear();
   const DisruptionPlan plan =
       PlanDisruption(input, options_.disruption_options);
   ReportDisruption(plan, *it);

@@ -3,6 +3,7 @@
 #define PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct NodeScaleLoop::Iteration {
   TimePoint now;
   std::vector<LiveNode> nodes;
   SharedPods pods;  // the store's, not copied
+  // nullopt until the store listed them.
+  std::optional<std::vector<PdbState>> pdbs;
   std::vector<NodeGroup> groups;
   GroupOfNode group_of;
   ClusterSnapshot snapshot;
