@@ -178,6 +178,9 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
             .ok());
   }
 
+  void ThreeBigNodesAndACheaperGroup(
+      const std::string& budgets = R"([{"nodes":"100%"}])");
+
   kube::NodeTemplate Shape(const std::string& group, int64_t cpu_millis) {
     kube::NodeTemplate shape;
     shape.allocatable.cpu_millis = cpu_millis;
@@ -517,21 +520,23 @@ TEST_F(NodeScaleScenarioTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   }
 }
 
-// Karpenter's half (issue 26): three 16-cpu nodes of one pod each, a 4-cpu
-// group at a third of the price, consolidateAfter 30s. Nothing happens
-// inside the window or the 15 s validation; then one small node is made,
-// and only once it is Ready are the three old nodes drained and deleted.
-// (The small group's pool never consolidates: no controller here recreates
-// the evicted pods, so the new node would otherwise go as empty.)
-TEST_F(NodeScaleScenarioTest, ConsolidationReplacesThreeNodesByOneCheaperNode) {
+// Three 16-cpu nodes of group "big" ($1/h, pool "general": consolidateAfter
+// 30s, budgets as `budgets`) with one 1-cpu pod each, labelled app=web;
+// group "small" (4 cpu, $0.3/h, pool "kept" that never consolidates: no
+// controller here recreates evicted pods, so a new node would otherwise go
+// as empty) takes all three pods on one node.
+void NodeScaleScenarioTest::ThreeBigNodesAndACheaperGroup(
+    const std::string& budgets) {
   ASSERT_TRUE(
       sim::PutConfigMap(
           cluster_.store(), kNamespace, kGroupsConfigMap,
           {{"node-groups.json",
             R"({"pools":[{"name":"general","disruption":{)"
-            R"("consolidateAfter":"30s","budgets":[{"nodes":"100%"}]}},)"
-            R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
-            R"("nodeGroups":[)" +
+            R"("consolidateAfter":"30s","budgets":)" +
+                budgets +
+                R"(}},)"
+                R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
+                R"("nodeGroups":[)" +
                 std::string(R"({"name":"big","pool":"general","price":1.0,)"
                             R"("minSize":0,"maxSize":5,"template":{)"
                             R"("allocatable":{"cpu":"16","memory":"16Gi",)"
@@ -543,14 +548,29 @@ TEST_F(NodeScaleScenarioTest, ConsolidationReplacesThreeNodesByOneCheaperNode) {
           .ok());
   for (int i = 0; i < 3; ++i) {
     const std::string node = "big-" + std::to_string(i);
+    const std::string pod = "web-" + std::to_string(i);
     ASSERT_TRUE(cluster_.client()
                     .CreateSimulatedNode(node, Shape("big", 16000), true)
                     .ok());
+    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                  "/api/v1/namespaces/default/pods",
+                                  sim::PodJson(pod, "1", node))
+                    .ok());
+    rapidjson::Document labels;
+    labels.Parse(R"({"metadata":{"labels":{"app":"web"}}})");
     ASSERT_TRUE(
-        sim::CreateObject(cluster_.store(), "/api/v1/namespaces/default/pods",
-                          sim::PodJson("web-" + std::to_string(i), "1", node))
+        cluster_.store()
+            .Patch(*sim::FindResourceType("pods"), "default", pod, labels)
             .ok());
   }
+}
+
+// Consolidation replaces three 16-cpu nodes by one 4-cpu node of another
+// group at a third of the price, consolidateAfter 30s. Nothing happens
+// inside the window or the 15 s validation; then one small node is made,
+// and only once it is Ready are the three old nodes drained and deleted.
+TEST_F(NodeScaleScenarioTest, ConsolidationReplacesThreeNodesByOneCheaperNode) {
+  ThreeBigNodesAndACheaperGroup();
   const int64_t created_before = Calls("create nodes");
   nodescale::LoopOptions options;
   Start(options);
@@ -562,6 +582,200 @@ TEST_F(NodeScaleScenarioTest, ConsolidationReplacesThreeNodesByOneCheaperNode) {
   EXPECT_EQ(Calls("create nodes"), created_before + 1);
   EXPECT_EQ(NodesWithPrefix("small-").size(), 1u);
   EXPECT_TRUE(NodesWithPrefix("big-").empty());
+}
+
+// A PodDisruptionBudget with no disruption left over the pods holds the
+// consolidation back (an Event on each node says which budget); once its
+// status allows three, the replacement goes ahead and the drain's three
+// evictions take the allowance back to 0, as kube-apiserver counts them.
+TEST_F(NodeScaleScenarioTest, PodDisruptionBudgetHoldsConsolidationBack) {
+  ThreeBigNodesAndACheaperGroup();
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(),
+          "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+          R"({"apiVersion":"policy/v1","kind":"PodDisruptionBudget",)"
+          R"("metadata":{"name":"web","namespace":"default"},)"
+          R"("spec":{"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}},)"
+          R"("status":{"observedGeneration":1,"disruptionsAllowed":0}})")
+          .ok());
+  const int64_t created_before = Calls("create nodes");
+  Start(nodescale::LoopOptions{});
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Calls("create nodes"), created_before);
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 3u);
+  EXPECT_GE(CountEvents("DisruptionBlocked"), 3u);
+  bool names_budget = false;
+  for (const std::string& event : sim::Events(cluster_.store(), "default")) {
+    names_budget =
+        names_budget || event.find(
+                            "PodDisruptionBudget default/web allows no "
+                            "disruption now") != std::string::npos;
+  }
+  EXPECT_TRUE(names_budget);
+
+  rapidjson::Document allow;
+  allow.Parse(R"({"status":{"disruptionsAllowed":3}})");
+  ASSERT_TRUE(cluster_.store()
+                  .Patch(*sim::FindResourceType("poddisruptionbudgets"),
+                         "default", "web", allow)
+                  .ok());
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(Calls("create nodes"), created_before + 1);
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  EXPECT_NE(sim::GetObject(cluster_.store(),
+                           "/apis/policy/v1/namespaces/default/"
+                           "poddisruptionbudgets/web")
+                .value_or("")
+                .find(R"("disruptionsAllowed":0)"),
+            std::string::npos);
+}
+
+// The replacement never becomes Ready: after --max-node-provision-time the
+// command is given up (DisruptionFailed on each old node) with no old node
+// tainted and no pod evicted. (What the next plan does is another command:
+// with the small group backed off, it deletes two nodes whose pods fit on
+// the third.)
+TEST_F(NodeScaleScenarioTest, ReplacementThatNeverGetsReadyLeavesOldNodes) {
+  ThreeBigNodesAndACheaperGroup();
+  const int64_t created_before = Calls("create nodes");
+  Start(nodescale::LoopOptions{}, {"small"});
+  const TimePoint start = clock_.Now();
+  while (CountEvents("DisruptionFailed") < 3 &&
+         clock_.Now() - start < minutes(20)) {
+    clock_.SleepFor(seconds(5));
+  }
+  ASSERT_GE(CountEvents("DisruptionFailed"), 3u);
+  EXPECT_GE(clock_.Now() - start, minutes(15));
+  EXPECT_EQ(Calls("create nodes"), created_before + 1);
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 3u);
+  EXPECT_EQ(Calls("create pods/eviction"), 0);
+  for (const std::string& node : NodesWithPrefix("big-")) {
+    EXPECT_EQ(NodeJson(node).find("ToBeDeletedByClusterAutoscaler"),
+              std::string::npos)
+        << node;
+  }
+}
+
+// Drift under a budget of one node: three nodes stamped with a template
+// hash their group no longer has (as after an edit of the group's
+// template), each with a 3-cpu pod. While a fourth node of the pool is
+// NotReady it counts as disrupting and the budget allows nothing; once it
+// is Ready again the three roll one at a time (at no sample are two being
+// removed; each pod goes to the empty fourth node, and as no controller
+// here recreates it, the next one too) until none is left.
+TEST_F(NodeScaleScenarioTest, DriftRollsOutOneNodeAtATimeUnderABudgetOfOne) {
+  ASSERT_TRUE(
+      sim::PutConfigMap(
+          cluster_.store(), kNamespace, kGroupsConfigMap,
+          {{"node-groups.json",
+            R"({"pools":[{"name":"general","disruption":{)"
+            R"("consolidateAfter":"Never","budgets":[{"nodes":"1"}]}}],)"
+            R"("nodeGroups":[{"name":"web","pool":"general","price":1.0,)"
+            R"("minSize":0,"maxSize":10,"template":{"allocatable":)"
+            R"({"cpu":"4","memory":"16Gi","pods":"110"}}}]})"}})
+          .ok());
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("web-sick", Shape("web", 4000), true)
+                  .ok());
+  for (int i = 0; i < 3; ++i) {
+    const std::string node = "web-old-" + std::to_string(i);
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("web", 4000), true)
+                    .ok());
+    ASSERT_TRUE(
+        sim::PatchNode(cluster_.store(), node,
+                       R"({"metadata":{"annotations":{)"
+                       R"("propscaler.io/template-hash":"0123456789abcdef",)"
+                       R"("karpenter.sh/do-not-disrupt":"true"}}})")
+            .ok());
+    ASSERT_TRUE(
+        sim::CreateObject(cluster_.store(), "/api/v1/namespaces/default/pods",
+                          sim::PodJson("app-" + std::to_string(i), "3", node))
+            .ok());
+  }
+  // The loop sees web-sick Ready (so that it counts for the budget) while
+  // do-not-disrupt holds the drifted nodes; then web-sick goes NotReady and
+  // the annotations go.
+  Start(nodescale::LoopOptions{});
+  clock_.SleepFor(seconds(30));
+  ASSERT_TRUE(cluster_.SetNodeReady("web-sick", false).ok());
+  clock_.SleepFor(seconds(30));
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(sim::PatchNode(cluster_.store(), "web-old-" + std::to_string(i),
+                               R"({"metadata":{"annotations":{)"
+                               R"("karpenter.sh/do-not-disrupt":null}}})")
+                    .ok());
+  }
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(NodesWithPrefix("web-old-").size(), 3u);
+  EXPECT_EQ(Calls("create pods/eviction"), 0);
+
+  ASSERT_TRUE(cluster_.SetNodeReady("web-sick", true).ok());
+  size_t most_at_once = 0;
+  const TimePoint start = clock_.Now();
+  while (!NodesWithPrefix("web-old-").empty() &&
+         clock_.Now() - start < minutes(30)) {
+    clock_.SleepFor(seconds(5));
+    size_t removing = 0;
+    for (const std::string& node : NodesWithPrefix("web-old-")) {
+      if (NodeJson(node).find("ToBeDeletedByClusterAutoscaler") !=
+          std::string::npos) {
+        ++removing;
+      }
+    }
+    most_at_once = std::max(most_at_once, removing);
+  }
+  EXPECT_TRUE(NodesWithPrefix("web-old-").empty());
+  EXPECT_EQ(most_at_once, 1u);
+  EXPECT_EQ(Calls("create pods/eviction"), 3);
+}
+
+// A day of cron budgets (UTC; the virtual clock starts at 16:00): no
+// disruption from 00:00 for 20 h, any number from 20:00 to midnight. Empty
+// nodes made at 16:00 stay until 20:00; one made at 23:00 goes at once; one
+// made at 00:30 the next day stays until 20:00 again.
+TEST_F(NodeScaleScenarioTest, CronBudgetHoldsEmptyNodesThroughTheDay) {
+  ASSERT_TRUE(
+      sim::PutConfigMap(
+          cluster_.store(), kNamespace, kGroupsConfigMap,
+          {{"node-groups.json",
+            R"({"pools":[{"name":"general","disruption":{"budgets":[)"
+            R"({"nodes":"0","schedule":"0 0 * * *","duration":"20h"},)"
+            R"({"nodes":"100%"}]}}],)"
+            R"("nodeGroups":[{"name":"web","pool":"general","price":1.0,)"
+            R"("minSize":0,"maxSize":10,"template":{"allocatable":)"
+            R"({"cpu":"4","memory":"16Gi","pods":"110"}}}]})"}})
+          .ok());
+  auto empty_node = [&](const std::string& name) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(name, Shape("web", 4000), true)
+                    .ok());
+  };
+  ASSERT_EQ(std::chrono::duration_cast<std::chrono::hours>(
+                clock_.Now().time_since_epoch())
+                    .count() %
+                24,
+            16);
+  empty_node("web-a");
+  empty_node("web-b");
+  nodescale::LoopOptions options;
+  options.scan_interval = minutes(1);
+  Start(options);
+  clock_.SleepFor(std::chrono::hours(3) + minutes(55));  // 19:55
+  EXPECT_EQ(NodesWithPrefix("web-").size(), 2u);
+  clock_.SleepFor(minutes(10));  // 20:05
+  EXPECT_TRUE(NodesWithPrefix("web-").empty());
+  clock_.SleepFor(std::chrono::hours(2) + minutes(55));  // 23:00
+  empty_node("web-late");
+  clock_.SleepFor(minutes(5));
+  EXPECT_TRUE(NodesWithPrefix("web-").empty());
+  clock_.SleepFor(minutes(85));  // 00:30
+  empty_node("web-night");
+  clock_.SleepFor(std::chrono::hours(19) + minutes(20));  // 19:50
+  EXPECT_EQ(NodesWithPrefix("web-").size(), 1u);
+  clock_.SleepFor(minutes(15));  // 20:05
+  EXPECT_TRUE(NodesWithPrefix("web-").empty());
 }
 
 // A drained node waits for its evicted pod to be gone (here a finalizer

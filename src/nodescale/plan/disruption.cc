@@ -183,6 +183,13 @@ class Planner {
       ++count.nodes;
       if (!Nodes()[i].ready || input_.life[i].deleting) ++count.disrupting;
     }
+    for (const auto& [group, not_ready] : input_.not_ready_nodes) {
+      const NodePool& pool = PoolOf(input_, group);
+      PoolCount& count = counts_[pool.name];
+      count.pool = &pool;
+      count.nodes += not_ready;
+      count.disrupting += not_ready;
+    }
   }
 
   void Block(size_t node, DisruptionMethod method, std::string reason) {

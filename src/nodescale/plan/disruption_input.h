@@ -43,6 +43,10 @@ struct DisruptionInput {
   // Priority of each group under the priority expander (higher first);
   // used only by pools that migrate to preferred groups.
   std::map<std::string, int, std::less<>> group_priority;
+  // Per group, its nodes that were Ready once and are NotReady now, which
+  // the live snapshot leaves out (as capacity still coming): they count
+  // for the pool's budgets as disrupting, as Karpenter counts them.
+  std::map<std::string, int64_t, std::less<>> not_ready_nodes;
   // Groups that may not grow now (backed off after a failed scale-up).
   std::set<std::string, std::less<>> backed_off_groups;
   TimePoint now;

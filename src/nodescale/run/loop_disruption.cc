@@ -83,6 +83,16 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     life.initialized = seen_ready_.contains(node.name);
     input.life.push_back(life);
   }
+  std::set<std::string> in_snapshot;
+  for (const NodeState& node : it.snapshot.nodes) in_snapshot.insert(node.name);
+  for (const LiveNode& node : it.nodes) {
+    const std::string group = it.group_of(node.state);
+    if (!group.empty() && !node.state.ready &&
+        seen_ready_.contains(node.state.name) &&
+        !in_snapshot.contains(node.state.name)) {
+      ++input.not_ready_nodes[group];
+    }
+  }
   input.groups = it.groups;
   input.pdbs = *it.pdbs;
   input.pools = provider_->Pools();
