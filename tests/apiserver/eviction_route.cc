@@ -64,6 +64,20 @@ int64_t IntegerOr(const rapidjson::Value& object, const char* key,
                                                          : fallback;
 }
 
+bool PodReady(const rapidjson::Document& pod) {
+  if (!pod.HasMember("status") || !pod["status"].HasMember("conditions") ||
+      !pod["status"]["conditions"].IsArray()) {
+    return false;
+  }
+  for (const rapidjson::Value& condition :
+       pod["status"]["conditions"].GetArray()) {
+    if (GetString(condition, "type") == "Ready") {
+      return GetString(condition, "status") == "True";
+    }
+  }
+  return false;
+}
+
 // The PodDisruptionBudgets of the pod's namespace whose selector matches
 // it; a nil or empty selector matches nothing here (kube-apiserver's
 // eviction says so, even in policy/v1).
@@ -88,9 +102,10 @@ std::vector<kube::PdbState> BudgetsCovering(const ObjectStore& store,
 
 // kube-apiserver's eviction check (pkg/registry/core/pod/storage/
 // eviction.go): a pod that is not running or already terminating goes
-// without one; more than one budget is a 500; a budget whose status is
-// older than its spec, or that allows no disruption now, refuses with 429;
-// otherwise its status.disruptionsAllowed is taken down by one.
+// without one; more than one budget is a 500; a pod that is not Ready goes
+// without taking from a budget that has its healthy pods; a budget whose
+// status is older than its spec, or that allows no disruption now, refuses
+// with 429; otherwise its status.disruptionsAllowed is taken down by one.
 std::optional<ApiError> TakeDisruption(ObjectStore* store,
                                        const std::string& ns,
                                        const rapidjson::Document& pod,
@@ -110,9 +125,23 @@ std::optional<ApiError> TakeDisruption(ObjectStore* store,
         "This pod has more than one PodDisruptionBudget, which the eviction "
         "subresource does not support.");
   }
+  const ResourceType* pdbs = FindResourceType("poddisruptionbudgets");
+  ApiResult<ObjectPtr> stored = store->Get(*pdbs, ns, budgets.front().name);
+  if (!stored.ok()) return stored.error();
+  rapidjson::Document budget;
+  budget.Parse((*stored)->json.c_str());
+  static const rapidjson::Value kNull;
+  const rapidjson::Value& budget_status =
+      budget.HasMember("status") ? budget["status"] : kNull;
+  // A pod that is not Ready does not count as healthy: while the budget
+  // has its healthy pods it goes without taking the allowance down.
+  const int64_t desired = IntegerOr(budget_status, "desiredHealthy", 0);
+  if (!PodReady(pod) && desired > 0 &&
+      IntegerOr(budget_status, "currentHealthy", 0) >= desired) {
+    return std::nullopt;
+  }
   const ApiError refused = ApiError::ForCode(
       429, "Cannot evict pod as it would violate the pod's disruption budget.");
-  const ResourceType* pdbs = FindResourceType("poddisruptionbudgets");
   ApiResult<ObjectPtr> taken = store->Mutate(
       *pdbs, ns, budgets.front().name,
       [&refused](rapidjson::Document& pdb) -> std::optional<ApiError> {

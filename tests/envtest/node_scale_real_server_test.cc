@@ -354,3 +354,98 @@ TEST_F(NodeScaleRealServerTest, EvictionsWorkOnAServerBeforePolicyV1) {
 
 }  // namespace
 }  // namespace propscaler::envtest
+
+namespace propscaler::envtest {
+namespace {
+
+// Karpenter-style consolidation on the real server, under deploy/node-scale's
+// RBAC: three 16-cpu nodes of group "big" ($1/h) hold one running 1-cpu web
+// pod each, covered by a policy/v1beta1 PodDisruptionBudget (the version
+// kube-apiserver 1.20 serves) whose status, written as the disruption
+// controller would, allows 3. propscaler reads the budget, launches one
+// 4-cpu node of group "small" ($0.3/h) and, once it is Ready, drains the
+// three through the Eviction API (the server takes the budget's allowance
+// down to 0) and deletes them.
+TEST_F(NodeScaleRealServerTest, ConsolidationReplacesNodesAndDrainsByEviction) {
+  Status groups = PutConfigMap(
+      cluster(), ns(), "node-groups", "node-groups.json",
+      R"({"pools":[{"name":"general","disruption":{"consolidateAfter":"0s",)"
+      R"("budgets":[{"nodes":"100%"}]}},)"
+      R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
+      R"("nodeGroups":[)"
+      R"({"name":"big","pool":"general","price":1.0,"minSize":0,"maxSize":5,)"
+      R"("template":{"allocatable":{"cpu":"16","memory":"16Gi","pods":"110"}}},)"
+      R"({"name":"small","pool":"kept","price":0.3,"minSize":0,"maxSize":5,)"
+      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"}}}]})");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  const std::string pods = "/api/v1/namespaces/" + ns() + "/pods/";
+  for (int i = 0; i < 3; ++i) {
+    const std::string node = NodeName(i);
+    const std::string pod = "web-" + std::to_string(i);
+    ASSERT_TRUE(CreateNode(cluster(), {.name = node,
+                                       .cpu = "16",
+                                       .label = "propscaler.io/node-group=big"})
+                    .ok());
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "1",
+                                 {.labels = R"({"app":"web"})"})
+                    .ok());
+    ASSERT_TRUE(BindPod(cluster(), ns(), pod, node).ok());
+    // Running and Ready, as the kubelet reports it: eviction takes a
+    // budget's allowance down only for a Ready pod.
+    ASSERT_TRUE(AdminCall(cluster(), "PATCH", pods + pod + "/status",
+                          R"({"status":{"phase":"Running","conditions":[)"
+                          R"({"type":"Ready","status":"True"}]}})",
+                          "application/strategic-merge-patch+json")
+                    .ok());
+  }
+  const std::string pdbs =
+      "/apis/policy/v1beta1/namespaces/" + ns() + "/poddisruptionbudgets";
+  Result<std::string> pdb = AdminCall(
+      cluster(), "POST", pdbs,
+      R"({"apiVersion":"policy/v1beta1","kind":"PodDisruptionBudget",)"
+      R"("metadata":{"name":"web"},"spec":{"maxUnavailable":1,)"
+      R"("selector":{"matchLabels":{"app":"web"}}}})");
+  ASSERT_TRUE(pdb.ok()) << pdb.status().message();
+  Result<std::string> status =
+      AdminCall(cluster(), "PATCH", pdbs + "/web/status",
+                R"({"status":{"observedGeneration":1,"disruptionsAllowed":3,)"
+                R"("currentHealthy":3,"desiredHealthy":2,"expectedPods":3}})",
+                "application/merge-patch+json");
+  ASSERT_TRUE(status.ok()) << status.status().message();
+
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--max-graceful-termination-sec=2"}));
+  // The test plays the kubelet too: an evicted pod (deletionTimestamp set)
+  // is gone once its containers stop, here at once.
+  auto finish_terminating_pods = [&] {
+    for (int i = 0; i < 3; ++i) {
+      const std::string pod = pods + "web-" + std::to_string(i);
+      Result<std::string> json = AdminCall(cluster(), "GET", pod);
+      if (json.ok() && json->find("deletionTimestamp") != std::string::npos) {
+        (void)AdminCall(cluster(), "DELETE", pod,
+                        R"({"gracePeriodSeconds":0})");
+      }
+    }
+  };
+  auto big_nodes = [&] {
+    finish_terminating_pods();
+    Result<std::vector<std::string>> names =
+        NodeNames(cluster(), "propscaler.io/node-group=big");
+    return names.ok() ? names->size() : size_t{99};
+  };
+  ASSERT_TRUE(e2e::WaitUntil([&] { return big_nodes() == 0; }, seconds(90)))
+      << propscaler->Output();
+  EXPECT_EQ(GroupNodes().size(), 1u);
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  EXPECT_EQ(CountOf(log, "disruption: starting multi-node replace"), 1) << log;
+  Result<std::string> after = AdminCall(cluster(), "GET", pdbs + "/web");
+  ASSERT_TRUE(after.ok());
+  EXPECT_NE(after->find(R"("disruptionsAllowed":0)"), std::string::npos)
+      << *after << "\n"
+      << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+}  // namespace
+}  // namespace propscaler::envtest

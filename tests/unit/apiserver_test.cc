@@ -631,3 +631,55 @@ TEST(PodTemplateValidationTest, RejectsWhatTheRealServerRejects) {
 
 }  // namespace
 }  // namespace propscaler::sim
+
+namespace propscaler::sim {
+namespace {
+
+// Eviction under PodDisruptionBudgets, as kube-apiserver's eviction does it
+// (checked against the real one in NodeScaleRealServerTest
+// .ConsolidationReplacesNodesAndDrainsByEviction).
+TEST_F(ApiServerTest, EvictionHonoursPodDisruptionBudgets) {
+  StartServer();
+  auto post = [&](const std::string& path, const std::string& body) {
+    httplib::Result res = client_->Post(path, body, "application/json");
+    return res ? res->status : 0;
+  };
+  const std::string pods = "/api/v1/namespaces/default/pods";
+  const std::string pdbs =
+      "/apis/policy/v1/namespaces/default/poddisruptionbudgets";
+  for (const char* name : {"web-0", "web-1", "web-2"}) {
+    ASSERT_EQ(post(pods, std::string(R"({"metadata":{"name":")") + name +
+                             R"(","labels":{"app":"web"}},)"
+                             R"("spec":{"nodeName":"n","containers":[]},)"
+                             R"("status":{"phase":"Running","conditions":[)"
+                             R"({"type":"Ready","status":"True"}]}})"),
+              201);
+  }
+  ASSERT_EQ(post(pdbs, R"({"metadata":{"name":"web"},"spec":{)"
+                       R"("selector":{"matchLabels":{"app":"web"}}},)"
+                       R"("status":{"observedGeneration":1,)"
+                       R"("disruptionsAllowed":1}})"),
+            201);
+  auto evict = [&](const std::string& pod) {
+    return post(pods + "/" + pod + "/eviction",
+                R"({"apiVersion":"policy/v1","kind":"Eviction"})");
+  };
+  EXPECT_EQ(evict("web-0"), 201);
+  EXPECT_EQ(evict("web-1"), 429) << "the one disruption is spent";
+  EXPECT_EQ(GetJson(pdbs + "/web")["status"]["disruptionsAllowed"].GetInt(), 0);
+  GetJson(pods + "/web-0", 404);
+  GetJson(pods + "/web-1", 200);
+  // A second budget over the same pods: the eviction API supports one.
+  ASSERT_EQ(post(pdbs, R"({"metadata":{"name":"all-web"},"spec":{)"
+                       R"("selector":{"matchLabels":{"app":"web"}}},)"
+                       R"("status":{"observedGeneration":1,)"
+                       R"("disruptionsAllowed":5}})"),
+            201);
+  EXPECT_EQ(evict("web-2"), 500);
+  // Discovery: this server serves policy/v1 and no v1beta1.
+  GetJson("/apis/policy/v1", 200);
+  GetJson("/apis/policy/v1beta1", 404);
+}
+
+}  // namespace
+}  // namespace propscaler::sim
