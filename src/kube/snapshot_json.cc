@@ -812,12 +812,10 @@ Result<DisruptionBudget> DecodeBudget(const Value& item,
   return budget;
 }
 
-Result<NodePool> DecodePool(const Value& item, const std::string& path) {
+// A pool's settings (all but its name) onto `pool`'s defaults.
+Result<NodePool> DecodePoolSettings(const Value& item, const std::string& path,
+                                    NodePool pool) {
   if (!item.IsObject()) return WrongType(path, "an object", item);
-  NodePool pool;
-  PS_ASSIGN_OR_RETURN(pool.name, StringAt(item, "name", path));
-  if (pool.name.empty())
-    return Status::Invalid(Join(path, "name") + ": missing");
   PS_ASSIGN_OR_RETURN(
       pool.expire_after,
       PoolDurationAt(item, "expireAfter", path, pool.expire_after));
@@ -853,6 +851,15 @@ Result<NodePool> DecodePool(const Value& item, const std::string& path) {
     pool.budgets.push_back(std::move(budget));
   }
   return pool;
+}
+
+Result<NodePool> DecodePool(const Value& item, const std::string& path) {
+  if (!item.IsObject()) return WrongType(path, "an object", item);
+  NodePool pool;
+  PS_ASSIGN_OR_RETURN(pool.name, StringAt(item, "name", path));
+  if (pool.name.empty())
+    return Status::Invalid(Join(path, "name") + ": missing");
+  return DecodePoolSettings(item, path, std::move(pool));
 }
 
 // Pools, and every group's pool known.
@@ -924,6 +931,15 @@ Result<std::vector<PdbState>> DecodePdbListJson(std::string_view text) {
     out.push_back(std::move(pdb));
   }
   return out;
+}
+
+Result<NodePool> DecodePoolSettingsJson(const std::string& name,
+                                        std::string_view text) {
+  rapidjson::Document doc;
+  PS_ASSIGN_OR_RETURN(doc, ParseObject(text));
+  NodePool pool;
+  pool.name = name;
+  return DecodePoolSettings(doc, "", std::move(pool));
 }
 
 Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text) {

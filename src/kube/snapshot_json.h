@@ -31,6 +31,12 @@ struct NodeGroupsFile {
 
 Result<NodeGroupsFile> DecodeNodeGroupsJson(std::string_view text);
 
+// One pool's settings as a pool of the groups file has them, without its
+// name ({"disruption":{...},"expireAfter":"720h","migrateToPreferred":true}),
+// for pool `name`.
+Result<NodePool> DecodePoolSettingsJson(const std::string& name,
+                                        std::string_view text);
+
 }  // namespace propscaler::kube
 
 #endif  // PROPSCALER_KUBE_SNAPSHOT_JSON_H_

@@ -184,6 +184,7 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
 
 Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
                                       const std::string& resource,
+                                      ClusterApiPools* pools,
                                       std::vector<NodeGroup>* groups) {
   Result<std::vector<kube::ClusterApiObject>> objects =
       api_->ListClusterApiObjects(resource);
@@ -213,6 +214,7 @@ Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
         TemplateFromCapacityAnnotations(object.annotations);
     if (!declared.ok()) return declared.status().WithContext(group.name);
     group.declared_template = *declared;
+    if (Status s = pools->Add(object.annotations, &group); !s.ok()) return s;
     refs_[group.name] = ref;
     groups->push_back(std::move(group));
   }
@@ -251,12 +253,18 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
     const std::vector<LiveNode>&) {
   refs_.clear();
   std::vector<NodeGroup> groups;
+  ClusterApiPools pools;
   for (const auto& [kind, resource] :
        {std::pair{kube::ScaleTarget::Kind::kMachineDeployment,
                   "machinedeployments"},
         std::pair{kube::ScaleTarget::Kind::kMachineSet, "machinesets"}}) {
-    if (Status s = ListGroups(kind, resource, &groups); !s.ok()) return s;
+    if (Status s = ListGroups(kind, resource, &pools, &groups); !s.ok()) {
+      return s;
+    }
   }
+  Result<std::vector<NodePool>> declared = pools.Pools();
+  if (!declared.ok()) return declared.status();
+  pools_ = *std::move(declared);
   if (Status s = MapMachines(); !s.ok()) {
     LOG_FIRST_N(WARNING, 1)
         << s.message() << "; nodes cannot be mapped to machines";

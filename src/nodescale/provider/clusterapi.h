@@ -11,7 +11,10 @@
 // deployment-name / set-name labels; nodes are removed by
 // annotating their Machines cluster.x-k8s.io/delete-machine, then lowering
 // replicas once. Scale from zero builds the template from CA's
-// capacity.cluster-autoscaler.kubernetes.io/* annotations.
+// capacity.cluster-autoscaler.kubernetes.io/* annotations. Pools, prices
+// and capacity types for disruption come from propscaler.io/ annotations
+// (clusterapi_pools.h); Cluster API rolls its own Machines when a template
+// changes, so no node is ever drifted here.
 #ifndef PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_
 #define PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_H_
 
@@ -22,6 +25,7 @@
 #include "common/clock.h"
 #include "kube/client.h"
 #include "kube/scale_target.h"
+#include "nodescale/provider/clusterapi_pools.h"
 #include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
@@ -39,6 +43,9 @@ class ClusterApiProvider : public Provider {
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
   Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) override;
+  // From the groups' propscaler.io/pool* annotations (clusterapi_pools.h),
+  // as of the last NodeGroups().
+  std::vector<NodePool> Pools() const override { return pools_; }
 
  private:
   struct GroupRef {
@@ -51,7 +58,7 @@ class ClusterApiProvider : public Provider {
     std::string Key() const { return ns + "/" + name; }
   };
   Status ListGroups(kube::ScaleTarget::Kind kind, const std::string& resource,
-                    std::vector<NodeGroup>* groups);
+                    ClusterApiPools* pools, std::vector<NodeGroup>* groups);
   Status MapMachines();
   // Adds `delta` (may be negative; never below 0) to a fresh read of the
   // group's replicas, under its resourceVersion.
@@ -72,6 +79,7 @@ class ClusterApiProvider : public Provider {
   const Clock* clock_;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
+  std::vector<NodePool> pools_;
   // Machines of the groups by normalized providerID.
   std::map<std::string, MachineRef> machine_by_provider_id_;
 };
