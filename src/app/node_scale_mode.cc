@@ -19,6 +19,7 @@
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
 #include "runtime/watched_collection.h"
+#include "server/status_page.h"
 
 namespace propscaler {
 namespace {
@@ -109,29 +110,31 @@ int RunNodeScaleMode() {
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
                                 &clock, settings->loop, may_act);
 
-  return RunLoop(clock, &session.health,
-                 {.run =
-                      [&](StopSignal* stop) {
-                        pods.Start(stop);
-                        nodes.Start(stop);
-                        pdbs.Start(stop);
-                        nodescale::RunEveryScanInterval(
-                            &loop, &state, may_act,
-                            settings->loop.scan_interval, &session.health,
-                            stop);
-                        stop->Stop();
-                        pods.Join();
-                        nodes.Join();
-                        pdbs.Join();
-                        return 0;
-                      },
-                  .start_lines = {"propscaler " PROPSCALER_VERSION
-                                  " node-scale mode, provider " +
-                                  settings->cloud_provider + ", namespace " +
-                                  settings->loop.namespace_ + ", identity " +
-                                  settings->election.identity + ", against " +
-                                  config->server},
-                  .elector = elect ? &elector : nullptr});
+  return RunLoop(
+      clock, &session.health,
+      {.run =
+           [&](StopSignal* stop) {
+             pods.Start(stop);
+             nodes.Start(stop);
+             pdbs.Start(stop);
+             nodescale::RunEveryScanInterval(&loop, &state, may_act,
+                                             settings->loop.scan_interval,
+                                             &session.health, stop);
+             stop->Stop();
+             pods.Join();
+             nodes.Join();
+             pdbs.Join();
+             return 0;
+           },
+       .status_page =
+           [&loop] { return RenderNodeScaleStatusPage(loop.LastReport()); },
+       .start_lines = {"propscaler " PROPSCALER_VERSION
+                       " node-scale mode, provider " +
+                       settings->cloud_provider + ", namespace " +
+                       settings->loop.namespace_ + ", identity " +
+                       settings->election.identity + ", against " +
+                       config->server},
+       .elector = elect ? &elector : nullptr});
 }
 
 }  // namespace propscaler

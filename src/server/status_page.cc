@@ -192,6 +192,46 @@ std::string RenderVerticalStatusPage(
   return out.str();
 }
 
+std::string RenderNodeScaleStatusPage(const nodescale::StatusReport& report) {
+  std::ostringstream out;
+  RenderHead(out, "node-scale mode", report.time,
+             report.health == "Healthy" ? "" : report.health);
+  out << "<h2>Node groups</h2><table><tr><th>group</th><th>min</th>"
+         "<th>max</th><th>target</th><th>ready</th><th>upcoming</th>"
+         "<th>backed off until</th></tr>";
+  for (const nodescale::GroupStatus& group : report.groups) {
+    out << "<tr><td>" << EscapeMarkup(group.name) << "</td>";
+    for (int64_t n :
+         {group.min, group.max, group.target, group.ready, group.upcoming}) {
+      out << "<td class=num>" << n << "</td>";
+    }
+    out << "<td>"
+        << (group.backoff_until.time_since_epoch().count() == 0
+                ? std::string("-")
+                : FormatTime(group.backoff_until))
+        << "</td></tr>";
+  }
+  out << "</table><p>last scale-up: " << EscapeMarkup(report.last_scale_up)
+      << "<br>last scale-down: " << EscapeMarkup(report.last_scale_down)
+      << "</p><h2>Disruption</h2>";
+  auto list = [&out](const char* title, const std::vector<std::string>& lines) {
+    out << "<h3>" << title << "</h3>";
+    if (lines.empty()) {
+      out << "<p>none</p>";
+      return;
+    }
+    out << "<ul>";
+    for (const std::string& line : lines) {
+      out << "<li>" << EscapeMarkup(line) << "</li>";
+    }
+    out << "</ul>";
+  };
+  list("Commands in flight", report.disruption_commands);
+  list("Candidates held back", report.disruption_blocked);
+  out << "</body></html>\n";
+  return out.str();
+}
+
 std::string RenderStatusPage(const ReplicaStatus& status,
                              std::chrono::system_clock::time_point now) {
   std::ostringstream out;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <string>
 
+#include "nodescale/run/status_report.h"
 #include "replicas/replica_status.h"
 #include "vertical/vertical_status.h"
 
@@ -21,6 +22,11 @@ std::string RenderStatusPage(const ReplicaStatus& status,
 // current value, decreases held back, and the last changes.
 std::string RenderVerticalStatusPage(const VerticalStatus& status,
                                      std::chrono::system_clock::time_point now);
+
+// Node-scale mode's: health, each node group's sizes and backoff, the last
+// scale-up and scale-down, and disruption's commands in flight and the
+// candidates held back with why (what the propscaler-status ConfigMap says).
+std::string RenderNodeScaleStatusPage(const nodescale::StatusReport& report);
 
 }  // namespace propscaler
 

@@ -64,6 +64,11 @@ NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
   DeclareMetrics();
 }
 
+StatusReport NodeScaleLoop::LastReport() const {
+  MutexLock lock(&report_mutex_);
+  return last_report_;
+}
+
 Status NodeScaleLoop::RunOnce() {
   Iteration it;
   it.now = clock_->Now();
@@ -258,6 +263,10 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
           status.target);
     m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "ready"}},
           status.ready);
+  }
+  {
+    MutexLock lock(&report_mutex_);
+    last_report_ = report;
   }
   if (!may_act_()) return;
   Status written =

@@ -22,6 +22,7 @@
 
 #include "cluster/live_object_store.h"
 #include "common/clock.h"
+#include "common/mutex.h"
 #include "common/status.h"
 #include "kube/client.h"
 #include "kube/event_recorder.h"
@@ -72,6 +73,8 @@ class NodeScaleLoop {
 
   // One iteration.
   Status RunOnce();
+  // What the last iteration reported (for /status); thread-safe.
+  StatusReport LastReport() const EXCLUDES(report_mutex_);
 
  private:
   struct Iteration;
@@ -163,6 +166,8 @@ class NodeScaleLoop {
   std::set<std::string> seen_ready_;
   std::vector<std::string> pending_commands_;  // for /status and the report
   std::vector<BlockedCandidate> blocked_;
+  mutable Mutex report_mutex_;
+  StatusReport last_report_ GUARDED_BY(report_mutex_);
 };
 
 }  // namespace propscaler::nodescale
