@@ -606,13 +606,18 @@ TEST_F(NodeScaleScenarioTest, PodDisruptionBudgetHoldsConsolidationBack) {
   EXPECT_EQ(NodesWithPrefix("big-").size(), 3u);
   EXPECT_GE(CountEvents("DisruptionBlocked"), 3u);
   bool names_budget = false;
+  bool on_pod = false;
   for (const std::string& event : sim::Events(cluster_.store(), "default")) {
     names_budget =
         names_budget || event.find(
                             "PodDisruptionBudget default/web allows no "
                             "disruption now") != std::string::npos;
+    on_pod = on_pod || (event.find(R"("kind":"Pod")") != std::string::npos &&
+                        event.find("DisruptionBlocked") != std::string::npos &&
+                        event.find("is not disrupted") != std::string::npos);
   }
   EXPECT_TRUE(names_budget);
+  EXPECT_TRUE(on_pod) << "the pod holding its node back is told so too";
 
   rapidjson::Document allow;
   allow.Parse(R"({"status":{"disruptionsAllowed":3}})");

@@ -192,8 +192,10 @@ class Planner {
     }
   }
 
-  void Block(size_t node, DisruptionMethod method, std::string reason) {
-    plan_->blocked.push_back({Nodes()[node].name, method, std::move(reason)});
+  void Block(size_t node, DisruptionMethod method, std::string reason,
+             std::string pod = "") {
+    plan_->blocked.push_back(
+        {Nodes()[node].name, method, std::move(reason), std::move(pod)});
   }
 
   void BlockByBudget(const Candidate& c, DisruptionMethod method,
@@ -204,24 +206,38 @@ class Planner {
               " by the budgets of pool " + c.pool->name);
   }
 
+  struct Blocker {
+    std::string reason;
+    std::string pod;  // when a pod is the reason
+  };
+
   // Why the node may not be disrupted by any graceful method: not ours, on
   // its way out, not yet initialized or Ready, about to take pending pods
-  // (Karpenter's nominated nodes),
-  // opted out, or holding a pod that may not go.
-  std::optional<std::string> NodeBlocker(size_t i) const {
+  // (Karpenter's nominated nodes), opted out, or holding a pod that may not
+  // go. Computed once per node and plan.
+  const std::optional<Blocker>& NodeBlocker(size_t i) {
+    auto [it, fresh] = blockers_.try_emplace(i);
+    if (fresh) it->second = FindNodeBlocker(i);
+    return it->second;
+  }
+
+  std::optional<Blocker> FindNodeBlocker(size_t i) const {
     const NodeState& node = Nodes()[i];
     const NodeLife& life = input_.life[i];
-    if (sim_.GroupOfNode(i) == nullptr) return "not in a node group";
-    if (life.deleting) return "already being removed";
-    if (!life.initialized || !node.ready) return "not Ready";
+    if (sim_.GroupOfNode(i) == nullptr) return Blocker{"not in a node group"};
+    if (life.deleting) return Blocker{"already being removed"};
+    if (!life.initialized || !node.ready) return Blocker{"not Ready"};
     for (const PodState* pod : sim_.PodsOn(i)) {
-      if (IsPending(*pod)) return "pending pod " + pod->Key() + " fits on it";
+      if (IsPending(*pod)) {
+        return Blocker{"pending pod " + pod->Key() + " fits on it"};
+      }
     }
-    if (NodeOptsOut(node)) return "the node is annotated do-not-disrupt";
+    if (NodeOptsOut(node))
+      return Blocker{"the node is annotated do-not-disrupt"};
     for (const PodState* pod : sim_.PodsOn(i)) {
       if (std::optional<std::string> blocker =
               PodDisruptionBlocker(*pod, input_.pdbs, input_.now)) {
-        return blocker;
+        return Blocker{*blocker, pod->Key()};
       }
     }
     return std::nullopt;
@@ -244,8 +260,10 @@ class Planner {
     std::vector<Candidate> out;
     for (size_t i = 0; i < Nodes().size(); ++i) {
       if (sim_.GroupOfNode(i) == nullptr) continue;
-      if (std::optional<std::string> blocker = NodeBlocker(i)) {
-        if (blocked_once_.insert(i).second) Block(i, method, *blocker);
+      if (const std::optional<Blocker>& blocker = NodeBlocker(i)) {
+        if (blocked_once_.insert(i).second) {
+          Block(i, method, blocker->reason, blocker->pod);
+        }
         continue;
       }
       out.push_back(MakeCandidate(i));
@@ -544,6 +562,7 @@ class Planner {
   std::map<std::string, PoolCount> counts_;
   std::map<std::pair<std::string, DisruptionReason>, int64_t> allowed_;
   std::set<size_t> blocked_once_;
+  std::map<size_t, std::optional<Blocker>> blockers_;
 };
 
 constexpr DisruptionMethod kMethodOrder[] = {

@@ -52,6 +52,7 @@ struct BlockedCandidate {
   std::string node;
   DisruptionMethod method = DisruptionMethod::kEmptiness;
   std::string reason;
+  std::string pod;  // namespace/name when a pod holds the node back
 };
 
 struct PoolAllowanceReport {

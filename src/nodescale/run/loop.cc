@@ -11,10 +11,6 @@
 namespace propscaler::nodescale {
 namespace {
 
-kube::ObjectRef PodRef(const LivePod& pod) {
-  return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
-}
-
 std::string Describe(const GroupIncrease& increase, const NodeGroup& group) {
   return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
          std::to_string(group.target_size + increase.delta) +

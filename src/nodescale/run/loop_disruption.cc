@@ -175,9 +175,20 @@ void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
           static_cast<double>(report.allowed));
     LOG_IF(WARNING, !report.error.empty()) << report.error;
   }
+  std::map<std::string, const LivePod*, std::less<>> pods;
   for (const BlockedCandidate& blocked : plan.blocked) {
     if (const LiveNode* node = it.Node(blocked.node)) {
       NodeEvent(node->state, false, "DisruptionBlocked", blocked.reason);
+    }
+    if (blocked.pod.empty()) continue;
+    if (pods.empty()) {
+      for (const LivePod& pod : it.pods) pods[pod.state.Key()] = &pod;
+    }
+    auto found = pods.find(blocked.pod);
+    if (found != pods.end()) {
+      events_->Record(
+          {PodRef(*found->second), false, "DisruptionBlocked",
+           "node " + blocked.node + " is not disrupted: " + blocked.reason});
     }
   }
   blocked_ = plan.blocked;

@@ -12,6 +12,10 @@
 
 namespace propscaler::nodescale {
 
+inline kube::ObjectRef PodRef(const LivePod& pod) {
+  return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
+}
+
 struct NodeScaleLoop::Iteration {
   TimePoint now;
   std::vector<LiveNode> nodes;
