@@ -783,6 +783,52 @@ TEST_F(NodeScaleScenarioTest, CronBudgetHoldsEmptyNodesThroughTheDay) {
   EXPECT_TRUE(NodesWithPrefix("web-").empty());
 }
 
+// Back to the preferred group (GKE's active migration), opt-in per pool:
+// with spot preferred by the priority expander but out of capacity (max
+// size 0 here), a pod's node is on-demand. Nothing moves while spot cannot
+// grow; once it can, the on-demand node is replaced by a spot node, which
+// is Ready before the old node is drained and deleted.
+TEST_F(NodeScaleScenarioTest,
+       NodesMoveBackToThePreferredGroupWhenItCanTakeThem) {
+  auto groups = [&](int spot_max) {
+    return sim::PutConfigMap(
+        cluster_.store(), kNamespace, kGroupsConfigMap,
+        {{"node-groups.json",
+          R"({"pools":[{"name":"general","migrateToPreferred":true,)"
+          R"("disruption":{"consolidateAfter":"Never",)"
+          R"("budgets":[{"nodes":"100%"}]}}],)"
+          R"("priorities":{"10":["^spot$"],"1":["^ondemand$"]},)"
+          R"("nodeGroups":[{"name":"spot","pool":"general","price":0.3,)"
+          R"("capacityType":"spot","minSize":0,"maxSize":)" +
+              std::to_string(spot_max) +
+              R"(,"template":{"allocatable":{"cpu":"4","memory":"16Gi",)"
+              R"("pods":"110"}}},)"
+              R"({"name":"ondemand","pool":"general","price":1.0,)"
+              R"("minSize":0,"maxSize":5,"template":{"allocatable":)"
+              R"({"cpu":"4","memory":"16Gi","pods":"110"}}}]})"}});
+  };
+  ASSERT_TRUE(groups(0).ok());
+  ASSERT_TRUE(
+      cluster_.client()
+          .CreateSimulatedNode("ondemand-0", Shape("ondemand", 4000), true)
+          .ok());
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("web-0", "3", "ondemand-0"))
+                  .ok());
+  nodescale::LoopOptions options;
+  options.expander = "priority,least-waste";
+  Start(options);
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(NodesWithPrefix("ondemand-").size(), 1u);
+  EXPECT_TRUE(NodesWithPrefix("spot-").empty());
+
+  ASSERT_TRUE(groups(5).ok());
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(NodesWithPrefix("spot-").size(), 1u);
+  EXPECT_TRUE(NodesWithPrefix("ondemand-").empty());
+}
+
 // A drained node waits for its evicted pod to be gone (here a finalizer
 // keeps it), up to --max-graceful-termination-sec (600 s by default, also
 // the cap on the pod's own 3600 s grace), and is deleted once it is.
