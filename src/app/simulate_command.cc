@@ -26,7 +26,7 @@ using namespace ::propscaler::nodescale;  // NOLINT: the command is their user
 
 constexpr std::string_view kUsage =
     "usage: propscaler simulate --nodes=nodes.json --pods=pods.json "
-    "--node-groups=groups.json [--expander=least-waste] "
+    "--node-groups=groups.json [--pdbs=pdbs.json] [--expander=least-waste] "
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
     "[--balance-similar-node-groups] "
     "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
@@ -36,6 +36,7 @@ struct SimulateFlags {
   std::string nodes;
   std::string pods;
   std::string node_groups;
+  std::string pdbs;  // optional: `kubectl get pdb -A -o json`
   std::string expander = "least-waste";
   std::string output = "json";
   ScaleUpConfig scale_up;
@@ -86,6 +87,7 @@ Status ApplyFlag(const std::string& name, const std::string& value,
       {"nodes", &flags->nodes},
       {"pods", &flags->pods},
       {"node-groups", &flags->node_groups},
+      {"pdbs", &flags->pdbs},
       {"expander", &flags->expander},
       {"output", &flags->output}};
   if (auto it = strings.find(name); it != strings.end()) {
@@ -157,6 +159,7 @@ Result<T> LoadFile(const std::string& path,
 struct Inputs {
   ClusterSnapshot snapshot;
   kube::NodeGroupsFile groups;
+  std::vector<PdbState> pdbs;
 };
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
@@ -170,6 +173,12 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   Result<kube::NodeGroupsFile> groups = LoadFile<kube::NodeGroupsFile>(
       flags.node_groups, &kube::DecodeNodeGroupsJson);
   if (!groups.ok()) return groups.status();
+  if (!flags.pdbs.empty()) {
+    Result<std::vector<PdbState>> pdbs =
+        LoadFile<std::vector<PdbState>>(flags.pdbs, &kube::DecodePdbListJson);
+    if (!pdbs.ok()) return pdbs.status();
+    inputs.pdbs = std::move(pdbs).value();
+  }
   inputs.snapshot.nodes = std::move(nodes).value();
   inputs.snapshot.pods = PodList(std::move(pods).value());
   inputs.groups = std::move(groups).value();
@@ -201,6 +210,7 @@ DisruptionPlan PreviewDisruption(const Inputs& inputs,
   input.life = NodeLivesFromSnapshot(inputs.snapshot);
   input.groups = inputs.groups.groups;
   input.pools = inputs.groups.pools;
+  input.pdbs = inputs.pdbs;
   if (Result<PriorityConfig> priorities =
           CompilePriorities(inputs.groups.priorities);
       priorities.ok()) {

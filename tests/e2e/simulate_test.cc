@@ -180,6 +180,24 @@ TEST(SimulateTest, PreviewsDisruption) {
   rapidjson::Document later = Json(expired);
   EXPECT_STREQ(later["disruption"][0]["method"].GetString(), "expiry");
 
+  // A policy/v1 budget with an empty selector covers every pod of its
+  // namespace; allowing no disruption, it holds every node back.
+  Process guarded(
+      PROPSCALER_BINARY,
+      {"simulate", "--nodes=" + dir + "nodes.json",
+       "--pods=" + dir + "pods.json", "--node-groups=" + dir + "groups.json",
+       "--pdbs=" + dir + "pdbs.json", "--now=2026-01-02T00:00:00Z"});
+  ASSERT_EQ(guarded.WaitForExit(std::chrono::seconds(30)), 0)
+      << guarded.Output();
+  rapidjson::Document held = Json({0, guarded.Output()});
+  EXPECT_EQ(held["disruption"].Size(), 0u) << guarded.Output();
+  ASSERT_EQ(held["disruptionBlocked"].Size(), 3u) << guarded.Output();
+  EXPECT_NE(std::string(held["disruptionBlocked"][0]["reason"].GetString())
+                .find("PodDisruptionBudget default/everything allows no "
+                      "disruption now"),
+            std::string::npos)
+      << guarded.Output();
+
   SimulateRun bad_now = run_at("yesterday");
   EXPECT_EQ(bad_now.exit_code, 2);
   EXPECT_NE(bad_now.output.find("--now=yesterday"), std::string::npos)
