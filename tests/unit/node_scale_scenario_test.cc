@@ -829,6 +829,40 @@ TEST_F(NodeScaleScenarioTest,
   EXPECT_TRUE(NodesWithPrefix("ondemand-").empty());
 }
 
+// Expiry: a pool's expireAfter of 1h. The node and its 3-cpu pod are left
+// alone for the hour (consolidation is off for the pool, and budgets of 0
+// would not hold expiry back either); after it, a replacement is made, and
+// once it is Ready the expired node is drained and deleted.
+TEST_F(NodeScaleScenarioTest, ExpiredNodeIsReplacedAfterExpireAfter) {
+  ASSERT_TRUE(
+      sim::PutConfigMap(
+          cluster_.store(), kNamespace, kGroupsConfigMap,
+          {{"node-groups.json",
+            R"({"pools":[{"name":"general","expireAfter":"1h",)"
+            R"("disruption":{"consolidateAfter":"Never",)"
+            R"("budgets":[{"nodes":"0"}]}}],)"
+            R"("nodeGroups":[{"name":"web","pool":"general","price":1.0,)"
+            R"("minSize":0,"maxSize":10,"template":{"allocatable":)"
+            R"({"cpu":"4","memory":"16Gi","pods":"110"}}}]})"}})
+          .ok());
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("web-old", Shape("web", 4000), true)
+                  .ok());
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("app-0", "3", "web-old"))
+                  .ok());
+  const int64_t created_before = Calls("create nodes");
+  Start(nodescale::LoopOptions{});
+  clock_.SleepFor(minutes(59));
+  EXPECT_EQ(Calls("create nodes"), created_before);
+  EXPECT_EQ(NodesWithPrefix("web-old").size(), 1u);
+  clock_.SleepFor(minutes(3));
+  EXPECT_EQ(Calls("create nodes"), created_before + 1);
+  EXPECT_TRUE(NodesWithPrefix("web-old").empty());
+  EXPECT_EQ(NodesWithPrefix("web-").size(), 1u);
+}
+
 // A drained node waits for its evicted pod to be gone (here a finalizer
 // keeps it), up to --max-graceful-termination-sec (600 s by default, also
 // the cap on the pod's own 3600 s grace), and is deleted once it is.

@@ -627,3 +627,35 @@ TEST_F(DisruptionTest, ValidationRejectsACommandThePodsNoLongerAllow) {
 
 }  // namespace
 }  // namespace propscaler::nodescale
+
+namespace propscaler::nodescale {
+namespace {
+
+// Our own case (Karpenter has no min size): three empty expired nodes of a
+// group at min size 3 are not all deleted at once; the oldest is replaced
+// by a node of its own group.
+TEST_F(DisruptionTest, ExpiryKeepsTheGroupsMinSize) {
+  pools_[0].expire_after = hours(1);
+  FindGroup("big")->min_size = 3;
+  for (int i = 0; i < 3; ++i) {
+    AddNode("n" + std::to_string(i), "big");
+    life_.back().created = t0_ - hours(2) - minutes(i);
+  }
+  DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command);
+  EXPECT_EQ(plan.command->method, Method::kExpiry);
+  EXPECT_EQ(plan.command->nodes, std::vector<std::string>{"n2"});
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->group, "big");
+  EXPECT_EQ(plan.command->replacement->count, 1);
+
+  // Above the floor they go together, with no replacement (no pods).
+  FindGroup("big")->min_size = 0;
+  plan = Plan();
+  ASSERT_TRUE(plan.command);
+  EXPECT_EQ(plan.command->nodes.size(), 3u);
+  EXPECT_FALSE(plan.command->replacement);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale

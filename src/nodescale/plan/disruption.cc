@@ -311,6 +311,9 @@ class Planner {
       }
     }
     if (expired.empty()) return std::nullopt;
+    if (std::optional<DisruptionCommand> floor = ExpiryAtMinSize(expired)) {
+      return floor;
+    }
     std::vector<size_t> nodes;
     double price = 0;
     for (const Candidate& c : expired) {
@@ -324,6 +327,26 @@ class Planner {
     if (!result.options.empty()) command.replacement = result.options.front();
     command.savings_per_hour =
         price - (command.replacement ? command.replacement->price_per_hour : 0);
+    return command;
+  }
+
+  // Expiring these nodes together would take a group below its min size:
+  // then the oldest expired node of that group alone, replaced by a node
+  // of its own group (the rest expire in later commands).
+  std::optional<DisruptionCommand> ExpiryAtMinSize(
+      const std::vector<Candidate>& expired) const {
+    std::map<const NodeGroup*, int64_t> taken;
+    for (const Candidate& c : expired) ++taken[c.group];
+    const Candidate* oldest = nullptr;
+    for (const Candidate& c : expired) {
+      if (taken[c.group] <= c.group->target_size - c.group->min_size) continue;
+      if (oldest == nullptr || c.created < oldest->created) oldest = &c;
+    }
+    if (oldest == nullptr) return std::nullopt;
+    DisruptionCommand command = Command(DisruptionMethod::kExpiry,
+                                        DisruptionReason::kExpired, {*oldest});
+    command.replacement =
+        NewNodes{oldest->group->name, 1, PriceOf(*oldest->group)};
     return command;
   }
 
