@@ -130,7 +130,7 @@ Cluster MakeCluster(int node_count, bool full) {
     pdb.name = "guarded";
     pdb.selector = *LabelSelector::Parse("guarded=true");
     pdb.disruptions_allowed = 0;
-    cluster.input.pdbs.push_back(pdb);
+    cluster.snapshot.pdbs.push_back(pdb);
   }
   return cluster;
 }

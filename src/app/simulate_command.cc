@@ -159,7 +159,6 @@ Result<T> LoadFile(const std::string& path,
 struct Inputs {
   ClusterSnapshot snapshot;
   kube::NodeGroupsFile groups;
-  std::vector<PdbState> pdbs;
 };
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
@@ -177,7 +176,7 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
     Result<std::vector<PdbState>> pdbs =
         LoadFile<std::vector<PdbState>>(flags.pdbs, &kube::DecodePdbListJson);
     if (!pdbs.ok()) return pdbs.status();
-    inputs.pdbs = std::move(pdbs).value();
+    inputs.snapshot.pdbs = std::move(pdbs).value();
   }
   inputs.snapshot.nodes = std::move(nodes).value();
   inputs.snapshot.pods = PodList(std::move(pods).value());
@@ -210,7 +209,6 @@ DisruptionPlan PreviewDisruption(const Inputs& inputs,
   input.life = NodeLivesFromSnapshot(inputs.snapshot);
   input.groups = inputs.groups.groups;
   input.pools = inputs.groups.pools;
-  input.pdbs = inputs.pdbs;
   if (Result<PriorityConfig> priorities =
           CompilePriorities(inputs.groups.priorities);
       priorities.ok()) {

@@ -14,6 +14,11 @@ bool IsMirrorPod(const PodState& pod) {
   return pod.annotations.contains(kMirrorPodAnnotation);
 }
 
+bool PdbCovers(const PdbState& pdb, const PodState& pod) {
+  return !pdb.no_selector && pdb.namespace_ == pod.namespace_ &&
+         pdb.selector.Matches(*pod.labels);
+}
+
 bool IsKeptPodAnnotation(std::string_view key) {
   return key == kSafeToEvictAnnotation || key == kMirrorPodAnnotation ||
          key == kDoNotDisruptAnnotation || key == kOwnDoNotDisruptAnnotation ||

@@ -173,6 +173,8 @@ struct PdbState {
 bool IsPending(const PodState& pod);
 bool IsDaemonSetPod(const PodState& pod);
 bool IsMirrorPod(const PodState& pod);
+// The budget's selector matches the pod, in its namespace.
+bool PdbCovers(const PdbState& pdb, const PodState& pod);
 // The node's group from kNodeGroupLabel; empty when it has none.
 std::string_view NodeGroupOf(const NodeState& node);
 // Whether a pod annotation is one a decision reads (safe-to-evict, the

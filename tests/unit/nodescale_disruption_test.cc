@@ -83,12 +83,12 @@ class DisruptionTest : public ::testing::Test {
 
   DisruptionInput Input() {
     snapshot_.pods = PodList(pods_);
+    snapshot_.pdbs = pdbs_;
     DisruptionInput input;
     input.snapshot = &snapshot_;
     input.life = life_;
     input.groups = groups_;
     input.pools = pools_;
-    input.pdbs = pdbs_;
     input.now = now_;
     return input;
   }

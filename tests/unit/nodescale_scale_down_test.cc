@@ -128,7 +128,9 @@ TEST_F(NodescaleScaleDownTest, LocalStorageBlocksUnlessSafeToEvict) {
 
 TEST_F(NodescaleScaleDownTest, KubeSystemPodsBlock) {
   AddPod("coredns", "g-2", 100).namespace_ = "kube-system";
-  EXPECT_EQ(KeptReason("g-2"), "pod kube-system/coredns is in kube-system");
+  EXPECT_EQ(KeptReason("g-2"),
+            "pod kube-system/coredns is in kube-system and no "
+            "PodDisruptionBudget covers it");
   // DaemonSet pods in kube-system do not.
   snapshot_.pods.MutableBack() = DaemonSetPod("proxy", "g-2", 100, kMi);
   EXPECT_EQ(KeptReason("g-2"), "");
@@ -220,11 +222,11 @@ TEST_F(NodescaleScaleDownTest, EvictionBlockerOrder) {
   pod.annotations = {{std::string(kSafeToEvictAnnotation), "true"}};
   pod.namespace_ = "kube-system";
   pod.has_local_storage = true;
-  EXPECT_EQ(EvictionBlocker(pod), std::nullopt);  // true overrides all
+  EXPECT_EQ(EvictionBlocker(pod, {}), std::nullopt);  // true overrides all
   pod.annotations.clear();
-  EXPECT_EQ(*EvictionBlocker(pod), "pod kube-system/p has no controller");
+  EXPECT_EQ(*EvictionBlocker(pod, {}), "pod kube-system/p has no controller");
   pod.terminated = true;
-  EXPECT_EQ(EvictionBlocker(pod), std::nullopt);
+  EXPECT_EQ(EvictionBlocker(pod, {}), std::nullopt);
 }
 
 TEST_F(NodescaleScaleDownTest, EvictionGraceIsThePodsOwnCappedByTheFlag) {
@@ -236,6 +238,47 @@ TEST_F(NodescaleScaleDownTest, EvictionGraceIsThePodsOwnCappedByTheFlag) {
   EXPECT_EQ(EvictionGraceSeconds(pod, 600), 0);
   pod.termination_grace_seconds = 45;
   EXPECT_EQ(EvictionGraceSeconds(pod, 0), 0);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
+
+namespace propscaler::nodescale {
+namespace {
+
+using namespace testing_util;  // NOLINT
+
+// CA's PodDisruptionBudget rules in planning: a budget with one disruption
+// left lets one of two light nodes go, the other is kept for it (the budget
+// is spent across the pass); a kube-system pod a budget covers may go.
+TEST_F(NodescaleScaleDownTest, PodDisruptionBudgetsAreSpentAcrossThePass) {
+  for (const char* node : {"g-2", "g-3"}) {
+    AddPod(std::string("web-") + node, node, 500).labels =
+        Labels{{"app", "web"}};
+  }
+  PdbState pdb;
+  pdb.namespace_ = "default";
+  pdb.name = "web";
+  pdb.selector = *LabelSelector::Parse("app=web");
+  pdb.disruptions_allowed = 1;
+  snapshot_.pdbs = {pdb};
+  EXPECT_EQ(Removed().size(), 1u);
+  EXPECT_EQ(KeptReason("g-3"),
+            "pod default/web-g-3: PodDisruptionBudget default/web has no "
+            "disruption left");
+
+  PodState system = BoundPod("dns", "g-2", 100, 100 * kMi);
+  system.namespace_ = "kube-system";
+  system.labels = Labels{{"k8s-app", "dns"}};
+  EXPECT_EQ(*EvictionBlocker(system, {}),
+            "pod kube-system/dns is in kube-system and no "
+            "PodDisruptionBudget covers it");
+  PdbState dns;
+  dns.namespace_ = "kube-system";
+  dns.name = "dns";
+  dns.selector = *LabelSelector::Parse("k8s-app=dns");
+  dns.disruptions_allowed = 1;
+  EXPECT_EQ(EvictionBlocker(system, {dns}), std::nullopt);
 }
 
 }  // namespace

@@ -236,7 +236,7 @@ class Planner {
       return Blocker{"the node is annotated do-not-disrupt"};
     for (const PodState* pod : sim_.PodsOn(i)) {
       if (std::optional<std::string> blocker =
-              PodDisruptionBlocker(*pod, input_.pdbs, input_.now)) {
+              PodDisruptionBlocker(*pod, input_.snapshot->pdbs, input_.now)) {
         return Blocker{*blocker, pod->Key()};
       }
     }

@@ -16,11 +16,6 @@ std::string_view DoNotDisrupt(const Labels& annotations) {
              : karpenter;
 }
 
-bool Covers(const PdbState& pdb, const PodState& pod) {
-  return !pdb.no_selector && pdb.namespace_ == pod.namespace_ &&
-         pdb.selector.Matches(*pod.labels);
-}
-
 }  // namespace
 
 double EvictionCost(const PodState& pod) {
@@ -71,7 +66,7 @@ std::optional<std::string> PodDisruptionBlocker(
   if (!IsReschedulable(pod)) return std::nullopt;
   const PdbState* covering = nullptr;
   for (const PdbState& pdb : pdbs) {
-    if (!Covers(pdb, pod)) continue;
+    if (!PdbCovers(pdb, pod)) continue;
     if (covering != nullptr) {
       return name + " is covered by PodDisruptionBudgets " + covering->name +
              " and " + pdb.name + " (eviction supports only one)";

@@ -16,8 +16,6 @@
 
 namespace propscaler::nodescale {
 
-using kube::PdbState;
-
 // Parallel to the snapshot's nodes.
 struct NodeLife {
   TimePoint created;
@@ -39,7 +37,6 @@ struct DisruptionInput {
   // Declared pools; a group naming none is in the default pool, which has
   // Karpenter's defaults unless declared here under kDefaultPoolName.
   std::vector<NodePool> pools;
-  std::vector<PdbState> pdbs;
   // Priority of each group under the priority expander (higher first);
   // used only by pools that migrate to preferred groups.
   std::map<std::string, int, std::less<>> group_priority;

@@ -31,6 +31,9 @@ class ScaleDownPlanner {
         bins_(BinsFromNodes(snapshot.nodes, snapshot.pods)),
         use_topology_(AnyInterPodConstraints(snapshot.pods)),
         received_pods_(snapshot.nodes.size(), false) {
+    for (const PdbState& pdb : snapshot.pdbs) {
+      pdb_left_.push_back(pdb.disruptions_allowed);
+    }
     for (const NodeGroup& group : groups) groups_.emplace(group.name, &group);
     for (const NodeState& node : snapshot.nodes) {
       totals_.Add(node.allocatable, 1);
@@ -125,11 +128,28 @@ class ScaleDownPlanner {
       return "receives pods from another node removed in this pass";
     }
     for (const PodState* pod : candidate.to_move) {
-      if (std::optional<std::string> blocker = EvictionBlocker(*pod)) {
+      if (std::optional<std::string> blocker =
+              EvictionBlocker(*pod, snapshot_.pdbs)) {
         return blocker;
+      }
+      for (size_t i = 0; i < snapshot_.pdbs.size(); ++i) {
+        const PdbState& pdb = snapshot_.pdbs[i];
+        if (PdbCovers(pdb, *pod) && pdb_left_[i] < 1) {
+          return "pod " + pod->Key() + ": PodDisruptionBudget " +
+                 pdb.namespace_ + "/" + pdb.name + " has no disruption left";
+        }
       }
     }
     return std::nullopt;
+  }
+
+  // The pods of a removed node take from their budgets' disruptions.
+  void SpendPdbs(const Candidate& candidate) {
+    for (const PodState* pod : candidate.to_move) {
+      for (size_t i = 0; i < snapshot_.pdbs.size(); ++i) {
+        if (PdbCovers(snapshot_.pdbs[i], *pod)) --pdb_left_[i];
+      }
+    }
   }
 
   void Place(const PodState& pod, size_t node) {
@@ -193,6 +213,7 @@ class ScaleDownPlanner {
     const std::string group(NodeGroupOf(node));
     --group_sizes_[group];
     totals_.Add(node.allocatable, -1);
+    SpendPdbs(candidate);
     plan_.removals.push_back({node.name, group,
                               candidate.to_move.empty()
                                   ? NodeRemoval::Reason::kEmpty
@@ -206,6 +227,7 @@ class ScaleDownPlanner {
   const bool use_topology_;
   Topology topology_;  // node i is bins_[i], when used
   std::vector<bool> received_pods_;
+  std::vector<int64_t> pdb_left_;  // per snapshot_.pdbs
   std::unordered_map<std::string, const NodeGroup*> groups_;
   std::unordered_map<std::string, int64_t> group_sizes_;
   ClusterTotals totals_;
@@ -243,7 +265,8 @@ int64_t EvictionGraceSeconds(const PodState& pod,
                   max_graceful_termination_seconds);
 }
 
-std::optional<std::string> EvictionBlocker(const PodState& pod) {
+std::optional<std::string> EvictionBlocker(const PodState& pod,
+                                           const std::vector<PdbState>& pdbs) {
   if (!MovesWithDrain(pod)) return std::nullopt;
   const std::string_view safe =
       AnnotationOf(pod.annotations, kSafeToEvictAnnotation);
@@ -251,7 +274,11 @@ std::optional<std::string> EvictionBlocker(const PodState& pod) {
   const std::string name = "pod " + pod.Key();
   if (safe == "false") return name + " is annotated safe-to-evict: \"false\"";
   if (pod.owner_kind.empty()) return name + " has no controller";
-  if (pod.namespace_ == "kube-system") return name + " is in kube-system";
+  if (pod.namespace_ == "kube-system" &&
+      std::none_of(pdbs.begin(), pdbs.end(),
+                   [&](const PdbState& pdb) { return PdbCovers(pdb, pod); })) {
+    return name + " is in kube-system and no PodDisruptionBudget covers it";
+  }
   if (pod.has_local_storage) {
     return name + " has local storage (emptyDir or hostPath)";
   }

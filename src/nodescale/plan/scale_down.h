@@ -13,9 +13,12 @@
 // cluster-autoscaler.kubernetes.io/scale-down-disabled=true. It is removable
 // only if every pod on it can move: pods without a controller,
 // safe-to-evict "false", local storage (emptyDir/hostPath) without
-// safe-to-evict "true", and kube-system pods block (safe-to-evict "true"
-// lifts every one of these, as in CA), and the movable pods must fit on the
-// remaining nodes, counting pods already moved there in this pass. Empty nodes
+// safe-to-evict "true", and kube-system pods no PodDisruptionBudget covers
+// block (safe-to-evict "true" lifts every one of these, as in CA); so does a
+// pod whose budget has no disruption left, counting the pods of nodes
+// already removed in this pass (CA's remaining-PDB tracking); and the
+// movable pods must fit on the remaining nodes, counting pods already moved
+// there in this pass. Empty nodes
 // come first, then the least utilized. Removals never take the cluster below
 // --cores-total / --memory-total minimums. Timers (unneeded time, delays)
 // belong to the loop. Pure.
@@ -64,8 +67,10 @@ double NodeUtilization(const NodeState& node,
                        const ScaleDownConfig& config);
 
 // Why this pod keeps its node, or nullopt when it may be evicted (or, like
-// DaemonSet and mirror pods, does not need to move).
-std::optional<std::string> EvictionBlocker(const PodState& pod);
+// DaemonSet and mirror pods, does not need to move). A kube-system pod may
+// go only when a PodDisruptionBudget covers it, as in CA.
+std::optional<std::string> EvictionBlocker(const PodState& pod,
+                                           const std::vector<PdbState>& pdbs);
 
 // DaemonSet, mirror and finished pods stay with the node; the rest move.
 bool MovesWithDrain(const PodState& pod);

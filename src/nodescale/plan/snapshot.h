@@ -21,6 +21,7 @@ using kube::NodeSelectorRequirement;
 using kube::NodeSelectorTerm;
 using kube::NodeState;
 using kube::NodeTemplate;
+using kube::PdbState;
 using kube::PodAffinityTerm;
 using kube::PodState;
 using kube::Resources;
@@ -49,6 +50,7 @@ using kube::IsPending;
 using kube::Max;
 using kube::MaxCopies;
 using kube::NodeGroupOf;
+using kube::PdbCovers;
 using kube::SubtractTimes;
 using kube::TaintEffectName;
 using kube::Times;
@@ -59,6 +61,7 @@ using SharedPods = SharedList<LivePod>;
 struct ClusterSnapshot {
   std::vector<NodeState> nodes;
   PodList pods;
+  std::vector<PdbState> pdbs;  // PodDisruptionBudgets
 };
 
 }  // namespace propscaler::nodescale

@@ -83,6 +83,9 @@ Status NodeScaleLoop::RunOnce() {
   TrackProvisioning(&it);
   it.snapshot = BuildLiveSnapshot(it.nodes, it.pods, it.group_of, it.now,
                                   options_.new_pod_scale_up_delay);
+  // Until they are listed, scale-down plans without PodDisruptionBudgets
+  // (the eviction still enforces them) and disruption waits.
+  if (it.pdbs) it.snapshot.pdbs = *it.pdbs;
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.

@@ -94,7 +94,6 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     }
   }
   input.groups = it.groups;
-  input.pdbs = *it.pdbs;
   input.pools = provider_->Pools();
   input.group_priority = GroupPriorities(it.groups, it.priorities);
   input.backed_off_groups = backoff_.BackedOffGroups(it.now);
