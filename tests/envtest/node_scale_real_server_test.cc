@@ -374,9 +374,11 @@ TEST_F(NodeScaleRealServerTest, ConsolidationReplacesNodesAndDrainsByEviction) {
       R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
       R"("nodeGroups":[)"
       R"({"name":"big","pool":"general","price":1.0,"minSize":0,"maxSize":5,)"
-      R"("template":{"allocatable":{"cpu":"16","memory":"16Gi","pods":"110"}}},)"
+      R"("template":{"allocatable":{"cpu":"16","memory":"16Gi","pods":"110"},)"
+      R"("labels":{"consolidation":"yes"}}},)"
       R"({"name":"small","pool":"kept","price":0.3,"minSize":0,"maxSize":5,)"
-      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"}}}]})");
+      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+      R"("labels":{"consolidation":"yes"}}}]})");
   ASSERT_TRUE(groups.ok()) << groups.message();
   const std::string pods = "/api/v1/namespaces/" + ns() + "/pods/";
   for (int i = 0; i < 3; ++i) {
@@ -386,9 +388,17 @@ TEST_F(NodeScaleRealServerTest, ConsolidationReplacesNodesAndDrainsByEviction) {
                                        .cpu = "16",
                                        .label = "propscaler.io/node-group=big"})
                     .ok());
-    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "1",
-                                 {.labels = R"({"app":"web"})"})
+    // The pods select this test's nodes: other tests' nodes on the shared
+    // server would otherwise take them, and the command would be a delete.
+    ASSERT_TRUE(AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + node,
+                          R"({"metadata":{"labels":{"consolidation":"yes"}}})",
+                          "application/merge-patch+json")
                     .ok());
+    ASSERT_TRUE(
+        CreatePendingPod(cluster(), ns(), pod, "1",
+                         {.labels = R"({"app":"web"})",
+                          .spec = R"("nodeSelector":{"consolidation":"yes"})"})
+            .ok());
     ASSERT_TRUE(BindPod(cluster(), ns(), pod, node).ok());
     // Running and Ready, as the kubelet reports it: eviction takes a
     // budget's allowance down only for a Ready pod.
