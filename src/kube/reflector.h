@@ -112,11 +112,14 @@ class Reflector {
   void StopWhenForbidden() { stop_when_forbidden_ = true; }
   bool forbidden() const { return forbidden_.load(); }
 
-  // Lists and watches until `stop`.
-  void Run(StopSignal* stop) {
+  // Lists and watches until `stop`. With `resume`, a copy that was whole
+  // when the last Run() ended is not listed again: the watch resumes from
+  // its resourceVersion (a 410 lists again).
+  void Run(StopSignal* stop, bool resume = false) {
     forbidden_ = false;
     Backoff backoff(kInitialBackoff, kMaxBackoff);
-    bool listed = false;
+    bool listed = resume && listed_when_stopped_;
+    listed_when_stopped_ = false;
     while (!stop->stopped()) {
       Status status = listed        ? WatchOnce(stop)
                       : watch_list_ ? WatchListOnce(stop, &listed)
@@ -138,6 +141,7 @@ class Reflector {
       if (status.code() == StatusCode::kPermissionDenied &&
           stop_when_forbidden_) {
         SetLastError(status);
+        listed_when_stopped_ = listed;
         forbidden_ = true;
         return;
       }
@@ -165,24 +169,35 @@ class Reflector {
   //
   // A refusal after a watch was accepted before is most likely a server
   // whose RBAC cache is still filling after a restart: it is tried again
-  // within seconds (1, 2, 4 ... 32 s) before the long period.
+  // within seconds (1, 2, 4 ... 32 s), resuming the watch where it was, and
+  // the owner is told only when those retries are refused too.
   void RunRetryingWhenForbidden(
       StopSignal* stop,
       const std::function<bool(const Status& refused)>& on_forbidden) {
     StopWhenForbidden();
     int quick = 0;
     int opened = watches_opened_;
+    bool fell_back = false;
     Run(stop);
     while (forbidden() && !stop->stopped()) {
-      if (watches_opened_ > opened) quick = 0;  // allowed again meanwhile
+      if (watches_opened_ > opened) {  // allowed again meanwhile
+        quick = 0;
+        fell_back = false;
+      }
       opened = watches_opened_;
-      if (!on_forbidden(LastError())) break;
-      const Duration wait =
-          watches_opened_ > 0 && quick < kQuickForbiddenRetries
-              ? Duration(std::chrono::seconds(1 << quick++))
-              : Duration(kForbiddenRetryPeriod);
+      const bool transient =
+          watches_opened_ > 0 && quick < kQuickForbiddenRetries;
+      if (!transient) {
+        if (!on_forbidden(LastError())) break;
+        fell_back = true;
+      }
+      const Duration wait = transient
+                                ? Duration(std::chrono::seconds(1 << quick++))
+                                : Duration(kForbiddenRetryPeriod);
       if (stop->WaitFor(wait)) break;
-      Run(stop);
+      // Once the owner has fallen back, its own lists replace the copy: the
+      // watch starts from a list of its own again.
+      Run(stop, /*resume=*/!fell_back);
     }
   }
 
@@ -337,6 +352,7 @@ class Reflector {
   std::string what_;
   std::string resource_version_;
   bool listed_before_ = false;  // a list has completed: the next reads newest
+  bool listed_when_stopped_ = false;    // the copy was whole when Run() ended
   std::atomic<int> watches_opened_{0};  // accepted by the server
   std::mt19937 random_{std::random_device{}()};
   void CountRestart(const char* reason) const {

@@ -303,6 +303,7 @@ TEST_F(ReplicaScenarioTest, RefusalsRightAfterARestartPassWithinSeconds) {
   StartWith(3, 1);
   clock_.SleepFor(seconds(1));
   ASSERT_EQ(Replicas(), 3);
+  const int64_t lists_before = Calls("list nodes");
   cluster_.SetFault([](std::string_view call) {
     return Status(StatusCode::kPermissionDenied,
                   std::string(call) + ": HTTP 403: RBAC cache filling");
@@ -314,6 +315,8 @@ TEST_F(ReplicaScenarioTest, RefusalsRightAfterARestartPassWithinSeconds) {
   // added is followed within a second, and nothing is listed by cycles.
   clock_.SleepFor(minutes(1));
   const int64_t lists = Calls("list nodes");
+  // The watch resumed where it was: nothing was listed again.
+  EXPECT_EQ(lists, lists_before);
   AddNodes(4, 1);
   clock_.SleepFor(seconds(1));
   EXPECT_EQ(Replicas(), 4);
