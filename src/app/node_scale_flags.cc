@@ -62,6 +62,15 @@ DEFINE_bool(balance_similar_node_groups, false,
 DEFINE_string(max_node_provision_time, "15m",
               "node-scale: a scale-up whose nodes are not Ready by then "
               "failed; the group is backed off.");
+DEFINE_string(batch_idle_duration, "1s",
+              "node-scale: a batch of pending pods is scaled up for once "
+              "no new pending pod has come for this long.");
+DEFINE_string(batch_max_duration, "10s",
+              "node-scale: a batch of pending pods is scaled up for at the "
+              "latest this long after its first pod.");
+DEFINE_int32(expendable_pods_priority_cutoff, -10,
+             "node-scale: pods with a lower priority neither trigger a "
+             "scale-up nor keep a node.");
 DEFINE_string(new_pod_scale_up_delay, "0s",
               "node-scale: ignore unschedulable pods younger than this.");
 DEFINE_int64(max_nodes_per_scaleup, 1000,
@@ -200,6 +209,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   nodescale::LoopOptions& loop = s.loop;
   loop.namespace_ = ns;
   loop.expander = FLAGS_expander;
+  loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
   loop.scale_down_enabled = FLAGS_scale_down_enabled;
   loop.max_empty_bulk_delete = FLAGS_max_empty_bulk_delete;
   loop.max_graceful_termination =
@@ -231,6 +241,8 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   Status durations = ParseDurations({
       {"scan_interval", &loop.scan_interval},
       {"new_pod_scale_up_delay", &loop.new_pod_scale_up_delay},
+      {"batch_idle_duration", &loop.batch.idle},
+      {"batch_max_duration", &loop.batch.max},
       {"max_node_provision_time", &loop.max_node_provision_time},
       {"initial_node_group_backoff_duration", &loop.initial_backoff},
       {"max_node_group_backoff_duration", &loop.max_backoff},
@@ -246,11 +258,18 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   Status positive = CheckPositive({
       {"scan_interval", loop.scan_interval},
       {"max_node_provision_time", loop.max_node_provision_time},
+      {"batch_idle_duration", loop.batch.idle},
+      {"batch_max_duration", loop.batch.max},
       {"leader_elect_lease_duration", s.election.lease_duration},
       {"leader_elect_renew_deadline", s.election.renew_deadline},
       {"leader_elect_retry_period", s.election.retry_period},
   });
   if (!positive.ok()) return positive;
+  if (loop.batch.idle > loop.batch.max) {
+    return Status::Invalid(
+        "--batch-idle-duration must not be longer than "
+        "--batch-max-duration");
+  }
   if (loop.initial_backoff > loop.max_backoff) {
     return Status::Invalid(
         "--initial-node-group-backoff-duration must not be longer than "

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <random>
 
 #include "app/api_session.h"
@@ -89,9 +90,14 @@ int RunNodeScaleMode() {
   // The parts: watched pods, nodes and PodDisruptionBudgets, leader election,
   // the provider, the loop and its scan-interval driver.
   LiveObjectStore state;
+  // Pods the scheduler gives up on are batched and scaled up for as the
+  // batch closes.
+  nodescale::PendingPodTrigger pending(
+      &clock, settings->loop.batch,
+      settings->loop.expendable_pods_priority_cutoff);
   auto nothing_to_notify = [](const std::string&) {};
   runtime::WatchedCollection<kube::LivePod> pods(
-      &clock, [&api] { return api.Pods(); }, state.PodSink(),
+      &clock, [&api] { return api.Pods(); }, pending.Wrap(state.PodSink()),
       {"pods", "Grant list and watch on pods."}, nothing_to_notify);
   runtime::WatchedCollection<kube::LiveNode> nodes(
       &clock, [&api] { return api.LiveNodes(); }, state.NodeSink(),
@@ -102,6 +108,23 @@ int RunNodeScaleMode() {
        "Grant list and watch on poddisruptionbudgets (policy): disruption "
        "waits for them."},
       nothing_to_notify);
+  // CapacityBuffers where the server serves their API (the CRD installed).
+  std::optional<runtime::WatchedCollection<kube::CapacityBuffer>> buffers;
+  if (api.Call({.path = kube::kCapacityBufferApi}).status().code() ==
+      StatusCode::kNotFound) {
+    LOG(INFO) << "the server does not serve " << kube::kCapacityBufferApi
+              << ": no CapacityBuffers (install their CRD and restart to "
+                 "use them)";
+  } else {
+    buffers.emplace(
+        &clock, [&api] { return api.CapacityBuffers(); },
+        pending.WrapBuffers(state.BufferSink()),
+        runtime::WatchedCollection<kube::CapacityBuffer>::Options{
+            "capacitybuffers",
+            "Grant list and watch on capacitybuffers "
+            "(autoscaling.x-k8s.io)."},
+        nothing_to_notify);
+  }
   kube::LeaderElector elector(&api, settings->election, &clock);
   const bool elect = settings->leader_elect;
   std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
@@ -117,13 +140,15 @@ int RunNodeScaleMode() {
              pods.Start(stop);
              nodes.Start(stop);
              pdbs.Start(stop);
-             nodescale::RunEveryScanInterval(&loop, &state, may_act,
+             if (buffers) buffers->Start(stop);
+             nodescale::RunEveryScanInterval(&loop, &state, &pending, may_act,
                                              settings->loop.scan_interval,
                                              &session.health, stop);
              stop->Stop();
              pods.Join();
              nodes.Join();
              pdbs.Join();
+             if (buffers) buffers->Join();
              return 0;
            },
        .status_page =

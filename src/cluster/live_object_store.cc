@@ -10,12 +10,14 @@ std::string KeyOf(const kube::LiveNode& node) { return node.state.name; }
 std::string KeyOf(const kube::PdbState& pdb) {
   return pdb.namespace_ + "/" + pdb.name;
 }
+std::string KeyOf(const kube::CapacityBuffer& buffer) { return buffer.Key(); }
 
 void Intern(kube::LivePod* pod, PodInterner* interner) {
   interner->Intern(&pod->state);
 }
 void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
+void Intern(kube::CapacityBuffer*, PodInterner*) {}
 
 template <typename T>
 void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items,
@@ -66,6 +68,18 @@ kube::ReflectorSink<kube::LiveNode> LiveObjectStore::NodeSink() {
 
 kube::ReflectorSink<kube::PdbState> LiveObjectStore::PdbSink() {
   return SinkFor(&mutex_, &pdbs_, &interner_);
+}
+
+kube::ReflectorSink<kube::CapacityBuffer> LiveObjectStore::BufferSink() {
+  return SinkFor(&mutex_, &buffers_, &interner_);
+}
+
+std::vector<kube::CapacityBuffer> LiveObjectStore::Buffers() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<kube::CapacityBuffer> out;
+  out.reserve(buffers_.items.size());
+  for (const auto& [key, buffer] : buffers_.items) out.push_back(*buffer);
+  return out;
 }
 
 std::optional<std::vector<kube::PdbState>> LiveObjectStore::Pdbs() const {

@@ -1,4 +1,5 @@
-// The pods, nodes and PodDisruptionBudgets node-scale mode knows, kept compact
+// The pods, nodes, PodDisruptionBudgets and CapacityBuffers node-scale mode
+// knows, kept compact
 // and current by the reflectors. Each object is stored once, immutable and
 // shared: a loop takes pointers to them (no copy of the cluster per loop), and
 // an update replaces the pointer, so a loop still reading the old object keeps
@@ -17,6 +18,7 @@
 
 #include "cluster/pod_interner.h"
 #include "common/shared_list.h"
+#include "kube/capacity_buffer.h"
 #include "kube/live_objects.h"
 #include "kube/reflector.h"
 
@@ -27,6 +29,7 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::LivePod> PodSink();
   kube::ReflectorSink<kube::LiveNode> NodeSink();
   kube::ReflectorSink<kube::PdbState> PdbSink();
+  kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
 
   SharedList<kube::LivePod> Pods() const;
   std::vector<kube::LiveNode> Nodes() const;
@@ -35,6 +38,8 @@ class LiveObjectStore {
   // nullopt until PodDisruptionBudgets were listed: only disruption needs
   // them, and it waits for them rather than act without.
   std::optional<std::vector<kube::PdbState>> Pdbs() const;
+  // The CapacityBuffers; none until they were listed.
+  std::vector<kube::CapacityBuffer> Buffers() const;
 
   template <typename T>
   struct Collection {
@@ -48,6 +53,7 @@ class LiveObjectStore {
   Collection<kube::LivePod> pods_;  // by namespace/name
   Collection<kube::LiveNode> nodes_;
   Collection<kube::PdbState> pdbs_;
+  Collection<kube::CapacityBuffer> buffers_;
   PodInterner interner_;
 };
 

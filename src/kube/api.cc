@@ -417,6 +417,37 @@ std::unique_ptr<ListWatch<PdbState>> KubeApi::PodDisruptionBudgets() const {
       PdbCodec(v1 ? PdbVersion::kV1 : PdbVersion::kV1beta1));
 }
 
+std::unique_ptr<ListWatch<CapacityBuffer>> KubeApi::CapacityBuffers() const {
+  return std::make_unique<HttpListWatch<CapacityBuffer>>(
+      this,
+      Collection{std::string(kCapacityBufferApi) + "/capacitybuffers", "", ""},
+      CapacityBufferCodec());
+}
+
+Result<BufferChunk> KubeApi::GetBufferChunk(
+    const CapacityBuffer& buffer) const {
+  Result<BufferChunkSource> source = ChunkSourceOf(buffer);
+  if (!source.ok()) return source.status();
+  Result<std::string> body = Call({.path = source->path});
+  if (!body.ok()) {
+    return body.status().WithContext("reading the chunk of CapacityBuffer " +
+                                     buffer.Key());
+  }
+  Result<BufferChunk> chunk = source->decode(*body);
+  if (!chunk.ok()) return chunk.status().WithContext(source->path);
+  return chunk;
+}
+
+Status KubeApi::PatchCapacityBufferStatus(const CapacityBuffer& buffer,
+                                          const std::string& patch) const {
+  return Call({.method = "PATCH",
+               .path = BufferStatusPath(buffer),
+               .body = patch,
+               .content_type = "application/merge-patch+json"})
+      .status()
+      .WithContext("writing the status of CapacityBuffer " + buffer.Key());
+}
+
 Status KubeApi::EditNodeTaints(const std::string& name,
                                const NodeTaintEdit& edit) const {
   const std::string path = "/api/v1/nodes/" + name;

@@ -126,6 +126,11 @@ class KubeApi : public Client {
   std::unique_ptr<ListWatch<LivePod>> Pods() const override;
   std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const override;
   std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const override;
+  std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers() const override;
+  Result<BufferChunk> GetBufferChunk(
+      const CapacityBuffer& buffer) const override;
+  Status PatchCapacityBufferStatus(const CapacityBuffer& buffer,
+                                   const std::string& patch) const override;
   Status EditNodeTaints(const std::string& name,
                         const NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "common/taint_filter.h"
+#include "kube/capacity_buffer.h"
 #include "kube/cluster_api.h"
 #include "kube/event.h"
 #include "kube/lease.h"
@@ -103,6 +104,16 @@ class Client {
   // Every PodDisruptionBudget: policy/v1 where the server serves it,
   // policy/v1beta1 otherwise (Kubernetes before 1.21).
   virtual std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const = 0;
+  // CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in every namespace.
+  virtual std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers()
+      const = 0;
+  // The buffer's chunk from its PodTemplate or scalableRef (RBAC `get`).
+  virtual Result<BufferChunk> GetBufferChunk(
+      const CapacityBuffer& buffer) const = 0;
+  // A merge patch of the buffer's status subresource; kConflict when the
+  // patch names a resourceVersion the buffer no longer has.
+  virtual Status PatchCapacityBufferStatus(const CapacityBuffer& buffer,
+                                           const std::string& patch) const = 0;
   // Changes only what `edit` owns on node `name` (node_taint_edit.h).
   virtual Status EditNodeTaints(const std::string& name,
                                 const NodeTaintEdit& edit) const = 0;

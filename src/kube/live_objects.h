@@ -17,6 +17,10 @@ struct LivePod {
   // Condition PodScheduled=False with reason Unschedulable.
   bool unschedulable = false;
   TimePoint created;
+  // When PodScheduled last changed, while `unschedulable`; else the epoch.
+  TimePoint unschedulable_since;
+  // status.nominatedNodeName: the scheduler preempts pods there for it.
+  std::string nominated_node;
 };
 
 struct LiveNode {

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <string>
 
 #include "common/utc_time.h"
@@ -27,18 +28,22 @@ const Value& MemberOr(const Value& object, const char* name,
   return it == object.MemberEnd() ? fallback : it->value;
 }
 
-bool SchedulerGaveUp(const Value& pod) {
+// PodScheduled=False with reason Unschedulable: since when (the epoch when
+// its time is missing), or nullopt.
+std::optional<TimePoint> SchedulerGaveUpAt(const Value& pod) {
   static const Value kNull;
   const Value& conditions =
       MemberOr(MemberOr(pod, "status", kNull), "conditions", kNull);
-  if (!conditions.IsArray()) return false;
+  if (!conditions.IsArray()) return std::nullopt;
   for (const Value& condition : conditions.GetArray()) {
-    if (StringOf(condition, "type") == "PodScheduled") {
-      return StringOf(condition, "status") == "False" &&
-             StringOf(condition, "reason") == "Unschedulable";
+    if (StringOf(condition, "type") != "PodScheduled") continue;
+    if (StringOf(condition, "status") != "False" ||
+        StringOf(condition, "reason") != "Unschedulable") {
+      return std::nullopt;
     }
+    return ParseRfc3339(StringOf(condition, "lastTransitionTime"));
   }
-  return false;
+  return std::nullopt;
 }
 
 Result<LivePod> DecodePod(const Value& object, const std::string& path) {
@@ -46,9 +51,14 @@ Result<LivePod> DecodePod(const Value& object, const std::string& path) {
   Result<PodState> state = DecodePodObject(object, path);
   if (!state.ok()) return state.status();
   const Value& metadata = MemberOr(object, "metadata", kNull);
-  return LivePod{std::move(state).value(), StringOf(metadata, "uid"),
-                 SchedulerGaveUp(object),
-                 ParseRfc3339(StringOf(metadata, "creationTimestamp"))};
+  const std::optional<TimePoint> gave_up = SchedulerGaveUpAt(object);
+  return LivePod{
+      std::move(state).value(),
+      StringOf(metadata, "uid"),
+      gave_up.has_value(),
+      ParseRfc3339(StringOf(metadata, "creationTimestamp")),
+      gave_up.value_or(TimePoint{}),
+      StringOf(MemberOr(object, "status", kNull), "nominatedNodeName")};
 }
 
 constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";

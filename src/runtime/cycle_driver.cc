@@ -22,7 +22,28 @@ bool CycleDriver::changed() const {
   return changed_;
 }
 
-std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready) {
+std::string CycleDriver::WaitForPeriodOrDue(StopSignal* stop,
+                                            const CycleHooks& hooks) {
+  if (!next_period_) next_period_ = clock_->Now() + options_.poll_period;
+  while (!stop->stopped()) {
+    health_->Heartbeat();
+    const std::optional<TimePoint> due = hooks.due();
+    const TimePoint wake = due ? std::min(*due, *next_period_) : *next_period_;
+    stop->WaitUntil(wake, [&] { return hooks.due() != due; });
+    const TimePoint now = clock_->Now();
+    const std::optional<TimePoint> due_now = hooks.due();
+    if (due_now && now >= *due_now) return hooks.due_cause;
+    if (now >= *next_period_) break;
+  }
+  next_period_.reset();
+  return "poll period";
+}
+
+std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready,
+                                          const CycleHooks& hooks) {
+  if (ready && !options_.cycle_on_change && hooks.due) {
+    return WaitForPeriodOrDue(stop, hooks);
+  }
   health_->Heartbeat();
   const Duration wait =
       !ready && options_.ready_check != Duration::zero()
@@ -50,7 +71,7 @@ std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready) {
 
 int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
   SyncFailureLimit failures(options_.max_sync_failures);
-  std::string cause = WaitForNextCycle(stop, /*ready=*/false);
+  std::string cause = WaitForNextCycle(stop, /*ready=*/false, hooks);
   while (!stop->stopped()) {
     health_->Heartbeat();
     const TimePoint start = clock_->Now();
@@ -68,7 +89,7 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
       stop->Stop();
       return 1;
     }
-    cause = WaitForNextCycle(stop, ready);
+    cause = WaitForNextCycle(stop, ready, hooks);
   }
   return 0;
 }

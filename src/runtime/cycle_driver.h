@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,12 @@ struct CycleHooks {
   std::function<Status()> staleness;
   // Told every turn's outcome (optional): metrics, the status page.
   std::function<void(TimePoint start, const Status& outcome)> finished;
+  // Optional, without cycle_on_change: when a cycle is due before the poll
+  // period ends (node-scale's pending-pod batch), asked again whenever the
+  // clock is notified; that cycle's cause is `due_cause`. Such cycles do not
+  // move the poll period's rhythm.
+  std::function<std::optional<TimePoint>()> due;
+  std::string due_cause = "due";
 };
 
 struct CycleOptions {
@@ -70,13 +77,18 @@ class CycleDriver {
  private:
   // Waits for a change or the poll period (only the period once `ready`
   // without cycle_on_change); returns the next cycle's cause.
-  std::string WaitForNextCycle(StopSignal* stop, bool ready) EXCLUDES(mutex_);
+  std::string WaitForNextCycle(StopSignal* stop, bool ready,
+                               const CycleHooks& hooks) EXCLUDES(mutex_);
+  // Without cycle_on_change: waits for the poll period, or for a cycle the
+  // hooks say is due sooner.
+  std::string WaitForPeriodOrDue(StopSignal* stop, const CycleHooks& hooks);
   bool changed() const EXCLUDES(mutex_);
 
   const Clock* clock_;
   HealthState* health_;
   const CycleOptions options_;
-  TimePoint last_cycle_start_{};  // the loop's thread only
+  TimePoint last_cycle_start_{};          // the loop's thread only
+  std::optional<TimePoint> next_period_;  // the loop's thread only
 
   mutable Mutex mutex_;
   bool changed_ GUARDED_BY(mutex_) = false;

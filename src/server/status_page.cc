@@ -228,6 +228,8 @@ std::string RenderNodeScaleStatusPage(const nodescale::StatusReport& report) {
   };
   list("Commands in flight", report.disruption_commands);
   list("Candidates held back", report.disruption_blocked);
+  out << "<h2>CapacityBuffers</h2>";
+  list("Buffers", report.buffers);
   out << "</body></html>\n";
   return out.str();
 }

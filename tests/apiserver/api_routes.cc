@@ -39,8 +39,12 @@ ApiError NoSuchPath() {
 std::optional<ResourcePath> ResolvePath(const httplib::Request& req,
                                         httplib::Response& res) {
   std::optional<ResourcePath> path = ParseResourcePath(req.path);
-  if (!path || (!path->subresource.empty() && path->subresource != "scale") ||
-      (path->subresource == "scale" && !path->type->scalable)) {
+  const bool known_subresource =
+      path &&
+      (path->subresource.empty() ||
+       (path->subresource == "scale" && path->type->scalable) ||
+       (path->subresource == "status" && path->type->status_subresource));
+  if (!known_subresource) {
     WriteError(res, NoSuchPath());
     return std::nullopt;
   }
@@ -71,6 +75,31 @@ std::string DeletedStatus(const ResourcePath& path,
          "\"status\":\"Success\",\"details\":{\"name\":" +
          QuoteJson(path.name) + ",\"kind\":" + QuoteJson(path.type->plural) +
          ",\"uid\":" + QuoteJson(GetString(Metadata(doc), "uid")) + "}}";
+}
+
+// A write to an object with a status subresource: through /status only
+// its status (and the resourceVersion precondition) is kept, else
+// everything but its status.
+void KeepToSubresource(bool status, rapidjson::Document* patch) {
+  if (!status) {
+    patch->RemoveMember("status");
+    return;
+  }
+  rapidjson::Document kept(rapidjson::kObjectType);
+  auto& alloc = kept.GetAllocator();
+  auto status_member = patch->FindMember("status");
+  if (status_member != patch->MemberEnd()) {
+    kept.AddMember("status", rapidjson::Value(status_member->value, alloc),
+                   alloc);
+  }
+  const std::string version = GetString(Metadata(*patch), "resourceVersion");
+  if (!version.empty()) {
+    rapidjson::Value metadata(rapidjson::kObjectType);
+    metadata.AddMember("resourceVersion", rapidjson::Value(version, alloc),
+                       alloc);
+    kept.AddMember("metadata", metadata, alloc);
+  }
+  patch->Swap(kept);
 }
 
 class ApiRoutes {
@@ -153,6 +182,8 @@ void ApiRoutes::Post(const httplib::Request& req,
   }
   rapidjson::Document body;
   if (!ParseBody(req, res, &body)) return;
+  // A new object's status is the server's to set.
+  if (path->type->status_subresource) body.RemoveMember("status");
   if (path->type->plural == "events") {
     if (std::optional<ApiError> invalid =
             ValidateEventNamespace(body, path->ns)) {
@@ -183,6 +214,11 @@ void ApiRoutes::Put(const httplib::Request& req, httplib::Response& res) const {
   if (path->subresource == "scale") {
     return WriteResult(res, 200, PutScale(*context_.store, *path, body));
   }
+  if (path->type->status_subresource) {
+    return WriteError(res, ApiError::MethodNotAllowed(
+                               "PUT of an object with a status subresource "
+                               "is not served here; PATCH it"));
+  }
   WriteResult(res, 200,
               ObjectJson(context_.store->Update(*path->type, path->ns,
                                                 path->name, std::move(body))));
@@ -205,6 +241,9 @@ void ApiRoutes::Patch(const httplib::Request& req,
   if (!ParseBody(req, res, &patch)) return;
   if (path->subresource == "scale") {
     return WriteResult(res, 200, PatchScale(*context_.store, *path, patch));
+  }
+  if (path->type->status_subresource) {
+    KeepToSubresource(path->subresource == "status", &patch);
   }
   const auto patch_type =
       type.rfind("application/strategic-merge-patch+json", 0) == 0

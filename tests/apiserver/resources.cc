@@ -12,6 +12,7 @@ const std::vector<ResourceType>& AllResourceTypes() {
       {"", "v1", "pods", "Pod", true, false},
       {"", "v1", "configmaps", "ConfigMap", true, false},
       {"", "v1", "events", "Event", true, false},
+      {"", "v1", "podtemplates", "PodTemplate", true, false},
       {"", "v1", "replicationcontrollers", "ReplicationController", true, true},
       {"apps", "v1", "deployments", "Deployment", true, true},
       {"apps", "v1", "replicasets", "ReplicaSet", true, true},
@@ -28,6 +29,8 @@ const std::vector<ResourceType>& AllResourceTypes() {
        true, true},
       {"cluster.x-k8s.io", "v1beta1", "machinesets", "MachineSet", true, true},
       {"cluster.x-k8s.io", "v1beta1", "machines", "Machine", true, false},
+      {"autoscaling.x-k8s.io", "v1beta1", "capacitybuffers", "CapacityBuffer",
+       true, false, true},
   };
   return kTypes;
 }

@@ -21,6 +21,9 @@ struct ResourceType {
   std::string kind;     // "Node"
   bool namespaced = true;
   bool scalable = false;  // has a /scale subresource
+  // Has a /status subresource: writes to the object leave its status as it
+  // was, writes to /status change nothing else (as a CRD that enables it).
+  bool status_subresource = false;
 
   // "v1" or "apps/v1".
   std::string ApiVersion() const;

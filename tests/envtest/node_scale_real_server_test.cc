@@ -7,6 +7,7 @@
 #include <csignal>
 #include <thread>
 
+#include "common/files.h"
 #include "envtest/real_server_fixture.h"
 #include "kube/api.h"
 #include "kube/node_scale_bodies.h"
@@ -454,6 +455,75 @@ TEST_F(NodeScaleRealServerTest, ConsolidationReplacesNodesAndDrainsByEviction) {
   EXPECT_NE(after->find(R"("disruptionsAllowed":0)"), std::string::npos)
       << *after << "\n"
       << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// A CapacityBuffer against its CRD (tests/envtest/crds), under deploy's
+// RBAC: two 3-cpu chunks of a PodTemplate make two 4-cpu nodes before any
+// pod asks, the buffer's status subresource says so, and at 0 chunks the
+// nodes go.
+TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
+  Result<std::string> crds =
+      ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+               "/tests/envtest/crds/capacity-buffers.yaml");
+  ASSERT_TRUE(crds.ok()) << crds.status().message();
+  Status installed = CreateCustomResourceDefinitions(cluster(), *crds);
+  ASSERT_TRUE(installed.ok()) << installed.message();
+  // The chunks select this test's nodes, so other tests' empty nodes on
+  // the shared server do not hold them.
+  Status groups = PutConfigMap(
+      cluster(), ns(), "node-groups", "node-groups.json",
+      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
+      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+      R"("labels":{"buffer":"yes"},"taints":[]}}]})");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  Result<std::string> chunk = AdminCall(
+      cluster(), "POST", "/api/v1/namespaces/" + ns() + "/podtemplates",
+      R"({"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"chunk"},)"
+      R"("template":{"spec":{"nodeSelector":{"buffer":"yes"},"containers":)"
+      R"([{"name":"c","image":"pause","resources":{"requests":)"
+      R"({"cpu":"3","memory":"1Gi"}}}]}}})");
+  ASSERT_TRUE(chunk.ok()) << chunk.status().message();
+  const std::string buffers = "/apis/autoscaling.x-k8s.io/v1beta1/namespaces/" +
+                              ns() + "/capacitybuffers";
+  Result<std::string> buffer = AdminCall(
+      cluster(), "POST", buffers,
+      R"({"apiVersion":"autoscaling.x-k8s.io/v1beta1","kind":"CapacityBuffer",)"
+      R"("metadata":{"name":"headroom"},)"
+      R"("spec":{"podTemplateRef":{"name":"chunk"},"replicas":2}})");
+  ASSERT_TRUE(buffer.ok()) << buffer.status().message();
+  auto buffered_nodes = [&] {
+    Result<std::vector<std::string>> names = NodeNames(cluster(), "buffer=yes");
+    return names.ok() ? names->size() : size_t{99};
+  };
+
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return buffered_nodes() == 2; }, seconds(30)))
+      << propscaler->Output();
+  std::string status;
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> read =
+            AdminCall(cluster(), "GET", buffers + "/headroom");
+        status = read.ok() ? *read : "";
+        return status.find(R"("reason":"FakePodsInjected")") !=
+               std::string::npos;
+      },
+      seconds(30)))
+      << status << "\n"
+      << propscaler->Output();
+  EXPECT_NE(status.find(R"("replicas":2)"), std::string::npos) << status;
+
+  Result<std::string> emptied =
+      AdminCall(cluster(), "PATCH", buffers + "/headroom",
+                R"({"spec":{"replicas":0}})", "application/merge-patch+json");
+  ASSERT_TRUE(emptied.ok()) << emptied.status().message();
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return buffered_nodes() == 0; }, seconds(60)))
+      << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 

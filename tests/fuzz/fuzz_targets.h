@@ -27,6 +27,9 @@ void FuzzDecode(const uint8_t* data, size_t size);
 void FuzzFlags(const uint8_t* data, size_t size);
 // Node-groups JSON and the priority expander's YAML (the first byte picks).
 void FuzzNodeGroups(const uint8_t* data, size_t size);
+// CapacityBuffer lists (each buffer counted as the loop counts it), and the
+// PodTemplates and workloads their chunks come from (the first byte picks).
+void FuzzCapacityBuffer(const uint8_t* data, size_t size);
 // Vertical mode's config (CPVA's format), its arithmetic on whatever parses
 // and the quantities it writes.
 void FuzzVerticalConfig(const uint8_t* data, size_t size);

@@ -276,6 +276,41 @@ MemoryClient::PodDisruptionBudgets() const {
       kube::PdbCodec(kube::PdbVersion::kV1));
 }
 
+std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>>
+MemoryClient::CapacityBuffers() const {
+  return std::make_unique<MemoryListWatch<kube::CapacityBuffer>>(
+      cluster_, sim::ResourcePath{&TypeNamed("capacitybuffers"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::CapacityBufferCodec());
+}
+
+Result<kube::BufferChunk> MemoryClient::GetBufferChunk(
+    const kube::CapacityBuffer& buffer) const {
+  Result<kube::BufferChunkSource> source = kube::ChunkSourceOf(buffer);
+  if (!source.ok()) return source.status();
+  if (Status fault = cluster_->CheckFault("get " + source->resource);
+      !fault.ok()) {
+    return fault;
+  }
+  std::optional<sim::ResourcePath> path = sim::ParseResourcePath(source->path);
+  if (!path) return Status::Internal("unparsable path " + source->path);
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(*path->type, path->ns, path->name);
+  if (!stored.ok()) return stored.error().ToStatus();
+  return source->decode(stored.value()->json);
+}
+
+Status MemoryClient::PatchCapacityBufferStatus(
+    const kube::CapacityBuffer& buffer, const std::string& patch) const {
+  if (Status fault = cluster_->CheckFault("patch capacitybuffers/status");
+      !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> doc = Parse(patch);
+  if (!doc.ok()) return doc.status();
+  return StatusOf(cluster_->store().Patch(
+      TypeNamed("capacitybuffers"), buffer.namespace_, buffer.name, *doc));
+}
+
 Status MemoryClient::EditNodeTaints(const std::string& name,
                                     const kube::NodeTaintEdit& edit) const {
   const sim::ResourceType& nodes = TypeNamed("nodes");

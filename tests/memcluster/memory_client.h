@@ -59,6 +59,12 @@ class MemoryClient : public kube::Client {
   std::unique_ptr<kube::ListWatch<kube::LiveNode>> LiveNodes() const override;
   std::unique_ptr<kube::ListWatch<kube::PdbState>> PodDisruptionBudgets()
       const override;
+  std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>> CapacityBuffers()
+      const override;
+  Result<kube::BufferChunk> GetBufferChunk(
+      const kube::CapacityBuffer& buffer) const override;
+  Status PatchCapacityBufferStatus(const kube::CapacityBuffer& buffer,
+                                   const std::string& patch) const override;
   Status EditNodeTaints(const std::string& name,
                         const kube::NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

@@ -7,6 +7,7 @@
 
 #include "apiserver/list_response.h"
 #include "apiserver/resources.h"
+#include "common/utc_time.h"
 #include "kube/pod_decode.h"
 
 namespace propscaler::memcluster {
@@ -96,7 +97,9 @@ void MemoryScheduler::Schedule() {
       if (!pod.unschedulable) {
         PatchPod(store, pod.state,
                  R"({"status":{"conditions":[{"type":"PodScheduled",)"
-                 R"("status":"False","reason":"Unschedulable"}]}})");
+                 R"("status":"False","reason":"Unschedulable",)"
+                 R"("lastTransitionTime":")" +
+                     FormatUtc(now, "%Y-%m-%dT%H:%M:%SZ") + R"("}]}})");
       }
       continue;
     }

@@ -54,6 +54,7 @@ INSTANTIATE_TEST_SUITE_P(
         Target{"params", &FuzzParams}, Target{"quantity", &FuzzQuantity},
         Target{"kubeconfig", &FuzzKubeconfig}, Target{"decode", &FuzzDecode},
         Target{"flags", &FuzzFlags}, Target{"node_groups", &FuzzNodeGroups},
+        Target{"capacity_buffer", &FuzzCapacityBuffer},
         Target{"vertical_config", &FuzzVerticalConfig}),
     [](const ::testing::TestParamInfo<Target>& info) {
       return std::string(info.param.name);

@@ -27,6 +27,7 @@
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
+#include "nodescale/run/pending_pod_trigger.h"
 
 namespace propscaler {
 namespace {
@@ -50,10 +51,13 @@ struct NodeScaleInstance {
         stop(clock),
         health(clock, minutes(2)),
         events(&cluster->client(), clock, "propscaler"),
-        pods(cluster->client().Pods(), state.PodSink(), "pods"),
+        pending(clock, options.batch, options.expendable_pods_priority_cutoff),
+        pods(cluster->client().Pods(), pending.Wrap(state.PodSink()), "pods"),
         nodes(cluster->client().LiveNodes(), state.NodeSink(), "nodes"),
         pdbs(cluster->client().PodDisruptionBudgets(), state.PdbSink(),
              "poddisruptionbudgets"),
+        buffers(cluster->client().CapacityBuffers(),
+                pending.WrapBuffers(state.BufferSink()), "capacitybuffers"),
         provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
@@ -64,11 +68,12 @@ struct NodeScaleInstance {
     threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { pdbs.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { buffers.Run(&stop); }));
     if (elector.has_value()) {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
     threads.push_back(clock->StartThread([this, options] {
-      nodescale::RunEveryScanInterval(&*loop, &state, may_act,
+      nodescale::RunEveryScanInterval(&*loop, &state, &pending, may_act,
                                       options.scan_interval, &health, &stop);
     }));
   }
@@ -84,9 +89,11 @@ struct NodeScaleInstance {
   HealthState health;
   kube::EventRecorder events;
   LiveObjectStore state;
+  nodescale::PendingPodTrigger pending;
   kube::Reflector<kube::LivePod> pods;
   kube::Reflector<kube::LiveNode> nodes;
   kube::Reflector<kube::PdbState> pdbs;
+  kube::Reflector<kube::CapacityBuffer> buffers;
   std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;
@@ -518,6 +525,245 @@ TEST_F(NodeScaleScenarioTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   for (int i = 0; i < 6; ++i) {
     EXPECT_NE(NodeOf("web-" + std::to_string(i)), "");
   }
+}
+
+// A burst of pods the scheduler gives up on, then quiet: one scale-up for
+// all of them one idle second (--batch-idle-duration) after the last,
+// long before the next scan.
+TEST_F(NodeScaleScenarioTest, QuietBurstIsScaledUpForOneIdleSecondAfterIt) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  nodescale::LoopOptions options;
+  options.scan_interval = minutes(1);
+  Start(options);
+  clock_.SleepFor(seconds(5));  // the first iteration found nothing to do
+  ASSERT_EQ(Calls("create nodes"), 0);
+  // Three 3-cpu pods 400 ms apart: each needs a node of its own.
+  for (int i = 0; i < 3; ++i) {
+    CreatePendingPod("burst-" + std::to_string(i), "3");
+    clock_.SleepFor(std::chrono::milliseconds(400));
+  }
+  // The last came at +800 ms: the batch closes at +1800 ms.
+  clock_.SleepFor(std::chrono::milliseconds(500));  // +1700 ms
+  EXPECT_EQ(Calls("create nodes"), 0);
+  clock_.SleepFor(std::chrono::milliseconds(300));  // +2000 ms
+  EXPECT_EQ(Calls("create nodes"), 3);
+  EXPECT_EQ(CountEvents("TriggeredScaleUp"), 3u);
+}
+
+// Pods that keep coming every 500 ms never leave the batch idle: it closes
+// --batch-max-duration (10 s) after its first pod; the rest make a second
+// batch. Every pod gets room, no node more than needed.
+TEST_F(NodeScaleScenarioTest, BurstThatKeepsComingIsScaledUpForAtTheMaxWindow) {
+  PutGroups({sim::GroupJson("small", 0, 20, "4", "8Gi")});
+  nodescale::LoopOptions options;
+  options.scan_interval = minutes(1);
+  Start(options);
+  clock_.SleepFor(seconds(5));
+  for (int i = 0; i < 30; ++i) {
+    CreatePendingPod("stream-" + std::to_string(i), "1");
+    if (i == 19) {
+      EXPECT_EQ(Calls("create nodes"), 0) << "at +9.5 s";
+    }
+    if (i == 21) {
+      EXPECT_GT(Calls("create nodes"), 0) << "at +10.5 s";
+    }
+    clock_.SleepFor(std::chrono::milliseconds(500));
+  }
+  clock_.SleepFor(seconds(2));          // the second batch closes, idle
+  EXPECT_EQ(Calls("create nodes"), 8);  // 30 one-cpu pods, 4 to a node
+  EXPECT_EQ(CountEvents("TriggeredScaleUp"), 30u);
+}
+
+// Pods below --expendable-pods-priority-cutoff (-10) neither trigger a
+// scale-up nor keep a node, as in Cluster Autoscaler; a "pause" pod at -1
+// (the classic overprovisioning) does trigger one.
+TEST_F(NodeScaleScenarioTest, ExpendablePodsNeitherScaleUpNorKeepANode) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  auto with_priority = [](std::string pod, int priority) {
+    const std::string spec = R"("spec":{)";
+    pod.replace(pod.find(spec), spec.size(),
+                spec + R"("priority":)" + std::to_string(priority) + ",");
+    return pod;
+  };
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("small-old", Shape("small", 4000), true)
+                  .ok());
+  const std::string pods = "/api/v1/namespaces/default/pods";
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), pods,
+          with_priority(sim::PodJson("best-effort-running", "1", "small-old"),
+                        -20))
+          .ok());
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), pods,
+          with_priority(sim::PodJson("best-effort-pending", "3", ""), -20))
+          .ok());
+  const int64_t created = Calls("create nodes");  // small-old
+  nodescale::LoopOptions options;
+  options.delays.unneeded_time = minutes(1);
+  Start(options);
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(Calls("create nodes"), created);
+  EXPECT_EQ(NodesWithPrefix("small-"), std::vector<std::string>{})
+      << "the node running only an expendable pod is removed";
+
+  ASSERT_TRUE(
+      sim::CreateObject(cluster_.store(), pods,
+                        with_priority(sim::PodJson("pause", "3", ""), -1))
+          .ok());
+  clock_.SleepFor(seconds(5));
+  EXPECT_EQ(Calls("create nodes"), created + 1);
+  EXPECT_EQ(CountEvents("TriggeredScaleUp"), 1u);
+}
+
+constexpr char kBuffers[] =
+    "/apis/autoscaling.x-k8s.io/v1beta1/namespaces/default/capacitybuffers";
+
+std::string PodSpecJson(const std::string& cpu) {
+  return R"({"containers":[{"name":"c","image":"pause","resources":)"
+         R"({"requests":{"cpu":")" +
+         cpu + R"(","memory":"256Mi"}}}]})";
+}
+
+std::string BufferJson(const std::string& name, const std::string& spec) {
+  return R"({"apiVersion":"autoscaling.x-k8s.io/v1beta1",)"
+         R"("kind":"CapacityBuffer","metadata":{"name":")" +
+         name + R"(","namespace":"default"},"spec":)" + spec + "}";
+}
+
+// Buffer default/`name` over PodTemplate default/`template_name` (chunks of
+// `cpu`; no template when empty), asking for `replicas` chunks.
+::testing::AssertionResult CreateTemplateBuffer(
+    sim::ObjectStore& store, const std::string& name,
+    const std::string& template_name, const std::string& cpu, int replicas) {
+  if (!cpu.empty() &&
+      !sim::CreateObject(store, "/api/v1/namespaces/default/podtemplates",
+                         R"({"apiVersion":"v1","kind":"PodTemplate",)"
+                         R"("metadata":{"name":")" +
+                             template_name +
+                             R"(","namespace":"default"},"template":)"
+                             R"({"metadata":{"labels":{"app":"burst"}},)"
+                             R"("spec":)" +
+                             PodSpecJson(cpu) + "}}")
+           .ok()) {
+    return ::testing::AssertionFailure() << "PodTemplate " << template_name;
+  }
+  if (!sim::CreateObject(
+           store, kBuffers,
+           BufferJson(name, R"({"podTemplateRef":{"name":")" + template_name +
+                                R"("},"replicas":)" + std::to_string(replicas) +
+                                "}"))
+           .ok()) {
+    return ::testing::AssertionFailure() << "CapacityBuffer " << name;
+  }
+  return ::testing::AssertionSuccess();
+}
+
+std::string BufferObject(const sim::ObjectStore& store,
+                         const std::string& name) {
+  return sim::GetObject(store, std::string(kBuffers) + "/" + name)
+      .value_or("(gone)");
+}
+
+// A buffer of two chunks of a PodTemplate (3 cpu each) makes room for
+// them, two 4-cpu nodes, before any pod asks; the nodes stay while the
+// buffer wants them, and go once it is set to 0. Its status says so.
+TEST_F(NodeScaleScenarioTest, BufferByReplicasKeepsRoomForItsChunks) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(
+      CreateTemplateBuffer(cluster_.store(), "headroom", "chunk", "3", 2));
+  nodescale::LoopOptions options;
+  options.delays.unneeded_time = minutes(1);
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+  clock_.SleepFor(seconds(5));
+  EXPECT_EQ(Calls("create nodes"), 2);
+  clock_.SleepFor(minutes(30));
+  EXPECT_EQ(Calls("delete nodes"), 0) << "the buffer's room is kept";
+  const std::string status = BufferObject(cluster_.store(), "headroom");
+  EXPECT_NE(status.find(R"("replicas":2)"), std::string::npos) << status;
+  EXPECT_NE(status.find(R"("reason":"FakePodsInjected")"), std::string::npos)
+      << status;
+  EXPECT_NE(status.find(R"("reason":"AttributesSetSuccessfully")"),
+            std::string::npos)
+      << status;
+
+  rapidjson::Document empty;
+  empty.Parse(R"({"metadata":{"generation":2},"spec":{"replicas":0}})");
+  ASSERT_TRUE(cluster_.store()
+                  .Patch(*sim::FindResourceType("capacitybuffers"), "default",
+                         "headroom", empty)
+                  .ok());
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(Calls("delete nodes"), 2);
+  EXPECT_NE(
+      sim::GetObject(cluster_.store(), std::string(kBuffers) + "/headroom")
+          .value_or("")
+          .find(R"("reason":"BufferIsEmpty")"),
+      std::string::npos);
+}
+
+// 25% of a 10-replica Deployment, rounded up: 3 chunks of its 1-cpu pods,
+// one 4-cpu node.
+TEST_F(NodeScaleScenarioTest, BufferByPercentageOfADeployment) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), "/apis/apps/v1/namespaces/default/deployments",
+          R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":)"
+          R"({"name":"web","namespace":"default"},"spec":{"replicas":10,)"
+          R"("selector":{"matchLabels":{"app":"web"}},"template":)"
+          R"({"metadata":{"labels":{"app":"web"}},"spec":)" +
+              PodSpecJson("1") + "}}}")
+          .ok());
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), kBuffers,
+          BufferJson("web-headroom", R"({"scalableRef":{"apiGroup":"apps",)"
+                                     R"("kind":"Deployment","name":"web"},)"
+                                     R"("percentage":25})"))
+          .ok());
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(seconds(15));
+  EXPECT_EQ(Calls("create nodes"), 1);
+  const std::string status = BufferObject(cluster_.store(), "web-headroom");
+  EXPECT_NE(status.find(R"("replicas":3)"), std::string::npos) << status;
+}
+
+// Chunks of 16 cpu fit no group of 4-cpu nodes: no node is made, and the
+// buffer's status says which group refused them and why.
+TEST_F(NodeScaleScenarioTest, BufferThatFitsNoGroupSaysWhyInItsStatus) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(
+      CreateTemplateBuffer(cluster_.store(), "too-big", "huge", "16", 1));
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(seconds(15));
+  EXPECT_EQ(Calls("create nodes"), 0);
+  const std::string status = BufferObject(cluster_.store(), "too-big");
+  EXPECT_NE(status.find(R"("reason":"NoNodeGroupFits")"), std::string::npos)
+      << status;
+  EXPECT_NE(status.find("small: "), std::string::npos) << status;
+}
+
+// A buffer naming a PodTemplate that does not exist is not ready, and says
+// so; nothing is provisioned for it.
+TEST_F(NodeScaleScenarioTest, BufferWithAMissingTemplateIsNotReady) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(CreateTemplateBuffer(cluster_.store(), "orphan", "gone", "", 3));
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(seconds(15));
+  EXPECT_EQ(Calls("create nodes"), 0);
+  const std::string status = BufferObject(cluster_.store(), "orphan");
+  EXPECT_NE(status.find(R"("reason":"PodTemplateNotFound")"), std::string::npos)
+      << status;
+  EXPECT_NE(status.find(R"("reason":"NotReadyForProvisioning")"),
+            std::string::npos)
+      << status;
 }
 
 // Three 16-cpu nodes of group "big" ($1/h, pool "general": consolidateAfter

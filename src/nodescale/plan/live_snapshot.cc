@@ -13,13 +13,13 @@ std::map<std::string, int64_t> ReadyNodesByGroup(
 
 bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
   return IsPending(pod.state) && pod.unschedulable &&
-         now - pod.created >= new_pod_delay;
+         pod.nominated_node.empty() && now - pod.created >= new_pod_delay;
 }
 
 ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
                                   const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
-                                  Duration new_pod_delay) {
+                                  const LivePodFilter& filter) {
   ClusterSnapshot snapshot;
   for (const LiveNode& node : nodes) {
     const std::string group = group_of(node.state);
@@ -33,7 +33,9 @@ ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
   snapshot.pods.reserve(pods.size());
   for (size_t i = 0; i < pods.size(); ++i) {
     const LivePod& pod = pods[i];
-    if (IsPending(pod.state) && !WantsCapacity(pod, now, new_pod_delay)) {
+    if (pod.state.priority < filter.expendable_cutoff) continue;
+    if (IsPending(pod.state) &&
+        !WantsCapacity(pod, now, filter.new_pod_delay)) {
       continue;
     }
     snapshot.pods.Share(PodList::Shared(pods.SharedAt(i), &pod.state));

@@ -30,6 +30,7 @@
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/group_backoff.h"
+#include "nodescale/plan/pending_batch.h"
 #include "nodescale/plan/provision_tracker.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_down_timers.h"
@@ -38,6 +39,8 @@
 #include "nodescale/run/status_report.h"
 
 namespace propscaler::nodescale {
+
+struct BufferResolution;
 
 struct LoopOptions {
   std::string namespace_;
@@ -62,6 +65,11 @@ struct LoopOptions {
   // Consolidation waits this long and checks its command again (Karpenter's
   // 15 s).
   Duration disruption_validation_delay = std::chrono::seconds(15);
+  // A batch of pending pods is acted on between iterations when it closes.
+  BatchWindow batch;
+  // Pods below this priority neither trigger a scale-up nor keep a node,
+  // as Cluster Autoscaler's --expendable-pods-priority-cutoff.
+  int32_t expendable_pods_priority_cutoff = -10;
 };
 
 class NodeScaleLoop {
@@ -71,19 +79,39 @@ class NodeScaleLoop {
                 const Clock* clock, LoopOptions options,
                 std::function<bool()> may_act);
 
-  // One iteration.
+  // One iteration: scale-up, else scale-down or disruption.
   Status RunOnce();
+  // Scale-up alone, for a batch of pending pods between iterations.
+  Status RunScaleUp();
   // What the last iteration reported (for /status); thread-safe.
   StatusReport LastReport() const EXCLUDES(report_mutex_);
 
  private:
   struct Iteration;
+  // Reads the store and the provider's groups into `*it`, with the
+  // planner's snapshot.
+  Status ReadCluster(Iteration* it);
+  void ObserveDuration(const Iteration& it, const char* kind);
   void TrackProvisioning(Iteration* it);
   void GiveUpCapacity(const NodeGroup& group, Iteration* it);
   bool ScaleUp(Iteration* it);
+  // CapacityBuffers (loop_buffers.cc): each resolved and its virtual pods
+  // added to the snapshot, which the scale-up provides room for and
+  // scale-down and disruption keep; after the scale-up, their status.
+  void InjectBuffers(Iteration* it);
+  void ResolveBuffer(BufferResolution* buffer, Iteration* it);
+  void NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it);
+  void WriteBufferStatuses(const Iteration& it);
+  static std::vector<std::string> BufferLines(const Iteration& it);
   PriorityConfig CurrentPriorities();
   void NotePriorities(const std::string& note);
-  void ReportScaleUp(const ScaleUpPlan& plan, const Iteration& it);
+  // The pending pods by namespace/name.
+  static std::map<std::string, const LivePod*> PodsByKey(const Iteration& it);
+  // How long the pods of `increase` waited since the scheduler gave up.
+  void ObserveWaits(const GroupIncrease& increase,
+                    const std::map<std::string, const LivePod*>& pods) const;
+  void ReportScaleUp(const ScaleUpPlan& plan, const Iteration& it,
+                     const std::map<std::string, const LivePod*>& pods);
   void ScaleDown(Iteration* it);
   void UpdateCandidateTaints(const Iteration& it);
   // A node carries ToBeDeleted only while it is being removed: the taint is

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "kube/capacity_buffer.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/run/loop.h"
 
@@ -15,6 +16,18 @@ namespace propscaler::nodescale {
 inline kube::ObjectRef PodRef(const LivePod& pod) {
   return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
 }
+
+// A CapacityBuffer as this iteration resolved it.
+struct BufferResolution {
+  kube::CapacityBuffer buffer;
+  std::string chunk_template;  // the PodTemplate used; "" for a scalableRef
+  std::optional<int64_t> replicas;  // chunks wanted; nullopt: unresolved
+  std::string not_ready_reason;     // why unresolved, and how
+  std::string message;
+  // Virtual pods the scale-up could place nowhere, and why.
+  int64_t unfit = 0;
+  std::string unfit_reasons;
+};
 
 struct NodeScaleLoop::Iteration {
   TimePoint now;
@@ -27,6 +40,8 @@ struct NodeScaleLoop::Iteration {
   ClusterSnapshot snapshot;
   // The priority expander's config as ScaleUp read it this iteration.
   PriorityConfig priorities;
+  std::vector<BufferResolution> buffers;
+  std::map<std::string, size_t> buffer_of_pod;  // virtual pod key -> buffer
 
   const NodeGroup* Group(const std::string& name) const {
     for (const NodeGroup& group : groups) {

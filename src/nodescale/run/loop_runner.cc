@@ -6,7 +6,10 @@
 
 namespace propscaler::nodescale {
 
+constexpr char kBatchCause[] = "pending pods";
+
 void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
+                          PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
                           StopSignal* stop) {
@@ -14,23 +17,33 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                               {.poll_period = interval,
                                .cycle_on_change = false,
                                .ready_check = std::chrono::milliseconds(100)});
-  driver.Run(
-      stop,
-      {.ready =
-           [state] {
-             return state->Synced()
-                        ? Status::Ok()
-                        : Status::Unavailable(
-                              "waiting for the first list of pods and nodes");
-           },
-       .cycle =
-           [loop, &may_act](TimePoint, const std::string&) {
-             if (!may_act()) return Status::Ok();  // a healthy follower
-             Status status = loop->RunOnce();
-             LOG_IF(WARNING, !status.ok())
-                 << "iteration failed: " << status.message();
-             return status;
-           }});
+  runtime::CycleHooks hooks{
+      .ready =
+          [state] {
+            return state->Synced()
+                       ? Status::Ok()
+                       : Status::Unavailable(
+                             "waiting for the first list of pods and nodes");
+          },
+      .cycle =
+          [loop, pending, &may_act](TimePoint, const std::string& cause) {
+            // Every iteration scales up for all pending pods: the batch is
+            // spent either way.
+            const size_t batched = pending != nullptr ? pending->Close() : 0;
+            if (!may_act()) return Status::Ok();  // a healthy follower
+            const bool batch = cause == kBatchCause;
+            LOG_IF(INFO, batch) << "a batch of " << batched
+                                << " pending pods closed: scaling up";
+            Status status = batch ? loop->RunScaleUp() : loop->RunOnce();
+            LOG_IF(WARNING, !status.ok())
+                << "iteration failed: " << status.message();
+            return status;
+          }};
+  if (pending != nullptr) {
+    hooks.due = [pending] { return pending->Due(); };
+    hooks.due_cause = kBatchCause;
+  }
+  driver.Run(stop, hooks);
 }
 
 }  // namespace propscaler::nodescale

@@ -35,6 +35,10 @@ std::string RenderStatus(const StatusReport& report) {
       out << "    " << line << "\n";
     }
   }
+  if (!report.buffers.empty()) {
+    out << "\nCapacityBuffers:\n";
+    for (const std::string& line : report.buffers) out << "  " << line << "\n";
+  }
   return out.str();
 }
 

@@ -38,6 +38,8 @@ struct StatusReport {
   // Karpenter-style disruption: commands in flight and candidates held back.
   std::vector<std::string> disruption_commands;
   std::vector<std::string> disruption_blocked;
+  // CapacityBuffers: "namespace/name: what it holds, or why not".
+  std::vector<std::string> buffers;
 };
 
 std::string RenderStatus(const StatusReport& report);

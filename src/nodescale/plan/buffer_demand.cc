@@ -1,0 +1,106 @@
+#include "nodescale/plan/buffer_demand.h"
+
+#include <algorithm>
+
+namespace propscaler::nodescale {
+namespace {
+
+constexpr char kBufferKind[] = "CapacityBuffer";
+
+Status Invalid(const kube::CapacityBuffer& buffer, const std::string& what) {
+  return Status::Invalid("CapacityBuffer " + buffer.Key() + ": " + what);
+}
+
+// floor(limit / request) over the resources both name; nullopt when they
+// share none.
+std::optional<int64_t> ChunksWithin(const Resources& limits,
+                                    const Resources& request) {
+  std::optional<int64_t> out;
+  auto take = [&](int64_t limit, int64_t amount) {
+    if (amount <= 0) return;  // the chunk does not use it
+    const int64_t n = limit / amount;
+    out = out ? std::min(*out, n) : n;
+  };
+  // A resource the limits do not name (or name at 0, which reads the same
+  // here) does not cap.
+  auto named = [](int64_t limit) { return limit > 0; };
+  if (named(limits.cpu_millis)) take(limits.cpu_millis, request.cpu_millis);
+  if (named(limits.memory_bytes)) {
+    take(limits.memory_bytes, request.memory_bytes);
+  }
+  if (named(limits.ephemeral_storage_bytes)) {
+    take(limits.ephemeral_storage_bytes, request.ephemeral_storage_bytes);
+  }
+  if (named(limits.pods)) take(limits.pods, request.pods);
+  for (const auto& [name, limit] : limits.extended) {
+    take(limit, request.Extended(name));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status CheckBufferSpec(const kube::CapacityBuffer& buffer) {
+  const bool by_template = !buffer.pod_template.empty();
+  if (by_template == buffer.scalable.has_value()) {
+    return Invalid(buffer,
+                   "define either podTemplateRef or scalableRef, but not both");
+  }
+  if (by_template && !buffer.replicas && !buffer.limits) {
+    return Invalid(buffer, "a podTemplateRef buffer needs replicas or limits");
+  }
+  if (buffer.percentage && !buffer.scalable) {
+    return Invalid(buffer, "percentage needs a scalableRef");
+  }
+  if (!buffer.replicas && !buffer.percentage && !buffer.limits) {
+    return Invalid(buffer, "set replicas, percentage or limits");
+  }
+  return Status::Ok();
+}
+
+Result<int64_t> BufferReplicas(const kube::CapacityBuffer& buffer,
+                               std::optional<int64_t> scalable_replicas,
+                               const Resources& chunk_requests) {
+  if (Status spec = CheckBufferSpec(buffer); !spec.ok()) return spec;
+  std::optional<int64_t> wanted = buffer.replicas;
+  if (buffer.percentage) {
+    const int64_t base = scalable_replicas.value_or(0);
+    int64_t share = (*buffer.percentage * base + 99) / 100;
+    if (*buffer.percentage > 0 && base > 0) share = std::max<int64_t>(share, 1);
+    wanted = std::max(wanted.value_or(0), share);
+  }
+  if (!buffer.limits) return *wanted;
+  const std::optional<int64_t> within =
+      ChunksWithin(*buffer.limits, chunk_requests);
+  if (!within) {
+    if (wanted) return *wanted;
+    return Invalid(buffer,
+                   "limits name no resource its pods request, so they "
+                   "bound no number of chunks");
+  }
+  return wanted ? std::min(*wanted, *within) : *within;
+}
+
+std::vector<PodState> BufferPods(const kube::CapacityBuffer& buffer,
+                                 const PodState& chunk, int64_t count) {
+  std::vector<PodState> pods;
+  pods.reserve(static_cast<size_t>(std::max<int64_t>(count, 0)));
+  for (int64_t i = 1; i <= count; ++i) {
+    PodState pod = chunk;
+    pod.namespace_ = buffer.namespace_;
+    pod.name = "capacity-buffer-" + buffer.name + "-" + std::to_string(i);
+    pod.node_name.clear();
+    pod.terminated = false;
+    pod.owner_kind = kBufferKind;
+    pod.owner_name = buffer.name;
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+std::string BufferOfPod(const PodState& pod) {
+  return pod.owner_kind == kBufferKind ? pod.namespace_ + "/" + pod.owner_name
+                                       : std::string();
+}
+
+}  // namespace propscaler::nodescale

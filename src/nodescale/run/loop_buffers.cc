@@ -1,0 +1,130 @@
+// CapacityBuffers in the node-scale loop: resolved every iteration (their
+// PodTemplate or workload read, the chunks counted), their virtual pods put
+// into the snapshot, and their status written when it changes.
+#include <glog/logging.h>
+
+#include <memory>
+
+#include "nodescale/plan/buffer_demand.h"
+#include "nodescale/run/loop.h"
+#include "nodescale/run/loop_iteration.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+// Reasons as Cluster Autoscaler and Karpenter write them; NoNodeGroupFits
+// is propscaler's (the virtual pods fit no node group).
+kube::BufferCondition Ready(const BufferResolution& r) {
+  if (r.replicas) {
+    return {"ReadyForProvisioning", "True", "AttributesSetSuccessfully", "",
+            ""};
+  }
+  return {"ReadyForProvisioning", "False", r.not_ready_reason, r.message, ""};
+}
+
+kube::BufferCondition Provisioning(const BufferResolution& r) {
+  if (!r.replicas) {
+    return {"Provisioning", "False", "NotReadyForProvisioning",
+            "the buffer is not ready for provisioning: " + r.message, ""};
+  }
+  if (*r.replicas == 0) {
+    return {"Provisioning", "False", "BufferIsEmpty",
+            "the buffer asks for 0 chunks", ""};
+  }
+  if (r.unfit > 0) {
+    return {"Provisioning", "False", "NoNodeGroupFits",
+            std::to_string(r.unfit) + "/" + std::to_string(*r.replicas) +
+                " virtual pods fit no node group:" + r.unfit_reasons,
+            ""};
+  }
+  return {"Provisioning", "True", "FakePodsInjected",
+          std::to_string(*r.replicas) +
+              " virtual pods hold room on existing or new nodes",
+          ""};
+}
+
+}  // namespace
+
+void NodeScaleLoop::InjectBuffers(Iteration* it) {
+  for (kube::CapacityBuffer& buffer : state_->Buffers()) {
+    // Other strategies are another provisioner's.
+    if (!buffer.strategy.empty() &&
+        buffer.strategy != kube::kActiveCapacityStrategy) {
+      continue;
+    }
+    it->buffers.push_back({std::move(buffer)});
+    ResolveBuffer(&it->buffers.back(), it);
+  }
+}
+
+void NodeScaleLoop::ResolveBuffer(BufferResolution* r, Iteration* it) {
+  const kube::CapacityBuffer& buffer = r->buffer;
+  if (Status spec = CheckBufferSpec(buffer); !spec.ok()) {
+    r->not_ready_reason = "InvalidSpec";
+    r->message = spec.message();
+    return;
+  }
+  Result<kube::BufferChunk> chunk = api_->GetBufferChunk(buffer);
+  if (!chunk.ok()) {
+    r->not_ready_reason = chunk.status().code() != StatusCode::kNotFound
+                              ? "ResolutionFailed"
+                          : buffer.pod_template.empty() ? "ScalableRefNotFound"
+                                                        : "PodTemplateNotFound";
+    r->message = chunk.status().message();
+    return;
+  }
+  Result<int64_t> replicas =
+      BufferReplicas(buffer, chunk->workload_replicas, chunk->pod.requests);
+  if (!replicas.ok()) {
+    r->not_ready_reason = "ResolutionFailed";
+    r->message = replicas.status().message();
+    return;
+  }
+  r->replicas = *replicas;
+  r->chunk_template = buffer.pod_template;
+  const size_t index = it->buffers.size() - 1;
+  for (PodState& pod : BufferPods(buffer, chunk->pod, *replicas)) {
+    it->buffer_of_pod[pod.Key()] = index;
+    it->snapshot.pods.push_back(std::move(pod));
+  }
+}
+
+void NodeScaleLoop::NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it) {
+  for (const UnschedulablePod& pod : plan.unschedulable) {
+    auto found = it->buffer_of_pod.find(pod.pod);
+    if (found == it->buffer_of_pod.end()) continue;
+    BufferResolution& r = it->buffers[found->second];
+    if (r.unfit++ > 0) continue;  // the chunks are alike: one says why
+    for (const auto& [group, reason] : *pod.reasons) {
+      r.unfit_reasons += " " + group + ": " + reason + ";";
+    }
+  }
+}
+
+void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
+  if (!may_act_()) return;
+  for (const BufferResolution& r : it.buffers) {
+    const kube::BufferStatus want{
+        r.replicas, r.chunk_template, {Ready(r), Provisioning(r)}};
+    if (kube::StatusIsCurrent(r.buffer, want)) continue;
+    Status written = api_->PatchCapacityBufferStatus(
+        r.buffer, kube::EncodeBufferStatusPatch(r.buffer, want, it.now));
+    // A conflict: the buffer changed; the next iteration reads it again.
+    LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
+        << written.message();
+  }
+}
+
+std::vector<std::string> NodeScaleLoop::BufferLines(const Iteration& it) {
+  std::vector<std::string> lines;
+  for (const BufferResolution& r : it.buffers) {
+    const kube::BufferCondition provisioning = Provisioning(r);
+    lines.push_back(r.buffer.Key() + ": " +
+                    (r.replicas ? std::to_string(*r.replicas) + " chunks"
+                                : std::string("unresolved")) +
+                    "; " + provisioning.reason + ": " + provisioning.message);
+  }
+  return lines;
+}
+
+}  // namespace propscaler::nodescale

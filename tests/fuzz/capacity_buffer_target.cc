@@ -1,0 +1,47 @@
+#include <string_view>
+
+#include "fuzz/fuzz_targets.h"
+#include "kube/capacity_buffer.h"
+#include "nodescale/plan/buffer_demand.h"
+
+namespace propscaler::fuzz {
+namespace {
+
+// Every buffer that decodes is counted against a chunk, as the loop does.
+void DecodeBuffers(std::string_view text) {
+  auto page = kube::CapacityBufferCodec().decode_list(text);
+  if (!page.ok()) return;
+  kube::Resources chunk;
+  chunk.cpu_millis = 250;
+  chunk.memory_bytes = 1 << 20;
+  chunk.pods = 1;
+  for (const kube::CapacityBuffer& buffer : page->items) {
+    (void)kube::ChunkSourceOf(buffer);
+    (void)kube::StatusIsCurrent(buffer, {});
+    auto replicas = nodescale::BufferReplicas(buffer, 7, chunk);
+    if (replicas.ok() && *replicas <= 1000) {
+      (void)nodescale::BufferPods(buffer, {}, *replicas);
+    }
+  }
+}
+
+}  // namespace
+
+void FuzzCapacityBuffer(const uint8_t* data, size_t size) {
+  if (size == 0) return;
+  const std::string_view text(reinterpret_cast<const char*>(data + 1),
+                              size - 1);
+  switch (data[0] % 3) {
+    case 0:
+      DecodeBuffers(text);
+      break;
+    case 1:
+      (void)kube::DecodePodTemplateChunk(text);
+      break;
+    default:
+      (void)kube::DecodeWorkloadChunk(text);
+      break;
+  }
+}
+
+}  // namespace propscaler::fuzz

@@ -1,0 +1,121 @@
+// How many chunks a CapacityBuffer asks for, and its virtual pods. Cases
+// from Cluster Autoscaler's replicas_test.go and Karpenter's buffer
+// controller (../shared/reference/karpenter-disruption.md, 3.4), with the
+// rounding decided there: the percentage rounds up.
+#include <gtest/gtest.h>
+
+#include "nodescale/plan/buffer_demand.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+kube::CapacityBuffer Scalable(std::optional<int64_t> replicas,
+                              std::optional<int64_t> percentage) {
+  kube::CapacityBuffer b;
+  b.namespace_ = "apps";
+  b.name = "web";
+  b.scalable = kube::ScalableRef{"apps", "Deployment", "web"};
+  b.replicas = replicas;
+  b.percentage = percentage;
+  return b;
+}
+
+Resources Chunk(int64_t cpu_millis, int64_t memory_mib) {
+  Resources r;
+  r.cpu_millis = cpu_millis;
+  r.memory_bytes = memory_mib << 20;
+  r.pods = 1;
+  return r;
+}
+
+TEST(BufferReplicasTest, FixedReplicas) {
+  EXPECT_EQ(*BufferReplicas(Scalable(5, std::nullopt), 10, Chunk(100, 200)), 5);
+}
+
+// CA floors 33% of 10 to 3; the API's text and Karpenter round up: 4.
+TEST(BufferReplicasTest, PercentageRoundsUpWhereClusterAutoscalerFloors) {
+  EXPECT_EQ(*BufferReplicas(Scalable(std::nullopt, 33), 10, Chunk(100, 200)),
+            4);
+}
+
+TEST(BufferReplicasTest, PercentageOfAnythingAboveZeroIsAtLeastOne) {
+  EXPECT_EQ(*BufferReplicas(Scalable(std::nullopt, 1), 3, Chunk(100, 200)), 1);
+}
+
+TEST(BufferReplicasTest, PercentageOfZeroReplicasIsZero) {
+  EXPECT_EQ(*BufferReplicas(Scalable(std::nullopt, 50), 0, Chunk(100, 200)), 0);
+}
+
+TEST(BufferReplicasTest, LargerOfReplicasAndPercentageWins) {
+  EXPECT_EQ(*BufferReplicas(Scalable(2, 50), 10, Chunk(100, 200)), 5);
+  EXPECT_EQ(*BufferReplicas(Scalable(7, 50), 10, Chunk(100, 200)), 7);
+}
+
+// CA's case: 100m/200Mi chunks under 2 cpu / 2000Mi hold 10.
+TEST(BufferReplicasTest, LimitsCapTheCount) {
+  kube::CapacityBuffer b = Scalable(20, std::nullopt);
+  b.limits = Chunk(2000, 2000);
+  b.limits->pods = 0;
+  EXPECT_EQ(*BufferReplicas(b, 10, Chunk(100, 200)), 10);
+}
+
+TEST(BufferReplicasTest, LimitsAloneGiveAsManyChunksAsFit) {
+  kube::CapacityBuffer b = Scalable(std::nullopt, std::nullopt);
+  b.limits = Chunk(2000, 2000);
+  b.limits->pods = 0;
+  EXPECT_EQ(*BufferReplicas(b, 10, Chunk(100, 200)), 10);
+}
+
+TEST(BufferReplicasTest, LimitsOnResourcesTheChunkDoesNotUseBoundNothing) {
+  kube::CapacityBuffer b = Scalable(std::nullopt, std::nullopt);
+  b.limits = Resources{};
+  b.limits->SetExtended("nvidia.com/gpu", 4);
+  Result<int64_t> n = BufferReplicas(b, 10, Chunk(100, 200));
+  ASSERT_FALSE(n.ok());
+  EXPECT_NE(n.status().message().find("apps/web"), std::string::npos);
+}
+
+TEST(CheckBufferSpecTest, RefusesWhatTheApiValidationRefuses) {
+  kube::CapacityBuffer both = Scalable(1, std::nullopt);
+  both.pod_template = "chunk";
+  EXPECT_NE(CheckBufferSpec(both).message().find("not both"),
+            std::string::npos);
+
+  kube::CapacityBuffer neither = Scalable(1, std::nullopt);
+  neither.scalable.reset();
+  EXPECT_FALSE(CheckBufferSpec(neither).ok());
+
+  kube::CapacityBuffer template_only;
+  template_only.name = "t";
+  template_only.pod_template = "chunk";
+  EXPECT_NE(CheckBufferSpec(template_only).message().find("replicas or limits"),
+            std::string::npos);
+
+  kube::CapacityBuffer percentage = template_only;
+  percentage.replicas = 1;
+  percentage.percentage = 10;
+  EXPECT_NE(CheckBufferSpec(percentage).message().find("scalableRef"),
+            std::string::npos);
+
+  EXPECT_NE(CheckBufferSpec(Scalable(std::nullopt, std::nullopt))
+                .message()
+                .find("replicas, percentage or limits"),
+            std::string::npos);
+}
+
+TEST(BufferPodsTest, NamedAsClusterAutoscalerNamesItsFakePods) {
+  PodState chunk;
+  chunk.name = "template";
+  chunk.requests = Chunk(100, 200);
+  const std::vector<PodState> pods =
+      BufferPods(Scalable(2, std::nullopt), chunk, 2);
+  ASSERT_EQ(pods.size(), 2u);
+  EXPECT_EQ(pods[0].Key(), "apps/capacity-buffer-web-1");
+  EXPECT_EQ(pods[1].Key(), "apps/capacity-buffer-web-2");
+  EXPECT_TRUE(IsPending(pods[0]));
+  EXPECT_EQ(BufferOfPod(pods[1]), "apps/web");
+  EXPECT_EQ(BufferOfPod(chunk), "");
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
