@@ -113,8 +113,8 @@ TEST(BufferPodsTest, NamedAsClusterAutoscalerNamesItsFakePods) {
   EXPECT_EQ(pods[0].Key(), "apps/capacity-buffer-web-1");
   EXPECT_EQ(pods[1].Key(), "apps/capacity-buffer-web-2");
   EXPECT_TRUE(IsPending(pods[0]));
-  EXPECT_EQ(BufferOfPod(pods[1]), "apps/web");
-  EXPECT_EQ(BufferOfPod(chunk), "");
+  EXPECT_EQ(pods[1].owner_kind, "CapacityBuffer");
+  EXPECT_EQ(pods[1].owner_name, "web");
 }
 
 }  // namespace

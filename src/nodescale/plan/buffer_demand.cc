@@ -98,9 +98,4 @@ std::vector<PodState> BufferPods(const kube::CapacityBuffer& buffer,
   return pods;
 }
 
-std::string BufferOfPod(const PodState& pod) {
-  return pod.owner_kind == kBufferKind ? pod.namespace_ + "/" + pod.owner_name
-                                       : std::string();
-}
-
 }  // namespace propscaler::nodescale

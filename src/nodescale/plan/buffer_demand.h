@@ -37,9 +37,6 @@ Result<int64_t> BufferReplicas(const kube::CapacityBuffer& buffer,
 std::vector<PodState> BufferPods(const kube::CapacityBuffer& buffer,
                                  const PodState& chunk, int64_t count);
 
-// The buffer a virtual pod stands for ("namespace/name"); "" for a real pod.
-std::string BufferOfPod(const PodState& pod);
-
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_BUFFER_DEMAND_H_

@@ -99,7 +99,8 @@ class NodeScaleLoop {
   // added to the snapshot, which the scale-up provides room for and
   // scale-down and disruption keep; after the scale-up, their status.
   void InjectBuffers(Iteration* it);
-  void ResolveBuffer(BufferResolution* buffer, Iteration* it);
+  // it->buffers[index]: its chunk read, counted, its virtual pods added.
+  void ResolveBuffer(size_t index, Iteration* it);
   void NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it);
   void WriteBufferStatuses(const Iteration& it);
   static std::vector<std::string> BufferLines(const Iteration& it);

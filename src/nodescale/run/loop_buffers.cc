@@ -53,11 +53,12 @@ void NodeScaleLoop::InjectBuffers(Iteration* it) {
       continue;
     }
     it->buffers.push_back({std::move(buffer)});
-    ResolveBuffer(&it->buffers.back(), it);
+    ResolveBuffer(it->buffers.size() - 1, it);
   }
 }
 
-void NodeScaleLoop::ResolveBuffer(BufferResolution* r, Iteration* it) {
+void NodeScaleLoop::ResolveBuffer(size_t index, Iteration* it) {
+  BufferResolution* r = &it->buffers[index];
   const kube::CapacityBuffer& buffer = r->buffer;
   if (Status spec = CheckBufferSpec(buffer); !spec.ok()) {
     r->not_ready_reason = "InvalidSpec";
@@ -82,7 +83,6 @@ void NodeScaleLoop::ResolveBuffer(BufferResolution* r, Iteration* it) {
   }
   r->replicas = *replicas;
   r->chunk_template = buffer.pod_template;
-  const size_t index = it->buffers.size() - 1;
   for (PodState& pod : BufferPods(buffer, chunk->pod, *replicas)) {
     it->buffer_of_pod[pod.Key()] = index;
     it->snapshot.pods.push_back(std::move(pod));
