@@ -53,6 +53,13 @@ std::unique_ptr<Process> FaultTest::StartConverged(
   extra_args.push_back("--api-idle-timeout-seconds=1");
   std::unique_ptr<Process> process = Start(std::move(extra_args));
   EXPECT_TRUE(WaitForReplicas(want)) << process->Report();
+  // Every watch open (configmaps, HPAs, nodes, deployments) before a test
+  // injects its fault: a watch still on its way in would miss DropWatches
+  // and the fault, and see the test's change without the faulted call.
+  EXPECT_TRUE(WaitUntil([&] { return server_.open_watches() >= 4; },
+                        std::chrono::seconds(5)))
+      << server_.open_watches() << " watches open\n"
+      << process->Report();
   return process;
 }
 
