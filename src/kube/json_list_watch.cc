@@ -77,13 +77,65 @@ Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc) {
 
 namespace {
 
-// Follows a list's top level as RapidJSON reads it: the metadata's two
-// strings, and where each element of "items" starts and ends in the text.
-class ListScanner
-    : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, ListScanner> {
+// The body in memory: an item's text is a slice of it.
+class SlicingStream : public rapidjson::MemoryStream {
  public:
-  ListScanner(const rapidjson::MemoryStream* stream, JsonListScan* out,
-              const JsonItemVisitor* visit)
+  explicit SlicingStream(std::string_view body)
+      : MemoryStream(body.data(), body.size()) {}
+  char Last() const { return src_[-1]; }
+  // The item starts with the character just taken.
+  void StartItem() { item_start_ = Tell() - 1; }
+  std::string_view ItemText() const {
+    return {begin_ + item_start_, Tell() - item_start_};
+  }
+
+ private:
+  size_t item_start_ = 0;
+};
+
+// A body as it arrives: an item's text is copied while it is read, one item
+// at a time, and nothing else of the body is kept.
+class RecordingStream {
+ public:
+  typedef char Ch;
+  explicit RecordingStream(JsonChunkStream* in) : in_(in) {}
+
+  Ch Peek() { return in_->Peek(); }
+  Ch Take() {
+    last_ = in_->Take();
+    if (recording_) text_.push_back(last_);
+    return last_;
+  }
+  size_t Tell() const { return in_->Tell(); }
+  Ch* PutBegin() { return in_->PutBegin(); }
+  void Put(Ch c) { in_->Put(c); }
+  void Flush() { in_->Flush(); }
+  size_t PutEnd(Ch* begin) { return in_->PutEnd(begin); }
+
+  char Last() const { return last_; }
+  void StartItem() {
+    text_.assign(1, last_);
+    recording_ = true;
+  }
+  std::string_view ItemText() {
+    recording_ = false;
+    return text_;
+  }
+
+ private:
+  JsonChunkStream* in_;
+  char last_ = '\0';
+  bool recording_ = false;
+  std::string text_;
+};
+
+// Follows a list's top level as RapidJSON reads it: the metadata's two
+// strings, and each element of "items" as text, from `Stream`.
+template <typename Stream>
+class ListScanner : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>,
+                                                        ListScanner<Stream>> {
+ public:
+  ListScanner(Stream* stream, JsonListScan* out, const JsonItemVisitor* visit)
       : stream_(stream), out_(out), visit_(visit) {}
 
   bool Default() { return Scalar(); }
@@ -107,27 +159,19 @@ class ListScanner
   bool root_is_object() const { return root_is_object_; }
 
  private:
-  // The position just past the character RapidJSON last took.
-  size_t Position() const { return stream_->Tell(); }
-  char Last() const { return stream_->src_[-1]; }
-
   bool Start() {
-    if (depth_ == 0) root_is_object_ = Last() == '{';
+    if (depth_ == 0) root_is_object_ = stream_->Last() == '{';
     if (depth_ == 1) {
       in_metadata_ = key_ == "metadata";
-      in_items_ = key_ == "items" && Last() == '[';
+      in_items_ = key_ == "items" && stream_->Last() == '[';
     }
-    if (depth_ == 2 && in_items_) item_start_ = Position() - 1;
+    if (depth_ == 2 && in_items_) stream_->StartItem();
     ++depth_;
     return true;
   }
   bool End() {
     --depth_;
-    if (depth_ == 2 && in_items_) {
-      (*visit_)(std::string_view(stream_->begin_ + item_start_,
-                                 Position() - item_start_),
-                items_++);
-    }
+    if (depth_ == 2 && in_items_) (*visit_)(stream_->ItemText(), items_++);
     if (depth_ == 1) in_metadata_ = in_items_ = false;
     return true;
   }
@@ -138,7 +182,7 @@ class ListScanner
     return true;
   }
 
-  const rapidjson::MemoryStream* stream_;
+  Stream* stream_;
   JsonListScan* out_;
   const JsonItemVisitor* visit_;
   int depth_ = 0;
@@ -146,19 +190,30 @@ class ListScanner
   bool in_metadata_ = false;
   bool in_items_ = false;
   bool root_is_object_ = false;
-  size_t item_start_ = 0;
   size_t items_ = 0;
 };
+
+template <typename Stream>
+Status Scan(Stream* stream, const char* what, JsonListScan* out,
+            const JsonItemVisitor& visit) {
+  ListScanner<Stream> scanner(stream, out, &visit);
+  rapidjson::Reader reader;
+  const rapidjson::ParseResult parsed = reader.Parse(*stream, scanner);
+  return ObjectParseStatus(what, parsed, scanner.root_is_object());
+}
 
 }  // namespace
 
 Status ScanJsonList(std::string_view body, const char* what, JsonListScan* out,
                     const JsonItemVisitor& visit) {
-  rapidjson::MemoryStream stream(body.data(), body.size());
-  ListScanner scanner(&stream, out, &visit);
-  rapidjson::Reader reader;
-  const rapidjson::ParseResult parsed = reader.Parse(stream, scanner);
-  return ObjectParseStatus(what, parsed, scanner.root_is_object());
+  SlicingStream stream(body);
+  return Scan(&stream, what, out, visit);
+}
+
+Status ScanJsonListStream(JsonChunkStream* body, const char* what,
+                          JsonListScan* out, const JsonItemVisitor& visit) {
+  RecordingStream stream(body);
+  return Scan(&stream, what, out, visit);
 }
 
 }  // namespace propscaler::kube

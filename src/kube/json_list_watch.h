@@ -15,6 +15,8 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "kube/json_chunk_stream.h"
+#include "kube/list_watch.h"
 #include "kube/objects.h"
 
 namespace propscaler::kube {
@@ -55,6 +57,30 @@ using JsonItemVisitor = std::function<void(std::string_view item, size_t i)>;
 Status ScanJsonList(std::string_view body, const char* what, JsonListScan* out,
                     const JsonItemVisitor& visit);
 
+// The same scan of a body as it arrives (over HTTP, a list of the whole
+// collection from the watch cache): each item's text is copied out while
+// it is read, and only that item's is held.
+Status ScanJsonListStream(JsonChunkStream* body, const char* what,
+                          JsonListScan* out, const JsonItemVisitor& visit);
+
+// Item `i` of a list, decoded into `page`'s items or, when it does not
+// decode, its item_errors.
+template <typename T>
+void AddJsonItem(std::string_view text, size_t i, JsonObjectDecoder<T> decode,
+                 const char* what, ListPage<T>* page) {
+  const std::string path = "items[" + std::to_string(i) + "]";
+  Result<rapidjson::Document> doc =
+      text.empty() ? Result<rapidjson::Document>(
+                         Status::Internal(path + ": not an object"))
+                   : ParseJsonObject(text, what);
+  Result<T> item = doc.ok() ? decode(*doc, path) : doc.status();
+  if (item.ok()) {
+    page->items.push_back(std::move(item).value());
+  } else {
+    page->item_errors.push_back(item.status().message());
+  }
+}
+
 template <typename T>
 Result<ListPage<T>> DecodeJsonList(std::string_view body,
                                    JsonObjectDecoder<T> decode,
@@ -63,19 +89,35 @@ Result<ListPage<T>> DecodeJsonList(std::string_view body,
   JsonListScan scan;
   Status scanned =
       ScanJsonList(body, what, &scan, [&](std::string_view text, size_t i) {
-        const std::string path = "items[" + std::to_string(i) + "]";
-        Result<rapidjson::Document> doc =
-            text.empty() ? Result<rapidjson::Document>(
-                               Status::Internal(path + ": not an object"))
-                         : ParseJsonObject(text, what);
-        Result<T> item = doc.ok() ? decode(*doc, path) : doc.status();
-        if (item.ok()) {
-          page.items.push_back(std::move(item).value());
-        } else {
-          page.item_errors.push_back(item.status().message());
-        }
+        AddJsonItem(text, i, decode, what, &page);
       });
   if (!scanned.ok()) return scanned;
+  page.resource_version = std::move(scan.resource_version);
+  page.continue_token = std::move(scan.continue_token);
+  return page;
+}
+
+// A list decoded as it arrives; with `on_items` set its items go there in
+// batches of kListBatch and the page returned holds none.
+template <typename T>
+Result<ListPage<T>> DecodeJsonListStream(JsonChunkStream* body,
+                                         JsonObjectDecoder<T> decode,
+                                         const char* what,
+                                         const ItemBatches<T>& on_items) {
+  ListPage<T> page;
+  auto flush = [&] {
+    if (!on_items || page.items.empty()) return;
+    on_items(std::move(page.items));
+    page.items.clear();
+  };
+  JsonListScan scan;
+  Status scanned = ScanJsonListStream(
+      body, what, &scan, [&](std::string_view text, size_t i) {
+        AddJsonItem(text, i, decode, what, &page);
+        if (page.items.size() >= kListBatch) flush();
+      });
+  if (!scanned.ok()) return scanned;
+  flush();
   page.resource_version = std::move(scan.resource_version);
   page.continue_token = std::move(scan.continue_token);
   return page;

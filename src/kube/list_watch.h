@@ -5,6 +5,7 @@
 #define PROPSCALER_KUBE_LIST_WATCH_H_
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -18,7 +19,8 @@ namespace propscaler::kube {
 
 class JsonChunkStream;
 
-// Items handed over in batches as a list is decoded.
+// Items handed over in batches (of about kListBatch) as a list is decoded.
+inline constexpr size_t kListBatch = 500;
 template <typename T>
 using ItemBatches = std::function<void(std::vector<T>)>;
 

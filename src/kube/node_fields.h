@@ -35,7 +35,7 @@ struct NodeFields {
 Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu);
 
 // How many decoded nodes a streamed list hands over at a time.
-inline constexpr size_t kNodeBatch = 500;
+inline constexpr size_t kNodeBatch = kListBatch;
 
 // Hands `page`'s items to `on_items`, where set.
 void FlushNodeItems(const ItemBatches<NodeInfo>& on_items,

@@ -102,12 +102,22 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line) {
   return DecodeJsonWatchEvent<LiveNode>(line, &DecodeNode, "node watch event");
 }
 
+// Both lists are read as they arrive, the whole collection at once from the
+// watch cache, never a page of JSON held.
 ListWatchCodec<LivePod> LivePodCodec() {
-  return {&DecodeLivePodList, &DecodeLivePodWatchEvent};
+  return {&DecodeLivePodList, &DecodeLivePodWatchEvent,
+          [](JsonChunkStream* body, const ItemBatches<LivePod>& on_items) {
+            return DecodeJsonListStream<LivePod>(body, &DecodePod, "pod list",
+                                                 on_items);
+          }};
 }
 
 ListWatchCodec<LiveNode> LiveNodeCodec() {
-  return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent};
+  return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent,
+          [](JsonChunkStream* body, const ItemBatches<LiveNode>& on_items) {
+            return DecodeJsonListStream<LiveNode>(body, &DecodeNode,
+                                                  "node list", on_items);
+          }};
 }
 
 ListWatchCodec<PdbState> PdbCodec(PdbVersion version) {

@@ -8,9 +8,12 @@
 #include <thread>
 
 #include "apiserver/node_generator.h"
+#include "apiserver/pod_generator.h"
 #include "kube/chunk_pipe.h"
 #include "kube/decode.h"
 #include "kube/json_chunk_stream.h"
+#include "kube/json_list_watch.h"
+#include "kube/pod_decode.h"
 
 namespace propscaler::kube {
 namespace {
@@ -59,6 +62,80 @@ TEST(StreamedListTest, AnyCutDecodesAsTheWholeBody) {
 
 // A whole collection in one response (a list of resourceVersion 0) is
 // handed over in batches as it is decoded, never held decoded whole.
+std::string PodListJson(int pods) {
+  std::string body =
+      R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"91"},"items":[)";
+  for (int i = 0; i < pods; ++i) {
+    if (i > 0) body += ",\n";
+    body += sim::MakeRealisticPodJson(i, i % 3 == 0 ? "" : "node-1");
+  }
+  return body + "]}";
+}
+
+std::vector<std::string> Names(const std::vector<LivePod>& pods) {
+  std::vector<std::string> names;
+  for (const LivePod& pod : pods) {
+    names.push_back(pod.state.namespace_ + "/" + pod.state.name + " " +
+                    pod.state.node_name + " " + pod.uid);
+  }
+  return names;
+}
+
+// Node-scale's pods (and every DOM-decoded list) read as they arrive: the
+// items' texts and the decoded pods are those of the whole body, however
+// it is cut, and they go out in batches.
+TEST(StreamedListTest, PodListAsItArrivesIsTheWholeBodysInBatches) {
+  const std::string body = PodListJson(1100);
+  Result<ListPage<LivePod>> whole = DecodeLivePodList(body);
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  ASSERT_EQ(whole->items.size(), 1100u);
+  std::vector<std::string> whole_texts;
+  JsonListScan whole_scan;
+  ASSERT_TRUE(ScanJsonList(body, "pod list", &whole_scan,
+                           [&](std::string_view text, size_t) {
+                             whole_texts.emplace_back(text);
+                           })
+                  .ok());
+  for (size_t max_piece : {1, 7, 4096, 1 << 20}) {
+    std::vector<std::string> texts;
+    JsonListScan scan;
+    JsonChunkStream stream = CutInto(body, max_piece, 5);
+    ASSERT_TRUE(ScanJsonListStream(&stream, "pod list", &scan,
+                                   [&](std::string_view text, size_t i) {
+                                     EXPECT_EQ(i, texts.size());
+                                     texts.emplace_back(text);
+                                   })
+                    .ok());
+    EXPECT_EQ(texts, whole_texts) << max_piece;
+    EXPECT_EQ(scan.resource_version, "91");
+  }
+  std::vector<size_t> batch_sizes;
+  std::vector<LivePod> handed;
+  JsonChunkStream stream = CutInto(body, 4096, 9);
+  Result<ListPage<LivePod>> streamed = LivePodCodec().decode_list_stream(
+      &stream, [&](std::vector<LivePod> batch) {
+        batch_sizes.push_back(batch.size());
+        handed.insert(handed.end(), batch.begin(), batch.end());
+      });
+  ASSERT_TRUE(streamed.ok()) << streamed.status().message();
+  EXPECT_EQ(batch_sizes, (std::vector<size_t>{kListBatch, kListBatch, 100}));
+  EXPECT_EQ(Names(handed), Names(whole->items));
+  EXPECT_TRUE(streamed->items.empty());
+  EXPECT_EQ(streamed->resource_version, "91");
+}
+
+TEST(StreamedListTest, PodListCutShortIsAnErrorNotAShorterList) {
+  const std::string body = PodListJson(5);
+  const std::string cut = body.substr(0, body.size() - 40);
+  JsonChunkStream stream = CutInto(cut, 100, 1);
+  Result<ListPage<LivePod>> streamed =
+      LivePodCodec().decode_list_stream(&stream, {});
+  ASSERT_FALSE(streamed.ok());
+  EXPECT_NE(streamed.status().message().find("pod list: invalid JSON"),
+            std::string::npos)
+      << streamed.status().message();
+}
+
 TEST(StreamedListTest, ItemsGoOutInBatchesAsTheyAreDecoded) {
   const std::string body = NodeListJson(1234);
   Result<ListPage<NodeInfo>> whole = DecodeNodeList(body);
