@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <random>
 
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
@@ -173,6 +174,70 @@ TEST_F(TopologyTest, AGoneNodeIsNoDomainAndItsPodsCountNowhere) {
   EXPECT_TRUE(topology_.Allows(pod, a));  // zone a is the only one left
   topology_.SetNodeGone(b, false);
   EXPECT_FALSE(topology_.Allows(pod, a));
+}
+
+// The minimum over every domain is kept as pods and nodes come and go; a
+// pod with a node selector that every node meets is checked by scanning the
+// nodes. Both must always agree, over zones and hostnames, whatever the
+// order of placements, removals, nodes taken back and nodes gone.
+TEST_F(TopologyTest, KeptSpreadMinimumAgreesWithAScanOfTheNodes) {
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<const PodState*>> placed;
+  auto add_node = [&] {
+    const size_t n = placed.size();
+    Labels& labels = labels_.emplace_back();
+    labels[std::string(kHostnameLabel)] = "n" + std::to_string(n);
+    labels["pool"] = "any";
+    if (rng() % 5 != 0) labels[kZone] = std::string(1, 'a' + rng() % 3);
+    EXPECT_EQ(topology_.AddNode(&labels), n);
+    placed.emplace_back();
+  };
+  for (int i = 0; i < 4; ++i) add_node();
+  std::vector<bool> gone(4, false);
+  for (int step = 0; step < 1500; ++step) {
+    const size_t node = rng() % placed.size();
+    switch (rng() % 10) {
+      case 0:
+        add_node();
+        gone.push_back(false);
+        break;
+      case 1:
+        if (placed.back().empty() && !gone.back() && placed.size() > 1) {
+          topology_.RemoveLastNode();
+          placed.pop_back();
+          gone.pop_back();
+          labels_.pop_back();
+        }
+        break;
+      case 2:
+        gone[node] = !gone[node];
+        topology_.SetNodeGone(node, gone[node]);
+        break;
+      case 3:
+        if (!placed[node].empty()) {
+          topology_.Remove(*placed[node].back(), node);
+          placed[node].pop_back();
+        }
+        break;
+      default:
+        placed[node].push_back(
+            &pods_.emplace_back(Web("w" + std::to_string(step))));
+        topology_.Place(*placed[node].back(), node);
+    }
+    for (const std::string& key :
+         {std::string(kZone), std::string(kHostnameLabel)}) {
+      for (int64_t min_domains : {0, 3}) {
+        PodState kept = Web("kept");
+        kept.spread = {{1, key, Selector("app=web"), min_domains}};
+        PodState scanned = kept;
+        scanned.node_selector = {{"pool", "any"}};
+        for (size_t n = 0; n < placed.size(); ++n) {
+          ASSERT_EQ(topology_.Allows(kept, n), topology_.Allows(scanned, n))
+              << "step " << step << ", key " << key << ", node " << n;
+        }
+      }
+    }
+  }
 }
 
 // Planner scenarios: groups in zones, pods spread over zones.

@@ -1,6 +1,7 @@
 #include "nodescale/plan/topology.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "nodescale/plan/predicates.h"
@@ -63,18 +64,70 @@ bool AnyInterPodConstraints(const PodList& pods) {
   return std::any_of(pods.begin(), pods.end(), HasInterPodConstraints);
 }
 
+int64_t Topology::CountedTerm::CountIn(const std::string& domain) const {
+  auto it = per_domain.find(domain);
+  return it == per_domain.end() ? 0 : it->second;
+}
+
+void Topology::CountedTerm::MoveDomain(int64_t from, int64_t to) {
+  auto it = domains_with.find(from);
+  if (--it->second == 0) domains_with.erase(it);
+  ++domains_with[to];
+}
+
+void Topology::CountedTerm::AttachNode(const std::string& domain) {
+  if (key != kHostnameLabel && nodes_in[domain]++ > 0) return;
+  ++domains_with[CountIn(domain)];
+  ++domains;
+}
+
+void Topology::CountedTerm::DetachNode(const std::string& domain) {
+  if (key != kHostnameLabel) {
+    auto nodes = nodes_in.find(domain);
+    if (--nodes->second > 0) return;
+    nodes_in.erase(nodes);
+  }
+  auto it = domains_with.find(CountIn(domain));
+  if (--it->second == 0) domains_with.erase(it);
+  --domains;
+}
+
 size_t Topology::AddNode(const Labels* labels) {
   const size_t index = nodes_.size();
   nodes_.push_back({labels, "#" + std::to_string(index), false, {}});
+  AttachNode(index, true);
   return index;
+}
+
+void Topology::RemoveLastNode() {
+  AttachNode(nodes_.size() - 1, false);
+  nodes_.pop_back();
+}
+
+void Topology::AttachNode(size_t node, bool attach) {
+  for (CountedTerm& term : counted_) {
+    const std::string* domain = DomainOf(node, term.key);
+    if (domain == nullptr) continue;
+    if (attach) {
+      term.AttachNode(*domain);
+    } else {
+      term.DetachNode(*domain);
+    }
+  }
 }
 
 void Topology::SetNodeGone(size_t node, bool gone) {
   if (nodes_[node].gone == gone) return;
-  // A gone node's pods leave its domains with it.
-  if (gone) CountNode(node, -1);
+  // A gone node's pods leave its domains with it, and then the node.
+  if (gone) {
+    CountNode(node, -1);
+    AttachNode(node, false);
+  }
   nodes_[node].gone = gone;
-  if (!gone) CountNode(node, +1);
+  if (!gone) {
+    AttachNode(node, true);
+    CountNode(node, +1);
+  }
 }
 
 void Topology::CountNode(size_t node, int64_t delta) {
@@ -82,6 +135,31 @@ void Topology::CountNode(size_t node, int64_t delta) {
     Count(*pod, node, delta);
     CountOwner(*pod, node, delta);
   }
+}
+
+size_t Topology::SelectionKeyHash::operator()(const SelectionKey& key) const {
+  return std::hash<const void*>()(key.labels.get()) ^
+         (std::hash<std::string>()(key.namespace_) * 31);
+}
+
+const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
+  Selection& selection =
+      selections_[SelectionKey{pod.labels.shared(), pod.namespace_}];
+  for (; selection.counted_checked < counted_.size();
+       ++selection.counted_checked) {
+    const CountedTerm& term = counted_[selection.counted_checked];
+    if (Selects(term.selector, term.namespaces, pod)) {
+      selection.counted.push_back(selection.counted_checked);
+    }
+  }
+  for (; selection.owners_checked < owners_.size();
+       ++selection.owners_checked) {
+    const OwnerTerm& owner = owners_[selection.owners_checked];
+    if (Selects(owner.selector, owner.namespaces, pod)) {
+      selection.owners.push_back(selection.owners_checked);
+    }
+  }
+  return selection;
 }
 
 const std::string* Topology::DomainOf(size_t node,
@@ -100,7 +178,7 @@ size_t Topology::CountedIndex(
   const std::string signature = Signature(key, selector, namespaces);
   auto it = counted_index_.find(signature);
   if (it != counted_index_.end()) return it->second;
-  CountedTerm term{key, selector, namespaces, {}, 0};
+  CountedTerm term{key, selector, namespaces};
   for (size_t n = 0; n < nodes_.size(); ++n) {
     const std::string* domain = DomainOf(n, key);
     if (domain == nullptr) continue;
@@ -110,17 +188,23 @@ size_t Topology::CountedIndex(
       ++term.total;
     }
   }
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    const std::string* domain = DomainOf(n, key);
+    if (domain != nullptr) term.AttachNode(*domain);
+  }
   counted_.push_back(std::move(term));
   counted_index_.emplace(signature, counted_.size() - 1);
   return counted_.size() - 1;
 }
 
 void Topology::Count(const PodState& pod, size_t node, int64_t delta) {
-  for (CountedTerm& term : counted_) {
-    if (!Selects(term.selector, term.namespaces, pod)) continue;
+  for (size_t t : SelectionOf(pod).counted) {
+    CountedTerm& term = counted_[t];
     const std::string* domain = DomainOf(node, term.key);
     if (domain == nullptr) continue;
-    term.per_domain[*domain] += delta;
+    int64_t& count = term.per_domain[*domain];
+    term.MoveDomain(count, count + delta);
+    count += delta;
     term.total += delta;
   }
 }
@@ -167,12 +251,13 @@ bool Topology::Allows(const PodState& pod, size_t node) const {
 }
 
 bool Topology::OwnersAllow(const PodState& pod, size_t node) const {
-  for (const OwnerTerm& owner : owners_) {
+  if (owners_.empty()) return true;
+  for (size_t o : SelectionOf(pod).owners) {
+    const OwnerTerm& owner = owners_[o];
     const std::string* domain = DomainOf(node, owner.key);
     if (domain == nullptr) continue;
     auto it = owner.per_domain.find(*domain);
-    if (it == owner.per_domain.end() || it->second <= 0) continue;
-    if (Selects(owner.selector, owner.namespaces, pod)) return false;
+    if (it != owner.per_domain.end() && it->second > 0) return false;
   }
   return true;
 }
@@ -217,6 +302,11 @@ bool Topology::AffinityAllows(const PodState& pod, size_t node) const {
 
 std::pair<int64_t, int64_t> Topology::MinimumOver(
     const PodState& pod, const CountedTerm& term) const {
+  // Every domain is eligible for a pod that selects no nodes.
+  if (pod.node_selector.empty() && pod.node_affinity.empty()) {
+    return {term.domains_with.empty() ? 0 : term.domains_with.begin()->first,
+            term.domains};
+  }
   int64_t minimum = std::numeric_limits<int64_t>::max();
   int64_t domains = 0;
   // Hostname domains are one per node; other keys have few values.

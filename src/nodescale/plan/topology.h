@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,7 +40,7 @@ class Topology {
   // Adds a node; returns its index. `labels` must outlive this.
   size_t AddNode(const Labels* labels);
   // Takes back the last node added, which must have no pods.
-  void RemoveLastNode() { nodes_.pop_back(); }
+  void RemoveLastNode();
   // Takes a node out of every domain (a node being removed), or back in.
   void SetNodeGone(size_t node, bool gone);
   size_t node_count() const { return nodes_.size(); }
@@ -61,12 +62,23 @@ class Topology {
     std::vector<const PodState*> pods;
   };
   // Pods matching `selector` in `namespaces`, counted per domain of `key`.
+  // The domains (of nodes that are not gone) are also kept per count, so
+  // that a spread's minimum over every domain needs no scan of the nodes.
   struct CountedTerm {
     std::string key;
     LabelSelector selector;
     std::vector<std::string> namespaces;
     std::unordered_map<std::string, int64_t> per_domain;
     int64_t total = 0;
+    std::map<int64_t, int64_t> domains_with;  // count -> domains
+    int64_t domains = 0;
+    // Nodes per domain; hostname domains are one node each, not kept.
+    std::unordered_map<std::string, int64_t> nodes_in;
+
+    int64_t CountIn(const std::string& domain) const;
+    void MoveDomain(int64_t from, int64_t to);
+    void AttachNode(const std::string& domain);
+    void DetachNode(const std::string& domain);
   };
   // Placed pods whose anti-affinity term is this, per domain.
   struct OwnerTerm {
@@ -76,12 +88,33 @@ class Topology {
     std::unordered_map<std::string, int64_t> per_domain;
   };
 
+  // The counted and owner terms that select pods of some labels and
+  // namespace (a controller's pods share both), found once and extended as
+  // terms are added: a placement or a check visits only those.
+  struct SelectionKey {
+    std::shared_ptr<const Labels> labels;  // held: its address is the key
+    std::string namespace_;
+    bool operator==(const SelectionKey&) const = default;
+  };
+  struct SelectionKeyHash {
+    size_t operator()(const SelectionKey& key) const;
+  };
+  struct Selection {
+    size_t counted_checked = 0;
+    size_t owners_checked = 0;
+    std::vector<size_t> counted;
+    std::vector<size_t> owners;
+  };
+  const Selection& SelectionOf(const PodState& pod) const;
+
   const std::string* DomainOf(size_t node, const std::string& key) const;
   size_t CountedIndex(const std::string& key, const LabelSelector& selector,
                       const std::vector<std::string>& namespaces) const;
   void Count(const PodState& pod, size_t node, int64_t delta);
   void CountOwner(const PodState& pod, size_t node, int64_t delta);
   void CountNode(size_t node, int64_t delta);
+  // Enters a node into (or takes it out of) every counted term's domains.
+  void AttachNode(size_t node, bool attach);
   bool OwnersAllow(const PodState& pod, size_t node) const;
   bool AntiAffinityAllows(const PodState& pod, size_t node) const;
   bool AffinityAllows(const PodState& pod, size_t node) const;
@@ -98,6 +131,8 @@ class Topology {
   mutable std::map<std::string, size_t> counted_index_;
   std::vector<OwnerTerm> owners_;
   std::map<std::string, size_t> owner_index_;
+  mutable std::unordered_map<SelectionKey, Selection, SelectionKeyHash>
+      selections_;
 };
 
 }  // namespace propscaler::nodescale
