@@ -6,14 +6,20 @@
 // --mode=node-scale against it (on the real server under
 // deploy/node-scale/kwok's RBAC), waits for `--loops` loops (each one after
 // the pods and nodes were listed and watched), and prints its peak and
-// current resident size (see bench/README.md).
+// current resident size, the time to its first loop, and the CPU a loop at
+// rest takes (see bench/README.md). On the real server it also times the
+// server's own sending of the two lists, and with --bursts the time from
+// the last pod of a burst marked Unschedulable to the first node asked for.
 //
 //   propscaler_nodescale_memory --nodes=1000 --pods=30000 [--server=real]
+//   propscaler_nodescale_memory --nodes=5000 --pods=150000 --server=real
+//       --scan_interval=10s --bursts=5
 #include <gflags/gflags.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <iostream>
 #include <thread>
 
@@ -27,7 +33,10 @@
 #include "envtest/real_objects.h"
 #include "harness/metrics_scrape.h"
 #include "harness/parallel.h"
+#include "harness/percentile.h"
 #include "harness/proc_stats.h"
+#include "kube/http_client.h"
+#include "kube/node_scale_objects.h"
 
 DEFINE_int32(nodes, 1000, "Generated nodes.");
 DEFINE_int32(pods, 30000, "Running pods, spread evenly over the nodes.");
@@ -43,6 +52,15 @@ DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
               "With --server=real: the folder of kube-apiserver-v1.20.2.xz.");
 DEFINE_int32(writer_threads, 8,
              "With --server=real: parallel writers creating nodes and pods.");
+DEFINE_string(scan_interval, "2s", "propscaler's --scan-interval.");
+DEFINE_int32(rest_loops, 3,
+             "Loops at rest over which a loop's CPU is measured.");
+DEFINE_int32(bursts, 0,
+             "With --server=real: bursts of --burst_pods pending pods, each "
+             "needing a node group of its own, run with the default batch "
+             "window and then again with batching off (the scan interval "
+             "only, as before batching).");
+DEFINE_int32(burst_pods, 2000, "Pods of a burst.");
 
 namespace propscaler::bench {
 namespace {
@@ -70,9 +88,15 @@ GeneratedPod MakePod(int i) {
   return {sim::RealisticPodNamespace(i), sim::MakeRealisticPodJson(i, node)};
 }
 
+// The pool of the bench's nodes, and one empty group per burst (two sets:
+// batching on, then off), which only its burst's pods select.
+std::string BurstGroup(int burst) { return "burst-" + std::to_string(burst); }
 std::string NodeGroupsJson() {
-  return "{\"nodeGroups\":[" + sim::GroupJson("pool", 0, 2000, "4", "16Gi") +
-         "]}";
+  std::string groups = sim::GroupJson("pool", 0, 2000, "4", "16Gi");
+  for (int i = 0; i < 2 * FLAGS_bursts; ++i) {
+    groups += "," + sim::GroupJson(BurstGroup(i), 0, 1000, "4", "16Gi");
+  }
+  return "{\"nodeGroups\":[" + groups + "]}";
 }
 
 // The cluster propscaler runs against, and its kubeconfig there.
@@ -203,6 +227,151 @@ int64_t LoopsRun(int port) {
   return values.ok() ? (*values)[kLoops] : 0;
 }
 
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// The server's own time to send both whole lists from its watch cache
+// (resourceVersion=0, JSON, at once, as propscaler asks for them), read to
+// the end and dropped: the median of three.
+Result<double> ServerListSeconds(const envtest::RealCluster& cluster) {
+  auto list = [&](const char* path) {
+    kube::HttpRequest request;
+    request.path = path;
+    request.timeout_seconds = 600;
+    Result<kube::HttpResponse> response = cluster.admin_http().Do(request);
+    if (!response.ok()) return response.status();
+    if (response->status != 200) {
+      return Status::Internal(std::string(path) + ": HTTP " +
+                              std::to_string(response->status));
+    }
+    return Status::Ok();
+  };
+  std::vector<double> samples;
+  for (int i = 0; i < 3; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    auto pods =
+        std::async(std::launch::async, list, "/api/v1/pods?resourceVersion=0");
+    Status nodes = list("/api/v1/nodes?resourceVersion=0");
+    Status pods_status = pods.get();
+    if (!nodes.ok()) return nodes;
+    if (!pods_status.ok()) return pods_status;
+    samples.push_back(SecondsSince(start));
+  }
+  return Percentile(samples, 0.5);
+}
+
+// A pending pod of burst `burst`, marked Unschedulable by "the scheduler"
+// right after it is created, as a scheduler does within milliseconds.
+Status CreateBurstPod(const envtest::RealCluster& cluster, int burst, int i) {
+  envtest::PodExtras extras;
+  extras.spec = "\"nodeSelector\":{\"" + std::string(kube::kNodeGroupLabel) +
+                "\":\"" + BurstGroup(burst) + "\"}";
+  return envtest::CreatePendingPod(
+      cluster, "apps-" + std::to_string(i % kNamespaces),
+      BurstGroup(burst) + "-" + std::to_string(i), "100m", extras);
+}
+
+// Whether group `burst` has a node yet, from the watch cache.
+bool BurstGroupHasNode(const envtest::RealCluster& cluster, int burst) {
+  Result<std::string> body = envtest::AdminCall(
+      cluster, "GET",
+      "/api/v1/nodes?resourceVersion=0&labelSelector=" +
+          std::string(kube::kNodeGroupLabel) + "%3D" + BurstGroup(burst));
+  return body.ok() && body->find("\"items\":[]") == std::string::npos;
+}
+
+struct BurstTimes {
+  std::vector<double> after_last_mark;  // seconds, to the first node
+  std::vector<double> marking;          // seconds from first to last mark
+};
+
+// Bursts `first`..`first + count - 1`: each creates and marks its pods with
+// the writer threads, then waits for its group's first node.
+Result<BurstTimes> RunBursts(const envtest::RealCluster& cluster, int first,
+                             int count) {
+  BurstTimes times;
+  for (int burst = first; burst < first + count; ++burst) {
+    const auto start = std::chrono::steady_clock::now();
+    Status status =
+        ParallelFor(0, FLAGS_burst_pods - 1, FLAGS_writer_threads,
+                    [&](int i) { return CreateBurstPod(cluster, burst, i); });
+    if (!status.ok()) return status;
+    const auto last_mark = std::chrono::steady_clock::now();
+    const bool scaled =
+        e2e::WaitUntil([&] { return BurstGroupHasNode(cluster, burst); },
+                       std::chrono::seconds(120));
+    if (!scaled) {
+      return Status::Internal("no node of group " + BurstGroup(burst) +
+                              " within 120 s of its burst");
+    }
+    times.after_last_mark.push_back(SecondsSince(last_mark));
+    times.marking.push_back(
+        std::chrono::duration<double>(last_mark - start).count());
+    std::fprintf(stderr, "burst %s: marked in %.1fs, node after %.2fs\n",
+                 BurstGroup(burst).c_str(), times.marking.back(),
+                 times.after_last_mark.back());
+  }
+  return times;
+}
+
+std::unique_ptr<e2e::Process> StartPropscaler(
+    const std::string& kubeconfig, int port,
+    const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {
+      "--mode=node-scale",
+      "--kubeconfig=" + kubeconfig,
+      std::string("--namespace=") + kNamespace,
+      "--cloud-provider=kwok",
+      std::string("--node-group-config=") + kGroups,
+      "--scan-interval=" + FLAGS_scan_interval,
+      "--healthz-port=" + std::to_string(port),
+      "--leader-elect=false"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return std::make_unique<e2e::Process>(
+      FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler,
+      args);
+}
+
+// The bursts with the default batch window, then with batching off on a
+// fresh propscaler; prints the medians.
+int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
+                  int port) {
+  Result<BurstTimes> batched = RunBursts(*cluster.real, 0, FLAGS_bursts);
+  first.reset();
+  if (!batched.ok()) {
+    std::cerr << "bursts: " << batched.status().message() << "\n";
+    return 1;
+  }
+  auto unbatched_process =
+      StartPropscaler(cluster.kubeconfig, port,
+                      {"--batch-idle-duration=1h", "--batch-max-duration=1h"});
+  if (!e2e::WaitUntil([&] { return LoopsRun(port) >= 1; },
+                      std::chrono::minutes(5))) {
+    std::cerr << "propscaler (batching off) did not loop: "
+              << unbatched_process->Report() << "\n";
+    return 1;
+  }
+  Result<BurstTimes> unbatched =
+      RunBursts(*cluster.real, FLAGS_bursts, FLAGS_bursts);
+  if (!unbatched.ok()) {
+    std::cerr << "bursts: " << unbatched.status().message() << "\n";
+    return 1;
+  }
+  std::printf(
+      "bursts of %d pods (%d each): first node after the last pod was "
+      "marked Unschedulable: p50 %.2fs (max %.2fs) with the default batch "
+      "window; %.2fs (max %.2fs) with batching off (--scan-interval=%s); "
+      "marking took p50 %.1fs\n",
+      FLAGS_burst_pods, FLAGS_bursts, Percentile(batched->after_last_mark, 0.5),
+      Percentile(batched->after_last_mark, 1.0),
+      Percentile(unbatched->after_last_mark, 0.5),
+      Percentile(unbatched->after_last_mark, 1.0), FLAGS_scan_interval.c_str(),
+      Percentile(batched->marking, 0.5));
+  return 0;
+}
+
 int Measure() {
   e2e::TempDir dir;
   Cluster cluster;
@@ -215,29 +384,53 @@ int Measure() {
     std::cerr << "starting the cluster: " << status.message() << "\n";
     return 1;
   }
+  double server_list_seconds = 0;
+  if (cluster.real) {
+    Result<double> listed = ServerListSeconds(*cluster.real);
+    if (!listed.ok()) {
+      std::cerr << "timing the server's lists: " << listed.status().message()
+                << "\n";
+      return 1;
+    }
+    server_list_seconds = *listed;
+  }
   size_t pod_bytes = 0;
   for (int i = 0; i < FLAGS_pods; ++i) pod_bytes += MakePod(i).json.size();
-  const std::string& kubeconfig = cluster.kubeconfig;
   const int port = e2e::FreePort();
   const auto start = std::chrono::steady_clock::now();
-  e2e::Process propscaler(
-      FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler,
-      {"--mode=node-scale", "--kubeconfig=" + kubeconfig,
-       std::string("--namespace=") + kNamespace, "--cloud-provider=kwok",
-       std::string("--node-group-config=") + kGroups, "--scan-interval=2s",
-       "--healthz-port=" + std::to_string(port), "--leader-elect=false"});
-  const bool looped = e2e::WaitUntil(
-      [&] { return LoopsRun(port) >= FLAGS_loops || !propscaler.Running(); },
+  std::unique_ptr<e2e::Process> propscaler =
+      StartPropscaler(cluster.kubeconfig, port, {});
+  const bool first_loop = e2e::WaitUntil(
+      [&] { return LoopsRun(port) >= 1 || !propscaler->Running(); },
       std::chrono::minutes(5));
-  Result<ProcStats> stats = ReadProcStats(propscaler.pid());
+  const double first_loop_seconds = SecondsSince(start);
+  const bool looped =
+      first_loop && e2e::WaitUntil(
+                        [&] {
+                          return LoopsRun(port) >= FLAGS_loops ||
+                                 !propscaler->Running();
+                        },
+                        std::chrono::minutes(5));
+  Result<ProcStats> stats = ReadProcStats(propscaler->pid());
   if (!looped || !stats.ok() || LoopsRun(port) < FLAGS_loops) {
     std::cerr << "propscaler did not run " << FLAGS_loops
-              << " loops: " << propscaler.Report() << "\n";
+              << " loops: " << propscaler->Report() << "\n";
     return 1;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  const double seconds = SecondsSince(start);
+  // A loop at rest: the CPU of --rest_loops loops after those.
+  const int64_t rest_from = LoopsRun(port);
+  const bool rested = e2e::WaitUntil(
+      [&] { return LoopsRun(port) >= rest_from + FLAGS_rest_loops; },
+      std::chrono::minutes(5));
+  Result<ProcStats> rest = ReadProcStats(propscaler->pid());
+  if (!rested || !rest.ok()) {
+    std::cerr << "propscaler did not run " << FLAGS_rest_loops
+              << " more loops: " << propscaler->Report() << "\n";
+    return 1;
+  }
+  const double rest_cpu_ms = (rest->cpu_seconds - stats->cpu_seconds) * 1000 /
+                             (LoopsRun(port) - rest_from);
   auto mib = [](int64_t kib) { return static_cast<double>(kib) / 1024; };
   std::printf(
       "%s server: nodes=%d pods=%d (%s, %.1f KB of JSON each as generated) "
@@ -250,6 +443,17 @@ int Measure() {
       mib(stats->peak_rss_kib), mib(stats->rss_kib), mib(stats->rss_anon_kib),
       mib(stats->rss_file_kib),
       static_cast<double>(stats->rss_anon_kib) * 1024 / FLAGS_pods);
+  std::printf("first loop done %.2fs after start", first_loop_seconds);
+  if (cluster.real) {
+    std::printf(" (the server sends both lists in %.2fs: %.2fx)",
+                server_list_seconds, first_loop_seconds / server_list_seconds);
+  }
+  std::printf("; a loop at rest: %.0f ms of CPU (over %d loops)\n", rest_cpu_ms,
+              FLAGS_rest_loops);
+  std::fflush(stdout);
+  if (FLAGS_bursts > 0 && cluster.real) {
+    return MeasureBursts(cluster, std::move(propscaler), port);
+  }
   return 0;
 }
 

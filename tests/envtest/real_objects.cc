@@ -8,6 +8,7 @@
 #include <charconv>
 #include <chrono>
 
+#include "common/utc_time.h"
 #include "e2e/process.h"
 #include "kube/api.h"
 #include "kube/decode.h"
@@ -408,7 +409,11 @@ Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
   return AdminCall(cluster, "PATCH", pods + "/" + name + "/status",
                    "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\","
                    "\"status\":\"False\",\"reason\":\"Unschedulable\","
-                   "\"message\":\"0/0 nodes are available\"}]}}",
+                   "\"message\":\"0/0 nodes are available\","
+                   "\"lastTransitionTime\":" +
+                       Quoted(FormatUtc(std::chrono::system_clock::now(),
+                                        "%Y-%m-%dT%H:%M:%SZ")) +
+                       "}]}}",
                    "application/strategic-merge-patch+json")
       .status();
 }
