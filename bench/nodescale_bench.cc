@@ -204,6 +204,8 @@ BENCHMARK(PlanScaleUpDiverseBench)
     ->Arg(100)
     ->Arg(1000)
     ->Arg(5000)
+    ->Arg(10000)
+    ->Arg(20000)
     ->Unit(benchmark::kMillisecond);
 
 // 1,000 nodes of 16 cpu / 64 GiB in 10 groups, 30 pods each; a node's pods

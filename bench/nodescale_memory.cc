@@ -281,8 +281,7 @@ Result<double> ServerListSeconds(const envtest::RealCluster& cluster) {
 Status CreateBurstPod(const envtest::RealCluster& cluster, int burst, int i) {
   envtest::PodExtras extras;
   extras.spec = "\"serviceAccountName\":\"shop\",\"nodeSelector\":{\"" +
-                std::string(kBurstLabel) + "\":\"" + BurstGroup(burst) +
-                "\"}";
+                std::string(kBurstLabel) + "\":\"" + BurstGroup(burst) + "\"}";
   return envtest::CreatePendingPod(
       cluster, "apps-" + std::to_string(i % kNamespaces),
       BurstGroup(burst) + "-" + std::to_string(i), "100m", extras);

@@ -170,6 +170,9 @@ class ScaleUpPlanner {
         std::any_of(pending_.begin(), pending_.end(), [&](const PodState* pod) {
           return topology_.Matters(*pod);
         });
+    // Registered here, the pending pods' terms are copied into every
+    // estimate's topology instead of being counted again in each.
+    if (topology_matters_) topology_.Prepare(pending_);
   }
 
   void ComputeClassFit() {

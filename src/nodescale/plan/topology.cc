@@ -69,51 +69,50 @@ int64_t Topology::CountedTerm::CountIn(const std::string& domain) const {
   return it == per_domain.end() ? 0 : it->second;
 }
 
-void Topology::CountedTerm::MoveDomain(int64_t from, int64_t to) {
-  auto it = domains_with.find(from);
-  if (--it->second == 0) domains_with.erase(it);
-  ++domains_with[to];
-}
-
-void Topology::CountedTerm::AttachNode(const std::string& domain) {
-  if (key != kHostnameLabel && nodes_in[domain]++ > 0) return;
-  ++domains_with[CountIn(domain)];
-  ++domains;
-}
-
-void Topology::CountedTerm::DetachNode(const std::string& domain) {
-  if (key != kHostnameLabel) {
-    auto nodes = nodes_in.find(domain);
-    if (--nodes->second > 0) return;
-    nodes_in.erase(nodes);
+void Topology::CountedTerm::Move(int64_t from, int64_t to) {
+  if (from > 0) {
+    auto it = positive.find(from);
+    if (--it->second == 0) positive.erase(it);
+    --positive_domains;
   }
-  auto it = domains_with.find(CountIn(domain));
-  if (--it->second == 0) domains_with.erase(it);
-  --domains;
+  if (to > 0) {
+    ++positive[to];
+    ++positive_domains;
+  }
 }
 
 size_t Topology::AddNode(const Labels* labels) {
   const size_t index = nodes_.size();
-  nodes_.push_back({labels, "#" + std::to_string(index), false, {}});
+  std::string host_domain = "#";
+  host_domain += std::to_string(index);
+  nodes_.push_back({labels, std::move(host_domain), false, {}});
   AttachNode(index, true);
   return index;
 }
 
 void Topology::RemoveLastNode() {
-  AttachNode(nodes_.size() - 1, false);
+  if (!nodes_.back().gone) AttachNode(nodes_.size() - 1, false);
   nodes_.pop_back();
 }
 
 void Topology::AttachNode(size_t node, bool attach) {
-  for (CountedTerm& term : counted_) {
-    const std::string* domain = DomainOf(node, term.key);
-    if (domain == nullptr) continue;
+  live_nodes_ += attach ? 1 : -1;
+  const Labels& labels = *nodes_[node].labels;
+  for (auto& [key, domains] : key_domains_) {
+    auto label = labels.find(key);
+    if (label == labels.end()) continue;
     if (attach) {
-      term.AttachNode(*domain);
-    } else {
-      term.DetachNode(*domain);
+      ++domains[label->second];
+    } else if (auto it = domains.find(label->second); --it->second == 0) {
+      domains.erase(it);
     }
   }
+}
+
+int64_t Topology::DomainCount(const CountedTerm& term) const {
+  if (term.key == kHostnameLabel) return live_nodes_;
+  auto it = key_domains_.find(term.key);
+  return it == key_domains_.end() ? 0 : static_cast<int64_t>(it->second.size());
 }
 
 void Topology::SetNodeGone(size_t node, bool gone) {
@@ -138,8 +137,9 @@ void Topology::CountNode(size_t node, int64_t delta) {
 }
 
 size_t Topology::SelectionKeyHash::operator()(const SelectionKey& key) const {
-  return std::hash<const void*>()(key.labels.get()) ^
-         (std::hash<std::string>()(key.namespace_) * 31);
+  // Not the namespace: a controller's pods share both, and equality
+  // compares it.
+  return std::hash<const void*>()(key.labels.get());
 }
 
 const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
@@ -160,6 +160,47 @@ const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
     }
   }
   return selection;
+}
+
+size_t Topology::OwnKeyHash::operator()(const OwnKey& key) const {
+  std::hash<const void*> pointer;
+  return pointer(key.anti_affinity.get()) ^ (pointer(key.affinity.get()) * 3) ^
+         (pointer(key.spread.get()) * 7) ^ (pointer(key.labels.get()) * 13);
+}
+
+const Topology::OwnTerms& Topology::OwnTermsOf(const PodState& pod) const {
+  auto [it, added] = own_terms_.try_emplace(
+      OwnKey{pod.anti_affinity.shared(), pod.affinity.shared(),
+             pod.spread.shared(), pod.labels.shared(), pod.namespace_});
+  OwnTerms& own = it->second;
+  if (!added) return own;
+  for (const PodAffinityTerm& anti : pod.anti_affinity) {
+    const std::vector<std::string> namespaces =
+        Resolved(anti.namespaces, pod.namespace_);
+    own.anti_affinity.push_back(
+        CountedIndex(anti.topology_key, anti.selector, namespaces));
+    const std::string signature =
+        Signature(anti.topology_key, anti.selector, namespaces);
+    auto [owner, added] = owner_index_.emplace(signature, owners_.size());
+    if (added) {
+      owners_.push_back({anti.topology_key, anti.selector, namespaces, {}});
+    }
+    own.owners.push_back(owner->second);
+  }
+  for (const PodAffinityTerm& affinity : pod.affinity) {
+    const std::vector<std::string> namespaces =
+        Resolved(affinity.namespaces, pod.namespace_);
+    own.affinity.push_back(
+        CountedIndex(affinity.topology_key, affinity.selector, namespaces));
+    own.affinity_selects_self.push_back(
+        Selects(affinity.selector, namespaces, pod));
+  }
+  for (const SpreadConstraint& constraint : pod.spread) {
+    own.spread.push_back(CountedIndex(constraint.topology_key,
+                                      constraint.selector, {pod.namespace_}));
+    own.spread_selects_self.push_back(constraint.selector.Matches(pod.labels));
+  }
+  return own;
 }
 
 const std::string* Topology::DomainOf(size_t node,
@@ -188,9 +229,12 @@ size_t Topology::CountedIndex(
       ++term.total;
     }
   }
-  for (size_t n = 0; n < nodes_.size(); ++n) {
-    const std::string* domain = DomainOf(n, key);
-    if (domain != nullptr) term.AttachNode(*domain);
+  for (const auto& [domain, count] : term.per_domain) term.Move(0, count);
+  if (key != kHostnameLabel && !key_domains_.contains(key)) {
+    auto& domains = key_domains_[key];
+    for (size_t n = 0; n < nodes_.size(); ++n) {
+      if (const std::string* domain = DomainOf(n, key)) ++domains[*domain];
+    }
   }
   counted_.push_back(std::move(term));
   counted_index_.emplace(signature, counted_.size() - 1);
@@ -203,25 +247,26 @@ void Topology::Count(const PodState& pod, size_t node, int64_t delta) {
     const std::string* domain = DomainOf(node, term.key);
     if (domain == nullptr) continue;
     int64_t& count = term.per_domain[*domain];
-    term.MoveDomain(count, count + delta);
+    term.Move(count, count + delta);
     count += delta;
     term.total += delta;
   }
 }
 
 void Topology::CountOwner(const PodState& pod, size_t node, int64_t delta) {
-  for (const PodAffinityTerm& anti : pod.anti_affinity) {
-    const std::vector<std::string> namespaces =
-        Resolved(anti.namespaces, pod.namespace_);
-    const std::string signature =
-        Signature(anti.topology_key, anti.selector, namespaces);
-    auto [it, added] = owner_index_.emplace(signature, owners_.size());
-    if (added) {
-      owners_.push_back({anti.topology_key, anti.selector, namespaces, {}});
-    }
-    const std::string* domain = DomainOf(node, anti.topology_key);
-    if (domain != nullptr) owners_[it->second].per_domain[*domain] += delta;
+  if (pod.anti_affinity.empty()) return;
+  for (size_t o : OwnTermsOf(pod).owners) {
+    OwnerTerm& owner = owners_[o];
+    const std::string* domain = DomainOf(node, owner.key);
+    if (domain == nullptr) continue;
+    owner.per_domain[*domain] += delta;
+    placed_owner_pods_ += delta;
   }
+}
+
+void Topology::Prepare(const std::vector<const PodState*>& pods) const {
+  for (const PodState* pod : pods) OwnTermsOf(*pod);
+  for (const PodState* pod : pods) SelectionOf(*pod);
 }
 
 void Topology::Place(const PodState& pod, size_t node) {
@@ -242,7 +287,7 @@ void Topology::Remove(const PodState& pod, size_t node) {
 }
 
 bool Topology::Matters(const PodState& pod) const {
-  return HasInterPodConstraints(pod) || !owners_.empty();
+  return HasInterPodConstraints(pod) || placed_owner_pods_ > 0;
 }
 
 bool Topology::Allows(const PodState& pod, size_t node) const {
@@ -251,7 +296,7 @@ bool Topology::Allows(const PodState& pod, size_t node) const {
 }
 
 bool Topology::OwnersAllow(const PodState& pod, size_t node) const {
-  if (owners_.empty()) return true;
+  if (placed_owner_pods_ == 0) return true;
   for (size_t o : SelectionOf(pod).owners) {
     const OwnerTerm& owner = owners_[o];
     const std::string* domain = DomainOf(node, owner.key);
@@ -263,37 +308,30 @@ bool Topology::OwnersAllow(const PodState& pod, size_t node) const {
 }
 
 bool Topology::AntiAffinityAllows(const PodState& pod, size_t node) const {
-  for (const PodAffinityTerm& anti : pod.anti_affinity) {
-    const std::string* domain = DomainOf(node, anti.topology_key);
-    if (domain == nullptr) continue;
-    const CountedTerm& term =
-        counted_[CountedIndex(anti.topology_key, anti.selector,
-                              Resolved(anti.namespaces, pod.namespace_))];
-    auto it = term.per_domain.find(*domain);
-    if (it != term.per_domain.end() && it->second > 0) return false;
+  if (pod.anti_affinity.empty()) return true;
+  const OwnTerms& own = OwnTermsOf(pod);
+  for (size_t t : own.anti_affinity) {
+    const CountedTerm& term = counted_[t];
+    const std::string* domain = DomainOf(node, term.key);
+    if (domain != nullptr && term.CountIn(*domain) > 0) return false;
   }
   return true;
 }
 
 bool Topology::AffinityAllows(const PodState& pod, size_t node) const {
   if (pod.affinity.empty()) return true;
+  const OwnTerms& own = OwnTermsOf(pod);
   bool every_term_met = true;
   bool no_match_anywhere = true;
   bool matches_own_terms = true;
-  for (const PodAffinityTerm& affinity : pod.affinity) {
+  for (size_t i = 0; i < own.affinity.size(); ++i) {
+    const CountedTerm& term = counted_[own.affinity[i]];
     // Every topology key must be on the node, even for the first pod.
-    const std::string* domain = DomainOf(node, affinity.topology_key);
+    const std::string* domain = DomainOf(node, term.key);
     if (domain == nullptr) return false;
-    const std::vector<std::string> namespaces =
-        Resolved(affinity.namespaces, pod.namespace_);
-    const CountedTerm& term = counted_[CountedIndex(
-        affinity.topology_key, affinity.selector, namespaces)];
-    auto it = term.per_domain.find(*domain);
-    if (it == term.per_domain.end() || it->second <= 0) every_term_met = false;
+    if (term.CountIn(*domain) <= 0) every_term_met = false;
     if (term.total > 0) no_match_anywhere = false;
-    if (!Selects(affinity.selector, namespaces, pod)) {
-      matches_own_terms = false;
-    }
+    if (!own.affinity_selects_self[i]) matches_own_terms = false;
   }
   // The first of a group of pods with affinity to each other may go
   // anywhere its keys are, or none could ever start.
@@ -304,8 +342,10 @@ std::pair<int64_t, int64_t> Topology::MinimumOver(
     const PodState& pod, const CountedTerm& term) const {
   // Every domain is eligible for a pod that selects no nodes.
   if (pod.node_selector.empty() && pod.node_affinity.empty()) {
-    return {term.domains_with.empty() ? 0 : term.domains_with.begin()->first,
-            term.domains};
+    const int64_t domains = DomainCount(term);
+    // Some domain has none, or every one has at least the fewest kept.
+    if (domains == 0 || domains > term.positive_domains) return {0, domains};
+    return {term.positive.begin()->first, domains};
   }
   int64_t minimum = std::numeric_limits<int64_t>::max();
   int64_t domains = 0;
@@ -332,15 +372,16 @@ std::pair<int64_t, int64_t> Topology::MinimumOver(
 }
 
 bool Topology::SpreadAllows(const PodState& pod, size_t node) const {
-  for (const SpreadConstraint& constraint : pod.spread) {
+  if (pod.spread.empty()) return true;
+  const OwnTerms& own = OwnTermsOf(pod);
+  for (size_t i = 0; i < own.spread.size(); ++i) {
+    const SpreadConstraint& constraint = pod.spread[i];
+    const CountedTerm& term = counted_[own.spread[i]];
     // A node without the key is not a place for the pod at all.
-    const std::string* domain = DomainOf(node, constraint.topology_key);
+    const std::string* domain = DomainOf(node, term.key);
     if (domain == nullptr) return false;
-    const CountedTerm& term = counted_[CountedIndex(
-        constraint.topology_key, constraint.selector, {pod.namespace_})];
-    auto it = term.per_domain.find(*domain);
-    const int64_t here = it == term.per_domain.end() ? 0 : it->second;
-    const int64_t self = constraint.selector.Matches(pod.labels) ? 1 : 0;
+    const int64_t here = term.CountIn(*domain);
+    const int64_t self = own.spread_selects_self[i] ? 1 : 0;
     auto [minimum, domains] = MinimumOver(pod, term);
     if (constraint.min_domains > 0 && domains < constraint.min_domains) {
       minimum = 0;

@@ -54,6 +54,12 @@ class Topology {
   // pod has anti-affinity.
   bool Matters(const PodState& pod) const;
 
+  // Registers the terms of the pods' constraints now (counting the pods
+  // placed so far) and which terms select each pod, so that copies made
+  // afterwards share them instead of each finding them again. Allows() and
+  // Place() find them anyway.
+  void Prepare(const std::vector<const PodState*>& pods) const;
+
  private:
   struct Node {
     const Labels* labels = nullptr;
@@ -62,23 +68,21 @@ class Topology {
     std::vector<const PodState*> pods;
   };
   // Pods matching `selector` in `namespaces`, counted per domain of `key`.
-  // The domains (of nodes that are not gone) are also kept per count, so
-  // that a spread's minimum over every domain needs no scan of the nodes.
+  // The domains with pods are also kept per count, so that a spread's
+  // minimum over every domain needs no scan of the nodes: the domains
+  // themselves are the nodes (hostname) or key_domains_'s.
   struct CountedTerm {
     std::string key;
     LabelSelector selector;
     std::vector<std::string> namespaces;
     std::unordered_map<std::string, int64_t> per_domain;
     int64_t total = 0;
-    std::map<int64_t, int64_t> domains_with;  // count -> domains
-    int64_t domains = 0;
-    // Nodes per domain; hostname domains are one node each, not kept.
-    std::unordered_map<std::string, int64_t> nodes_in;
+    std::map<int64_t, int64_t> positive;  // count > 0 -> domains with it
+    int64_t positive_domains = 0;
 
     int64_t CountIn(const std::string& domain) const;
-    void MoveDomain(int64_t from, int64_t to);
-    void AttachNode(const std::string& domain);
-    void DetachNode(const std::string& domain);
+    // A domain's count goes from `from` to `to`.
+    void Move(int64_t from, int64_t to);
   };
   // Placed pods whose anti-affinity term is this, per domain.
   struct OwnerTerm {
@@ -107,14 +111,41 @@ class Topology {
   };
   const Selection& SelectionOf(const PodState& pod) const;
 
+  // The counted terms of a pod's own constraints, in the order of its
+  // lists, and whether each selects the pod itself; by the identity of the
+  // lists, labels and namespace (a controller's pods share them), so a
+  // check builds no signature.
+  struct OwnKey {
+    std::shared_ptr<const std::vector<PodAffinityTerm>> anti_affinity;
+    std::shared_ptr<const std::vector<PodAffinityTerm>> affinity;
+    std::shared_ptr<const std::vector<SpreadConstraint>> spread;
+    std::shared_ptr<const Labels> labels;
+    std::string namespace_;
+    bool operator==(const OwnKey&) const = default;
+  };
+  struct OwnKeyHash {
+    size_t operator()(const OwnKey& key) const;
+  };
+  struct OwnTerms {
+    std::vector<size_t> anti_affinity;
+    std::vector<size_t> owners;  // the same terms as owners_'s
+    std::vector<size_t> affinity;
+    std::vector<bool> affinity_selects_self;
+    std::vector<size_t> spread;
+    std::vector<bool> spread_selects_self;
+  };
+  const OwnTerms& OwnTermsOf(const PodState& pod) const;
+
   const std::string* DomainOf(size_t node, const std::string& key) const;
   size_t CountedIndex(const std::string& key, const LabelSelector& selector,
                       const std::vector<std::string>& namespaces) const;
   void Count(const PodState& pod, size_t node, int64_t delta);
   void CountOwner(const PodState& pod, size_t node, int64_t delta);
   void CountNode(size_t node, int64_t delta);
-  // Enters a node into (or takes it out of) every counted term's domains.
+  // Enters a node into (or takes it out of) the domains of its keys.
   void AttachNode(size_t node, bool attach);
+  // How many domains `term`'s key has (nodes that are not gone).
+  int64_t DomainCount(const CountedTerm& term) const;
   bool OwnersAllow(const PodState& pod, size_t node) const;
   bool AntiAffinityAllows(const PodState& pod, size_t node) const;
   bool AffinityAllows(const PodState& pod, size_t node) const;
@@ -126,13 +157,21 @@ class Topology {
                                           const CountedTerm& term) const;
 
   std::vector<Node> nodes_;
+  int64_t live_nodes_ = 0;  // not gone
+  // For each key a counted term uses other than the hostname: the nodes
+  // (not gone) in each of its domains.
+  mutable std::unordered_map<std::string,
+                             std::unordered_map<std::string, int64_t>>
+      key_domains_;
   // Registered on first use; a new term counts the pods placed before it.
   mutable std::vector<CountedTerm> counted_;
   mutable std::map<std::string, size_t> counted_index_;
-  std::vector<OwnerTerm> owners_;
-  std::map<std::string, size_t> owner_index_;
+  mutable std::vector<OwnerTerm> owners_;
+  mutable std::map<std::string, size_t> owner_index_;
+  int64_t placed_owner_pods_ = 0;  // counted in owners_' domains
   mutable std::unordered_map<SelectionKey, Selection, SelectionKeyHash>
       selections_;
+  mutable std::unordered_map<OwnKey, OwnTerms, OwnKeyHash> own_terms_;
 };
 
 }  // namespace propscaler::nodescale
