@@ -76,7 +76,8 @@ class DisruptionSimulator {
   std::vector<bool> in_window_;
   std::vector<bool> gone_;
   const bool use_topology_;
-  Topology topology_;
+  // Mutable: an estimate of new nodes places into it and takes it back.
+  mutable Topology topology_;
   std::vector<GroupShape> shapes_;
   size_t hint_ = 0;
 };

@@ -103,17 +103,17 @@ bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods,
          (topology == nullptr || topology->Allows(pod, node.topology_node));
 }
 
-// The cluster's topology, copied for the estimate to place into, when some
-// pod is constrained by it.
-std::optional<Topology> TopologyFor(const std::vector<PodCount>& pods,
-                                    const EstimateTopology& topology) {
-  if (topology.cluster == nullptr) return std::nullopt;
+// The cluster's topology for the estimate to place into, when some pod is
+// constrained by it.
+Topology* TopologyFor(const std::vector<PodCount>& pods,
+                      const EstimateTopology& topology) {
+  if (topology.cluster == nullptr) return nullptr;
   if (std::none_of(pods.begin(), pods.end(), [&](const PodCount& p) {
         return topology.cluster->Matters(*p.pod);
       })) {
-    return std::nullopt;
+    return nullptr;
   }
-  return *topology.cluster;
+  return topology.cluster;
 }
 
 std::vector<size_t> PackingOrder(const std::vector<PodCount>& pods,
@@ -144,17 +144,31 @@ class Packer {
         max_nodes_(max_nodes),
         estimate_(estimate),
         topology_(TopologyFor(pods, topology)),
+        first_new_node_(topology_ != nullptr ? topology_->node_count() : 0),
         node_labels_(topology.node_labels),
         track_pods_(
-            topology_.has_value() ||
+            topology_ != nullptr ||
             std::any_of(pods.begin(), pods.end(), [](const PodCount& p) {
               return !p.pod->anti_affinity.empty() ||
                      !p.pod->host_ports.empty();
             })) {}
 
+  // Takes the estimate's pods and nodes back out of the cluster's topology.
+  ~Packer() {
+    if (topology_ == nullptr) return;
+    for (auto it = placed_.rbegin(); it != placed_.rend(); ++it) {
+      topology_->Remove(*it->first, it->second);
+    }
+    while (topology_->node_count() > first_new_node_) {
+      topology_->RemoveLastNode();
+    }
+  }
+  Packer(const Packer&) = delete;
+  Packer& operator=(const Packer&) = delete;
+
   void Place(size_t index, const PodCount& entry, std::vector<Placement>* out) {
     const PodState& pod = *entry.pod;
-    const Topology* topology = topology_ ? &*topology_ : nullptr;
+    const Topology* topology = topology_;
     // An entry shaped like the previous one cannot fit where that one did
     // not.
     size_t node = 0;
@@ -175,7 +189,10 @@ class Packer {
       SubtractTimes(pod.requests, copies, &nodes_[node].free);
       index_.Set(node, nodes_[node].free);
       if (track_pods_) nodes_[node].pods.push_back(&pod);
-      if (topology_) topology_->Place(pod, nodes_[node].topology_node);
+      if (topology_ != nullptr) {
+        topology_->Place(pod, nodes_[node].topology_node);
+        placed_.emplace_back(&pod, nodes_[node].topology_node);
+      }
       AddPlacement(index, static_cast<int64_t>(node), copies, out);
       left -= copies;
       previous_ = &pod;
@@ -195,7 +212,7 @@ class Packer {
       return false;
     }
     NewNode node{free_per_node_, {}, 0};
-    if (topology_) {
+    if (topology_ != nullptr) {
       node.topology_node = topology_->AddNode(node_labels_);
       if (!topology_->Allows(pod, node.topology_node)) {
         topology_->RemoveLastNode();
@@ -219,7 +236,9 @@ class Packer {
   const Resources& free_per_node_;
   const int64_t max_nodes_;
   Estimate* estimate_;
-  std::optional<Topology> topology_;
+  Topology* const topology_;  // the cluster's, or null
+  const size_t first_new_node_;
+  std::vector<std::pair<const PodState*, size_t>> placed_;  // pod, node
   const Labels* node_labels_;
   const bool track_pods_;
   std::vector<NewNode> nodes_;

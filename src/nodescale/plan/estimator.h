@@ -41,9 +41,12 @@ struct Estimate {
 // Inter-pod constraints (topology.h) for an estimate: the cluster as placed
 // so far and the labels every new node has (its template's). With a null
 // cluster, or when no pod is constrained, the estimate packs by resources,
-// host ports and hostname anti-affinity only.
+// host ports and hostname anti-affinity only. The estimate adds its new
+// nodes and pods to the cluster's topology as it goes and takes them back
+// before it returns (no copy of the cluster per estimate); it leaves it as
+// it found it, but for terms it registered.
 struct EstimateTopology {
-  const Topology* cluster = nullptr;
+  Topology* cluster = nullptr;
   const Labels* node_labels = nullptr;
 };
 
