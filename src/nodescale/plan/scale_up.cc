@@ -170,8 +170,8 @@ class ScaleUpPlanner {
         std::any_of(pending_.begin(), pending_.end(), [&](const PodState* pod) {
           return topology_.Matters(*pod);
         });
-    // Registered here, the pending pods' terms are copied into every
-    // estimate's topology instead of being counted again in each.
+    // The pending pods' terms registered once, before the estimates place
+    // into this topology.
     if (topology_matters_) topology_.Prepare(pending_);
   }
 

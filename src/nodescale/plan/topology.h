@@ -55,9 +55,9 @@ class Topology {
   bool Matters(const PodState& pod) const;
 
   // Registers the terms of the pods' constraints now (counting the pods
-  // placed so far) and which terms select each pod, so that copies made
-  // afterwards share them instead of each finding them again. Allows() and
-  // Place() find them anyway.
+  // placed so far) and which terms select each pod, so that the estimates
+  // placing into this topology find them there instead of each pod's first
+  // check or placement finding them. Allows() and Place() find them anyway.
   void Prepare(const std::vector<const PodState*>& pods) const;
 
  private:
