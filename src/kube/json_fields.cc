@@ -4,32 +4,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
-#include "common/quantity.h"
-
 namespace propscaler::kube::json {
-namespace {
-
-Status SetResource(const std::string& name, const std::string& text,
-                   Resources* out) {
-  Result<int64_t> amount =
-      name == "cpu" ? ParseMilliQuantity(text) : ParseQuantity(text);
-  if (!amount.ok()) return amount.status();
-  if (name == "cpu") {
-    out->cpu_millis = *amount;
-  } else if (name == "memory") {
-    out->memory_bytes = *amount;
-  } else if (name == "ephemeral-storage") {
-    out->ephemeral_storage_bytes = *amount;
-  } else if (name == "pods") {
-    out->pods = *amount;
-  } else {
-    out->SetExtended(name, *amount);
-  }
-  return Status::Ok();
-}
-
-}  // namespace
-
 std::string Snippet(const Value& value) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
@@ -148,7 +123,7 @@ Result<Resources> ResourcesAt(const Value& object, const char* name,
   PS_ASSIGN_OR_RETURN(texts, StringMapAt(object, name, path));
   Resources out;
   for (const auto& [resource, text] : texts) {
-    Status status = SetResource(resource, text, &out);
+    Status status = SetResourceAmount(resource, text, &out);
     if (!status.ok()) {
       return status.WithContext(Join(path, name) + "." + resource);
     }

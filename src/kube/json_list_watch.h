@@ -105,19 +105,14 @@ Result<ListPage<T>> DecodeJsonListStream(JsonChunkStream* body,
                                          const char* what,
                                          const ItemBatches<T>& on_items) {
   ListPage<T> page;
-  auto flush = [&] {
-    if (!on_items || page.items.empty()) return;
-    on_items(std::move(page.items));
-    page.items.clear();
-  };
   JsonListScan scan;
   Status scanned = ScanJsonListStream(
       body, what, &scan, [&](std::string_view text, size_t i) {
         AddJsonItem(text, i, decode, what, &page);
-        if (page.items.size() >= kListBatch) flush();
+        if (page.items.size() >= kListBatch) HandOverItems(on_items, &page);
       });
   if (!scanned.ok()) return scanned;
-  flush();
+  HandOverItems(on_items, &page);
   page.resource_version = std::move(scan.resource_version);
   page.continue_token = std::move(scan.continue_token);
   return page;

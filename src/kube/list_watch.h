@@ -24,6 +24,14 @@ inline constexpr size_t kListBatch = 500;
 template <typename T>
 using ItemBatches = std::function<void(std::vector<T>)>;
 
+// Hands the page's items decoded so far to `on_items`, when it is set.
+template <typename T>
+void HandOverItems(const ItemBatches<T>& on_items, ListPage<T>* page) {
+  if (!on_items || page->items.empty()) return;
+  on_items(std::move(page->items));
+  page->items = {};
+}
+
 // How a collection's JSON becomes T (list bodies and watch lines); shared
 // by the implementations. Functions, not pointers, so a decoder can carry
 // options (the node decoder's --exclude-node-taints).

@@ -179,7 +179,7 @@ class NodeHandler
   const std::string& event_type() const { return event_type_; }
   bool saw_object() const { return saw_object_; }
 
-  void FlushItems() { FlushNodeItems(on_items_, page_); }
+  void FlushItems() { HandOverItems(on_items_, page_); }
   NodeFields& fields() { return fields_; }
 
  private:

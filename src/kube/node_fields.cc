@@ -27,13 +27,6 @@ Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu) {
   return info;
 }
 
-void FlushNodeItems(const ItemBatches<NodeInfo>& on_items,
-                    ListPage<NodeInfo>* page) {
-  if (!on_items || page->items.empty()) return;
-  on_items(std::move(page->items));
-  page->items = {};
-}
-
 void AddNodeItem(NodeFields& fields, CountedCpu cpu,
                  const ItemBatches<NodeInfo>& on_items,
                  ListPage<NodeInfo>* page) {
@@ -43,7 +36,7 @@ void AddNodeItem(NodeFields& fields, CountedCpu cpu,
   } else {
     page->item_errors.push_back(node.status().message());
   }
-  if (page->items.size() >= kNodeBatch) FlushNodeItems(on_items, page);
+  if (page->items.size() >= kNodeBatch) HandOverItems(on_items, page);
 }
 
 }  // namespace propscaler::kube

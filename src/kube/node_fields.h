@@ -37,10 +37,6 @@ Result<NodeInfo> ToNodeInfo(NodeFields& fields, CountedCpu cpu);
 // How many decoded nodes a streamed list hands over at a time.
 inline constexpr size_t kNodeBatch = kListBatch;
 
-// Hands `page`'s items to `on_items`, where set.
-void FlushNodeItems(const ItemBatches<NodeInfo>& on_items,
-                    ListPage<NodeInfo>* page);
-
 // Adds that NodeInfo to `page`'s items, or what is wrong to its
 // item_errors (a list skips a bad item, saying why); every kNodeBatch
 // items go to `on_items`, where set.

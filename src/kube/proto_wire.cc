@@ -135,6 +135,19 @@ std::optional<std::string> SkipStreamedField(JsonChunkStream* stream,
   return std::nullopt;
 }
 
+Status ProtoStrings(std::string_view message, const char* what, uint32_t first,
+                    std::string_view* first_value, uint32_t second,
+                    std::string_view* second_value) {
+  return EachProtoField(message, what, [&](const ProtoField& field) {
+    if (field.type != WireType::kBytes) return Status::Ok();
+    if (field.number == first) *first_value = field.bytes;
+    if (field.number == second && second_value != nullptr) {
+      *second_value = field.bytes;
+    }
+    return Status::Ok();
+  });
+}
+
 bool IsKubeProtobuf(std::string_view body) {
   return body.substr(0, kKubeProtobufMagic.size()) == kKubeProtobufMagic;
 }

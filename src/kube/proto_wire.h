@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/status.h"
 #include "kube/json_chunk_stream.h"
 
 namespace propscaler::kube {
@@ -63,6 +64,28 @@ std::optional<std::string> ReadStreamedKey(JsonChunkStream* stream,
 // Skips the rest of a field whose key ReadStreamedKey read.
 std::optional<std::string> SkipStreamedField(JsonChunkStream* stream,
                                              const ProtoField& field);
+
+// Calls `on_field` for each field of one message in memory; the first
+// error it returns, or the cursor's naming `what`.
+template <typename OnField>
+Status EachProtoField(std::string_view message, const char* what,
+                      OnField&& on_field) {
+  ProtoCursor cursor(message);
+  ProtoField field;
+  while (cursor.Next(&field)) {
+    if (Status status = on_field(field); !status.ok()) return status;
+  }
+  if (!cursor.error().empty()) {
+    return Status::Internal(std::string(what) + ": " + cursor.error());
+  }
+  return Status::Ok();
+}
+
+// Up to two length-delimited fields of `message` (a taint's key and
+// effect, say), by number; other fields are skipped.
+Status ProtoStrings(std::string_view message, const char* what, uint32_t first,
+                    std::string_view* first_value, uint32_t second = 0,
+                    std::string_view* second_value = nullptr);
 
 // Whether `body` starts with Kubernetes' protobuf envelope.
 bool IsKubeProtobuf(std::string_view body);

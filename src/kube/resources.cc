@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "common/quantity.h"
+
 namespace propscaler::kube {
 namespace {
 
@@ -118,6 +120,25 @@ Resources Max(const Resources& a, const Resources& b) {
   out.pods = std::max(a.pods, b.pods);
   CombineExtended(b, &out, [](int64_t x, int64_t y) { return std::max(x, y); });
   return out;
+}
+
+Status SetResourceAmount(std::string_view name, std::string_view text,
+                         Resources* out) {
+  Result<int64_t> amount =
+      name == "cpu" ? ParseMilliQuantity(text) : ParseQuantity(text);
+  if (!amount.ok()) return amount.status();
+  if (name == "cpu") {
+    out->cpu_millis = *amount;
+  } else if (name == "memory") {
+    out->memory_bytes = *amount;
+  } else if (name == "ephemeral-storage") {
+    out->ephemeral_storage_bytes = *amount;
+  } else if (name == "pods") {
+    out->pods = *amount;
+  } else {
+    out->SetExtended(std::string(name), *amount);
+  }
+  return Status::Ok();
 }
 
 Resources EffectivePodRequests(const std::vector<Resources>& containers,

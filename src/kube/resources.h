@@ -6,8 +6,11 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "common/status.h"
 
 namespace propscaler::kube {
 
@@ -64,6 +67,11 @@ Resources Max(const Resources& a, const Resources& b);
 
 // What the scheduler reserves for a pod: max(sum of containers, each init
 // container) + overhead, plus one pod slot.
+// The amount `text` (a quantity: "500m", "1Gi") of resource `name` into
+// `out`: cpu in millicores, the rest in units.
+Status SetResourceAmount(std::string_view name, std::string_view text,
+                         Resources* out);
+
 Resources EffectivePodRequests(const std::vector<Resources>& containers,
                                const std::vector<Resources>& init_containers,
                                const Resources& overhead);

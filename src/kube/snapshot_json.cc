@@ -14,6 +14,7 @@
 #include "common/utc_time.h"
 #include "kube/json_fields.h"
 #include "kube/object_json.h"
+#include "kube/pod_field_values.h"
 
 namespace propscaler::kube {
 namespace {
@@ -21,15 +22,6 @@ namespace {
 using rapidjson::Value;
 
 using namespace json;  // NOLINT: the field decoders, for every decoder here
-
-Result<TaintEffect> ParseEffect(const std::string& text,
-                                const std::string& path) {
-  if (text == "NoSchedule") return TaintEffect::kNoSchedule;
-  if (text == "PreferNoSchedule") return TaintEffect::kPreferNoSchedule;
-  if (text == "NoExecute") return TaintEffect::kNoExecute;
-  return Status::Invalid(path + ": \"" + text +
-                         "\" is not NoSchedule, PreferNoSchedule or NoExecute");
-}
 
 Result<std::vector<Taint>> TaintsAt(const Value& object, const char* name,
                                     const std::string& path) {
@@ -45,7 +37,8 @@ Result<std::vector<Taint>> TaintsAt(const Value& object, const char* name,
     PS_ASSIGN_OR_RETURN(taint.key, StringAt(item, "key", at));
     PS_ASSIGN_OR_RETURN(taint.value, StringAt(item, "value", at));
     PS_ASSIGN_OR_RETURN(effect, StringAt(item, "effect", at));
-    PS_ASSIGN_OR_RETURN(taint.effect, ParseEffect(effect, Join(at, "effect")));
+    PS_ASSIGN_OR_RETURN(taint.effect,
+                        ParseTaintEffect(effect, Join(at, "effect")));
     out.push_back(std::move(taint));
   }
   return out;
@@ -67,34 +60,15 @@ Result<std::vector<Toleration>> TolerationsAt(const Value& spec,
     PS_ASSIGN_OR_RETURN(op, StringAt(item, "operator", at));
     PS_ASSIGN_OR_RETURN(t.value, StringAt(item, "value", at));
     PS_ASSIGN_OR_RETURN(effect, StringAt(item, "effect", at));
-    if (op == "Exists") {
-      t.op = Toleration::Op::kExists;
-    } else if (op.empty() || op == "Equal") {
-      t.op = Toleration::Op::kEqual;
-    } else {
-      return Status::Invalid(Join(at, "operator") + ": \"" + op +
-                             "\" is not Equal or Exists");
-    }
+    PS_ASSIGN_OR_RETURN(t.op, ParseTolerationOp(op, Join(at, "operator")));
     t.any_effect = effect.empty();
     if (!t.any_effect) {
-      PS_ASSIGN_OR_RETURN(t.effect, ParseEffect(effect, Join(at, "effect")));
+      PS_ASSIGN_OR_RETURN(t.effect,
+                          ParseTaintEffect(effect, Join(at, "effect")));
     }
     out.push_back(std::move(t));
   }
   return out;
-}
-
-Result<NodeSelectorRequirement::Op> ParseNodeSelectorOp(
-    const std::string& text, const std::string& path) {
-  using Op = NodeSelectorRequirement::Op;
-  if (text == "In") return Op::kIn;
-  if (text == "NotIn") return Op::kNotIn;
-  if (text == "Exists") return Op::kExists;
-  if (text == "DoesNotExist") return Op::kDoesNotExist;
-  if (text == "Gt") return Op::kGt;
-  if (text == "Lt") return Op::kLt;
-  return Status::Invalid(path + ": \"" + text +
-                         "\" is not In, NotIn, Exists, DoesNotExist, Gt or Lt");
 }
 
 // Terms with only matchFields (DaemonSet pods pin a node by name that way)
@@ -143,17 +117,6 @@ Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
   return out;
 }
 
-Result<LabelRequirement::Op> ParseSelectorOp(const std::string& text,
-                                             const std::string& path) {
-  using Op = LabelRequirement::Op;
-  if (text == "In") return Op::kIn;
-  if (text == "NotIn") return Op::kNotIn;
-  if (text == "Exists") return Op::kExists;
-  if (text == "DoesNotExist") return Op::kDoesNotExist;
-  return Status::Invalid(path + ": \"" + text +
-                         "\" is not In, NotIn, Exists or DoesNotExist");
-}
-
 // A metav1.LabelSelector object at `at`.
 Result<LabelSelector> LabelSelectorOf(const Value& selector,
                                       const std::string& at) {
@@ -171,7 +134,8 @@ Result<LabelSelector> LabelSelectorOf(const Value& selector,
     std::string op;
     PS_ASSIGN_OR_RETURN(req.key, StringAt((*expressions)[j], "key", req_at));
     PS_ASSIGN_OR_RETURN(op, StringAt((*expressions)[j], "operator", req_at));
-    PS_ASSIGN_OR_RETURN(req.op, ParseSelectorOp(op, Join(req_at, "operator")));
+    PS_ASSIGN_OR_RETURN(req.op,
+                        ParseLabelSelectorOp(op, Join(req_at, "operator")));
     PS_ASSIGN_OR_RETURN(req.values,
                         StringsAt((*expressions)[j], "values", req_at));
     requirements.push_back(std::move(req));
@@ -259,8 +223,9 @@ Result<std::vector<PodAffinityTerm>> PodAffinityAt(const Value& spec,
     PodAffinityTerm term;
     PS_ASSIGN_OR_RETURN(term.topology_key,
                         StringAt((*terms)[i], "topologyKey", at));
-    if (term.topology_key.empty()) {
-      return Status::Invalid(Join(at, "topologyKey") + ": must not be empty");
+    if (Status s = CheckTopologyKey(term.topology_key, Join(at, "topologyKey"));
+        !s.ok()) {
+      return s;
     }
     PS_ASSIGN_OR_RETURN(term.selector, SelectorAt((*terms)[i], at));
     PS_ASSIGN_OR_RETURN(term.namespaces,
@@ -285,14 +250,16 @@ Result<std::vector<SpreadConstraint>> SpreadAt(const Value& spec,
     if (when != "DoNotSchedule") continue;
     SpreadConstraint constraint;
     PS_ASSIGN_OR_RETURN(constraint.max_skew, IntegerAt(item, "maxSkew", at));
-    if (constraint.max_skew < 1) {
-      return Status::Invalid(Join(at, "maxSkew") + ": must be at least 1, is " +
-                             std::to_string(constraint.max_skew));
+    if (Status s = CheckMaxSkew(constraint.max_skew, Join(at, "maxSkew"));
+        !s.ok()) {
+      return s;
     }
     PS_ASSIGN_OR_RETURN(constraint.topology_key,
                         StringAt(item, "topologyKey", at));
-    if (constraint.topology_key.empty()) {
-      return Status::Invalid(Join(at, "topologyKey") + ": must not be empty");
+    if (Status s =
+            CheckTopologyKey(constraint.topology_key, Join(at, "topologyKey"));
+        !s.ok()) {
+      return s;
     }
     PS_ASSIGN_OR_RETURN(constraint.selector, SelectorAt(item, at));
     PS_ASSIGN_OR_RETURN(constraint.min_domains,

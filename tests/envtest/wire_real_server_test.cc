@@ -5,15 +5,20 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
+#include <map>
 #include <thread>
 #include <vector>
 
+#include "apiserver/pod_generator.h"
 #include "common/metrics.h"
 #include "envtest/real_server_fixture.h"
 #include "kube/api.h"
 #include "kube/decode.h"
 #include "kube/node_proto_decode.h"
+#include "kube/pod_decode.h"
+#include "kube/pod_proto_decode.h"
 #include "kube/proto_wire.h"
+#include "unit/live_pod_text.h"
 
 namespace propscaler::envtest {
 namespace {
@@ -210,6 +215,111 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
       EXPECT_EQ(ByName(from_proto->items), ByName(from_json->items));
       EXPECT_EQ(from_proto->resource_version, from_json->resource_version);
     }
+  }
+}
+
+// Pods as the real server encodes them, realistic ones (the memory
+// benchmark's) and ones with every scheduling field propscaler reads: the
+// protobuf list decodes to exactly what its JSON decodes to.
+TEST_F(WireRealServerTest, ProtobufPodListDecodesAsItsJson) {
+  // The realistic pods run as "shop"; no token controller runs here to
+  // fill a token Secret, so the account mounts none.
+  ASSERT_TRUE(AdminCall(cluster(), "POST",
+                        "/api/v1/namespaces/" + ns() + "/serviceaccounts",
+                        R"({"metadata":{"name":"shop"},)"
+                        R"("automountServiceAccountToken":false})")
+                  .ok());
+  for (int i = 0; i < 12; ++i) {
+    std::string pod = sim::MakeRealisticPodJson(i, i % 3 == 0 ? "" : "n-1");
+    const std::string from =
+        "\"namespace\":\"" + sim::RealisticPodNamespace(i) + "\"";
+    pod.replace(pod.find(from), from.size(), "\"namespace\":\"" + ns() + "\"");
+    Result<std::string> created = AdminCall(
+        cluster(), "POST", "/api/v1/namespaces/" + ns() + "/pods", pod);
+    ASSERT_TRUE(created.ok()) << created.status().message();
+  }
+  const PodExtras scheduling{
+      .labels = R"({"app":"web","tier":"front"})",
+      .spec =
+          R"("nodeSelector":{"disk":"ssd"},"terminationGracePeriodSeconds":45,
+          "tolerations":[{"key":"dedicated","operator":"Equal","value":"gpu","effect":"NoSchedule"},
+                         {"operator":"Exists","effect":"NoExecute","tolerationSeconds":300}],
+          "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
+              {"matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]},{"key":"gpu","operator":"Exists"}]},
+              {"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]}]}},
+            "podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"topology.kubernetes.io/zone"}]},
+            "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchExpressions":[{"key":"tier","operator":"NotIn","values":["back"]}]},"namespaces":["shop"],"topologyKey":"kubernetes.io/hostname"}]}},
+          "topologySpreadConstraints":[{"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"web"}}},
+                                       {"maxSkew":1,"topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"ScheduleAnyway"}],
+          "initContainers":[{"name":"init","image":"busybox","resources":{"requests":{"cpu":"5","memory":"1Gi"}}}],
+          "volumes":[{"name":"logs","hostPath":{"path":"/var/log"}}])"};
+  for (Status created :
+       {CreateServiceAccount(cluster(), ns(), "default"),
+        CreatePendingPod(cluster(), ns(), "every-field", "3", scheduling),
+        CreatePendingPod(cluster(), ns(), "plain", "250m"),
+        BindPod(cluster(), ns(), "plain", "n-2")}) {
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+
+  const std::string path =
+      "/api/v1/namespaces/" + ns() + "/pods?resourceVersion=0&limit=500";
+  kube::HttpRequest request;
+  request.path = path;
+  request.accept = std::string(kube::kKubeProtobufType) + ", application/json";
+  auto by_key = [](std::vector<kube::LivePod> pods) {
+    std::map<std::string, std::string> out;
+    for (const kube::LivePod& pod : pods) {
+      out[pod.state.Key()] = kube::testing::LivePodText(pod);
+    }
+    return out;
+  };
+  // Both lists come from the watch cache, which may still be catching up:
+  // compared once both hold every pod.
+  std::map<std::string, std::string> from_json, from_proto;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    Result<kube::HttpResponse> proto = cluster().admin_http().Do(request);
+    Result<kube::HttpResponse> json = cluster().Admin("GET", path);
+    ASSERT_TRUE(proto.ok() && proto->status == 200);
+    ASSERT_TRUE(json.ok() && json->status == 200);
+    ASSERT_TRUE(kube::IsKubeProtobuf(proto->body)) << proto->body.substr(0, 40);
+    Result<kube::ListPage<kube::LivePod>> json_page =
+        kube::DecodeLivePodList(json->body);
+    ASSERT_TRUE(json_page.ok()) << json_page.status().message();
+    std::string_view rest = proto->body;
+    kube::JsonChunkStream stream([&](std::string_view* chunk) {
+      if (rest.empty()) return false;
+      *chunk = rest.substr(0, 1000);
+      rest.remove_prefix(chunk->size());
+      return true;
+    });
+    Result<kube::ListPage<kube::LivePod>> proto_page =
+        kube::DecodeLivePodListProto(&stream, {});
+    ASSERT_TRUE(proto_page.ok()) << proto_page.status().message();
+    EXPECT_TRUE(json_page->item_errors.empty() &&
+                proto_page->item_errors.empty());
+    from_json = by_key(json_page->items);
+    from_proto = by_key(proto_page->items);
+    if (from_json.size() == 14 && from_proto.size() == 14 &&
+        from_json.at(ns() + "/every-field").find("unschedulable 1") !=
+            std::string::npos &&
+        from_proto.at(ns() + "/plain").find("node n-2") != std::string::npos) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_EQ(from_json.size(), 14u);
+  EXPECT_EQ(from_proto, from_json);
+  // The fields of the pod that has them all were read, not just equal.
+  const std::string& every = from_proto[ns() + "/every-field"];
+  for (const char* line :
+       {"requests cpu=5000m mem=1073741824", "nodeSelector {disk=ssd,}",
+        "nodeAffinity term: zone op0 [a,b,] gpu op2 []",
+        "toleration dedicated op0 gpu any 0 effect0",
+        "antiAffinity [kubernetes.io/hostname {tier op3 [back,];} [shop,]]",
+        "spread 2 topology.kubernetes.io/zone {app op0 [web,];} min 0",
+        "owner ReplicaSet/web", "localStorage 1", "grace 45",
+        "unschedulable 1"}) {
+    EXPECT_NE(every.find(line), std::string::npos) << line << "\n" << every;
   }
 }
 

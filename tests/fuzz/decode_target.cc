@@ -7,6 +7,7 @@
 #include "kube/decode.h"
 #include "kube/list_head.h"
 #include "kube/node_proto_decode.h"
+#include "kube/pod_proto_decode.h"
 #include "kube/proto_wire.h"
 
 namespace propscaler::fuzz {
@@ -86,6 +87,12 @@ void FuzzDecode(const uint8_t* data, size_t size) {
         (void)kube::DecodeNodeListProto(&stream, *filter,
                                         kube::CountedCpu::kAllocatable,
                                         [](std::vector<kube::NodeInfo>) {});
+      }
+      {
+        // The same bytes as a protobuf pod list.
+        kube::JsonChunkStream stream = SevenByteChunks(text);
+        (void)kube::DecodeLivePodListProto(&stream,
+                                           [](std::vector<kube::LivePod>) {});
       }
       (void)kube::KubeProtobufStatusMessage(text);
   }

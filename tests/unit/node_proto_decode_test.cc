@@ -11,29 +11,12 @@
 
 #include "kube/decode.h"
 #include "kube/proto_wire.h"
+#include "unit/proto_test_encoding.h"
 
 namespace propscaler::kube {
 namespace {
 
-std::string Varint(uint64_t value) {
-  std::string out;
-  do {
-    uint8_t byte = value & 0x7f;
-    value >>= 7;
-    if (value != 0) byte |= 0x80;
-    out += static_cast<char>(byte);
-  } while (value != 0);
-  return out;
-}
-std::string Bytes(uint32_t number, const std::string& bytes) {
-  return Varint(number << 3 | 2) + Varint(bytes.size()) + bytes;
-}
-std::string Bool(uint32_t number, bool value) {
-  return Varint(number << 3) + Varint(value ? 1 : 0);
-}
-std::string Entry(const std::string& key, const std::string& quantity) {
-  return Bytes(1, key) + Bytes(2, Bytes(1, quantity));
-}
+using namespace prototest;  // NOLINT: the encoding helpers
 
 struct TestNode {
   std::string name;
@@ -57,12 +40,12 @@ std::string NodeMessage(const TestNode& node) {
   }
   std::string status;
   if (!node.capacity_cpu.empty()) {
-    status += Bytes(1, Entry("memory", "8Gi")) +
-              Bytes(1, Entry("cpu", node.capacity_cpu));
+    status += Entry(1, "memory", "8Gi", true) +
+              Entry(1, "cpu", node.capacity_cpu, true);
   }
   if (!node.allocatable_cpu.empty()) {
-    status += Bytes(2, Entry("cpu", node.allocatable_cpu)) +
-              Bytes(2, Entry("pods", "110"));
+    status += Entry(2, "cpu", node.allocatable_cpu, true) +
+              Entry(2, "pods", "110", true);
   }
   status += Bytes(3, "Running") +
             Bytes(4, Bytes(1, "MemoryPressure") + Bytes(2, "False")) +
@@ -92,12 +75,6 @@ std::string NodeJson(const TestNode& node) {
          R"("}]}})";
 }
 
-std::string Envelope(const std::string& kind, const std::string& raw) {
-  return std::string(kKubeProtobufMagic) +
-         Bytes(1, Bytes(1, "v1") + Bytes(2, kind)) + Bytes(2, raw) +
-         Bytes(3, "") + Bytes(4, kKubeProtobufType);
-}
-
 std::string ProtoList(const std::vector<TestNode>& nodes) {
   std::string list = Bytes(1, Bytes(2, "77") + Bytes(3, "next-page"));
   for (const TestNode& node : nodes) list += Bytes(2, NodeMessage(node));
@@ -111,16 +88,6 @@ std::string JsonList(const std::vector<TestNode>& nodes) {
     json += (i > 0 ? "," : "") + NodeJson(nodes[i]);
   }
   return json + "]}";
-}
-
-JsonChunkStream Cut(const std::string& body, size_t piece) {
-  auto rest = std::make_shared<std::string_view>(body);
-  return JsonChunkStream([rest, piece](std::string_view* chunk) {
-    if (rest->empty()) return false;
-    *chunk = rest->substr(0, piece);
-    rest->remove_prefix(chunk->size());
-    return true;
-  });
 }
 
 Result<ListPage<NodeInfo>> DecodeProto(
