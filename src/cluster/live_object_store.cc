@@ -1,16 +1,42 @@
 #include "cluster/live_object_store.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace propscaler {
+
 namespace {
 
-std::string KeyOf(const kube::LivePod& pod) { return pod.state.Key(); }
-std::string KeyOf(const kube::LiveNode& node) { return node.state.name; }
-std::string KeyOf(const kube::PdbState& pdb) {
-  return pdb.namespace_ + "/" + pdb.name;
+using Key = LiveObjectStore::Key;
+
+Key KeyOf(const kube::LivePod& pod) {
+  return {pod.state.namespace_, pod.state.name};
 }
-std::string KeyOf(const kube::CapacityBuffer& buffer) { return buffer.Key(); }
+Key KeyOf(const kube::LiveNode& node) { return {{}, node.state.name}; }
+Key KeyOf(const kube::PdbState& pdb) { return {pdb.namespace_, pdb.name}; }
+Key KeyOf(const kube::CapacityBuffer& buffer) {
+  return {buffer.namespace_, buffer.name};
+}
+
+// The key as one string: "namespace/name", or the name alone.
+class KeyText {
+ public:
+  explicit KeyText(const Key& key) : key_(key) {}
+  size_t size() const {
+    return key_.namespace_.empty()
+               ? key_.name.size()
+               : key_.namespace_.size() + 1 + key_.name.size();
+  }
+  char operator[](size_t i) const {
+    if (key_.namespace_.empty()) return key_.name[i];
+    if (i < key_.namespace_.size()) return key_.namespace_[i];
+    if (i == key_.namespace_.size()) return '/';
+    return key_.name[i - key_.namespace_.size() - 1];
+  }
+
+ private:
+  const Key& key_;
+};
 
 void Intern(kube::LivePod* pod, PodInterner* interner) {
   interner->Intern(&pod->state);
@@ -19,12 +45,20 @@ void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
 void Intern(kube::CapacityBuffer*, PodInterner*) {}
 
+// The key views the new object, so an object replaced takes its new key
+// with it (the old one's views die with the old object).
 template <typename T>
-void Add(T item, std::map<std::string, std::shared_ptr<const T>>* items,
+void Add(T item, std::map<Key, std::shared_ptr<const T>>* items,
          PodInterner* interner) {
   Intern(&item, interner);
-  std::string key = KeyOf(item);
-  (*items)[std::move(key)] = std::make_shared<const T>(std::move(item));
+  auto shared = std::make_shared<const T>(std::move(item));
+  const Key key = KeyOf(*shared);
+  auto [at, added] = items->try_emplace(key, shared);
+  if (added) return;
+  auto node = items->extract(at);
+  node.key() = key;
+  node.mapped() = std::move(shared);
+  items->insert(std::move(node));
 }
 
 template <typename T>
@@ -57,6 +91,19 @@ kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
 }
 
 }  // namespace
+
+bool LiveObjectStore::Key::operator<(const Key& other) const {
+  if (namespace_ == other.namespace_) return name < other.name;
+  const KeyText a(*this), b(other);
+  const size_t common = std::min(a.size(), b.size());
+  for (size_t i = 0; i < common; ++i) {
+    if (a[i] != b[i]) {
+      return static_cast<unsigned char>(a[i]) <
+             static_cast<unsigned char>(b[i]);
+    }
+  }
+  return a.size() < b.size();
+}
 
 kube::ReflectorSink<kube::LivePod> LiveObjectStore::PodSink() {
   return SinkFor(&mutex_, &pods_, &interner_);

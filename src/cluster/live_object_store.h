@@ -5,7 +5,8 @@
 // an update replaces the pointer, so a loop still reading the old object keeps
 // it alive. Lists arrive in pages and are staged beside the current copy until
 // complete. What pods of one controller have in common is kept once
-// (PodInterner). Thread-safe.
+// (PodInterner), and each object's key is a view of its own namespace and
+// name. Thread-safe.
 #ifndef PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 #define PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 
@@ -14,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cluster/pod_interner.h"
@@ -41,10 +43,18 @@ class LiveObjectStore {
   // The CapacityBuffers; none until they were listed.
   std::vector<kube::CapacityBuffer> Buffers() const;
 
+  // An object's namespace and name, viewed in the object the map holds
+  // (no copy of them per pod), ordered as "namespace/name" strings are.
+  struct Key {
+    std::string_view namespace_;  // empty for cluster-scoped objects
+    std::string_view name;
+    bool operator<(const Key& other) const;
+  };
+
   template <typename T>
   struct Collection {
-    std::map<std::string, std::shared_ptr<const T>> items;  // by key
-    std::map<std::string, std::shared_ptr<const T>> staged;
+    std::map<Key, std::shared_ptr<const T>> items;
+    std::map<Key, std::shared_ptr<const T>> staged;
     bool synced = false;
   };
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,9 +44,10 @@ TEST(SharedListTest, ACopyOfTheListDoesNotSeeTheOriginalsEdits) {
   EXPECT_EQ(&copy[0], before);
 }
 
-kube::LivePod Pod(const std::string& name, const std::string& node) {
+kube::LivePod Pod(const std::string& name, const std::string& node,
+                  const std::string& ns = "default") {
   kube::LivePod pod;
-  pod.state.namespace_ = "default";
+  pod.state.namespace_ = ns;
   pod.state.name = name;
   pod.state.node_name = node;
   return pod;
@@ -81,6 +83,34 @@ TEST(LiveObjectStoreTest, LoopsShareThePodsAndKeepWhatTheyReadThroughUpdates) {
   SharedList<kube::LivePod> relisted = store.Pods();
   ASSERT_EQ(relisted.size(), 1u);
   EXPECT_EQ(relisted[0].state.name, "y");
+}
+
+// The store's keys are views of each pod's own namespace and name: a pod
+// replaced many times (a new object each time, the old ones freed) is still
+// found, removed and ordered by "namespace/name", as string keys were.
+TEST(LiveObjectStoreTest, KeysFollowTheObjectsTheyView) {
+  LiveObjectStore store;
+  kube::ReflectorSink<kube::LivePod> sink = store.PodSink();
+  sink.stage({Pod("x", "", "apps"), Pod("y", "", "apps-1"), Pod("a", "", "b")},
+             true);
+  sink.commit();
+  for (int i = 0; i < 50; ++i) {
+    sink.upsert(Pod("x", "n" + std::to_string(i), "apps"));
+  }
+  sink.upsert(Pod("a", "", "apps-1/"));  // "apps-1//a" < "apps-1/y"
+  std::vector<std::string> keys;
+  for (const kube::LivePod& pod : store.Pods()) {
+    keys.push_back(pod.state.Key() + "@" + pod.state.node_name);
+  }
+  std::vector<std::string> sorted = keys;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(keys, sorted);
+  EXPECT_EQ(keys, (std::vector<std::string>{"apps-1//a@", "apps-1/y@",
+                                            "apps/x@n49", "b/a@"}));
+  sink.remove(Pod("x", "", "apps"));
+  sink.remove(Pod("y", "", "apps-1"));
+  ASSERT_EQ(store.Pods().size(), 2u);
+  EXPECT_EQ(store.Pods()[1].state.Key(), "b/a");
 }
 
 }  // namespace

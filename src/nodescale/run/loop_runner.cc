@@ -12,7 +12,8 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                           PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
-                          StopSignal* stop) {
+                          StopSignal* stop,
+                          const std::function<void()>& after_iteration) {
   runtime::CycleDriver driver(stop->clock(), health,
                               {.poll_period = interval,
                                .cycle_on_change = false,
@@ -26,7 +27,8 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                              "waiting for the first list of pods and nodes");
           },
       .cycle =
-          [loop, pending, &may_act](TimePoint, const std::string& cause) {
+          [loop, pending, &may_act, &after_iteration](
+              TimePoint, const std::string& cause) {
             // Every iteration scales up for all pending pods: the batch is
             // spent either way.
             const size_t batched = pending != nullptr ? pending->Close() : 0;
@@ -37,6 +39,7 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
             Status status = batch ? loop->RunScaleUp() : loop->RunOnce();
             LOG_IF(WARNING, !status.ok())
                 << "iteration failed: " << status.message();
+            if (after_iteration) after_iteration();
             return status;
           }};
   if (pending != nullptr) {
