@@ -69,10 +69,12 @@ kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
   sink.upsert = [=](const T& item) {
     std::lock_guard<std::mutex> lock(*mutex);
     Add(item, &collection->items, interner);
+    collection->list.reset();
   };
   sink.remove = [=](const T& item) {
     std::lock_guard<std::mutex> lock(*mutex);
     collection->items.erase(KeyOf(item));
+    collection->list.reset();
   };
   // A list's pages are staged beside the current items, which stay what
   // readers see until the list is complete.
@@ -86,8 +88,22 @@ kube::ReflectorSink<T> SinkFor(std::mutex* mutex,
     collection->items = std::move(collection->staged);
     collection->staged.clear();
     collection->synced = true;
+    collection->list.reset();
   };
   return sink;
+}
+
+// The collection's items in key order, from the list kept since they last
+// changed. Called under the store's lock.
+template <typename T>
+SharedList<T> ListOf(const LiveObjectStore::Collection<T>& collection) {
+  if (!collection.list) {
+    SharedList<T> list;
+    list.reserve(collection.items.size());
+    for (const auto& [key, item] : collection.items) list.Share(item);
+    collection.list = std::move(list);
+  }
+  return *collection.list;
 }
 
 }  // namespace
@@ -140,18 +156,12 @@ std::optional<std::vector<kube::PdbState>> LiveObjectStore::Pdbs() const {
 
 SharedList<kube::LivePod> LiveObjectStore::Pods() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  SharedList<kube::LivePod> out;
-  out.reserve(pods_.items.size());
-  for (const auto& [key, pod] : pods_.items) out.Share(pod);
-  return out;
+  return ListOf(pods_);
 }
 
-std::vector<kube::LiveNode> LiveObjectStore::Nodes() const {
+SharedList<kube::LiveNode> LiveObjectStore::Nodes() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<kube::LiveNode> out;
-  out.reserve(nodes_.items.size());
-  for (const auto& [key, node] : nodes_.items) out.push_back(*node);
-  return out;
+  return ListOf(nodes_);
 }
 
 bool LiveObjectStore::Synced() const {

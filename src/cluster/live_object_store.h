@@ -34,7 +34,7 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
 
   SharedList<kube::LivePod> Pods() const;
-  std::vector<kube::LiveNode> Nodes() const;
+  SharedList<kube::LiveNode> Nodes() const;
   // Pods and nodes were listed at least once.
   bool Synced() const;
   // nullopt until PodDisruptionBudgets were listed: only disruption needs
@@ -56,6 +56,10 @@ class LiveObjectStore {
     std::map<Key, std::shared_ptr<const T>> items;
     std::map<Key, std::shared_ptr<const T>> staged;
     bool synced = false;
+    // The items as a list, kept until they change: a loop at rest copies
+    // a vector instead of walking the map (150,000 pods: a fifth of a
+    // loop's CPU).
+    mutable std::optional<SharedList<T>> list;
   };
 
  private:

@@ -93,6 +93,19 @@ class SharedList {
     items_.reserve(n);
     owned_.reserve(n);
   }
+  // Drops the items `drop` is true of, keeping the others' order.
+  template <typename Predicate>
+  void EraseIf(Predicate drop) {
+    size_t kept = 0;
+    for (size_t i = 0; i < items_.size(); ++i) {
+      if (drop(*items_[i])) continue;
+      items_[kept] = std::move(items_[i]);
+      owned_[kept] = owned_[i];
+      ++kept;
+    }
+    items_.resize(kept);
+    owned_.resize(kept);
+  }
 
   const T& operator[](size_t i) const { return *items_[i]; }
   const Shared& SharedAt(size_t i) const { return items_[i]; }

@@ -44,6 +44,17 @@ TEST(SharedListTest, ACopyOfTheListDoesNotSeeTheOriginalsEdits) {
   EXPECT_EQ(&copy[0], before);
 }
 
+TEST(SharedListTest, EraseIfKeepsTheOthersInOrderAndTheirOwnership) {
+  SharedList<std::string> list = {"a", "bb", "c", "dd"};
+  SharedList<std::string> other = list;
+  list.EraseIf([](const std::string& s) { return s.size() == 2; });
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0] + list[1], "ac");
+  EXPECT_EQ(&list[1], &other[2]);  // shared, not copied
+  list.Mutable(1) = "edited";  // copied first: `other` still sees "c"
+  EXPECT_EQ(other[2], "c");
+}
+
 kube::LivePod Pod(const std::string& name, const std::string& node,
                   const std::string& ns = "default") {
   kube::LivePod pod;

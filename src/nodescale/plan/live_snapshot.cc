@@ -2,8 +2,8 @@
 
 namespace propscaler::nodescale {
 
-std::map<std::string, int64_t> ReadyNodesByGroup(
-    const std::vector<LiveNode>& nodes, const GroupOfNode& group_of) {
+std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
+                                                 const GroupOfNode& group_of) {
   std::map<std::string, int64_t> out;
   for (const LiveNode& node : nodes) {
     if (node.state.ready) ++out[group_of(node.state)];
@@ -16,7 +16,7 @@ bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
          pod.nominated_node.empty() && now - pod.created >= new_pod_delay;
 }
 
-ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
+ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
                                   const LivePodFilter& filter) {

@@ -23,8 +23,8 @@ namespace propscaler::nodescale {
 using GroupOfNode = std::function<std::string(const NodeState&)>;
 
 // Ready, schedulable nodes by group.
-std::map<std::string, int64_t> ReadyNodesByGroup(
-    const std::vector<LiveNode>& nodes, const GroupOfNode& group_of);
+std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
+                                                 const GroupOfNode& group_of);
 
 struct LivePodFilter {
   Duration new_pod_delay = Duration(0);  // --new-pod-scale-up-delay
@@ -35,7 +35,7 @@ struct LivePodFilter {
 };
 
 // The pods are shared with the snapshot, not copied.
-ClusterSnapshot BuildLiveSnapshot(const std::vector<LiveNode>& nodes,
+ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
                                   const LivePodFilter& filter);

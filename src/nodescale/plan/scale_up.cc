@@ -130,6 +130,9 @@ class ScaleUpPlanner {
     for (const PodState& pod : snapshot_.pods) {
       if (IsPending(pod) && !IsDaemonSetPod(pod)) candidates.push_back(&pod);
     }
+    // Most iterations have none: no bins to build then (a cluster's worth
+    // of pods summed per node).
+    if (candidates.empty()) return;
     std::vector<Bin> bins = BinsFromNodes(snapshot_.nodes, snapshot_.pods);
     for (const auto& [group, count] : upcoming_) {
       for (int64_t i = 0; i < count; ++i) {

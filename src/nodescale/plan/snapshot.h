@@ -57,6 +57,7 @@ using kube::Times;
 
 using PodList = SharedList<PodState>;
 using SharedPods = SharedList<LivePod>;
+using SharedNodes = SharedList<LiveNode>;
 
 struct ClusterSnapshot {
   std::vector<NodeState> nodes;

@@ -250,7 +250,7 @@ Status ClusterApiProvider::MapMachines() {
 }
 
 Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
-    const std::vector<LiveNode>&) {
+    const SharedNodes&) {
   refs_.clear();
   std::vector<NodeGroup> groups;
   ClusterApiPools pools;

@@ -36,8 +36,7 @@ class ClusterApiProvider : public Provider {
   ClusterApiProvider(const kube::Client* api, const Clock* clock)
       : api_(api), clock_(clock) {}
 
-  Result<std::vector<NodeGroup>> NodeGroups(
-      const std::vector<LiveNode>& nodes) override;
+  Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   std::string NodeGroupOf(const NodeState& node) const override;
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,

@@ -21,9 +21,9 @@
 
 namespace propscaler::nodescale {
 
+using kube::AnnotationOf;
 using kube::NodeGroup;
 using kube::NodePool;
-using kube::AnnotationOf;
 
 class ClusterApiPools {
  public:

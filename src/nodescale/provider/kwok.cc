@@ -21,7 +21,7 @@ std::string RandomSuffix(std::mt19937_64* random) {
 }  // namespace
 
 Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
-    const std::vector<LiveNode>& nodes) {
+    const SharedNodes& nodes) {
   const std::string ref =
       "configmap " + options_.namespace_ + "/" + options_.config_map;
   Result<kube::ConfigMap> config_map =

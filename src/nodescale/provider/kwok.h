@@ -34,8 +34,7 @@ class KwokProvider : public Provider {
   KwokProvider(const kube::Client* api, KwokOptions options)
       : api_(api), options_(std::move(options)) {}
 
-  Result<std::vector<NodeGroup>> NodeGroups(
-      const std::vector<LiveNode>& nodes) override;
+  Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   std::string NodeGroupOf(const NodeState& node) const override;
   std::map<int, std::vector<std::string>> Priorities() const override {
     return priorities_;

@@ -26,7 +26,7 @@ class Provider {
   // Re-reads the node groups: min, max, current target size and, for scale
   // from zero, the declared template. `nodes` are the registered nodes.
   virtual Result<std::vector<NodeGroup>> NodeGroups(
-      const std::vector<LiveNode>& nodes) = 0;
+      const SharedNodes& nodes) = 0;
   // The group a node belongs to; empty when none.
   virtual std::string NodeGroupOf(const NodeState& node) const = 0;
   // Asks for `delta` more nodes in the group.

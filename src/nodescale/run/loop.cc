@@ -180,7 +180,7 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
         provider_->DecreaseTargetSize(group, group.target_size - registered);
   }
   LOG_IF(WARNING, !status.ok()) << status.message();
-  std::erase_if(it->nodes, [&](const LiveNode& node) {
+  it->nodes.EraseIf([&](const LiveNode& node) {
     return it->group_of(node.state) == group.name && !node.state.ready;
   });
   for (NodeGroup& g : it->groups) {

@@ -31,8 +31,8 @@ struct BufferResolution {
 
 struct NodeScaleLoop::Iteration {
   TimePoint now;
-  std::vector<LiveNode> nodes;
-  SharedPods pods;  // the store's, not copied
+  SharedNodes nodes;  // shared with the live store, not copied
+  SharedPods pods;    // the store's, not copied
   // nullopt until the store listed them.
   std::optional<std::vector<PdbState>> pdbs;
   std::vector<NodeGroup> groups;
