@@ -200,6 +200,15 @@ Status PopulateReal(const envtest::RealCluster& cluster) {
           .status();
     });
   }
+  // The API server taints every new Node not-ready; the node lifecycle
+  // controller, which envtest does not run, lifts it once the node is
+  // Ready. Lifted here, as a real cluster's nodes have it lifted.
+  if (status.ok()) {
+    status = ParallelFor(1, FLAGS_nodes, FLAGS_writer_threads, [&](int i) {
+      return envtest::ClearNotReadyTaint(cluster,
+                                         "sim-node-" + std::to_string(i));
+    });
+  }
   if (status.ok()) {
     status = ParallelFor(0, FLAGS_pods - 1, FLAGS_writer_threads,
                          [&](int i) { return CreatePod(cluster, MakePod(i)); });
