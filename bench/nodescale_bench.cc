@@ -61,7 +61,7 @@ std::vector<PodState> Deployments(int count, uint64_t seed,
   for (int i = 0; i < count; ++i) {
     if (i % 20 == 0) shape = make_shape(i / 20, rng);
     PodState pod = shape;
-    pod.name = shape.owner_name + "-" + std::to_string(i % 20);
+    pod.name = shape.owner_name.get() + "-" + std::to_string(i % 20);
     pods.push_back(std::move(pod));
   }
   return pods;
@@ -157,7 +157,8 @@ std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
         "default", "diverse-" + std::to_string(deployment),
         Amounts(100 + static_cast<int64_t>(rng() % 1401),
                 100 * kMi + static_cast<int64_t>(rng() % (3996 * kMi)), 1));
-    const LabelSelector own = *LabelSelector::Parse("app=" + shape.owner_name);
+    const LabelSelector own =
+        *LabelSelector::Parse("app=" + shape.owner_name.get());
     switch (deployment % 5) {
       case 1:
         shape.spread = {{1, kZoneKey, own, 0}};

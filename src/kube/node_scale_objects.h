@@ -133,8 +133,10 @@ struct PodState {
   Frozen<std::vector<PodAffinityTerm>> anti_affinity;
   Frozen<std::vector<SpreadConstraint>> spread;
   Frozen<std::vector<HostPort>> host_ports;
-  std::string owner_kind;  // of the controller owner reference; empty: none
-  std::string owner_name;
+  // Of the controller owner reference; empty: none. Frozen: a controller's
+  // pods share them once interned.
+  Frozen<std::string> owner_kind;
+  Frozen<std::string> owner_name;
   bool has_local_storage = false;  // an emptyDir or hostPath volume
   // spec.terminationGracePeriodSeconds (the API server's default: 30).
   int64_t termination_grace_seconds = 30;

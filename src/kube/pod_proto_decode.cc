@@ -303,8 +303,8 @@ class PodReader {
           return Status::Ok();
         });
     if (status.ok() && controller) {
-      live_.state.owner_kind = kind;
-      live_.state.owner_name = name;
+      live_.state.owner_kind = std::string(kind);
+      live_.state.owner_name = std::string(name);
     }
     return status;
   }

@@ -84,7 +84,7 @@ inline std::string LivePodText(const LivePod& live) {
   for (const HostPort& port : pod.host_ports.get()) {
     out += "hostPort " + std::to_string(port.port) + "/" + port.protocol + "\n";
   }
-  out += "owner " + pod.owner_kind + "/" + pod.owner_name + "\n";
+  out += "owner " + pod.owner_kind.get() + "/" + pod.owner_name.get() + "\n";
   out += "localStorage " + std::to_string(pod.has_local_storage) + "\n";
   out += "grace " + std::to_string(pod.termination_grace_seconds) + "\n";
   out += "priority " + std::to_string(pod.priority) + "\n";

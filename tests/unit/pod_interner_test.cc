@@ -14,6 +14,8 @@ kube::PodState Replica(const std::string& name, const std::string& app) {
   pod.tolerations = {{"node.kubernetes.io/not-ready",
                       kube::Toleration::Op::kExists, "", false,
                       kube::TaintEffect::kNoExecute}};
+  pod.owner_kind = "ReplicaSet";
+  pod.owner_name = app + "-7d9f8b6c5d";
   return pod;
 }
 
@@ -22,15 +24,19 @@ TEST(PodInternerTest, EqualValuesAreOneSharedCopy) {
   kube::PodState a = Replica("a", "web");
   kube::PodState b = Replica("b", "web");
   kube::PodState c = Replica("c", "db");
-  ASSERT_NE(a.labels.shared(), b.labels.shared());
+  ASSERT_NE(a.labels.identity(), b.labels.identity());
   interner.Intern(&a);
   interner.Intern(&b);
   interner.Intern(&c);
-  EXPECT_EQ(a.labels.shared(), b.labels.shared());
-  EXPECT_EQ(a.tolerations.shared(), c.tolerations.shared());
-  EXPECT_NE(a.labels.shared(), c.labels.shared());
+  EXPECT_EQ(a.labels.identity(), b.labels.identity());
+  EXPECT_EQ(a.tolerations.identity(), c.tolerations.identity());
+  EXPECT_NE(a.labels.identity(), c.labels.identity());
   EXPECT_EQ(c.labels.get(), (Labels{{"app", "db"}, {"tier", "web"}}));
-  EXPECT_EQ(interner.size(), 3u);  // two label sets, one toleration list
+  EXPECT_EQ(a.owner_name.identity(), b.owner_name.identity());
+  EXPECT_EQ(a.owner_kind.identity(), c.owner_kind.identity());
+  EXPECT_EQ(c.owner_name.get(), "db-7d9f8b6c5d");
+  // Two label sets, one toleration list, one kind, two owner names.
+  EXPECT_EQ(interner.size(), 6u);
 }
 
 TEST(PodInternerTest, EmptyValuesTakeNothingAndForgottenValuesAreDropped) {
@@ -48,10 +54,10 @@ TEST(PodInternerTest, EmptyValuesTakeNothingAndForgottenValuesAreDropped) {
     kube::PodState gone = Replica("gone", "app-" + std::to_string(i));
     interner.Intern(&gone);
   }
-  EXPECT_LE(interner.size(), 6u);
+  EXPECT_LE(interner.size(), 12u);
   kube::PodState again = Replica("again", "kept");
   interner.Intern(&again);
-  EXPECT_EQ(again.labels.shared(), kept.labels.shared());
+  EXPECT_EQ(again.labels.identity(), kept.labels.identity());
 }
 
 }  // namespace

@@ -202,7 +202,8 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   ASSERT_TRUE(pod.ok()) << pod.status().message();
   const PodState& state = pod->state;
   EXPECT_EQ(state.Key(), "shop/web-0");
-  EXPECT_EQ(state.owner_kind + "/" + state.owner_name, "ReplicaSet/web-abc");
+  EXPECT_EQ(state.owner_kind.get() + "/" + state.owner_name.get(),
+            "ReplicaSet/web-abc");
   // max(500m + 100m, 1) + 250m overhead; 1Gi from the init container.
   EXPECT_EQ(state.requests.cpu_millis, 1250);
   EXPECT_EQ(state.requests.memory_bytes, int64_t{1} << 30);

@@ -54,7 +54,7 @@ std::vector<const PodState*> OnePodPerDaemonSet(const PodList& pods) {
   std::vector<const PodState*> out;
   for (const PodState& pod : pods) {
     if (!IsDaemonSetPod(pod) || pod.terminated) continue;
-    if (seen.insert({pod.namespace_, pod.owner_name}).second) {
+    if (seen.insert({pod.namespace_, pod.owner_name.get()}).second) {
       out.push_back(&pod);
     }
   }

@@ -7,7 +7,8 @@ namespace propscaler::nodescale {
 namespace {
 
 std::string ControllerKey(const PodState& pod) {
-  return pod.namespace_ + "/" + pod.owner_kind + "/" + pod.owner_name;
+  return pod.namespace_ + "/" + pod.owner_kind.get() + "/" +
+         pod.owner_name.get();
 }
 
 }  // namespace

@@ -139,12 +139,11 @@ void Topology::CountNode(size_t node, int64_t delta) {
 size_t Topology::SelectionKeyHash::operator()(const SelectionKey& key) const {
   // Not the namespace: a controller's pods share both, and equality
   // compares it.
-  return std::hash<const void*>()(key.labels.get());
+  return std::hash<const void*>()(key.labels.identity());
 }
 
 const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
-  Selection& selection =
-      selections_[SelectionKey{pod.labels.shared(), pod.namespace_}];
+  Selection& selection = selections_[SelectionKey{pod.labels, pod.namespace_}];
   for (; selection.counted_checked < counted_.size();
        ++selection.counted_checked) {
     const CountedTerm& term = counted_[selection.counted_checked];
@@ -164,14 +163,15 @@ const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
 
 size_t Topology::OwnKeyHash::operator()(const OwnKey& key) const {
   std::hash<const void*> pointer;
-  return pointer(key.anti_affinity.get()) ^ (pointer(key.affinity.get()) * 3) ^
-         (pointer(key.spread.get()) * 7) ^ (pointer(key.labels.get()) * 13);
+  return pointer(key.anti_affinity.identity()) ^
+         (pointer(key.affinity.identity()) * 3) ^
+         (pointer(key.spread.identity()) * 7) ^
+         (pointer(key.labels.identity()) * 13);
 }
 
 const Topology::OwnTerms& Topology::OwnTermsOf(const PodState& pod) const {
-  auto [it, added] = own_terms_.try_emplace(
-      OwnKey{pod.anti_affinity.shared(), pod.affinity.shared(),
-             pod.spread.shared(), pod.labels.shared(), pod.namespace_});
+  auto [it, added] = own_terms_.try_emplace(OwnKey{
+      pod.anti_affinity, pod.affinity, pod.spread, pod.labels, pod.namespace_});
   OwnTerms& own = it->second;
   if (!added) return own;
   for (const PodAffinityTerm& anti : pod.anti_affinity) {

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/frozen.h"
 #include "nodescale/plan/snapshot.h"
 
 namespace propscaler::nodescale {
@@ -96,9 +97,12 @@ class Topology {
   // namespace (a controller's pods share both), found once and extended as
   // terms are added: a placement or a check visits only those.
   struct SelectionKey {
-    std::shared_ptr<const Labels> labels;  // held: its address is the key
+    Frozen<Labels> labels;  // held: its identity is the key
     std::string namespace_;
-    bool operator==(const SelectionKey&) const = default;
+    bool operator==(const SelectionKey& other) const {
+      return labels.identity() == other.labels.identity() &&
+             namespace_ == other.namespace_;
+    }
   };
   struct SelectionKeyHash {
     size_t operator()(const SelectionKey& key) const;
@@ -116,12 +120,18 @@ class Topology {
   // lists, labels and namespace (a controller's pods share them), so a
   // check builds no signature.
   struct OwnKey {
-    std::shared_ptr<const std::vector<PodAffinityTerm>> anti_affinity;
-    std::shared_ptr<const std::vector<PodAffinityTerm>> affinity;
-    std::shared_ptr<const std::vector<SpreadConstraint>> spread;
-    std::shared_ptr<const Labels> labels;
+    Frozen<std::vector<PodAffinityTerm>> anti_affinity;
+    Frozen<std::vector<PodAffinityTerm>> affinity;
+    Frozen<std::vector<SpreadConstraint>> spread;
+    Frozen<Labels> labels;
     std::string namespace_;
-    bool operator==(const OwnKey&) const = default;
+    bool operator==(const OwnKey& other) const {
+      return anti_affinity.identity() == other.anti_affinity.identity() &&
+             affinity.identity() == other.affinity.identity() &&
+             spread.identity() == other.spread.identity() &&
+             labels.identity() == other.labels.identity() &&
+             namespace_ == other.namespace_;
+    }
   };
   struct OwnKeyHash {
     size_t operator()(const OwnKey& key) const;
