@@ -244,10 +244,10 @@ int64_t LoopsRun(int port) {
   const std::vector<std::string> kinds = {
       R"(propscaler_node_scale_loop_duration_seconds_count{kind="full"})",
       R"(propscaler_node_scale_loop_duration_seconds_count{kind="scale-up"})"};
-  Result<std::map<std::string, int64_t>> values = ScrapeMetrics(port, kinds);
+  Result<std::map<std::string, double>> values = ScrapeMetrics(port, kinds);
   if (!values.ok()) return 0;
   int64_t loops = 0;
-  for (const auto& [kind, count] : *values) loops += count;
+  for (const auto& [kind, count] : *values) loops += static_cast<int64_t>(count);
   return loops;
 }
 
@@ -360,11 +360,36 @@ std::unique_ptr<e2e::Process> StartPropscaler(
       args);
 }
 
+// Where a burst's time went, from propscaler's own histograms: its
+// scale-up loops (reading the cluster, planning, the provider's calls) and
+// each pod's wait from its Unschedulable condition to the provider call.
+void PrintBurstLoops(int port) {
+  const std::string loop = "propscaler_node_scale_loop_duration_seconds";
+  const std::string wait = "propscaler_pod_unschedulable_to_scale_up_seconds";
+  const std::string scale_up = R"({kind="scale-up"})";
+  Result<std::map<std::string, double>> values =
+      ScrapeMetrics(port, {loop + "_sum" + scale_up, loop + "_count" + scale_up,
+                           wait + "_sum", wait + "_count"});
+  if (!values.ok()) return;
+  auto mean = [&](const std::string& sum, const std::string& count) {
+    const double n = (*values)[count];
+    return n == 0 ? 0.0 : (*values)[sum] / n;
+  };
+  std::fprintf(stderr,
+               "scale-up loops: %.0f, mean %.3fs; pods from Unschedulable to "
+               "the provider call: %.0f, mean %.2fs\n",
+               (*values)[loop + "_count" + scale_up],
+               mean(loop + "_sum" + scale_up, loop + "_count" + scale_up),
+               (*values)[wait + "_count"],
+               mean(wait + "_sum", wait + "_count"));
+}
+
 // The bursts with the default batch window, then with batching off on a
 // fresh propscaler; prints the medians.
 int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
                   int port) {
   Result<BurstTimes> batched = RunBursts(*cluster.real, 0, FLAGS_bursts);
+  PrintBurstLoops(port);
   first.reset();
   if (!batched.ok()) {
     std::cerr << "bursts: " << batched.status().message() << "\n";

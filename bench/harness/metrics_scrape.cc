@@ -6,7 +6,7 @@
 
 namespace propscaler::bench {
 
-Result<std::map<std::string, int64_t>> ScrapeMetrics(
+Result<std::map<std::string, double>> ScrapeMetrics(
     int port, const std::vector<std::string>& names) {
   kube::ClientConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
@@ -18,14 +18,13 @@ Result<std::map<std::string, int64_t>> ScrapeMetrics(
                             std::to_string(metrics->status));
   }
   const std::string text = "\n" + metrics->body;
-  std::map<std::string, int64_t> values;
+  std::map<std::string, double> values;
   for (const std::string& name : names) {
     const std::string key = "\n" + name + " ";
     const size_t at = text.find(key);
     values[name] = at == std::string::npos
                        ? 0
-                       : static_cast<int64_t>(std::strtod(
-                             text.c_str() + at + key.size(), nullptr));
+                       : std::strtod(text.c_str() + at + key.size(), nullptr);
   }
   return values;
 }

@@ -2,7 +2,6 @@
 #ifndef PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
 #define PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
 
-#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -11,9 +10,9 @@
 
 namespace propscaler::bench {
 
-// The values of unlabelled series `names` at http://127.0.0.1:`port`/metrics
-// (0 for a series not there yet).
-Result<std::map<std::string, int64_t>> ScrapeMetrics(
+// The values of series `names` (with their labels, as exposed) at
+// http://127.0.0.1:`port`/metrics (0 for a series not there yet).
+Result<std::map<std::string, double>> ScrapeMetrics(
     int port, const std::vector<std::string>& names);
 
 }  // namespace propscaler::bench

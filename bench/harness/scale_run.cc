@@ -162,10 +162,11 @@ struct WireCounts {
 Result<WireCounts> ScrapeWire(int port) {
   constexpr char kReceived[] = "propscaler_api_received_bytes_total";
   constexpr char kConnections[] = "propscaler_api_connections_total";
-  Result<std::map<std::string, int64_t>> values =
+  Result<std::map<std::string, double>> values =
       ScrapeMetrics(port, {kReceived, kConnections});
   if (!values.ok()) return values.status();
-  return WireCounts{(*values)[kReceived], (*values)[kConnections]};
+  return WireCounts{static_cast<int64_t>((*values)[kReceived]),
+                    static_cast<int64_t>((*values)[kConnections])};
 }
 
 std::vector<std::string> PropscalerArgs(const ScaleRunOptions& options,
