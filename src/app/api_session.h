@@ -1,7 +1,7 @@
 // What every mode talks to the API server with, built once from the client
 // config and the flags, on the mode's clock: the HTTP client, the typed API
 // over it, the loop's health state (stalled after five periods, two
-// minutes at least) and the Event recorder.
+// minutes at least) and the Event recorder (posting from its own thread).
 #ifndef PROPSCALER_APP_API_SESSION_H_
 #define PROPSCALER_APP_API_SESSION_H_
 
@@ -25,7 +25,12 @@ struct ApiSession {
         api(&http, ApiOptionsFromFlags()),
         health(clock,
                std::max<Duration>(std::chrono::seconds(120), 5 * period)),
-        events(&api, clock, "propscaler") {}
+        events(&api, clock, "propscaler", std::chrono::minutes(10),
+               kEventQueueLimit) {}
+
+  // Events waiting for their POST (kube/event_recorder.h); client-go's
+  // broadcaster keeps 1,000.
+  static constexpr size_t kEventQueueLimit = 4096;
 
   kube::HttpClient http;
   kube::KubeApi api;

@@ -6,13 +6,25 @@
 // Thread-safe. Failures to post are logged and otherwise ignored: Events are
 // informational and must never stop the loop. A 403 (RBAC without events
 // create) is logged once and no Event is tried again.
+//
+// With a queue (`queue_limit` > 0, as the modes run it) Record() only
+// queues and a thread of the recorder's own posts, so a loop that reports
+// on 2,000 pods (TriggeredScaleUp, one Event each, as Cluster Autoscaler)
+// does not wait for 2,000 requests before its next decision; past the
+// limit Events are dropped and counted (propscaler_events_dropped_total),
+// as client-go's broadcaster drops them. Without one (the virtual-time
+// tests) Record() posts before it returns.
 #ifndef PROPSCALER_KUBE_EVENT_RECORDER_H_
 #define PROPSCALER_KUBE_EVENT_RECORDER_H_
 
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "common/clock.h"
 #include "common/status.h"
@@ -25,21 +37,38 @@ class EventRecorder {
  public:
   // `component` is source.component.
   EventRecorder(const Client* client, const Clock* clock, std::string component,
-                Duration repeat_after = std::chrono::minutes(10));
+                Duration repeat_after = std::chrono::minutes(10),
+                size_t queue_limit = 0);
+  // Drops what is still queued (logged) and joins the sender.
+  ~EventRecorder();
+  EventRecorder(const EventRecorder&) = delete;
+  EventRecorder& operator=(const EventRecorder&) = delete;
 
-  // Posts the event unless an identical one was posted within repeat_after.
-  // Returns true if it was posted.
+  // Posts (or queues) the event unless an identical one was recorded
+  // within repeat_after. Returns true if it was posted (or queued).
   bool Record(const EventInfo& event);
 
  private:
+  struct Stamped {
+    EventInfo event;
+    TimePoint stamp;
+  };
+  bool Post(const Stamped& stamped);
+  void SendQueued();
+
   const Client* client_;
   const Clock* clock_;
   const std::string component_;
   const Duration repeat_after_;
+  const size_t queue_limit_;
   std::mutex mutex_;
   std::map<std::string, TimePoint> last_posted_;
   TimePoint last_stamp_{};  // of the last Event, so each has its own name
   bool forbidden_ = false;
+  std::deque<Stamped> queue_;
+  std::condition_variable queued_;
+  bool stopping_ = false;
+  std::thread sender_;
 };
 
 }  // namespace propscaler::kube

@@ -1,0 +1,113 @@
+#include "kube/event_recorder.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "apiserver/store_objects.h"
+#include "common/metrics.h"
+#include "memcluster/memory_cluster.h"
+
+namespace propscaler {
+namespace {
+
+using std::chrono::seconds;
+
+kube::EventInfo PodEvent(int i) {
+  return {{"v1", "Pod", "default", "web-" + std::to_string(i), ""},
+          false,
+          "TriggeredScaleUp",
+          "pod triggered scale-up"};
+}
+
+// Polls (real time: the sender is a real thread) until `n` Events exist.
+bool WaitForEvents(const sim::ObjectStore& store, size_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + seconds(10);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (sim::Events(store, "default").size() >= n) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+// An API that answers "create events" only once the test opens the gate.
+class Gate {
+ public:
+  Status Wait() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    ++waiting_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return open_; });
+    return Status::Ok();
+  }
+  void WaitForWaiters(int n) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return waiting_ >= n; });
+  }
+  void Open() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int waiting_ = 0;
+  bool open_ = false;
+};
+
+TEST(EventRecorderTest, WithAQueueRecordReturnsBeforeThePostAndItStillLands) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  Gate gate;
+  cluster.SetFault([&](std::string_view call) {
+    return call == "create events" ? gate.Wait() : Status::Ok();
+  });
+  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+                               std::chrono::minutes(10), /*queue_limit=*/10);
+  // The API holds the first POST: Record still returns at once, every time.
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
+  EXPECT_FALSE(recorder.Record(PodEvent(0)));  // de-duplicated as before
+  gate.WaitForWaiters(1);
+  EXPECT_TRUE(sim::Events(cluster.store(), "default").empty());
+  gate.Open();
+  EXPECT_TRUE(WaitForEvents(cluster.store(), 5));
+}
+
+TEST(EventRecorderTest, AFullQueueDropsAndCountsWhatItCannotHold) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  Gate gate;
+  cluster.SetFault([&](std::string_view call) {
+    return call == "create events" ? gate.Wait() : Status::Ok();
+  });
+  const double dropped_before =
+      GlobalMetrics().Value("propscaler_events_dropped_total");
+  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+                               std::chrono::minutes(10), /*queue_limit=*/3);
+  EXPECT_TRUE(recorder.Record(PodEvent(0)));
+  gate.WaitForWaiters(1);  // the sender holds event 0: the queue is empty
+  for (int i = 1; i <= 3; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
+  EXPECT_FALSE(recorder.Record(PodEvent(4)));
+  EXPECT_FALSE(recorder.Record(PodEvent(5)));
+  EXPECT_EQ(GlobalMetrics().Value("propscaler_events_dropped_total"),
+            dropped_before + 2);
+  gate.Open();
+  EXPECT_TRUE(WaitForEvents(cluster.store(), 4));
+}
+
+TEST(EventRecorderTest, WithoutAQueueRecordPostsBeforeItReturns) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler");
+  EXPECT_TRUE(recorder.Record(PodEvent(0)));
+  EXPECT_EQ(sim::Events(cluster.store(), "default").size(), 1u);
+}
+
+}  // namespace
+}  // namespace propscaler
