@@ -10,6 +10,7 @@ packages=(
   curl python3  # deploy/demo/node-scale.sh talks to the simulated cluster
   etcd-server xz-utils  # the real-server stage: etcd beside ../shared/envtest
   debootstrap  # ... and the image-root test of deploy/Dockerfile's runtime packages
+  prometheus  # the e2e tests' real Prometheus; promtool for /metrics and the alerting rules
 )
 missing=()
 for package in "${packages[@]}"; do

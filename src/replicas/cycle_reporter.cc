@@ -22,10 +22,6 @@ void DeclareReplicaMetrics(Metrics& metrics) {
   metrics.DeclareHistogram("propscaler_cycle_duration_seconds",
                            "Duration of replica-mode cycles.",
                            {0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10});
-  metrics.DeclareGauge("propscaler_last_successful_cycle_timestamp_seconds",
-                       "Unix time of the last cycle that succeeded.");
-  metrics.DeclareCounter("propscaler_cycle_failures_total",
-                         "Cycles that failed.");
   metrics.DeclareCounter("propscaler_scaled_total",
                          "Times a target's replicas were changed.");
 }
@@ -139,12 +135,6 @@ void CycleReporter::CycleFinished(const Status& status, Duration took) {
   metrics.Observe("propscaler_cycle_duration_seconds", {},
                   std::chrono::duration<double>(took).count());
   const auto now = clock_->Now();
-  if (status.ok()) {
-    metrics.Set("propscaler_last_successful_cycle_timestamp_seconds", {},
-                std::chrono::duration<double>(now.time_since_epoch()).count());
-  } else {
-    metrics.Add("propscaler_cycle_failures_total");
-  }
   board_->Update([&](ReplicaStatus& board) {
     board.last_cycle = now;
     board.last_cycle_error = status.ok() ? "" : status.message();

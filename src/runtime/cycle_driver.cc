@@ -2,9 +2,43 @@
 
 #include <algorithm>
 
+#include "common/metrics.h"
 #include "common/sync_failure_limit.h"
 
 namespace propscaler::runtime {
+namespace {
+
+constexpr char kLastCycle[] = "propscaler_last_cycle_timestamp_seconds";
+constexpr char kLastSuccess[] =
+    "propscaler_last_successful_cycle_timestamp_seconds";
+constexpr char kFailures[] = "propscaler_cycle_failures_total";
+
+// The same three series in every mode, for the alerting rules.
+void CountOutcome(TimePoint now, const Status& status) {
+  Metrics& metrics = GlobalMetrics();
+  const double seconds =
+      std::chrono::duration<double>(now.time_since_epoch()).count();
+  metrics.Set(kLastCycle, {}, seconds);
+  if (status.ok()) {
+    metrics.Set(kLastSuccess, {}, seconds);
+  } else {
+    metrics.Add(kFailures);
+  }
+}
+
+}  // namespace
+
+CycleDriver::CycleDriver(const Clock* clock, HealthState* health,
+                         CycleOptions options)
+    : clock_(clock), health_(health), options_(options) {
+  Metrics& metrics = GlobalMetrics();
+  metrics.DeclareGauge(kLastCycle,
+                       "Unix time of the last cycle that ended, whatever "
+                       "its outcome.");
+  metrics.DeclareGauge(kLastSuccess,
+                       "Unix time of the last cycle that succeeded.");
+  metrics.DeclareCounter(kFailures, "Cycles that failed.");
+}
 
 void CycleDriver::Notify(const std::string& cause) {
   {
@@ -84,6 +118,7 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
     status = JoinErrors(
         {status, hooks.staleness ? hooks.staleness() : Status::Ok()});
     health_->CycleFinished(status);
+    CountOutcome(clock_->Now(), status);
     if (hooks.finished) hooks.finished(start, status);
     if (failures.Reached(status)) {
       stop->Stop();

@@ -7,7 +7,10 @@
 //
 // Each turn beats the health state, runs the cycle (or reports what it
 // still waits for), joins in the watches' staleness, tells the health state
-// the outcome, and counts consecutive failures against
+// and the metrics (propscaler_last_cycle_timestamp_seconds,
+// propscaler_last_successful_cycle_timestamp_seconds,
+// propscaler_cycle_failures_total) the outcome, and counts consecutive
+// failures against
 // --max-sync-failures. All waits go through the stop signal's clock.
 #ifndef PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
 #define PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
@@ -60,8 +63,8 @@ class CycleDriver {
   static constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
   static constexpr auto kSettleDelay = std::chrono::milliseconds(20);
 
-  CycleDriver(const Clock* clock, HealthState* health, CycleOptions options)
-      : clock_(clock), health_(health), options_(options) {}
+  // Declares the cycle metrics every mode exposes.
+  CycleDriver(const Clock* clock, HealthState* health, CycleOptions options);
 
   // Something changed: a cycle soon. Thread-safe.
   void Notify(const std::string& cause) EXCLUDES(mutex_);

@@ -4,14 +4,17 @@
 
 #include "server/background_listener.h"
 #include "server/metrics_text.h"
+#include "server/process_metrics.h"
 
 namespace propscaler {
 
 HealthServer::HealthServer(const HealthState* state,
                            std::function<std::string()> status_page)
     : state_(state), server_(std::make_unique<httplib::Server>()) {
+  DeclareProcessMetrics(&GlobalMetrics());
   server_->Get("/metrics",
                [](const httplib::Request&, httplib::Response& response) {
+                 UpdateProcessMetrics(&GlobalMetrics());
                  response.set_content(RenderMetricsText(GlobalMetrics()),
                                       "text/plain; version=0.0.4");
                });

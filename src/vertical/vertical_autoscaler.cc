@@ -24,10 +24,6 @@ void DeclareVerticalMetrics(Metrics& metrics) {
                          "Patches of the target's container resources.");
   metrics.DeclareCounter("propscaler_vertical_config_rejected_total",
                          "Cycles that found an invalid config.");
-  metrics.DeclareGauge("propscaler_last_successful_cycle_timestamp_seconds",
-                       "Unix time of the last cycle that succeeded.");
-  metrics.DeclareCounter("propscaler_cycle_failures_total",
-                         "Cycles that failed.");
 }
 
 // The data key holding the config: the one named like the ConfigMap (as
@@ -434,14 +430,7 @@ void VerticalAutoscaler::CycleFinished(TimePoint start, const Status& status) {
     s.last_cycle = start;
     s.last_cycle_error = status.ok() ? "" : status.message();
   });
-  if (status.ok()) {
-    GlobalMetrics().Set(
-        "propscaler_last_successful_cycle_timestamp_seconds", {},
-        std::chrono::duration<double>(start.time_since_epoch()).count());
-  } else {
-    LOG(WARNING) << "cycle failed: " << status.message();
-    GlobalMetrics().Add("propscaler_cycle_failures_total");
-  }
+  if (!status.ok()) LOG(WARNING) << "cycle failed: " << status.message();
 }
 
 runtime::CycleHooks VerticalAutoscaler::Hooks() {

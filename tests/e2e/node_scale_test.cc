@@ -4,6 +4,7 @@
 
 #include "e2e/metrics_wait.h"
 #include "e2e/node_scale_fixture.h"
+#include "e2e/prometheus.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -47,6 +48,27 @@ TEST_F(NodeScaleTest, MetricsReportPodsGroupsAndScaleUps) {
        "# TYPE propscaler_scale_downs_total counter",
        "propscaler_api_requests_total{verb=\"POST\""},
       seconds(15)))
+      << propscaler->Report();
+}
+
+TEST_F(NodeScaleTest, PrometheusScrapesTheDocumentedSeries) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  CreatePod("web-0", "1500m");
+  const int port = FreePort();
+  auto propscaler = Start(
+      {"--scale-down-enabled=false", "--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForMetrics(
+      port, {"propscaler_scale_ups_total{node_group=\"small\"} 1"},
+      seconds(15)))
+      << propscaler->Report();
+  EXPECT_TRUE(PrometheusScrapes(
+      port, {"up{job=\"propscaler\"} == 1",
+             "propscaler_scale_ups_total{node_group=\"small\"} == 1",
+             "propscaler_node_group_size{node_group=\"small\",kind="
+             "\"max\"} == 10",
+             "propscaler_node_scale_loop_duration_seconds_count > 0",
+             "propscaler_last_cycle_timestamp_seconds > 0",
+             "propscaler_build_info == 1", "process_max_fds > 0"}))
       << propscaler->Report();
 }
 

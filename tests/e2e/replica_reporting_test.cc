@@ -2,10 +2,13 @@
 // the Prometheus text format, Events on the server (ScaledReplicas on the
 // target, InvalidParams on the ConfigMap, de-duplicated) and the /status page.
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "e2e/metrics_wait.h"
+#include "e2e/prometheus.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -66,6 +69,61 @@ TEST_F(ReplicaReportingTest, MetricsDescribeTheCycle) {
           "# TYPE propscaler_watch_restarts_total counter",
       },
       seconds(5)))
+      << propscaler->Report();
+}
+
+// The value of an unlabelled series on a /metrics page, or -1.
+double ValueOn(const std::string& page, const std::string& name) {
+  const std::string key = "\n" + name + " ";
+  const size_t at = ("\n" + page).find(key);
+  return at == std::string::npos
+             ? -1
+             : std::strtod(page.c_str() + at - 1 + key.size(), nullptr);
+}
+
+// What every Prometheus client exposes about its process, and the build.
+TEST_F(ReplicaReportingTest, MetricsDescribeTheProcessAndTheBuild) {
+  const double started =
+      std::chrono::duration<double>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  ASSERT_TRUE(WaitForMetrics(
+      port_,
+      {"# TYPE process_cpu_seconds_total counter",
+       "propscaler_build_info{version=\"" PROPSCALER_VERSION_FOR_TESTS
+       "\",revision=\""},
+      seconds(5)))
+      << propscaler->Report();
+  const std::string page = Page("/metrics");
+  const double rss = ValueOn(page, "process_resident_memory_bytes");
+  EXPECT_GT(rss, 1 << 20) << page;
+  EXPECT_LT(rss, 1 << 30) << page;
+  EXPECT_GT(ValueOn(page, "process_virtual_memory_bytes"), rss);
+  EXPECT_GE(ValueOn(page, "process_cpu_seconds_total"), 0);
+  const double open_fds = ValueOn(page, "process_open_fds");
+  EXPECT_GE(open_fds, 3) << page;
+  EXPECT_GE(ValueOn(page, "process_max_fds"), open_fds);
+  // Started by this test. /proc/stat's boot time is whole seconds and
+  // drifts from the wall clock by a few more, as for every client library.
+  const double start = ValueOn(page, "process_start_time_seconds");
+  EXPECT_GE(start, started - 5) << std::fixed << start << " " << started;
+  EXPECT_LE(start, started + 30) << page;
+}
+
+TEST_F(ReplicaReportingTest, PrometheusScrapesTheDocumentedSeries) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  EXPECT_TRUE(PrometheusScrapes(
+      port_, {"up{job=\"propscaler\"} == 1",
+              "propscaler_desired_replicas{target=\"deployment/coredns\"} == 4",
+              "propscaler_current_replicas{target=\"deployment/coredns\"} == 4",
+              "propscaler_nodes{state=\"schedulable\"} == 4",
+              "propscaler_cycle_duration_seconds_count > 0",
+              "propscaler_last_successful_cycle_timestamp_seconds > 0",
+              "propscaler_build_info == 1", "process_resident_memory_bytes > 0",
+              "rate(process_cpu_seconds_total[5s]) >= 0"}))
       << propscaler->Report();
 }
 

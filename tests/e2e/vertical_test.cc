@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "e2e/prometheus.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -288,6 +289,26 @@ TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
   EXPECT_NE(status->body.find("dns requests.cpu 100m -&gt; 140m"),
             std::string::npos)
       << status->body;
+}
+
+TEST_F(VerticalModeTest, PrometheusScrapesTheDocumentedSeries) {
+  StartServer();
+  CreateTargets();
+  const int port = FreePort();
+  std::vector<std::string> args = VerticalArgs("deployment/dns");
+  args.back() = "--healthz-port=" + std::to_string(port);
+  args.push_back(std::string("--default-config=") + kDnsConfig);
+  Process process(PropscalerBinary(), args);
+  ASSERT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "140m", &process));
+  EXPECT_TRUE(PrometheusScrapes(
+      port, {"up{job=\"propscaler\"} == 1",
+             "propscaler_vertical_computed{container=\"dns\",side="
+             "\"requests\",resource=\"cpu\"} == 0.14",
+             "propscaler_vertical_nodes == 4",
+             "propscaler_last_successful_cycle_timestamp_seconds > 0",
+             "propscaler_build_info == 1", "process_open_fds > 0"}))
+      << process.Report();
 }
 
 TEST_F(VerticalModeTest, DryRunWritesNothing) {

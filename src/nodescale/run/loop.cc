@@ -23,6 +23,8 @@ void DeclareMetrics() {
                  "Pending pods the scheduler marked Unschedulable.");
   m.DeclareCounter("propscaler_scale_ups_total",
                    "Scale-ups requested, by node group.");
+  m.DeclareCounter("propscaler_scale_up_failures_total",
+                   "Scale-ups the provider refused or failed, by node group.");
   m.DeclareCounter("propscaler_scale_downs_total",
                    "Nodes removed, by node group.");
   m.DeclareGauge("propscaler_node_group_size",
@@ -219,6 +221,8 @@ bool NodeScaleLoop::ScaleUp(Iteration* it) {
     if (!status.ok()) {
       LOG(WARNING) << "scale-up of " << group->name
                    << " failed: " << status.message();
+      GlobalMetrics().Add("propscaler_scale_up_failures_total",
+                          {{"node_group", group->name}}, 1);
       backoff_.Fail(group->name, it->now);
       continue;
     }
