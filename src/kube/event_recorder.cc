@@ -39,7 +39,11 @@ EventRecorder::~EventRecorder() {
   if (!sender_.joinable()) return;
   size_t left = 0;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    // What is queued still goes (a --once run's ScaledReplicas, the last
+    // scale-up's Events), for as long as a stopping process can wait.
+    std::unique_lock<std::mutex> lock(mutex_);
+    drained_.wait_for(lock, kDrainTime,
+                      [this] { return queue_.empty() && !posting_; });
     stopping_ = true;
     left = queue_.size();
     queue_.clear();
@@ -56,9 +60,12 @@ void EventRecorder::SendQueued() {
     if (stopping_) return;
     const Stamped next = std::move(queue_.front());
     queue_.pop_front();
+    posting_ = true;
     lock.unlock();
     Post(next);
     lock.lock();
+    posting_ = false;
+    if (queue_.empty()) drained_.notify_all();
   }
 }
 

@@ -39,8 +39,10 @@ class EventRecorder {
   EventRecorder(const Client* client, const Clock* clock, std::string component,
                 Duration repeat_after = std::chrono::minutes(10),
                 size_t queue_limit = 0);
-  // Drops what is still queued (logged) and joins the sender.
+  // Posts what is still queued for up to kDrainTime, drops the rest
+  // (logged) and joins the sender.
   ~EventRecorder();
+  static constexpr auto kDrainTime = std::chrono::seconds(5);
   EventRecorder(const EventRecorder&) = delete;
   EventRecorder& operator=(const EventRecorder&) = delete;
 
@@ -67,6 +69,8 @@ class EventRecorder {
   bool forbidden_ = false;
   std::deque<Stamped> queue_;
   std::condition_variable queued_;
+  std::condition_variable drained_;
+  bool posting_ = false;
   bool stopping_ = false;
   std::thread sender_;
 };

@@ -101,6 +101,17 @@ TEST(EventRecorderTest, AFullQueueDropsAndCountsWhatItCannotHold) {
   EXPECT_TRUE(WaitForEvents(cluster.store(), 4));
 }
 
+TEST(EventRecorderTest, WhatIsQueuedIsPostedBeforeTheRecorderGoes) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  {
+    kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+                                 std::chrono::minutes(10), /*queue_limit=*/100);
+    for (int i = 0; i < 50; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
+  }
+  EXPECT_EQ(sim::Events(cluster.store(), "default").size(), 50u);
+}
+
 TEST(EventRecorderTest, WithoutAQueueRecordPostsBeforeItReturns) {
   VirtualClock clock;
   memcluster::MemoryCluster cluster(&clock);
