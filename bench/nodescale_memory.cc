@@ -247,8 +247,23 @@ int64_t LoopsRun(int port) {
   Result<std::map<std::string, double>> values = ScrapeMetrics(port, kinds);
   if (!values.ok()) return 0;
   int64_t loops = 0;
-  for (const auto& [kind, count] : *values) loops += static_cast<int64_t>(count);
+  for (const auto& [kind, count] : *values)
+    loops += static_cast<int64_t>(count);
   return loops;
+}
+
+// The full loops run so far and their total time, by their histogram.
+struct LoopTime {
+  double count = 0;
+  double seconds = 0;
+};
+LoopTime FullLoopTime(int port) {
+  const std::string name = "propscaler_node_scale_loop_duration_seconds";
+  const std::string full = R"({kind="full"})";
+  Result<std::map<std::string, double>> values =
+      ScrapeMetrics(port, {name + "_count" + full, name + "_sum" + full});
+  if (!values.ok()) return {};
+  return {(*values)[name + "_count" + full], (*values)[name + "_sum" + full]};
 }
 
 double SecondsSince(std::chrono::steady_clock::time_point start) {
@@ -469,14 +484,17 @@ int Measure() {
     return 1;
   }
   const double seconds = SecondsSince(start);
-  // A loop at rest: the CPU of --rest_loops loops after those.
+  // A loop at rest: the CPU of --rest_loops loops after those, and the
+  // loops' own time from their histogram.
   const int64_t rest_from = LoopsRun(port);
-  // Polled once a second: scraping /metrics costs propscaler CPU too.
+  const LoopTime rest_start = FullLoopTime(port);
+  // Polled every 5 s: each scrape of /metrics costs propscaler CPU too.
   bool rested = false;
-  for (int waited = 0; !rested && waited < 300; ++waited) {
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+  for (int waited = 0; !rested && waited < 300; waited += 5) {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
     rested = LoopsRun(port) >= rest_from + FLAGS_rest_loops;
   }
+  const LoopTime rest_end = FullLoopTime(port);
   Result<ProcStats> rest = ReadProcStats(propscaler->pid());
   if (!rested || !rest.ok()) {
     std::cerr << "propscaler did not run " << FLAGS_rest_loops
@@ -502,8 +520,13 @@ int Measure() {
     std::printf(" (the server sends both lists in %.2fs: %.2fx)",
                 server_list_seconds, first_loop_seconds / server_list_seconds);
   }
-  std::printf("; a loop at rest: %.0f ms of CPU (over %d loops)\n", rest_cpu_ms,
-              FLAGS_rest_loops);
+  const double loops = rest_end.count - rest_start.count;
+  std::printf(
+      "; a loop at rest: %.0f ms of CPU (over %d loops), %.0f ms by its "
+      "histogram (%.0f full loops)\n",
+      rest_cpu_ms, FLAGS_rest_loops,
+      loops > 0 ? (rest_end.seconds - rest_start.seconds) * 1000 / loops : 0.0,
+      loops);
   std::fflush(stdout);
   if (FLAGS_bursts > 0 && cluster.real) {
     return MeasureBursts(cluster, std::move(propscaler), port);

@@ -137,7 +137,8 @@ void DeclareProcessMetrics(Metrics* metrics) {
 
 void UpdateProcessMetrics(Metrics* metrics) {
   Result<std::string> self_stat = ReadFile("/proc/self/stat");
-  Result<std::string> system_stat = ReadFile("/proc/stat");
+  // Only its boot time is read, which does not change: once.
+  static const Result<std::string> system_stat = ReadFile("/proc/stat");
   if (self_stat.ok() && system_stat.ok()) {
     Result<ProcessSample> sample = ParseProcessSample(
         *self_stat, *system_stat, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE));
