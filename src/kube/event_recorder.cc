@@ -1,11 +1,11 @@
 #include "kube/event_recorder.h"
 
 #include <glog/logging.h>
-#include <signal.h>
 
 #include <algorithm>
 
 #include "common/metrics.h"
+#include "common/stop_on_signals.h"
 
 namespace propscaler::kube {
 namespace {
@@ -23,16 +23,8 @@ EventRecorder::EventRecorder(const Client* client, const Clock* clock,
   if (queue_limit_ == 0) return;
   GlobalMetrics().DeclareCounter(
       kDropped, "Events not posted because the queue to the API was full.");
-  // SIGTERM and SIGINT are for the thread StopOnSignals starts to wait for;
-  // a thread started before it (this one, from the mode's set-up) would be
-  // handed them otherwise and the process would die of them.
-  sigset_t stop_signals, previous;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGTERM);
-  sigaddset(&stop_signals, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
-  sender_ = std::thread([this] { SendQueued(); });
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  // Started with the mode's set-up, before StopOnSignals.
+  sender_ = ThreadWithoutStopSignals([this] { SendQueued(); });
 }
 
 EventRecorder::~EventRecorder() {

@@ -74,6 +74,19 @@ class VerticalModeTest : public ReplicaClusterTest {
     return std::make_unique<Process>(PropscalerBinary(), args);
   }
 
+  // A propscaler serving on `port` that sizes the dns Deployment by the
+  // default config, once it has set the dns container's cpu request.
+  std::unique_ptr<Process> StartSizingDns(int port) {
+    StartServer();
+    CreateTargets();
+    std::unique_ptr<Process> process = StartVertical(
+        "deployment/dns", {"--healthz-port=" + std::to_string(port),
+                           std::string("--default-config=") + kDnsConfig});
+    EXPECT_TRUE(
+        WaitForResource(kDns, "dns", "requests", "cpu", "140m", process.get()));
+    return process;
+  }
+
   // "requests.cpu" of container `container` of the workload at `path`, or
   // "" when unset or unreadable.
   std::string Resource(const std::string& path, const std::string& container,
@@ -258,17 +271,10 @@ TEST_F(VerticalModeTest, AWatchedConfigMapIsFollowedWithinASecond) {
 }
 
 TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
-  StartServer();
-  CreateTargets();
   const int port = FreePort();
-  std::vector<std::string> args = VerticalArgs("deployment/dns");
-  args.back() = "--healthz-port=" + std::to_string(port);
-  args.push_back(std::string("--default-config=") + kDnsConfig);
-  Process process(PropscalerBinary(), args);
-  EXPECT_TRUE(
-      WaitForResource(kDns, "dns", "requests", "cpu", "140m", &process));
+  std::unique_ptr<Process> process = StartSizingDns(port);
   httplib::Result healthz = HealthGet(port, "/healthz");
-  ASSERT_TRUE(healthz) << process.Output();
+  ASSERT_TRUE(healthz) << process->Output();
   EXPECT_EQ(healthz->status, 200);
   httplib::Result last_poll = HealthGet(port, "/last-poll");
   ASSERT_TRUE(last_poll);
@@ -292,15 +298,8 @@ TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
 }
 
 TEST_F(VerticalModeTest, PrometheusScrapesTheDocumentedSeries) {
-  StartServer();
-  CreateTargets();
   const int port = FreePort();
-  std::vector<std::string> args = VerticalArgs("deployment/dns");
-  args.back() = "--healthz-port=" + std::to_string(port);
-  args.push_back(std::string("--default-config=") + kDnsConfig);
-  Process process(PropscalerBinary(), args);
-  ASSERT_TRUE(
-      WaitForResource(kDns, "dns", "requests", "cpu", "140m", &process));
+  std::unique_ptr<Process> process = StartSizingDns(port);
   EXPECT_TRUE(PrometheusScrapes(
       port, {"up{job=\"propscaler\"} == 1",
              "propscaler_vertical_computed{container=\"dns\",side="
@@ -308,7 +307,7 @@ TEST_F(VerticalModeTest, PrometheusScrapesTheDocumentedSeries) {
              "propscaler_vertical_nodes == 4",
              "propscaler_last_successful_cycle_timestamp_seconds > 0",
              "propscaler_build_info == 1", "process_open_fds > 0"}))
-      << process.Report();
+      << process->Report();
 }
 
 TEST_F(VerticalModeTest, DryRunWritesNothing) {

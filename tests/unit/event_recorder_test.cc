@@ -61,63 +61,64 @@ class Gate {
   bool open_ = false;
 };
 
-TEST(EventRecorderTest, WithAQueueRecordReturnsBeforeThePostAndItStillLands) {
-  VirtualClock clock;
-  memcluster::MemoryCluster cluster(&clock);
-  Gate gate;
-  cluster.SetFault([&](std::string_view call) {
-    return call == "create events" ? gate.Wait() : Status::Ok();
-  });
-  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+class EventRecorderTest : public ::testing::Test {
+ protected:
+  // From now on the API answers "create events" only once gate_ opens.
+  void HoldPosts() {
+    cluster_.SetFault([this](std::string_view call) {
+      return call == "create events" ? gate_.Wait() : Status::Ok();
+    });
+  }
+  size_t Posted() { return sim::Events(cluster_.store(), "default").size(); }
+
+  VirtualClock clock_;
+  memcluster::MemoryCluster cluster_{&clock_};
+  Gate gate_;
+};
+
+TEST_F(EventRecorderTest, WithAQueueRecordReturnsBeforeThePostAndItStillLands) {
+  HoldPosts();
+  kube::EventRecorder recorder(&cluster_.client(), &clock_, "propscaler",
                                std::chrono::minutes(10), /*queue_limit=*/10);
   // The API holds the first POST: Record still returns at once, every time.
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
   EXPECT_FALSE(recorder.Record(PodEvent(0)));  // de-duplicated as before
-  gate.WaitForWaiters(1);
-  EXPECT_TRUE(sim::Events(cluster.store(), "default").empty());
-  gate.Open();
-  EXPECT_TRUE(WaitForEvents(cluster.store(), 5));
+  gate_.WaitForWaiters(1);
+  EXPECT_EQ(Posted(), 0u);
+  gate_.Open();
+  EXPECT_TRUE(WaitForEvents(cluster_.store(), 5));
 }
 
-TEST(EventRecorderTest, AFullQueueDropsAndCountsWhatItCannotHold) {
-  VirtualClock clock;
-  memcluster::MemoryCluster cluster(&clock);
-  Gate gate;
-  cluster.SetFault([&](std::string_view call) {
-    return call == "create events" ? gate.Wait() : Status::Ok();
-  });
+TEST_F(EventRecorderTest, AFullQueueDropsAndCountsWhatItCannotHold) {
+  HoldPosts();
   const double dropped_before =
       GlobalMetrics().Value("propscaler_events_dropped_total");
-  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+  kube::EventRecorder recorder(&cluster_.client(), &clock_, "propscaler",
                                std::chrono::minutes(10), /*queue_limit=*/3);
   EXPECT_TRUE(recorder.Record(PodEvent(0)));
-  gate.WaitForWaiters(1);  // the sender holds event 0: the queue is empty
+  gate_.WaitForWaiters(1);  // the sender holds event 0: the queue is empty
   for (int i = 1; i <= 3; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
   EXPECT_FALSE(recorder.Record(PodEvent(4)));
   EXPECT_FALSE(recorder.Record(PodEvent(5)));
   EXPECT_EQ(GlobalMetrics().Value("propscaler_events_dropped_total"),
             dropped_before + 2);
-  gate.Open();
-  EXPECT_TRUE(WaitForEvents(cluster.store(), 4));
+  gate_.Open();
+  EXPECT_TRUE(WaitForEvents(cluster_.store(), 4));
 }
 
-TEST(EventRecorderTest, WhatIsQueuedIsPostedBeforeTheRecorderGoes) {
-  VirtualClock clock;
-  memcluster::MemoryCluster cluster(&clock);
+TEST_F(EventRecorderTest, WhatIsQueuedIsPostedBeforeTheRecorderGoes) {
   {
-    kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler",
+    kube::EventRecorder recorder(&cluster_.client(), &clock_, "propscaler",
                                  std::chrono::minutes(10), /*queue_limit=*/100);
     for (int i = 0; i < 50; ++i) EXPECT_TRUE(recorder.Record(PodEvent(i)));
   }
-  EXPECT_EQ(sim::Events(cluster.store(), "default").size(), 50u);
+  EXPECT_EQ(Posted(), 50u);
 }
 
-TEST(EventRecorderTest, WithoutAQueueRecordPostsBeforeItReturns) {
-  VirtualClock clock;
-  memcluster::MemoryCluster cluster(&clock);
-  kube::EventRecorder recorder(&cluster.client(), &clock, "propscaler");
+TEST_F(EventRecorderTest, WithoutAQueueRecordPostsBeforeItReturns) {
+  kube::EventRecorder recorder(&cluster_.client(), &clock_, "propscaler");
   EXPECT_TRUE(recorder.Record(PodEvent(0)));
-  EXPECT_EQ(sim::Events(cluster.store(), "default").size(), 1u);
+  EXPECT_EQ(Posted(), 1u);
 }
 
 }  // namespace
