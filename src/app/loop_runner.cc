@@ -29,6 +29,9 @@ int RunLoop(const Clock& clock, const HealthState* health,
   for (const std::string& line : loop.start_lines) LOG(INFO) << line;
   std::thread elector;
   if (loop.elector != nullptr) {
+    const kube::LeaderView view = loop.elector->View();
+    LOG(INFO) << "leader election on lease " << view.lease << " as "
+              << view.identity << ": acting once it holds the lease";
     elector = clock.StartThread([&] { loop.elector->Run(&stop); });
   }
   const int code = loop.run(&stop);

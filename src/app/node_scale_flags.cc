@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "app/duration_flags.h"
 #include "common/duration.h"
 #include "common/object_names.h"
 #include "nodescale/expander/chain.h"
@@ -79,41 +80,9 @@ DEFINE_string(initial_node_group_backoff_duration, "5m",
               "node-scale: first backoff of a failed group.");
 DEFINE_string(max_node_group_backoff_duration, "30m",
               "node-scale: longest backoff of a failed group.");
-DEFINE_bool(leader_elect, true,
-            "node-scale: elect a leader with a Lease before acting.");
-DEFINE_string(leader_elect_lease_duration, "15s",
-              "node-scale: lease duration.");
-DEFINE_string(leader_elect_renew_deadline, "10s",
-              "node-scale: the leader stops acting when it has not renewed "
-              "for this long.");
-DEFINE_string(leader_elect_retry_period, "2s",
-              "node-scale: time between lease attempts.");
-DEFINE_string(leader_elect_resource_name, "propscaler",
-              "node-scale: name of the Lease.");
 
 namespace propscaler {
 namespace {
-
-// The flag's name as users write it (dashes) and its current value.
-std::pair<std::string, std::string> DashedFlag(const char* name) {
-  std::string value;
-  gflags::GetCommandLineOption(name, &value);
-  std::string dashed = name;
-  std::replace(dashed.begin(), dashed.end(), '_', '-');
-  return {dashed, value};
-}
-
-// Parses each duration flag into its target; stops at the first error.
-Status ParseDurations(
-    const std::vector<std::pair<const char*, Duration*>>& flags) {
-  for (const auto& [name, target] : flags) {
-    const auto [dashed, value] = DashedFlag(name);
-    Result<std::chrono::milliseconds> parsed = ParseDuration(dashed, value);
-    if (!parsed.ok()) return parsed.status();
-    *target = *parsed;
-  }
-  return Status::Ok();
-}
 
 std::set<std::string, std::less<>> SplitComma(const std::string& text) {
   std::set<std::string, std::less<>> out;
@@ -164,19 +133,6 @@ Status CheckCounts() {
   return chain.status();
 }
 
-// Timers that must be positive: a zero would spin or act at once.
-Status CheckPositive(
-    const std::vector<std::pair<const char*, Duration>>& durations) {
-  for (const auto& [flag, value] : durations) {
-    if (value <= Duration::zero()) {
-      const auto [dashed, current] = DashedFlag(flag);
-      return Status::Invalid("--" + dashed + "=" + current +
-                             ": want a duration above zero");
-    }
-  }
-  return Status::Ok();
-}
-
 Status CheckProvider(const NodeScaleSettings& s) {
   if (s.cloud_provider != "kwok" && s.cloud_provider != "clusterapi") {
     return Status::Invalid("--cloud-provider=" + s.cloud_provider +
@@ -199,7 +155,7 @@ Status CheckProvider(const NodeScaleSettings& s) {
         std::to_string(FLAGS_scale_down_utilization_threshold) +
         ": want a number from 0 to 1");
   }
-  return CheckDns1123Subdomain("leader-elect-resource-name", s.election.name);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -231,14 +187,11 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.cloud_provider = FLAGS_cloud_provider;
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
-  s.leader_elect = FLAGS_leader_elect;
-  s.election.namespace_ = ns;
-  s.election.name = FLAGS_leader_elect_resource_name;
   if (Status st = CheckProvider(s); !st.ok()) return st;
   if (Status st = CheckCounts(); !st.ok()) return st;
   if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
   loop.scale_down.limits = loop.scale_up.limits;
-  Status durations = ParseDurations({
+  Status durations = ParseDurationFlags({
       {"scan_interval", &loop.scan_interval},
       {"new_pod_scale_up_delay", &loop.new_pod_scale_up_delay},
       {"batch_idle_duration", &loop.batch.idle},
@@ -250,19 +203,13 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"scale_down_delay_after_add", &loop.delays.delay_after_add},
       {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
       {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},
-      {"leader_elect_lease_duration", &s.election.lease_duration},
-      {"leader_elect_renew_deadline", &s.election.renew_deadline},
-      {"leader_elect_retry_period", &s.election.retry_period},
   });
   if (!durations.ok()) return durations;
-  Status positive = CheckPositive({
+  Status positive = CheckPositiveDurations({
       {"scan_interval", loop.scan_interval},
       {"max_node_provision_time", loop.max_node_provision_time},
       {"batch_idle_duration", loop.batch.idle},
       {"batch_max_duration", loop.batch.max},
-      {"leader_elect_lease_duration", s.election.lease_duration},
-      {"leader_elect_renew_deadline", s.election.renew_deadline},
-      {"leader_elect_retry_period", s.election.retry_period},
   });
   if (!positive.ok()) return positive;
   if (loop.batch.idle > loop.batch.max) {
@@ -274,11 +221,6 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
     return Status::Invalid(
         "--initial-node-group-backoff-duration must not be longer than "
         "--max-node-group-backoff-duration");
-  }
-  if (s.election.renew_deadline >= s.election.lease_duration) {
-    return Status::Invalid(
-        "--leader-elect-renew-deadline must be shorter than "
-        "--leader-elect-lease-duration");
   }
   return s;
 }

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "common/status.h"
-#include "kube/leader_election.h"
 #include "nodescale/run/loop.h"
 
 namespace propscaler {
@@ -18,8 +17,6 @@ struct NodeScaleSettings {
   std::string cloud_provider;
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
-  bool leader_elect = true;
-  kube::LeaderElectionConfig election;
 };
 
 // From the flags; `ns` is the namespace already resolved (may be set

@@ -3,13 +3,12 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 #include <malloc.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <optional>
-#include <random>
 
 #include "app/api_session.h"
+#include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/node_scale_flags.h"
 #include "app/shared_flags.h"
@@ -24,13 +23,6 @@
 
 namespace propscaler {
 namespace {
-
-std::string Identity() {
-  char host[256] = {};
-  gethostname(host, sizeof(host) - 1);
-  std::mt19937_64 random{std::random_device{}()};
-  return std::string(host) + "_" + std::to_string(random() % 1000000000);
-}
 
 std::unique_ptr<nodescale::Provider> MakeProvider(
     const kube::KubeApi* api, const Clock* clock,
@@ -77,6 +69,12 @@ int RunNodeScaleMode() {
     LOG(ERROR) << settings.status().message();
     return kExitUsage;
   }
+  Result<LeaderElectionSettings> election =
+      LeaderElectionFromFlags(/*elect_by_default=*/true, "propscaler", "");
+  if (!election.ok()) {
+    LOG(ERROR) << election.status().message();
+    return kExitUsage;
+  }
   Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
   if (!config.ok()) {
     LOG(ERROR) << config.status().message();
@@ -89,8 +87,7 @@ int RunNodeScaleMode() {
     return kExitUsage;
   }
   settings->loop.namespace_ = *ns;
-  settings->election.namespace_ = *ns;
-  settings->election.identity = Identity();
+  election->config.namespace_ = *ns;
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, settings->loop.scan_interval);
   const kube::KubeApi& api = session.api;
@@ -133,41 +130,43 @@ int RunNodeScaleMode() {
             "(autoscaling.x-k8s.io)."},
         nothing_to_notify);
   }
-  kube::LeaderElector elector(&api, settings->election, &clock);
-  const bool elect = settings->leader_elect;
-  std::function<bool()> may_act = [&] { return !elect || elector.IsLeader(); };
+  Leadership leadership(&api, &clock, *election);
+  const std::function<bool()> may_act = leadership.MayActFunction();
   std::unique_ptr<nodescale::Provider> provider =
       MakeProvider(&api, &clock, *settings);
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
                                 &clock, settings->loop, may_act);
 
-  return RunLoop(
-      clock, &session.health,
-      {.run =
-           [&](StopSignal* stop) {
-             pods.Start(stop);
-             nodes.Start(stop);
-             pdbs.Start(stop);
-             if (buffers) buffers->Start(stop);
-             nodescale::RunEveryScanInterval(
-                 &loop, &state, &pending, may_act, settings->loop.scan_interval,
-                 &session.health, stop, &ReturnFreePages);
-             stop->Stop();
-             pods.Join();
-             nodes.Join();
-             pdbs.Join();
-             if (buffers) buffers->Join();
-             return 0;
-           },
-       .status_page =
-           [&loop] { return RenderNodeScaleStatusPage(loop.LastReport()); },
-       .start_lines = {"propscaler " PROPSCALER_VERSION
-                       " node-scale mode, provider " +
-                       settings->cloud_provider + ", namespace " +
-                       settings->loop.namespace_ + ", identity " +
-                       settings->election.identity + ", against " +
-                       config->server},
-       .elector = elect ? &elector : nullptr});
+  return RunLoop(clock, &session.health,
+                 {.run =
+                      [&](StopSignal* stop) {
+                        pods.Start(stop);
+                        nodes.Start(stop);
+                        pdbs.Start(stop);
+                        if (buffers) buffers->Start(stop);
+                        nodescale::RunEveryScanInterval(
+                            &loop, &state, &pending, may_act,
+                            settings->loop.scan_interval, &session.health, stop,
+                            &ReturnFreePages);
+                        stop->Stop();
+                        pods.Join();
+                        nodes.Join();
+                        pdbs.Join();
+                        if (buffers) buffers->Join();
+                        return 0;
+                      },
+                  .status_page =
+                      [&loop, &leadership] {
+                        return RenderNodeScaleStatusPage(loop.LastReport(),
+                                                         leadership.View());
+                      },
+                  .start_lines = {"propscaler " PROPSCALER_VERSION
+                                  " node-scale mode, provider " +
+                                  settings->cloud_provider + ", namespace " +
+                                  settings->loop.namespace_ + ", identity " +
+                                  election->config.identity + ", against " +
+                                  config->server},
+                  .elector = leadership.elector()});
 }
 
 }  // namespace propscaler

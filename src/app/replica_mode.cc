@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "app/api_session.h"
+#include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
 #include "app/shared_flags.h"
@@ -66,8 +67,17 @@ int RunReplicaMode() {
     LOG(ERROR) << options.status().message();
     return kExitUsage;
   }
+  Result<LeaderElectionSettings> election = LeaderElectionFromFlags(
+      /*elect_by_default=*/false, "propscaler-replicas-" + options->configmap,
+      options->namespace_);
+  if (!election.ok()) {
+    LOG(ERROR) << election.status().message();
+    return kExitUsage;
+  }
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, options->poll_period);
+  Leadership leadership(&session.api, &clock, *election);
+  options->may_act = leadership.MayActFunction();
   ReplicaStatusBoard board;
   ReplicaAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
                                &session.events, &board);
@@ -83,10 +93,11 @@ int RunReplicaMode() {
   return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },
-                  [&board, &clock] {
-                    return RenderStatusPage(board.Snapshot(), clock.Now());
+                  [&board, &clock, &leadership] {
+                    return RenderStatusPage(board.Snapshot(), clock.Now(),
+                                            leadership.View());
                   },
-                  start_lines});
+                  start_lines, leadership.elector()});
 }
 
 }  // namespace propscaler

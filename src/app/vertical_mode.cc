@@ -3,9 +3,11 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "app/api_session.h"
+#include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
@@ -74,21 +76,33 @@ int RunVerticalMode() {
     LOG(ERROR) << options.status().message();
     return kExitUsage;
   }
+  std::string target = options->target.ToString();
+  std::replace(target.begin(), target.end(), '/', '-');
+  Result<LeaderElectionSettings> election = LeaderElectionFromFlags(
+      /*elect_by_default=*/false, "propscaler-vertical-" + target,
+      options->namespace_);
+  if (!election.ok()) {
+    LOG(ERROR) << election.status().message();
+    return kExitUsage;
+  }
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, options->poll_period);
+  Leadership leadership(&session.api, &clock, *election);
+  options->may_act = leadership.MayActFunction();
   VerticalStatusBoard board;
   VerticalAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
                                 &session.events, &board);
-  return RunLoop(
-      clock, &session.health,
-      {[&] { return autoscaler.RunOnce(); },
-       [&](StopSignal* stop) { return autoscaler.Run(stop); },
-       [&board, &clock] {
-         return RenderVerticalStatusPage(board.Snapshot(), clock.Now());
-       },
-       {"propscaler " PROPSCALER_VERSION " sizing " +
-        options->target.ToString() + " in namespace " + options->namespace_ +
-        " against " + config->server}});
+  return RunLoop(clock, &session.health,
+                 {[&] { return autoscaler.RunOnce(); },
+                  [&](StopSignal* stop) { return autoscaler.Run(stop); },
+                  [&board, &clock, &leadership] {
+                    return RenderVerticalStatusPage(
+                        board.Snapshot(), clock.Now(), leadership.View());
+                  },
+                  {"propscaler " PROPSCALER_VERSION " sizing " +
+                   options->target.ToString() + " in namespace " +
+                   options->namespace_ + " against " + config->server},
+                  leadership.elector()});
 }
 
 }  // namespace propscaler

@@ -44,10 +44,7 @@ VirtualClock::~VirtualClock() {
   if (participating_in == this) participating_in = nullptr;
 }
 
-TimePoint VirtualClock::Now() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return now_;
-}
+TimePoint VirtualClock::Now() const { return now_.load(); }
 
 bool VirtualClock::ReadyLocked(const Waiter& waiter) const {
   return *waiter.ready && (*waiter.ready)();
@@ -81,7 +78,7 @@ void VirtualClock::ProgressLocked() const {
   LOG_IF(FATAL, first->deadline == TimePoint::max())
       << "virtual clock: all " << participants_
       << " threads wait with no deadline and none can proceed (deadlock)";
-  now_ = std::max(now_, first->deadline);
+  now_ = std::max(now_.load(), first->deadline);
   ReleaseLocked(first);
 }
 
@@ -92,7 +89,8 @@ bool VirtualClock::WaitUntil(TimePoint deadline,
          "(start threads with Clock::StartThread)";
   std::unique_lock<std::mutex> lock(mutex_);
   Waiter waiter{deadline, arrivals_++, &ready};
-  if (deadline <= now_ || ReadyLocked(waiter)) return ReadyLocked(waiter);
+  if (deadline <= now_.load() || ReadyLocked(waiter))
+    return ReadyLocked(waiter);
   waiters_.push_back(&waiter);
   ++waiting_;
   ProgressLocked();
@@ -123,9 +121,10 @@ std::thread VirtualClock::StartThread(std::function<void()> body) const {
 
 void VirtualClock::Advance(Duration by) {
   std::lock_guard<std::mutex> lock(mutex_);
-  now_ += by;
+  now_ = now_.load() + by;
   for (Waiter* waiter : waiters_) {
-    if (!waiter->released && waiter->deadline <= now_) ReleaseLocked(waiter);
+    if (!waiter->released && waiter->deadline <= now_.load())
+      ReleaseLocked(waiter);
   }
   ProgressLocked();
 }

@@ -10,6 +10,7 @@
 #ifndef PROPSCALER_COMMON_CLOCK_H_
 #define PROPSCALER_COMMON_CLOCK_H_
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -109,7 +110,9 @@ class VirtualClock : public Clock {
   void ProgressLocked() const;
 
   mutable std::mutex mutex_;
-  mutable TimePoint now_;
+  // Written under mutex_, read without it: a wait's `ready` may read the
+  // time (a lease's deadline) while the clock holds mutex_.
+  mutable std::atomic<TimePoint> now_;
   mutable int participants_ = 1;  // the thread that made the clock
   mutable int waiting_ = 0;       // waiters not yet released
   mutable uint64_t arrivals_ = 0;

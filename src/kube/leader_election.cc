@@ -2,8 +2,12 @@
 
 #include <glog/logging.h>
 
+#include "common/metrics.h"
+
 namespace propscaler::kube {
 namespace {
+
+constexpr char kLeaderGauge[] = "leader_election_master_status";
 
 bool SameRecord(const Lease& a, const Lease& b) {
   return a.holder == b.holder && a.renew_time == b.renew_time &&
@@ -24,7 +28,11 @@ LeaseAction DecideLeaseAction(const LeaseObservation& seen,
 
 LeaderElector::LeaderElector(const Client* api, LeaderElectionConfig config,
                              const Clock* clock)
-    : api_(api), config_(std::move(config)), clock_(clock) {}
+    : api_(api), config_(std::move(config)), clock_(clock) {
+  GlobalMetrics().DeclareGauge(
+      kLeaderGauge,
+      "1 while this candidate holds the Lease named by name and acts, else 0.");
+}
 
 void LeaderElector::Observe(const std::optional<Lease>& lease) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -88,8 +96,14 @@ bool LeaderElector::TryAcquireOrRenew() {
               << config_.namespace_ << "/" << config_.name;
   }
   Observe(*written);
-  std::lock_guard<std::mutex> lock(mutex_);
-  renewed_at_ = attempt;
+  bool gained;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    gained = !renewed_at_.has_value() ||
+             attempt - *renewed_at_ >= config_.renew_deadline;
+    renewed_at_ = attempt;
+  }
+  if (gained) clock_->Notify();
   return true;
 }
 
@@ -99,10 +113,20 @@ bool LeaderElector::IsLeader() const {
          clock_->Now() - *renewed_at_ < config_.renew_deadline;
 }
 
+LeaderView LeaderElector::View() const {
+  LeaderView view{config_.namespace_ + "/" + config_.name, config_.identity, "",
+                  IsLeader()};
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (seen_.lease.has_value()) view.holder = seen_.lease->holder;
+  return view;
+}
+
 void LeaderElector::Run(StopSignal* stop) {
   bool was_leader = false;
   while (!stop->stopped()) {
     const bool leader = TryAcquireOrRenew();
+    GlobalMetrics().Set(kLeaderGauge, {{"name", config_.name}},
+                        leader && IsLeader() ? 1 : 0);
     if (was_leader && !IsLeader()) {
       LOG(WARNING) << "leader election: " << config_.identity << " lost lease "
                    << config_.namespace_ << "/" << config_.name

@@ -14,7 +14,9 @@
 // can only fail a renewal, never overwrite another candidate.
 //
 // Thread-safe: Run() renews on its own thread while IsLeader() is read by
-// the loop.
+// the loop. Becoming leader notifies the clock, so a loop waiting on it
+// (runtime::CycleDriver) acts at once; the gauge
+// leader_election_master_status{name} (client-go's) is 1 while leading.
 #ifndef PROPSCALER_KUBE_LEADER_ELECTION_H_
 #define PROPSCALER_KUBE_LEADER_ELECTION_H_
 
@@ -46,6 +48,14 @@ struct LeaseObservation {
   TimePoint changed_at;
 };
 
+// Who leads, as /status shows it.
+struct LeaderView {
+  std::string lease;     // "namespace/name"
+  std::string identity;  // this candidate's
+  std::string holder;    // the lease's holder as last read; "" when none
+  bool leader = false;   // this candidate acts
+};
+
 enum class LeaseAction { kCreate, kRenew, kTakeOver, kWait };
 
 // Pure: whether to create the lease, renew ours, take over an expired one,
@@ -64,6 +74,7 @@ class LeaderElector {
   bool TryAcquireOrRenew();
   // Whether this candidate renewed within the renew deadline.
   bool IsLeader() const;
+  LeaderView View() const;
   // Rounds every retry period until `stop`.
   void Run(StopSignal* stop);
   const std::string& identity() const { return config_.identity; }

@@ -94,6 +94,12 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   desired.annotations[kDefaultParamsHashAnnotation] =
       HashConfigMapData(defaults);
   const bool create = action == DefaultParamsAction::kCreate;
+  if (Status leading = runtime::CheckStillLeading(
+          options_.may_act, (create ? "creating " : "updating ") +
+                                ConfigMapRef() + " from --default-params");
+      !leading.ok()) {
+    return leading;
+  }
   if (options_.dry_run) {
     LOG(INFO) << "dry run: would " << (create ? "create " : "update ")
               << ConfigMapRef() << " from --default-params";
@@ -240,6 +246,11 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
             << " to " << desired << " replicas (" << DescribeCounts(counts)
             << ")";
   if (options_.dry_run) return Status::Ok();
+  if (Status leading = runtime::CheckStillLeading(
+          options_.may_act, "scaling " + target.ToString());
+      !leading.ok()) {
+    return leading;
+  }
   Result<kube::Scale> written =
       scale_writer_.Write(options_.namespace_, target, read, desired);
   if (!written.ok()) return written.status();
@@ -313,6 +324,7 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
             return CycleDriver::JoinErrors(
                 {node_watch_.LastError(), config_map_->LastError()});
           },
+      .may_act = options_.may_act,
   };
 }
 

@@ -21,6 +21,7 @@
 #define PROPSCALER_REPLICAS_AUTOSCALER_H_
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -62,6 +63,9 @@ struct AutoscalerOptions {
   std::chrono::seconds poll_period{10};
   int max_sync_failures = 0;  // 0: never exit
   bool dry_run = false;
+  // Leader election: while false, no cycle runs and nothing is written
+  // (empty: always acts).
+  std::function<bool()> may_act;
 };
 
 class ReplicaAutoscaler : public runtime::Loop {

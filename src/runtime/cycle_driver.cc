@@ -12,6 +12,7 @@ constexpr char kLastCycle[] = "propscaler_last_cycle_timestamp_seconds";
 constexpr char kLastSuccess[] =
     "propscaler_last_successful_cycle_timestamp_seconds";
 constexpr char kFailures[] = "propscaler_cycle_failures_total";
+constexpr char kBecameLeader[] = "became leader";
 
 // The same three series in every mode, for the alerting rules.
 void CountOutcome(TimePoint now, const Status& status) {
@@ -27,6 +28,13 @@ void CountOutcome(TimePoint now, const Status& status) {
 }
 
 }  // namespace
+
+Status CheckStillLeading(const std::function<bool()>& may_act,
+                         const std::string& what) {
+  if (!may_act || may_act()) return Status::Ok();
+  return Status::Unavailable("not " + what +
+                             ": this replica no longer holds the lease");
+}
 
 CycleDriver::CycleDriver(const Clock* clock, HealthState* health,
                          CycleOptions options)
@@ -56,6 +64,14 @@ bool CycleDriver::changed() const {
   return changed_;
 }
 
+bool CycleDriver::MayAct(const CycleHooks& hooks) const {
+  return !hooks.may_act || hooks.may_act();
+}
+
+bool CycleDriver::BecameLeader(const CycleHooks& hooks) const {
+  return hooks.may_act && !acting_ && hooks.may_act();
+}
+
 std::string CycleDriver::WaitForPeriodOrDue(StopSignal* stop,
                                             const CycleHooks& hooks) {
   if (!next_period_) next_period_ = clock_->Now() + options_.poll_period;
@@ -63,7 +79,9 @@ std::string CycleDriver::WaitForPeriodOrDue(StopSignal* stop,
     health_->Heartbeat();
     const std::optional<TimePoint> due = hooks.due();
     const TimePoint wake = due ? std::min(*due, *next_period_) : *next_period_;
-    stop->WaitUntil(wake, [&] { return hooks.due() != due; });
+    stop->WaitUntil(wake,
+                    [&] { return hooks.due() != due || BecameLeader(hooks); });
+    if (BecameLeader(hooks)) return kBecameLeader;
     const TimePoint now = clock_->Now();
     const std::optional<TimePoint> due_now = hooks.due();
     if (due_now && now >= *due_now) return hooks.due_cause;
@@ -84,11 +102,11 @@ std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready,
           ? std::min(options_.ready_check, options_.poll_period)
           : options_.poll_period;
   const TimePoint deadline = clock_->Now() + wait;
-  if (options_.cycle_on_change || !ready) {
-    stop->WaitUntil(deadline, [this] { return changed(); });
-  } else {
-    stop->WaitFor(wait);
-  }
+  const bool on_change = options_.cycle_on_change || !ready;
+  stop->WaitUntil(deadline, [&] {
+    return (on_change && changed()) || BecameLeader(hooks);
+  });
+  if (BecameLeader(hooks)) return kBecameLeader;
   // The first cycle, on the first complete lists, runs at once.
   const bool cycled_before = last_cycle_start_ != TimePoint{};
   if (options_.cycle_on_change && cycled_before && changed()) {
@@ -111,9 +129,13 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
     const TimePoint start = clock_->Now();
     Status status = hooks.ready();
     const bool ready = status.ok();
-    if (ready) {
+    acting_ = MayAct(hooks);
+    if (ready && acting_) {
       last_cycle_start_ = start;
       status = hooks.cycle(start, cause);
+      // Lost the lease meanwhile: what was not written is the next
+      // leader's to write.
+      if (!MayAct(hooks)) status = Status::Ok();
     }
     status = JoinErrors(
         {status, hooks.staleness ? hooks.staleness() : Status::Ok()});

@@ -11,7 +11,8 @@
 // propscaler_last_successful_cycle_timestamp_seconds,
 // propscaler_cycle_failures_total) the outcome, and counts consecutive
 // failures against
-// --max-sync-failures. All waits go through the stop signal's clock.
+// --max-sync-failures. A standby (CycleHooks::may_act) runs no cycles. All
+// waits go through the stop signal's clock.
 #ifndef PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
 #define PROPSCALER_RUNTIME_CYCLE_DRIVER_H_
 
@@ -45,6 +46,12 @@ struct CycleHooks {
   // move the poll period's rhythm.
   std::function<std::optional<TimePoint>()> due;
   std::string due_cause = "due";
+  // Optional: whether this process may act (leader election). While it may
+  // not, a turn runs no cycle and reports only what readiness and
+  // staleness say (a standby's watches stay warm and watched); a cycle
+  // during which the lease was lost is not a failure. Gaining it starts a
+  // cycle at once (the elector notifies the clock).
+  std::function<bool()> may_act;
 };
 
 struct CycleOptions {
@@ -57,6 +64,12 @@ struct CycleOptions {
   // change (zero: every poll period), for owners whose stores notify none.
   Duration ready_check = Duration::zero();
 };
+
+// Right before a write: OK while `may_act` holds (empty: always), else why
+// `what` is not written. A leader paused past its lease must not write when
+// it wakes, even in the middle of a cycle.
+Status CheckStillLeading(const std::function<bool()>& may_act,
+                         const std::string& what);
 
 class CycleDriver {
  public:
@@ -86,12 +99,16 @@ class CycleDriver {
   // hooks say is due sooner.
   std::string WaitForPeriodOrDue(StopSignal* stop, const CycleHooks& hooks);
   bool changed() const EXCLUDES(mutex_);
+  bool MayAct(const CycleHooks& hooks) const;
+  // Whether a standby has become leader since its last turn.
+  bool BecameLeader(const CycleHooks& hooks) const;
 
   const Clock* clock_;
   HealthState* health_;
   const CycleOptions options_;
   TimePoint last_cycle_start_{};          // the loop's thread only
   std::optional<TimePoint> next_period_;  // the loop's thread only
+  bool acting_ = false;                   // the loop's thread only
 
   mutable Mutex mutex_;
   bool changed_ GUARDED_BY(mutex_) = false;

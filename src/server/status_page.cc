@@ -91,9 +91,19 @@ void RenderDecisions(std::ostringstream& out, const ReplicaStatus& status,
   out << "</table>";
 }
 
+std::string DescribeLeader(const kube::LeaderView& leader) {
+  const std::string lease = " (lease " + EscapeMarkup(leader.lease) + ")";
+  if (leader.leader) return "<span class=ok>leader</span>" + lease;
+  return "standby: " +
+         (leader.holder.empty() ? std::string("no leader yet")
+                                : EscapeMarkup(leader.holder) + " leads") +
+         lease;
+}
+
 void RenderHead(std::ostringstream& out, const std::string& subtitle,
                 std::chrono::system_clock::time_point last_cycle,
-                const std::string& last_error) {
+                const std::string& last_error,
+                const std::optional<kube::LeaderView>& leader) {
   out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
          "<meta http-equiv=refresh content=5>"
          "<title>propscaler status</title><style>"
@@ -101,8 +111,12 @@ void RenderHead(std::ostringstream& out, const std::string& subtitle,
       << subtitle << " &middot; last cycle " << FormatTime(last_cycle) << " "
       << (last_error.empty() ? std::string("<span class=ok>ok</span>")
                              : "<span class=bad>failed: " +
-                                   EscapeMarkup(last_error) + "</span>")
-      << "</p>";
+                                   EscapeMarkup(last_error) + "</span>");
+  if (leader.has_value()) {
+    out << "<br>" << DescribeLeader(*leader) << " &middot; this replica "
+        << EscapeMarkup(leader->identity);
+  }
+  out << "</p>";
 }
 
 std::string CurrentValue(const VerticalStatus& status,
@@ -168,12 +182,13 @@ void RenderResizes(std::ostringstream& out, const VerticalStatus& status,
 }  // namespace
 
 std::string RenderVerticalStatusPage(
-    const VerticalStatus& status, std::chrono::system_clock::time_point now) {
+    const VerticalStatus& status, std::chrono::system_clock::time_point now,
+    const std::optional<kube::LeaderView>& leader) {
   std::ostringstream out;
   RenderHead(out,
              "vertical mode: " + EscapeMarkup(status.target) +
                  " in namespace " + EscapeMarkup(status.namespace_),
-             status.last_cycle, status.last_cycle_error);
+             status.last_cycle, status.last_cycle_error, leader);
   out << "<h2>Cluster</h2>";
   Card(out, "nodes", status.counts.nodes);
   Card(out, "cores", status.counts.cores);
@@ -192,10 +207,12 @@ std::string RenderVerticalStatusPage(
   return out.str();
 }
 
-std::string RenderNodeScaleStatusPage(const nodescale::StatusReport& report) {
+std::string RenderNodeScaleStatusPage(
+    const nodescale::StatusReport& report,
+    const std::optional<kube::LeaderView>& leader) {
   std::ostringstream out;
   RenderHead(out, "node-scale mode", report.time,
-             report.health == "Healthy" ? "" : report.health);
+             report.health == "Healthy" ? "" : report.health, leader);
   out << "<h2>Node groups</h2><table><tr><th>group</th><th>min</th>"
          "<th>max</th><th>target</th><th>ready</th><th>upcoming</th>"
          "<th>backed off until</th></tr>";
@@ -235,12 +252,13 @@ std::string RenderNodeScaleStatusPage(const nodescale::StatusReport& report) {
 }
 
 std::string RenderStatusPage(const ReplicaStatus& status,
-                             std::chrono::system_clock::time_point now) {
+                             std::chrono::system_clock::time_point now,
+                             const std::optional<kube::LeaderView>& leader) {
   std::ostringstream out;
   RenderHead(out,
              "params from configmap " + EscapeMarkup(status.namespace_) + "/" +
                  EscapeMarkup(status.configmap),
-             status.last_cycle, status.last_cycle_error);
+             status.last_cycle, status.last_cycle_error, leader);
   out << "<h2>Cluster</h2>";
   Card(out, "nodes", status.counts.total_nodes);
   Card(out, "schedulable nodes", status.counts.schedulable_nodes);

@@ -278,6 +278,11 @@ Status VerticalAutoscaler::Apply(const std::vector<ResourceChange>& changes,
             << options_.target.ToString() << ": " << Join(changes) << " ("
             << DescribeVerticalCounts(counts) << "; " << cycle_cause_ << ")";
   if (options_.dry_run) return Status::Ok();
+  if (Status leading = runtime::CheckStillLeading(
+          options_.may_act, "resizing " + options_.target.ToString());
+      !leading.ok()) {
+    return leading;
+  }
   Result<kube::PodTemplateWorkload> written = client_->PatchContainerResources(
       options_.namespace_, options_.target, resource_version, EditsOf(changes));
   if (!written.ok()) return written.status();
@@ -451,6 +456,7 @@ runtime::CycleHooks VerticalAutoscaler::Hooks() {
       .finished = [this](
                       TimePoint start,
                       const Status& status) { CycleFinished(start, status); },
+      .may_act = options_.may_act,
   };
 }
 

@@ -23,6 +23,7 @@
 #define PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,6 +62,9 @@ struct VerticalOptions {
   std::chrono::seconds poll_period{10};
   int max_sync_failures = 0;  // 0: never exit
   bool dry_run = false;
+  // Leader election: while false, no cycle runs and nothing is written
+  // (empty: always acts).
+  std::function<bool()> may_act;
 };
 
 using VerticalStatusBoard = StatusBoard<VerticalStatus>;

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "apiserver/store_objects.h"
+#include "kube/leader_election.h"
 #include "memcluster/scenario_test.h"
 #include "vertical/vertical_autoscaler.h"
 
@@ -144,6 +145,38 @@ TEST_F(VerticalScenarioTest, ChurnWithinTheThresholdWritesNothing) {
   EXPECT_EQ(Cpu(), "200m");
   EXPECT_EQ(Calls("patch deployments"), patches + 2);
   EXPECT_TRUE(health_.LastCycle().has_value() && health_.LastCycle()->ok());
+}
+
+// With --leader-elect: while another replica holds the lease nothing is
+// patched (the standby stays healthy); once it stops renewing, this one
+// takes over within the lease duration and resizes at once.
+TEST_F(VerticalScenarioTest, AStandbyResizesNothingUntilItLeads) {
+  const kube::LeaderElectionConfig lease{.namespace_ = kNamespace,
+                                         .name = "propscaler-vertical",
+                                         .identity = "me"};
+  kube::LeaderElectionConfig others = lease;
+  others.identity = "other";
+  kube::LeaderElector other(&cluster_.client(), others, &clock_);
+  ASSERT_TRUE(other.TryAcquireOrRenew());
+  const TimePoint last_renewed = clock_.Now();
+  kube::LeaderElector me(&cluster_.client(), lease, &clock_);
+  options_.may_act = [&me] { return me.IsLeader(); };
+  StopSignal elector_stop(&clock_);
+  std::thread elector = clock_.StartThread([&] { me.Run(&elector_stop); });
+  AddNodes(1, 3);
+  Start();
+  clock_.SleepFor(seconds(14));
+  EXPECT_EQ(Cpu(), "");
+  EXPECT_EQ(Calls("patch deployments"), 0);
+  ASSERT_TRUE(health_.LastCycle().has_value());
+  EXPECT_TRUE(health_.LastCycle()->ok()) << health_.LastCycle()->message();
+  // Taken over by lease duration (15 s) + a retry period (2 s).
+  clock_.SleepFor(last_renewed + seconds(17) + milliseconds(1) - clock_.Now());
+  EXPECT_TRUE(me.IsLeader());
+  EXPECT_EQ(Cpu(), "130m");
+  elector_stop.Stop();
+  clock_.SleepFor(milliseconds(1));
+  elector.join();
 }
 
 TEST_F(VerticalScenarioTest, AnotherWritersChangeIsSetBackAndNothingIsPolled) {

@@ -27,12 +27,11 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                              "waiting for the first list of pods and nodes");
           },
       .cycle =
-          [loop, pending, &may_act, &after_iteration](
-              TimePoint, const std::string& cause) {
+          [loop, pending, &after_iteration](TimePoint,
+                                            const std::string& cause) {
             // Every iteration scales up for all pending pods: the batch is
             // spent either way.
             const size_t batched = pending != nullptr ? pending->Close() : 0;
-            if (!may_act()) return Status::Ok();  // a healthy follower
             const bool batch = cause == kBatchCause;
             LOG_IF(INFO, batch) << "a batch of " << batched
                                 << " pending pods closed: scaling up";
@@ -41,9 +40,13 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                 << "iteration failed: " << status.message();
             if (after_iteration) after_iteration();
             return status;
-          }};
+          },
+      // A follower watches and waits; its batch stays open until it leads.
+      .may_act = may_act};
   if (pending != nullptr) {
-    hooks.due = [pending] { return pending->Due(); };
+    hooks.due = [pending, &may_act] {
+      return may_act() ? pending->Due() : std::nullopt;
+    };
     hooks.due_cause = kBatchCause;
   }
   driver.Run(stop, hooks);
