@@ -3,6 +3,7 @@
 // DaemonSet under cluster-proportional-vertical-autoscaler's own example
 // RBAC (nodes list only, patch only) with its config file edited.
 #include <rapidjson/document.h>
+#include <signal.h>
 
 #include <chrono>
 #include <cstdio>
@@ -135,6 +136,52 @@ TEST_F(VerticalRealServerTest, DeployRbacIsEnoughAndOtherFieldsStay) {
   ASSERT_TRUE(events.ok());
   EXPECT_NE(events->find("ResizedContainers"), std::string::npos) << *events;
   EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// Two replicas under deploy/vertical/rbac.yaml with --leader-elect: only the
+// holder of the Lease resizes; killed, the other takes over and resizes.
+TEST_F(VerticalRealServerTest, TwoReplicasResizeFromOneLeader) {
+  GrantRbac("coredns-vertical-autoscaler", {kDeployRbac});
+  AddNodes(0, 3);
+  CreateWorkload("deployments", "Deployment", "coredns");
+  constexpr char kLease[] = "coredns-vertical-autoscaler";
+  auto start = [&] {
+    return StartWithToken(
+        {"--mode=vertical", "--target=deployment/coredns",
+         "--nodelabels=" + NodeLabel(), "--poll-period-seconds=60",
+         "--resize-threshold-percent=0",
+         std::string("--default-config=") + kConfig, "--leader-elect",
+         std::string("--leader-elect-resource-name=") + kLease,
+         "--leader-elect-lease-duration=3s", "--leader-elect-renew-deadline=2s",
+         "--leader-elect-retry-period=500ms"});
+  };
+  auto first = start();
+  std::string holder;
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> read = LeaseHolder(cluster(), ns(), kLease);
+        holder = read.ok() ? *read : "";
+        return !holder.empty();
+      },
+      seconds(20)))
+      << first->Output();
+  auto second = start();
+  ASSERT_TRUE(WaitForResource("deployments", "coredns", "requests", "cpu",
+                              "130m", *first));
+  EXPECT_NE(first->Output().find(" as " + holder + ":"), std::string::npos)
+      << "the first replica leads\n"
+      << first->Output();
+  first->Signal(SIGKILL);
+  AddNodes(3, 2);
+  ASSERT_TRUE(WaitForResource("deployments", "coredns", "requests", "cpu",
+                              "150m", *second));
+  Result<std::string> now = LeaseHolder(cluster(), ns(), kLease);
+  ASSERT_TRUE(now.ok());
+  EXPECT_NE(*now, holder);
+  EXPECT_NE(second->Output().find(" as " + *now + ":"), std::string::npos)
+      << second->Output();
+  EXPECT_EQ(CountOf(second->Output(), "is forbidden: User"), 0)
+      << second->Output();
 }
 
 TEST_F(VerticalRealServerTest, CpvaRbacDaemonSetFollowsTheConfigFile) {

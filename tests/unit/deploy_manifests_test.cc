@@ -43,6 +43,11 @@ const std::set<std::string> kKnownFlags = {"target",
                                            "schedulable-nodes-only",
                                            "cloud-provider",
                                            "node-group-config",
+                                           "leader-elect",
+                                           "leader-elect-resource-name",
+                                           "leader-elect-lease-duration",
+                                           "leader-elect-renew-deadline",
+                                           "leader-elect-retry-period",
                                            "logtostderr",
                                            "alsologtostderr",
                                            "stderrthreshold",
@@ -151,10 +156,13 @@ Grants GrantsOf(const std::vector<YAML::Node>& objects) {
   return grants;
 }
 
-// Exactly what replica mode calls, on the named ConfigMap and target.
+// Exactly what replica mode calls, on the named ConfigMap, target and
+// Lease (--leader-elect-resource-name, the ConfigMap's name in deploy/).
 Grants ReplicaModeGrants(const std::string& configmap,
                          const std::string& deployment) {
   return {
+      {"coordination.k8s.io/leases[" + configmap + "]", {"get", "update"}},
+      {"coordination.k8s.io/leases", {"create"}},
       {"/nodes", {"list", "watch"}},
       {"/configmaps[" + configmap + "]", {"get", "list", "watch", "update"}},
       {"/configmaps", {"create"}},
@@ -339,6 +347,10 @@ TEST_F(DeployManifestsTest, ReplicasBaseScalesCoreDnsLikeTheDnsAddon) {
   EXPECT_EQ(flags.at("target"), "deployment/coredns");
   EXPECT_EQ(flags.at("v"), "2");
   EXPECT_TRUE(flags.contains("logtostderr"));
+  // Two replicas, one acting.
+  EXPECT_EQ(deployment["spec"]["replicas"].as<int>(), 2);
+  EXPECT_TRUE(flags.contains("leader-elect"));
+  EXPECT_EQ(flags.at("leader-elect-resource-name"), "coredns-autoscaler");
   EXPECT_EQ(DefaultParamsFlagData(flags), CoreDnsDefaultsData())
       << "--default-params is params/coredns.json";
   using Data = std::map<std::string, std::string>;
@@ -370,6 +382,7 @@ TEST_F(DeployManifestsTest, SidecarBaseScalesItsOwnDeployment) {
   const std::map<std::string, std::string> flags = Flags(containers[0]);
   EXPECT_EQ(flags.at("target"), "deployment/dns-cache");
   EXPECT_EQ(flags.at("configmap"), "dns-cache-autoscaler");
+  EXPECT_EQ(flags.at("leader-elect-resource-name"), "dns-cache-autoscaler");
   EXPECT_EQ(DefaultParamsFlagData(flags), CoreDnsDefaultsData());
   EXPECT_EQ(GrantsOf(objects),
             ReplicaModeGrants("dns-cache-autoscaler", "dns-cache"));
