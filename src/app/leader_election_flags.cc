@@ -74,10 +74,15 @@ Result<LeaderElectionSettings> LeaderElectionFromFlags(
         " must be shorter than --leader-elect-lease-duration=" +
         DashedFlag("leader_elect_lease_duration").second);
   }
+  const bool named = FlagGiven("leader_elect_resource_name");
+  if (!s.enabled && !named) return s;  // the default name is not used
   Status name =
       CheckDns1123Subdomain("leader-elect-resource-name", config.name);
-  if (!name.ok()) return name;
-  return s;
+  if (!name.ok() && !named) {
+    return Status::Invalid(name.message() +
+                           " (the default; set --leader-elect-resource-name)");
+  }
+  return name.ok() ? Result<LeaderElectionSettings>(s) : name;
 }
 
 }  // namespace propscaler

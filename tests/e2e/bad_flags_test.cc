@@ -57,6 +57,10 @@ class BadFlagsTest : public ::testing::Test {
 
 TEST_F(BadFlagsTest, ReplicaModeFlags) {
   const std::string too_long(64, 'a');
+  // A valid 251-character subdomain: four 62-character labels.
+  const std::string label(62, 'c');
+  const std::string long_configmap =
+      label + "." + label + "." + label + "." + label;
   ExpectUsageErrors(
       {"--kubeconfig=" + kubeconfig_, "--namespace=ns", "--configmap=cm",
        "--target=deployment/web"},
@@ -81,6 +85,17 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
           {{"--default-params=not json"}, "--default-params"},
           {{"--default-params={\"linear\":{\"min\":-1}}"}, "--default-params"},
           {{"--mode=bogus"}, "--mode=bogus"},
+          {{"--leader-elect", "--leader-elect-resource-name=Bad_Lease"},
+           "--leader-elect-resource-name=Bad_Lease"},
+          {{"--leader-elect-renew-deadline=15s"},
+           "--leader-elect-renew-deadline=15s must be shorter than "
+           "--leader-elect-lease-duration=15s"},
+          {{"--leader-elect-retry-period=soon"},
+           "--leader-elect-retry-period=soon"},
+          // The default Lease name comes from a valid ConfigMap name, but
+          // may run past 253 characters with its prefix.
+          {{"--leader-elect", "--configmap=" + long_configmap},
+           "(the default; set --leader-elect-resource-name)"},
           {{"--bogus-flag=1"}, "bogus_flag"},
           {{"--once=maybe"}, "'maybe'"},
           {{"--kubeconfig=/nonexistent/config"}, "/nonexistent/config"},
