@@ -9,7 +9,7 @@ packages=(
   chromium  # the /status page test renders the page headless
   curl python3  # deploy/demo/node-scale.sh talks to the simulated cluster
   etcd-server xz-utils  # the real-server stage: etcd beside ../shared/envtest
-  debootstrap  # ... and the image-root test of deploy/Dockerfile's runtime packages
+  buildah podman runc  # ... and the image test: deploy/Containerfile built and run against it
   prometheus  # the e2e tests' real Prometheus; promtool for /metrics and the alerting rules
 )
 missing=()

@@ -215,6 +215,61 @@ Status CreateCustomResourceDefinitions(const RealCluster& cluster,
   return Status::Ok();
 }
 
+// The collection a kind is created in, and whether it is namespaced; the
+// kinds deploy/ holds.
+struct KindPath {
+  const char* kind;
+  const char* group_version_path;  // "/api/v1", "/apis/apps/v1"
+  const char* plural;
+  bool namespaced;
+};
+constexpr KindPath kManifestKinds[] = {
+    {"Namespace", "/api/v1", "namespaces", false},
+    {"ServiceAccount", "/api/v1", "serviceaccounts", true},
+    {"ConfigMap", "/api/v1", "configmaps", true},
+    {"Service", "/api/v1", "services", true},
+    {"Deployment", "/apis/apps/v1", "deployments", true},
+    {"Role", "/apis/rbac.authorization.k8s.io/v1", "roles", true},
+    {"RoleBinding", "/apis/rbac.authorization.k8s.io/v1", "rolebindings", true},
+    {"ClusterRole", "/apis/rbac.authorization.k8s.io/v1", "clusterroles",
+     false},
+    {"ClusterRoleBinding", "/apis/rbac.authorization.k8s.io/v1",
+     "clusterrolebindings", false},
+};
+
+Result<int> DryRunManifest(const RealCluster& cluster, const std::string& yaml,
+                           const std::string& ns) {
+  Result<std::vector<YAML::Node>> documents = LoadYaml(yaml);
+  if (!documents.ok()) return documents.status();
+  int accepted = 0;
+  for (YAML::Node document : *documents) {
+    if (!document.IsMap()) continue;
+    const std::string kind = document["kind"].as<std::string>("");
+    const std::string name = document["metadata"]["name"].as<std::string>("");
+    const KindPath* known = nullptr;
+    for (const KindPath& entry : kManifestKinds) {
+      if (kind == entry.kind) known = &entry;
+    }
+    if (known == nullptr) {
+      return Status::Invalid("kind " + kind + " of " + name +
+                             " is not known to DryRunManifest");
+    }
+    std::string path = known->group_version_path;
+    if (known->namespaced) {
+      document["metadata"]["namespace"] = ns;
+      path += "/namespaces/" + ns;
+    }
+    path += std::string("/") + known->plural + "?dryRun=All";
+    Result<std::string> created =
+        AdminCall(cluster, "POST", path, ToJson(document));
+    if (!created.ok()) {
+      return created.status().WithContext(kind + " " + name);
+    }
+    ++accepted;
+  }
+  return accepted;
+}
+
 Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
                          const std::string& ns) {
   Result<std::vector<YAML::Node>> documents = LoadYaml(yaml);

@@ -20,6 +20,14 @@ Result<std::string> AdminCall(
     const std::string& path, const std::string& body = "",
     const std::string& content_type = "application/json");
 
+// Sends every object of a YAML manifest to the server with ?dryRun=All: it
+// is decoded, defaulted, validated and admitted as a real create, and
+// nothing is stored. Namespaced objects go to `ns`. Returns how many were
+// accepted; the first refusal (or a kind not known here) is the error,
+// naming the object.
+Result<int> DryRunManifest(const RealCluster& cluster, const std::string& yaml,
+                           const std::string& ns);
+
 Status CreateNamespace(const RealCluster& cluster, const std::string& ns);
 Status CreateServiceAccount(const RealCluster& cluster, const std::string& ns,
                             const std::string& name);
