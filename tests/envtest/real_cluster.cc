@@ -150,7 +150,7 @@ Status RealCluster::WaitForReady(const std::string& what,
 Status RealCluster::StartEtcd() {
   Result<std::string> etcd = OnPath("etcd");
   if (!etcd.ok()) return etcd.status();
-  etcd_port_ = e2e::FreePort();
+  if (etcd_port_ == 0) etcd_port_ = e2e::FreePort();
   const std::string client = "http://127.0.0.1:" + std::to_string(etcd_port_);
   const std::string peer =
       "http://127.0.0.1:" + std::to_string(e2e::FreePort());
@@ -225,6 +225,48 @@ Status RealCluster::RestartApiServer() {
     apiserver_->WaitForExit(std::chrono::seconds(10));
   }
   return StartApiServer();
+}
+
+Status RealCluster::RestartEtcd() {
+  etcd_->Signal(SIGTERM);
+  if (!etcd_->WaitForExit(std::chrono::seconds(10)).has_value()) {
+    etcd_->Signal(SIGKILL);
+    etcd_->WaitForExit(std::chrono::seconds(10));
+  }
+  return StartEtcd();
+}
+
+Status RealCluster::CompactEtcd() {
+  kube::ClientConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(etcd_port_);
+  kube::HttpClient http(config, &RealClock::Instance());
+  // Any key's range answers with the store's current revision.
+  Result<kube::HttpResponse> range =
+      http.Do({.method = "POST",
+               .path = "/v3/kv/range",
+               .body = R"({"key":"AA=="})",
+               .content_type = "application/json"});
+  if (!range.ok()) return range.status().WithContext("etcd range");
+  const std::string marker = "\"revision\":\"";
+  const size_t at = range->body.find(marker);
+  if (at == std::string::npos) {
+    return Status::Internal("etcd range: no revision in " + range->body);
+  }
+  const size_t from = at + marker.size();
+  const std::string revision =
+      range->body.substr(from, range->body.find('"', from) - from);
+  Result<kube::HttpResponse> compacted =
+      http.Do({.method = "POST",
+               .path = "/v3/kv/compaction",
+               .body = "{\"revision\":\"" + revision + "\",\"physical\":true}",
+               .content_type = "application/json"});
+  if (!compacted.ok()) return compacted.status().WithContext("etcd compaction");
+  if (compacted->status != 200) {
+    return Status::Internal("etcd compaction at " + revision + ": HTTP " +
+                            std::to_string(compacted->status) + ": " +
+                            compacted->body);
+  }
+  return Status::Ok();
 }
 
 Result<kube::HttpResponse> RealCluster::Admin(

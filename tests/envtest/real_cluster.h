@@ -56,6 +56,18 @@ class RealCluster {
   // after an upgrade or a crash.
   Status RestartApiServer();
 
+  // Stops etcd (SIGTERM) and starts it again on the same data and port:
+  // the API server loses it meanwhile, and keeps its watch cache.
+  Status RestartEtcd();
+  // Compacts etcd's history up to its current revision, as the API server
+  // does every 5 minutes: watches from an older resourceVersion then get
+  // 410 Gone.
+  Status CompactEtcd();
+  // Sends `signal` to the kube-apiserver (SIGSTOP, SIGCONT: a paused
+  // server).
+  void SignalApiServer(int signal) { apiserver_->Signal(signal); }
+  int apiserver_pid() const { return apiserver_->pid(); }
+
   // For failure messages.
   std::string ApiServerLog() const;
   // The audit log's path (one JSON event a line); empty without `audit`.

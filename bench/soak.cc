@@ -1,0 +1,551 @@
+// Hours of replica mode on the real kube-apiserver and etcd of
+// ../shared/envtest, under exactly deploy/replicas/rbac.yaml, with the
+// cluster churning and the control plane failing around it (bench/README.md,
+// "Soak and chaos").
+//
+// Every second or so the harness changes the cluster (a node added,
+// deleted, cordoned, uncordoned, made NotReady or Ready; every few minutes
+// the params edited or the target scaled by another writer), computes the
+// replicas an independent model gives from the server's own objects, and
+// measures how long until the target has them. Around that: kube-apiserver
+// restarted every --restart_every, etcd compacted (watches get 410) and
+// restarted once, kube-apiserver paused (SIGSTOP) for 60 s once, the token
+// rotated and the old one revoked every 10 minutes. Every 10 s it samples
+// propscaler's RSS, open fds, threads and CPU, and reports their trend per
+// hour after the first 10 minutes.
+//
+//   build/propscaler_soak --duration=2h
+#include <dirent.h>
+#include <gflags/gflags.h>
+#include <rapidjson/document.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "common/clock.h"
+#include "common/duration.h"
+#include "common/files.h"
+#include "e2e/process.h"
+#include "envtest/real_cluster.h"
+#include "envtest/real_objects.h"
+#include "harness/percentile.h"
+#include "harness/proc_stats.h"
+#include "harness/resource_trend.h"
+
+DEFINE_string(duration, "2h", "How long to run propscaler.");
+DEFINE_string(restart_every, "15m", "Restart kube-apiserver this often.");
+DEFINE_string(rotate_every, "10m", "Rotate (and revoke) the token this often.");
+DEFINE_int32(nodes, 20, "Nodes at the start; churn keeps 5 to 2x this.");
+DEFINE_uint64(seed, 1, "Seed of the churn.");
+DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
+              "Folder with kube-apiserver-v1.20.2.xz and its sha256.");
+DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
+
+namespace propscaler::bench {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+constexpr char kNs[] = "soak";
+constexpr char kAccount[] = "coredns-autoscaler";
+constexpr char kConfigMap[] = "coredns-autoscaler";
+constexpr char kTarget[] = "coredns";
+constexpr char kLabel[] = "soak=1";
+// What a change must be followed within, outside outages and after one.
+constexpr milliseconds kFollowTarget(1000);
+constexpr milliseconds kAfterOutageTarget(5000);
+constexpr milliseconds kGiveUp(60000);
+
+double Since(SteadyTime start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// The params the harness last wrote: linear, without the single-point rule.
+struct Params {
+  int cores_per_replica = 16;
+  int nodes_per_replica = 2;
+  int min = 1;
+  std::string Json() const {
+    return "{\"coresPerReplica\":" + std::to_string(cores_per_replica) +
+           ",\"nodesPerReplica\":" + std::to_string(nodes_per_replica) +
+           ",\"min\":" + std::to_string(min) + "}";
+  }
+};
+
+// The independent model: CPA's linear rule on the schedulable (Ready, not
+// cordoned) nodes carrying the label, read from the server.
+Result<int64_t> ExpectedReplicas(const envtest::RealCluster& cluster,
+                                 const Params& params) {
+  Result<std::string> body = envtest::AdminCall(
+      cluster, "GET", "/api/v1/nodes?labelSelector=soak%3D1");
+  if (!body.ok()) return body.status();
+  rapidjson::Document doc;
+  doc.Parse(body->c_str());
+  if (doc.HasParseError() || !doc.HasMember("items")) {
+    return Status::Internal("node list: not a list");
+  }
+  int64_t nodes = 0, cores = 0;
+  for (const auto& node : doc["items"].GetArray()) {
+    const bool cordoned = node["spec"].HasMember("unschedulable") &&
+                          node["spec"]["unschedulable"].GetBool();
+    bool ready = false;
+    if (node.HasMember("status") && node["status"].HasMember("conditions")) {
+      for (const auto& c : node["status"]["conditions"].GetArray()) {
+        ready |= std::string(c["type"].GetString()) == "Ready" &&
+                 std::string(c["status"].GetString()) == "True";
+      }
+    }
+    if (cordoned || !ready) continue;
+    ++nodes;
+    cores += std::stoll(node["status"]["allocatable"]["cpu"].GetString());
+  }
+  const int64_t by_cores =
+      (cores + params.cores_per_replica - 1) / params.cores_per_replica;
+  const int64_t by_nodes =
+      (nodes + params.nodes_per_replica - 1) / params.nodes_per_replica;
+  return std::max<int64_t>({by_cores, by_nodes, params.min});
+}
+
+struct FollowSample {
+  double at = 0;  // seconds into the run
+  std::string change;
+  int64_t expected = 0;
+  double delay = 0;  // seconds; kGiveUp when never
+  bool after_outage = false;
+};
+
+struct ResourceSamples {
+  std::vector<TrendSample> rss_kib, fds, threads, cpu_seconds;
+};
+
+int CountFds(pid_t pid) {
+  int count = 0;
+  if (DIR* dir = opendir(("/proc/" + std::to_string(pid) + "/fd").c_str())) {
+    while (readdir(dir) != nullptr) ++count;
+    closedir(dir);
+  }
+  return count - 2;  // . and ..
+}
+
+int CountThreads(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("Threads:", 0) == 0) return std::stoi(line.substr(8));
+  }
+  return 0;
+}
+
+class Soak {
+ public:
+  Soak(envtest::RealCluster* cluster, SteadyTime start)
+      : cluster_(cluster), start_(start), random_(FLAGS_seed) {}
+
+  Status SetUp();
+  // Churns and checks until `end`; returns false when propscaler exited.
+  bool Run(SteadyTime end, Duration restart_every, Duration rotate_every);
+  void Sample();
+  void Report(double duration_seconds) const;
+  pid_t pid() const { return propscaler_->pid(); }
+  bool running() const { return propscaler_->Running(); }
+
+ private:
+  std::string NodeName(int i) const { return "soak-node-" + std::to_string(i); }
+  Status AddNode();
+  Status Churn(std::string* change);
+  Status RotateToken();
+  Result<int64_t> Replicas() const;
+  // Waits for the target to reach the model's count after `change`.
+  void Follow(const std::string& change, bool after_outage);
+  void Outage(const std::string& what, const std::function<Status()>& act);
+
+  envtest::RealCluster* cluster_;
+  const SteadyTime start_;
+  std::mt19937_64 random_;
+  e2e::TempDir dir_;
+  std::string token_file_;
+  int token_generation_ = 0;
+  std::unique_ptr<e2e::Process> propscaler_;
+  Params params_;
+  std::vector<int> nodes_;  // indices of the nodes that exist
+  int next_node_ = 0;
+  bool outage_pending_ = false;
+  std::vector<FollowSample> follows_;
+  std::vector<std::string> wrong_values_;
+  std::vector<std::string> chaos_log_;
+  mutable std::mutex samples_mutex_;
+  ResourceSamples samples_;
+};
+
+Status Soak::AddNode() {
+  const int index = next_node_++;
+  nodes_.push_back(index);
+  return envtest::CreateNode(
+      *cluster_, {.name = NodeName(index), .cpu = "4", .label = kLabel});
+}
+
+Status Soak::RotateToken() {
+  const std::string secret =
+      "soak-token-" + std::to_string(++token_generation_);
+  Result<std::string> made = envtest::AdminCall(
+      *cluster_, "POST", std::string("/api/v1/namespaces/") + kNs + "/secrets",
+      "{\"metadata\":{\"name\":\"" + secret + "\"}}");
+  if (!made.ok()) return made.status();
+  Result<std::string> token =
+      envtest::ServiceAccountToken(*cluster_, kNs, kAccount, secret);
+  if (!token.ok()) return token.status();
+  // Written aside and renamed, as the kubelet updates projected tokens.
+  dir_.Write("token.new", *token);
+  std::rename((dir_.path() + "/token.new").c_str(), token_file_.c_str());
+  if (token_generation_ > 1) {
+    // Deleting the Secret revokes the token bound to it.
+    const std::string old =
+        "soak-token-" + std::to_string(token_generation_ - 1);
+    return envtest::AdminCall(
+               *cluster_, "DELETE",
+               std::string("/api/v1/namespaces/") + kNs + "/secrets/" + old)
+        .status();
+  }
+  return Status::Ok();
+}
+
+Status Soak::SetUp() {
+  if (Status s = envtest::CreateNamespace(*cluster_, kNs); !s.ok()) return s;
+  if (Status s = envtest::CreateServiceAccount(*cluster_, kNs, kAccount);
+      !s.ok()) {
+    return s;
+  }
+  Result<std::string> rbac = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+                                      "/deploy/replicas/rbac.yaml");
+  if (!rbac.ok()) return rbac.status();
+  if (Status s = envtest::ApplyRbacManifest(*cluster_, *rbac, kNs); !s.ok()) {
+    return s;
+  }
+  token_file_ = dir_.path() + "/token";
+  if (Status s = RotateToken(); !s.ok()) return s;
+  if (Status s = envtest::CreateDeployment(*cluster_, kNs, kTarget, 1);
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = envtest::PutConfigMap(*cluster_, kNs, kConfigMap, "linear",
+                                       params_.Json());
+      !s.ok()) {
+    return s;
+  }
+  for (int i = 0; i < FLAGS_nodes; ++i) {
+    if (Status s = AddNode(); !s.ok()) return s;
+  }
+  const std::string kubeconfig = dir_.Write(
+      "kubeconfig",
+      e2e::KubeconfigYaml(cluster_->url(), "", cluster_->ca_file(), "",
+                          "    tokenFile: " + token_file_ + "\n"));
+  const std::string binary =
+      FLAGS_propscaler.empty() ? PROPSCALER_BINARY : FLAGS_propscaler;
+  propscaler_ = std::make_unique<e2e::Process>(
+      binary,
+      std::vector<std::string>{"--kubeconfig=" + kubeconfig,
+                               std::string("--namespace=") + kNs,
+                               std::string("--configmap=") + kConfigMap,
+                               std::string("--target=deployment/") + kTarget,
+                               std::string("--nodelabels=") + kLabel,
+                               "--healthz-port=0", "--logtostderr", "--v=0"});
+  Follow("start", /*after_outage=*/true);
+  return Status::Ok();
+}
+
+Result<int64_t> Soak::Replicas() const {
+  return envtest::DeploymentReplicas(*cluster_, kNs, kTarget);
+}
+
+void Soak::Follow(const std::string& change, bool after_outage) {
+  const SteadyTime changed = std::chrono::steady_clock::now();
+  FollowSample sample{Since(start_), change, -1, 0, after_outage};
+  // The model reads the server as it is now; a change the harness makes
+  // is in it, so is another writer's (none besides these two).
+  while (std::chrono::steady_clock::now() - changed < kGiveUp) {
+    Result<int64_t> expected = ExpectedReplicas(*cluster_, params_);
+    Result<int64_t> replicas = Replicas();
+    if (expected.ok() && replicas.ok() && *replicas == *expected) {
+      sample.expected = *expected;
+      sample.delay = Since(changed);
+      follows_.push_back(sample);
+      return;
+    }
+    if (expected.ok()) sample.expected = *expected;
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  sample.delay = std::chrono::duration<double>(kGiveUp).count();
+  follows_.push_back(sample);
+}
+
+Status Soak::Churn(std::string* change) {
+  std::uniform_int_distribution<int> pick(0, 99);
+  const int roll = pick(random_);
+  auto any_node = [&] {
+    return NodeName(nodes_[std::uniform_int_distribution<size_t>(
+        0, nodes_.size() - 1)(random_)]);
+  };
+  const int max_nodes = 2 * FLAGS_nodes;
+  if ((roll < 20 && static_cast<int>(nodes_.size()) < max_nodes) ||
+      nodes_.size() <= 5) {
+    *change = "node added";
+    return AddNode();
+  }
+  if (roll < 40) {
+    const size_t at =
+        std::uniform_int_distribution<size_t>(0, nodes_.size() - 1)(random_);
+    const std::string name = NodeName(nodes_[at]);
+    nodes_.erase(nodes_.begin() + at);
+    *change = "node " + name + " deleted";
+    return envtest::DeleteNode(*cluster_, name);
+  }
+  const std::string name = any_node();
+  if (roll < 55) {
+    *change = "node " + name + " cordoned";
+    return envtest::CordonNode(*cluster_, name);
+  }
+  if (roll < 70) {
+    *change = "node " + name + " uncordoned";
+    return envtest::AdminCall(*cluster_, "PATCH", "/api/v1/nodes/" + name,
+                              R"({"spec":{"unschedulable":false}})",
+                              "application/merge-patch+json")
+        .status();
+  }
+  if (roll < 85) {
+    *change = "node " + name + " NotReady";
+    return envtest::SetNodeReady(*cluster_, name, false);
+  }
+  *change = "node " + name + " Ready";
+  return envtest::SetNodeReady(*cluster_, name, true);
+}
+
+void Soak::Outage(const std::string& what, const std::function<Status()>& act) {
+  const double at = Since(start_);
+  const Status status = act();
+  chaos_log_.push_back(std::to_string(static_cast<int>(at)) + " s: " + what +
+                       (status.ok() ? "" : " FAILED: " + status.message()));
+  std::cout << "soak: " << chaos_log_.back() << std::endl;
+  outage_pending_ = true;
+}
+
+bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
+  const auto total = end - start_;
+  SteadyTime next_restart = start_ + restart_every;
+  SteadyTime next_rotation = start_ + rotate_every;
+  SteadyTime next_params = start_ + std::chrono::minutes(3);
+  SteadyTime next_writer = start_ + std::chrono::minutes(2);
+  bool compacted = false, paused = false, etcd_restarted = false;
+  while (std::chrono::steady_clock::now() < end) {
+    if (!propscaler_->Running()) return false;
+    const SteadyTime now = std::chrono::steady_clock::now();
+    // Nothing may be left wrong between changes.
+    Result<int64_t> expected = ExpectedReplicas(*cluster_, params_);
+    Result<int64_t> replicas = Replicas();
+    if (expected.ok() && replicas.ok() && *replicas != *expected) {
+      wrong_values_.push_back(std::to_string(static_cast<int>(Since(start_))) +
+                              " s: " + std::to_string(*replicas) +
+                              " replicas where the model says " +
+                              std::to_string(*expected));
+    }
+    std::string change;
+    Status status;
+    if (now >= next_restart) {
+      next_restart += restart_every;
+      Outage("kube-apiserver restarted",
+             [&] { return cluster_->RestartApiServer(); });
+      continue;
+    }
+    if (!paused && now >= start_ + total / 2) {
+      paused = true;
+      Outage("kube-apiserver paused for 60 s (SIGSTOP)", [&] {
+        cluster_->SignalApiServer(SIGSTOP);
+        std::this_thread::sleep_for(seconds(60));
+        cluster_->SignalApiServer(SIGCONT);
+        return Status::Ok();
+      });
+      continue;
+    }
+    if (!etcd_restarted && now >= start_ + total * 2 / 3) {
+      etcd_restarted = true;
+      Outage("etcd restarted", [&] { return cluster_->RestartEtcd(); });
+      continue;
+    }
+    if (!compacted && now >= start_ + total / 3) {
+      compacted = true;
+      status = cluster_->CompactEtcd();
+      change = "etcd compacted";
+      chaos_log_.push_back(std::to_string(static_cast<int>(Since(start_))) +
+                           " s: etcd compacted" +
+                           (status.ok() ? "" : " FAILED: " + status.message()));
+    } else if (now >= next_rotation) {
+      next_rotation += rotate_every;
+      status = RotateToken();
+      change = "token rotated, the old one revoked";
+      chaos_log_.push_back(std::to_string(static_cast<int>(Since(start_))) +
+                           " s: " + change +
+                           (status.ok() ? "" : " FAILED: " + status.message()));
+    } else if (now >= next_params) {
+      next_params += std::chrono::minutes(3);
+      params_.nodes_per_replica =
+          std::uniform_int_distribution<int>(1, 4)(random_);
+      params_.cores_per_replica =
+          std::uniform_int_distribution<int>(8, 32)(random_);
+      status = envtest::PutConfigMap(*cluster_, kNs, kConfigMap, "linear",
+                                     params_.Json());
+      change = "params " + params_.Json();
+    } else if (now >= next_writer) {
+      next_writer += std::chrono::minutes(2);
+      const int64_t other = replicas.ok() ? *replicas + 3 : 9;
+      status = envtest::ScaleDeployment(*cluster_, kNs, kTarget, other);
+      change = "another writer scaled to " + std::to_string(other);
+    } else {
+      status = Churn(&change);
+    }
+    if (!status.ok()) {
+      // The server may be away (a restart's tail): counted, not fatal.
+      chaos_log_.push_back(std::to_string(static_cast<int>(Since(start_))) +
+                           " s: " + change + " failed: " + status.message());
+      std::this_thread::sleep_for(seconds(1));
+      continue;
+    }
+    Follow(change, outage_pending_);
+    outage_pending_ = false;
+    std::this_thread::sleep_for(
+        milliseconds(std::uniform_int_distribution<int>(500, 1500)(random_)));
+  }
+  return propscaler_->Running();
+}
+
+void Soak::Sample() {
+  Result<ProcStats> stats = ReadProcStats(propscaler_->pid());
+  if (!stats.ok()) return;
+  const double at = Since(start_);
+  std::lock_guard<std::mutex> lock(samples_mutex_);
+  samples_.rss_kib.push_back({at, static_cast<double>(stats->rss_kib)});
+  samples_.cpu_seconds.push_back({at, stats->cpu_seconds});
+  samples_.fds.push_back(
+      {at, static_cast<double>(CountFds(propscaler_->pid()))});
+  samples_.threads.push_back(
+      {at, static_cast<double>(CountThreads(propscaler_->pid()))});
+}
+
+void Soak::Report(double duration_seconds) const {
+  std::vector<double> normal, after;
+  int misses = 0;
+  for (const FollowSample& s : follows_) {
+    (s.after_outage ? after : normal).push_back(s.delay);
+    const double target =
+        std::chrono::duration<double>(s.after_outage ? kAfterOutageTarget
+                                                     : kFollowTarget)
+            .count();
+    if (s.delay > target) {
+      ++misses;
+      std::cout << "miss: " << static_cast<int>(s.at) << " s: " << s.change
+                << ": " << s.expected << " replicas after " << s.delay
+                << " s\n";
+    }
+  }
+  auto line = [](const char* what, const std::vector<double>& d) {
+    std::cout << what << ": " << d.size() << " changes, p50 "
+              << Percentile(d, 0.5) * 1000 << " ms, p99 "
+              << Percentile(d, 0.99) * 1000 << " ms, max "
+              << Percentile(d, 1.0) * 1000 << " ms\n";
+  };
+  line("followed (server up)", normal);
+  line("followed (first change after an outage)", after);
+  std::cout << "misses: " << misses
+            << "; wrong values seen between changes: " << wrong_values_.size()
+            << "\n";
+  for (const std::string& wrong : wrong_values_) {
+    std::cout << "  wrong: " << wrong << "\n";
+  }
+  for (const std::string& event : chaos_log_) {
+    std::cout << "  chaos: " << event << "\n";
+  }
+  // The first 10 minutes (or sixth of a shorter run) are warm-up.
+  const double from = std::min(600.0, duration_seconds / 6);
+  std::lock_guard<std::mutex> lock(samples_mutex_);
+  for (const auto& [name, samples] :
+       {std::pair<const char*, const std::vector<TrendSample>*>{
+            "RSS KiB", &samples_.rss_kib},
+        {"open fds", &samples_.fds},
+        {"threads", &samples_.threads},
+        {"CPU seconds", &samples_.cpu_seconds}}) {
+    const Trend trend = FitTrend(*samples, from);
+    std::cout << name << ": " << trend.samples << " samples from "
+              << static_cast<int>(from) << " s, start " << trend.start_value
+              << ", slope " << trend.per_hour << "/h";
+    // CPU time only grows: its slope is the CPU used an hour.
+    if (samples != &samples_.cpu_seconds) {
+      std::cout << " (" << trend.percent_per_hour << " %/h)";
+    }
+    std::cout << "\n";
+  }
+}
+
+int Main() {
+  Result<std::chrono::milliseconds> duration =
+      ParseDuration("duration", FLAGS_duration);
+  Result<std::chrono::milliseconds> restart_every =
+      ParseDuration("restart_every", FLAGS_restart_every);
+  Result<std::chrono::milliseconds> rotate_every =
+      ParseDuration("rotate_every", FLAGS_rotate_every);
+  for (const Status& s :
+       {duration.status(), restart_every.status(), rotate_every.status()}) {
+    if (!s.ok()) {
+      std::cerr << s.message() << "\n";
+      return 2;
+    }
+  }
+  Result<std::unique_ptr<envtest::RealCluster>> cluster =
+      envtest::RealCluster::Start(
+          {.envtest_dir = FLAGS_envtest_dir,
+           .unpack_dir = std::string(PROPSCALER_ENVTEST_UNPACK_DIR)});
+  if (!cluster.ok()) {
+    std::cerr << "soak: " << cluster.status().message() << "\n";
+    return 1;
+  }
+  const SteadyTime start = std::chrono::steady_clock::now();
+  Soak soak(cluster->get(), start);
+  if (Status s = soak.SetUp(); !s.ok()) {
+    std::cerr << "soak: set-up: " << s.message() << "\n";
+    return 1;
+  }
+  std::atomic<bool> done{false};
+  std::thread sampler([&] {
+    while (!done) {
+      soak.Sample();
+      for (int i = 0; i < 100 && !done; ++i) {
+        std::this_thread::sleep_for(milliseconds(100));
+      }
+    }
+  });
+  const SteadyTime end = start + *duration;
+  const bool alive = soak.Run(end, *restart_every, *rotate_every);
+  done = true;
+  sampler.join();
+  std::cout << "soak: replica mode, " << FLAGS_duration << " on "
+            << "kube-apiserver v1.20.2; propscaler "
+            << (alive ? "ran throughout" : "EXITED") << "\n";
+  soak.Report(Since(start));
+  return alive ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace propscaler::bench
+
+int main(int argc, char** argv) {
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  return propscaler::bench::Main();
+}
