@@ -41,6 +41,9 @@
 #include "harness/proc_stats.h"
 #include "harness/resource_trend.h"
 
+DEFINE_string(mode, "replicas",
+              "replicas (deploy/replicas' RBAC, params in its ConfigMap) or "
+              "vertical (deploy/vertical's RBAC, config in a file).");
 DEFINE_string(duration, "2h", "How long to run propscaler.");
 DEFINE_string(restart_every, "15m", "Restart kube-apiserver this often.");
 DEFINE_string(rotate_every, "10m", "Rotate (and revoke) the token this often.");
@@ -58,7 +61,6 @@ using std::chrono::seconds;
 using SteadyTime = std::chrono::steady_clock::time_point;
 
 constexpr char kNs[] = "soak";
-constexpr char kAccount[] = "coredns-autoscaler";
 constexpr char kConfigMap[] = "coredns-autoscaler";
 constexpr char kTarget[] = "coredns";
 constexpr char kLabel[] = "soak=1";
@@ -84,10 +86,13 @@ struct Params {
   }
 };
 
-// The independent model: CPA's linear rule on the schedulable (Ready, not
-// cordoned) nodes carrying the label, read from the server.
-Result<int64_t> ExpectedReplicas(const envtest::RealCluster& cluster,
-                                 const Params& params) {
+struct NodeCounts {
+  int64_t nodes = 0, cores = 0;                          // all labelled
+  int64_t schedulable_nodes = 0, schedulable_cores = 0;  // Ready, uncordoned
+};
+
+// The labelled nodes as the server has them.
+Result<NodeCounts> CountNodes(const envtest::RealCluster& cluster) {
   Result<std::string> body = envtest::AdminCall(
       cluster, "GET", "/api/v1/nodes?labelSelector=soak%3D1");
   if (!body.ok()) return body.status();
@@ -96,7 +101,7 @@ Result<int64_t> ExpectedReplicas(const envtest::RealCluster& cluster,
   if (doc.HasParseError() || !doc.HasMember("items")) {
     return Status::Internal("node list: not a list");
   }
-  int64_t nodes = 0, cores = 0;
+  NodeCounts counts;
   for (const auto& node : doc["items"].GetArray()) {
     const bool cordoned = node["spec"].HasMember("unschedulable") &&
                           node["spec"]["unschedulable"].GetBool();
@@ -107,15 +112,59 @@ Result<int64_t> ExpectedReplicas(const envtest::RealCluster& cluster,
                  std::string(c["status"].GetString()) == "True";
       }
     }
+    const int64_t cores =
+        std::stoll(node["status"]["allocatable"]["cpu"].GetString());
+    ++counts.nodes;
+    counts.cores += cores;
     if (cordoned || !ready) continue;
-    ++nodes;
-    cores += std::stoll(node["status"]["allocatable"]["cpu"].GetString());
+    ++counts.schedulable_nodes;
+    counts.schedulable_cores += cores;
   }
+  return counts;
+}
+
+// The independent models. Replica mode: CPA's linear rule on the
+// schedulable nodes.
+int64_t ExpectedReplicas(const NodeCounts& counts, const Params& params) {
+  const int64_t cores = counts.schedulable_cores;
+  const int64_t nodes = counts.schedulable_nodes;
   const int64_t by_cores =
       (cores + params.cores_per_replica - 1) / params.cores_per_replica;
   const int64_t by_nodes =
       (nodes + params.nodes_per_replica - 1) / params.nodes_per_replica;
   return std::max<int64_t>({by_cores, by_nodes, params.min});
+}
+
+// Vertical mode: CPVA's rule for one container's CPU request, in
+// millicores: base plus a step for every nodesPerStep nodes begun, every
+// labelled node counted (CPVA counts all nodes).
+struct VerticalParams {
+  int base_millis = 100;
+  int step_millis = 10;
+  int nodes_per_step = 1;
+  std::string Json() const {
+    return "{\"dns\":{\"requests\":{\"cpu\":{\"base\":\"" +
+           std::to_string(base_millis) + "m\",\"step\":\"" +
+           std::to_string(step_millis) +
+           "m\",\"nodesPerStep\":" + std::to_string(nodes_per_step) + "}}}}";
+  }
+};
+
+int64_t ExpectedCpuMillis(const NodeCounts& counts,
+                          const VerticalParams& params) {
+  const int64_t steps =
+      (counts.nodes + params.nodes_per_step - 1) / params.nodes_per_step;
+  return params.base_millis + params.step_millis * steps;
+}
+
+// "130m" or "2" (cores) as millicores; -1 for anything else.
+int64_t Millis(const std::string& quantity) {
+  if (quantity.empty()) return -1;
+  char* end = nullptr;
+  const double value = std::strtod(quantity.c_str(), &end);
+  if (std::string(end) == "m") return static_cast<int64_t>(value);
+  if (*end == '\0') return static_cast<int64_t>(value * 1000);
+  return -1;
 }
 
 struct FollowSample {
@@ -165,7 +214,18 @@ class Soak {
   Status AddNode();
   Status Churn(std::string* change);
   Status RotateToken();
-  Result<int64_t> Replicas() const;
+  bool vertical() const { return FLAGS_mode == "vertical"; }
+  std::string Account() const {
+    return vertical() ? "coredns-vertical-autoscaler" : "coredns-autoscaler";
+  }
+  // The model's value (replicas, or the CPU request in millicores) from
+  // the server's nodes, and the target's as the server has it.
+  Result<int64_t> Expected() const;
+  Result<int64_t> Observed() const;
+  Status WriteConfig();
+  Status EditConfig(std::string* change);
+  Status OtherWriter(int64_t observed, std::string* change);
+  std::vector<std::string> ModeArgs() const;
   // Waits for the target to reach the model's count after `change`.
   void Follow(const std::string& change, bool after_outage);
   void Outage(const std::string& what, const std::function<Status()>& act);
@@ -178,6 +238,8 @@ class Soak {
   int token_generation_ = 0;
   std::unique_ptr<e2e::Process> propscaler_;
   Params params_;
+  VerticalParams vertical_params_;
+  std::string config_file_;
   std::vector<int> nodes_;  // indices of the nodes that exist
   int next_node_ = 0;
   bool outage_pending_ = false;
@@ -203,7 +265,7 @@ Status Soak::RotateToken() {
       "{\"metadata\":{\"name\":\"" + secret + "\"}}");
   if (!made.ok()) return made.status();
   Result<std::string> token =
-      envtest::ServiceAccountToken(*cluster_, kNs, kAccount, secret);
+      envtest::ServiceAccountToken(*cluster_, kNs, Account(), secret);
   if (!token.ok()) return token.status();
   // Written aside and renamed, as the kubelet updates projected tokens.
   dir_.Write("token.new", *token);
@@ -222,12 +284,13 @@ Status Soak::RotateToken() {
 
 Status Soak::SetUp() {
   if (Status s = envtest::CreateNamespace(*cluster_, kNs); !s.ok()) return s;
-  if (Status s = envtest::CreateServiceAccount(*cluster_, kNs, kAccount);
+  if (Status s = envtest::CreateServiceAccount(*cluster_, kNs, Account());
       !s.ok()) {
     return s;
   }
-  Result<std::string> rbac = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
-                                      "/deploy/replicas/rbac.yaml");
+  Result<std::string> rbac =
+      ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/deploy/" +
+               (vertical() ? "vertical" : "replicas") + "/rbac.yaml");
   if (!rbac.ok()) return rbac.status();
   if (Status s = envtest::ApplyRbacManifest(*cluster_, *rbac, kNs); !s.ok()) {
     return s;
@@ -238,11 +301,8 @@ Status Soak::SetUp() {
       !s.ok()) {
     return s;
   }
-  if (Status s = envtest::PutConfigMap(*cluster_, kNs, kConfigMap, "linear",
-                                       params_.Json());
-      !s.ok()) {
-    return s;
-  }
+  config_file_ = dir_.path() + "/vertical-config";
+  if (Status s = WriteConfig(); !s.ok()) return s;
   for (int i = 0; i < FLAGS_nodes; ++i) {
     if (Status s = AddNode(); !s.ok()) return s;
   }
@@ -252,20 +312,98 @@ Status Soak::SetUp() {
                           "    tokenFile: " + token_file_ + "\n"));
   const std::string binary =
       FLAGS_propscaler.empty() ? PROPSCALER_BINARY : FLAGS_propscaler;
-  propscaler_ = std::make_unique<e2e::Process>(
-      binary,
-      std::vector<std::string>{"--kubeconfig=" + kubeconfig,
-                               std::string("--namespace=") + kNs,
-                               std::string("--configmap=") + kConfigMap,
-                               std::string("--target=deployment/") + kTarget,
-                               std::string("--nodelabels=") + kLabel,
-                               "--healthz-port=0", "--logtostderr", "--v=0"});
+  std::vector<std::string> args = {
+      "--kubeconfig=" + kubeconfig,
+      std::string("--namespace=") + kNs,
+      std::string("--target=deployment/") + kTarget,
+      std::string("--nodelabels=") + kLabel,
+      "--healthz-port=0",
+      "--logtostderr",
+      "--v=0"};
+  for (const std::string& arg : ModeArgs()) args.push_back(arg);
+  propscaler_ = std::make_unique<e2e::Process>(binary, args);
   Follow("start", /*after_outage=*/true);
   return Status::Ok();
 }
 
-Result<int64_t> Soak::Replicas() const {
-  return envtest::DeploymentReplicas(*cluster_, kNs, kTarget);
+std::vector<std::string> Soak::ModeArgs() const {
+  if (vertical()) {
+    return {"--mode=vertical", "--config-file=" + config_file_,
+            "--resize-threshold-percent=0"};
+  }
+  return {std::string("--configmap=") + kConfigMap};
+}
+
+Status Soak::WriteConfig() {
+  if (!vertical()) {
+    return envtest::PutConfigMap(*cluster_, kNs, kConfigMap, "linear",
+                                 params_.Json());
+  }
+  // Written aside and renamed, as the kubelet updates a ConfigMap volume.
+  dir_.Write("vertical-config.new", vertical_params_.Json());
+  if (std::rename((dir_.path() + "/vertical-config.new").c_str(),
+                  config_file_.c_str()) != 0) {
+    return Status::Internal("renaming into " + config_file_);
+  }
+  return Status::Ok();
+}
+
+Status Soak::EditConfig(std::string* change) {
+  if (vertical()) {
+    vertical_params_.base_millis =
+        std::uniform_int_distribution<int>(5, 20)(random_) * 10;
+    vertical_params_.nodes_per_step =
+        std::uniform_int_distribution<int>(1, 4)(random_);
+    *change = "config " + vertical_params_.Json();
+  } else {
+    params_.nodes_per_replica =
+        std::uniform_int_distribution<int>(1, 4)(random_);
+    params_.cores_per_replica =
+        std::uniform_int_distribution<int>(8, 32)(random_);
+    *change = "params " + params_.Json();
+  }
+  return WriteConfig();
+}
+
+Status Soak::OtherWriter(int64_t observed, std::string* change) {
+  if (!vertical()) {
+    const int64_t other = observed + 3;
+    *change = "another writer scaled to " + std::to_string(other);
+    return envtest::ScaleDeployment(*cluster_, kNs, kTarget, other);
+  }
+  *change = "another writer set the CPU request to 999m";
+  return envtest::AdminCall(
+             *cluster_, "PATCH",
+             std::string("/apis/apps/v1/namespaces/") + kNs + "/deployments/" +
+                 kTarget,
+             R"({"spec":{"template":{"spec":{"containers":[{"name":"dns",)"
+             R"("resources":{"requests":{"cpu":"999m"}}}]}}}})",
+             "application/strategic-merge-patch+json")
+      .status();
+}
+
+Result<int64_t> Soak::Expected() const {
+  Result<NodeCounts> counts = CountNodes(*cluster_);
+  if (!counts.ok()) return counts.status();
+  return vertical() ? ExpectedCpuMillis(*counts, vertical_params_)
+                    : ExpectedReplicas(*counts, params_);
+}
+
+Result<int64_t> Soak::Observed() const {
+  if (!vertical()) return envtest::DeploymentReplicas(*cluster_, kNs, kTarget);
+  Result<std::string> body =
+      envtest::AdminCall(*cluster_, "GET",
+                         std::string("/apis/apps/v1/namespaces/") + kNs +
+                             "/deployments/" + kTarget);
+  if (!body.ok()) return body.status();
+  rapidjson::Document doc;
+  doc.Parse(body->c_str());
+  const auto& c = doc["spec"]["template"]["spec"]["containers"][0];
+  if (!c.HasMember("resources") || !c["resources"].HasMember("requests") ||
+      !c["resources"]["requests"].HasMember("cpu")) {
+    return -1;
+  }
+  return Millis(c["resources"]["requests"]["cpu"].GetString());
 }
 
 void Soak::Follow(const std::string& change, bool after_outage) {
@@ -274,8 +412,8 @@ void Soak::Follow(const std::string& change, bool after_outage) {
   // The model reads the server as it is now; a change the harness makes
   // is in it, so is another writer's (none besides these two).
   while (std::chrono::steady_clock::now() - changed < kGiveUp) {
-    Result<int64_t> expected = ExpectedReplicas(*cluster_, params_);
-    Result<int64_t> replicas = Replicas();
+    Result<int64_t> expected = Expected();
+    Result<int64_t> replicas = Observed();
     if (expected.ok() && replicas.ok() && *replicas == *expected) {
       sample.expected = *expected;
       sample.delay = Since(changed);
@@ -350,12 +488,12 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     if (!propscaler_->Running()) return false;
     const SteadyTime now = std::chrono::steady_clock::now();
     // Nothing may be left wrong between changes.
-    Result<int64_t> expected = ExpectedReplicas(*cluster_, params_);
-    Result<int64_t> replicas = Replicas();
+    Result<int64_t> expected = Expected();
+    Result<int64_t> replicas = Observed();
     if (expected.ok() && replicas.ok() && *replicas != *expected) {
       wrong_values_.push_back(std::to_string(static_cast<int>(Since(start_))) +
                               " s: " + std::to_string(*replicas) +
-                              " replicas where the model says " +
+                              " where the model says " +
                               std::to_string(*expected));
     }
     std::string change;
@@ -397,18 +535,10 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
                            (status.ok() ? "" : " FAILED: " + status.message()));
     } else if (now >= next_params) {
       next_params += std::chrono::minutes(3);
-      params_.nodes_per_replica =
-          std::uniform_int_distribution<int>(1, 4)(random_);
-      params_.cores_per_replica =
-          std::uniform_int_distribution<int>(8, 32)(random_);
-      status = envtest::PutConfigMap(*cluster_, kNs, kConfigMap, "linear",
-                                     params_.Json());
-      change = "params " + params_.Json();
+      status = EditConfig(&change);
     } else if (now >= next_writer) {
       next_writer += std::chrono::minutes(2);
-      const int64_t other = replicas.ok() ? *replicas + 3 : 9;
-      status = envtest::ScaleDeployment(*cluster_, kNs, kTarget, other);
-      change = "another writer scaled to " + std::to_string(other);
+      status = OtherWriter(replicas.ok() ? *replicas : 6, &change);
     } else {
       status = Churn(&change);
     }
@@ -452,8 +582,7 @@ void Soak::Report(double duration_seconds) const {
     if (s.delay > target) {
       ++misses;
       std::cout << "miss: " << static_cast<int>(s.at) << " s: " << s.change
-                << ": " << s.expected << " replicas after " << s.delay
-                << " s\n";
+                << ": " << s.expected << " after " << s.delay << " s\n";
     }
   }
   auto line = [](const char* what, const std::vector<double>& d) {
@@ -535,7 +664,7 @@ int Main() {
   const bool alive = soak.Run(end, *restart_every, *rotate_every);
   done = true;
   sampler.join();
-  std::cout << "soak: replica mode, " << FLAGS_duration << " on "
+  std::cout << "soak: " << FLAGS_mode << " mode, " << FLAGS_duration << " on "
             << "kube-apiserver v1.20.2; propscaler "
             << (alive ? "ran throughout" : "EXITED") << "\n";
   soak.Report(Since(start));
