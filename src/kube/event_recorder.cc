@@ -61,6 +61,11 @@ void EventRecorder::SendQueued() {
   }
 }
 
+size_t EventRecorder::remembered() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return last_posted_.size();
+}
+
 bool EventRecorder::Record(const EventInfo& event) {
   const std::string key = event.object.kind + "/" + event.object.namespace_ +
                           "/" + event.object.name + "/" + event.reason + "/" +
@@ -70,6 +75,14 @@ bool EventRecorder::Record(const EventInfo& event) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (forbidden_) return false;
+    // Entries past repeat_after hold nothing back any more: dropped once a
+    // period, so the map holds at most two periods' Events.
+    if (now - last_forgotten_ >= repeat_after_) {
+      std::erase_if(last_posted_, [&](const auto& entry) {
+        return now - entry.second >= repeat_after_;
+      });
+      last_forgotten_ = now;
+    }
     auto it = last_posted_.find(key);
     if (it != last_posted_.end() && now - it->second < repeat_after_) {
       return false;

@@ -50,6 +50,11 @@ class EventRecorder {
   // within repeat_after. Returns true if it was posted (or queued).
   bool Record(const EventInfo& event);
 
+  // How many Events are remembered to hold back their repeats: only those
+  // recorded within the last two repeat periods (every message differs,
+  // with its counts or pod names, so keeping all would grow for ever).
+  size_t remembered() const;
+
  private:
   struct Stamped {
     EventInfo event;
@@ -63,9 +68,10 @@ class EventRecorder {
   const std::string component_;
   const Duration repeat_after_;
   const size_t queue_limit_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::map<std::string, TimePoint> last_posted_;
-  TimePoint last_stamp_{};  // of the last Event, so each has its own name
+  TimePoint last_forgotten_{};  // when old entries were last dropped
+  TimePoint last_stamp_{};      // of the last Event, so each has its own name
   bool forbidden_ = false;
   std::deque<Stamped> queue_;
   std::condition_variable queued_;
