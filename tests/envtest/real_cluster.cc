@@ -216,23 +216,28 @@ Status RealCluster::StartApiServer() {
   return Status::Ok();
 }
 
+namespace {
+
+// SIGTERM, and SIGKILL once `grace` has passed.
+void Stop(e2e::Process* process, std::chrono::seconds grace) {
+  process->Signal(SIGTERM);
+  if (!process->WaitForExit(grace).has_value()) {
+    process->Signal(SIGKILL);
+    process->WaitForExit(std::chrono::seconds(10));
+  }
+}
+
+}  // namespace
+
 Status RealCluster::RestartApiServer() {
   // A graceful stop waits for open watches for up to a minute; after a few
   // seconds it is a crash, which is a restart too.
-  apiserver_->Signal(SIGTERM);
-  if (!apiserver_->WaitForExit(std::chrono::seconds(3)).has_value()) {
-    apiserver_->Signal(SIGKILL);
-    apiserver_->WaitForExit(std::chrono::seconds(10));
-  }
+  Stop(apiserver_.get(), std::chrono::seconds(3));
   return StartApiServer();
 }
 
 Status RealCluster::RestartEtcd() {
-  etcd_->Signal(SIGTERM);
-  if (!etcd_->WaitForExit(std::chrono::seconds(10)).has_value()) {
-    etcd_->Signal(SIGKILL);
-    etcd_->WaitForExit(std::chrono::seconds(10));
-  }
+  Stop(etcd_.get(), std::chrono::seconds(10));
   return StartEtcd();
 }
 
