@@ -31,16 +31,23 @@ Status MakeSelfSigned(const CertFiles& files, const std::string& subject,
              " -days 1 -keyout " + files.key_file + " -out " + files.cert_file);
 }
 
+// A key and certificate signed by `ca`; `extension` (e.g. a
+// subjectAltName) is carried from the request into the certificate.
 Status MakeSigned(const CertFiles& files, const CertFiles& ca,
-                  const std::string& subject, const std::string& dir) {
-  std::string csr = dir + "/client.csr";
+                  const std::string& subject, const std::string& extension) {
+  const std::string csr = files.cert_file + ".csr";
   Status s = Run("openssl req -new -newkey rsa:2048 -nodes -subj " + subject +
+                 (extension.empty() ? "" : " -addext " + extension) +
                  " -keyout " + files.key_file + " -out " + csr);
   if (!s.ok()) return s;
   return Run("openssl x509 -req -in " + csr + " -CA " + ca.cert_file +
-             " -CAkey " + ca.key_file + " -CAcreateserial -days 1 -out " +
+             " -CAkey " + ca.key_file +
+             " -CAcreateserial -copy_extensions copyall -days 1 -out " +
              files.cert_file);
 }
+
+constexpr char kServerSubject[] = "/CN=127.0.0.1";
+constexpr char kServerSan[] = "subjectAltName=IP:127.0.0.1";
 
 }  // namespace
 
@@ -51,19 +58,46 @@ Result<TestCerts> MakeTestCerts() {
   certs.dir = *dir;
   certs.dir_owner = std::shared_ptr<void>(
       nullptr, [dir = *dir](void*) { std::filesystem::remove_all(dir); });
+  certs.server_ca = {certs.dir + "/server-ca.crt",
+                     certs.dir + "/server-ca.key"};
   certs.server = {certs.dir + "/server.crt", certs.dir + "/server.key"};
   certs.client_ca = {certs.dir + "/client-ca.crt",
                      certs.dir + "/client-ca.key"};
   certs.client = {certs.dir + "/client.crt", certs.dir + "/client.key"};
-  Status s = MakeSelfSigned(certs.server, "/CN=127.0.0.1",
-                            "subjectAltName=IP:127.0.0.1");
+  Status s =
+      MakeSelfSigned(certs.server_ca, "/CN=propscaler-test-server-ca", "");
+  if (s.ok()) {
+    s = MakeSigned(certs.server, certs.server_ca, kServerSubject, kServerSan);
+  }
   if (s.ok()) s = MakeSelfSigned(certs.client_ca, "/CN=propscaler-test-ca", "");
   if (s.ok()) {
-    s = MakeSigned(certs.client, certs.client_ca, "/CN=propscaler-test",
-                   certs.dir);
+    s = MakeSigned(certs.client, certs.client_ca, "/CN=propscaler-test", "");
   }
   if (!s.ok()) return s;
   return certs;
+}
+
+Status ReissueServerCert(const TestCerts& certs) {
+  const CertFiles next = {certs.server.cert_file + ".next",
+                          certs.server.key_file + ".next"};
+  Status s = MakeSigned(next, certs.server_ca, kServerSubject, kServerSan);
+  if (!s.ok()) return s;
+  // Overwritten in place, as `kubeadm certs renew` does: a watcher of the
+  // files sees them written (a rename over them may go unseen until its
+  // next resync). The key first: a reload that sees the new certificate
+  // finds its key.
+  for (const auto& [from, to] :
+       {std::pair(next.key_file, certs.server.key_file),
+        std::pair(next.cert_file, certs.server.cert_file)}) {
+    std::error_code ec;
+    std::filesystem::copy_file(
+        from, to, std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) {
+      return Status::Internal("cannot write the new server certificate to " +
+                              to + ": " + ec.message());
+    }
+  }
+  return Status::Ok();
 }
 
 }  // namespace propscaler::sim

@@ -57,9 +57,9 @@ TEST_F(ConnectionTest, HttpsWithCaFileAndCaData) {
   StartTls(false);
   ASSERT_EQ(server_.url().rfind("https://", 0), 0u);
   std::string output;
-  EXPECT_EQ(RunWithKubeconfig(
-                KubeconfigYaml(server_.url(), kToken, certs_.server.cert_file),
-                &output),
+  EXPECT_EQ(RunWithKubeconfig(KubeconfigYaml(server_.url(), kToken,
+                                             certs_.server_ca.cert_file),
+                              &output),
             0)
       << output;
   EXPECT_EQ(Replicas(), 4);
@@ -68,7 +68,7 @@ TEST_F(ConnectionTest, HttpsWithCaFileAndCaData) {
   EXPECT_EQ(RunWithKubeconfig(
                 KubeconfigYaml(server_.url(), kToken, "",
                                "certificate-authority-data: " +
-                                   Base64(Pem(certs_.server.cert_file))),
+                                   Base64(Pem(certs_.server_ca.cert_file))),
                 &output),
             0)
       << output;
@@ -102,14 +102,14 @@ TEST_F(ConnectionTest, UntrustedServerIsRefusedUnlessInsecure) {
 TEST_F(ConnectionTest, ClientCertificateAsFilesAndAsData) {
   StartTls(true);
   const std::string base =
-      KubeconfigYaml(server_.url(), kToken, certs_.server.cert_file);
+      KubeconfigYaml(server_.url(), kToken, certs_.server_ca.cert_file);
   std::string output;
   // Without a client certificate the TLS handshake is refused.
   EXPECT_EQ(RunWithKubeconfig(base, &output), 1);
 
   EXPECT_EQ(RunWithKubeconfig(
                 KubeconfigYaml(
-                    server_.url(), kToken, certs_.server.cert_file, "",
+                    server_.url(), kToken, certs_.server_ca.cert_file, "",
                     "    client-certificate: " + certs_.client.cert_file +
                         "\n    client-key: " + certs_.client.key_file + "\n"),
                 &output),
@@ -120,7 +120,7 @@ TEST_F(ConnectionTest, ClientCertificateAsFilesAndAsData) {
   ASSERT_TRUE(server_.SetReplicas("deployment", kNamespace, "coredns", 1).ok());
   EXPECT_EQ(
       RunWithKubeconfig(
-          KubeconfigYaml(server_.url(), kToken, certs_.server.cert_file, "",
+          KubeconfigYaml(server_.url(), kToken, certs_.server_ca.cert_file, "",
                          "    client-certificate-data: " +
                              Base64(Pem(certs_.client.cert_file)) +
                              "\n    client-key-data: " +

@@ -83,9 +83,9 @@ TEST_F(CredentialsTest, NoSecretInTheLogAtVerbosityTen) {
       "    client-certificate: " + certs->client.cert_file +
       "\n    client-key: " + certs->client.key_file + "\n";
   // A good run, which creates the ConfigMap and scales.
-  kubeconfig_ = dir_.Write("kubeconfig-tls",
-                           KubeconfigYaml(tls_server.url(), kToken,
-                                          certs->server.cert_file, "", user));
+  kubeconfig_ = dir_.Write(
+      "kubeconfig-tls", KubeconfigYaml(tls_server.url(), kToken,
+                                       certs->server_ca.cert_file, "", user));
   std::string output;
   EXPECT_EQ(RunOnce({"--v=10", std::string("--default-params=") +
                                    R"({"linear":{"nodesPerReplica":1}})"},
@@ -96,9 +96,9 @@ TEST_F(CredentialsTest, NoSecretInTheLogAtVerbosityTen) {
 
   // A refused token, which puts errors in the log.
   const std::string wrong_token = "wrong-secret-token-0123456789";
-  kubeconfig_ = dir_.Write("kubeconfig-wrong",
-                           KubeconfigYaml(tls_server.url(), wrong_token,
-                                          certs->server.cert_file, "", user));
+  kubeconfig_ = dir_.Write(
+      "kubeconfig-wrong", KubeconfigYaml(tls_server.url(), wrong_token,
+                                         certs->server_ca.cert_file, "", user));
   EXPECT_EQ(RunOnce({"--v=10"}, &output), 1);
   EXPECT_NE(output.find("HTTP 401"), std::string::npos) << output;
   secrets.push_back(wrong_token);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace propscaler::envtest {
 namespace {
@@ -24,17 +25,25 @@ Status RunQuietly(const std::string& command) {
   return Status::Ok();
 }
 
-// The first word of `sha256sum FILE`'s output.
-Result<std::string> Sha256Of(const std::string& file) {
-  const std::string command = "sha256sum '" + file + "'";
+// What `command` writes to stdout, if it exits 0.
+Result<std::string> OutputOf(const std::string& command) {
   FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) return Status::Internal("cannot run " + command);
-  char sum[65] = {};
-  const size_t read = fread(sum, 1, 64, pipe);
-  if (pclose(pipe) != 0 || read != 64) {
-    return Status::Internal("command failed: " + command);
+  std::string out;
+  char chunk[4096];
+  for (size_t n; (n = fread(chunk, 1, sizeof chunk, pipe)) > 0;) {
+    out.append(chunk, n);
   }
-  return std::string(sum, 64);
+  if (pclose(pipe) != 0) return Status::Internal("command failed: " + command);
+  return out;
+}
+
+// The first word of `sha256sum FILE`'s output.
+Result<std::string> Sha256Of(const std::string& file) {
+  Result<std::string> out = OutputOf("sha256sum '" + file + "'");
+  if (!out.ok()) return out.status();
+  if (out->size() < 64) return Status::Internal("sha256sum: " + *out);
+  return out->substr(0, 64);
 }
 
 Result<std::string> ExpectedSha256(const std::string& sha_file) {
@@ -234,6 +243,26 @@ Status RealCluster::RestartApiServer() {
   // seconds it is a crash, which is a restart too.
   Stop(apiserver_.get(), std::chrono::seconds(3));
   return StartApiServer();
+}
+
+Status RealCluster::ReplaceServingCert(bool wait_until_served) {
+  if (Status s = sim::ReissueServerCert(certs_); !s.ok()) return s;
+  if (!wait_until_served) return Status::Ok();
+  const std::string fingerprint = " | openssl x509 -noout -fingerprint -sha256";
+  Result<std::string> issued =
+      OutputOf("cat " + certs_.server.cert_file + fingerprint);
+  if (!issued.ok()) return issued.status();
+  const std::string served =
+      "openssl s_client -connect 127.0.0.1:" + std::to_string(apiserver_port_) +
+      " </dev/null 2>/dev/null" + fingerprint;
+  return WaitForReady("the new serving certificate", std::chrono::seconds(90),
+                      [&] {
+                        Result<std::string> now = OutputOf(served);
+                        if (now.ok() && *now == *issued) return true;
+                        // A TLS handshake a second, not one every 20 ms.
+                        std::this_thread::sleep_for(std::chrono::seconds(1));
+                        return false;
+                      });
 }
 
 Status RealCluster::RestartEtcd() {

@@ -40,7 +40,7 @@ class RealCluster {
   ~RealCluster();
 
   const std::string& url() const { return url_; }
-  const std::string& ca_file() const { return certs_.server.cert_file; }
+  const std::string& ca_file() const { return certs_.server_ca.cert_file; }
 
   // A request as the cluster admin; any HTTP status is a response.
   Result<kube::HttpResponse> Admin(
@@ -63,6 +63,13 @@ class RealCluster {
   // does every 5 minutes: watches from an older resourceVersion then get
   // 410 Gone.
   Status CompactEtcd();
+  // Issues a new serving certificate from the same CA over the old files,
+  // as `kubeadm certs renew` does. The kube-apiserver loads it when it
+  // restarts, or when it next checks the files (v1.20: every minute);
+  // connections open before go on with the old one. With
+  // `wait_until_served`, waits (up to 90 s) until the running server
+  // presents it.
+  Status ReplaceServingCert(bool wait_until_served);
   // Sends `signal` to the kube-apiserver (SIGSTOP, SIGCONT: a paused
   // server).
   void SignalApiServer(int signal) { apiserver_->Signal(signal); }

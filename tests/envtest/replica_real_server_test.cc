@@ -199,9 +199,11 @@ TEST_F(ReplicaRealServerTest, PagedListCountsEveryNode) {
   EXPECT_EQ(*replicas, 13);  // ceil(1234 / 100)
 }
 
-// The API server restarts with a new watch cache: the watch's
-// resourceVersion is too old (410), propscaler lists again and goes on.
-TEST_F(ReplicaRealServerTest, WatchResumesAfterTheServerRestarts) {
+// The API server's serving certificate is renewed (same CA) and the server
+// restarts with a new watch cache: propscaler trusts the new certificate,
+// the watch's resourceVersion is too old (410), it lists again and goes on.
+TEST_F(ReplicaRealServerTest,
+       WatchResumesAfterTheServerRestartsWithARenewedCertificate) {
   GrantRbac("coredns-autoscaler", {kDeployRbac});
   SetUpTarget(2);
   SetParams(kPerNodeParams);
@@ -213,6 +215,8 @@ TEST_F(ReplicaRealServerTest, WatchResumesAfterTheServerRestarts) {
                              "k", "v")
                     .ok());
   }
+  Status renewed = cluster().ReplaceServingCert(/*wait_until_served=*/false);
+  ASSERT_TRUE(renewed.ok()) << renewed.message();
   Status restarted = cluster().RestartApiServer();
   ASSERT_TRUE(restarted.ok()) << restarted.message();
   AddNodes(2, 1);

@@ -534,13 +534,13 @@ TEST_F(ApiServerTest, ServesHttpsAndChecksClientCertificates) {
   EXPECT_EQ(server_.url().rfind("https://", 0), 0u);
 
   httplib::Client anonymous(server_.url());
-  anonymous.set_ca_cert_path(certs->server.cert_file.c_str());
+  anonymous.set_ca_cert_path(certs->server_ca.cert_file.c_str());
   anonymous.enable_server_certificate_verification(true);
   EXPECT_FALSE(anonymous.Get("/api/v1/nodes"));
 
   httplib::Client client(server_.url(), certs->client.cert_file,
                          certs->client.key_file);
-  client.set_ca_cert_path(certs->server.cert_file.c_str());
+  client.set_ca_cert_path(certs->server_ca.cert_file.c_str());
   client.enable_server_certificate_verification(true);
   httplib::Result res = client.Get("/api/v1/nodes");
   ASSERT_TRUE(res) << httplib::to_string(res.error());
