@@ -494,13 +494,22 @@ Status DeletePod(const RealCluster& cluster, const std::string& ns,
       .status();
 }
 
+Result<rapidjson::Document> AdminList(const RealCluster& cluster,
+                                      const std::string& path) {
+  Result<std::string> body = AdminCall(cluster, "GET", path);
+  if (!body.ok()) return body.status();
+  Result<rapidjson::Document> doc = ParseBody(*body, "GET " + path);
+  if (doc.ok() && !(doc->HasMember("items") && (*doc)["items"].IsArray())) {
+    return Status::Internal("GET " + path +
+                            ": not a list: " + body->substr(0, 200));
+  }
+  return doc;
+}
+
 Result<std::vector<std::string>> NodeNames(const RealCluster& cluster,
                                            const std::string& selector) {
-  Result<std::string> body =
-      AdminCall(cluster, "GET",
-                "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
-  if (!body.ok()) return body.status();
-  Result<rapidjson::Document> doc = ParseBody(*body, "node list");
+  Result<rapidjson::Document> doc = AdminList(
+      cluster, "/api/v1/nodes?labelSelector=" + kube::QueryEscape(selector));
   if (!doc.ok()) return doc.status();
   std::vector<std::string> names;
   for (const auto& item : (*doc)["items"].GetArray()) {

@@ -5,6 +5,8 @@
 #ifndef PROPSCALER_TESTS_ENVTEST_REAL_OBJECTS_H_
 #define PROPSCALER_TESTS_ENVTEST_REAL_OBJECTS_H_
 
+#include <rapidjson/document.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +21,10 @@ Result<std::string> AdminCall(
     const RealCluster& cluster, const std::string& method,
     const std::string& path, const std::string& body = "",
     const std::string& content_type = "application/json");
+// GETs a list (`path` of a collection) as the cluster admin: the parsed
+// document, whose "items" is an array.
+Result<rapidjson::Document> AdminList(const RealCluster& cluster,
+                                      const std::string& path);
 
 // Sends every object of a YAML manifest to the server with ?dryRun=All: it
 // is decoded, defaulted, validated and admitted as a real create, and
