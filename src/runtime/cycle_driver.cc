@@ -121,14 +121,25 @@ std::string CycleDriver::WaitForNextCycle(StopSignal* stop, bool ready,
   return cause;
 }
 
+bool CycleDriver::NotReadyCounts(TimePoint now) {
+  if (now - not_ready_counted_ < options_.poll_period) return false;
+  not_ready_counted_ = now;
+  return true;
+}
+
 int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
   SyncFailureLimit failures(options_.max_sync_failures);
+  not_ready_counted_ = clock_->Now();
   std::string cause = WaitForNextCycle(stop, /*ready=*/false, hooks);
   while (!stop->stopped()) {
     health_->Heartbeat();
     const TimePoint start = clock_->Now();
     Status status = hooks.ready();
     const bool ready = status.ok();
+    if (!ready && !NotReadyCounts(start)) {
+      cause = WaitForNextCycle(stop, ready, hooks);
+      continue;
+    }
     acting_ = MayAct(hooks);
     if (ready && acting_) {
       last_cycle_start_ = start;

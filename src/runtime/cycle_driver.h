@@ -5,9 +5,9 @@
 // started by changes are at least kCoalesceWindow apart. The first cycle
 // runs as soon as the hooks say the first lists are in.
 //
-// Each turn beats the health state, runs the cycle (or reports what it
-// still waits for), joins in the watches' staleness, tells the health state
-// and the metrics (propscaler_last_cycle_timestamp_seconds,
+// Each turn beats the health state, runs the cycle (or, once a poll period,
+// reports what it still waits for), joins in the watches' staleness, tells
+// the health state and the metrics (propscaler_last_cycle_timestamp_seconds,
 // propscaler_last_successful_cycle_timestamp_seconds,
 // propscaler_cycle_failures_total) the outcome, and counts consecutive
 // failures against
@@ -99,6 +99,10 @@ class CycleDriver {
   // hooks say is due sooner.
   std::string WaitForPeriodOrDue(StopSignal* stop, const CycleHooks& hooks);
   bool changed() const EXCLUDES(mutex_);
+  // Whether a turn that finds the first lists not yet in is reported and
+  // counted as a failure: once a poll period, not on every change that
+  // wakes the wait (one list in, another still coming).
+  bool NotReadyCounts(TimePoint now);
   bool MayAct(const CycleHooks& hooks) const;
   // Whether a standby has become leader since its last turn.
   bool BecameLeader(const CycleHooks& hooks) const;
@@ -109,6 +113,7 @@ class CycleDriver {
   TimePoint last_cycle_start_{};          // the loop's thread only
   std::optional<TimePoint> next_period_;  // the loop's thread only
   bool acting_ = false;                   // the loop's thread only
+  TimePoint not_ready_counted_{};         // the loop's thread only
 
   mutable Mutex mutex_;
   bool changed_ GUARDED_BY(mutex_) = false;

@@ -368,6 +368,29 @@ TEST_F(ReplicaScenarioTest, ExitsAfterMaxSyncFailures) {
   loop_.join();
 }
 
+// Nodes that change while the ConfigMap's first list is still failing wake
+// the loop, which finds the lists not yet in: that is a failed cycle once a
+// poll period, not once a change (found on a loaded machine: three watches
+// answering within milliseconds ended a --max-sync-failures=3 process
+// before its first cycle).
+TEST_F(ReplicaScenarioTest, ChangesBeforeTheFirstListsAreNotEachAFailure) {
+  options_.max_sync_failures = 3;
+  const TimePoint lists_fail_until = clock_.Now() + seconds(3);
+  cluster_.SetFault([this, lists_fail_until](std::string_view call) {
+    const bool down =
+        call.ends_with(" configmaps") && clock_.Now() < lists_fail_until;
+    return down ? Status::Unavailable(std::string(call) + ": HTTP 503")
+                : Status::Ok();
+  });
+  StartWith(2, 1);
+  for (int i = 0; i < 6; ++i) {
+    AddNodes(10 + i, 1);
+    clock_.SleepFor(milliseconds(200));
+  }
+  EXPECT_FALSE(WaitForExit(seconds(10)));
+  EXPECT_EQ(Replicas(), 8);
+}
+
 TEST_F(ReplicaScenarioTest, PollsTheConfigMapWhenRbacForbidsWatchingIt) {
   // cluster-proportional-autoscaler's RBAC: get on the ConfigMap only.
   cluster_.SetFault([](std::string_view call) {
