@@ -31,9 +31,10 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
     return std::make_unique<nodescale::ClusterApiProvider>(api, clock);
   }
   return std::make_unique<nodescale::KwokProvider>(
-      api, nodescale::KwokOptions{settings.loop.namespace_,
-                                  settings.node_group_config,
-                                  settings.kwok_not_ready_groups});
+      api, clock,
+      nodescale::KwokOptions{settings.loop.namespace_,
+                             settings.node_group_config,
+                             settings.kwok_not_ready_groups});
 }
 
 // Lists of pods arrive as pages of several MB, decoded into documents of

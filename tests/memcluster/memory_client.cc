@@ -357,8 +357,10 @@ Status MemoryClient::CreateSimulatedNode(const std::string& name,
   Result<rapidjson::Document> node =
       Parse(kube::EncodeSimulatedNode(name, shape, ready));
   if (!node.ok()) return node.status();
-  return StatusOf(
+  const Status created = StatusOf(
       cluster_->store().Create(TypeNamed("nodes"), "", std::move(*node)));
+  if (created.ok()) cluster_->Answering("create nodes");
+  return created;
 }
 
 Status MemoryClient::DeleteNode(const std::string& name,

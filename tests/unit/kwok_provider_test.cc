@@ -1,6 +1,8 @@
 // The kwok provider against the in-memory cluster.
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include "apiserver/store_objects.h"
 #include "common/clock.h"
 #include "memcluster/memory_cluster.h"
@@ -33,7 +35,8 @@ TEST(KwokProviderTest, DeletesOnlyTheNodeItChose) {
   ASSERT_TRUE(sim::DeleteNode(cluster.store(), "small-1").ok());
   ASSERT_TRUE(cluster.AddNode({.name = "small-1"}).ok());
 
-  KwokProvider provider(&cluster.client(), {.namespace_ = "kube-system"});
+  KwokProvider provider(&cluster.client(), &clock,
+                        {.namespace_ = "kube-system"});
   NodeGroup group;
   group.name = "small";
   const Status deleted = provider.DeleteNodes(group, {&chosen});
@@ -48,6 +51,60 @@ TEST(KwokProviderTest, DeletesOnlyTheNodeItChose) {
   const NodeState current = Chosen(cluster, "small-1");
   EXPECT_TRUE(provider.DeleteNodes(group, {&current}).ok());
   EXPECT_TRUE(sim::NodeNames(cluster.store()).empty());
+}
+
+// A scale-up's nodes are created a few at a time: with a server that
+// answers each create after 100 ms, 20 nodes take 300 ms, not 2 s.
+TEST(KwokProviderTest, CreatesAScaleUpsNodesInParallel) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  cluster.SetAnswerHook([&](std::string_view call) {
+    if (call == "create nodes") clock.SleepFor(std::chrono::milliseconds(100));
+  });
+  KwokProvider provider(&cluster.client(), &clock,
+                        {.namespace_ = "kube-system"});
+  NodeGroup group;
+  group.name = "small";
+  group.declared_template = NodeTemplate{};
+  const TimePoint start = clock.Now();
+  const Status increased = provider.IncreaseSize(group, 20);
+  ASSERT_TRUE(increased.ok()) << increased.message();
+  EXPECT_EQ(clock.Now() - start, std::chrono::milliseconds(300));
+  EXPECT_EQ(cluster.Calls()["create nodes"], 20);
+}
+
+// A create that fails fails the scale-up, naming the node; the nodes that
+// were created count in the group's size.
+TEST(KwokProviderTest, AFailedCreateIsReportedAndTheOthersCount) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  ASSERT_TRUE(sim::PutConfigMap(
+                  cluster.store(), "kube-system", "node-groups",
+                  {{"node-groups.json",
+                    R"({"nodeGroups":[{"name":"small","minSize":0,)"
+                    R"("maxSize":10,"template":{"allocatable":{"cpu":"4",)"
+                    R"("pods":"110"}}}]})"}})
+                  .ok());
+  std::mutex mutex;
+  int creates = 0;
+  cluster.SetFault([&](std::string_view call) {
+    if (call != "create nodes") return Status::Ok();
+    std::lock_guard<std::mutex> lock(mutex);
+    return ++creates == 2 ? Status::Unavailable("HTTP 503: injected")
+                          : Status::Ok();
+  });
+  KwokProvider provider(
+      &cluster.client(), &clock,
+      {.namespace_ = "kube-system", .config_map = "node-groups"});
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  const Status increased = provider.IncreaseSize(groups->at(0), 4);
+  EXPECT_EQ(increased.code(), StatusCode::kUnavailable);
+  EXPECT_NE(increased.message().find("creating node small-"), std::string::npos)
+      << increased.message();
+  groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  EXPECT_EQ(groups->at(0).target_size, 3);
 }
 
 }  // namespace

@@ -112,7 +112,7 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
       std::optional<kube::LeaderElectionConfig> election = std::nullopt) {
     return StartWith(options,
                      std::make_unique<nodescale::KwokProvider>(
-                         &cluster_.client(),
+                         &cluster_.client(), &clock_,
                          nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
                                                 std::move(not_ready_groups)}),
                      std::move(election));

@@ -3,11 +3,11 @@
 // re-read every loop); a group's size is its number of Node objects.
 // Scale-up creates Node objects from the group's template (name
 // <group>-<random suffix>, label propscaler.io/node-group=<group>, the
-// template's allocatable, labels and taints, Ready=True); scale-down deletes
-// them. Each node carries propscaler.io/template-hash, the hash of the
-// template it was made from, so a changed template shows it drifted.
-// Pools come from the same file. Simulates a cluster without a cloud, as CA's
-// kwok provider does.
+// template's allocatable, labels and taints, Ready=True; a few at a time);
+// scale-down deletes them. Each node carries propscaler.io/template-hash, the
+// hash of the template it was made from, so a changed template shows it
+// drifted. Pools come from the same file. Simulates a cluster without a cloud,
+// as CA's kwok provider does.
 #ifndef PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 #define PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 
@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 
+#include "common/clock.h"
 #include "kube/client.h"
 #include "nodescale/provider/provider.h"
 
@@ -31,8 +32,9 @@ struct KwokOptions {
 
 class KwokProvider : public Provider {
  public:
-  KwokProvider(const kube::Client* api, KwokOptions options)
-      : api_(api), options_(std::move(options)) {}
+  // `clock` runs a scale-up's creates in parallel (common/parallel_calls).
+  KwokProvider(const kube::Client* api, const Clock* clock, KwokOptions options)
+      : api_(api), clock_(clock), options_(std::move(options)) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   std::string NodeGroupOf(const NodeState& node) const override;
@@ -52,6 +54,7 @@ class KwokProvider : public Provider {
 
  private:
   const kube::Client* api_;
+  const Clock* clock_;
   const KwokOptions options_;
   // Nodes created but not yet seen through the watch, and nodes deleted but
   // still seen, by name with their group: the size counts what was asked
