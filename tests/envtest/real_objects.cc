@@ -440,28 +440,37 @@ Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
 Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
                         const std::string& name, const std::string& cpu,
                         const PodExtras& extras) {
-  const std::string pods = "/api/v1/namespaces/" + ns + "/pods";
+  const Status created = CreateUntriedPod(cluster, ns, name, cpu, extras);
+  return created.ok() ? MarkUnschedulable(cluster, ns, name) : created;
+}
+
+Status CreateUntriedPod(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, const std::string& cpu,
+                        const PodExtras& extras) {
   // No token is mounted: without a controller manager the service account
   // has no token Secret, and admission refuses pods that would mount one.
-  Status created =
-      AdminCall(
-          cluster, "POST", pods,
-          "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
-          "\"name\":" +
-              Quoted(name) +
-              (extras.labels.empty() ? "" : ",\"labels\":" + extras.labels) +
-              ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
-              "\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":"
-              "\"00000000-0000-0000-0000-000000000001\","
-              "\"controller\":true}]},\"spec\":{"
-              "\"automountServiceAccountToken\":false,\"containers\":[{"
-              "\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.9\","
-              "\"resources\":{\"requests\":{\"cpu\":" +
-              Quoted(cpu) + ",\"memory\":\"256Mi\"}}}]" +
-              (extras.spec.empty() ? "" : "," + extras.spec) + "}}")
-          .status();
-  if (!created.ok()) return created;
-  return AdminCall(cluster, "PATCH", pods + "/" + name + "/status",
+  return AdminCall(
+             cluster, "POST", "/api/v1/namespaces/" + ns + "/pods",
+             "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+             "\"name\":" +
+                 Quoted(name) +
+                 (extras.labels.empty() ? "" : ",\"labels\":" + extras.labels) +
+                 ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
+                 "\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":"
+                 "\"00000000-0000-0000-0000-000000000001\","
+                 "\"controller\":true}]},\"spec\":{"
+                 "\"automountServiceAccountToken\":false,\"containers\":[{"
+                 "\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.9\","
+                 "\"resources\":{\"requests\":{\"cpu\":" +
+                 Quoted(cpu) + ",\"memory\":\"256Mi\"}}}]" +
+                 (extras.spec.empty() ? "" : "," + extras.spec) + "}}")
+      .status();
+}
+
+Status MarkUnschedulable(const RealCluster& cluster, const std::string& ns,
+                         const std::string& name) {
+  return AdminCall(cluster, "PATCH",
+                   "/api/v1/namespaces/" + ns + "/pods/" + name + "/status",
                    "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\","
                    "\"status\":\"False\",\"reason\":\"Unschedulable\","
                    "\"message\":\"0/0 nodes are available\","

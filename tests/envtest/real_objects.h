@@ -108,6 +108,13 @@ struct PodExtras {
 Status CreatePendingPod(const RealCluster& cluster, const std::string& ns,
                         const std::string& name, const std::string& cpu,
                         const PodExtras& extras = {});
+// The two halves of CreatePendingPod: the pod as its controller creates
+// it (the scheduler has not tried it yet), and the scheduler's verdict.
+Status CreateUntriedPod(const RealCluster& cluster, const std::string& ns,
+                        const std::string& name, const std::string& cpu,
+                        const PodExtras& extras = {});
+Status MarkUnschedulable(const RealCluster& cluster, const std::string& ns,
+                         const std::string& name);
 // Binds the pod to the node through the pods/binding subresource, as the
 // scheduler does.
 Status BindPod(const RealCluster& cluster, const std::string& ns,
