@@ -74,7 +74,8 @@ TEST(KwokProviderTest, CreatesAScaleUpsNodesInParallel) {
 }
 
 // A create that fails fails the scale-up, naming the node; the nodes that
-// were created count in the group's size.
+// were created count in the group's size, and no create is sent after the
+// failure is seen.
 TEST(KwokProviderTest, AFailedCreateIsReportedAndTheOthersCount) {
   VirtualClock clock;
   memcluster::MemoryCluster cluster(&clock);
@@ -104,7 +105,29 @@ TEST(KwokProviderTest, AFailedCreateIsReportedAndTheOthersCount) {
       << increased.message();
   groups = provider.NodeGroups({});
   ASSERT_TRUE(groups.ok()) << groups.status().message();
-  EXPECT_EQ(groups->at(0).target_size, 3);
+  const int64_t sent = cluster.Calls()["create nodes"];
+  EXPECT_GE(sent, 2);
+  EXPECT_EQ(groups->at(0).target_size, sent - 1);
+}
+
+// A refused create (RBAC) is not sent again for every node of the
+// scale-up: at most one a thread in flight.
+TEST(KwokProviderTest, ARefusedScaleUpStopsSendingCreates) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  cluster.SetFault([](std::string_view call) {
+    return call == "create nodes" ? Status(StatusCode::kPermissionDenied,
+                                           "nodes is forbidden: injected")
+                                  : Status::Ok();
+  });
+  KwokProvider provider(&cluster.client(), &clock,
+                        {.namespace_ = "kube-system"});
+  NodeGroup group;
+  group.name = "small";
+  group.declared_template = NodeTemplate{};
+  const Status increased = provider.IncreaseSize(group, 50);
+  EXPECT_EQ(increased.code(), StatusCode::kPermissionDenied);
+  EXPECT_LE(cluster.Calls()["create nodes"], 8);
 }
 
 }  // namespace

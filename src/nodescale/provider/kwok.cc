@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <atomic>
+
 #include "common/parallel_calls.h"
 #include "kube/decode.h"
 #include "kube/snapshot_json.h"
@@ -87,13 +89,22 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
     names.push_back(group.name + "-" + RandomSuffix(&random_));
   }
   const bool ready = !options_.not_ready_groups.contains(group.name);
+  // Once a create fails the rest are not sent: a refused one (RBAC, quota)
+  // would be refused again, and the next loop retries after its backoff.
+  std::atomic<bool> failed{false};
+  std::vector<char> sent(names.size(), 0);
   const std::vector<Status> created =
       RunParallelCalls(*clock_, names.size(), kCreatesInFlight, [&](size_t i) {
-        return api_->CreateSimulatedNode(names[i], ShapeOf(group, names[i]),
-                                         ready);
+        if (failed) return Status::Ok();
+        sent[i] = 1;
+        Status status = api_->CreateSimulatedNode(
+            names[i], ShapeOf(group, names[i]), ready);
+        if (!status.ok()) failed = true;
+        return status;
       });
   Status first_error;
   for (size_t i = 0; i < names.size(); ++i) {
+    if (!sent[i]) continue;
     if (!created[i].ok()) {
       if (first_error.ok()) {
         first_error = created[i].WithContext("creating node " + names[i] +
