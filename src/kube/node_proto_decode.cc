@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "kube/proto_fields.h"
 #include "kube/proto_list_scan.h"
 #include "kube/proto_wire.h"
 
@@ -10,16 +11,11 @@ namespace {
 
 // Field numbers, from k8s.io/api/core/v1 and apimachinery's generated.proto.
 constexpr uint32_t kNodeMeta = 1, kNodeSpec = 2, kNodeStatus = 3;
-constexpr uint32_t kMetaName = 1, kMetaResourceVersion = 6;
+constexpr uint32_t kMetaResourceVersion = 6;
 constexpr uint32_t kSpecUnschedulable = 4, kSpecTaints = 5;
 constexpr uint32_t kTaintKey = 1, kTaintEffect = 3;
 constexpr uint32_t kStatusCapacity = 1, kStatusAllocatable = 2,
                    kStatusConditions = 4;
-constexpr uint32_t kEntryKey = 1, kEntryValue = 2;  // map entries
-constexpr uint32_t kQuantityString = 1;
-constexpr uint32_t kConditionType = 1, kConditionStatus = 2;
-
-bool IsBytes(const ProtoField& field) { return field.type == WireType::kBytes; }
 
 Status DecodeMeta(std::string_view meta, NodeFields* fields) {
   return EachProtoField(meta, "node metadata", [&](const ProtoField& field) {
@@ -105,22 +101,15 @@ Status DecodeNodeProto(std::string_view node, const TaintFilter& excluded,
 Result<ListPage<NodeInfo>> DecodeNodeListProto(
     JsonChunkStream* body, const TaintFilter& excluded, CountedCpu cpu,
     const ItemBatches<NodeInfo>& on_items) {
-  ListPage<NodeInfo> page;
-  ProtoListScan scan;
-  Status status = ScanProtoListStream(
-      body, {.what = "node list", .kind = "NodeList"}, &scan,
-      [&](std::string_view item, size_t) {
+  return ScanProtoListPage<NodeInfo>(
+      body, {.what = "node list", .kind = "NodeList"}, on_items,
+      [&](std::string_view item, size_t, ListPage<NodeInfo>* page) {
         NodeFields fields;
         Status decoded = DecodeNodeProto(item, excluded, cpu, &fields);
         if (!decoded.ok()) return decoded.WithContext("node list (protobuf)");
-        AddNodeItem(fields, cpu, on_items, &page);
+        AddNodeItem(fields, cpu, on_items, page);
         return Status::Ok();
       });
-  if (!status.ok()) return status;
-  HandOverItems(on_items, &page);
-  page.resource_version = std::move(scan.resource_version);
-  page.continue_token = std::move(scan.continue_token);
-  return page;
 }
 
 }  // namespace propscaler::kube

@@ -7,6 +7,7 @@
 
 #include "common/utc_time.h"
 #include "kube/json_list_watch.h"
+#include "kube/live_node_proto_decode.h"
 #include "kube/object_json.h"
 #include "kube/pod_proto_decode.h"
 #include "kube/proto_wire.h"
@@ -105,7 +106,7 @@ Result<WatchEvent<LiveNode>> DecodeLiveNodeWatchEvent(std::string_view line) {
 }
 
 // Both lists are read as they arrive, the whole collection at once from the
-// watch cache, never a page held. Pods are asked for as protobuf, which
+// watch cache, never a page held, and asked for as protobuf, which
 // kube-apiserver writes several times faster than JSON (a server without
 // it answers JSON); watch events stay JSON.
 ListWatchCodec<LivePod> LivePodCodec() {
@@ -122,9 +123,12 @@ ListWatchCodec<LivePod> LivePodCodec() {
 ListWatchCodec<LiveNode> LiveNodeCodec() {
   return {&DecodeLiveNodeList, &DecodeLiveNodeWatchEvent,
           [](JsonChunkStream* body, const ItemBatches<LiveNode>& on_items) {
-            return DecodeJsonListStream<LiveNode>(body, &DecodeNode,
-                                                  "node list", on_items);
-          }};
+            return body->Peek() == kKubeProtobufMagic[0]
+                       ? DecodeLiveNodeListProto(body, on_items)
+                       : DecodeJsonListStream<LiveNode>(body, &DecodeNode,
+                                                        "node list", on_items);
+          },
+          /*list_stream_protobuf=*/true};
 }
 
 ListWatchCodec<PdbState> PdbCodec(PdbVersion version) {

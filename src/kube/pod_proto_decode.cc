@@ -7,6 +7,7 @@
 
 #include "kube/json_fields.h"
 #include "kube/pod_field_values.h"
+#include "kube/proto_fields.h"
 #include "kube/proto_list_scan.h"
 #include "kube/proto_wire.h"
 
@@ -17,15 +18,10 @@ using json::Index;
 using json::Join;
 
 // Field numbers, from k8s.io/api/core/v1/generated.proto and
-// apimachinery's (ObjectMeta, OwnerReference, LabelSelector, Time).
+// apimachinery's (OwnerReference, LabelSelector); the shared ones in
+// proto_fields.h.
 constexpr uint32_t kPodMeta = 1, kPodSpec = 2, kPodStatus = 3;
-constexpr uint32_t kMetaName = 1, kMetaNamespace = 3, kMetaUid = 5,
-                   kMetaCreated = 8, kMetaLabels = 11, kMetaAnnotations = 12,
-                   kMetaOwners = 13;
 constexpr uint32_t kOwnerKind = 1, kOwnerName = 3, kOwnerController = 6;
-constexpr uint32_t kTimeSeconds = 1;
-constexpr uint32_t kEntryKey = 1, kEntryValue = 2;  // map entries
-constexpr uint32_t kQuantityString = 1;
 constexpr uint32_t kSpecVolumes = 1, kSpecContainers = 2, kSpecGrace = 4,
                    kSpecNodeSelector = 7, kSpecNodeName = 10,
                    kSpecAffinity = 18, kSpecInitContainers = 20,
@@ -52,58 +48,11 @@ constexpr uint32_t kSpreadMaxSkew = 1, kSpreadTopologyKey = 2, kSpreadWhen = 3,
                    kSpreadSelector = 4, kSpreadMinDomains = 5;
 constexpr uint32_t kStatusPhase = 1, kStatusConditions = 2,
                    kStatusStartTime = 7, kStatusNominated = 11;
-constexpr uint32_t kConditionType = 1, kConditionStatus = 2,
-                   kConditionTransition = 4, kConditionReason = 5;
-
-bool IsBytes(const ProtoField& field) { return field.type == WireType::kBytes; }
-bool IsVarint(const ProtoField& field) {
-  return field.type == WireType::kVarint;
-}
-// An int32 or int64 field: negative values are sign-extended varints.
-int64_t SignedOf(const ProtoField& field) {
-  return static_cast<int64_t>(field.varint);
-}
+constexpr uint32_t kConditionTransition = 4, kConditionReason = 5;
 
 Status NotNegative(int64_t value, const std::string& path) {
   if (value >= 0) return Status::Ok();
   return Status::Invalid(path + ": " + std::to_string(value) + " is negative");
-}
-
-// One entry of a map<string, string> into `out`.
-Status AddStringEntry(std::string_view entry, const std::string& path,
-                      Labels* out) {
-  std::string_view key, value;
-  Status status =
-      ProtoStrings(entry, path.c_str(), kEntryKey, &key, kEntryValue, &value);
-  if (status.ok()) out->insert_or_assign(std::string(key), std::string(value));
-  return status;
-}
-
-// One entry of a map<string, Quantity> (a resource list) into `out`.
-Status AddResourceEntry(std::string_view entry, const std::string& path,
-                        Resources* out) {
-  std::string_view name, quantity, text;
-  Status status = ProtoStrings(entry, path.c_str(), kEntryKey, &name,
-                               kEntryValue, &quantity);
-  if (status.ok()) {
-    status = ProtoStrings(quantity, path.c_str(), kQuantityString, &text);
-  }
-  if (status.ok()) status = SetResourceAmount(name, text, out);
-  return status.ok() ? status
-                     : status.WithContext(path + "." + std::string(name));
-}
-
-// A metav1.Time: whole seconds, as its RFC 3339 form in JSON has them.
-Result<TimePoint> TimeOf(std::string_view time, const std::string& path) {
-  TimePoint out;
-  Status status = EachProtoField(time, path.c_str(), [&](const ProtoField& f) {
-    if (f.number == kTimeSeconds && IsVarint(f)) {
-      out = TimePoint(std::chrono::seconds(SignedOf(f)));
-    }
-    return Status::Ok();
-  });
-  if (!status.ok()) return status;
-  return out;
 }
 
 // A NodeSelectorRequirement or LabelSelectorRequirement, its operator not
@@ -633,26 +582,9 @@ Result<LivePod> DecodeLivePodProto(std::string_view pod,
 
 Result<ListPage<LivePod>> DecodeLivePodListProto(
     JsonChunkStream* body, const ItemBatches<LivePod>& on_items) {
-  ListPage<LivePod> page;
-  ProtoListScan scan;
-  Status status = ScanProtoListStream(
-      body, {.what = "pod list", .kind = "PodList"}, &scan,
-      [&](std::string_view item, size_t i) {
-        Result<LivePod> pod =
-            DecodeLivePodProto(item, "items[" + std::to_string(i) + "]");
-        if (pod.ok()) {
-          page.items.push_back(std::move(pod).value());
-        } else {
-          page.item_errors.push_back(pod.status().message());
-        }
-        if (page.items.size() >= kListBatch) HandOverItems(on_items, &page);
-        return Status::Ok();
-      });
-  if (!status.ok()) return status;
-  HandOverItems(on_items, &page);
-  page.resource_version = std::move(scan.resource_version);
-  page.continue_token = std::move(scan.continue_token);
-  return page;
+  return DecodeProtoObjectList<LivePod>(body,
+                                        {.what = "pod list", .kind = "PodList"},
+                                        &DecodeLivePodProto, on_items);
 }
 
 }  // namespace propscaler::kube

@@ -14,6 +14,7 @@
 
 #include "common/status.h"
 #include "kube/json_chunk_stream.h"
+#include "kube/list_watch.h"
 
 namespace propscaler::kube {
 
@@ -35,6 +36,48 @@ using ProtoItemVisitor = std::function<Status(std::string_view item, size_t i)>;
 
 Status ScanProtoListStream(JsonChunkStream* body, const ProtoListShape& shape,
                            ProtoListScan* out, const ProtoItemVisitor& visit);
+
+// The list as a page: `add(item, i, &page)` puts each item's decoding in
+// the page (and hands batches over); what is left is handed over at the
+// end, and the page gets the list's resourceVersion and continue token.
+template <typename T, typename AddItem>
+Result<ListPage<T>> ScanProtoListPage(JsonChunkStream* body,
+                                      const ProtoListShape& shape,
+                                      const ItemBatches<T>& on_items,
+                                      AddItem&& add) {
+  ListPage<T> page;
+  ProtoListScan scan;
+  Status status = ScanProtoListStream(
+      body, shape, &scan,
+      [&](std::string_view item, size_t i) { return add(item, i, &page); });
+  if (!status.ok()) return status;
+  HandOverItems(on_items, &page);
+  page.resource_version = std::move(scan.resource_version);
+  page.continue_token = std::move(scan.continue_token);
+  return page;
+}
+
+// A list of objects each decoded by `decode(item, "items[i]")`: one that
+// does not decode is an item error, the list goes on; batches of
+// kListBatch go to `on_items` as they fill.
+template <typename T>
+Result<ListPage<T>> DecodeProtoObjectList(
+    JsonChunkStream* body, const ProtoListShape& shape,
+    Result<T> (*decode)(std::string_view, const std::string&),
+    const ItemBatches<T>& on_items) {
+  return ScanProtoListPage<T>(
+      body, shape, on_items,
+      [&](std::string_view item, size_t i, ListPage<T>* page) {
+        Result<T> object = decode(item, "items[" + std::to_string(i) + "]");
+        if (object.ok()) {
+          page->items.push_back(std::move(object).value());
+        } else {
+          page->item_errors.push_back(object.status().message());
+        }
+        if (page->items.size() >= kListBatch) HandOverItems(on_items, page);
+        return Status::Ok();
+      });
+}
 
 }  // namespace propscaler::kube
 

@@ -14,10 +14,12 @@
 #include "envtest/real_server_fixture.h"
 #include "kube/api.h"
 #include "kube/decode.h"
+#include "kube/live_node_proto_decode.h"
 #include "kube/node_proto_decode.h"
 #include "kube/pod_decode.h"
 #include "kube/pod_proto_decode.h"
 #include "kube/proto_wire.h"
+#include "unit/live_node_text.h"
 #include "unit/live_pod_text.h"
 
 namespace propscaler::envtest {
@@ -155,6 +157,29 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
                                      .unschedulable = true,
                                      .label = NodeLabel()})
                   .ok());
+  // And one with every field node-scale mode reads; the server adds its
+  // not-ready taint, which stays (no lifecycle controller here).
+  const size_t equals = NodeLabel().find('=');
+  ASSERT_TRUE(
+      AdminCall(cluster(), "POST", "/api/v1/nodes",
+                R"({"metadata":{"name":")" + NodeName(3) + R"(","labels":{")" +
+                    NodeLabel().substr(0, equals) + R"(":")" +
+                    NodeLabel().substr(equals + 1) +
+                    R"(","propscaler.io/node-group":"gpu"},)"
+                    R"("annotations":{"propscaler.io/template-hash":"abc"}},)"
+                    R"("spec":{"providerID":"kwok://)" +
+                    NodeName(3) +
+                    R"(","taints":[{"key":"dedicated","value":"gpu",)"
+                    R"("effect":"NoSchedule"}]}})")
+          .ok());
+  ASSERT_TRUE(
+      AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + NodeName(3) + "/status",
+                R"({"status":{"allocatable":{"cpu":"7500m","memory":"30Gi",)"
+                R"("pods":"58","nvidia.com/gpu":"4"},"capacity":{"cpu":"8",)"
+                R"("memory":"32Gi","pods":"58","nvidia.com/gpu":"4"},)"
+                R"("conditions":[{"type":"Ready","status":"True"}]}})",
+                "application/merge-patch+json")
+          .ok());
   const std::string path =
       "/api/v1/nodes?labelSelector=" + kube::QueryEscape(NodeLabel()) +
       "&resourceVersion=0&limit=500";
@@ -163,7 +188,7 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
   request.accept = std::string(kube::kKubeProtobufType) + ", application/json";
   // Both lists come from the watch cache, which may still be catching up
   // with the nodes' last writes: compared only once both are of the same
-  // resourceVersion.
+  // resourceVersion and hold the last write.
   Result<kube::HttpResponse> proto = Status::Unavailable("not read");
   Result<kube::HttpResponse> json = Status::Unavailable("not read");
   for (int attempt = 0; attempt < 50; ++attempt) {
@@ -187,7 +212,11 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
     Result<kube::ListPage<kube::NodeInfo>> peeked = kube::DecodeNodeListProto(
         &peek, TaintFilter(), kube::CountedCpu::kAllocatable, {});
     ASSERT_TRUE(peeked.ok()) << peeked.status().message();
-    if (peeked->resource_version == json_version) break;
+    // The last write (node 3's status) in both: every earlier one is.
+    if (peeked->resource_version == json_version &&
+        json->body.find("7500m") != std::string::npos) {
+      break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(kube::IsKubeProtobuf(proto->body)) << proto->body.substr(0, 40);
@@ -210,12 +239,49 @@ TEST_F(WireRealServerTest, ProtobufNodeListDecodesAsItsJson) {
       Result<kube::ListPage<kube::NodeInfo>> from_proto =
           kube::DecodeNodeListProto(&stream, excluded, cpu, {});
       ASSERT_TRUE(from_proto.ok()) << from_proto.status().message();
-      ASSERT_EQ(from_json->items.size(), 3u);
+      ASSERT_EQ(from_json->items.size(), 4u);
       // The watch cache lists in no particular order (etcd by name).
       EXPECT_EQ(ByName(from_proto->items), ByName(from_json->items));
       EXPECT_EQ(from_proto->resource_version, from_json->resource_version);
     }
   }
+  // Node-scale mode's decoders of the same two lists.
+  Result<kube::ListPage<kube::LiveNode>> live_json =
+      kube::DecodeLiveNodeList(json->body);
+  ASSERT_TRUE(live_json.ok()) << live_json.status().message();
+  std::string_view rest = proto->body;
+  kube::JsonChunkStream stream([&](std::string_view* chunk) {
+    if (rest.empty()) return false;
+    *chunk = rest.substr(0, 1000);
+    rest.remove_prefix(chunk->size());
+    return true;
+  });
+  Result<kube::ListPage<kube::LiveNode>> live_proto =
+      kube::DecodeLiveNodeListProto(&stream, {});
+  ASSERT_TRUE(live_proto.ok()) << live_proto.status().message();
+  auto by_name = [](const std::vector<kube::LiveNode>& nodes) {
+    std::map<std::string, std::string> out;
+    for (const kube::LiveNode& node : nodes) {
+      out[node.state.name] = kube::testing::LiveNodeText(node);
+    }
+    return out;
+  };
+  EXPECT_TRUE(live_json->item_errors.empty() &&
+              live_proto->item_errors.empty());
+  const std::map<std::string, std::string> from_json =
+      by_name(live_json->items);
+  ASSERT_EQ(from_json.size(), 4u);
+  EXPECT_EQ(by_name(live_proto->items), from_json);
+  const std::string& every = from_json.at(NodeName(3));
+  for (const char* line :
+       {"propscaler.io/node-group=gpu", "propscaler.io/template-hash=abc",
+        "taint dedicated=gpu", "taint node.kubernetes.io/not-ready=",
+        "allocatable cpu=7500m mem=32212254720 eph=0 pods=58 nvidia.com/gpu=4",
+        "ready 0 unschedulable 0"}) {
+    EXPECT_NE(every.find(line), std::string::npos) << line << "\n" << every;
+  }
+  EXPECT_NE(every.find("providerID kwok://" + NodeName(3)), std::string::npos)
+      << every;
 }
 
 // Pods as the real server encodes them, realistic ones (the memory
