@@ -6,6 +6,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "kube/decode.h"
 #include "kube/list_head.h"
+#include "kube/live_node_proto_decode.h"
 #include "kube/node_proto_decode.h"
 #include "kube/pod_proto_decode.h"
 #include "kube/proto_wire.h"
@@ -93,6 +94,12 @@ void FuzzDecode(const uint8_t* data, size_t size) {
         kube::JsonChunkStream stream = SevenByteChunks(text);
         (void)kube::DecodeLivePodListProto(&stream,
                                            [](std::vector<kube::LivePod>) {});
+      }
+      {
+        // And as node-scale mode's protobuf node list.
+        kube::JsonChunkStream stream = SevenByteChunks(text);
+        (void)kube::DecodeLiveNodeListProto(&stream,
+                                            [](std::vector<kube::LiveNode>) {});
       }
       (void)kube::KubeProtobufStatusMessage(text);
   }
