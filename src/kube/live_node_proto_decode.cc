@@ -19,7 +19,6 @@ constexpr uint32_t kNodeMeta = 1, kNodeSpec = 2, kNodeStatus = 3;
 constexpr uint32_t kSpecProviderId = 3, kSpecUnschedulable = 4, kSpecTaints = 5;
 constexpr uint32_t kTaintKey = 1, kTaintValue = 2, kTaintEffect = 3;
 constexpr uint32_t kStatusAllocatable = 2, kStatusConditions = 4;
-constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";
 
 class NodeReader {
  public:
@@ -46,11 +45,7 @@ class NodeReader {
       return Status::Invalid(Join(Join(path_, "metadata"), "name") +
                              ": missing");
     }
-    // As the JSON decoder: a node the API server still taints not-ready
-    // takes no pods yet.
-    for (const Taint& taint : state.taints) {
-      if (taint.key == kNotReadyTaint) state.ready = false;
-    }
+    NotReadyWhileTainted(&state);
     state.created = live_.created;
     return std::move(live_);
   }

@@ -34,6 +34,12 @@ std::string_view NodeGroupOf(const NodeState& node) {
   return AnnotationOf(node.labels, kNodeGroupLabel);
 }
 
+void NotReadyWhileTainted(NodeState* node) {
+  for (const Taint& taint : node->taints) {
+    if (taint.key == "node.kubernetes.io/not-ready") node->ready = false;
+  }
+}
+
 std::string_view TaintEffectName(TaintEffect effect) {
   switch (effect) {
     case TaintEffect::kNoSchedule:

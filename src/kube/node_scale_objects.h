@@ -179,6 +179,11 @@ bool IsMirrorPod(const PodState& pod);
 bool PdbCovers(const PdbState& pdb, const PodState& pod);
 // The node's group from kNodeGroupLabel; empty when it has none.
 std::string_view NodeGroupOf(const NodeState& node);
+// The API server taints every new node not-ready; the node lifecycle
+// controller lifts it once the node is Ready. Until then the node takes no
+// pods: it is still coming, as Cluster Autoscaler counts it. Both node
+// decoders (JSON and protobuf) end with this.
+void NotReadyWhileTainted(NodeState* node);
 // Whether a pod annotation is one a decision reads (safe-to-evict, the
 // mirror pod's); decoders keep no other (a last-applied-configuration alone
 // is often several KB per pod).

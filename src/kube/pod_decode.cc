@@ -64,18 +64,11 @@ Result<LivePod> DecodePod(const Value& object, const std::string& path) {
       StringOf(MemberOr(object, "status", kNull), "nominatedNodeName")};
 }
 
-constexpr std::string_view kNotReadyTaint = "node.kubernetes.io/not-ready";
-
 Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {
   static const Value kNull;
   Result<NodeState> state = DecodeNodeObject(object, path);
   if (!state.ok()) return state.status();
-  // The API server taints every new node not-ready; the node lifecycle
-  // controller lifts it once the node is Ready. Until then the node takes
-  // no pods: it is still coming, as Cluster Autoscaler counts it.
-  for (const Taint& taint : state->taints) {
-    if (taint.key == kNotReadyTaint) state->ready = false;
-  }
+  NotReadyWhileTainted(&*state);
   const Value& metadata = MemberOr(object, "metadata", kNull);
   state->uid = StringOf(metadata, "uid");
   return LiveNode{std::move(state).value(),
