@@ -290,6 +290,30 @@ TEST_F(VerticalScenarioTest, AConfigFileInvalidAtStartAppliesTheDefault) {
   std::remove(path.c_str());
 }
 
+// An edit of --config-file is followed between poll periods: the file is
+// looked at five times a second, so a change is patched within 200 ms.
+TEST_F(VerticalScenarioTest, AConfigFileEditIsFollowedWithinAFifthOfASecond) {
+  const std::string path = ::testing::TempDir() + "/vertical-edit-" +
+                           std::to_string(reinterpret_cast<uintptr_t>(this)) +
+                           ".json";
+  const auto write = [&](const std::string& step) {
+    std::ofstream file(path, std::ios::trunc);
+    file << R"({"dns":{"requests":{"cpu":{"base":"100m","step":")" << step
+         << R"(","nodesPerStep":1}}}})";
+  };
+  write("20m");
+  options_.config_file = path;
+  options_.policy = {.threshold_percent = 0};
+  AddNodes(1, 2);
+  Start();
+  clock_.SleepFor(milliseconds(1500));  // between two checks of either period
+  EXPECT_EQ(Cpu(), "140m");
+  write("30000m");
+  clock_.SleepFor(milliseconds(200));
+  EXPECT_EQ(Cpu(), "60100m");
+  std::remove(path.c_str());
+}
+
 // CPVA's RBAC: nodes list only, the target patch only. Nodes are listed
 // every poll period and the target patched blind, only when the computed
 // values change.
