@@ -207,7 +207,9 @@ struct FollowSample {
 };
 
 struct ResourceSamples {
-  std::vector<TrendSample> rss_kib, fds, threads, cpu_seconds;
+  // RSS, and its anonymous (heap, stacks) and file-backed (code) parts.
+  std::vector<TrendSample> rss_kib, anon_kib, file_kib, fds, threads,
+      cpu_seconds;
 };
 
 int CountFds(pid_t pid) {
@@ -786,6 +788,8 @@ void Soak::Sample() {
   const double at = Since(start_);
   std::lock_guard<std::mutex> lock(samples_mutex_);
   samples_.rss_kib.push_back({at, static_cast<double>(stats->rss_kib)});
+  samples_.anon_kib.push_back({at, static_cast<double>(stats->rss_anon_kib)});
+  samples_.file_kib.push_back({at, static_cast<double>(stats->rss_file_kib)});
   samples_.cpu_seconds.push_back({at, stats->cpu_seconds});
   samples_.fds.push_back(
       {at, static_cast<double>(CountFds(propscaler_->pid()))});
@@ -834,6 +838,8 @@ void Soak::Report(double duration_seconds) const {
   for (const auto& [name, samples] :
        {std::pair<const char*, const std::vector<TrendSample>*>{
             "RSS KiB", &samples_.rss_kib},
+        {"  anonymous KiB", &samples_.anon_kib},
+        {"  file-backed KiB", &samples_.file_kib},
         {"open fds", &samples_.fds},
         {"threads", &samples_.threads},
         {"CPU seconds", &samples_.cpu_seconds}}) {
