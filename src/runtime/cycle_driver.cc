@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/free_heap_pages.h"
 #include "common/metrics.h"
 #include "common/sync_failure_limit.h"
 
@@ -144,6 +145,7 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
     if (ready && acting_) {
       last_cycle_start_ = start;
       status = hooks.cycle(start, cause);
+      ReturnFreeHeapPages();
       // Lost the lease meanwhile: what was not written is the next
       // leader's to write.
       if (!MayAct(hooks)) status = Status::Ok();

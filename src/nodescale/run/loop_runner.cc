@@ -12,8 +12,7 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                           PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
-                          StopSignal* stop,
-                          const std::function<void()>& after_iteration) {
+                          StopSignal* stop) {
   runtime::CycleDriver driver(stop->clock(), health,
                               {.poll_period = interval,
                                .cycle_on_change = false,
@@ -27,8 +26,7 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                              "waiting for the first list of pods and nodes");
           },
       .cycle =
-          [loop, pending, &after_iteration](TimePoint,
-                                            const std::string& cause) {
+          [loop, pending](TimePoint, const std::string& cause) {
             // Every iteration scales up for all pending pods: the batch is
             // spent either way.
             const size_t batched = pending != nullptr ? pending->Close() : 0;
@@ -38,7 +36,6 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
             Status status = batch ? loop->RunScaleUp() : loop->RunOnce();
             LOG_IF(WARNING, !status.ok())
                 << "iteration failed: " << status.message();
-            if (after_iteration) after_iteration();
             return status;
           },
       // A follower watches and waits; its batch stays open until it leads.

@@ -19,13 +19,11 @@
 namespace propscaler::nodescale {
 
 // `pending` may be null: iterations on the scan interval alone.
-// `after_iteration`, when set, runs after each iteration this replica ran.
 void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                           PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
-                          StopSignal* stop,
-                          const std::function<void()>& after_iteration = {});
+                          StopSignal* stop);
 
 }  // namespace propscaler::nodescale
 

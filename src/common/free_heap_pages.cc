@@ -1,0 +1,9 @@
+#include "common/free_heap_pages.h"
+
+#include <malloc.h>
+
+namespace propscaler {
+
+void ReturnFreeHeapPages() { malloc_trim(0); }
+
+}  // namespace propscaler
