@@ -4,9 +4,9 @@
 // threshold at the top) resident: a long-running process's RSS then follows
 // the high-water mark of every burst of allocations (a list after a
 // restart, a cycle's documents), not what it holds: 150,000 pods held 169
-// MiB where node-scale's heap in use was about 105, and in the soak runs
-// replica mode's live heap stayed at ~1.2 MB while its anonymous RSS grew
-// about 0.6 MB an hour. The cycle driver calls this after every cycle.
+// MiB where node-scale's heap in use was about 105. The cycle driver calls
+// this after every cycle. (It does not explain all of the soak's slow
+// anonymous growth: see bench/README.md, "Where the RSS growth is".)
 #ifndef PROPSCALER_COMMON_FREE_HEAP_PAGES_H_
 #define PROPSCALER_COMMON_FREE_HEAP_PAGES_H_
 
