@@ -16,6 +16,7 @@
 #include "app/shared_flags.h"
 #include "app/simulate_command.h"
 #include "app/vertical_mode.h"
+#include "common/free_heap_pages.h"
 
 // gflags' hook for ending the process on a bad flag (an illegal value, an
 // unknown flag); exported by libgflags though not in its header. It exits 1,
@@ -45,6 +46,7 @@ void ExitOnBadFlag(int code) {
 }  // namespace propscaler
 
 int main(int argc, char** argv) {
+  propscaler::UseOneHeapArena();
   if (argc > 1 && std::string_view(argv[1]) == "simulate") {
     return propscaler::RunSimulateCommand(argc - 1, argv + 1);
   }

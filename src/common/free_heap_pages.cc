@@ -6,4 +6,6 @@ namespace propscaler {
 
 void ReturnFreeHeapPages() { malloc_trim(0); }
 
+void UseOneHeapArena() { mallopt(M_ARENA_MAX, 1); }
+
 }  // namespace propscaler

@@ -5,8 +5,7 @@
 // the high-water mark of every burst of allocations (a list after a
 // restart, a cycle's documents), not what it holds: 150,000 pods held 169
 // MiB where node-scale's heap in use was about 105. The cycle driver calls
-// this after every cycle. (It does not explain all of the soak's slow
-// anonymous growth: see bench/README.md, "Where the RSS growth is".)
+// this after every cycle.
 #ifndef PROPSCALER_COMMON_FREE_HEAP_PAGES_H_
 #define PROPSCALER_COMMON_FREE_HEAP_PAGES_H_
 
@@ -15,6 +14,16 @@ namespace propscaler {
 // Walks every malloc arena and releases its free pages (malloc_trim(0)):
 // microseconds for a sidecar's heap, a few milliseconds at 150,000 pods.
 void ReturnFreeHeapPages();
+
+// Makes every thread allocate from the one main heap; called first thing in
+// main, before any thread starts. glibc gives threads heaps of their own
+// (up to 8 a core), created when threads allocate at the same moment, as
+// they do when every watch reconnects after an outage: each new heap and
+// each heap's grown top stayed resident, since malloc_trim does not shrink
+// the top of a thread's heap. The soak's anonymous RSS grew in those steps
+// (bench/README.md, "Where the RSS growth is"). A sidecar's threads
+// allocate little at once, so sharing one heap costs them nothing.
+void UseOneHeapArena();
 
 }  // namespace propscaler
 

@@ -4,11 +4,16 @@
 #include "common/free_heap_pages.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <latch>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace propscaler {
@@ -53,6 +58,60 @@ TEST(FreeHeapPagesTest, FreedMemoryBelowLiveBlocksLeavesTheRss) {
   ASSERT_GT(before, 0);
   EXPECT_LT(after, before - 32 * 1024)
       << "RssAnon " << before << " KiB before, " << after << " KiB after";
+}
+
+// The heaps glibc has made so far: the main one and one per arena.
+int HeapCount() {
+  char* text = nullptr;
+  size_t size = 0;
+  FILE* out = open_memstream(&text, &size);
+  malloc_info(0, out);
+  std::fclose(out);
+  int heaps = 0;
+  for (const char* at = text; (at = std::strstr(at, "<heap nr=")); ++at) {
+    ++heaps;
+  }
+  std::free(text);
+  return heaps;
+}
+
+// Eight threads each allocate while all are alive, as the watches do when
+// they reconnect together; exits 0 when that made no new heap.
+void AllocateFromEightThreadsAtOnce() {
+  const int before = HeapCount();
+  constexpr int kThreads = 8;
+  std::latch allocated(kThreads + 1), counted(1);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      auto block = std::make_unique<char[]>(4096);
+      std::memset(block.get(), 1, 4096);
+      allocated.count_down();
+      counted.wait();
+    });
+  }
+  allocated.arrive_and_wait();
+  const int after = HeapCount();
+  counted.count_down();
+  for (std::thread& thread : threads) thread.join();
+  std::fprintf(stderr, "heaps: %d before the threads, %d with them\n", before,
+               after);
+  std::exit(after == before ? 0 : 1);
+}
+
+// In a freshly started copy of this binary: heaps that earlier tests'
+// threads left behind would be reused and hide new ones.
+TEST(FreeHeapPagesTest, ThreadsAllocatingAtOnceMakeNoNewHeap) {
+#ifdef PROPSCALER_OWN_ALLOCATOR
+  GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
+#endif
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        UseOneHeapArena();
+        AllocateFromEightThreadsAtOnce();
+      },
+      testing::ExitedWithCode(0), "heaps: ");
 }
 
 }  // namespace
