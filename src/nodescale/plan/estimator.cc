@@ -98,8 +98,12 @@ bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods,
              const Topology* topology) {
   if (!Fits(pod.requests, node.free)) return false;
   if (!track_pods) return true;
-  return AntiAffinityAllows(pod, node.pods) && HostPortsFree(pod, node.pods) &&
-         (topology == nullptr || topology->Allows(pod, node.topology_node));
+  if (!HostPortsFree(pod, node.pods)) return false;
+  // The cluster's topology counts the node's pods by each anti-affinity
+  // term's key, as kube-scheduler does; the node's own list is the check
+  // only without it.
+  if (topology != nullptr) return topology->Allows(pod, node.topology_node);
+  return AntiAffinityAllows(pod, node.pods);
 }
 
 // The cluster's topology for the estimate to place into, when some pod is
