@@ -69,6 +69,11 @@ DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 namespace propscaler::bench {
 namespace {
 
+// Set by SIGINT or SIGTERM: the run ends early, still reports, and stops
+// the servers and the propscaler it started.
+volatile std::sig_atomic_t stop_signal = 0;
+void AskToStop(int signal) { stop_signal = signal; }
+
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 using SteadyTime = std::chrono::steady_clock::time_point;
@@ -695,7 +700,7 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
   SteadyTime next_progress = start_ + std::chrono::minutes(10);
   bool compacted = false, paused = false, etcd_restarted = false;
   bool cert_replaced = false;
-  while (std::chrono::steady_clock::now() < end) {
+  while (std::chrono::steady_clock::now() < end && stop_signal == 0) {
     if (!propscaler_->Running()) return false;
     const SteadyTime now = std::chrono::steady_clock::now();
     if (now >= next_progress) {
@@ -869,6 +874,8 @@ int Main() {
       return 2;
     }
   }
+  std::signal(SIGINT, AskToStop);
+  std::signal(SIGTERM, AskToStop);
   Result<std::unique_ptr<envtest::RealCluster>> cluster =
       envtest::RealCluster::Start(
           {.envtest_dir = FLAGS_envtest_dir,
@@ -896,10 +903,19 @@ int Main() {
   const bool alive = soak.Run(end, *restart_every, *rotate_every);
   done = true;
   sampler.join();
+  if (stop_signal != 0) {
+    std::cout << "soak: stopped by signal " << stop_signal << " after "
+              << static_cast<int>(Since(start)) << " s\n";
+  }
+  // A terminal's Ctrl-C reaches propscaler as well.
   std::cout << "soak: " << FLAGS_mode << " mode, " << FLAGS_duration << " on "
             << "kube-apiserver v1.20.2; propscaler "
-            << (alive ? "ran throughout" : "EXITED") << "\n";
+            << (alive              ? "ran throughout"
+                : stop_signal != 0 ? "stopped with the soak"
+                                   : "EXITED")
+            << "\n";
   soak.Report(Since(start));
+  if (stop_signal != 0) return 128 + stop_signal;
   return alive ? 0 : 1;
 }
 
