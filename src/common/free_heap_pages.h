@@ -25,6 +25,17 @@ void ReturnFreeHeapPages();
 // allocate little at once, so sharing one heap costs them nothing.
 void UseOneHeapArena();
 
+// What malloc's heaps hold: in use (live blocks, the threads' caches of
+// freed blocks, large blocks mapped on their own) and free inside them
+// (given back to the system by the trim, or in pieces too small to be).
+// Resident memory that grows while `in_use_bytes` stays flat is the heap's
+// free space, not a leak.
+struct HeapUsage {
+  double in_use_bytes = 0;
+  double free_bytes = 0;
+};
+HeapUsage MeasureHeap();
+
 }  // namespace propscaler
 
 #endif  // PROPSCALER_COMMON_FREE_HEAP_PAGES_H_

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/files.h"
+#include "common/free_heap_pages.h"
 
 #ifndef PROPSCALER_REVISION
 #define PROPSCALER_REVISION "unknown"
@@ -23,6 +24,8 @@ constexpr char kVirtual[] = "process_virtual_memory_bytes";
 constexpr char kStart[] = "process_start_time_seconds";
 constexpr char kOpenFds[] = "process_open_fds";
 constexpr char kMaxFds[] = "process_max_fds";
+constexpr char kHeapInUse[] = "propscaler_heap_in_use_bytes";
+constexpr char kHeapFree[] = "propscaler_heap_free_bytes";
 
 std::vector<std::string_view> Fields(std::string_view text) {
   std::vector<std::string_view> out;
@@ -127,6 +130,13 @@ void DeclareProcessMetrics(Metrics* metrics) {
                         "in seconds.");
   metrics->DeclareGauge(kOpenFds, "Number of open file descriptors.");
   metrics->DeclareGauge(kMaxFds, "Maximum number of open file descriptors.");
+  metrics->DeclareGauge(kHeapInUse,
+                        "Bytes of malloc's heap in use: live blocks and the "
+                        "threads' caches of freed ones.");
+  metrics->DeclareGauge(kHeapFree,
+                        "Bytes free inside malloc's heap: given back to the "
+                        "system after each cycle, or in pieces smaller than "
+                        "a page.");
   metrics->DeclareGauge("propscaler_build_info",
                         "Always 1: the version and the source revision "
                         "propscaler was built from.");
@@ -154,6 +164,9 @@ void UpdateProcessMetrics(Metrics* metrics) {
   if (getrlimit(RLIMIT_NOFILE, &limit) == 0) {
     metrics->Set(kMaxFds, {}, static_cast<double>(limit.rlim_cur));
   }
+  const HeapUsage heap = MeasureHeap();
+  metrics->Set(kHeapInUse, {}, heap.in_use_bytes);
+  metrics->Set(kHeapFree, {}, heap.free_bytes);
 }
 
 }  // namespace propscaler

@@ -1,6 +1,7 @@
 // The process metrics every Prometheus client library exposes (the names of
-// client_golang's process collector), read from /proc at each scrape, and
-// propscaler_build_info{version,revision}.
+// client_golang's process collector), read from /proc at each scrape,
+// propscaler_build_info{version,revision}, and malloc's heap in use and
+// free (propscaler_heap_in_use_bytes, propscaler_heap_free_bytes).
 #ifndef PROPSCALER_SERVER_PROCESS_METRICS_H_
 #define PROPSCALER_SERVER_PROCESS_METRICS_H_
 

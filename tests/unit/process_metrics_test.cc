@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <memory>
 #include <string>
 
 namespace propscaler {
@@ -64,6 +66,35 @@ TEST(ProcessMetricsTest, DeclaresBuildInfoAndReadsThisProcess) {
   EXPECT_GE(metrics.Value("process_max_fds"),
             metrics.Value("process_open_fds"));
   EXPECT_GT(metrics.Value("process_start_time_seconds"), 1.7e9);
+}
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PROPSCALER_OWN_ALLOCATOR 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define PROPSCALER_OWN_ALLOCATOR 1
+#endif
+
+TEST(ProcessMetricsTest, HeapInUseFollowsLiveBlocks) {
+#ifdef PROPSCALER_OWN_ALLOCATOR
+  GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
+#endif
+  Metrics metrics;
+  DeclareProcessMetrics(&metrics);
+  UpdateProcessMetrics(&metrics);
+  const double before = metrics.Value("propscaler_heap_in_use_bytes");
+  EXPECT_GT(before, 0);
+  constexpr size_t kBlock = 8 << 20;
+  auto block = std::make_unique<char[]>(kBlock);
+  std::memset(block.get(), 1, kBlock);
+  UpdateProcessMetrics(&metrics);
+  EXPECT_GE(metrics.Value("propscaler_heap_in_use_bytes"), before + kBlock);
+  block.reset();
+  UpdateProcessMetrics(&metrics);
+  EXPECT_LT(metrics.Value("propscaler_heap_in_use_bytes"), before + kBlock);
+  EXPECT_GE(metrics.Value("propscaler_heap_free_bytes"), 0);
 }
 
 }  // namespace
