@@ -45,6 +45,7 @@
 #include "e2e/process.h"
 #include "envtest/real_cluster.h"
 #include "envtest/real_objects.h"
+#include "harness/metrics_scrape.h"
 #include "harness/percentile.h"
 #include "harness/played_scheduler.h"
 #include "harness/proc_stats.h"
@@ -215,6 +216,9 @@ struct ResourceSamples {
   // RSS, and its anonymous (heap, stacks) and file-backed (code) parts.
   std::vector<TrendSample> rss_kib, anon_kib, file_kib, fds, threads,
       cpu_seconds;
+  // malloc's heap, from propscaler's own metrics: what is in use, and what
+  // is free inside it.
+  std::vector<TrendSample> heap_in_use_kib, heap_free_kib;
 };
 
 int CountFds(pid_t pid) {
@@ -294,6 +298,7 @@ class Soak {
   std::string token_file_;
   int token_generation_ = 0;
   std::unique_ptr<e2e::Process> propscaler_;
+  const int metrics_port_ = e2e::FreePort();
   Params params_;
   VerticalParams vertical_params_;
   std::string config_file_;
@@ -393,7 +398,8 @@ Status Soak::SetUp() {
       FLAGS_propscaler.empty() ? PROPSCALER_BINARY : FLAGS_propscaler;
   std::vector<std::string> args = {
       "--kubeconfig=" + kubeconfig, std::string("--namespace=") + kNs,
-      "--healthz-port=0", "--logtostderr", "--v=0"};
+      "--healthz-port=" + std::to_string(metrics_port_), "--logtostderr",
+      "--v=0"};
   for (const std::string& arg : ModeArgs()) args.push_back(arg);
   propscaler_ = std::make_unique<e2e::Process>(binary, args);
   Follow("start", FollowKind::kAfterOutage);
@@ -791,6 +797,9 @@ void Soak::Sample() {
   Result<ProcStats> stats = ReadProcStats(propscaler_->pid());
   if (!stats.ok()) return;
   const double at = Since(start_);
+  Result<std::map<std::string, double>> heap = ScrapeMetrics(
+      metrics_port_,
+      {"propscaler_heap_in_use_bytes", "propscaler_heap_free_bytes"});
   std::lock_guard<std::mutex> lock(samples_mutex_);
   samples_.rss_kib.push_back({at, static_cast<double>(stats->rss_kib)});
   samples_.anon_kib.push_back({at, static_cast<double>(stats->rss_anon_kib)});
@@ -798,6 +807,12 @@ void Soak::Sample() {
   samples_.cpu_seconds.push_back({at, stats->cpu_seconds});
   samples_.fds.push_back(
       {at, static_cast<double>(CountFds(propscaler_->pid()))});
+  if (heap.ok()) {
+    samples_.heap_in_use_kib.push_back(
+        {at, heap->at("propscaler_heap_in_use_bytes") / 1024});
+    samples_.heap_free_kib.push_back(
+        {at, heap->at("propscaler_heap_free_bytes") / 1024});
+  }
   samples_.threads.push_back(
       {at, static_cast<double>(CountThreads(propscaler_->pid()))});
 }
@@ -845,6 +860,8 @@ void Soak::Report(double duration_seconds) const {
             "RSS KiB", &samples_.rss_kib},
         {"  anonymous KiB", &samples_.anon_kib},
         {"  file-backed KiB", &samples_.file_kib},
+        {"heap in use KiB", &samples_.heap_in_use_kib},
+        {"heap free KiB", &samples_.heap_free_kib},
         {"open fds", &samples_.fds},
         {"threads", &samples_.threads},
         {"CPU seconds", &samples_.cpu_seconds}}) {
