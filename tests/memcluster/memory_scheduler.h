@@ -31,6 +31,7 @@ class MemoryScheduler {
   MemoryCluster* cluster_;
   const Duration bind_delay_;
   std::map<std::string, TimePoint> fits_since_;  // pod key -> first fit
+  int64_t seen_version_ = -1;  // the store's, when the last pass listed
   std::atomic<bool> stopping_{false};
   std::thread thread_;
 };
