@@ -21,28 +21,38 @@ bool PendingPodTrigger::Saw(const kube::LivePod& pod, TimePoint now) {
 
 void PendingPodTrigger::Relisted(const std::vector<kube::LivePod>& pods,
                                  bool first) {
-  bool opened = false;
-  const TimePoint now = clock_->Now();  // never under mutex_: see the header
-  {
-    MutexLock lock(&mutex_);
-    if (first) relisted_.clear();
-    for (const kube::LivePod& pod : pods) {
-      if (!Unschedulable(pod)) continue;
-      relisted_.insert(pod.uid);
-      if (!unschedulable_.contains(pod.uid)) {
-        batch_.Add(pod.uid, now);
-        opened = true;
-      }
-    }
+  MutexLock lock(&mutex_);
+  if (first) {
+    relisted_.clear();
+    listed_pods_.clear();
   }
-  if (opened) clock_->Notify();
+  for (const kube::LivePod& pod : pods) {
+    if (!Unschedulable(pod)) continue;
+    relisted_.insert(pod.uid);
+    if (!unschedulable_.contains(pod.uid)) listed_pods_.push_back(pod.uid);
+  }
 }
 
 // The list is the whole truth: pods gone meanwhile are forgotten.
 void PendingPodTrigger::ListComplete() {
-  MutexLock lock(&mutex_);
-  unschedulable_ = std::move(relisted_);
-  relisted_.clear();
+  std::vector<std::string> opening;
+  {
+    MutexLock lock(&mutex_);
+    unschedulable_ = std::move(relisted_);
+    relisted_.clear();
+    opening.swap(listed_pods_);
+  }
+  OpenFor(std::move(opening));
+}
+
+void PendingPodTrigger::OpenFor(std::vector<std::string> keys) {
+  if (keys.empty()) return;
+  const TimePoint now = clock_->Now();  // never under mutex_: see the header
+  {
+    MutexLock lock(&mutex_);
+    for (const std::string& key : keys) batch_.Add(key, now);
+  }
+  clock_->Notify();
 }
 
 kube::ReflectorSink<kube::LivePod> PendingPodTrigger::Wrap(
@@ -115,8 +125,21 @@ kube::ReflectorSink<kube::CapacityBuffer> PendingPodTrigger::WrapBuffers(
   if (sink.stage) {
     out.stage = [this, stage = sink.stage](
                     std::vector<kube::CapacityBuffer> page, bool first) {
-      for (const kube::CapacityBuffer& b : page) SawBuffer(b);
+      {
+        MutexLock lock(&mutex_);
+        if (first) listed_buffers_.clear();
+        listed_buffers_.insert(listed_buffers_.end(), page.begin(), page.end());
+      }
       stage(std::move(page), first);
+    };
+    out.commit = [this, commit = sink.commit] {
+      commit();
+      std::vector<kube::CapacityBuffer> listed;
+      {
+        MutexLock lock(&mutex_);
+        listed.swap(listed_buffers_);
+      }
+      for (const kube::CapacityBuffer& b : listed) SawBuffer(b);
     };
   }
   return out;

@@ -48,6 +48,10 @@ class PendingPodTrigger {
       EXCLUDES(mutex_);
   void ListComplete() EXCLUDES(mutex_);
   void SawBuffer(const kube::CapacityBuffer& buffer) EXCLUDES(mutex_);
+  // Adds a finished list's entries to the batch: only once the list is
+  // visible in the store, or an iteration between could spend the batch
+  // without seeing them.
+  void OpenFor(std::vector<std::string> keys) EXCLUDES(mutex_);
 
   const Clock* clock_;
   const int32_t expendable_cutoff_;
@@ -56,6 +60,9 @@ class PendingPodTrigger {
   std::set<std::string> unschedulable_ GUARDED_BY(mutex_);  // by uid
   std::set<std::string> relisted_ GUARDED_BY(mutex_);  // of a list under way
   std::map<std::string, int64_t> buffer_generations_ GUARDED_BY(mutex_);
+  // Of the lists under way: pods that open the batch, buffers staged.
+  std::vector<std::string> listed_pods_ GUARDED_BY(mutex_);
+  std::vector<kube::CapacityBuffer> listed_buffers_ GUARDED_BY(mutex_);
 };
 
 }  // namespace propscaler::nodescale
