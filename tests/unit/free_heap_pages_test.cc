@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "glibc_heap.h"
+
 namespace propscaler {
 namespace {
 
@@ -28,19 +30,10 @@ int64_t RssAnonKib() {
   return -1;
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PROPSCALER_OWN_ALLOCATOR 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PROPSCALER_OWN_ALLOCATOR 1
-#endif
-
 TEST(FreeHeapPagesTest, FreedMemoryBelowLiveBlocksLeavesTheRss) {
-#ifdef PROPSCALER_OWN_ALLOCATOR
-  GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
-#endif
+  if (!kGlibcHeap) {
+    GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
+  }
   // 64 MiB in 1 KiB blocks, all touched; every 256th kept so that nothing
   // freed is at the top of the heap, where glibc would trim it itself.
   constexpr size_t kBlocks = 64 * 1024;
@@ -102,9 +95,9 @@ void AllocateFromEightThreadsAtOnce() {
 // In a freshly started copy of this binary: heaps that earlier tests'
 // threads left behind would be reused and hide new ones.
 TEST(FreeHeapPagesTest, ThreadsAllocatingAtOnceMakeNoNewHeap) {
-#ifdef PROPSCALER_OWN_ALLOCATOR
-  GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
-#endif
+  if (!kGlibcHeap) {
+    GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
+  }
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       {

@@ -6,6 +6,8 @@
 #include <memory>
 #include <string>
 
+#include "glibc_heap.h"
+
 namespace propscaler {
 namespace {
 
@@ -68,19 +70,10 @@ TEST(ProcessMetricsTest, DeclaresBuildInfoAndReadsThisProcess) {
   EXPECT_GT(metrics.Value("process_start_time_seconds"), 1.7e9);
 }
 
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PROPSCALER_OWN_ALLOCATOR 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define PROPSCALER_OWN_ALLOCATOR 1
-#endif
-
 TEST(ProcessMetricsTest, HeapInUseFollowsLiveBlocks) {
-#ifdef PROPSCALER_OWN_ALLOCATOR
-  GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
-#endif
+  if (!kGlibcHeap) {
+    GTEST_SKIP() << "AddressSanitizer's allocator holds the heap, not glibc's";
+  }
   Metrics metrics;
   DeclareProcessMetrics(&metrics);
   UpdateProcessMetrics(&metrics);
