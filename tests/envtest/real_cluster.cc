@@ -1,5 +1,7 @@
 #include "envtest/real_cluster.h"
 
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -118,7 +120,10 @@ Status RealCluster::Unpack() {
     Result<std::string> sum = Sha256Of(apiserver_binary_);
     if (sum.ok() && *sum == *expected) return Status::Ok();
   }
-  const std::string partial = apiserver_binary_ + ".partial";
+  // Named by the process: two harnesses started at once unpack side by side
+  // and the last rename wins with the same bytes.
+  const std::string partial =
+      apiserver_binary_ + ".partial." + std::to_string(getpid());
   if (Status s = RunQuietly("xz -dc '" + xz.string() + "' > '" + partial + "'");
       !s.ok()) {
     return s.WithContext("unpacking " + xz.string() +
@@ -130,8 +135,15 @@ Status RealCluster::Unpack() {
     return Status::Internal(xz.string() + " unpacks to sha256 " + *sum +
                             ", but " + sha.string() + " says " + *expected);
   }
-  fs::permissions(partial, fs::perms::owner_all, fs::perm_options::add);
-  fs::rename(partial, apiserver_binary_);
+  std::error_code error;
+  fs::permissions(partial, fs::perms::owner_all, fs::perm_options::add, error);
+  if (!error) fs::rename(partial, apiserver_binary_, error);
+  if (error) {
+    const std::string why = error.message();
+    fs::remove(partial, error);
+    return Status::Internal("installing " + apiserver_binary_ + " from " +
+                            partial + ": " + why);
+  }
   return Status::Ok();
 }
 
