@@ -64,7 +64,7 @@ bool AnyInterPodConstraints(const PodList& pods) {
   return std::any_of(pods.begin(), pods.end(), HasInterPodConstraints);
 }
 
-int64_t Topology::CountedTerm::CountIn(const std::string& domain) const {
+int64_t Topology::CountedTerm::CountIn(int64_t domain) const {
   auto it = per_domain.find(domain);
   return it == per_domain.end() ? 0 : it->second;
 }
@@ -83,9 +83,11 @@ void Topology::CountedTerm::Move(int64_t from, int64_t to) {
 
 size_t Topology::AddNode(const Labels* labels) {
   const size_t index = nodes_.size();
-  std::string host_domain = "#";
-  host_domain += std::to_string(index);
-  nodes_.push_back({labels, std::move(host_domain), false, {}});
+  nodes_.push_back({labels, false, {}, {}});
+  nodes_.back().domains.reserve(slots_.size());
+  for (size_t slot = 0; slot < slots_.size(); ++slot) {
+    nodes_.back().domains.push_back(DomainIdOf(*labels, slot, index));
+  }
   AttachNode(index, true);
   return index;
 }
@@ -97,22 +99,19 @@ void Topology::RemoveLastNode() {
 
 void Topology::AttachNode(size_t node, bool attach) {
   live_nodes_ += attach ? 1 : -1;
-  const Labels& labels = *nodes_[node].labels;
-  for (auto& [key, domains] : key_domains_) {
-    auto label = labels.find(key);
-    if (label == labels.end()) continue;
-    if (attach) {
-      ++domains[label->second];
-    } else if (auto it = domains.find(label->second); --it->second == 0) {
-      domains.erase(it);
-    }
+  const std::vector<int64_t>& domains = nodes_[node].domains;
+  for (size_t s = 0; s < slots_.size(); ++s) {
+    KeySlot& slot = slots_[s];
+    if (slot.hostname || domains[s] < 0) continue;
+    int64_t& nodes = slot.nodes_in[domains[s]];
+    if (attach && nodes++ == 0) ++slot.domains;
+    if (!attach && --nodes == 0) --slot.domains;
   }
 }
 
 int64_t Topology::DomainCount(const CountedTerm& term) const {
-  if (term.key == kHostnameLabel) return live_nodes_;
-  auto it = key_domains_.find(term.key);
-  return it == key_domains_.end() ? 0 : static_cast<int64_t>(it->second.size());
+  const KeySlot& slot = slots_[term.slot];
+  return slot.hostname ? live_nodes_ : slot.domains;
 }
 
 void Topology::SetNodeGone(size_t node, bool gone) {
@@ -142,8 +141,19 @@ size_t Topology::SelectionKeyHash::operator()(const SelectionKey& key) const {
   return std::hash<const void*>()(key.labels.identity());
 }
 
+Topology::Selection& Topology::SelectionFor(const PodState& pod) const {
+  LastPod& last = last_selection_.pod;
+  if (last.selection == nullptr || last.labels != pod.labels.identity() ||
+      last.namespace_ != pod.namespace_) {
+    last.selection = &selections_[SelectionKey{pod.labels, pod.namespace_}];
+    last.labels = pod.labels.identity();
+    last.namespace_ = pod.namespace_;
+  }
+  return *last.selection;
+}
+
 const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
-  Selection& selection = selections_[SelectionKey{pod.labels, pod.namespace_}];
+  Selection& selection = SelectionFor(pod);
   for (; selection.counted_checked < counted_.size();
        ++selection.counted_checked) {
     const CountedTerm& term = counted_[selection.counted_checked];
@@ -170,6 +180,26 @@ size_t Topology::OwnKeyHash::operator()(const OwnKey& key) const {
 }
 
 const Topology::OwnTerms& Topology::OwnTermsOf(const PodState& pod) const {
+  LastPod& last = last_own_.pod;
+  if (last.own != nullptr && last.labels == pod.labels.identity() &&
+      last.anti_affinity == pod.anti_affinity.identity() &&
+      last.affinity == pod.affinity.identity() &&
+      last.spread == pod.spread.identity() &&
+      last.namespace_ == pod.namespace_) {
+    return *last.own;
+  }
+  OwnTerms& own = AddOwnTerms(pod);
+  last = {pod.labels.identity(),
+          pod.anti_affinity.identity(),
+          pod.affinity.identity(),
+          pod.spread.identity(),
+          pod.namespace_,
+          nullptr,
+          &own};
+  return own;
+}
+
+Topology::OwnTerms& Topology::AddOwnTerms(const PodState& pod) const {
   auto [it, added] = own_terms_.try_emplace(OwnKey{
       pod.anti_affinity, pod.affinity, pod.spread, pod.labels, pod.namespace_});
   OwnTerms& own = it->second;
@@ -183,7 +213,11 @@ const Topology::OwnTerms& Topology::OwnTermsOf(const PodState& pod) const {
         Signature(anti.topology_key, anti.selector, namespaces);
     auto [owner, added] = owner_index_.emplace(signature, owners_.size());
     if (added) {
-      owners_.push_back({anti.topology_key, anti.selector, namespaces, {}});
+      owners_.push_back({anti.topology_key,
+                         SlotOf(anti.topology_key),
+                         anti.selector,
+                         namespaces,
+                         {}});
     }
     own.owners.push_back(owner->second);
   }
@@ -203,14 +237,40 @@ const Topology::OwnTerms& Topology::OwnTermsOf(const PodState& pod) const {
   return own;
 }
 
-const std::string* Topology::DomainOf(size_t node,
-                                      const std::string& key) const {
+size_t Topology::SlotOf(const std::string& key) const {
+  for (size_t s = 0; s < slots_.size(); ++s) {
+    if (slots_[s].key == key) return s;
+  }
+  const size_t s = slots_.size();
+  slots_.push_back({key, key == kHostnameLabel, {}, {}, 0});
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    const int64_t id = DomainIdOf(*nodes_[n].labels, s, n);
+    nodes_[n].domains.push_back(id);
+    if (id >= 0 && !nodes_[n].gone && !slots_[s].hostname &&
+        slots_[s].nodes_in[id]++ == 0) {
+      ++slots_[s].domains;
+    }
+  }
+  return s;
+}
+
+int64_t Topology::DomainIdOf(const Labels& labels, size_t s,
+                             size_t node) const {
+  KeySlot& slot = slots_[s];
+  // Every node has a hostname (the kubelet sets it; templates drop theirs),
+  // and it is the node's own, whatever its label says.
+  if (slot.hostname) return static_cast<int64_t>(node);
+  auto label = labels.find(slot.key);
+  if (label == labels.end()) return -1;
+  auto [it, added] = slot.ids.try_emplace(
+      label->second, static_cast<int64_t>(slot.nodes_in.size()));
+  if (added) slot.nodes_in.push_back(0);
+  return it->second;
+}
+
+int64_t Topology::DomainOf(size_t node, size_t slot) const {
   const Node& n = nodes_[node];
-  if (n.gone) return nullptr;
-  // Every node has a hostname (the kubelet sets it; templates drop theirs).
-  if (key == kHostnameLabel) return &n.host_domain;
-  auto it = n.labels->find(key);
-  return it == n.labels->end() ? nullptr : &it->second;
+  return n.gone ? -1 : n.domains[slot];
 }
 
 size_t Topology::CountedIndex(
@@ -219,23 +279,17 @@ size_t Topology::CountedIndex(
   const std::string signature = Signature(key, selector, namespaces);
   auto it = counted_index_.find(signature);
   if (it != counted_index_.end()) return it->second;
-  CountedTerm term{key, selector, namespaces};
+  CountedTerm term{key, SlotOf(key), selector, namespaces};
   for (size_t n = 0; n < nodes_.size(); ++n) {
-    const std::string* domain = DomainOf(n, key);
-    if (domain == nullptr) continue;
+    const int64_t domain = DomainOf(n, term.slot);
+    if (domain < 0) continue;
     for (const PodState* pod : nodes_[n].pods) {
       if (!Selects(selector, namespaces, *pod)) continue;
-      ++term.per_domain[*domain];
+      ++term.per_domain[domain];
       ++term.total;
     }
   }
   for (const auto& [domain, count] : term.per_domain) term.Move(0, count);
-  if (key != kHostnameLabel && !key_domains_.contains(key)) {
-    auto& domains = key_domains_[key];
-    for (size_t n = 0; n < nodes_.size(); ++n) {
-      if (const std::string* domain = DomainOf(n, key)) ++domains[*domain];
-    }
-  }
   counted_.push_back(std::move(term));
   counted_index_.emplace(signature, counted_.size() - 1);
   return counted_.size() - 1;
@@ -244,9 +298,9 @@ size_t Topology::CountedIndex(
 void Topology::Count(const PodState& pod, size_t node, int64_t delta) {
   for (size_t t : SelectionOf(pod).counted) {
     CountedTerm& term = counted_[t];
-    const std::string* domain = DomainOf(node, term.key);
-    if (domain == nullptr) continue;
-    int64_t& count = term.per_domain[*domain];
+    const int64_t domain = DomainOf(node, term.slot);
+    if (domain < 0) continue;
+    int64_t& count = term.per_domain[domain];
     term.Move(count, count + delta);
     count += delta;
     term.total += delta;
@@ -257,9 +311,9 @@ void Topology::CountOwner(const PodState& pod, size_t node, int64_t delta) {
   if (pod.anti_affinity.empty()) return;
   for (size_t o : OwnTermsOf(pod).owners) {
     OwnerTerm& owner = owners_[o];
-    const std::string* domain = DomainOf(node, owner.key);
-    if (domain == nullptr) continue;
-    owner.per_domain[*domain] += delta;
+    const int64_t domain = DomainOf(node, owner.slot);
+    if (domain < 0) continue;
+    owner.per_domain[domain] += delta;
     placed_owner_pods_ += delta;
   }
 }
@@ -299,9 +353,9 @@ bool Topology::OwnersAllow(const PodState& pod, size_t node) const {
   if (placed_owner_pods_ == 0) return true;
   for (size_t o : SelectionOf(pod).owners) {
     const OwnerTerm& owner = owners_[o];
-    const std::string* domain = DomainOf(node, owner.key);
-    if (domain == nullptr) continue;
-    auto it = owner.per_domain.find(*domain);
+    const int64_t domain = DomainOf(node, owner.slot);
+    if (domain < 0) continue;
+    auto it = owner.per_domain.find(domain);
     if (it != owner.per_domain.end() && it->second > 0) return false;
   }
   return true;
@@ -312,8 +366,8 @@ bool Topology::AntiAffinityAllows(const PodState& pod, size_t node) const {
   const OwnTerms& own = OwnTermsOf(pod);
   for (size_t t : own.anti_affinity) {
     const CountedTerm& term = counted_[t];
-    const std::string* domain = DomainOf(node, term.key);
-    if (domain != nullptr && term.CountIn(*domain) > 0) return false;
+    const int64_t domain = DomainOf(node, term.slot);
+    if (domain >= 0 && term.CountIn(domain) > 0) return false;
   }
   return true;
 }
@@ -327,9 +381,9 @@ bool Topology::AffinityAllows(const PodState& pod, size_t node) const {
   for (size_t i = 0; i < own.affinity.size(); ++i) {
     const CountedTerm& term = counted_[own.affinity[i]];
     // Every topology key must be on the node, even for the first pod.
-    const std::string* domain = DomainOf(node, term.key);
-    if (domain == nullptr) return false;
-    if (term.CountIn(*domain) <= 0) every_term_met = false;
+    const int64_t domain = DomainOf(node, term.slot);
+    if (domain < 0) return false;
+    if (term.CountIn(domain) <= 0) every_term_met = false;
     if (term.total > 0) no_match_anywhere = false;
     if (!own.affinity_selects_self[i]) matches_own_terms = false;
   }
@@ -350,22 +404,22 @@ std::pair<int64_t, int64_t> Topology::MinimumOver(
   int64_t minimum = std::numeric_limits<int64_t>::max();
   int64_t domains = 0;
   // Hostname domains are one per node; other keys have few values.
-  const bool per_node = term.key == kHostnameLabel;
-  std::vector<std::string_view> seen;
+  const bool per_node = slots_[term.slot].hostname;
+  std::vector<int64_t> seen;
   for (size_t n = 0; n < nodes_.size(); ++n) {
-    const std::string* domain = DomainOf(n, term.key);
-    if (domain == nullptr) continue;
+    const int64_t domain = DomainOf(n, term.slot);
+    if (domain < 0) continue;
     const Labels& labels = *nodes_[n].labels;
     if (!MatchesNodeSelector(pod, labels) ||
         !MatchesNodeAffinity(pod, labels)) {
       continue;
     }
     if (!per_node) {
-      if (std::find(seen.begin(), seen.end(), *domain) != seen.end()) continue;
-      seen.push_back(*domain);
+      if (std::find(seen.begin(), seen.end(), domain) != seen.end()) continue;
+      seen.push_back(domain);
     }
     ++domains;
-    auto it = term.per_domain.find(*domain);
+    auto it = term.per_domain.find(domain);
     minimum = std::min(minimum, it == term.per_domain.end() ? 0 : it->second);
   }
   return {domains == 0 ? 0 : minimum, domains};
@@ -378,9 +432,9 @@ bool Topology::SpreadAllows(const PodState& pod, size_t node) const {
     const SpreadConstraint& constraint = pod.spread[i];
     const CountedTerm& term = counted_[own.spread[i]];
     // A node without the key is not a place for the pod at all.
-    const std::string* domain = DomainOf(node, term.key);
-    if (domain == nullptr) return false;
-    const int64_t here = term.CountIn(*domain);
+    const int64_t domain = DomainOf(node, term.slot);
+    if (domain < 0) return false;
+    const int64_t here = term.CountIn(domain);
     const int64_t self = own.spread_selects_self[i] ? 1 : 0;
     auto [minimum, domains] = MinimumOver(pod, term);
     if (constraint.min_domains > 0 && domains < constraint.min_domains) {

@@ -62,35 +62,46 @@ class Topology {
   void Prepare(const std::vector<const PodState*>& pods) const;
 
  private:
+  // A topology key the terms use, and its domains: for the hostname, the
+  // nodes themselves (a domain id is the node's index); for any other key,
+  // its label values, numbered as they are first seen.
+  struct KeySlot {
+    std::string key;
+    bool hostname = false;
+    std::unordered_map<std::string, int64_t> ids;  // value -> domain id
+    std::vector<int64_t> nodes_in;                 // per domain id
+    int64_t domains = 0;                           // with a node not gone
+  };
   struct Node {
     const Labels* labels = nullptr;
-    std::string host_domain;  // the node's own domain for the hostname key
     bool gone = false;
     std::vector<const PodState*> pods;
+    std::vector<int64_t> domains;  // per key slot; -1: no such label
   };
   // Pods matching `selector` in `namespaces`, counted per domain of `key`.
   // The domains with pods are also kept per count, so that a spread's
-  // minimum over every domain needs no scan of the nodes: the domains
-  // themselves are the nodes (hostname) or key_domains_'s.
+  // minimum over every domain needs no scan of the nodes.
   struct CountedTerm {
     std::string key;
+    size_t slot = 0;
     LabelSelector selector;
     std::vector<std::string> namespaces;
-    std::unordered_map<std::string, int64_t> per_domain;
+    std::unordered_map<int64_t, int64_t> per_domain;
     int64_t total = 0;
     std::map<int64_t, int64_t> positive;  // count > 0 -> domains with it
     int64_t positive_domains = 0;
 
-    int64_t CountIn(const std::string& domain) const;
+    int64_t CountIn(int64_t domain) const;
     // A domain's count goes from `from` to `to`.
     void Move(int64_t from, int64_t to);
   };
   // Placed pods whose anti-affinity term is this, per domain.
   struct OwnerTerm {
     std::string key;
+    size_t slot = 0;
     LabelSelector selector;
     std::vector<std::string> namespaces;  // resolved: never empty
-    std::unordered_map<std::string, int64_t> per_domain;
+    std::unordered_map<int64_t, int64_t> per_domain;
   };
 
   // The counted and owner terms that select pods of some labels and
@@ -114,6 +125,7 @@ class Topology {
     std::vector<size_t> owners;
   };
   const Selection& SelectionOf(const PodState& pod) const;
+  Selection& SelectionFor(const PodState& pod) const;
 
   // The counted terms of a pod's own constraints, in the order of its
   // lists, and whether each selects the pod itself; by the identity of the
@@ -145,8 +157,15 @@ class Topology {
     std::vector<bool> spread_selects_self;
   };
   const OwnTerms& OwnTermsOf(const PodState& pod) const;
+  OwnTerms& AddOwnTerms(const PodState& pod) const;
 
-  const std::string* DomainOf(size_t node, const std::string& key) const;
+  // The slot of `key`, added (with every node's domain of it) when new.
+  size_t SlotOf(const std::string& key) const;
+  // The node's domain id for the key of `slot`, or -1 when it has no label
+  // of that key or is gone.
+  int64_t DomainOf(size_t node, size_t slot) const;
+  // The domain id of a node's label value for a key, numbered when new.
+  int64_t DomainIdOf(const Labels& labels, size_t slot, size_t node) const;
   size_t CountedIndex(const std::string& key, const LabelSelector& selector,
                       const std::vector<std::string>& namespaces) const;
   void Count(const PodState& pod, size_t node, int64_t delta);
@@ -166,13 +185,9 @@ class Topology {
   std::pair<int64_t, int64_t> MinimumOver(const PodState& pod,
                                           const CountedTerm& term) const;
 
-  std::vector<Node> nodes_;
+  mutable std::vector<Node> nodes_;
   int64_t live_nodes_ = 0;  // not gone
-  // For each key a counted term uses other than the hostname: the nodes
-  // (not gone) in each of its domains.
-  mutable std::unordered_map<std::string,
-                             std::unordered_map<std::string, int64_t>>
-      key_domains_;
+  mutable std::vector<KeySlot> slots_;
   // Registered on first use; a new term counts the pods placed before it.
   mutable std::vector<CountedTerm> counted_;
   mutable std::map<std::string, size_t> counted_index_;
@@ -182,6 +197,31 @@ class Topology {
   mutable std::unordered_map<SelectionKey, Selection, SelectionKeyHash>
       selections_;
   mutable std::unordered_map<OwnKey, OwnTerms, OwnKeyHash> own_terms_;
+  // The last pod's selection and own terms: an estimate places and checks
+  // the copies of one pod one after another. By the identity of what they
+  // are keyed by, as the maps are; the maps' entries do not move.
+  struct LastPod {
+    const void* labels = nullptr;
+    const void* anti_affinity = nullptr;
+    const void* affinity = nullptr;
+    const void* spread = nullptr;
+    std::string namespace_;
+    Selection* selection = nullptr;
+    OwnTerms* own = nullptr;
+  };
+  // Forgotten when the topology is copied or moved: it points into the
+  // maps of the one it was kept by.
+  struct LastPodCache {
+    LastPod pod;
+    LastPodCache() = default;
+    LastPodCache(const LastPodCache&) {}
+    LastPodCache& operator=(const LastPodCache&) {
+      pod = {};
+      return *this;
+    }
+  };
+  mutable LastPodCache last_selection_;
+  mutable LastPodCache last_own_;
 };
 
 }  // namespace propscaler::nodescale
