@@ -71,6 +71,52 @@ TEST_F(TopologyTest, ZoneSpreadKeepsPodsOutOfTheFullestZone) {
   EXPECT_TRUE(topology_.Allows(other, a));  // 2 + 0 - 1 <= 1
 }
 
+// A placed pod's anti-affinity keeps out the pods its selector matches,
+// whatever the selector's operators, and also when the term comes after
+// the pod's first check (its terms are looked up by the labels they
+// require).
+TEST_F(TopologyTest, AntiAffinityOfEveryOperatorKeepsMatchingPodsOut) {
+  const size_t node = AddNode("n1", "a");
+  PlaceWeb(node, 1);
+  PodState api = Pod("api", 100, kMi);
+  api.labels = {{"app", "api"}, {"tier", "front"}};
+  PodState batch = Pod("batch", 100, kMi);
+  batch.labels = {{"app", "batch"}};
+  EXPECT_TRUE(topology_.Allows(api, node));
+  EXPECT_TRUE(topology_.Allows(batch, node));
+  const std::vector<std::pair<std::string, std::vector<bool>>> cases = {
+      // selector, then whether it keeps out web, api, batch
+      {"app=api", {false, true, false}},
+      {"app in (api,batch)", {false, true, true}},
+      {"app notin (api)", {true, false, true}},
+      {"app!=web", {false, true, true}},
+      {"tier", {false, true, false}},
+      {"!tier", {true, false, true}},
+      {"app,tier=front", {false, true, false}},
+      {"", {true, true, true}},
+  };
+  for (const auto& [selector, keeps_out] : cases) {
+    Topology topology;
+    Labels labels = {{std::string(kHostnameLabel), "n1"}};
+    const size_t n = topology.AddNode(&labels);
+    const PodState web = Web("w");
+    const std::vector<const PodState*> pods = {&web, &api, &batch};
+    // Checked before the owner is placed: the selections exist first.
+    for (const PodState* pod : pods) {
+      EXPECT_TRUE(topology.Allows(*pod, n)) << selector;
+    }
+    PodState owner = Pod("owner", 100, kMi);
+    owner.labels = {{"app", "owner"}};
+    owner.anti_affinity = {
+        {Selector(selector), {}, std::string(kHostnameLabel)}};
+    topology.Place(owner, n);
+    for (size_t i = 0; i < pods.size(); ++i) {
+      EXPECT_EQ(topology.Allows(*pods[i], n), !keeps_out[i])
+          << "selector \"" << selector << "\", pod " << pods[i]->name;
+    }
+  }
+}
+
 TEST_F(TopologyTest, ANodeWithoutTheKeyTakesNoSpreadPod) {
   const size_t a = AddNode("a1", "a");
   const size_t bare = AddNode("bare", "");

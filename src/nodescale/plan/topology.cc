@@ -152,22 +152,62 @@ Topology::Selection& Topology::SelectionFor(const PodState& pod) const {
   return *last.selection;
 }
 
+namespace {
+
+std::string LabelKey(std::string_view key, std::string_view value) {
+  std::string out(key);
+  out += '\n';
+  out += value;
+  return out;
+}
+
+}  // namespace
+
+void Topology::TermIndex::Add(const LabelSelector& selector, size_t term) {
+  for (const LabelRequirement& req : selector.requirements()) {
+    if (req.op != LabelRequirement::Op::kEquals &&
+        req.op != LabelRequirement::Op::kIn) {
+      continue;
+    }
+    for (const std::string& value : req.values) {
+      by_label_[LabelKey(req.key, value)].push_back(term);
+    }
+    return;
+  }
+  unindexed_.push_back(term);
+}
+
+template <typename Term>
+void Topology::TermIndex::AddSelecting(const std::vector<Term>& terms,
+                                       const PodState& pod, size_t* checked,
+                                       std::vector<size_t>* selected) const {
+  if (*checked == terms.size()) return;
+  // Terms are added in index order, so each list is sorted.
+  auto from_checked = [&](const std::vector<size_t>& candidates) {
+    for (auto it =
+             std::lower_bound(candidates.begin(), candidates.end(), *checked);
+         it != candidates.end(); ++it) {
+      if (Selects(terms[*it].selector, terms[*it].namespaces, pod)) {
+        selected->push_back(*it);
+      }
+    }
+  };
+  from_checked(unindexed_);
+  if (!by_label_.empty()) {
+    for (const auto& [key, value] : *pod.labels) {
+      auto it = by_label_.find(LabelKey(key, value));
+      if (it != by_label_.end()) from_checked(it->second);
+    }
+  }
+  *checked = terms.size();
+}
+
 const Topology::Selection& Topology::SelectionOf(const PodState& pod) const {
   Selection& selection = SelectionFor(pod);
-  for (; selection.counted_checked < counted_.size();
-       ++selection.counted_checked) {
-    const CountedTerm& term = counted_[selection.counted_checked];
-    if (Selects(term.selector, term.namespaces, pod)) {
-      selection.counted.push_back(selection.counted_checked);
-    }
-  }
-  for (; selection.owners_checked < owners_.size();
-       ++selection.owners_checked) {
-    const OwnerTerm& owner = owners_[selection.owners_checked];
-    if (Selects(owner.selector, owner.namespaces, pod)) {
-      selection.owners.push_back(selection.owners_checked);
-    }
-  }
+  counted_by_label_.AddSelecting(counted_, pod, &selection.counted_checked,
+                                 &selection.counted);
+  owners_by_label_.AddSelecting(owners_, pod, &selection.owners_checked,
+                                &selection.owners);
   return selection;
 }
 
@@ -213,6 +253,7 @@ Topology::OwnTerms& Topology::AddOwnTerms(const PodState& pod) const {
         Signature(anti.topology_key, anti.selector, namespaces);
     auto [owner, added] = owner_index_.emplace(signature, owners_.size());
     if (added) {
+      owners_by_label_.Add(anti.selector, owners_.size());
       owners_.push_back({anti.topology_key,
                          SlotOf(anti.topology_key),
                          anti.selector,
@@ -290,6 +331,7 @@ size_t Topology::CountedIndex(
     }
   }
   for (const auto& [domain, count] : term.per_domain) term.Move(0, count);
+  counted_by_label_.Add(selector, counted_.size());
   counted_.push_back(std::move(term));
   counted_index_.emplace(signature, counted_.size() - 1);
   return counted_.size() - 1;

@@ -127,6 +127,23 @@ class Topology {
   const Selection& SelectionOf(const PodState& pod) const;
   Selection& SelectionFor(const PodState& pod) const;
 
+  // Terms by a label their selector requires (= or in): a pod's labels
+  // find the terms that may select it, so a pod is not checked against
+  // every controller's terms. The others are checked for every pod.
+  class TermIndex {
+   public:
+    void Add(const LabelSelector& selector, size_t term);
+    // Adds to `selected` the terms from `*checked` on (of `terms`, which
+    // this indexes) that select `pod`; all are checked then.
+    template <typename Term>
+    void AddSelecting(const std::vector<Term>& terms, const PodState& pod,
+                      size_t* checked, std::vector<size_t>* selected) const;
+
+   private:
+    std::unordered_map<std::string, std::vector<size_t>> by_label_;
+    std::vector<size_t> unindexed_;
+  };
+
   // The counted terms of a pod's own constraints, in the order of its
   // lists, and whether each selects the pod itself; by the identity of the
   // lists, labels and namespace (a controller's pods share them), so a
@@ -193,6 +210,8 @@ class Topology {
   mutable std::map<std::string, size_t> counted_index_;
   mutable std::vector<OwnerTerm> owners_;
   mutable std::map<std::string, size_t> owner_index_;
+  mutable TermIndex counted_by_label_;
+  mutable TermIndex owners_by_label_;
   int64_t placed_owner_pods_ = 0;  // counted in owners_' domains
   mutable std::unordered_map<SelectionKey, Selection, SelectionKeyHash>
       selections_;
