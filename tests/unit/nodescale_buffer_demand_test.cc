@@ -103,6 +103,30 @@ TEST(CheckBufferSpecTest, RefusesWhatTheApiValidationRefuses) {
             std::string::npos);
 }
 
+// The API's int32 fields of at least 0: outside that range the buffer is
+// refused, naming the field and value (a percentage of 4e18 overflowed the
+// count: found by the capacity_buffer fuzzer).
+TEST(CheckBufferSpecTest, ReplicasAndPercentageAreInt32sOfAtLeastZero) {
+  const Status huge =
+      CheckBufferSpec(Scalable(std::nullopt, 4000220000040057428));
+  EXPECT_NE(huge.message().find("percentage 4000220000040057428 is not "
+                                "between 0 and 2147483647"),
+            std::string::npos)
+      << huge.message();
+  EXPECT_NE(CheckBufferSpec(Scalable(-1, std::nullopt))
+                .message()
+                .find("replicas -1 is not between 0"),
+            std::string::npos);
+  EXPECT_FALSE(
+      BufferReplicas(Scalable(4, 4000220000040057428), 7, Chunk(100, 200))
+          .ok());
+  EXPECT_TRUE(CheckBufferSpec(Scalable(2147483647, 2147483647)).ok());
+  // The largest of both stays exact.
+  EXPECT_EQ(*BufferReplicas(Scalable(std::nullopt, 2147483647), 2147483647,
+                            Chunk(100, 200)),
+            (int64_t{2147483647} * 2147483647 + 99) / 100);
+}
+
 TEST(BufferPodsTest, NamedAsClusterAutoscalerNamesItsFakePods) {
   PodState chunk;
   chunk.name = "template";

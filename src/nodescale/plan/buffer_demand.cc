@@ -1,11 +1,15 @@
 #include "nodescale/plan/buffer_demand.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <utility>
 
 namespace propscaler::nodescale {
 namespace {
 
 constexpr char kBufferKind[] = "CapacityBuffer";
+constexpr int64_t kMaxInt32 = std::numeric_limits<int32_t>::max();
 
 Status Invalid(const kube::CapacityBuffer& buffer, const std::string& what) {
   return Status::Invalid("CapacityBuffer " + buffer.Key() + ": " + what);
@@ -55,6 +59,17 @@ Status CheckBufferSpec(const kube::CapacityBuffer& buffer) {
   if (!buffer.replicas && !buffer.percentage && !buffer.limits) {
     return Invalid(buffer, "set replicas, percentage or limits");
   }
+  // Both are int32 fields of at least 0; out of that range, a percentage
+  // times the scalable's replicas would overflow.
+  for (const auto& [field, value] :
+       {std::pair{"replicas", buffer.replicas},
+        std::pair{"percentage", buffer.percentage}}) {
+    if (value && (*value < 0 || *value > kMaxInt32)) {
+      return Invalid(buffer, std::string(field) + " " + std::to_string(*value) +
+                                 " is not between 0 and " +
+                                 std::to_string(kMaxInt32));
+    }
+  }
   return Status::Ok();
 }
 
@@ -64,7 +79,9 @@ Result<int64_t> BufferReplicas(const kube::CapacityBuffer& buffer,
   if (Status spec = CheckBufferSpec(buffer); !spec.ok()) return spec;
   std::optional<int64_t> wanted = buffer.replicas;
   if (buffer.percentage) {
-    const int64_t base = scalable_replicas.value_or(0);
+    // A scalable's replicas are an int32 too.
+    const int64_t base =
+        std::clamp<int64_t>(scalable_replicas.value_or(0), 0, kMaxInt32);
     int64_t share = (*buffer.percentage * base + 99) / 100;
     if (*buffer.percentage > 0 && base > 0) share = std::max<int64_t>(share, 1);
     wanted = std::max(wanted.value_or(0), share);
