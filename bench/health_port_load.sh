@@ -11,33 +11,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
 requests=${1:-3000}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$build/propscaler-apiserver" --port=0 \
-  --nodes-file="$root/deploy/demo/nodes.json" \
-  --workload=deployment/kube-system/coredns=1 \
-  --churn-interval-seconds=1 >"$work/sim.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-  grep -q "listening on" "$work/sim.log" 2>/dev/null && break
-  sleep 0.1
-done
-url=$(grep -o "listening on [^ ]*" "$work/sim.log" | head -1 | cut -d' ' -f3)
-[ -n "$url" ] || { echo "the simulated API server did not start:"; cat "$work/sim.log"; exit 1; }
-cat >"$work/kubeconfig" <<YAML
-apiVersion: v1
-kind: Config
-current-context: sim
-clusters: [{name: sim, cluster: {server: "$url"}}]
-contexts: [{name: sim, context: {cluster: sim, namespace: kube-system}}]
-YAML
+# shellcheck source=deploy/demo/sim_cluster.sh
+. "$root/deploy/demo/sim_cluster.sh"
+start_sim_cluster --nodes-file="$root/deploy/demo/nodes.json" \
+  --workload=deployment/kube-system/coredns=1 --churn-interval-seconds=1
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$build/propscaler" --kubeconfig="$work/kubeconfig" \
   --configmap=coredns-autoscaler --target=deployment/coredns \

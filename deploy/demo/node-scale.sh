@@ -6,32 +6,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$build/propscaler-apiserver" --port=0 >"$work/sim.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do
-  grep -q "listening on" "$work/sim.log" 2>/dev/null && break
-  sleep 0.1
-done
-url=$(grep -o "listening on [^ ]*" "$work/sim.log" | head -1 | cut -d' ' -f3)
-[ -n "$url" ] || { echo "demo: the simulated API server did not start"; exit 1; }
-cat >"$work/kubeconfig" <<YAML
-apiVersion: v1
-kind: Config
-current-context: sim
-clusters: [{name: sim, cluster: {server: "$url"}}]
-contexts: [{name: sim, context: {cluster: sim, namespace: kube-system}}]
-YAML
+# shellcheck source=deploy/demo/sim_cluster.sh
+. "$root/deploy/demo/sim_cluster.sh"
+start_sim_cluster
 api() { curl -sf -X "$1" -H 'Content-Type: application/json' "$url$2" ${3:+-d "$3"}; }
-nodes() { api GET /api/v1/nodes | grep -o '"name":"small-[a-z0-9]*"' | cut -d'"' -f4 | sort | tr '\n' ' '; }
+# No node is an empty list, not a failure (grep finds nothing then).
+nodes() { api GET /api/v1/nodes | { grep -o '"name":"small-[a-z0-9]*"' || true; } | cut -d'"' -f4 | sort | tr '\n' ' '; }
 pod() {  # name [node]
   local sched='{"type":"PodScheduled","status":"False","reason":"Unschedulable"}' phase=Pending
   [ -n "${2:-}" ] && sched='{"type":"PodScheduled","status":"True"}' && phase=Running
@@ -45,9 +25,11 @@ api POST /api/v1/namespaces/kube-system/configmaps \
 "$build/propscaler" --mode=node-scale --kubeconfig="$work/kubeconfig" \
   --cloud-provider=kwok --node-group-config=node-groups --leader-elect=false \
   --scan-interval=1s --scale-down-unneeded-time=5s \
-  --scale-down-delay-after-add=5s --healthz-port=0 2>&1 |
-  grep --line-buffered -E "scale-up|kwok:|unneeded|removed" |
-  sed -u 's/^[IWEF][0-9]* [0-9:.]* *[0-9]* [a-z_.]*:[0-9]*\] /[propscaler] /' &
+  --scale-down-delay-after-add=5s --healthz-port=0 \
+  > >(grep --line-buffered -E "scale-up|kwok:|unneeded|removed" |
+    sed -u 's/^[IWEF][0-9]* [0-9:.]* *[0-9]* [a-z_.]*:[0-9]*\] /[propscaler] /') 2>&1 &
+# propscaler itself, so that it is stopped at the end (the last command of a
+# pipeline would be, and propscaler would outlive it).
 pids+=($!)
 
 echo "demo: simulated cluster at $url, node group small (4 cores, 0..10 nodes)"
