@@ -195,8 +195,7 @@ void PlanScaleUpDiverseBench(benchmark::State& state) {
   for (auto _ : state) {
     std::mt19937_64 rng(1);
     auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    ScaleUpPlan plan =
-        PlanScaleUp(snapshot, groups, {}, config, chain->get());
+    ScaleUpPlan plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
     nodes = 0;
     for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
     left = plan.unschedulable.size();
