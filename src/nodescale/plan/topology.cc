@@ -97,15 +97,19 @@ void Topology::RemoveLastNode() {
   nodes_.pop_back();
 }
 
+void Topology::KeySlot::Attach(int64_t id, bool attach) {
+  // Hostname domains are the nodes themselves, counted by live_nodes_.
+  if (hostname || id < 0) return;
+  int64_t& nodes = nodes_in[id];
+  if (attach && nodes++ == 0) ++domains;
+  if (!attach && --nodes == 0) --domains;
+}
+
 void Topology::AttachNode(size_t node, bool attach) {
   live_nodes_ += attach ? 1 : -1;
   const std::vector<int64_t>& domains = nodes_[node].domains;
   for (size_t s = 0; s < slots_.size(); ++s) {
-    KeySlot& slot = slots_[s];
-    if (slot.hostname || domains[s] < 0) continue;
-    int64_t& nodes = slot.nodes_in[domains[s]];
-    if (attach && nodes++ == 0) ++slot.domains;
-    if (!attach && --nodes == 0) --slot.domains;
+    slots_[s].Attach(domains[s], attach);
   }
 }
 
@@ -254,11 +258,8 @@ Topology::OwnTerms& Topology::AddOwnTerms(const PodState& pod) const {
     auto [owner, added] = owner_index_.emplace(signature, owners_.size());
     if (added) {
       owners_by_label_.Add(anti.selector, owners_.size());
-      owners_.push_back({anti.topology_key,
-                         SlotOf(anti.topology_key),
-                         anti.selector,
-                         namespaces,
-                         {}});
+      owners_.push_back(
+          {SlotOf(anti.topology_key), anti.selector, namespaces, {}});
     }
     own.owners.push_back(owner->second);
   }
@@ -287,10 +288,7 @@ size_t Topology::SlotOf(const std::string& key) const {
   for (size_t n = 0; n < nodes_.size(); ++n) {
     const int64_t id = DomainIdOf(*nodes_[n].labels, s, n);
     nodes_[n].domains.push_back(id);
-    if (id >= 0 && !nodes_[n].gone && !slots_[s].hostname &&
-        slots_[s].nodes_in[id]++ == 0) {
-      ++slots_[s].domains;
-    }
+    if (!nodes_[n].gone) slots_[s].Attach(id, true);
   }
   return s;
 }
@@ -320,7 +318,7 @@ size_t Topology::CountedIndex(
   const std::string signature = Signature(key, selector, namespaces);
   auto it = counted_index_.find(signature);
   if (it != counted_index_.end()) return it->second;
-  CountedTerm term{key, SlotOf(key), selector, namespaces};
+  CountedTerm term{SlotOf(key), selector, namespaces};
   for (size_t n = 0; n < nodes_.size(); ++n) {
     const int64_t domain = DomainOf(n, term.slot);
     if (domain < 0) continue;

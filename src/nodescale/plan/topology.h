@@ -71,6 +71,9 @@ class Topology {
     std::unordered_map<std::string, int64_t> ids;  // value -> domain id
     std::vector<int64_t> nodes_in;                 // per domain id
     int64_t domains = 0;                           // with a node not gone
+
+    // A node (not gone) in domain `id` enters or leaves the key's domains.
+    void Attach(int64_t id, bool attach);
   };
   struct Node {
     const Labels* labels = nullptr;
@@ -78,11 +81,11 @@ class Topology {
     std::vector<const PodState*> pods;
     std::vector<int64_t> domains;  // per key slot; -1: no such label
   };
-  // Pods matching `selector` in `namespaces`, counted per domain of `key`.
+  // Pods matching `selector` in `namespaces`, counted per domain of the
+  // key of `slot`.
   // The domains with pods are also kept per count, so that a spread's
   // minimum over every domain needs no scan of the nodes.
   struct CountedTerm {
-    std::string key;
     size_t slot = 0;
     LabelSelector selector;
     std::vector<std::string> namespaces;
@@ -97,7 +100,6 @@ class Topology {
   };
   // Placed pods whose anti-affinity term is this, per domain.
   struct OwnerTerm {
-    std::string key;
     size_t slot = 0;
     LabelSelector selector;
     std::vector<std::string> namespaces;  // resolved: never empty
