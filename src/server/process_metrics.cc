@@ -1,6 +1,7 @@
 #include "server/process_metrics.h"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -49,22 +50,18 @@ bool ToNumber(std::string_view text, double* out) {
   return true;
 }
 
-Result<double> BootTime(std::string_view system_stat) {
-  const std::string_view key = "\nbtime ";
-  const std::string text = "\n" + std::string(system_stat);
-  const size_t at = text.find(key);
-  if (at == std::string::npos) {
-    return Status::Invalid("/proc/stat: no btime line");
-  }
-  const size_t start = at + key.size();
-  const std::string_view value =
-      std::string_view(text).substr(start, text.find('\n', start) - start);
-  double seconds = 0;
-  if (!ToNumber(value, &seconds)) {
-    return Status::Invalid("/proc/stat: btime \"" + std::string(value) +
-                           "\" is not a number");
-  }
-  return seconds;
+// The wall-clock time the kernel's boot clock started from, read now: the
+// process's start (ticks on that clock) plus this is when it started. Not
+// /proc/stat's btime: whole seconds, and seen seconds away from the wall
+// clock on virtual machines.
+double BootWallClockSeconds() {
+  timespec wall{}, since_boot{};
+  clock_gettime(CLOCK_REALTIME, &wall);
+  clock_gettime(CLOCK_BOOTTIME, &since_boot);
+  const auto seconds = [](const timespec& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+  };
+  return seconds(wall) - seconds(since_boot);
 }
 
 double OpenFds() {
@@ -80,7 +77,7 @@ double OpenFds() {
 }  // namespace
 
 Result<ProcessSample> ParseProcessSample(std::string_view self_stat,
-                                         std::string_view system_stat,
+                                         double boot_wall_clock_seconds,
                                          long ticks_per_second,
                                          long page_size) {
   // The command (field 2) is in parentheses and may hold spaces and
@@ -111,12 +108,10 @@ Result<ProcessSample> ParseProcessSample(std::string_view self_stat,
                              std::string(fields[index]) + "\" is not a number");
     }
   }
-  Result<double> boot = BootTime(system_stat);
-  if (!boot.ok()) return boot.status();
   const double ticks = static_cast<double>(ticks_per_second);
   return ProcessSample{(utime + stime) / ticks,
                        rss * static_cast<double>(page_size), vsize,
-                       *boot + start / ticks};
+                       boot_wall_clock_seconds + start / ticks};
 }
 
 void DeclareProcessMetrics(Metrics* metrics) {
@@ -147,11 +142,11 @@ void DeclareProcessMetrics(Metrics* metrics) {
 
 void UpdateProcessMetrics(Metrics* metrics) {
   Result<std::string> self_stat = ReadFile("/proc/self/stat");
-  // Only its boot time is read, which does not change: once.
-  static const Result<std::string> system_stat = ReadFile("/proc/stat");
-  if (self_stat.ok() && system_stat.ok()) {
+  // Read once, so that the start time stays put if the wall clock is set.
+  static const double boot = BootWallClockSeconds();
+  if (self_stat.ok()) {
     Result<ProcessSample> sample = ParseProcessSample(
-        *self_stat, *system_stat, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE));
+        *self_stat, boot, sysconf(_SC_CLK_TCK), sysconf(_SC_PAGESIZE));
     if (sample.ok()) {
       metrics->Set(kCpu, {}, sample->cpu_seconds);
       metrics->Set(kResident, {}, sample->resident_bytes);

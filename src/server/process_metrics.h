@@ -19,10 +19,11 @@ struct ProcessSample {
   double start_time_seconds = 0;  // since the Unix epoch
 };
 
-// From the texts of /proc/self/stat and /proc/stat (its btime line), with
-// the clock ticks a second and the page size. Pure.
+// From the text of /proc/self/stat, the wall-clock time at boot (the start
+// of the clock its starttime counts on), the clock ticks a second and the
+// page size. Pure.
 Result<ProcessSample> ParseProcessSample(std::string_view self_stat,
-                                         std::string_view system_stat,
+                                         double boot_wall_clock_seconds,
                                          long ticks_per_second, long page_size);
 
 // Declares the process metrics and sets propscaler_build_info.
