@@ -749,6 +749,27 @@ TEST_F(NodeScaleScenarioTest, BufferThatFitsNoGroupSaysWhyInItsStatus) {
   EXPECT_NE(status.find("small: "), std::string::npos) << status;
 }
 
+// A buffer asking for 2^31-1 chunks (a typo, say) gets virtual pods for
+// what the group can ever hold (10 nodes of 110 pods), not 2^31 of them in
+// memory: the group grows to its max and the status says the count was
+// capped, and why.
+TEST_F(NodeScaleScenarioTest, BufferAskingForMoreThanTheClusterHoldsIsCapped) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  ASSERT_TRUE(
+      CreateTemplateBuffer(cluster_.store(), "typo", "chunk", "1", 2147483647));
+  nodescale::LoopOptions options;
+  Start(options);
+  clock_.SleepFor(seconds(15));
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 10u);
+  const std::string status = BufferObject(cluster_.store(), "typo");
+  EXPECT_NE(status.find(R"("replicas":1100)"), std::string::npos) << status;
+  EXPECT_NE(status.find(R"("reason":"ChunksCapped")"), std::string::npos)
+      << status;
+  EXPECT_NE(status.find("asks for 2147483647 chunks, more than 1100 pods"),
+            std::string::npos)
+      << status;
+}
+
 // A buffer naming a PodTemplate that does not exist is not ready, and says
 // so; nothing is provisioned for it.
 TEST_F(NodeScaleScenarioTest, BufferWithAMissingTemplateIsNotReady) {

@@ -4,6 +4,8 @@
 // rounding decided there: the percentage rounds up.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "nodescale/plan/buffer_demand.h"
 
 namespace propscaler::nodescale {
@@ -125,6 +127,52 @@ TEST(CheckBufferSpecTest, ReplicasAndPercentageAreInt32sOfAtLeastZero) {
   EXPECT_EQ(*BufferReplicas(Scalable(std::nullopt, 2147483647), 2147483647,
                             Chunk(100, 200)),
             (int64_t{2147483647} * 2147483647 + 99) / 100);
+}
+
+NodeState NodeWithSlots(int64_t pods) {
+  NodeState node;
+  node.allocatable.pods = pods;
+  return node;
+}
+
+NodeGroup GroupWithRoom(int64_t target, int64_t max,
+                        std::optional<int64_t> template_pods) {
+  NodeGroup group;
+  group.target_size = target;
+  group.max_size = max;
+  if (template_pods) {
+    group.declared_template = NodeTemplate{};
+    group.declared_template->allocatable.pods = *template_pods;
+  }
+  return group;
+}
+
+TEST(MaxBufferChunksTest, EveryNodeAndEveryGroupAtItsMaxSize) {
+  // 30 + 40 slots on nodes; 5 more nodes of the largest, 58-pod template.
+  const ChunkBound bound = MaxBufferChunks(
+      {NodeWithSlots(30), NodeWithSlots(40)},
+      {GroupWithRoom(2, 7, 58), GroupWithRoom(3, 3, std::nullopt)});
+  EXPECT_EQ(bound.chunks, 30 + 40 + 5 * 58);
+  EXPECT_NE(bound.why.find("360 pods, what every node and every node group"),
+            std::string::npos)
+      << bound.why;
+}
+
+TEST(MaxBufferChunksTest, NodesOfTheKubeletsDefaultWhenNothingSays) {
+  EXPECT_EQ(MaxBufferChunks({}, {GroupWithRoom(0, 4, std::nullopt)}).chunks,
+            4 * 110);
+  EXPECT_EQ(MaxBufferChunks({}, {}).chunks, 0);
+}
+
+TEST(MaxBufferChunksTest, NeverMoreThanTheLargestSupportedCluster) {
+  const ChunkBound bound =
+      MaxBufferChunks({NodeWithSlots(std::numeric_limits<int64_t>::max())},
+                      {GroupWithRoom(0, std::numeric_limits<int64_t>::max(),
+                                     std::numeric_limits<int64_t>::max())});
+  EXPECT_EQ(bound.chunks, 150000);
+  EXPECT_NE(bound.why.find("the largest cluster Kubernetes supports"),
+            std::string::npos)
+      << bound.why;
 }
 
 TEST(BufferPodsTest, NamedAsClusterAutoscalerNamesItsFakePods) {

@@ -98,6 +98,40 @@ Result<int64_t> BufferReplicas(const kube::CapacityBuffer& buffer,
   return wanted ? std::min(*wanted, *within) : *within;
 }
 
+ChunkBound MaxBufferChunks(const std::vector<NodeState>& nodes,
+                           const std::vector<NodeGroup>& groups) {
+  constexpr int64_t kKubeletDefaultMaxPods = 110;
+  constexpr int64_t kLargestSupportedClusterPods = 150'000;
+  // Every term is clamped and the sum saturates just above the supported
+  // size, so that no node's or group's numbers can overflow it.
+  constexpr int64_t kMore = kLargestSupportedClusterPods + 1;
+  int64_t slots = 0, largest = 0;
+  const auto add = [&](int64_t pods) {
+    slots = std::min(slots + std::clamp<int64_t>(pods, 0, kMore), kMore);
+  };
+  for (const NodeState& node : nodes) {
+    add(node.allocatable.pods);
+    largest = std::max(largest, node.allocatable.pods);
+  }
+  for (const NodeGroup& group : groups) {
+    if (group.declared_template) {
+      largest = std::max(largest, group.declared_template->allocatable.pods);
+    }
+  }
+  largest = largest <= 0 ? kKubeletDefaultMaxPods : std::min(largest, kMore);
+  for (const NodeGroup& group : groups) {
+    add(std::clamp<int64_t>(group.max_size - group.target_size, 0, kMore) *
+        largest);
+  }
+  if (slots > kLargestSupportedClusterPods) {
+    return {kLargestSupportedClusterPods,
+            "150000 pods, the largest cluster Kubernetes supports"};
+  }
+  return {slots, std::to_string(slots) +
+                     " pods, what every node and every node group at its "
+                     "max size can hold"};
+}
+
 std::vector<PodState> BufferPods(const kube::CapacityBuffer& buffer,
                                  const PodState& chunk, int64_t count) {
   std::vector<PodState> pods;

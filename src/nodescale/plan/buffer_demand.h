@@ -31,6 +31,19 @@ Result<int64_t> BufferReplicas(const kube::CapacityBuffer& buffer,
                                std::optional<int64_t> scalable_replicas,
                                const Resources& chunk_requests);
 
+// The most chunks a buffer is given virtual pods for, and why: no more
+// than the pods every node and every node group grown to its max size can
+// hold (pod slots of the largest node or declared template; 110, the
+// kubelet's default, when none says), nor than the 150,000 pods of the
+// largest cluster Kubernetes supports. Beyond that no chunk can be
+// provisioned, and each would be a virtual pod in memory.
+struct ChunkBound {
+  int64_t chunks = 0;
+  std::string why;
+};
+ChunkBound MaxBufferChunks(const std::vector<NodeState>& nodes,
+                           const std::vector<NodeGroup>& groups);
+
 // `count` pending copies of `chunk`, named capacity-buffer-<name>-<i> (i
 // from 1) in the buffer's namespace, as Cluster Autoscaler names its fake
 // pods, and owned by the buffer.

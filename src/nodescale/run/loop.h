@@ -41,6 +41,7 @@
 namespace propscaler::nodescale {
 
 struct BufferResolution;
+struct ChunkBound;
 
 struct LoopOptions {
   std::string namespace_;
@@ -99,8 +100,9 @@ class NodeScaleLoop {
   // added to the snapshot, which the scale-up provides room for and
   // scale-down and disruption keep; after the scale-up, their status.
   void InjectBuffers(Iteration* it);
-  // it->buffers[index]: its chunk read, counted, its virtual pods added.
-  void ResolveBuffer(size_t index, Iteration* it);
+  // it->buffers[index]: its chunk read, counted (at most `bound`), its
+  // virtual pods added.
+  void ResolveBuffer(size_t index, const ChunkBound& bound, Iteration* it);
   void NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it);
   void WriteBufferStatuses(const Iteration& it);
   static std::vector<std::string> BufferLines(const Iteration& it);

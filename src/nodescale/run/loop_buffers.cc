@@ -31,6 +31,13 @@ kube::BufferCondition Provisioning(const BufferResolution& r) {
     return {"Provisioning", "False", "BufferIsEmpty",
             "the buffer asks for 0 chunks", ""};
   }
+  if (r.asked > *r.replicas) {
+    return {"Provisioning", "False", "ChunksCapped",
+            "asks for " + std::to_string(r.asked) + " chunks, more than " +
+                r.held_why + ": " + std::to_string(*r.replicas) +
+                " virtual pods injected",
+            ""};
+  }
   if (r.unfit > 0) {
     return {"Provisioning", "False", "NoNodeGroupFits",
             std::to_string(r.unfit) + "/" + std::to_string(*r.replicas) +
@@ -46,6 +53,7 @@ kube::BufferCondition Provisioning(const BufferResolution& r) {
 }  // namespace
 
 void NodeScaleLoop::InjectBuffers(Iteration* it) {
+  std::optional<ChunkBound> bound;
   for (kube::CapacityBuffer& buffer : state_->Buffers()) {
     // Other strategies are another provisioner's.
     if (!buffer.strategy.empty() &&
@@ -53,11 +61,13 @@ void NodeScaleLoop::InjectBuffers(Iteration* it) {
       continue;
     }
     it->buffers.push_back({std::move(buffer)});
-    ResolveBuffer(it->buffers.size() - 1, it);
+    if (!bound) bound = MaxBufferChunks(it->snapshot.nodes, it->groups);
+    ResolveBuffer(it->buffers.size() - 1, *bound, it);
   }
 }
 
-void NodeScaleLoop::ResolveBuffer(size_t index, Iteration* it) {
+void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
+                                  Iteration* it) {
   BufferResolution* r = &it->buffers[index];
   const kube::CapacityBuffer& buffer = r->buffer;
   if (Status spec = CheckBufferSpec(buffer); !spec.ok()) {
@@ -81,9 +91,13 @@ void NodeScaleLoop::ResolveBuffer(size_t index, Iteration* it) {
     r->message = replicas.status().message();
     return;
   }
-  r->replicas = *replicas;
+  r->replicas = std::min(*replicas, bound.chunks);
+  if (*replicas > bound.chunks) {
+    r->asked = *replicas;
+    r->held_why = bound.why;
+  }
   r->chunk_template = buffer.pod_template;
-  for (PodState& pod : BufferPods(buffer, chunk->pod, *replicas)) {
+  for (PodState& pod : BufferPods(buffer, chunk->pod, *r->replicas)) {
     it->buffer_of_pod[pod.Key()] = index;
     it->snapshot.pods.push_back(std::move(pod));
   }

@@ -21,7 +21,9 @@ inline kube::ObjectRef PodRef(const LivePod& pod) {
 struct BufferResolution {
   kube::CapacityBuffer buffer;
   std::string chunk_template;  // the PodTemplate used; "" for a scalableRef
-  std::optional<int64_t> replicas;  // chunks wanted; nullopt: unresolved
+  std::optional<int64_t> replicas;  // chunks held; nullopt: unresolved
+  int64_t asked = 0;                // chunks wanted, when more than held
+  std::string held_why;             // why no more are held
   std::string not_ready_reason;     // why unresolved, and how
   std::string message;
   // Virtual pods the scale-up could place nowhere, and why.
