@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string_view>
 
 #include "fuzz/fuzz_targets.h"
@@ -15,12 +16,17 @@ void DecodeBuffers(std::string_view text) {
   chunk.cpu_millis = 250;
   chunk.memory_bytes = 1 << 20;
   chunk.pods = 1;
+  // As the loop bounds the chunks: here, one group of up to 9 nodes.
+  kube::NodeGroup group;
+  group.max_size = 9;
+  const nodescale::ChunkBound bound = nodescale::MaxBufferChunks({}, {group});
   for (const kube::CapacityBuffer& buffer : page->items) {
     (void)kube::ChunkSourceOf(buffer);
     (void)kube::StatusIsCurrent(buffer, {});
     auto replicas = nodescale::BufferReplicas(buffer, 7, chunk);
-    if (replicas.ok() && *replicas <= 1000) {
-      (void)nodescale::BufferPods(buffer, {}, *replicas);
+    if (replicas.ok()) {
+      (void)nodescale::BufferPods(buffer, {},
+                                  std::min(*replicas, bound.chunks));
     }
   }
 }
