@@ -1,7 +1,7 @@
 #include "server/metrics_text.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace propscaler {
@@ -19,9 +19,12 @@ std::string FormatNumber(double value) {
   if (value == std::floor(value) && std::fabs(value) < 1e15) {
     return std::to_string(static_cast<long long>(value));
   }
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.9g", value);
-  return text;
+  // The shortest text that reads back as the same double, as Prometheus's
+  // own clients write it; a fixed precision (%.9g) put timestamps on a
+  // 10-second grid.
+  char text[64];
+  const auto written = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, written.ptr);
 }
 
 const char* TypeName(Metrics::Type type) {

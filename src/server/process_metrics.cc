@@ -52,8 +52,7 @@ bool ToNumber(std::string_view text, double* out) {
 
 // The wall-clock time the kernel's boot clock started from, read now: the
 // process's start (ticks on that clock) plus this is when it started. Not
-// /proc/stat's btime: whole seconds, and seen seconds away from the wall
-// clock on virtual machines.
+// /proc/stat's btime: whole seconds, so up to a second early.
 double BootWallClockSeconds() {
   timespec wall{}, since_boot{};
   clock_gettime(CLOCK_REALTIME, &wall);

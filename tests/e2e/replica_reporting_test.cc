@@ -106,7 +106,7 @@ TEST_F(ReplicaReportingTest, MetricsDescribeTheProcessAndTheBuild) {
   EXPECT_GE(open_fds, 3) << page;
   EXPECT_GE(ValueOn(page, "process_max_fds"), open_fds);
   // Started by this test; the kernel counts the start in 10 ms ticks.
-  // (Not from /proc/stat's btime: CI's machine had it 5.7 s off.)
+  // (Timestamps were once written with 9 digits: a 10-second grid.)
   const double start = ValueOn(page, "process_start_time_seconds");
   EXPECT_GE(start, started - 0.5) << std::fixed << start << " " << started;
   EXPECT_LE(start, started + 30) << page;
