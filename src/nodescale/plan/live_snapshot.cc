@@ -16,20 +16,53 @@ bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
          pod.nominated_node.empty() && now - pod.created >= new_pod_delay;
 }
 
+namespace {
+
+std::vector<NodeState> CopyNodes(const SharedNodes& nodes,
+                                 const std::vector<std::string>& groups) {
+  std::vector<NodeState> out;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string& group = groups[i];
+    // A not-ready node of a group is capacity still coming: leaving it out
+    // makes the planner count it in target - registered.
+    if (!group.empty() && !nodes[i].state.ready) continue;
+    NodeState state = nodes[i].state;
+    if (!group.empty()) state.labels[std::string(kNodeGroupLabel)] = group;
+    out.push_back(std::move(state));
+  }
+  return out;
+}
+
+bool SameSources(const SharedNodes& nodes, const SnapshotNodeCache& cache) {
+  if (cache.sources.size() != nodes.size()) return false;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (cache.sources[i] != nodes.SharedAt(i)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
-                                  const LivePodFilter& filter) {
+                                  const LivePodFilter& filter,
+                                  SnapshotNodeCache* cache) {
   ClusterSnapshot snapshot;
-  for (const LiveNode& node : nodes) {
-    const std::string group = group_of(node.state);
-    // A not-ready node of a group is capacity still coming: leaving it out
-    // makes the planner count it in target - registered.
-    if (!group.empty() && !node.state.ready) continue;
-    NodeState state = node.state;
-    if (!group.empty()) state.labels[std::string(kNodeGroupLabel)] = group;
-    snapshot.nodes.push_back(std::move(state));
+  std::vector<std::string> groups;
+  groups.reserve(nodes.size());
+  for (const LiveNode& node : nodes) groups.push_back(group_of(node.state));
+  if (cache->nodes && groups == cache->groups && SameSources(nodes, *cache)) {
+    snapshot.nodes = std::move(*cache->nodes);
+  } else {
+    snapshot.nodes = CopyNodes(nodes, groups);
+    cache->sources.clear();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      cache->sources.push_back(nodes.SharedAt(i));
+    }
+    cache->groups = std::move(groups);
   }
+  cache->nodes.reset();
   snapshot.pods.reserve(pods.size());
   for (size_t i = 0; i < pods.size(); ++i) {
     const LivePod& pod = pods[i];
@@ -41,6 +74,11 @@ ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
     snapshot.pods.Share(PodList::Shared(pods.SharedAt(i), &pod.state));
   }
   return snapshot;
+}
+
+void ReturnNodes(ClusterSnapshot* snapshot, SnapshotNodeCache* cache) {
+  cache->nodes = std::move(snapshot->nodes);
+  snapshot->nodes.clear();
 }
 
 }  // namespace propscaler::nodescale

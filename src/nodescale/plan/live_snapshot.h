@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,11 +35,27 @@ struct LivePodFilter {
   int32_t expendable_cutoff = -10;
 };
 
-// The pods are shared with the snapshot, not copied.
+// The snapshot's node copies of one iteration, kept for the next: when
+// every node is the same object in the same group (a cluster at rest), the
+// copies are reused, not made again (5,000 nodes' labels, annotations and
+// taints copied and freed every loop were a third of a loop at rest).
+struct SnapshotNodeCache {
+  std::vector<SharedNodes::Shared> sources;
+  std::vector<std::string> groups;  // of each source
+  // The copies, while no snapshot holds them: ReturnNodes gives them back.
+  std::optional<std::vector<NodeState>> nodes;
+};
+
+// The pods are shared with the snapshot, not copied; the nodes are copied
+// unless `cache` holds the same copies.
 ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
                                   const GroupOfNode& group_of, TimePoint now,
-                                  const LivePodFilter& filter);
+                                  const LivePodFilter& filter,
+                                  SnapshotNodeCache* cache);
+
+// Gives a snapshot's node copies back to `cache` when it is done with them.
+void ReturnNodes(ClusterSnapshot* snapshot, SnapshotNodeCache* cache);
 
 // The pending pods the scheduler gave up on, old enough to act on, and not
 // waiting for lower-priority pods to be preempted (nominated to a node).

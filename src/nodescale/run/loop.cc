@@ -89,7 +89,8 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   TrackProvisioning(it);
   it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of, it->now,
                                    {options_.new_pod_scale_up_delay,
-                                    options_.expendable_pods_priority_cutoff});
+                                    options_.expendable_pods_priority_cutoff},
+                                   &node_cache_);
   // Until they are listed, scale-down plans without PodDisruptionBudgets
   // (the eviction still enforces them) and disruption waits.
   if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
@@ -131,6 +132,7 @@ Status NodeScaleLoop::RunOnce() {
   }
   WriteStatus(it, Status::Ok());
   ObserveDuration(it, "full");
+  ReturnNodes(&it.snapshot, &node_cache_);
   return Status::Ok();
 }
 
@@ -143,6 +145,7 @@ Status NodeScaleLoop::RunScaleUp() {
   if (ScaleUp(&it)) WriteStatus(it, Status::Ok());
   WriteBufferStatuses(it);
   ObserveDuration(it, "scale-up");
+  ReturnNodes(&it.snapshot, &node_cache_);
   return Status::Ok();
 }
 

@@ -30,6 +30,7 @@
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/group_backoff.h"
+#include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/pending_batch.h"
 #include "nodescale/plan/provision_tracker.h"
 #include "nodescale/plan/scale_down.h"
@@ -163,6 +164,7 @@ class NodeScaleLoop {
   ProvisionTracker provision_;
   ScaleDownTimers timers_;
   ScaleUpMemory memory_;
+  SnapshotNodeCache node_cache_;
   std::string last_scale_up_ = "never";
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes

@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "nodescale/plan/live_snapshot.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+LiveNode Node(const std::string& name, bool ready = true) {
+  LiveNode node;
+  node.state.name = name;
+  node.state.ready = ready;
+  node.state.labels = {{"zone", "a"}};
+  return node;
+}
+
+class LiveSnapshotTest : public ::testing::Test {
+ protected:
+  ClusterSnapshot Build() {
+    return BuildLiveSnapshot(nodes_, pods_, group_of_, TimePoint(), {},
+                             &cache_);
+  }
+
+  SharedNodes nodes_{Node("n1"), Node("n2"), Node("coming", false)};
+  SharedPods pods_;
+  std::string group_ = "small";
+  GroupOfNode group_of_ = [this](const NodeState&) { return group_; };
+  SnapshotNodeCache cache_;
+};
+
+TEST_F(LiveSnapshotTest, NodesOfAGroupAreLabelledAndNotReadyOnesLeftOut) {
+  ClusterSnapshot snapshot = Build();
+  ASSERT_EQ(snapshot.nodes.size(), 2u);
+  EXPECT_EQ(snapshot.nodes[1].name, "n2");
+  EXPECT_EQ(snapshot.nodes[1].labels.at(std::string(kNodeGroupLabel)), "small");
+}
+
+// A cluster at rest: the next snapshot takes the same copies back.
+TEST_F(LiveSnapshotTest, UnchangedNodesAreNotCopiedAgain) {
+  ClusterSnapshot first = Build();
+  const NodeState* copies = first.nodes.data();
+  ReturnNodes(&first, &cache_);
+  EXPECT_TRUE(first.nodes.empty());
+  ClusterSnapshot second = Build();
+  EXPECT_EQ(second.nodes.data(), copies);
+  ASSERT_EQ(second.nodes.size(), 2u);
+  EXPECT_EQ(second.nodes[0].name, "n1");
+}
+
+TEST_F(LiveSnapshotTest, AChangedNodeOrGroupIsCopiedAfresh) {
+  ClusterSnapshot first = Build();
+  ReturnNodes(&first, &cache_);
+  // The store replaces an edited node: the cache still holds the old one.
+  nodes_.Mutable(1).state.labels["zone"] = "b";
+  ClusterSnapshot second = Build();
+  ASSERT_EQ(second.nodes.size(), 2u);
+  EXPECT_EQ(second.nodes[1].labels.at("zone"), "b");
+  ReturnNodes(&second, &cache_);
+
+  group_ = "large";
+  ClusterSnapshot third = Build();
+  ASSERT_EQ(third.nodes.size(), 2u);
+  EXPECT_EQ(third.nodes[0].labels.at(std::string(kNodeGroupLabel)), "large");
+  ReturnNodes(&third, &cache_);
+
+  nodes_.push_back(Node("n3"));
+  EXPECT_EQ(Build().nodes.size(), 3u);
+}
+
+// A snapshot not given back (an iteration cut short) leaves nothing to
+// reuse: the next one copies.
+TEST_F(LiveSnapshotTest, NodesNotGivenBackAreCopiedAgain) {
+  ClusterSnapshot first = Build();
+  ClusterSnapshot second = Build();
+  ASSERT_EQ(second.nodes.size(), 2u);
+  EXPECT_NE(second.nodes.data(), first.nodes.data());
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
