@@ -460,8 +460,8 @@ TEST_F(NodeScaleRealServerTest, ConsolidationReplacesNodesAndDrainsByEviction) {
 
 // A CapacityBuffer against its CRD (tests/envtest/crds), under deploy's
 // RBAC: two 3-cpu chunks of a PodTemplate make two 4-cpu nodes before any
-// pod asks, the buffer's status subresource says so, and at 0 chunks the
-// nodes go.
+// pod asks, the buffer's status subresource says so, 2^31-1 chunks are
+// capped (the group at its max of 5), and at 0 chunks the nodes go.
 TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
   Result<std::string> crds =
       ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
@@ -514,6 +514,28 @@ TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
       << status << "\n"
       << propscaler->Output();
   EXPECT_NE(status.find(R"("replicas":2)"), std::string::npos) << status;
+
+  // Far more chunks than any cluster holds: the group grows to its max,
+  // the status says the count was capped, and the process lives on.
+  Result<std::string> typo = AdminCall(
+      cluster(), "PATCH", buffers + "/headroom",
+      R"({"spec":{"replicas":2147483647}})", "application/merge-patch+json");
+  ASSERT_TRUE(typo.ok()) << typo.status().message();
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> read =
+            AdminCall(cluster(), "GET", buffers + "/headroom");
+        status = read.ok() ? *read : "";
+        return status.find(R"("reason":"ChunksCapped")") != std::string::npos;
+      },
+      seconds(30)))
+      << status << "\n"
+      << propscaler->Output();
+  EXPECT_NE(status.find("asks for 2147483647 chunks"), std::string::npos)
+      << status;
+  EXPECT_TRUE(
+      e2e::WaitUntil([&] { return buffered_nodes() == 5; }, seconds(30)))
+      << propscaler->Output();
 
   Result<std::string> emptied =
       AdminCall(cluster(), "PATCH", buffers + "/headroom",
