@@ -344,8 +344,11 @@ Status MemoryClient::EvictPod(const std::string& ns, const std::string& name,
       !fault.ok()) {
     return fault;
   }
-  return StatusOf(sim::EvictPod(&cluster_->store(), ns, name,
-                                kube::EncodeEviction(ns, name, grace_seconds)));
+  const Status evicted =
+      StatusOf(sim::EvictPod(&cluster_->store(), ns, name,
+                             kube::EncodeEviction(ns, name, grace_seconds)));
+  if (evicted.ok()) cluster_->Answering("create pods/eviction");
+  return evicted;
 }
 
 Status MemoryClient::CreateSimulatedNode(const std::string& name,
@@ -368,8 +371,10 @@ Status MemoryClient::DeleteNode(const std::string& name,
   if (Status fault = cluster_->CheckFault("delete nodes"); !fault.ok()) {
     return fault;
   }
-  return StatusOf(
+  const Status deleted = StatusOf(
       cluster_->store().Delete(TypeNamed("nodes"), "", name, {.uid = uid}));
+  if (deleted.ok()) cluster_->Answering("delete nodes");
+  return deleted;
 }
 
 Result<kube::Lease> MemoryClient::GetLease(const std::string& ns,

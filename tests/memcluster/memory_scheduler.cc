@@ -37,6 +37,20 @@ bool FitsIn(const kube::Resources& request, const kube::Resources& free) {
          request.memory_bytes <= free.memory_bytes && request.pods <= free.pods;
 }
 
+// kube-scheduler's LeastAllocated score, unweighted: the mean over cpu and
+// memory of what is left after the pod, as a share of allocatable.
+double LeftInProportion(const kube::Resources& request,
+                        const kube::Resources& free,
+                        const kube::Resources& allocatable) {
+  auto share = [](int64_t left, int64_t all) {
+    return all > 0 ? static_cast<double>(left) / static_cast<double>(all) : 0;
+  };
+  return (share(free.cpu_millis - request.cpu_millis, allocatable.cpu_millis) +
+          share(free.memory_bytes - request.memory_bytes,
+                allocatable.memory_bytes)) /
+         2;
+}
+
 void Take(const kube::Resources& request, kube::Resources* free) {
   free->cpu_millis -= request.cpu_millis;
   free->memory_bytes -= request.memory_bytes;
@@ -52,8 +66,9 @@ void PatchPod(sim::ObjectStore& store, const kube::PodState& pod,
 
 }  // namespace
 
-MemoryScheduler::MemoryScheduler(MemoryCluster* cluster, Duration bind_delay)
-    : cluster_(cluster), bind_delay_(bind_delay) {
+MemoryScheduler::MemoryScheduler(MemoryCluster* cluster, Duration bind_delay,
+                                 Placement placement)
+    : placement_(placement), cluster_(cluster), bind_delay_(bind_delay) {
   thread_ = cluster_->clock().StartThread([this] {
     while (!stopping_) {
       Schedule();
@@ -70,6 +85,11 @@ MemoryScheduler::~MemoryScheduler() {
 }
 
 void MemoryScheduler::Schedule() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ScheduleLocked();
+}
+
+void MemoryScheduler::ScheduleLocked() {
   const TimePoint now = cluster_->clock().Now();
   sim::ObjectStore& store = cluster_->store();
   // Nothing changed and no pod waits out its bind delay: a pass would find
@@ -85,9 +105,11 @@ void MemoryScheduler::Schedule() {
   const std::vector<kube::LivePod> pods =
       ListAll<kube::LivePod>(store, "pods", &kube::DecodeLivePodList);
   std::map<std::string, kube::Resources> free;
+  std::map<std::string, kube::Resources> allocatable;
   for (const kube::LiveNode& node : nodes) {
     if (Schedulable(node.state)) {
       free[node.state.name] = node.state.allocatable;
+      allocatable[node.state.name] = node.state.allocatable;
     }
   }
   for (const kube::LivePod& pod : pods) {
@@ -97,9 +119,21 @@ void MemoryScheduler::Schedule() {
   for (const kube::LivePod& pod : pods) {
     if (!pod.state.node_name.empty()) continue;
     const std::string key = pod.state.Key();
-    auto fit = std::find_if(free.begin(), free.end(), [&](const auto& node) {
-      return FitsIn(pod.state.requests, node.second);
-    });
+    auto fit = free.end();
+    double best = -1;
+    for (auto node = free.begin(); node != free.end(); ++node) {
+      if (!FitsIn(pod.state.requests, node->second)) continue;
+      if (placement_ == Placement::kFirstFit) {
+        fit = node;
+        break;
+      }
+      const double score = LeftInProportion(pod.state.requests, node->second,
+                                            allocatable.at(node->first));
+      if (score > best) {
+        best = score;
+        fit = node;
+      }
+    }
     if (fit == free.end()) {
       fits_since_.erase(key);
       if (!pod.unschedulable) {

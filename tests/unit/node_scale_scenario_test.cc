@@ -5,13 +5,17 @@
 
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "apiserver/list_response.h"
+#include "apiserver/resources.h"
 #include "cluster/live_object_store.h"
 #include "common/clock.h"
 #include "common/health_state.h"
@@ -19,6 +23,7 @@
 #include "kube/event_recorder.h"
 #include "kube/leader_election.h"
 #include "kube/node_taint_edit.h"
+#include "kube/pod_decode.h"
 #include "kube/reflector.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/memory_scheduler.h"
@@ -38,6 +43,22 @@ using std::chrono::seconds;
 constexpr char kNamespace[] = "propscaler";
 constexpr char kGroupsConfigMap[] = "node-groups";
 constexpr char kCapi[] = "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/";
+
+// Pod name -> the node it is bound to ("" while pending), in every
+// namespace.
+std::map<std::string, std::string> PodNodes(const sim::ObjectStore& store) {
+  sim::ApiResult<std::string> body =
+      sim::ServeList(store, {sim::FindResourceType("pods"), "", "", ""}, {});
+  std::map<std::string, std::string> out;
+  if (!body.ok()) return out;
+  Result<kube::ListPage<kube::LivePod>> page =
+      kube::DecodeLivePodList(body.value());
+  if (!page.ok()) return out;
+  for (const kube::LivePod& pod : page->items) {
+    out[pod.state.Key()] = pod.state.node_name;
+  }
+  return out;
+}
 
 // One propscaler process: its own reflectors, store, provider, loop and
 // (optionally) leader elector, sharing the cluster and the clock. Stop() is
@@ -1179,6 +1200,143 @@ TEST_F(NodeScaleScenarioTest,
   clock_.SleepFor(seconds(30));
   EXPECT_TRUE(NodesWithPrefix("small-a").empty());
   EXPECT_EQ(NodesWithPrefix("static-1").size(), 1u);
+}
+
+// Pods bound to nodes that no longer exist (the in-memory cluster has no
+// garbage collector: a pod left on a deleted node stays, as the pod of a
+// machine that went away would be lost).
+std::vector<std::string> PodsOnDeletedNodes(const sim::ObjectStore& store) {
+  std::set<std::string> nodes;
+  for (const std::string& name : sim::NodeNames(store)) nodes.insert(name);
+  std::vector<std::string> orphans;
+  for (const auto& [pod, node] : PodNodes(store)) {
+    if (!node.empty() && !nodes.contains(node)) {
+      orphans.push_back(pod + " on " + node);
+    }
+  }
+  return orphans;
+}
+
+// The issue's three 16-cpu nodes of one 1-cpu pod each, replaced by one
+// 4-cpu node, beside a ReplicaSet and a scheduler that spreads as
+// kube-scheduler's default scoring does: each evicted pod is recreated at
+// once and bound to the node with the most room left in proportion, an
+// untainted big node before the small one. Every node of the command is
+// tainted before the first eviction, so every pod lands on the
+// replacement; no node is deleted with a pod on it.
+TEST_F(NodeScaleScenarioTest,
+       MultiNodeCommandTaintsEveryNodeBeforeAnyEviction) {
+  ThreeBigNodesAndACheaperGroup();
+  memcluster::MemoryScheduler scheduler(
+      &cluster_, seconds(0),
+      memcluster::MemoryScheduler::Placement::kLeastAllocated);
+  std::atomic<int> evictions{0};
+  std::atomic<size_t> fewest_tainted{99};
+  std::mutex mutex;
+  std::vector<std::string> lost;  // pods on a node as it was deleted
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call == "delete nodes") {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (const std::string& pod : PodsOnDeletedNodes(cluster_.store())) {
+        lost.push_back(pod);
+      }
+      return;
+    }
+    if (call != "create pods/eviction") return;
+    size_t tainted = 0;
+    for (const std::string& node : NodesWithPrefix("big-")) {
+      tainted += NodeJson(node).find("ToBeDeletedByClusterAutoscaler") !=
+                 std::string::npos;
+    }
+    fewest_tainted = std::min(fewest_tainted.load(), tainted);
+    const std::string name = "web-r" + std::to_string(evictions++);
+    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                  "/api/v1/namespaces/default/pods",
+                                  sim::PodJson(name, "1", ""))
+                    .ok());
+    scheduler.Schedule();
+  });
+  Start(nodescale::LoopOptions{});
+  const TimePoint start = clock_.Now();
+  while (!NodesWithPrefix("big-").empty() &&
+         clock_.Now() - start < minutes(10)) {
+    clock_.SleepFor(seconds(5));
+  }
+  cluster_.SetAnswerHook(nullptr);
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  EXPECT_EQ(fewest_tainted.load(), 3u);
+  EXPECT_EQ(evictions.load(), 3);
+  EXPECT_TRUE(lost.empty()) << lost.front();
+  EXPECT_TRUE(PodsOnDeletedNodes(cluster_.store()).empty());
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(NodeOf("web-r" + std::to_string(i)).starts_with("small-"))
+        << NodeOf("web-r" + std::to_string(i));
+  }
+}
+
+// A pod bound to a node after its drain started (a pod that tolerates the
+// taint, or one given its node by name) is evicted too, and the node is
+// deleted only once it is gone.
+TEST_F(NodeScaleScenarioTest, PodBoundToADrainingNodeIsEvictedBeforeItGoes) {
+  ThreeBigNodesAndACheaperGroup();
+  std::atomic<bool> bound{false};
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call != "create pods/eviction" || bound.exchange(true)) return;
+    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                  "/api/v1/namespaces/default/pods",
+                                  sim::PodJson("late", "1", "big-0"))
+                    .ok());
+  });
+  Start(nodescale::LoopOptions{});
+  const TimePoint start = clock_.Now();
+  while (!NodesWithPrefix("big-").empty() &&
+         clock_.Now() - start < minutes(10)) {
+    clock_.SleepFor(seconds(5));
+  }
+  cluster_.SetAnswerHook(nullptr);
+  ASSERT_TRUE(bound.load());
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  EXPECT_EQ(NodeOf("late"), "(gone)") << "evicted";
+  EXPECT_EQ(Calls("create pods/eviction"), 4);
+  EXPECT_TRUE(PodsOnDeletedNodes(cluster_.store()).empty());
+  EXPECT_EQ(CountEvents("ScaleDownFailed"), 0u);
+}
+
+// A pod that arrives on a draining node and never leaves (a finalizer
+// nobody removes) holds the node past --max-graceful-termination-sec: the
+// removal fails, the node is untainted and stays, the pod with it.
+TEST_F(NodeScaleScenarioTest, PodThatNeverLeavesADrainingNodeKeepsIt) {
+  ThreeBigNodesAndACheaperGroup();
+  std::atomic<bool> bound{false};
+  cluster_.SetAnswerHook([&](std::string_view call) {
+    if (call != "create pods/eviction" || bound.exchange(true)) return;
+    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                  "/api/v1/namespaces/default/pods",
+                                  sim::PodJson("late", "1", "big-0"))
+                    .ok());
+    rapidjson::Document linger;
+    linger.Parse(R"({"metadata":{"finalizers":["propscaler.io/test"]}})");
+    ASSERT_TRUE(
+        cluster_.store()
+            .Patch(*sim::FindResourceType("pods"), "default", "late", linger)
+            .ok());
+  });
+  nodescale::LoopOptions options;
+  options.max_graceful_termination = minutes(2);
+  Start(options);
+  const TimePoint start = clock_.Now();
+  while (CountEvents("ScaleDownFailed") == 0 &&
+         clock_.Now() - start < minutes(10)) {
+    clock_.SleepFor(seconds(5));
+  }
+  cluster_.SetAnswerHook(nullptr);
+  ASSERT_EQ(CountEvents("ScaleDownFailed"), 1u);
+  EXPECT_NE(NodeJson("big-0"), "(gone)");
+  EXPECT_EQ(NodeJson("big-0").find("ToBeDeletedByClusterAutoscaler"),
+            std::string::npos)
+      << NodeJson("big-0");
+  EXPECT_EQ(NodeOf("late"), "big-0");
+  EXPECT_TRUE(PodsOnDeletedNodes(cluster_.store()).empty());
 }
 
 // Cluster API: two pending 3-core pods grow a 4-core MachineDeployment to

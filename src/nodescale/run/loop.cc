@@ -66,7 +66,9 @@ NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
       may_act_(std::move(may_act)),
       backoff_(options_.initial_backoff, options_.max_backoff),
       provision_(options_.max_node_provision_time),
-      timers_(options_.delays) {
+      timers_(options_.delays),
+      removals_(api_, provider_, events_, may_act_,
+                options_.max_graceful_termination) {
   DeclareMetrics();
 }
 
@@ -119,8 +121,8 @@ Status NodeScaleLoop::RunOnce() {
     WriteStatus(it, read);
     return read;
   }
-  ClearStaleDeletionTaints(it);
-  FinishDrains(&it);
+  removals_.ClearStaleTaints(RemovalViewOf(it, it.pods));
+  NoteRemovals(removals_.Advance(RemovalViewOf(it, it.pods)), it.now);
   const bool scaled_up = ScaleUp(&it);
   WriteBufferStatuses(it);
   if (!scaled_up && options_.scale_down_enabled) {

@@ -37,6 +37,7 @@
 #include "nodescale/plan/scale_down_timers.h"
 #include "nodescale/plan/scale_up.h"
 #include "nodescale/provider/provider.h"
+#include "nodescale/run/removal_queue.h"
 #include "nodescale/run/status_report.h"
 
 namespace propscaler::nodescale {
@@ -118,24 +119,12 @@ class NodeScaleLoop {
                      const std::map<std::string, const LivePod*>& pods);
   void ScaleDown(Iteration* it);
   void UpdateCandidateTaints(const Iteration& it);
-  // A node carries ToBeDeleted only while it is being removed: the taint is
-  // taken off every other node (left by a restart, a lost lease, a failed
-  // provider call or a failed untaint).
-  void ClearStaleDeletionTaints(const Iteration& it);
+  // Hands the nodes to the removal queue as one set.
   void RemoveNodes(const std::vector<const NodeRemoval*>& removals,
-                   Iteration* it);
-  // Evicts the node's pods into `*evicted` (namespace/name); stops at the
-  // first refusal (e.g. a PodDisruptionBudget's 429) and returns it.
-  Status Drain(const NodeState& node, const Iteration& it,
-               std::vector<std::string>* evicted);
-  // Deletes the drained nodes whose evicted pods are gone; fails those
-  // whose pods outlived --max-graceful-termination-sec.
-  void FinishDrains(Iteration* it);
-  void FailRemoval(const NodeState& node, const std::string& why,
-                   TimePoint now);
-  void DeleteFromGroups(
-      const std::map<std::string, std::vector<const NodeState*>>& by_group,
-      Iteration* it);
+                   bool all_or_nothing, Iteration* it);
+  RemovalView RemovalViewOf(const Iteration& it, const SharedPods& pods) const;
+  // The timers and the status take what the removal queue did.
+  void NoteRemovals(const RemovalQueue::Progress& progress, TimePoint now);
   void NodeEvent(const NodeState& node, bool warning, const std::string& reason,
                  const std::string& message);
   void WriteStatus(const Iteration& it, const Status& health);
@@ -168,17 +157,8 @@ class NodeScaleLoop {
   std::string last_scale_up_ = "never";
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes
-  // Nodes handed to the provider for deletion that are still registered.
-  std::set<std::string> deleting_;
-  // Drained nodes waiting for their evicted pods to go, by node name. The
-  // wait spans iterations, so it never blocks the loop, the lease or a
-  // shutdown.
-  struct Draining {
-    std::string group;
-    std::vector<std::string> pods;  // namespace/name
-    TimePoint deadline;
-  };
-  std::map<std::string, Draining> draining_;
+  // Nodes from their ToBeDeleted taint to the provider's delete.
+  RemovalQueue removals_;
 
   // A consolidation command waiting out its validation delay.
   std::optional<DisruptionCommand> awaiting_validation_;

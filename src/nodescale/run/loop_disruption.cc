@@ -77,9 +77,9 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     auto found = live.find(node.name);
     life.created = found == live.end() ? it.now : found->second->created;
     life.last_pod_event = pod_events_[node.name].last_change;
-    life.deleting =
-        deleting_.contains(node.name) || draining_.contains(node.name) ||
-        in_flight.contains(node.name) || HasTaint(node, kToBeDeletedTaint);
+    life.deleting = removals_.Removing(node.name) ||
+                    in_flight.contains(node.name) ||
+                    HasTaint(node, kToBeDeletedTaint);
     life.initialized = seen_ready_.contains(node.name);
     input.life.push_back(life);
   }
@@ -107,7 +107,7 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
     TrackReplacement(it);
     return;
   }
-  if (!draining_.empty()) return;  // a removal is still under way
+  if (removals_.Draining()) return;  // a removal is still under way
   if (!it->pdbs) {
     // PodDisruptionBudgets not listed yet (or RBAC refuses them): no
     // disruption without knowing which pods may go.
@@ -277,7 +277,7 @@ void NodeScaleLoop::RemoveForCommand(const DisruptionCommand& command,
   }
   std::vector<const NodeRemoval*> pointers;
   for (const NodeRemoval& removal : removals) pointers.push_back(&removal);
-  RemoveNodes(pointers, it);
+  RemoveNodes(pointers, /*all_or_nothing=*/true, it);
 }
 
 }  // namespace propscaler::nodescale

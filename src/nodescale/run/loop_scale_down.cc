@@ -1,5 +1,5 @@
 // The scale-down half of NodeScaleLoop: unneeded tracking and taints, then
-// drain and delete.
+// the removal of the nodes due, through the removal queue.
 #include <glog/logging.h>
 
 #include <set>
@@ -20,9 +20,9 @@ void NodeScaleLoop::ScaleDown(Iteration* it) {
   }
   timers_.SetUnneeded(unneeded, it->now);
   UpdateCandidateTaints(*it);
-  if (!draining_.empty()) {
+  if (removals_.Draining()) {
     VLOG(1) << "scale-down: waiting for evicted pods to leave "
-            << draining_.begin()->first;
+            << removals_.FirstDraining();
     return;
   }
   if (std::optional<std::string> blocked = timers_.Blocked(it->now)) {
@@ -36,7 +36,7 @@ void NodeScaleLoop::ScaleDown(Iteration* it) {
     // A node handed to the provider stays registered until its machine
     // goes (Cluster API): it must not be removed, and replicas lowered, twice.
     if (std::find(due.begin(), due.end(), removal.node) == due.end() ||
-        deleting_.contains(removal.node)) {
+        removals_.Deleting(removal.node)) {
       continue;
     }
     if (removal.reason == NodeRemoval::Reason::kEmpty) {
@@ -48,32 +48,10 @@ void NodeScaleLoop::ScaleDown(Iteration* it) {
     }
   }
   if (!empty.empty()) {
-    RemoveNodes(empty, it);
+    RemoveNodes(empty, /*all_or_nothing=*/false, it);
   } else if (busy != nullptr) {
-    RemoveNodes({busy}, it);
+    RemoveNodes({busy}, /*all_or_nothing=*/false, it);
   }
-}
-
-void NodeScaleLoop::ClearStaleDeletionTaints(const Iteration& it) {
-  std::set<std::string> still_there;
-  for (const LiveNode& node : it.nodes) {
-    const std::string& name = node.state.name;
-    if (deleting_.contains(name)) still_there.insert(name);
-    if (deleting_.contains(name) || draining_.contains(name) ||
-        !HasTaint(node.state, kToBeDeletedTaint) || !may_act_()) {
-      continue;
-    }
-    Status status = UnmarkToBeDeleted(*api_, node.state);
-    if (status.ok()) {
-      LOG(INFO) << "scale-down: node " << name << " carried "
-                << kToBeDeletedTaint
-                << " but is not being removed (left by a restart, a "
-                   "failover or a failed removal); taint removed";
-    } else {
-      LOG(WARNING) << status.message() << " (retried next loop)";
-    }
-  }
-  deleting_ = std::move(still_there);
 }
 
 void NodeScaleLoop::UpdateCandidateTaints(const Iteration& it) {
@@ -97,134 +75,32 @@ void NodeScaleLoop::NodeEvent(const NodeState& node, bool warning,
       {{"v1", "Node", "", node.name, ""}, warning, reason, message});
 }
 
-Status NodeScaleLoop::Drain(const NodeState& node, const Iteration& it,
-                            std::vector<std::string>* evicted) {
-  const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
-                                options_.max_graceful_termination)
-                                .count();
-  for (const LivePod& pod : it.pods) {
-    if (pod.state.node_name != node.name || !MovesWithDrain(pod.state)) {
-      continue;
-    }
-    Status status =
-        EvictPod(*api_, pod.state, EvictionGraceSeconds(pod.state, max_grace));
-    if (!status.ok()) return status.WithContext("draining the node");
-    evicted->push_back(pod.state.Key());
-  }
-  return Status::Ok();
-}
-
-namespace {
-
-// The evicted pods still running on `node`: present, bound there and not
-// terminated (a pod recreated elsewhere under the same name has gone, as
-// in CA).
-std::vector<std::string> PodsLeft(const std::vector<std::string>& evicted,
-                                  const std::string& node,
-                                  const SharedPods& pods) {
-  std::vector<std::string> left;
-  for (const LivePod& pod : pods) {
-    if (pod.state.node_name == node && !pod.state.terminated &&
-        std::find(evicted.begin(), evicted.end(), pod.state.Key()) !=
-            evicted.end()) {
-      left.push_back(pod.state.Key());
-    }
-  }
-  return left;
-}
-
-}  // namespace
-
-void NodeScaleLoop::FinishDrains(Iteration* it) {
-  std::map<std::string, std::vector<const NodeState*>> by_group;
-  for (auto entry = draining_.begin(); entry != draining_.end();) {
-    const auto& [name, drain] = *entry;
-    const LiveNode* node = it->Node(name);
-    if (node == nullptr) {
-      entry = draining_.erase(entry);
-      continue;
-    }
-    const std::vector<std::string> left = PodsLeft(drain.pods, name, it->pods);
-    if (left.empty()) {
-      by_group[drain.group].push_back(&node->state);
-    } else if (it->now >= drain.deadline) {
-      FailRemoval(node->state,
-                  "pod " + left.front() +
-                      " still on the node after "
-                      "--max-graceful-termination-sec",
-                  it->now);
-    } else {
-      ++entry;
-      continue;
-    }
-    entry = draining_.erase(entry);
-  }
-  DeleteFromGroups(by_group, it);
-}
-
-void NodeScaleLoop::FailRemoval(const NodeState& node, const std::string& why,
-                                TimePoint now) {
-  LOG(WARNING) << "scale-down of node " << node.name << " failed: " << why;
-  NodeEvent(node, true, "ScaleDownFailed", "failed to delete the node: " + why);
-  Status unmarked = UnmarkToBeDeleted(*api_, node);
-  LOG_IF(WARNING, !unmarked.ok()) << unmarked.message();
-  timers_.Failed(now);
+RemovalView NodeScaleLoop::RemovalViewOf(const Iteration& it,
+                                         const SharedPods& pods) const {
+  return {it.now, &it.nodes, &pods, &it.groups};
 }
 
 void NodeScaleLoop::RemoveNodes(const std::vector<const NodeRemoval*>& removals,
-                                Iteration* it) {
-  std::map<std::string, std::vector<const NodeState*>> by_group;
+                                bool all_or_nothing, Iteration* it) {
+  std::vector<RemovalQueue::Target> targets;
   for (const NodeRemoval* removal : removals) {
-    const LiveNode* node = it->Node(removal->node);
-    if (node == nullptr || !may_act_()) continue;
-    if (Status s = MarkToBeDeleted(*api_, node->state, it->now); !s.ok()) {
-      LOG(WARNING) << s.message();
-      continue;
-    }
-    NodeEvent(node->state, false, "ScaleDown",
-              "marked the node as toBeDeleted/unschedulable");
-    std::vector<std::string> evicted;
-    if (Status drained = Drain(node->state, *it, &evicted); !drained.ok()) {
-      FailRemoval(node->state, drained.message(), it->now);
-      continue;
-    }
-    if (evicted.empty()) {
-      by_group[removal->group].push_back(&node->state);
-      continue;
-    }
-    LOG(INFO) << "scale-down: evicted " << evicted.size() << " pod(s) from "
-              << removal->node << "; it is deleted once they are gone";
-    draining_[removal->node] = {removal->group, std::move(evicted),
-                                it->now + options_.max_graceful_termination};
+    targets.push_back({removal->node, removal->group});
   }
-  DeleteFromGroups(by_group, it);
+  // The pods as the store has them now, not as the iteration read them: a
+  // pod bound since is evicted too.
+  const SharedPods pods = state_->Pods();
+  NoteRemovals(
+      removals_.Start(targets, RemovalViewOf(*it, pods), all_or_nothing),
+      it->now);
 }
 
-void NodeScaleLoop::DeleteFromGroups(
-    const std::map<std::string, std::vector<const NodeState*>>& by_group,
-    Iteration* it) {
-  for (const auto& [name, nodes] : by_group) {
-    const NodeGroup* group = it->Group(name);
-    if (group == nullptr || !may_act_()) continue;
-    Status status = provider_->DeleteNodes(*group, nodes);
-    if (!status.ok()) {
-      for (const NodeState* node : nodes) {
-        FailRemoval(*node, status.message(), it->now);
-      }
-      continue;
-    }
-    for (const NodeState* node : nodes) {
-      deleting_.insert(node->name);
-      LOG(INFO) << "scale-down: removed node " << node->name << " of group "
-                << name;
-      NodeEvent(*node, false, "ScaleDown", "node removed by propscaler");
-      last_scale_down_ =
-          node->name + " of " + name + " at " + kube::FormatMicroTime(it->now);
-    }
-    GlobalMetrics().Add("propscaler_scale_downs_total", {{"node_group", name}},
-                        static_cast<double>(nodes.size()));
-    timers_.Deleted(it->now);
-  }
+void NodeScaleLoop::NoteRemovals(const RemovalQueue::Progress& progress,
+                                 TimePoint now) {
+  if (progress.failed > 0) timers_.Failed(now);
+  if (!progress.any_deleted()) return;
+  timers_.Deleted(now);
+  last_scale_down_ =
+      progress.deleted.back() + " at " + kube::FormatMicroTime(now);
 }
 
 }  // namespace propscaler::nodescale

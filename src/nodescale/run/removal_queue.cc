@@ -1,0 +1,197 @@
+#include "nodescale/run/removal_queue.h"
+
+#include <glog/logging.h>
+
+#include "common/metrics.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/run/node_actions.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+const LiveNode* FindNode(const SharedNodes& nodes, const std::string& name) {
+  for (const LiveNode& node : nodes) {
+    if (node.state.name == name) return &node;
+  }
+  return nullptr;
+}
+
+const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
+                           const std::string& name) {
+  for (const NodeGroup& group : groups) {
+    if (group.name == name) return &group;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+RemovalQueue::RemovalQueue(const kube::Client* api, Provider* provider,
+                           kube::EventRecorder* events,
+                           std::function<bool()> may_act,
+                           Duration max_graceful_termination)
+    : api_(api),
+      provider_(provider),
+      events_(events),
+      may_act_(std::move(may_act)),
+      max_graceful_termination_(max_graceful_termination) {}
+
+RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
+                                           const RemovalView& view,
+                                           bool all_or_nothing) {
+  Progress progress;
+  std::vector<std::pair<const LiveNode*, std::string>> marked;
+  for (const Target& target : targets) {
+    const LiveNode* node = FindNode(*view.nodes, target.node);
+    if (node == nullptr || !may_act_()) continue;
+    Status status = MarkToBeDeleted(*api_, node->state, view.now);
+    if (!status.ok()) {
+      if (!all_or_nothing) {
+        LOG(WARNING) << status.message();
+        continue;
+      }
+      const std::string why =
+          "the set of nodes it was removed with could not be tainted (" +
+          status.message() + ")";
+      Fail(node->state, why, &progress);
+      for (const auto& [other, group] : marked) {
+        Fail(other->state, why, &progress);
+      }
+      return progress;
+    }
+    Event(node->state, false, "ScaleDown",
+          "marked the node as toBeDeleted/unschedulable");
+    marked.emplace_back(node, target.group);
+  }
+  for (const auto& [node, group] : marked) {
+    draining_[node->state.name] = {
+        group, {}, view.now + max_graceful_termination_};
+  }
+  return Advance(view);
+}
+
+RemovalQueue::Progress RemovalQueue::Advance(const RemovalView& view) {
+  Progress progress;
+  if (draining_.empty() || !may_act_()) return progress;
+  std::map<std::string, std::vector<const LivePod*>> on_node;
+  for (const LivePod& pod : *view.pods) {
+    if (draining_.contains(pod.state.node_name)) {
+      on_node[pod.state.node_name].push_back(&pod);
+    }
+  }
+  std::map<std::string, std::vector<const NodeState*>> by_group;
+  for (auto entry = draining_.begin(); entry != draining_.end();) {
+    auto& [name, drain] = *entry;
+    const LiveNode* node = FindNode(*view.nodes, name);
+    if (node == nullptr) {
+      entry = draining_.erase(entry);
+      continue;
+    }
+    std::vector<std::string> left;
+    if (Status evicted = EvictPods(name, on_node[name], &drain, &left);
+        !evicted.ok()) {
+      Fail(node->state, evicted.message(), &progress);
+    } else if (left.empty()) {
+      by_group[drain.group].push_back(&node->state);
+    } else if (view.now >= drain.deadline) {
+      Fail(node->state,
+           "pod " + left.front() +
+               " still on the node after --max-graceful-termination-sec",
+           &progress);
+    } else {
+      ++entry;
+      continue;
+    }
+    entry = draining_.erase(entry);
+  }
+  Delete(by_group, view, &progress);
+  return progress;
+}
+
+Status RemovalQueue::EvictPods(const std::string& node,
+                               const std::vector<const LivePod*>& on_node,
+                               Drain* drain, std::vector<std::string>* left) {
+  const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
+                                max_graceful_termination_)
+                                .count();
+  int64_t evicted = 0;
+  for (const LivePod* pod : on_node) {
+    if (!MovesWithDrain(pod->state)) continue;
+    left->push_back(pod->state.Key());
+    if (drain->evicted.contains(pod->uid)) continue;
+    Status status = EvictPod(*api_, pod->state,
+                             EvictionGraceSeconds(pod->state, max_grace));
+    if (!status.ok()) return status.WithContext("draining the node");
+    drain->evicted.insert(pod->uid);
+    ++evicted;
+  }
+  LOG_IF(INFO, evicted > 0)
+      << "scale-down: evicted " << evicted << " pod(s) from " << node
+      << "; it is deleted once no pod that needs eviction is left on it";
+  return Status::Ok();
+}
+
+void RemovalQueue::Fail(const NodeState& node, const std::string& why,
+                        Progress* progress) {
+  LOG(WARNING) << "scale-down of node " << node.name << " failed: " << why;
+  Event(node, true, "ScaleDownFailed", "failed to delete the node: " + why);
+  Status unmarked = UnmarkToBeDeleted(*api_, node);
+  LOG_IF(WARNING, !unmarked.ok()) << unmarked.message();
+  ++progress->failed;
+}
+
+void RemovalQueue::Delete(
+    const std::map<std::string, std::vector<const NodeState*>>& by_group,
+    const RemovalView& view, Progress* progress) {
+  for (const auto& [name, nodes] : by_group) {
+    const NodeGroup* group = FindGroup(*view.groups, name);
+    if (group == nullptr || !may_act_()) continue;
+    Status status = provider_->DeleteNodes(*group, nodes);
+    if (!status.ok()) {
+      for (const NodeState* node : nodes) {
+        Fail(*node, status.message(), progress);
+      }
+      continue;
+    }
+    for (const NodeState* node : nodes) {
+      deleting_.insert(node->name);
+      LOG(INFO) << "scale-down: removed node " << node->name << " of group "
+                << name;
+      Event(*node, false, "ScaleDown", "node removed by propscaler");
+      progress->deleted.push_back(node->name + " of " + name);
+    }
+    GlobalMetrics().Add("propscaler_scale_downs_total", {{"node_group", name}},
+                        static_cast<double>(nodes.size()));
+  }
+}
+
+void RemovalQueue::ClearStaleTaints(const RemovalView& view) {
+  std::set<std::string> still_there;
+  for (const LiveNode& node : *view.nodes) {
+    const std::string& name = node.state.name;
+    if (deleting_.contains(name)) still_there.insert(name);
+    if (Removing(name) || !HasTaint(node.state, kToBeDeletedTaint) ||
+        !may_act_()) {
+      continue;
+    }
+    Status status = UnmarkToBeDeleted(*api_, node.state);
+    if (status.ok()) {
+      LOG(INFO) << "scale-down: node " << name << " carried "
+                << kToBeDeletedTaint
+                << " but is not being removed (left by a restart, a "
+                   "failover or a failed removal); taint removed";
+    } else {
+      LOG(WARNING) << status.message() << " (retried next loop)";
+    }
+  }
+  deleting_ = std::move(still_there);
+}
+
+void RemovalQueue::Event(const NodeState& node, bool warning,
+                         const std::string& reason,
+                         const std::string& message) {
+  events_->Record(
+      {{"v1", "Node", "", node.name, ""}, warning, reason, message});
+}
+
+}  // namespace propscaler::nodescale

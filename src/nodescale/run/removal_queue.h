@@ -1,0 +1,121 @@
+// Nodes on their way out, from the ToBeDeleted taint to the provider's
+// delete, as Karpenter's termination controller and Cluster Autoscaler's
+// drain remove them:
+//   1. every node of a set (a disruption command, a bulk of empty nodes) is
+//      tainted ToBeDeleted and cordoned before any pod is evicted, so that
+//      a pod evicted from one is not rebound to another of the same set;
+//   2. on every pass, each pod on a draining node that needs eviction (not
+//      a DaemonSet, mirror or terminated pod) is evicted through the
+//      Eviction API, whenever it was bound there: before the drain started
+//      or after;
+//   3. a node is handed to the provider only when no such pod is left on
+//      it; one whose pods outlive --max-graceful-termination-sec, or whose
+//      eviction a PodDisruptionBudget refuses, is untainted and stays.
+// Nothing here decides which nodes go; the loop hands them in.
+#ifndef PROPSCALER_NODESCALE_RUN_REMOVAL_QUEUE_H_
+#define PROPSCALER_NODESCALE_RUN_REMOVAL_QUEUE_H_
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "kube/client.h"
+#include "kube/event_recorder.h"
+#include "nodescale/plan/snapshot.h"
+#include "nodescale/provider/provider.h"
+
+namespace propscaler::nodescale {
+
+// The cluster as one pass of the queue sees it.
+struct RemovalView {
+  TimePoint now;
+  const SharedNodes* nodes;
+  const SharedPods* pods;
+  const std::vector<NodeGroup>* groups;
+};
+
+class RemovalQueue {
+ public:
+  struct Target {
+    std::string node;
+    std::string group;
+  };
+  // What a call did, for the loop's timers and status.
+  struct Progress {
+    std::vector<std::string> deleted;  // "node of group"
+    int failed = 0;                    // nodes whose removal failed
+    bool any_deleted() const { return !deleted.empty(); }
+  };
+
+  RemovalQueue(const kube::Client* api, Provider* provider,
+               kube::EventRecorder* events, std::function<bool()> may_act,
+               Duration max_graceful_termination);
+
+  // Starts removing `targets` as one set: each is tainted and cordoned, then
+  // a first pass (Advance) evicts and deletes. With `all_or_nothing` (a
+  // disruption command) a node that cannot be tainted fails the whole set:
+  // the others are untainted and no pod is evicted.
+  Progress Start(const std::vector<Target>& targets, const RemovalView& view,
+                 bool all_or_nothing);
+  // One pass over the draining nodes: evicts the pods that need it, deletes
+  // the nodes none is left on, fails those past their deadline or refused.
+  Progress Advance(const RemovalView& view);
+  // A node carries ToBeDeleted only while it is being removed: the taint is
+  // taken off every other node (left by a restart, a lost lease, a failed
+  // provider call or a failed untaint). Deleted nodes that have gone are
+  // forgotten.
+  void ClearStaleTaints(const RemovalView& view);
+
+  // Whether some node waits for its pods to go.
+  bool Draining() const { return !draining_.empty(); }
+  // Draining, or handed to the provider and still registered.
+  bool Removing(const std::string& node) const {
+    return draining_.contains(node) || deleting_.contains(node);
+  }
+  // Handed to the provider and still registered (Cluster API keeps the
+  // node until its machine goes): not to be removed twice.
+  bool Deleting(const std::string& node) const {
+    return deleting_.contains(node);
+  }
+  // A draining node, for the log.
+  std::string FirstDraining() const {
+    return draining_.empty() ? "" : draining_.begin()->first;
+  }
+
+ private:
+  struct Drain {
+    std::string group;
+    std::set<std::string> evicted;  // pod uids
+    TimePoint deadline;
+  };
+  // Evicts what needs it on `node`; the pods still there that need
+  // eviction go into `*left`. A refusal is returned.
+  Status EvictPods(const std::string& node,
+                   const std::vector<const LivePod*>& on_node, Drain* drain,
+                   std::vector<std::string>* left);
+  void Fail(const NodeState& node, const std::string& why, Progress* progress);
+  void Delete(
+      const std::map<std::string, std::vector<const NodeState*>>& by_group,
+      const RemovalView& view, Progress* progress);
+  void Event(const NodeState& node, bool warning, const std::string& reason,
+             const std::string& message);
+
+  const kube::Client* api_;
+  Provider* provider_;
+  kube::EventRecorder* events_;
+  std::function<bool()> may_act_;
+  const Duration max_graceful_termination_;
+  // Nodes tainted and draining, by name. The wait spans passes, so it
+  // never blocks the loop, the lease or a shutdown.
+  std::map<std::string, Drain> draining_;
+  // Nodes handed to the provider that are still registered.
+  std::set<std::string> deleting_;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_REMOVAL_QUEUE_H_
