@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/api_session.h"
 #include "app/leadership.h"
@@ -16,6 +18,7 @@
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
 #include "nodescale/provider/clusterapi.h"
+#include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
 #include "runtime/watched_collection.h"
@@ -26,9 +29,11 @@ namespace {
 
 std::unique_ptr<nodescale::Provider> MakeProvider(
     const kube::KubeApi* api, const Clock* clock,
-    const NodeScaleSettings& settings) {
+    const NodeScaleSettings& settings,
+    nodescale::ClusterApiObjects* cluster_api_objects) {
   if (settings.cloud_provider == "clusterapi") {
-    return std::make_unique<nodescale::ClusterApiProvider>(api, clock);
+    return std::make_unique<nodescale::ClusterApiProvider>(api, clock,
+                                                           cluster_api_objects);
   }
   return std::make_unique<nodescale::KwokProvider>(
       api, clock,
@@ -85,8 +90,9 @@ int RunNodeScaleMode() {
   ApiSession session(*config, &clock, settings->loop.scan_interval);
   const kube::KubeApi& api = session.api;
 
-  // The parts: watched pods, nodes and PodDisruptionBudgets, leader election,
-  // the provider, the loop and its scan-interval driver.
+  // The parts: watched pods, nodes and PodDisruptionBudgets (and Cluster
+  // API's objects), leader election, the provider, the loop and its
+  // scan-interval driver.
   LiveObjectStore state;
   // Pods the scheduler gives up on are batched and scaled up for as the
   // batch closes.
@@ -123,10 +129,31 @@ int RunNodeScaleMode() {
             "(autoscaling.x-k8s.io)."},
         nothing_to_notify);
   }
+  // Cluster API's objects, watched as the pods and nodes are.
+  nodescale::ClusterApiObjects cluster_api_objects;
+  std::vector<
+      std::unique_ptr<runtime::WatchedCollection<kube::ClusterApiObject>>>
+      cluster_api_watches;
+  if (settings->cloud_provider == "clusterapi") {
+    for (int kind = 0; kind < nodescale::ClusterApiObjects::kKinds; ++kind) {
+      const std::string resource =
+          nodescale::ClusterApiObjects::kResources[kind];
+      cluster_api_watches.push_back(
+          std::make_unique<runtime::WatchedCollection<kube::ClusterApiObject>>(
+              &clock,
+              [&api, resource] { return api.ClusterApiObjects(resource); },
+              cluster_api_objects.Sink(
+                  static_cast<nodescale::ClusterApiObjects::Kind>(kind)),
+              runtime::WatchedCollection<kube::ClusterApiObject>::Options{
+                  resource, "Grant list and watch on " + resource +
+                                " (cluster.x-k8s.io)."},
+              nothing_to_notify));
+    }
+  }
   Leadership leadership(&api, &clock, *election);
   const std::function<bool()> may_act = leadership.MayActFunction();
   std::unique_ptr<nodescale::Provider> provider =
-      MakeProvider(&api, &clock, *settings);
+      MakeProvider(&api, &clock, *settings, &cluster_api_objects);
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
                                 &clock, settings->loop, may_act);
 
@@ -137,8 +164,11 @@ int RunNodeScaleMode() {
                         nodes.Start(stop);
                         pdbs.Start(stop);
                         if (buffers) buffers->Start(stop);
+                        for (auto& watch : cluster_api_watches) {
+                          watch->Start(stop);
+                        }
                         nodescale::RunEveryScanInterval(
-                            &loop, &state, &pending, may_act,
+                            &loop, &pending, may_act,
                             settings->loop.scan_interval, &session.health,
                             stop);
                         stop->Stop();
@@ -146,6 +176,7 @@ int RunNodeScaleMode() {
                         nodes.Join();
                         pdbs.Join();
                         if (buffers) buffers->Join();
+                        for (auto& watch : cluster_api_watches) watch->Join();
                         return 0;
                       },
                   .status_page =

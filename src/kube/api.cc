@@ -532,15 +532,11 @@ Result<Lease> KubeApi::UpdateLease(const Lease& lease) const {
   return DecodeLease(*body);
 }
 
-Result<std::vector<ClusterApiObject>> KubeApi::ListClusterApiObjects(
+std::unique_ptr<ListWatch<ClusterApiObject>> KubeApi::ClusterApiObjects(
     const std::string& resource) const {
-  HttpRequest request;
-  request.path = std::string(kClusterApiPrefix) + "/" + resource;
-  Result<std::string> body = Call(request);
-  if (!body.ok()) return body.status().WithContext("listing " + resource);
-  Result<std::vector<ClusterApiObject>> objects = DecodeClusterApiList(*body);
-  if (!objects.ok()) return objects.status().WithContext("listing " + resource);
-  return objects;
+  return std::make_unique<HttpListWatch<ClusterApiObject>>(
+      this, Collection{std::string(kClusterApiPrefix) + "/" + resource, "", ""},
+      ClusterApiCodec());
 }
 
 Status KubeApi::AnnotateMachine(const std::string& ns, const std::string& name,

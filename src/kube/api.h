@@ -143,7 +143,7 @@ class KubeApi : public Client {
                          const std::string& name) const override;
   Result<Lease> CreateLease(const Lease& lease) const override;
   Result<Lease> UpdateLease(const Lease& lease) const override;
-  Result<std::vector<ClusterApiObject>> ListClusterApiObjects(
+  std::unique_ptr<ListWatch<ClusterApiObject>> ClusterApiObjects(
       const std::string& resource) const override;
   Status AnnotateMachine(
       const std::string& ns, const std::string& name, const std::string& key,

@@ -141,9 +141,10 @@ class Client {
   virtual Result<Lease> UpdateLease(const Lease& lease) const = 0;
 
   // Cluster API: every object of `resource` (machinedeployments,
-  // machinesets or machines) in every namespace. Their replicas go through
-  // GetScale/UpdateScale with a kMachineDeployment or kMachineSet target.
-  virtual Result<std::vector<ClusterApiObject>> ListClusterApiObjects(
+  // machinesets or machines) in every namespace, listed and watched. Their
+  // replicas go through GetScale/UpdateScale with a kMachineDeployment or
+  // kMachineSet target.
+  virtual std::unique_ptr<ListWatch<ClusterApiObject>> ClusterApiObjects(
       const std::string& resource) const = 0;
   // Sets (nullopt: removes) one annotation of a Machine; nothing else of it
   // changes.

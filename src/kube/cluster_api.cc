@@ -48,6 +48,7 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
   object.labels = StringMap(metadata, "labels");
   object.annotations = StringMap(metadata, "annotations");
   object.owner_kinds = OwnerKinds(metadata);
+  object.resource_version = JsonString(metadata, "resourceVersion");
   if (item.HasMember("spec") && item["spec"].IsObject()) {
     const Value& spec = item["spec"];
     if (spec.HasMember("replicas") && spec["replicas"].IsInt64()) {
@@ -66,6 +67,17 @@ Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
       DecodeJsonList<ClusterApiObject>(body, &DecodeItem, "cluster api list");
   if (!page.ok()) return page.status();
   return std::move(page->items);
+}
+
+ListWatchCodec<ClusterApiObject> ClusterApiCodec() {
+  return {[](std::string_view body) {
+            return DecodeJsonList<ClusterApiObject>(body, &DecodeItem,
+                                                    "cluster api list");
+          },
+          [](std::string_view line) {
+            return DecodeJsonWatchEvent<ClusterApiObject>(
+                line, &DecodeItem, "cluster api watch event");
+          }};
 }
 
 std::string EncodeAnnotationPatch(const std::string& key,

@@ -12,6 +12,7 @@
 
 #include "common/label_selector.h"
 #include "common/status.h"
+#include "kube/list_watch.h"
 
 namespace propscaler::kube {
 
@@ -25,11 +26,14 @@ struct ClusterApiObject {
   std::vector<std::string> owner_kinds;  // metadata.ownerReferences[].kind
   std::optional<int64_t> replicas;       // spec.replicas
   std::string provider_id;               // spec.providerID (Machines)
+  std::string resource_version;
 };
 
 // A list of any of the three kinds. Items without metadata are skipped.
 Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
     std::string_view body);
+// Lists and watch events of any of the three kinds.
+ListWatchCodec<ClusterApiObject> ClusterApiCodec();
 
 // A merge patch that sets one annotation to `value`, or removes it when
 // nullopt, and changes nothing else.

@@ -4,6 +4,9 @@
 // deploy/node-scale/clusterapi, and no Cluster API controllers: the test
 // checks what propscaler asks of them (replicas, delete-machine marks).
 #include <chrono>
+#include <map>
+#include <string>
+#include <thread>
 
 #include "common/files.h"
 #include "envtest/real_server_fixture.h"
@@ -36,6 +39,18 @@ class ClusterApiRealServerTest : public RealServerTest {
     GrantRbac("propscaler-node-scale", kClusterApiRbac);
   }
 
+  // Node groups are every namespace's: another test's MachineDeployments
+  // would be groups too (and an expander's choice) if left behind.
+  void TearDown() override {
+    for (const char* resource :
+         {"machinedeployments", "machinesets", "machines"}) {
+      Result<std::string> deleted =
+          AdminCall(cluster(), "DELETE", Path(resource));
+      EXPECT_TRUE(deleted.ok()) << deleted.status().message();
+    }
+    RealServerTest::TearDown();
+  }
+
   std::string Path(const std::string& resource, const std::string& name = "") {
     return "/apis/cluster.x-k8s.io/v1beta1/namespaces/" + ns() + "/" +
            resource + (name.empty() ? "" : "/" + name);
@@ -48,14 +63,16 @@ class ClusterApiRealServerTest : public RealServerTest {
   }
 
   // A MachineDeployment with CA's size and capacity annotations.
-  void CreateMachineDeployment(int min, int replicas) {
+  void CreateMachineDeployment(int min, int replicas, int max = 5) {
     Create(
         "machinedeployments",
         R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineDeployment",)"
         R"("metadata":{"name":"workers","annotations":{)"
         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
             std::to_string(min) +
-            R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+            R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":")" +
+            std::to_string(max) +
+            R"(",)"
             R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
             R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
             R"("spec":{"clusterName":"c","replicas":)" +
@@ -141,6 +158,50 @@ TEST_F(ClusterApiRealServerTest, ScalesDownTheChosenMachine) {
       << propscaler->Output();
   EXPECT_TRUE(Marked("m-1"));
   EXPECT_FALSE(Marked("m-0"));
+  EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
+      << propscaler->Output();
+}
+
+// Cluster API's objects are watched: a minute of loops every 300 ms (200
+// loops; 12 at the default --scan-interval would be two minutes) sends no
+// list of any kind, per the audit log. The group at its max of 1 while two
+// pods wait; when someone raises the max to 5, the second node is asked for
+// within a second.
+TEST_F(ClusterApiRealServerTest, AtRestSendsNoListAndFollowsAnEditInASecond) {
+  CreateMachineDeployment(0, 0, /*max=*/1);
+  for (const char* pod : {"web-1", "web-2"}) {
+    Status created = CreatePendingPod(cluster(), ns(), pod, "3");
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
+  std::this_thread::sleep_for(seconds(2));
+  const std::map<std::string, int> before = Requests(std::nullopt);
+  std::this_thread::sleep_for(seconds(60));
+  const std::map<std::string, int> after = Requests(std::nullopt);
+  std::string lists;
+  for (const auto& [request, count] : after) {
+    auto found = before.find(request);
+    const int sent = count - (found == before.end() ? 0 : found->second);
+    if (request.starts_with("list ") && sent > 0) {
+      lists += " " + request + " x" + std::to_string(sent);
+    }
+  }
+  EXPECT_EQ(lists, "") << propscaler->Output();
+
+  const auto edited = std::chrono::steady_clock::now();
+  Result<std::string> patched = AdminCall(
+      cluster(), "PATCH", Path("machinedeployments", "workers"),
+      R"({"metadata":{"annotations":{)"
+      R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5"}}})",
+      "application/merge-patch+json");
+  ASSERT_TRUE(patched.ok()) << patched.status().message();
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 2; }, seconds(10)))
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
+  EXPECT_LT(std::chrono::steady_clock::now() - edited, seconds(1));
   EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
       << propscaler->Output();
 }

@@ -81,7 +81,12 @@ void RealServerTest::GrantRbac(const std::string& account,
 }
 
 std::map<std::string, int> RealServerTest::Refusals() const {
-  std::map<std::string, int> refusals;
+  return Requests(403);
+}
+
+std::map<std::string, int> RealServerTest::Requests(
+    std::optional<int> code) const {
+  std::map<std::string, int> requests;
   Result<std::string> log = ReadFile(SharedCluster()->audit_log());
   if (!log.ok())
     return {{"(no audit log: " + log.status().message() + ")", 99}};
@@ -103,9 +108,10 @@ std::map<std::string, int> RealServerTest::Refusals() const {
     if (!event.HasMember("user") || str(event["user"], "username") != user) {
       continue;
     }
-    if (!event.HasMember("responseStatus") ||
-        !event["responseStatus"].HasMember("code") ||
-        event["responseStatus"]["code"].GetInt() != 403) {
+    if (code.has_value() &&
+        (!event.HasMember("responseStatus") ||
+         !event["responseStatus"].HasMember("code") ||
+         event["responseStatus"]["code"].GetInt() != *code)) {
       continue;
     }
     std::string kind = str(event, "verb") + " ";
@@ -114,9 +120,9 @@ std::map<std::string, int> RealServerTest::Refusals() const {
       const std::string sub = str(event["objectRef"], "subresource");
       if (!sub.empty()) kind += "/" + sub;
     }
-    ++refusals[kind];
+    ++requests[kind];
   }
-  return refusals;
+  return requests;
 }
 
 ::testing::AssertionResult RealServerTest::NoKindRefusedMoreThanTwice() const {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ class RealServerTest : public ::testing::Test {
   // What the server refused this test's service account (HTTP 403), from
   // its audit log: count by "VERB RESOURCE[/SUBRESOURCE]".
   std::map<std::string, int> Refusals() const;
+  // What this test's service account sent, per the audit log, by "VERB
+  // RESOURCE[/SUBRESOURCE]": every request, or those answered `code`.
+  std::map<std::string, int> Requests(std::optional<int> code) const;
   // No kind of request was refused more than twice (a refusal is not sent
   // again every cycle).
   ::testing::AssertionResult NoKindRefusedMoreThanTwice() const;

@@ -406,18 +406,11 @@ Result<kube::Lease> MemoryClient::UpdateLease(const kube::Lease& lease) const {
                                             std::move(doc).value()));
 }
 
-Result<std::vector<kube::ClusterApiObject>> MemoryClient::ListClusterApiObjects(
-    const std::string& resource) const {
-  if (Status fault = cluster_->CheckFault("list " + resource); !fault.ok()) {
-    return fault;
-  }
-  const sim::ResourceType* type = sim::FindResourceType(resource);
-  if (type == nullptr) return Status::NotFound("no resource " + resource);
-  sim::ApiResult<std::string> body =
-      sim::ServeList(cluster_->store(), sim::ResourcePath{type, "", "", ""},
-                     sim::ListOptions{});
-  if (!body.ok()) return body.error().ToStatus();
-  return kube::DecodeClusterApiList(body.value());
+std::unique_ptr<kube::ListWatch<kube::ClusterApiObject>>
+MemoryClient::ClusterApiObjects(const std::string& resource) const {
+  return std::make_unique<MemoryListWatch<kube::ClusterApiObject>>(
+      cluster_, sim::ResourcePath{&TypeNamed(resource.c_str()), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::ClusterApiCodec());
 }
 
 Status MemoryClient::AnnotateMachine(

@@ -78,7 +78,7 @@ class MemoryClient : public kube::Client {
                                const std::string& name) const override;
   Result<kube::Lease> CreateLease(const kube::Lease& lease) const override;
   Result<kube::Lease> UpdateLease(const kube::Lease& lease) const override;
-  Result<std::vector<kube::ClusterApiObject>> ListClusterApiObjects(
+  std::unique_ptr<kube::ListWatch<kube::ClusterApiObject>> ClusterApiObjects(
       const std::string& resource) const override;
   Status AnnotateMachine(
       const std::string& ns, const std::string& name, const std::string& key,

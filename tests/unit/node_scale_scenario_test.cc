@@ -29,6 +29,7 @@
 #include "memcluster/memory_scheduler.h"
 #include "memcluster/scenario_test.h"
 #include "nodescale/provider/clusterapi.h"
+#include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
@@ -94,7 +95,7 @@ struct NodeScaleInstance {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
     threads.push_back(clock->StartThread([this, options] {
-      nodescale::RunEveryScanInterval(&*loop, &state, &pending, may_act,
+      nodescale::RunEveryScanInterval(&*loop, &pending, may_act,
                                       options.scan_interval, &health, &stop);
     }));
   }
@@ -124,7 +125,11 @@ struct NodeScaleInstance {
 
 class NodeScaleScenarioTest : public memcluster::ScenarioTest {
  protected:
-  void TearDown() override { instances_.clear(); }
+  void TearDown() override {
+    instances_.clear();
+    stop_.Stop();
+    for (std::thread& thread : capi_threads_) thread.join();
+  }
 
   // With the kwok provider.
   NodeScaleInstance* Start(
@@ -147,6 +152,28 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     instances_.push_back(std::make_unique<NodeScaleInstance>(
         &cluster_, &clock_, options, std::move(provider), std::move(election)));
     return instances_.back().get();
+  }
+
+  // With the Cluster API provider, its objects watched as app/ watches them.
+  NodeScaleInstance* StartClusterApi(nodescale::LoopOptions options) {
+    for (int kind = 0; kind < nodescale::ClusterApiObjects::kKinds; ++kind) {
+      const std::string resource =
+          nodescale::ClusterApiObjects::kResources[kind];
+      auto* reflector =
+          capi_reflectors_
+              .emplace_back(
+                  std::make_unique<kube::Reflector<kube::ClusterApiObject>>(
+                      cluster_.client().ClusterApiObjects(resource),
+                      capi_objects_.Sink(
+                          static_cast<nodescale::ClusterApiObjects::Kind>(
+                              kind)),
+                      resource))
+              .get();
+      capi_threads_.push_back(
+          clock_.StartThread([this, reflector] { reflector->Run(&stop_); }));
+    }
+    return StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
+                                  &cluster_.client(), &clock_, &capi_objects_));
   }
 
   // Events of `reason` posted in default.
@@ -259,6 +286,10 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   }
 
   std::vector<std::unique_ptr<NodeScaleInstance>> instances_;
+  nodescale::ClusterApiObjects capi_objects_;
+  std::vector<std::unique_ptr<kube::Reflector<kube::ClusterApiObject>>>
+      capi_reflectors_;
+  std::vector<std::thread> capi_threads_;
 };
 
 // The flapping of the node-scale semantics issue: two 3-cpu pods pending,
@@ -1350,8 +1381,7 @@ TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
   CreatePendingPod("web-1", "3");
   nodescale::LoopOptions options;
   options.scale_down_enabled = false;
-  StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
-                         &cluster_.client(), &clock_));
+  StartClusterApi(options);
   clock_.SleepFor(minutes(14));
   Result<int64_t> replicas = sim::GetReplicas(
       cluster_.store(), "machinedeployment", "default", "workers");
@@ -1359,6 +1389,35 @@ TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
   EXPECT_EQ(*replicas, 2);
   EXPECT_EQ(Calls("update machinedeployments/scale"), 1);
   EXPECT_EQ(CountEvents("TriggeredScaleUp"), 2u);
+}
+
+// Cluster API's objects are watched, not listed every loop: an hour at rest
+// lists each kind once. Someone else's edit of the MachineDeployment (two
+// more replicas) is followed at once: a pending pod that fits on those
+// upcoming nodes asks for none (with the old size it would have asked for
+// one more).
+TEST_F(NodeScaleScenarioTest, ClusterApiObjectsAreWatchedAndEditsFollowed) {
+  CreateMachineDeployment("workers", 0, 0);
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  StartClusterApi(options);
+  clock_.SleepFor(minutes(60));
+  for (const char* resource :
+       {"machinedeployments", "machinesets", "machines"}) {
+    EXPECT_EQ(Calls(std::string("list ") + resource), 1) << resource;
+  }
+  ASSERT_TRUE(sim::SetReplicas(cluster_.store(), "machinedeployment", "default",
+                               "workers", 2)
+                  .ok());
+  clock_.SleepFor(std::chrono::milliseconds(100));
+  CreatePendingPod("web-0", "3");
+  clock_.SleepFor(seconds(15));
+  Result<int64_t> replicas = sim::GetReplicas(
+      cluster_.store(), "machinedeployment", "default", "workers");
+  ASSERT_TRUE(replicas.ok()) << replicas.status().message();
+  EXPECT_EQ(*replicas, 2);
+  EXPECT_EQ(Calls("update machinedeployments/scale"), 0);
+  EXPECT_EQ(Calls("get machinedeployments/scale"), 0);
 }
 
 // Cluster API scale-down: the empty node's Machine is marked for deletion,
@@ -1376,8 +1435,7 @@ TEST_F(NodeScaleScenarioTest,
                   .ok());
   nodescale::LoopOptions options;  // unneeded for 10 minutes
   options.delays.delay_after_add = seconds(0);
-  StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
-                         &cluster_.client(), &clock_));
+  StartClusterApi(options);
   auto machine = [&](const std::string& name) {
     return sim::GetObject(cluster_.store(),
                           std::string(kCapi) + "machines/" + name)

@@ -4,6 +4,7 @@
 #include "apiserver/resources.h"
 #include "kube/api.h"
 #include "kube/http_client.h"
+#include "kube/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale_test_util.h"
 
@@ -209,8 +210,8 @@ class ClusterApiProviderTest : public ::testing::Test {
     config.server = server_.url();
     http_ = std::make_unique<kube::HttpClient>(config, &RealClock::Instance());
     api_ = std::make_unique<kube::KubeApi>(http_.get());
-    provider_ = std::make_unique<ClusterApiProvider>(api_.get(),
-                                                     &RealClock::Instance());
+    provider_ = std::make_unique<ClusterApiProvider>(
+        api_.get(), &RealClock::Instance(), &objects_);
     Create("machinedeployments", GroupJson("MachineDeployment", "workers", 2));
     Create("machinesets", GroupJson("MachineSet", "batch", 1));
     // Managed by the deployment: not a group even with the annotations.
@@ -227,10 +228,25 @@ class ClusterApiProviderTest : public ::testing::Test {
            MachineJson("b-1", {{"cluster.x-k8s.io/set-name", "batch"}}));
     Create("machines",
            MachineJson("x-1", {{"cluster.x-k8s.io/set-name", "other"}}));
+    EXPECT_FALSE(provider_->Ready().ok());
+    ListObjects();
+    ASSERT_TRUE(provider_->Ready().ok());
     Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
     ASSERT_TRUE(groups.ok()) << groups.status().message();
     groups_ = *groups;
     server_.ResetRequestCounts();
+  }
+
+  // What the watches bring, listed once into the provider's objects.
+  void ListObjects() {
+    for (int kind = 0; kind < ClusterApiObjects::kKinds; ++kind) {
+      const std::string resource = ClusterApiObjects::kResources[kind];
+      kube::Reflector<kube::ClusterApiObject> once(
+          api_->ClusterApiObjects(resource),
+          objects_.Sink(static_cast<ClusterApiObjects::Kind>(kind)), resource);
+      Status listed = once.ListOnce();
+      ASSERT_TRUE(listed.ok()) << listed.message();
+    }
   }
 
   void Create(const std::string& resource, const std::string& json) {
@@ -280,6 +296,7 @@ class ClusterApiProviderTest : public ::testing::Test {
   sim::FakeApiServer server_;
   std::unique_ptr<kube::HttpClient> http_;
   std::unique_ptr<kube::KubeApi> api_;
+  ClusterApiObjects objects_;
   std::unique_ptr<ClusterApiProvider> provider_;
   std::vector<NodeGroup> groups_;
 };
@@ -423,6 +440,48 @@ TEST_F(ClusterApiProviderTest, FailedScaleUnmarksTheMachines) {
   EXPECT_FALSE(provider_->DeleteNodes(Group(kWorkers), {&node}).ok());
   EXPECT_FALSE(Marked("m-2")) << Machine("m-2");
   EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+}
+
+// The groups come from the watched objects: working them out sends no
+// request, and a change the watch brings is in the next call.
+TEST_F(ClusterApiProviderTest, GroupsAreReadFromTheWatchedObjects) {
+  rapidjson::Document patch;
+  patch.Parse(R"({"spec":{"replicas":4}})");
+  ASSERT_TRUE(server_.store()
+                  .Patch(*sim::FindResourceType("machinedeployments"),
+                         "default", "workers", patch)
+                  .ok());
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok());
+  EXPECT_EQ(groups->front().target_size, 2) << "not watched yet";
+  EXPECT_TRUE(server_.Requests().by_request.empty())
+      << server_.Requests().ToJson();
+  ListObjects();
+  groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok());
+  EXPECT_EQ(groups->front().target_size, 4);
+}
+
+// A scale-up writes the watched copy's replicas under its resourceVersion,
+// with no GET of the scale, and the group shows the new size at once, before
+// the watch brings it; an older event arriving late does not undo it.
+TEST_F(ClusterApiProviderTest, ScaleUpFromTheWatchedCopyIsSeenAtOnce) {
+  const std::vector<kube::ClusterApiObject> before =
+      objects_.Objects(ClusterApiObjects::kMachineDeployments);
+  ASSERT_TRUE(provider_->IncreaseSize(Group(kWorkers), 2).ok());
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 4);
+  EXPECT_EQ(
+      server_.Requests().by_request.count(std::string("GET ") + kCapi +
+                                          "machinedeployments/workers/scale"),
+      0u)
+      << server_.Requests().ToJson();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok());
+  EXPECT_EQ(groups->front().target_size, 4);
+  objects_.Sink(ClusterApiObjects::kMachineDeployments).upsert(before.front());
+  groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok());
+  EXPECT_EQ(groups->front().target_size, 4) << "an older event came late";
 }
 
 }  // namespace

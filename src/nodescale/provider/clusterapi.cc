@@ -182,14 +182,14 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
   return std::optional<NodeTemplate>(t);
 }
 
-Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
-                                      const std::string& resource,
+Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
                                       ClusterApiPools* pools,
                                       std::vector<NodeGroup>* groups) {
-  Result<std::vector<kube::ClusterApiObject>> objects =
-      api_->ListClusterApiObjects(resource);
-  if (!objects.ok()) return objects.status();
-  for (const kube::ClusterApiObject& object : *objects) {
+  const std::string resource = ClusterApiObjects::kResources[kind];
+  const auto target_kind = kind == ClusterApiObjects::kMachineDeployments
+                               ? kube::ScaleTarget::Kind::kMachineDeployment
+                               : kube::ScaleTarget::Kind::kMachineSet;
+  for (const kube::ClusterApiObject& object : objects_->Objects(kind)) {
     // A MachineSet a MachineDeployment manages is scaled through the
     // deployment; CA does not treat it as a node group of its own.
     if (!object.annotations.contains(kMinSize) ||
@@ -197,7 +197,8 @@ Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
         OwnedByMachineDeployment(object)) {
       continue;
     }
-    GroupRef ref{object.namespace_, kube::ScaleTarget{kind, object.name}};
+    GroupRef ref{object.namespace_, kube::ScaleTarget{target_kind, object.name},
+                 kind};
     NodeGroup group;
     // "machinedeployment/NS/NAME"
     group.name = resource.substr(0, resource.size() - 1) + "/" + ref.ns + "/" +
@@ -221,13 +222,11 @@ Status ClusterApiProvider::ListGroups(kube::ScaleTarget::Kind kind,
   return Status::Ok();
 }
 
-Status ClusterApiProvider::MapMachines() {
+void ClusterApiProvider::MapMachines() {
   machine_to_group_.clear();
   machine_by_provider_id_.clear();
-  Result<std::vector<kube::ClusterApiObject>> machines =
-      api_->ListClusterApiObjects("machines");
-  if (!machines.ok()) return machines.status();
-  for (const kube::ClusterApiObject& object : *machines) {
+  for (const kube::ClusterApiObject& object :
+       objects_->Objects(ClusterApiObjects::kMachines)) {
     for (const auto& [label, kind] :
          {std::pair{"cluster.x-k8s.io/deployment-name", "machinedeployment"},
           std::pair{"cluster.x-k8s.io/set-name", "machineset"}}) {
@@ -246,29 +245,43 @@ Status ClusterApiProvider::MapMachines() {
       }
     }
   }
-  return Status::Ok();
+}
+
+Status ClusterApiProvider::Ready() const {
+  std::string missing;
+  for (const std::string& resource : objects_->NotListed()) {
+    missing += (missing.empty() ? "" : ", ") + resource;
+  }
+  return missing.empty()
+             ? Status::Ok()
+             : Status::Unavailable("waiting for the first list of " + missing);
 }
 
 Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
     const SharedNodes&) {
+  if (Status ready = Ready(); !ready.ok()) return ready;
+  // Read before the objects: a change meanwhile is read again next time.
+  const uint64_t version = objects_->Version();
+  if (groups_.has_value() && version == groups_version_) return *groups_;
   refs_.clear();
   std::vector<NodeGroup> groups;
   ClusterApiPools pools;
-  for (const auto& [kind, resource] :
-       {std::pair{kube::ScaleTarget::Kind::kMachineDeployment,
-                  "machinedeployments"},
-        std::pair{kube::ScaleTarget::Kind::kMachineSet, "machinesets"}}) {
-    if (Status s = ListGroups(kind, resource, &pools, &groups); !s.ok()) {
+  for (ClusterApiObjects::Kind kind : {ClusterApiObjects::kMachineDeployments,
+                                       ClusterApiObjects::kMachineSets}) {
+    if (Status s = ReadGroups(kind, &pools, &groups); !s.ok()) {
+      groups_.reset();
       return s;
     }
   }
   Result<std::vector<NodePool>> declared = pools.Pools();
-  if (!declared.ok()) return declared.status();
-  pools_ = *std::move(declared);
-  if (Status s = MapMachines(); !s.ok()) {
-    LOG_FIRST_N(WARNING, 1)
-        << s.message() << "; nodes cannot be mapped to machines";
+  if (!declared.ok()) {
+    groups_.reset();
+    return declared.status();
   }
+  pools_ = *std::move(declared);
+  MapMachines();
+  groups_ = groups;
+  groups_version_ = version;
   return groups;
 }
 
@@ -307,9 +320,14 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
       "changing replicas of " + group.name + " by " + std::to_string(delta);
   constexpr int kAttempts = 5;
   Status last;
+  // The watched copy first: no GET when it is current (a 409 when not).
+  std::optional<kube::Scale> scale = WatchedScale(group_ref);
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    Result<kube::Scale> scale = api_->GetScale(group_ref.ns, group_ref.target);
-    if (!scale.ok()) return scale.status().WithContext(what);
+    if (!scale.has_value()) {
+      Result<kube::Scale> read = api_->GetScale(group_ref.ns, group_ref.target);
+      if (!read.ok()) return read.status().WithContext(what);
+      scale = *read;
+    }
     // An increase stops at the group's max size (someone may have raised
     // it meanwhile); a decrease at zero.
     int64_t replicas = std::max<int64_t>(0, scale->spec_replicas + delta);
@@ -320,11 +338,29 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
     if (replicas == scale->spec_replicas) return Status::Ok();
     Result<kube::Scale> written =
         api_->UpdateScale(group_ref.ns, group_ref.target, *scale, replicas);
-    if (written.ok()) return Status::Ok();
+    if (written.ok()) {
+      objects_->WroteReplicas(group_ref.kind, group_ref.ns,
+                              group_ref.target.name, written->spec_replicas,
+                              written->resource_version);
+      return Status::Ok();
+    }
     last = written.status();
     if (last.code() != StatusCode::kConflict) break;
+    scale.reset();
   }
   return last.WithContext(what);
+}
+
+std::optional<kube::Scale> ClusterApiProvider::WatchedScale(
+    const GroupRef& ref) const {
+  const std::optional<kube::ClusterApiObject> object =
+      objects_->Find(ref.kind, ref.ns, ref.target.name);
+  if (!object.has_value() || !object->replicas.has_value() ||
+      object->resource_version.empty()) {
+    return std::nullopt;
+  }
+  return kube::Scale{object->name, object->resource_version, *object->replicas,
+                     0};
 }
 
 Status ClusterApiProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {

@@ -2,9 +2,12 @@
 // MachineSets carrying both of CA's annotations
 // cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size (a
 // MachineSet owned by a MachineDeployment is not a group of its own). Sizes
-// are read from spec.replicas and changed through the /scale subresource (a
-// fresh read, changed by the delta, written under its resourceVersion:
-// nothing written is cached, so no runtime::WatchedObject is needed);
+// are read from spec.replicas and changed through the /scale subresource
+// (the watched copy changed by the delta, written under its
+// resourceVersion; on a 409 a fresh read of the scale, so another writer's
+// change is added to, never overwritten). The objects are held by watches
+// (clusterapi_objects.h): a loop at rest sends nothing, and the groups are
+// worked out again only when an object changed;
 // nodes map to groups through the cluster.x-k8s.io/machine annotation on the
 // Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace),
 // or else through spec.providerID equal to a Machine's, and the Machine's
@@ -25,6 +28,7 @@
 #include "common/clock.h"
 #include "kube/client.h"
 #include "kube/scale_target.h"
+#include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/clusterapi_pools.h"
 #include "nodescale/provider/provider.h"
 
@@ -32,11 +36,15 @@ namespace propscaler::nodescale {
 
 class ClusterApiProvider : public Provider {
  public:
-  // `clock` stamps the delete-machine annotation.
-  ClusterApiProvider(const kube::Client* api, const Clock* clock)
-      : api_(api), clock_(clock) {}
+  // `clock` stamps the delete-machine annotation; `objects` are kept
+  // current by watches the caller runs.
+  ClusterApiProvider(const kube::Client* api, const Clock* clock,
+                     ClusterApiObjects* objects)
+      : api_(api), clock_(clock), objects_(objects) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
+  // Unavailable until every kind was listed.
+  Status Ready() const override;
   std::string NodeGroupOf(const NodeState& node) const override;
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
@@ -50,15 +58,19 @@ class ClusterApiProvider : public Provider {
   struct GroupRef {
     std::string ns;
     kube::ScaleTarget target;  // a MachineDeployment or MachineSet
+    ClusterApiObjects::Kind kind;
   };
   struct MachineRef {
     std::string ns;
     std::string name;
     std::string Key() const { return ns + "/" + name; }
   };
-  Status ListGroups(kube::ScaleTarget::Kind kind, const std::string& resource,
-                    ClusterApiPools* pools, std::vector<NodeGroup>* groups);
-  Status MapMachines();
+  Status ReadGroups(ClusterApiObjects::Kind kind, ClusterApiPools* pools,
+                    std::vector<NodeGroup>* groups);
+  void MapMachines();
+  // The group's scale as the watch last brought it (or as this provider
+  // last wrote it); nullopt when its replicas are not known.
+  std::optional<kube::Scale> WatchedScale(const GroupRef& ref) const;
   // Adds `delta` (may be negative; never below 0) to a fresh read of the
   // group's replicas, under its resourceVersion.
   Status AdjustReplicas(const NodeGroup& group, int64_t delta);
@@ -76,6 +88,10 @@ class ClusterApiProvider : public Provider {
 
   const kube::Client* api_;
   const Clock* clock_;
+  ClusterApiObjects* objects_;
+  // The groups as worked out from the objects at `groups_version_`.
+  std::optional<std::vector<NodeGroup>> groups_;
+  uint64_t groups_version_ = 0;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
   std::vector<NodePool> pools_;

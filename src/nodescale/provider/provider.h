@@ -43,6 +43,9 @@ class Provider {
   // Disruption pools the provider's config declares (kwok's "pools"), as
   // read by the last NodeGroups(); empty when it declares none.
   virtual std::vector<NodePool> Pools() const { return {}; }
+  // OK once what NodeGroups() reads is in (watched objects listed); else
+  // what it waits for (kUnavailable).
+  virtual Status Ready() const { return Status::Ok(); }
   // Gives up `delta` requested nodes that never registered.
   virtual Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) = 0;
 };

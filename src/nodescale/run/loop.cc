@@ -77,6 +77,13 @@ StatusReport NodeScaleLoop::LastReport() const {
   return last_report_;
 }
 
+Status NodeScaleLoop::ReadyToIterate() const {
+  if (!state_->Synced()) {
+    return Status::Unavailable("waiting for the first list of pods and nodes");
+  }
+  return provider_->Ready();
+}
+
 Status NodeScaleLoop::ReadCluster(Iteration* it) {
   it->now = clock_->Now();
   it->nodes = state_->Nodes();

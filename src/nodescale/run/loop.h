@@ -82,6 +82,9 @@ class NodeScaleLoop {
                 const Clock* clock, LoopOptions options,
                 std::function<bool()> may_act);
 
+  // OK once the store's pods and nodes and what the provider reads are in;
+  // else what it waits for.
+  Status ReadyToIterate() const;
   // One iteration: scale-up, else scale-down or disruption.
   Status RunOnce();
   // Scale-up alone, for a batch of pending pods between iterations.

@@ -8,8 +8,7 @@ namespace propscaler::nodescale {
 
 constexpr char kBatchCause[] = "pending pods";
 
-void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
-                          PendingPodTrigger* pending,
+void RunEveryScanInterval(NodeScaleLoop* loop, PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
                           StopSignal* stop) {
@@ -18,13 +17,7 @@ void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
                                .cycle_on_change = false,
                                .ready_check = std::chrono::milliseconds(100)});
   runtime::CycleHooks hooks{
-      .ready =
-          [state] {
-            return state->Synced()
-                       ? Status::Ok()
-                       : Status::Unavailable(
-                             "waiting for the first list of pods and nodes");
-          },
+      .ready = [loop] { return loop->ReadyToIterate(); },
       .cycle =
           [loop, pending](TimePoint, const std::string& cause) {
             // Every iteration scales up for all pending pods: the batch is

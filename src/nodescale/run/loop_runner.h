@@ -9,7 +9,6 @@
 
 #include <functional>
 
-#include "cluster/live_object_store.h"
 #include "common/clock.h"
 #include "common/health_state.h"
 #include "common/stop_signal.h"
@@ -19,8 +18,7 @@
 namespace propscaler::nodescale {
 
 // `pending` may be null: iterations on the scan interval alone.
-void RunEveryScanInterval(NodeScaleLoop* loop, const LiveObjectStore* state,
-                          PendingPodTrigger* pending,
+void RunEveryScanInterval(NodeScaleLoop* loop, PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
                           Duration interval, HealthState* health,
                           StopSignal* stop);

@@ -1,0 +1,63 @@
+// The Cluster API objects the provider reads (MachineDeployments,
+// MachineSets, Machines), kept current by a watch each (list once, then
+// watch; relist on 410), as nodes and pods are: a loop at rest sends no
+// request for them. The reflectors are wired by app/ into Sink(); the
+// provider reads Objects() and writes its own replicas changes through
+// (Wrote), so that a loop right after a scale-up does not see the group at
+// its old size while the watch event is on its way. Thread-safe.
+#ifndef PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_OBJECTS_H_
+#define PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_OBJECTS_H_
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kube/cluster_api.h"
+#include "kube/reflector.h"
+
+namespace propscaler::nodescale {
+
+class ClusterApiObjects {
+ public:
+  enum Kind { kMachineDeployments, kMachineSets, kMachines, kKinds };
+  // The resource each kind is listed and watched as.
+  static constexpr std::array<const char*, kKinds> kResources = {
+      "machinedeployments", "machinesets", "machines"};
+
+  kube::ReflectorSink<kube::ClusterApiObject> Sink(Kind kind);
+
+  // Every kind was listed at least once.
+  bool Synced() const;
+  // Changes whenever any object does.
+  uint64_t Version() const;
+  std::vector<kube::ClusterApiObject> Objects(Kind kind) const;
+  std::optional<kube::ClusterApiObject> Find(Kind kind, const std::string& ns,
+                                             const std::string& name) const;
+  // Resources not listed yet, for the wait's message.
+  std::vector<std::string> NotListed() const;
+
+  // The provider's own write of an object's replicas, which made it
+  // `resource_version`: held until the watch brings a newer version.
+  void WroteReplicas(Kind kind, const std::string& ns, const std::string& name,
+                     int64_t replicas, const std::string& resource_version);
+
+ private:
+  struct Collection {
+    std::map<std::string, kube::ClusterApiObject> items;  // by ns/name
+    bool synced = false;
+  };
+  void Upsert(Kind kind, const kube::ClusterApiObject& object);
+
+  mutable std::mutex mutex_;
+  std::array<Collection, kKinds> collections_;
+  uint64_t version_ = 0;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PROVIDER_CLUSTERAPI_OBJECTS_H_
