@@ -69,12 +69,13 @@ namespace {
 
 constexpr char kToken[] = "bench-token";
 constexpr char kNamespace[] = "kube-system";
-constexpr char kGroups[] = "node-groups";
+constexpr char kGroups[] = "propscaler-node-groups";
 
 constexpr char kAccount[] = "propscaler-node-scale";
 constexpr const char* kRbac[] = {"deploy/node-scale/base/role.yaml",
                                  "deploy/node-scale/base/clusterrole.yaml",
-                                 "deploy/node-scale/kwok/clusterrole.yaml"};
+                                 "deploy/node-scale/kwok/clusterrole.yaml",
+                                 "deploy/node-scale/kwok/role.yaml"};
 constexpr int kNamespaces = 10;  // RealisticPodNamespace's
 
 struct GeneratedPod {

@@ -425,7 +425,7 @@ void Soak::PlayScheduler() {
 std::vector<std::string> Soak::RbacManifests() const {
   if (node_scale()) {
     return {"node-scale/base/role.yaml", "node-scale/base/clusterrole.yaml",
-            "node-scale/kwok/clusterrole.yaml"};
+            "node-scale/kwok/clusterrole.yaml", "node-scale/kwok/role.yaml"};
   }
   return {vertical() ? "vertical/rbac.yaml" : "replicas/rbac.yaml"};
 }

@@ -17,11 +17,13 @@
 #include "kube/client_config.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
+#include "nodescale/expander/priority_config_yaml.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
 #include "runtime/watched_collection.h"
+#include "runtime/watched_config_map.h"
 #include "server/status_page.h"
 
 namespace propscaler {
@@ -30,7 +32,8 @@ namespace {
 std::unique_ptr<nodescale::Provider> MakeProvider(
     const kube::KubeApi* api, const Clock* clock,
     const NodeScaleSettings& settings,
-    nodescale::ClusterApiObjects* cluster_api_objects) {
+    nodescale::ClusterApiObjects* cluster_api_objects,
+    runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
     return std::make_unique<nodescale::ClusterApiProvider>(api, clock,
                                                            cluster_api_objects);
@@ -39,7 +42,19 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
       api, clock,
       nodescale::KwokOptions{settings.loop.namespace_,
                              settings.node_group_config,
-                             settings.kwok_not_ready_groups});
+                             settings.kwok_not_ready_groups,
+                             [node_groups] { return node_groups->Read(); }});
+}
+
+// A ConfigMap the loop reads every iteration, watched (a GET each time
+// where RBAC refuses the watch); nullptr when `needed` is false.
+std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> WatchedIf(
+    bool needed, const Clock* clock, const kube::KubeApi* api,
+    const std::string& ns, const std::string& name) {
+  if (!needed) return nullptr;
+  return runtime::WatchConfigMap(clock, api, ns, name,
+                                 "configmap " + name + " changed",
+                                 [](const std::string&) {});
 }
 
 // Lists of pods arrive as pages of several MB, decoded into documents of
@@ -150,10 +165,24 @@ int RunNodeScaleMode() {
               nothing_to_notify));
     }
   }
+  // The ConfigMaps read every iteration: kwok's node groups and Cluster
+  // Autoscaler's priority expander config.
+  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> node_groups =
+      WatchedIf(settings->cloud_provider != "clusterapi", &clock, &api,
+                settings->loop.namespace_, settings->node_group_config);
+  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> priorities =
+      WatchedIf(settings->loop.expander.find("priority") != std::string::npos,
+                &clock, &api, settings->loop.namespace_,
+                nodescale::kPriorityExpanderConfigMap);
+  if (priorities) {
+    settings->loop.read_priority_config = [&priorities] {
+      return priorities->Read();
+    };
+  }
   Leadership leadership(&api, &clock, *election);
   const std::function<bool()> may_act = leadership.MayActFunction();
-  std::unique_ptr<nodescale::Provider> provider =
-      MakeProvider(&api, &clock, *settings, &cluster_api_objects);
+  std::unique_ptr<nodescale::Provider> provider = MakeProvider(
+      &api, &clock, *settings, &cluster_api_objects, node_groups.get());
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
                                 &clock, settings->loop, may_act);
 
@@ -167,6 +196,8 @@ int RunNodeScaleMode() {
                         for (auto& watch : cluster_api_watches) {
                           watch->Start(stop);
                         }
+                        if (node_groups) node_groups->Start(stop);
+                        if (priorities) priorities->Start(stop);
                         nodescale::RunEveryScanInterval(
                             &loop, &pending, may_act,
                             settings->loop.scan_interval, &session.health,
@@ -177,6 +208,8 @@ int RunNodeScaleMode() {
                         pdbs.Join();
                         if (buffers) buffers->Join();
                         for (auto& watch : cluster_api_watches) watch->Join();
+                        if (node_groups) node_groups->Join();
+                        if (priorities) priorities->Join();
                         return 0;
                       },
                   .status_page =

@@ -306,10 +306,10 @@ TEST_F(ImageRealServerTest, VerticalModeAsCpvpaResizesWithCpvasArgs) {
 
 TEST_F(ImageRealServerTest, NodeScaleModeAddsANodeForAPendingPod) {
   ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
-  GrantRbac("propscaler-node-scale",
-            {"deploy/node-scale/base/role.yaml",
-             "deploy/node-scale/base/clusterrole.yaml",
-             "deploy/node-scale/kwok/clusterrole.yaml"});
+  GrantRbac("propscaler-node-scale", {"deploy/node-scale/base/role.yaml",
+                                      "deploy/node-scale/base/clusterrole.yaml",
+                                      "deploy/node-scale/kwok/clusterrole.yaml",
+                                      "deploy/node-scale/kwok/role.yaml"});
   Status groups = PutConfigMap(
       cluster(), ns(), "propscaler-node-groups", "node-groups.json",
       R"({"nodeGroups":[{"name":"image","minSize":0,"maxSize":3,)"

@@ -26,7 +26,11 @@ using std::chrono::seconds;
 const std::vector<std::string> kKwokRbac = {
     "deploy/node-scale/base/role.yaml",
     "deploy/node-scale/base/clusterrole.yaml",
-    "deploy/node-scale/kwok/clusterrole.yaml"};
+    "deploy/node-scale/kwok/clusterrole.yaml",
+    "deploy/node-scale/kwok/role.yaml"};
+// The name deploy/node-scale/kwok gives it, which its Role lets propscaler
+// watch.
+constexpr char kNodeGroups[] = "propscaler-node-groups";
 constexpr char kGroupSelector[] = "propscaler.io/node-group=small";
 
 class NodeScaleRealServerTest : public RealServerTest {
@@ -56,7 +60,7 @@ class NodeScaleRealServerTest : public RealServerTest {
     ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
     GrantRbac("propscaler-node-scale", kKwokRbac);
     Status groups = PutConfigMap(
-        cluster(), ns(), "node-groups", "node-groups.json",
+        cluster(), ns(), kNodeGroups, "node-groups.json",
         R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
         R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
         R"("labels":{},"taints":[]}}]})");
@@ -64,12 +68,13 @@ class NodeScaleRealServerTest : public RealServerTest {
   }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
-    std::vector<std::string> args = {"--mode=node-scale",
-                                     "--cloud-provider=kwok",
-                                     "--node-group-config=node-groups",
-                                     "--scan-interval=300ms",
-                                     "--scale-down-unneeded-time=2s",
-                                     "--scale-down-delay-after-add=0s"};
+    std::vector<std::string> args = {
+        "--mode=node-scale",
+        "--cloud-provider=kwok",
+        std::string("--node-group-config=") + kNodeGroups,
+        "--scan-interval=300ms",
+        "--scale-down-unneeded-time=2s",
+        "--scale-down-delay-after-add=0s"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
@@ -81,7 +86,7 @@ class NodeScaleRealServerTest : public RealServerTest {
   // which the pods select.
   void ThreeBigNodesWithOnePodEach() {
     Status groups = PutConfigMap(
-        cluster(), ns(), "node-groups", "node-groups.json",
+        cluster(), ns(), kNodeGroups, "node-groups.json",
         R"({"pools":[{"name":"general","disruption":{"consolidateAfter":"0s",)"
         R"("budgets":[{"nodes":"100%"}]}},)"
         R"({"name":"kept","disruption":{"consolidateAfter":"Never"}}],)"
@@ -180,6 +185,39 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
   ASSERT_TRUE(events.ok()) << events.status().message();
   EXPECT_NE(events->find("\"ScaleDown\""), std::string::npos) << *events;
   EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// The node-groups ConfigMap is watched under deploy/node-scale/kwok's RBAC
+// (resourceNames): loops every 300 ms send no GET of it, and an edit (the
+// group's max raised) is acted on at the next loop.
+TEST_F(NodeScaleRealServerTest, NodeGroupsConfigMapIsWatchedNotRead) {
+  Status groups = PutConfigMap(
+      cluster(), ns(), kNodeGroups, "node-groups.json",
+      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":1,)"
+      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+      R"("labels":{},"taints":[]}}]})");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  for (const char* pod : {"web-1", "web-2"}) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "3").ok());
+  }
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  ASSERT_TRUE(WaitForGroupNodes(1, *propscaler));
+  std::this_thread::sleep_for(seconds(1));
+  const std::string get = std::string("get configmaps ") + kNodeGroups;
+  const int gets_before = Requests(std::nullopt, true)[get];
+  std::this_thread::sleep_for(seconds(5));
+  std::map<std::string, int> after = Requests(std::nullopt, true);
+  EXPECT_EQ(after[get] - gets_before, 0) << propscaler->Output();
+  EXPECT_GE(after[std::string("watch configmaps ") + kNodeGroups], 1)
+      << propscaler->Output();
+  groups = PutConfigMap(
+      cluster(), ns(), kNodeGroups, "node-groups.json",
+      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
+      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+      R"("labels":{},"taints":[]}}]})");
+  ASSERT_TRUE(groups.ok()) << groups.message();
+  ASSERT_TRUE(WaitForGroupNodes(2, *propscaler, seconds(5)));
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice());
 }
 
 // Two instances, one real Lease: only the holder scales; when it dies the
@@ -303,7 +341,7 @@ TEST_F(NodeScaleRealServerTest, OthersTaintsAndCordonSurvive) {
 // JSON, as validated and defaulted there.
 TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
   Status groups =
-      PutConfigMap(cluster(), ns(), "node-groups", "node-groups.json",
+      PutConfigMap(cluster(), ns(), kNodeGroups, "node-groups.json",
                    R"({"nodeGroups":[)"
                    R"({"name":"in-a","minSize":0,"maxSize":5,"template":{)"
                    R"("allocatable":{"cpu":"1","memory":"1Gi","pods":"110"},)"
@@ -673,7 +711,7 @@ TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
   // The chunks select this test's nodes, so other tests' empty nodes on
   // the shared server do not hold them.
   Status groups = PutConfigMap(
-      cluster(), ns(), "node-groups", "node-groups.json",
+      cluster(), ns(), kNodeGroups, "node-groups.json",
       R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
       R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
       R"("labels":{"buffer":"yes"},"taints":[]}}]})");

@@ -84,8 +84,8 @@ std::map<std::string, int> RealServerTest::Refusals() const {
   return Requests(403);
 }
 
-std::map<std::string, int> RealServerTest::Requests(
-    std::optional<int> code) const {
+std::map<std::string, int> RealServerTest::Requests(std::optional<int> code,
+                                                    bool by_name) const {
   std::map<std::string, int> requests;
   Result<std::string> log = ReadFile(SharedCluster()->audit_log());
   if (!log.ok())
@@ -119,6 +119,8 @@ std::map<std::string, int> RealServerTest::Requests(
       kind += str(event["objectRef"], "resource");
       const std::string sub = str(event["objectRef"], "subresource");
       if (!sub.empty()) kind += "/" + sub;
+      const std::string name = str(event["objectRef"], "name");
+      if (by_name && !name.empty()) kind += " " + name;
     }
     ++requests[kind];
   }

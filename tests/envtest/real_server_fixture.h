@@ -59,8 +59,10 @@ class RealServerTest : public ::testing::Test {
   // its audit log: count by "VERB RESOURCE[/SUBRESOURCE]".
   std::map<std::string, int> Refusals() const;
   // What this test's service account sent, per the audit log, by "VERB
-  // RESOURCE[/SUBRESOURCE]": every request, or those answered `code`.
-  std::map<std::string, int> Requests(std::optional<int> code) const;
+  // RESOURCE[/SUBRESOURCE]" (then " NAME" with `by_name`, where the request
+  // names one): every request, or those answered `code`.
+  std::map<std::string, int> Requests(std::optional<int> code,
+                                      bool by_name = false) const;
   // No kind of request was refused more than twice (a refusal is not sent
   // again every cycle).
   ::testing::AssertionResult NoKindRefusedMoreThanTwice() const;

@@ -31,7 +31,9 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   const std::string ref =
       "configmap " + options_.namespace_ + "/" + options_.config_map;
   Result<kube::ConfigMap> config_map =
-      api_->GetConfigMap(options_.namespace_, options_.config_map);
+      options_.read_config
+          ? options_.read_config()
+          : api_->GetConfigMap(options_.namespace_, options_.config_map);
   if (!config_map.ok()) {
     return config_map.status().WithContext("reading node groups from " + ref);
   }

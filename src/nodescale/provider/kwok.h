@@ -1,6 +1,7 @@
 // The kwok provider: node groups declared in a ConfigMap (key
-// node-groups.json, the JSON of `propscaler simulate --node-groups`,
-// re-read every loop); a group's size is its number of Node objects.
+// node-groups.json, the JSON of `propscaler simulate --node-groups`, read
+// every loop from a watched copy where the caller has one); a group's size
+// is its number of Node objects.
 // Scale-up creates Node objects from the group's template (name
 // <group>-<random suffix>, label propscaler.io/node-group=<group>, the
 // template's allocatable, labels and taints, Ready=True; a few at a time);
@@ -11,6 +12,7 @@
 #ifndef PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 #define PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -28,6 +30,8 @@ struct KwokOptions {
   // Groups whose new nodes report Ready=False: a group that never becomes
   // ready, for tests and demos of backoff (--kwok-not-ready-node-groups).
   std::set<std::string, std::less<>> not_ready_groups;
+  // Reads the ConfigMap (app/ hands in its watched copy); empty: a GET.
+  std::function<Result<kube::ConfigMap>()> read_config;
 };
 
 class KwokProvider : public Provider {

@@ -73,6 +73,9 @@ struct LoopOptions {
   // Pods below this priority neither trigger a scale-up nor keep a node,
   // as Cluster Autoscaler's --expendable-pods-priority-cutoff.
   int32_t expendable_pods_priority_cutoff = -10;
+  // Reads Cluster Autoscaler's priority expander ConfigMap (app/ hands in
+  // its watched copy); empty: a GET each loop that uses it.
+  std::function<Result<kube::ConfigMap>()> read_priority_config;
 };
 
 class NodeScaleLoop {

@@ -1,4 +1,5 @@
-// Where the priority expander's patterns come from, re-read every loop: the
+// Where the priority expander's patterns come from, read every loop (from a
+// watched copy where app/ has one): the
 // provider's own config (kwok's node-groups.json "priorities"), else Cluster
 // Autoscaler's cluster-autoscaler-priority-expander ConfigMap in the
 // namespace. Without either, or with a bad one, every group passes the
@@ -31,7 +32,10 @@ PriorityConfig NodeScaleLoop::CurrentPriorities() {
     source = "configmap " + options_.namespace_ + "/" +
              kPriorityExpanderConfigMap + " key " + kPriorityExpanderKey;
     Result<kube::ConfigMap> config_map =
-        api_->GetConfigMap(options_.namespace_, kPriorityExpanderConfigMap);
+        options_.read_priority_config
+            ? options_.read_priority_config()
+            : api_->GetConfigMap(options_.namespace_,
+                                 kPriorityExpanderConfigMap);
     if (!config_map.ok()) {
       NotePriorities(
           (config_map.status().code() == StatusCode::kNotFound
