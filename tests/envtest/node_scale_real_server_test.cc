@@ -59,12 +59,19 @@ class NodeScaleRealServerTest : public RealServerTest {
     lifecycle_ = std::thread([this] { LiftNotReadyTaints(); });
     ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
     GrantRbac("propscaler-node-scale", kKwokRbac);
-    Status groups = PutConfigMap(
-        cluster(), ns(), kNodeGroups, "node-groups.json",
-        R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
-        R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
-        R"("labels":{},"taints":[]}}]})");
+    Status groups = PutSmallGroup(5);
     ASSERT_TRUE(groups.ok()) << groups.message();
+  }
+
+  // The node-groups ConfigMap with group "small" of 4-cpu nodes, at most
+  // `max_size`.
+  Status PutSmallGroup(int max_size) {
+    return PutConfigMap(
+        cluster(), ns(), kNodeGroups, "node-groups.json",
+        R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":)" +
+            std::to_string(max_size) +
+            R"(,"template":{"allocatable":{"cpu":"4","memory":"16Gi",)"
+            R"("pods":"110"},"labels":{},"taints":[]}}]})");
   }
 
   std::vector<std::string> Args(std::vector<std::string> extra) {
@@ -191,11 +198,7 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
 // (resourceNames): loops every 300 ms send no GET of it, and an edit (the
 // group's max raised) is acted on at the next loop.
 TEST_F(NodeScaleRealServerTest, NodeGroupsConfigMapIsWatchedNotRead) {
-  Status groups = PutConfigMap(
-      cluster(), ns(), kNodeGroups, "node-groups.json",
-      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":1,)"
-      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
-      R"("labels":{},"taints":[]}}]})");
+  Status groups = PutSmallGroup(1);
   ASSERT_TRUE(groups.ok()) << groups.message();
   for (const char* pod : {"web-1", "web-2"}) {
     ASSERT_TRUE(CreatePendingPod(cluster(), ns(), pod, "3").ok());
@@ -210,11 +213,7 @@ TEST_F(NodeScaleRealServerTest, NodeGroupsConfigMapIsWatchedNotRead) {
   EXPECT_EQ(after[get] - gets_before, 0) << propscaler->Output();
   EXPECT_GE(after[std::string("watch configmaps ") + kNodeGroups], 1)
       << propscaler->Output();
-  groups = PutConfigMap(
-      cluster(), ns(), kNodeGroups, "node-groups.json",
-      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
-      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
-      R"("labels":{},"taints":[]}}]})");
+  groups = PutSmallGroup(5);
   ASSERT_TRUE(groups.ok()) << groups.message();
   ASSERT_TRUE(WaitForGroupNodes(2, *propscaler, seconds(5)));
   EXPECT_TRUE(NoKindRefusedMoreThanTwice());

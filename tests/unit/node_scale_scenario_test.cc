@@ -236,6 +236,34 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   void ThreeBigNodesAndACheaperGroup(
       const std::string& budgets = R"([{"nodes":"100%"}])");
 
+  // At the first eviction, pod "late" is bound to big-0 by name, as a pod
+  // that tolerates the drain's taint (or is given its node) would be; with
+  // `never_leaves` a finalizer nobody removes keeps it there once evicted.
+  void BindLatePodAtFirstEviction(bool never_leaves) {
+    cluster_.SetAnswerHook([this, never_leaves](std::string_view call) {
+      if (call != "create pods/eviction" || late_bound_.exchange(true)) return;
+      ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                    "/api/v1/namespaces/default/pods",
+                                    sim::PodJson("late", "1", "big-0"))
+                      .ok());
+      if (!never_leaves) return;
+      rapidjson::Document linger;
+      linger.Parse(R"({"metadata":{"finalizers":["propscaler.io/test"]}})");
+      ASSERT_TRUE(
+          cluster_.store()
+              .Patch(*sim::FindResourceType("pods"), "default", "late", linger)
+              .ok());
+    });
+  }
+
+  // Virtual time in 5 s steps until `done`, or `limit` has passed.
+  void SleepUntil(const std::function<bool()>& done, Duration limit) {
+    const TimePoint start = clock_.Now();
+    while (!done() && clock_.Now() - start < limit) {
+      clock_.SleepFor(seconds(5));
+    }
+  }
+
   kube::NodeTemplate Shape(const std::string& group, int64_t cpu_millis) {
     kube::NodeTemplate shape;
     shape.allocatable.cpu_millis = cpu_millis;
@@ -286,6 +314,7 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   }
 
   std::vector<std::unique_ptr<NodeScaleInstance>> instances_;
+  std::atomic<bool> late_bound_{false};
   nodescale::ClusterApiObjects capi_objects_;
   std::vector<std::unique_ptr<kube::Reflector<kube::ClusterApiObject>>>
       capi_reflectors_;
@@ -1288,11 +1317,7 @@ TEST_F(NodeScaleScenarioTest,
     scheduler.Schedule();
   });
   Start(nodescale::LoopOptions{});
-  const TimePoint start = clock_.Now();
-  while (!NodesWithPrefix("big-").empty() &&
-         clock_.Now() - start < minutes(10)) {
-    clock_.SleepFor(seconds(5));
-  }
+  SleepUntil([&] { return NodesWithPrefix("big-").empty(); }, minutes(10));
   cluster_.SetAnswerHook(nullptr);
   EXPECT_TRUE(NodesWithPrefix("big-").empty());
   EXPECT_EQ(fewest_tainted.load(), 3u);
@@ -1310,22 +1335,11 @@ TEST_F(NodeScaleScenarioTest,
 // deleted only once it is gone.
 TEST_F(NodeScaleScenarioTest, PodBoundToADrainingNodeIsEvictedBeforeItGoes) {
   ThreeBigNodesAndACheaperGroup();
-  std::atomic<bool> bound{false};
-  cluster_.SetAnswerHook([&](std::string_view call) {
-    if (call != "create pods/eviction" || bound.exchange(true)) return;
-    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
-                                  "/api/v1/namespaces/default/pods",
-                                  sim::PodJson("late", "1", "big-0"))
-                    .ok());
-  });
+  BindLatePodAtFirstEviction(/*never_leaves=*/false);
   Start(nodescale::LoopOptions{});
-  const TimePoint start = clock_.Now();
-  while (!NodesWithPrefix("big-").empty() &&
-         clock_.Now() - start < minutes(10)) {
-    clock_.SleepFor(seconds(5));
-  }
+  SleepUntil([&] { return NodesWithPrefix("big-").empty(); }, minutes(10));
   cluster_.SetAnswerHook(nullptr);
-  ASSERT_TRUE(bound.load());
+  ASSERT_TRUE(late_bound_.load());
   EXPECT_TRUE(NodesWithPrefix("big-").empty());
   EXPECT_EQ(NodeOf("late"), "(gone)") << "evicted";
   EXPECT_EQ(Calls("create pods/eviction"), 4);
@@ -1338,28 +1352,11 @@ TEST_F(NodeScaleScenarioTest, PodBoundToADrainingNodeIsEvictedBeforeItGoes) {
 // removal fails, the node is untainted and stays, the pod with it.
 TEST_F(NodeScaleScenarioTest, PodThatNeverLeavesADrainingNodeKeepsIt) {
   ThreeBigNodesAndACheaperGroup();
-  std::atomic<bool> bound{false};
-  cluster_.SetAnswerHook([&](std::string_view call) {
-    if (call != "create pods/eviction" || bound.exchange(true)) return;
-    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
-                                  "/api/v1/namespaces/default/pods",
-                                  sim::PodJson("late", "1", "big-0"))
-                    .ok());
-    rapidjson::Document linger;
-    linger.Parse(R"({"metadata":{"finalizers":["propscaler.io/test"]}})");
-    ASSERT_TRUE(
-        cluster_.store()
-            .Patch(*sim::FindResourceType("pods"), "default", "late", linger)
-            .ok());
-  });
+  BindLatePodAtFirstEviction(/*never_leaves=*/true);
   nodescale::LoopOptions options;
   options.max_graceful_termination = minutes(2);
   Start(options);
-  const TimePoint start = clock_.Now();
-  while (CountEvents("ScaleDownFailed") == 0 &&
-         clock_.Now() - start < minutes(10)) {
-    clock_.SleepFor(seconds(5));
-  }
+  SleepUntil([&] { return CountEvents("ScaleDownFailed") > 0; }, minutes(10));
   cluster_.SetAnswerHook(nullptr);
   ASSERT_EQ(CountEvents("ScaleDownFailed"), 1u);
   EXPECT_NE(NodeJson("big-0"), "(gone)");

@@ -2,6 +2,7 @@
 
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/resources.h"
+#include "apiserver/store_objects.h"
 #include "kube/api.h"
 #include "kube/http_client.h"
 #include "kube/reflector.h"
@@ -249,6 +250,13 @@ class ClusterApiProviderTest : public ::testing::Test {
     }
   }
 
+  // Another writer sets the MachineDeployment's replicas.
+  void SetReplicasBehindPropscaler(int replicas) {
+    ASSERT_TRUE(sim::SetReplicas(server_.store(), "machinedeployment",
+                                 "default", "workers", replicas)
+                    .ok());
+  }
+
   void Create(const std::string& resource, const std::string& json) {
     Status status = server_.CreateObject(kCapi + resource, json);
     ASSERT_TRUE(status.ok()) << status.message();
@@ -363,12 +371,7 @@ TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {
 // Someone else scaled the MachineDeployment after propscaler read it: the
 // change is added to theirs, not written over it.
 TEST_F(ClusterApiProviderTest, ReplicasChangedMeanwhileAreAddedTo) {
-  rapidjson::Document patch;
-  patch.Parse(R"({"spec":{"replicas":4}})");
-  ASSERT_TRUE(server_.store()
-                  .Patch(*sim::FindResourceType("machinedeployments"),
-                         "default", "workers", patch)
-                  .ok());
+  SetReplicasBehindPropscaler(4);
   ASSERT_EQ(Group(kWorkers).target_size, 2);  // what propscaler last read
   ASSERT_TRUE(provider_->IncreaseSize(Group(kWorkers), 1).ok());
   EXPECT_EQ(Replicas("machinedeployments/workers"), 5);
@@ -445,12 +448,7 @@ TEST_F(ClusterApiProviderTest, FailedScaleUnmarksTheMachines) {
 // The groups come from the watched objects: working them out sends no
 // request, and a change the watch brings is in the next call.
 TEST_F(ClusterApiProviderTest, GroupsAreReadFromTheWatchedObjects) {
-  rapidjson::Document patch;
-  patch.Parse(R"({"spec":{"replicas":4}})");
-  ASSERT_TRUE(server_.store()
-                  .Patch(*sim::FindResourceType("machinedeployments"),
-                         "default", "workers", patch)
-                  .ok());
+  SetReplicasBehindPropscaler(4);
   Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
   ASSERT_TRUE(groups.ok());
   EXPECT_EQ(groups->front().target_size, 2) << "not watched yet";
