@@ -10,25 +10,36 @@
 // rest takes (see bench/README.md). On the real server it also times the
 // server's own sending of the two lists, and with --bursts the time from
 // the last pod of a burst marked Unschedulable to the first and the last
-// node its group got.
+// node its group got (with --provider=clusterapi: the first and the last
+// raise of its MachineDeployment's replicas). A burst whose group does not
+// reach the nodes its pods need, or a p50 past --burst_target_seconds, exits
+// 1. --server_rest_seconds measures kube-apiserver's CPU while propscaler
+// rests; --raw_out keeps every sample.
 //
 //   propscaler_nodescale_memory --nodes=1000 --pods=30000 [--server=real]
 //   propscaler_nodescale_memory --nodes=5000 --pods=150000 --server=real
 //       --scan_interval=10s --bursts=5
+//   propscaler_nodescale_memory --nodes=1000 --pods=30000 --server=real
+//       --provider=clusterapi --scan_interval=10s --bursts=5 --burst_pods=400
+//       --burst_pod_cpu=500m --burst_pod_memory=512Mi
 #include <gflags/gflags.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <iostream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/node_generator.h"
 #include "apiserver/pod_generator.h"
 #include "apiserver/store_objects.h"
 #include "common/files.h"
+#include "common/quantity.h"
 #include "e2e/process.h"
 #include "envtest/real_cluster.h"
 #include "envtest/real_objects.h"
@@ -63,6 +74,24 @@ DEFINE_int32(bursts, 0,
              "window and then again with batching off (the scan interval "
              "only, as before batching).");
 DEFINE_int32(burst_pods, 2000, "Pods of a burst.");
+DEFINE_string(burst_pod_cpu, "100m", "The cpu request of a burst's pods.");
+DEFINE_string(burst_pod_memory, "256Mi",
+              "The memory request of a burst's pods.");
+DEFINE_double(burst_target_seconds, 1.5,
+              "The p50 from a burst's last Unschedulable mark to the last "
+              "node (or replicas raise) it needs, with the default batch "
+              "window, above which the run fails.");
+DEFINE_string(provider, "kwok",
+              "kwok (Node objects from the node-groups ConfigMap) or "
+              "clusterapi (the real server only: Cluster API's CRDs, a "
+              "Machine and MachineDeployment for the nodes, one "
+              "MachineDeployment per burst).");
+DEFINE_int32(server_rest_seconds, 0,
+             "With --server=real: kube-apiserver's CPU over this many "
+             "seconds while propscaler rests (0: not measured).");
+DEFINE_string(raw_out, "",
+              "A file to append every sample to (tab-separated), besides "
+              "the summary on stdout.");
 
 namespace propscaler::bench {
 namespace {
@@ -72,10 +101,29 @@ constexpr char kNamespace[] = "kube-system";
 constexpr char kGroups[] = "propscaler-node-groups";
 
 constexpr char kAccount[] = "propscaler-node-scale";
-constexpr const char* kRbac[] = {"deploy/node-scale/base/role.yaml",
-                                 "deploy/node-scale/base/clusterrole.yaml",
-                                 "deploy/node-scale/kwok/clusterrole.yaml",
-                                 "deploy/node-scale/kwok/role.yaml"};
+bool ClusterApi() { return FLAGS_provider == "clusterapi"; }
+
+std::vector<std::string> RbacManifests() {
+  std::vector<std::string> manifests = {
+      "deploy/node-scale/base/role.yaml",
+      "deploy/node-scale/base/clusterrole.yaml"};
+  if (ClusterApi()) {
+    manifests.push_back("deploy/node-scale/clusterapi/clusterrole.yaml");
+  } else {
+    manifests.push_back("deploy/node-scale/kwok/clusterrole.yaml");
+    manifests.push_back("deploy/node-scale/kwok/role.yaml");
+  }
+  return manifests;
+}
+
+// Appends `line` to --raw_out, if given.
+void Raw(const std::string& line) {
+  if (FLAGS_raw_out.empty()) return;
+  if (FILE* out = std::fopen(FLAGS_raw_out.c_str(), "a")) {
+    std::fprintf(out, "%s\n", line.c_str());
+    std::fclose(out);
+  }
+}
 constexpr int kNamespaces = 10;  // RealisticPodNamespace's
 
 struct GeneratedPod {
@@ -144,7 +192,7 @@ Status StartSimulated(Cluster* cluster, e2e::TempDir* dir) {
 Result<std::string> RealKubeconfig(const envtest::RealCluster& cluster,
                                    e2e::TempDir* dir) {
   Status status = envtest::CreateServiceAccount(cluster, kNamespace, kAccount);
-  for (const char* manifest : kRbac) {
+  for (const std::string& manifest : RbacManifests()) {
     if (!status.ok()) return status;
     Result<std::string> yaml =
         ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + manifest);
@@ -180,6 +228,73 @@ Status CreatePod(const envtest::RealCluster& cluster, const GeneratedPod& pod) {
       .status();
 }
 
+constexpr char kCapiPath[] =
+    "/apis/cluster.x-k8s.io/v1beta1/namespaces/kube-system/";
+
+// A MachineDeployment with Cluster Autoscaler's size and capacity
+// annotations (4 cpu, 16Gi; `labels` for its nodes' template).
+std::string MachineDeploymentJson(const std::string& name, int replicas,
+                                  int max, const std::string& labels) {
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+         R"("kind":"MachineDeployment","metadata":{"name":")" +
+         name +
+         R"(","annotations":{)"
+         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":"0",)"
+         R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":")" +
+         std::to_string(max) +
+         R"(","capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+         R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi",)"
+         R"("capacity.cluster-autoscaler.kubernetes.io/labels":")" +
+         labels + R"("}},"spec":{"clusterName":"bench","replicas":)" +
+         std::to_string(replicas) + "}}";
+}
+
+// Cluster API as a management cluster would hold it, without its
+// controllers: the CRDs, MachineDeployment "pool" with a Machine per node
+// (the node names it in Cluster API's annotations), and an empty
+// MachineDeployment per burst whose template carries the burst's label.
+Status PopulateClusterApi(const envtest::RealCluster& cluster) {
+  Result<std::string> crds = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+                                      "/tests/envtest/crds/cluster-api.yaml");
+  if (!crds.ok()) return crds.status();
+  Status status = envtest::CreateCustomResourceDefinitions(cluster, *crds);
+  auto create = [&](const std::string& resource, const std::string& json) {
+    return envtest::AdminCall(cluster, "POST", kCapiPath + resource, json)
+        .status();
+  };
+  if (status.ok()) {
+    status = create("machinedeployments",
+                    MachineDeploymentJson("pool", FLAGS_nodes, 2000, ""));
+  }
+  for (int i = 0; status.ok() && i < 2 * FLAGS_bursts; ++i) {
+    status = create(
+        "machinedeployments",
+        MachineDeploymentJson(BurstGroup(i), 0, 1000,
+                              std::string(kBurstLabel) + "=" + BurstGroup(i)));
+  }
+  if (!status.ok()) return status;
+  return ParallelFor(1, FLAGS_nodes, FLAGS_writer_threads, [&](int i) {
+    const std::string node = "sim-node-" + std::to_string(i);
+    const std::string machine = "m-" + std::to_string(i);
+    Status created =
+        create("machines",
+               R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+               R"("metadata":{"name":")" +
+                   machine +
+                   R"(","labels":{"cluster.x-k8s.io/deployment-name":"pool"}},)"
+                   R"("spec":{"clusterName":"bench","providerID":"kwok://)" +
+                   node + R"("}})");
+    if (!created.ok()) return created;
+    return envtest::AdminCall(
+               cluster, "PATCH", "/api/v1/nodes/" + node,
+               R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+                   machine +
+                   R"(","cluster.x-k8s.io/cluster-namespace":"kube-system"}}})",
+               "application/merge-patch+json")
+        .status();
+  });
+}
+
 // Nodes as their kubelets register them, pods as a controller creates them
 // (bound by nodeName; the server keeps no status given at creation).
 Status PopulateReal(const envtest::RealCluster& cluster) {
@@ -211,6 +326,7 @@ Status PopulateReal(const envtest::RealCluster& cluster) {
                                          "sim-node-" + std::to_string(i));
     });
   }
+  if (status.ok() && ClusterApi()) status = PopulateClusterApi(cluster);
   if (status.ok()) {
     status = ParallelFor(0, FLAGS_pods - 1, FLAGS_writer_threads,
                          [&](int i) { return CreatePod(cluster, MakePod(i)); });
@@ -317,18 +433,48 @@ Status CreateBurstPod(const envtest::RealCluster& cluster, int burst, int i) {
   envtest::PodExtras extras;
   extras.spec = "\"serviceAccountName\":\"shop\",\"nodeSelector\":{\"" +
                 std::string(kBurstLabel) + "\":\"" + BurstGroup(burst) + "\"}";
+  extras.memory = FLAGS_burst_pod_memory;
   const auto [ns, name] = BurstPod(burst, i);
-  return envtest::CreateUntriedPod(cluster, ns, name, "100m", extras);
+  return envtest::CreateUntriedPod(cluster, ns, name, FLAGS_burst_pod_cpu,
+                                   extras);
 }
 
-// How many nodes group `burst` has, from the watch cache; -1 when the
-// server does not answer.
+// How many nodes group `burst` has, from the watch cache (Cluster API: its
+// MachineDeployment's replicas, as no controller makes the machines); -1
+// when the server does not answer.
 int BurstGroupNodes(const envtest::RealCluster& cluster, int burst) {
+  if (ClusterApi()) {
+    Result<std::string> json = envtest::AdminCall(
+        cluster, "GET",
+        kCapiPath + std::string("machinedeployments/") + BurstGroup(burst));
+    if (!json.ok()) return -1;
+    rapidjson::Document doc;
+    doc.Parse(json->c_str());
+    return doc.HasParseError() ? -1 : doc["spec"]["replicas"].GetInt();
+  }
   Result<rapidjson::Document> list = envtest::AdminList(
       cluster, "/api/v1/nodes?resourceVersion=0&labelSelector=" +
                    std::string(kube::kNodeGroupLabel) + "%3D" +
                    BurstGroup(burst));
   return list.ok() ? static_cast<int>((*list)["items"].Size()) : -1;
+}
+
+// The 4-cpu, 16Gi, 110-pod nodes a burst's pods need, by whichever of
+// the three binds.
+Result<int> NodesNeeded() {
+  Result<int64_t> cpu = ParseMilliQuantity(FLAGS_burst_pod_cpu);
+  Result<int64_t> memory = ParseQuantity(FLAGS_burst_pod_memory);
+  if (!cpu.ok() || !memory.ok() || *cpu <= 0 || *memory <= 0) {
+    return Status::Invalid("--burst_pod_cpu=" + FLAGS_burst_pod_cpu +
+                           " --burst_pod_memory=" + FLAGS_burst_pod_memory +
+                           ": want positive quantities");
+  }
+  const int64_t per_node = std::min<int64_t>(
+      {4000 / *cpu, (int64_t{16} << 30) / *memory, int64_t{110}});
+  if (per_node == 0) {
+    return Status::Invalid("a burst pod fits no 4-cpu, 16Gi node");
+  }
+  return static_cast<int>((FLAGS_burst_pods + per_node - 1) / per_node);
 }
 
 struct BurstTimes {
@@ -342,8 +488,10 @@ struct BurstTimes {
 constexpr auto kSettled = std::chrono::seconds(15);
 
 // Waits until group `burst` has a node and then until it stops growing;
-// adds both times, counted from `last_mark`, to `times`.
+// adds both times, counted from `last_mark`, to `times`. A group that stops
+// short of (or beyond) the `needed` nodes is an error.
 Status WaitForBurstNodes(const envtest::RealCluster& cluster, int burst,
+                         int needed,
                          std::chrono::steady_clock::time_point last_mark,
                          BurstTimes* times) {
   using Clock = std::chrono::steady_clock;
@@ -359,6 +507,12 @@ Status WaitForBurstNodes(const envtest::RealCluster& cluster, int burst,
       nodes = now_nodes;
       grown = Clock::now();
     } else if (nodes > 0 && Clock::now() - grown > kSettled) {
+      if (nodes != needed) {
+        return Status::Internal("group " + BurstGroup(burst) + " settled at " +
+                                std::to_string(nodes) + " nodes; its " +
+                                std::to_string(FLAGS_burst_pods) +
+                                " pods need " + std::to_string(needed));
+      }
       times->all_nodes.push_back(
           std::chrono::duration<double>(grown - last_mark).count());
       return Status::Ok();
@@ -380,6 +534,8 @@ Status WaitForBurstNodes(const envtest::RealCluster& cluster, int burst,
 Result<BurstTimes> RunBursts(const envtest::RealCluster& cluster, int first,
                              int count) {
   BurstTimes times;
+  Result<int> needed = NodesNeeded();
+  if (!needed.ok()) return needed.status();
   for (int burst = first; burst < first + count; ++burst) {
     Status status =
         ParallelFor(0, FLAGS_burst_pods - 1, FLAGS_writer_threads,
@@ -393,7 +549,7 @@ Result<BurstTimes> RunBursts(const envtest::RealCluster& cluster, int first,
         });
     if (!status.ok()) return status;
     const auto last_mark = std::chrono::steady_clock::now();
-    status = WaitForBurstNodes(cluster, burst, last_mark, &times);
+    status = WaitForBurstNodes(cluster, burst, *needed, last_mark, &times);
     if (!status.ok()) return status;
     times.marking.push_back(
         std::chrono::duration<double>(last_mark - start).count());
@@ -403,6 +559,12 @@ Result<BurstTimes> RunBursts(const envtest::RealCluster& cluster, int first,
                  BurstGroup(burst).c_str(), times.marking.back(),
                  times.first_node.back(), times.all_nodes.back(),
                  BurstGroupNodes(cluster, burst));
+    char line[256];
+    std::snprintf(line, sizeof(line), "burst\t%s\t%s\t%.3f\t%.3f\t%.3f\t%d",
+                  FLAGS_provider.c_str(), BurstGroup(burst).c_str(),
+                  times.marking.back(), times.first_node.back(),
+                  times.all_nodes.back(), *needed);
+    Raw(line);
   }
   return times;
 }
@@ -410,15 +572,16 @@ Result<BurstTimes> RunBursts(const envtest::RealCluster& cluster, int first,
 std::unique_ptr<e2e::Process> StartPropscaler(
     const std::string& kubeconfig, int port,
     const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {
-      "--mode=node-scale",
-      "--kubeconfig=" + kubeconfig,
-      std::string("--namespace=") + kNamespace,
-      "--cloud-provider=kwok",
-      std::string("--node-group-config=") + kGroups,
-      "--scan-interval=" + FLAGS_scan_interval,
-      "--healthz-port=" + std::to_string(port),
-      "--leader-elect=false"};
+  std::vector<std::string> args = {"--mode=node-scale",
+                                   "--kubeconfig=" + kubeconfig,
+                                   std::string("--namespace=") + kNamespace,
+                                   "--cloud-provider=" + FLAGS_provider,
+                                   "--scan-interval=" + FLAGS_scan_interval,
+                                   "--healthz-port=" + std::to_string(port),
+                                   "--leader-elect=false"};
+  if (!ClusterApi()) {
+    args.push_back(std::string("--node-group-config=") + kGroups);
+  }
   args.insert(args.end(), extra.begin(), extra.end());
   return std::make_unique<e2e::Process>(
       FLAGS_propscaler.empty() ? e2e::PropscalerBinary() : FLAGS_propscaler,
@@ -489,12 +652,35 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
       Percentile(unbatched->first_node, 1.0),
       Percentile(unbatched->all_nodes, 1.0), FLAGS_scan_interval.c_str(),
       Percentile(batched->marking, 0.5));
+  const double p50 = Percentile(batched->all_nodes, 0.5);
+  if (p50 > FLAGS_burst_target_seconds) {
+    std::printf(
+        "FAILED: the p50 to the last node, %.2fs, is over the "
+        "target of %.2fs (--burst_target_seconds)\n",
+        p50, FLAGS_burst_target_seconds);
+    return 1;
+  }
   return 0;
+}
+
+// kube-apiserver's CPU seconds a minute over --server_rest_seconds.
+Result<double> ServerCpuAtRest(const envtest::RealCluster& cluster) {
+  Result<ProcStats> before = ReadProcStats(cluster.apiserver_pid());
+  if (!before.ok()) return before.status();
+  std::this_thread::sleep_for(std::chrono::seconds(FLAGS_server_rest_seconds));
+  Result<ProcStats> after = ReadProcStats(cluster.apiserver_pid());
+  if (!after.ok()) return after.status();
+  return (after->cpu_seconds - before->cpu_seconds) * 60 /
+         FLAGS_server_rest_seconds;
 }
 
 int Measure() {
   e2e::TempDir dir;
   Cluster cluster;
+  if (ClusterApi() && FLAGS_server != "real") {
+    std::cerr << "--provider=clusterapi needs --server=real\n";
+    return 1;
+  }
   Status status = FLAGS_server == "real" ? StartReal(&cluster, &dir)
                   : FLAGS_server == "simulated"
                       ? StartSimulated(&cluster, &dir)
@@ -513,6 +699,17 @@ int Measure() {
       return 1;
     }
     server_list_seconds = *listed;
+  }
+  // The server's CPU before propscaler starts: what it spends on its own.
+  double server_cpu_alone = 0;
+  if (FLAGS_server_rest_seconds > 0 && cluster.real) {
+    Result<double> alone = ServerCpuAtRest(*cluster.real);
+    if (!alone.ok()) {
+      std::cerr << "kube-apiserver's CPU: " << alone.status().message() << "\n";
+      return 1;
+    }
+    server_cpu_alone = *alone;
+    Raw("server_cpu_per_minute_alone\t" + std::to_string(server_cpu_alone));
   }
   size_t pod_bytes = 0;
   for (int i = 0; i < FLAGS_pods; ++i) pod_bytes += MakePod(i).json.size();
@@ -582,6 +779,23 @@ int Measure() {
       loops > 0 ? (rest_end.seconds - rest_start.seconds) * 1000 / loops : 0.0,
       loops);
   std::fflush(stdout);
+  if (FLAGS_server_rest_seconds > 0 && cluster.real) {
+    Result<double> server_cpu = ServerCpuAtRest(*cluster.real);
+    if (!server_cpu.ok()) {
+      std::cerr << "kube-apiserver's CPU: " << server_cpu.status().message()
+                << "\n";
+      return 1;
+    }
+    std::printf(
+        "kube-apiserver's CPU while propscaler rests: %.2f s a minute "
+        "(over %d s, --scan-interval=%s, --provider=%s); before propscaler "
+        "started: %.2f s a minute\n",
+        *server_cpu, FLAGS_server_rest_seconds, FLAGS_scan_interval.c_str(),
+        FLAGS_provider.c_str(), server_cpu_alone);
+    Raw("server_cpu_per_minute\t" + FLAGS_provider + "\t" +
+        FLAGS_scan_interval + "\t" + std::to_string(*server_cpu));
+    std::fflush(stdout);
+  }
   if (FLAGS_bursts > 0 && cluster.real) {
     return MeasureBursts(cluster, std::move(propscaler), port);
   }

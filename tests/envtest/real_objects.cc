@@ -462,7 +462,8 @@ Status CreateUntriedPod(const RealCluster& cluster, const std::string& ns,
                  "\"automountServiceAccountToken\":false,\"containers\":[{"
                  "\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.9\","
                  "\"resources\":{\"requests\":{\"cpu\":" +
-                 Quoted(cpu) + ",\"memory\":\"256Mi\"}}}]" +
+                 Quoted(cpu) + ",\"memory\":" + Quoted(extras.memory) +
+                 "}}}]" +
                  (extras.spec.empty() ? "" : "," + extras.spec) + "}}")
       .status();
 }

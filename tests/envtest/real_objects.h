@@ -102,6 +102,7 @@ Status DeleteConfigMap(const RealCluster& cluster, const std::string& ns,
 struct PodExtras {
   std::string labels;
   std::string spec;
+  std::string memory = "256Mi";  // its memory request
 };
 // A ReplicaSet-owned pod requesting `cpu`, marked Unschedulable by "the
 // scheduler" (its status written through /status, as the scheduler does).
