@@ -34,7 +34,7 @@ bool Older(std::string_view incoming, std::string_view held) {
 kube::ReflectorSink<kube::ClusterApiObject> ClusterApiObjects::Sink(Kind kind) {
   kube::ReflectorSink<kube::ClusterApiObject> sink;
   sink.replace = [this, kind](std::vector<kube::ClusterApiObject> objects) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(&mutex_);
     Collection& collection = collections_[kind];
     collection.items.clear();
     for (kube::ClusterApiObject& object : objects) {
@@ -48,7 +48,7 @@ kube::ReflectorSink<kube::ClusterApiObject> ClusterApiObjects::Sink(Kind kind) {
     Upsert(kind, object);
   };
   sink.remove = [this, kind](const kube::ClusterApiObject& object) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(&mutex_);
     collections_[kind].items.erase(KeyOf(object));
     ++version_;
   };
@@ -57,7 +57,7 @@ kube::ReflectorSink<kube::ClusterApiObject> ClusterApiObjects::Sink(Kind kind) {
 
 void ClusterApiObjects::Upsert(Kind kind,
                                const kube::ClusterApiObject& object) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   auto [held, added] =
       collections_[kind].items.try_emplace(KeyOf(object), object);
   if (!added) {
@@ -70,7 +70,7 @@ void ClusterApiObjects::Upsert(Kind kind,
 void ClusterApiObjects::WroteReplicas(Kind kind, const std::string& ns,
                                       const std::string& name, int64_t replicas,
                                       const std::string& resource_version) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   auto held = collections_[kind].items.find(ns + "/" + name);
   if (held == collections_[kind].items.end() ||
       Older(resource_version, held->second.resource_version)) {
@@ -82,7 +82,7 @@ void ClusterApiObjects::WroteReplicas(Kind kind, const std::string& ns,
 }
 
 bool ClusterApiObjects::Synced() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   for (const Collection& collection : collections_) {
     if (!collection.synced) return false;
   }
@@ -90,13 +90,13 @@ bool ClusterApiObjects::Synced() const {
 }
 
 uint64_t ClusterApiObjects::Version() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   return version_;
 }
 
 std::vector<kube::ClusterApiObject> ClusterApiObjects::Objects(
     Kind kind) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   std::vector<kube::ClusterApiObject> out;
   out.reserve(collections_[kind].items.size());
   for (const auto& [key, object] : collections_[kind].items) {
@@ -107,14 +107,14 @@ std::vector<kube::ClusterApiObject> ClusterApiObjects::Objects(
 
 std::optional<kube::ClusterApiObject> ClusterApiObjects::Find(
     Kind kind, const std::string& ns, const std::string& name) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   auto found = collections_[kind].items.find(ns + "/" + name);
   if (found == collections_[kind].items.end()) return std::nullopt;
   return found->second;
 }
 
 std::vector<std::string> ClusterApiObjects::NotListed() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(&mutex_);
   std::vector<std::string> out;
   for (int kind = 0; kind < kKinds; ++kind) {
     if (!collections_[kind].synced) out.push_back(kResources[kind]);

@@ -11,12 +11,12 @@
 #include <array>
 #include <cstdint>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/mutex.h"
 #include "kube/cluster_api.h"
 #include "kube/reflector.h"
 
@@ -32,30 +32,32 @@ class ClusterApiObjects {
   kube::ReflectorSink<kube::ClusterApiObject> Sink(Kind kind);
 
   // Every kind was listed at least once.
-  bool Synced() const;
+  bool Synced() const EXCLUDES(mutex_);
   // Changes whenever any object does.
-  uint64_t Version() const;
-  std::vector<kube::ClusterApiObject> Objects(Kind kind) const;
+  uint64_t Version() const EXCLUDES(mutex_);
+  std::vector<kube::ClusterApiObject> Objects(Kind kind) const EXCLUDES(mutex_);
   std::optional<kube::ClusterApiObject> Find(Kind kind, const std::string& ns,
-                                             const std::string& name) const;
+                                             const std::string& name) const
+      EXCLUDES(mutex_);
   // Resources not listed yet, for the wait's message.
-  std::vector<std::string> NotListed() const;
+  std::vector<std::string> NotListed() const EXCLUDES(mutex_);
 
   // The provider's own write of an object's replicas, which made it
   // `resource_version`: held until the watch brings a newer version.
   void WroteReplicas(Kind kind, const std::string& ns, const std::string& name,
-                     int64_t replicas, const std::string& resource_version);
+                     int64_t replicas, const std::string& resource_version)
+      EXCLUDES(mutex_);
 
  private:
   struct Collection {
     std::map<std::string, kube::ClusterApiObject> items;  // by ns/name
     bool synced = false;
   };
-  void Upsert(Kind kind, const kube::ClusterApiObject& object);
+  void Upsert(Kind kind, const kube::ClusterApiObject& object) EXCLUDES(mutex_);
 
-  mutable std::mutex mutex_;
-  std::array<Collection, kKinds> collections_;
-  uint64_t version_ = 0;
+  mutable Mutex mutex_;
+  std::array<Collection, kKinds> collections_ GUARDED_BY(mutex_);
+  uint64_t version_ GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace propscaler::nodescale
