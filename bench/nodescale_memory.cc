@@ -30,6 +30,8 @@
 #include <cstdlib>
 #include <future>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -663,15 +665,66 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
   return 0;
 }
 
-// kube-apiserver's CPU seconds a minute over --server_rest_seconds.
-Result<double> ServerCpuAtRest(const envtest::RealCluster& cluster) {
+// The requests kube-apiserver has served, by verb ("LIST", "WATCH", ...),
+// from its apiserver_request_total counters.
+Result<std::map<std::string, double>> ServedRequests(
+    const envtest::RealCluster& cluster) {
+  kube::HttpRequest request;
+  request.path = "/metrics";
+  request.accept = "text/plain";
+  Result<kube::HttpResponse> response = cluster.admin_http().Do(request);
+  if (!response.ok()) return response.status();
+  std::map<std::string, double> by_verb;
+  std::istringstream lines(response->body);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.starts_with("apiserver_request_total{")) continue;
+    const size_t verb = line.find("verb=\"");
+    const size_t space = line.rfind(' ');
+    if (verb == std::string::npos || space == std::string::npos) continue;
+    const size_t end = line.find('"', verb + 6);
+    by_verb[line.substr(verb + 6, end - verb - 6)] +=
+        std::strtod(line.c_str() + space + 1, nullptr);
+  }
+  return by_verb;
+}
+
+// What kube-apiserver spent over --server_rest_seconds: CPU seconds a
+// minute, and the requests it served a minute by verb.
+struct ServerAtRest {
+  double cpu_per_minute = 0;
+  std::map<std::string, double> requests_per_minute;
+};
+Result<ServerAtRest> ServerCpuAtRest(const envtest::RealCluster& cluster) {
+  Result<std::map<std::string, double>> served = ServedRequests(cluster);
+  if (!served.ok()) return served.status();
   Result<ProcStats> before = ReadProcStats(cluster.apiserver_pid());
   if (!before.ok()) return before.status();
   std::this_thread::sleep_for(std::chrono::seconds(FLAGS_server_rest_seconds));
   Result<ProcStats> after = ReadProcStats(cluster.apiserver_pid());
   if (!after.ok()) return after.status();
-  return (after->cpu_seconds - before->cpu_seconds) * 60 /
-         FLAGS_server_rest_seconds;
+  Result<std::map<std::string, double>> served_after = ServedRequests(cluster);
+  if (!served_after.ok()) return served_after.status();
+  ServerAtRest rest;
+  const double minutes = FLAGS_server_rest_seconds / 60.0;
+  rest.cpu_per_minute = (after->cpu_seconds - before->cpu_seconds) / minutes;
+  for (const auto& [verb, count] : *served_after) {
+    // The two /metrics reads themselves are not the rest's.
+    const double own = verb == "GET" ? 1 : 0;
+    rest.requests_per_minute[verb] = (count - (*served)[verb] - own) / minutes;
+  }
+  return rest;
+}
+
+std::string RequestsText(const ServerAtRest& rest) {
+  std::string text;
+  for (const auto& [verb, per_minute] : rest.requests_per_minute) {
+    if (per_minute <= 0) continue;
+    char item[64];
+    std::snprintf(item, sizeof(item), "%s%s %.1f", text.empty() ? "" : ", ",
+                  verb.c_str(), per_minute);
+    text += item;
+  }
+  return text.empty() ? "none" : text;
 }
 
 int Measure() {
@@ -701,15 +754,16 @@ int Measure() {
     server_list_seconds = *listed;
   }
   // The server's CPU before propscaler starts: what it spends on its own.
-  double server_cpu_alone = 0;
+  ServerAtRest server_alone;
   if (FLAGS_server_rest_seconds > 0 && cluster.real) {
-    Result<double> alone = ServerCpuAtRest(*cluster.real);
+    Result<ServerAtRest> alone = ServerCpuAtRest(*cluster.real);
     if (!alone.ok()) {
       std::cerr << "kube-apiserver's CPU: " << alone.status().message() << "\n";
       return 1;
     }
-    server_cpu_alone = *alone;
-    Raw("server_cpu_per_minute_alone\t" + std::to_string(server_cpu_alone));
+    server_alone = *alone;
+    Raw("server_alone\t" + std::to_string(server_alone.cpu_per_minute) + "\t" +
+        RequestsText(server_alone));
   }
   size_t pod_bytes = 0;
   for (int i = 0; i < FLAGS_pods; ++i) pod_bytes += MakePod(i).json.size();
@@ -780,20 +834,24 @@ int Measure() {
       loops);
   std::fflush(stdout);
   if (FLAGS_server_rest_seconds > 0 && cluster.real) {
-    Result<double> server_cpu = ServerCpuAtRest(*cluster.real);
-    if (!server_cpu.ok()) {
-      std::cerr << "kube-apiserver's CPU: " << server_cpu.status().message()
+    Result<ServerAtRest> server = ServerCpuAtRest(*cluster.real);
+    if (!server.ok()) {
+      std::cerr << "kube-apiserver's CPU: " << server.status().message()
                 << "\n";
       return 1;
     }
     std::printf(
-        "kube-apiserver's CPU while propscaler rests: %.2f s a minute "
-        "(over %d s, --scan-interval=%s, --provider=%s); before propscaler "
-        "started: %.2f s a minute\n",
-        *server_cpu, FLAGS_server_rest_seconds, FLAGS_scan_interval.c_str(),
-        FLAGS_provider.c_str(), server_cpu_alone);
-    Raw("server_cpu_per_minute\t" + FLAGS_provider + "\t" +
-        FLAGS_scan_interval + "\t" + std::to_string(*server_cpu));
+        "kube-apiserver while propscaler rests (over %d s, "
+        "--scan-interval=%s, --provider=%s): %.2f s of CPU a minute, "
+        "requests a minute: %s; before propscaler started: %.2f s, "
+        "requests: %s\n",
+        FLAGS_server_rest_seconds, FLAGS_scan_interval.c_str(),
+        FLAGS_provider.c_str(), server->cpu_per_minute,
+        RequestsText(*server).c_str(), server_alone.cpu_per_minute,
+        RequestsText(server_alone).c_str());
+    Raw("server_with_propscaler\t" + FLAGS_provider + "\t" +
+        FLAGS_scan_interval + "\t" + std::to_string(server->cpu_per_minute) +
+        "\t" + RequestsText(*server));
     std::fflush(stdout);
   }
   if (FLAGS_bursts > 0 && cluster.real) {
