@@ -462,8 +462,7 @@ Status CreateUntriedPod(const RealCluster& cluster, const std::string& ns,
                  "\"automountServiceAccountToken\":false,\"containers\":[{"
                  "\"name\":\"c\",\"image\":\"registry.k8s.io/pause:3.9\","
                  "\"resources\":{\"requests\":{\"cpu\":" +
-                 Quoted(cpu) + ",\"memory\":" + Quoted(extras.memory) +
-                 "}}}]" +
+                 Quoted(cpu) + ",\"memory\":" + Quoted(extras.memory) + "}}}]" +
                  (extras.spec.empty() ? "" : "," + extras.spec) + "}}")
       .status();
 }
