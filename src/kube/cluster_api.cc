@@ -61,14 +61,6 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
 
 }  // namespace
 
-Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
-    std::string_view body) {
-  Result<ListPage<ClusterApiObject>> page =
-      DecodeJsonList<ClusterApiObject>(body, &DecodeItem, "cluster api list");
-  if (!page.ok()) return page.status();
-  return std::move(page->items);
-}
-
 ListWatchCodec<ClusterApiObject> ClusterApiCodec() {
   return {[](std::string_view body) {
             return DecodeJsonList<ClusterApiObject>(body, &DecodeItem,

@@ -29,10 +29,8 @@ struct ClusterApiObject {
   std::string resource_version;
 };
 
-// A list of any of the three kinds. Items without metadata are skipped.
-Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
-    std::string_view body);
-// Lists and watch events of any of the three kinds.
+// Lists and watch events of any of the three kinds. List items without
+// metadata are skipped.
 ListWatchCodec<ClusterApiObject> ClusterApiCodec();
 
 // A merge patch that sets one annotation to `value`, or removes it when

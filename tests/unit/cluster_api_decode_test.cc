@@ -5,11 +5,20 @@
 namespace propscaler::kube {
 namespace {
 
+// A list body's items, as the watch's list decodes them.
+Result<std::vector<ClusterApiObject>> DecodeClusterApiList(
+    std::string_view body) {
+  Result<ListPage<ClusterApiObject>> page = ClusterApiCodec().decode_list(body);
+  if (!page.ok()) return page.status();
+  return std::move(page->items);
+}
+
 TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
   Result<std::vector<ClusterApiObject>> objects = DecodeClusterApiList(R"({
     "kind": "MachineSetList",
     "items": [
       {"metadata": {"namespace": "capi", "name": "ms-1",
+                    "resourceVersion": "42",
                     "labels": {"cluster.x-k8s.io/deployment-name": "md"},
                     "annotations": {"a": "1", "n": 2},
                     "ownerReferences": [{"kind": "MachineDeployment",
@@ -28,6 +37,7 @@ TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
   EXPECT_EQ(first.owner_kinds, std::vector<std::string>{"MachineDeployment"});
   EXPECT_EQ(first.replicas, 3);
   EXPECT_EQ(first.provider_id, "aws:///z/i-1");
+  EXPECT_EQ(first.resource_version, "42");
   EXPECT_EQ((*objects)[1].name, "bare");
   EXPECT_FALSE((*objects)[1].replicas.has_value());
 }
@@ -39,6 +49,18 @@ TEST(ClusterApiDecodeTest, NotAJsonObjectIsAnError) {
       DecodeClusterApiList(R"({"items": null})");
   ASSERT_TRUE(none.ok());
   EXPECT_TRUE(none->empty());
+}
+
+TEST(ClusterApiDecodeTest, WatchEventCarriesTheObject) {
+  Result<WatchEvent<ClusterApiObject>> event = ClusterApiCodec().decode_event(
+      R"({"type":"MODIFIED","object":{"metadata":{"namespace":"capi",)"
+      R"("name":"md","resourceVersion":"7"},"spec":{"replicas":4}}})");
+  ASSERT_TRUE(event.ok()) << event.status().message();
+  EXPECT_EQ(event->type, WatchEventType::kModified);
+  ASSERT_TRUE(event->object.has_value());
+  EXPECT_EQ(event->object->name, "md");
+  EXPECT_EQ(event->object->resource_version, "7");
+  EXPECT_EQ(event->object->replicas, 4);
 }
 
 TEST(ClusterApiDecodeTest, AnnotationPatchSetsOrRemovesOneKey) {
