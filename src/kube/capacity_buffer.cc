@@ -120,7 +120,10 @@ Result<BufferChunk> ChunkFromTemplate(const Value& owner, const char* name,
   rapidjson::Document pod;
   auto& alloc = pod.GetAllocator();
   pod.CopyFrom(*template_, alloc);
-  if (Member(pod, "metadata") == nullptr) {
+  const Value* metadata_in = nullptr;
+  PS_ASSIGN_OR_RETURN(metadata_in,
+                      ObjectAt(pod, "metadata", Join(path, name)));
+  if (metadata_in == nullptr) {
     pod.RemoveMember("metadata");
     pod.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), alloc);
   }

@@ -84,6 +84,16 @@ TEST(CapacityBufferTest, WorkloadChunkDefaultsReplicasToOne) {
   EXPECT_EQ(chunk->pod.requests.cpu_millis, 500);
 }
 
+// Found by fuzz_capacity_buffer: a metadata that is not an object aborted.
+TEST(CapacityBufferTest, TemplateMetadataThatIsNotAnObjectIsRefusedByName) {
+  Result<BufferChunk> chunk =
+      DecodePodTemplateChunk(R"({"template":{"metadata":"app"}})");
+  ASSERT_FALSE(chunk.ok());
+  EXPECT_NE(chunk.status().message().find("PodTemplate.template.metadata"),
+            std::string::npos)
+      << chunk.status().message();
+}
+
 TEST(CapacityBufferTest, StatusPatchKeepsTransitionTimesAndOthersConditions) {
   CapacityBuffer b;
   b.resource_version = "7";
