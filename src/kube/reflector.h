@@ -118,6 +118,7 @@ class Reflector {
   void Run(StopSignal* stop, bool resume = false) {
     forbidden_ = false;
     Backoff backoff(kInitialBackoff, kMaxBackoff);
+    bool failing = false;  // the last attempt failed (not refused)
     bool listed = resume && listed_when_stopped_;
     listed_when_stopped_ = false;
     while (!stop->stopped()) {
@@ -142,9 +143,11 @@ class Reflector {
           stop_when_forbidden_) {
         SetLastError(status);
         listed_when_stopped_ = listed;
+        refused_after_failure_ = failing;
         forbidden_ = true;
         return;
       }
+      failing = !status.ok();
       if (status.ok()) {
         listed = true;
         backoff.Reset();
@@ -167,10 +170,11 @@ class Reflector {
   // cache is still filling after a restart, a role granted later). Returns
   // when `on_forbidden` answers false (the owner has given up).
   //
-  // A refusal after a watch was accepted before is most likely a server
-  // whose RBAC cache is still filling after a restart: it is tried again
-  // within seconds (1, 2, 4 ... 32 s), resuming the watch where it was, and
-  // the owner is told only when those retries are refused too.
+  // A refusal after a watch was accepted before, or right after the server
+  // could not be reached, is most likely a server whose RBAC cache is still
+  // filling after a restart: it is tried again within seconds (1, 2, 4 ...
+  // 32 s), resuming the watch where it was, and the owner is told only when
+  // those retries are refused too.
   void RunRetryingWhenForbidden(
       StopSignal* stop,
       const std::function<bool(const Status& refused)>& on_forbidden) {
@@ -178,15 +182,18 @@ class Reflector {
     int quick = 0;
     int opened = watches_opened_;
     bool fell_back = false;
+    bool after_outage = false;  // refused since the server came back
     Run(stop);
     while (forbidden() && !stop->stopped()) {
       if (watches_opened_ > opened) {  // allowed again meanwhile
         quick = 0;
         fell_back = false;
+        after_outage = false;
       }
       opened = watches_opened_;
-      const bool transient =
-          watches_opened_ > 0 && quick < kQuickForbiddenRetries;
+      after_outage = after_outage || refused_after_failure_;
+      const bool transient = (watches_opened_ > 0 || after_outage) &&
+                             quick < kQuickForbiddenRetries;
       if (!transient) {
         if (!on_forbidden(LastError())) break;
         fell_back = true;
@@ -363,6 +370,8 @@ class Reflector {
   int restarts_ = 0;
   bool watch_list_ = true;  // until the server refuses one
   bool stop_when_forbidden_ = false;
+  // The last refusal came right after a failed attempt (a restart).
+  bool refused_after_failure_ = false;
   std::atomic<bool> forbidden_{false};
   mutable std::mutex error_mutex_;
   Status last_error_;

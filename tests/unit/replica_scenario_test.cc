@@ -326,6 +326,43 @@ TEST_F(ReplicaScenarioTest, RefusalsRightAfterARestartPassWithinSeconds) {
       << health_.LastCycle()->message();
 }
 
+// The same when the server went away before any watch was accepted (the
+// first list was, the watch could not reach the server): a refusal right
+// after the server could not be reached is a restart's too, tried again
+// within seconds, not after 5 minutes of lists by cycles.
+TEST_F(ReplicaScenarioTest, RefusalRightAfterAnOutagePassesWithinSeconds) {
+  std::atomic<int> phase = 0;  // 0: watches unreachable, 1: refused, 2: up
+  std::atomic<int> refused_watches = 0;
+  cluster_.SetFault([&phase, &refused_watches](std::string_view call) {
+    if (phase == 0 && call == "watch nodes") {
+      return Status::Unavailable("watch nodes: connection refused");
+    }
+    if (phase == 1) {
+      if (call == "watch nodes") ++refused_watches;
+      return Status(StatusCode::kPermissionDenied,
+                    std::string(call) + ": HTTP 403: RBAC cache filling");
+    }
+    return Status::Ok();
+  });
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(5));
+  ASSERT_EQ(Replicas(), 3);
+  phase = 1;
+  clock_.SleepFor(seconds(10));
+  phase = 2;
+  // Refused again on the quick retries (1, 2 s after the first), not only
+  // once.
+  EXPECT_GE(refused_watches, 3);
+  clock_.SleepFor(minutes(1));
+  const int64_t lists = Calls("list nodes");
+  AddNodes(4, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 4);
+  clock_.SleepFor(minutes(2));
+  // Watched: no cycle listed the nodes.
+  EXPECT_EQ(Calls("list nodes"), lists);
+}
+
 TEST_F(ReplicaScenarioTest, HoldsReplicasThroughAnOutageAndRecovers) {
   StartWith(2, 1);
   clock_.SleepFor(seconds(1));
