@@ -76,6 +76,10 @@ DEFINE_string(new_pod_scale_up_delay, "0s",
               "node-scale: ignore unschedulable pods younger than this.");
 DEFINE_int64(max_nodes_per_scaleup, 1000,
              "node-scale: most nodes one scale-up adds.");
+DEFINE_string(max_failing_time, "",
+              "node-scale: /healthz answers 500 once a watch the loop reads "
+              "(nodes, pods, ...) has failed this long; empty: the loop's "
+              "stall limit, the longer of 2m and 5 x --scan-interval.");
 DEFINE_string(initial_node_group_backoff_duration, "5m",
               "node-scale: first backoff of a failed group.");
 DEFINE_string(max_node_group_backoff_duration, "30m",
@@ -212,6 +216,14 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"batch_max_duration", loop.batch.max},
   });
   if (!positive.ok()) return positive;
+  if (!FLAGS_max_failing_time.empty()) {
+    Duration limit{};
+    Status parsed = ParseDurationFlags({{"max_failing_time", &limit}});
+    if (parsed.ok())
+      parsed = CheckPositiveDurations({{"max_failing_time", limit}});
+    if (!parsed.ok()) return parsed;
+    s.max_failing_time = limit;
+  }
   if (loop.batch.idle > loop.batch.max) {
     return Status::Invalid(
         "--batch-idle-duration must not be longer than "

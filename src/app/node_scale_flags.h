@@ -4,6 +4,7 @@
 #ifndef PROPSCALER_APP_NODE_SCALE_FLAGS_H_
 #define PROPSCALER_APP_NODE_SCALE_FLAGS_H_
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -17,6 +18,9 @@ struct NodeScaleSettings {
   std::string cloud_provider;
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
+  // --max-failing-time: how long the watches may fail before /healthz
+  // does; empty: the health state's stall limit.
+  std::optional<Duration> max_failing_time;
 };
 
 // From the flags; `ns` is the namespace already resolved (may be set

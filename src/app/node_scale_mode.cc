@@ -22,6 +22,7 @@
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
+#include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
 #include "server/status_page.h"
@@ -180,36 +181,48 @@ int RunNodeScaleMode() {
     };
   }
   Leadership leadership(&api, &clock, *election);
-  const std::function<bool()> may_act = leadership.MayActFunction();
+  // --once acts without electing (it ignores --leader-elect).
+  const std::function<bool()> may_act =
+      FLAGS_once ? std::function<bool()>([] { return true; })
+                 : leadership.MayActFunction();
   std::unique_ptr<nodescale::Provider> provider = MakeProvider(
       &api, &clock, *settings, &cluster_api_objects, node_groups.get());
   nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
                                 &clock, settings->loop, may_act);
 
+  runtime::WatchSet watches;
+  watches.Add(&pods);
+  watches.Add(&nodes);
+  watches.Add(&pdbs);
+  if (buffers) watches.Add(&*buffers);
+  for (auto& watch : cluster_api_watches) watches.Add(watch.get());
+  if (node_groups) watches.Add(node_groups.get());
+  if (priorities) watches.Add(priorities.get());
+  // As Cluster Autoscaler's /health-check past --max-failing-time: a process
+  // whose watches keep failing is restarted by its liveness probe.
+  session.health.FailWhenStaleFor(
+      settings->max_failing_time.value_or(session.health.stall_after()));
+
   return RunLoop(clock, &session.health,
-                 {.run =
+                 {.once = [&]() -> Status {
+                    if (Status listed = watches.ListOnce(); !listed.ok()) {
+                      return listed;
+                    }
+                    if (Status ready = loop.ReadyToIterate(); !ready.ok()) {
+                      return ready;
+                    }
+                    return loop.RunOnce();
+                  },
+                  .run =
                       [&](StopSignal* stop) {
-                        pods.Start(stop);
-                        nodes.Start(stop);
-                        pdbs.Start(stop);
-                        if (buffers) buffers->Start(stop);
-                        for (auto& watch : cluster_api_watches) {
-                          watch->Start(stop);
-                        }
-                        if (node_groups) node_groups->Start(stop);
-                        if (priorities) priorities->Start(stop);
+                        watches.Start(stop);
                         nodescale::RunEveryScanInterval(
                             &loop, &pending, may_act,
+                            [&watches] { return watches.Staleness(); },
                             settings->loop.scan_interval, &session.health,
                             stop);
                         stop->Stop();
-                        pods.Join();
-                        nodes.Join();
-                        pdbs.Join();
-                        if (buffers) buffers->Join();
-                        for (auto& watch : cluster_api_watches) watch->Join();
-                        if (node_groups) node_groups->Join();
-                        if (priorities) priorities->Join();
+                        watches.Join();
                         return 0;
                       },
                   .status_page =

@@ -1,5 +1,6 @@
 // What /healthz and /last-poll report: whether the control loop is still
-// turning, and how its last cycle ended. Written by the loop, read by the
+// turning (and, where the mode asks, whether what it reads has been stale
+// too long), and how its last cycle ended. Written by the loop, read by the
 // HTTP server's threads.
 #ifndef PROPSCALER_COMMON_HEALTH_STATE_H_
 #define PROPSCALER_COMMON_HEALTH_STATE_H_
@@ -30,10 +31,42 @@ class HealthState {
     last_cycle_ = status;
   }
 
-  bool LoopAlive() const {
+  // Told every turn whether what the loop reads may be stale (OK, or a
+  // watch's failure).
+  void StalenessReported(const Status& staleness) {
     const TimePoint now = clock_->Now();
     std::lock_guard<std::mutex> lock(mutex_);
-    return last_beat_.has_value() && now - *last_beat_ < stall_after_;
+    if (staleness.ok()) {
+      stale_since_.reset();
+    } else if (!stale_since_.has_value()) {
+      stale_since_ = now;
+    }
+    staleness_ = staleness;
+  }
+  // From now on, staleness that lasts `limit` fails /healthz too (node-scale
+  // mode: a process whose watches keep failing is restarted).
+  void FailWhenStaleFor(Duration limit) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stale_limit_ = limit;
+  }
+  Duration stall_after() const { return stall_after_; }
+
+  bool LoopAlive() const { return !Unhealthy().has_value(); }
+  // Empty while healthy; else why /healthz fails.
+  std::optional<std::string> Unhealthy() const {
+    const TimePoint now = clock_->Now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!last_beat_.has_value() || now - *last_beat_ >= stall_after_) {
+      return "control loop stalled";
+    }
+    if (stale_limit_.has_value() && stale_since_.has_value() &&
+        now - *stale_since_ >= *stale_limit_) {
+      const auto seconds =
+          std::chrono::duration_cast<std::chrono::seconds>(now - *stale_since_);
+      return "stale for " + std::to_string(seconds.count()) +
+             " s: " + staleness_.message();
+    }
+    return std::nullopt;
   }
   // Empty before the first cycle ends.
   std::optional<Status> LastCycle() const {
@@ -47,6 +80,9 @@ class HealthState {
   mutable std::mutex mutex_;
   std::optional<TimePoint> last_beat_;
   std::optional<Status> last_cycle_;
+  std::optional<Duration> stale_limit_;
+  std::optional<TimePoint> stale_since_;
+  Status staleness_;
 };
 
 }  // namespace propscaler

@@ -150,8 +150,9 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
       // leader's to write.
       if (!MayAct(hooks)) status = Status::Ok();
     }
-    status = JoinErrors(
-        {status, hooks.staleness ? hooks.staleness() : Status::Ok()});
+    const Status staleness = hooks.staleness ? hooks.staleness() : Status();
+    health_->StalenessReported(staleness);
+    status = JoinErrors({status, staleness});
     health_->CycleFinished(status);
     CountOutcome(clock_->Now(), status);
     if (hooks.finished) hooks.finished(start, status);

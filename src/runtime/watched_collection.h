@@ -80,10 +80,13 @@ class WatchedCollection {
     SetPollError(status);
     return status;
   }
-  // One list into the sink's `replace`, from a source of its own.
+  // One list into the sink (its `replace`, or its `stage` and `commit`),
+  // from a source of its own.
   Status ListOnce() {
-    kube::Reflector<T> once(make_source_(), {sink_.replace, nullptr, nullptr},
-                            options_.what);
+    kube::Reflector<T> once(
+        make_source_(),
+        {sink_.replace, nullptr, nullptr, sink_.stage, sink_.commit},
+        options_.what);
     return once.ListOnce();
   }
 

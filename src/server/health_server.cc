@@ -26,10 +26,9 @@ HealthServer::HealthServer(const HealthState* state,
   }
   server_->Get("/healthz",
                [this](const httplib::Request&, httplib::Response& response) {
-                 const bool alive = state_->LoopAlive();
-                 response.status = alive ? 200 : 500;
-                 response.set_content(alive ? "ok\n" : "control loop stalled\n",
-                                      "text/plain");
+                 const std::optional<std::string> why = state_->Unhealthy();
+                 response.status = why ? 500 : 200;
+                 response.set_content(why ? *why + "\n" : "ok\n", "text/plain");
                });
   server_->Get("/last-poll", [this](const httplib::Request&,
                                     httplib::Response& response) {

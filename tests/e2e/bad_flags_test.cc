@@ -134,6 +134,8 @@ TEST_F(BadFlagsTest, NodeScaleModeFlags) {
           {{"--scale-down-unneeded-time=abc"},
            "--scale-down-unneeded-time=abc"},
           {{"--max-node-provision-time=0s"}, "--max-node-provision-time=0s"},
+          {{"--max-failing-time=0s"}, "--max-failing-time=0s"},
+          {{"--max-failing-time=soon"}, "--max-failing-time=soon"},
           {{"--expander=bogus"}, "bogus"},
           {{"--expander=least-waste,bogus"}, "bogus"},
           {{"--expander="}, "--expander"},

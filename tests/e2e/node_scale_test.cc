@@ -33,6 +33,31 @@ TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
       seconds(5)));
 }
 
+// --once: one iteration on one list of each collection, then exit 0; the
+// scale-up is made (leader election is not waited for) and nothing runs on.
+TEST_F(NodeScaleTest, OnceRunsOneIterationAndExits) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  for (int i = 0; i < 3; ++i) CreatePod("web-" + std::to_string(i), "1500m");
+  auto propscaler = Start({"--once", "--leader-elect=true"});
+  const std::optional<int> code = propscaler->WaitForExit(seconds(20));
+  ASSERT_TRUE(code.has_value()) << propscaler->Report();
+  EXPECT_EQ(*code, 0) << propscaler->Report();
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 2u) << propscaler->Report();
+  EXPECT_EQ(CountEvents("default", "TriggeredScaleUp"), 3);
+}
+
+// A --once that cannot read the cluster exits 1, saying what failed.
+TEST_F(NodeScaleTest, OnceThatCannotListExitsOne) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  server_.Stop();
+  auto propscaler = Start({"--once"});
+  const std::optional<int> code = propscaler->WaitForExit(seconds(60));
+  ASSERT_TRUE(code.has_value()) << propscaler->Report();
+  EXPECT_EQ(*code, 1) << propscaler->Report();
+  EXPECT_NE(propscaler->Output().find("listing pods"), std::string::npos)
+      << propscaler->Report();
+}
+
 TEST_F(NodeScaleTest, MetricsReportPodsGroupsAndScaleUps) {
   PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
   for (int i = 0; i < 2; ++i) CreatePod("web-" + std::to_string(i), "1500m");

@@ -181,4 +181,10 @@ int FreePort() {
 
 std::string PropscalerBinary() { return PROPSCALER_BINARY; }
 
+httplib::Result HealthGet(int port, const std::string& path) {
+  httplib::Client client("127.0.0.1", port);
+  client.set_connection_timeout(std::chrono::seconds(2));
+  return client.Get(path.c_str());
+}
+
 }  // namespace propscaler::e2e

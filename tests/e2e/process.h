@@ -1,8 +1,10 @@
 // Runs the real propscaler binary for end-to-end tests: output to a log file
-// the test can read, exit codes, signals, and polling with deadlines.
+// the test can read, exit codes, signals, its health port, and polling with
+// deadlines.
 #ifndef PROPSCALER_TESTS_E2E_PROCESS_H_
 #define PROPSCALER_TESTS_E2E_PROCESS_H_
 
+#include <httplib.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -67,6 +69,9 @@ int CountOf(const std::string& haystack, const std::string& text);
 
 // A free TCP port on 127.0.0.1 (bound and released).
 int FreePort();
+
+// GET on propscaler's health port.
+httplib::Result HealthGet(int port, const std::string& path);
 
 // The path of the propscaler binary under test.
 std::string PropscalerBinary();

@@ -114,10 +114,4 @@ httplib::Result ReplicaClusterTest::ApiDelete(const std::string& path) {
   return client.Delete(path.c_str());
 }
 
-httplib::Result HealthGet(int port, const std::string& path) {
-  httplib::Client client("127.0.0.1", port);
-  client.set_connection_timeout(std::chrono::seconds(2));
-  return client.Get(path.c_str());
-}
-
 }  // namespace propscaler::e2e

@@ -27,9 +27,6 @@ std::string NodeJson(const std::string& name, const std::string& cpu,
                      bool ready = true, bool unschedulable = false,
                      const std::map<std::string, std::string>& labels = {});
 
-// GET on propscaler's health port.
-httplib::Result HealthGet(int port, const std::string& path);
-
 class ReplicaClusterTest : public ::testing::Test {
  protected:
   void SetUp() override;

@@ -219,6 +219,39 @@ TEST_F(NodeScaleRealServerTest, NodeGroupsConfigMapIsWatchedNotRead) {
   EXPECT_TRUE(NoKindRefusedMoreThanTwice());
 }
 
+// The API server goes away: once the watches have failed for
+// --max-failing-time, /healthz answers 500 saying so (a liveness probe
+// restarts the process, as Cluster Autoscaler's /health-check asks); with
+// the server back, the watches recover and /healthz answers 200 again.
+TEST_F(NodeScaleRealServerTest, HealthzFailsWhileTheWatchesFailPastTheLimit) {
+  const int port = e2e::FreePort();
+  auto propscaler =
+      StartWithToken(Args({"--leader-elect=false", "--max-failing-time=5s",
+                           "--healthz-port=" + std::to_string(port)}));
+  std::string body;
+  auto healthz_answers = [&](int want) {
+    httplib::Result result = e2e::HealthGet(port, "/healthz");
+    body = result ? result->body : "(no answer)";
+    return result && result->status == want;
+  };
+  ASSERT_TRUE(e2e::WaitUntil([&] { return healthz_answers(200); }, seconds(30)))
+      << body << "\n"
+      << propscaler->Output();
+  cluster().StopApiServer();
+  const bool failed =
+      e2e::WaitUntil([&] { return healthz_answers(500); }, seconds(60));
+  Status restarted = cluster().StartApiServer();
+  ASSERT_TRUE(restarted.ok()) << restarted.message();
+  ASSERT_TRUE(failed) << body << "\n" << propscaler->Output();
+  EXPECT_NE(body.find("stale for "), std::string::npos) << body;
+  EXPECT_NE(body.find("pods"), std::string::npos) << body;
+  EXPECT_NE(body.find("nodes"), std::string::npos) << body;
+  EXPECT_TRUE(e2e::WaitUntil([&] { return healthz_answers(200); }, seconds(60)))
+      << body << "\n"
+      << propscaler->Output();
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
+}
+
 // Two instances, one real Lease: only the holder scales; when it dies the
 // other takes the Lease and carries on.
 TEST_F(NodeScaleRealServerTest, LeaderElectionOnARealLease) {

@@ -253,8 +253,12 @@ void Stop(e2e::Process* process, std::chrono::seconds grace) {
 Status RealCluster::RestartApiServer() {
   // A graceful stop waits for open watches for up to a minute; after a few
   // seconds it is a crash, which is a restart too.
-  Stop(apiserver_.get(), std::chrono::seconds(3));
+  StopApiServer();
   return StartApiServer();
+}
+
+void RealCluster::StopApiServer() {
+  Stop(apiserver_.get(), std::chrono::seconds(3));
 }
 
 Status RealCluster::ReplaceServingCert(bool wait_until_served) {

@@ -55,6 +55,10 @@ class RealCluster {
   // it again on the same etcd and port: its watch cache starts afresh, as
   // after an upgrade or a crash.
   Status RestartApiServer();
+  // The two halves of a restart, with the server down in between: every
+  // request is refused (connection refused) until StartApiServer().
+  void StopApiServer();
+  Status StartApiServer();
 
   // Stops etcd (SIGTERM) and starts it again on the same data and port:
   // the API server loses it meanwhile, and keeps its watch cache.
@@ -85,7 +89,6 @@ class RealCluster {
   Status Unpack();
   Status MakeServiceAccountKeys();
   Status StartEtcd();
-  Status StartApiServer();
   Status WaitForReady(const std::string& what, std::chrono::seconds timeout,
                       const std::function<bool()>& ready);
 

@@ -34,6 +34,7 @@
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
 #include "nodescale/run/pending_pod_trigger.h"
+#include "runtime/cycle_driver.h"
 
 namespace propscaler {
 namespace {
@@ -95,8 +96,14 @@ struct NodeScaleInstance {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
     threads.push_back(clock->StartThread([this, options] {
-      nodescale::RunEveryScanInterval(&*loop, &pending, may_act,
-                                      options.scan_interval, &health, &stop);
+      nodescale::RunEveryScanInterval(
+          &*loop, &pending, may_act,
+          [this] {
+            return runtime::CycleDriver::JoinErrors(
+                {pods.LastError(), nodes.LastError(), pdbs.LastError(),
+                 buffers.LastError()});
+          },
+          options.scan_interval, &health, &stop);
     }));
   }
   ~NodeScaleInstance() { Stop(); }
@@ -1415,6 +1422,40 @@ TEST_F(NodeScaleScenarioTest, ClusterApiObjectsAreWatchedAndEditsFollowed) {
   EXPECT_EQ(*replicas, 2);
   EXPECT_EQ(Calls("update machinedeployments/scale"), 0);
   EXPECT_EQ(Calls("get machinedeployments/scale"), 0);
+}
+
+// Node-scale mode reports its watches to health: once the pod watch has
+// failed for the limit (2 minutes here), /healthz fails, naming it; before
+// that, and again once the watch recovers, it is healthy.
+TEST_F(NodeScaleScenarioTest, PodWatchFailingPastTheLimitFailsHealthz) {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  nodescale::LoopOptions options;
+  NodeScaleInstance* instance = Start(options);
+  instance->health.FailWhenStaleFor(minutes(2));
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(instance->health.Unhealthy(), std::nullopt);
+
+  std::atomic<bool> failing = true;
+  cluster_.SetFault([&failing](std::string_view call) {
+    return failing && (call == "list pods" || call == "watch pods")
+               ? Status::Unavailable("pods: injected")
+               : Status::Ok();
+  });
+  // The open watch runs to its timeout (at most 10 minutes), then fails.
+  SleepUntil([instance] { return !instance->pods.LastError().ok(); },
+             minutes(11));
+  ASSERT_FALSE(instance->pods.LastError().ok());
+  clock_.SleepFor(seconds(90));
+  EXPECT_EQ(instance->health.Unhealthy(), std::nullopt);
+  clock_.SleepFor(seconds(50));
+  std::optional<std::string> unhealthy = instance->health.Unhealthy();
+  ASSERT_TRUE(unhealthy.has_value());
+  EXPECT_NE(unhealthy->find("pods: injected"), std::string::npos) << *unhealthy;
+  EXPECT_NE(unhealthy->find("stale for "), std::string::npos) << *unhealthy;
+
+  failing = false;
+  clock_.SleepFor(seconds(30));
+  EXPECT_EQ(instance->health.Unhealthy(), std::nullopt);
 }
 
 // Cluster API scale-down: the empty node's Machine is marked for deletion,

@@ -10,6 +10,7 @@ constexpr char kBatchCause[] = "pending pods";
 
 void RunEveryScanInterval(NodeScaleLoop* loop, PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
+                          const std::function<Status()>& staleness,
                           Duration interval, HealthState* health,
                           StopSignal* stop) {
   runtime::CycleDriver driver(stop->clock(), health,
@@ -31,6 +32,7 @@ void RunEveryScanInterval(NodeScaleLoop* loop, PendingPodTrigger* pending,
                 << "iteration failed: " << status.message();
             return status;
           },
+      .staleness = staleness,
       // A follower watches and waits; its batch stays open until it leads.
       .may_act = may_act};
   if (pending != nullptr) {

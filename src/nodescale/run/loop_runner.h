@@ -18,8 +18,11 @@
 namespace propscaler::nodescale {
 
 // `pending` may be null: iterations on the scan interval alone.
+// `staleness`: OK, or why what the loop reads may be stale (its watches'
+// failures), told to `health` every turn.
 void RunEveryScanInterval(NodeScaleLoop* loop, PendingPodTrigger* pending,
                           const std::function<bool()>& may_act,
+                          const std::function<Status()>& staleness,
                           Duration interval, HealthState* health,
                           StopSignal* stop);
 
