@@ -22,10 +22,10 @@
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
+#include "nodescale/run/status_page.h"
 #include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
-#include "server/status_page.h"
 
 namespace propscaler {
 namespace {
@@ -227,8 +227,8 @@ int RunNodeScaleMode() {
                       },
                   .status_page =
                       [&loop, &leadership] {
-                        return RenderNodeScaleStatusPage(loop.LastReport(),
-                                                         leadership.View());
+                        return nodescale::RenderStatusPage(loop.LastReport(),
+                                                           leadership.View());
                       },
                   .start_lines = {"propscaler " PROPSCALER_VERSION
                                   " node-scale mode, provider " +

@@ -14,7 +14,7 @@
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
 #include "replicas/autoscaler.h"
-#include "server/status_page.h"
+#include "replicas/replica_status_page.h"
 
 // cluster-proportional-autoscaler's flags, spelled as it spells them.
 DEFINE_string(target, "",
@@ -94,8 +94,8 @@ int RunReplicaMode() {
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },
                   [&board, &clock, &leadership] {
-                    return RenderStatusPage(board.Snapshot(), clock.Now(),
-                                            leadership.View());
+                    return RenderReplicaStatusPage(
+                        board.Snapshot(), clock.Now(), leadership.View());
                   },
                   start_lines, leadership.elector()});
 }

@@ -14,8 +14,8 @@
 #include "kube/api.h"
 #include "kube/event_recorder.h"
 #include "kube/http_client.h"
-#include "server/status_page.h"
 #include "vertical/vertical_autoscaler.h"
+#include "vertical/vertical_status_page.h"
 
 // Shared with replica mode, which defines them.
 DECLARE_string(target);

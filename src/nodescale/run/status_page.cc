@@ -1,0 +1,54 @@
+#include "nodescale/run/status_page.h"
+
+#include <sstream>
+#include <vector>
+
+#include "common/markup_escape.h"
+#include "runtime/status_html.h"
+
+namespace propscaler::nodescale {
+
+std::string RenderStatusPage(const StatusReport& report,
+                             const std::optional<kube::LeaderView>& leader) {
+  std::ostringstream out;
+  runtime::RenderHead(out, "node-scale mode", report.time,
+                      report.health == "Healthy" ? "" : report.health, leader);
+  out << "<h2>Node groups</h2><table><tr><th>group</th><th>min</th>"
+         "<th>max</th><th>target</th><th>ready</th><th>upcoming</th>"
+         "<th>backed off until</th></tr>";
+  for (const GroupStatus& group : report.groups) {
+    out << "<tr><td>" << EscapeMarkup(group.name) << "</td>";
+    for (int64_t n :
+         {group.min, group.max, group.target, group.ready, group.upcoming}) {
+      out << "<td class=num>" << n << "</td>";
+    }
+    out << "<td>"
+        << (group.backoff_until.time_since_epoch().count() == 0
+                ? std::string("-")
+                : runtime::FormatPageTime(group.backoff_until))
+        << "</td></tr>";
+  }
+  out << "</table><p>last scale-up: " << EscapeMarkup(report.last_scale_up)
+      << "<br>last scale-down: " << EscapeMarkup(report.last_scale_down)
+      << "</p><h2>Disruption</h2>";
+  auto list = [&out](const char* title, const std::vector<std::string>& lines) {
+    out << "<h3>" << title << "</h3>";
+    if (lines.empty()) {
+      out << "<p>none</p>";
+      return;
+    }
+    out << "<ul>";
+    for (const std::string& line : lines) {
+      out << "<li>" << EscapeMarkup(line) << "</li>";
+    }
+    out << "</ul>";
+  };
+  list("Commands in flight", report.disruption_commands);
+  list("Candidates held back", report.disruption_blocked);
+  out << "<h2>CapacityBuffers</h2>";
+  list("Buffers", report.buffers);
+  runtime::RenderEnd(out);
+  return out.str();
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,104 @@
+#include "vertical/vertical_status_page.h"
+
+#include <sstream>
+
+#include "common/markup_escape.h"
+#include "common/quantity_format.h"
+#include "runtime/status_html.h"
+
+namespace propscaler {
+namespace {
+
+using runtime::Ago;
+using runtime::Card;
+using runtime::FormatPageTime;
+
+std::string CurrentValue(const VerticalStatus& status,
+                         const std::string& container, const std::string& side,
+                         const std::string& resource) {
+  for (const kube::ContainerResources& c : status.current) {
+    if (c.name != container) continue;
+    const kube::ResourceList& list = side == "limits" ? c.limits : c.requests;
+    auto it = list.find(resource);
+    return it == list.end() ? "(unset)" : it->second;
+  }
+  return "(no such container)";
+}
+
+void RenderComputed(std::ostringstream& out, const VerticalStatus& status) {
+  out << "<h2>Containers</h2><table><tr><th>container</th><th>resource</th>"
+         "<th>computed</th><th>current</th></tr>";
+  for (const auto& [container, computed] : status.computed) {
+    for (const auto& [side, values] :
+         {std::pair<std::string, const std::map<std::string, int64_t>*>{
+              "requests", &computed.requests},
+          {"limits", &computed.limits}}) {
+      for (const auto& [resource, millis] : *values) {
+        out << "<tr><td>" << EscapeMarkup(container) << "</td><td>" << side
+            << "." << EscapeMarkup(resource) << "</td><td class=num>"
+            << FormatMilliQuantity(millis, CpvaFormatOf(resource))
+            << "</td><td class=num>"
+            << EscapeMarkup(CurrentValue(status, container, side, resource))
+            << "</td></tr>";
+      }
+    }
+  }
+  out << "</table>";
+  for (const std::string& held : status.held) {
+    out << "<p>" << EscapeMarkup(held) << "</p>";
+  }
+}
+
+void RenderResizes(std::ostringstream& out, const VerticalStatus& status,
+                   std::chrono::system_clock::time_point now) {
+  out << "<h2>Last changes</h2>";
+  if (status.decisions.empty()) {
+    out << "<p>no change yet</p>";
+    return;
+  }
+  out << "<table><tr><th>time</th><th>changes</th><th>nodes</th>"
+         "<th>cores</th><th>cause</th></tr>";
+  for (const ResizeDecision& decision : status.decisions) {
+    std::string changes;
+    for (const ResourceChange& change : decision.changes) {
+      changes +=
+          (changes.empty() ? "" : "<br>") + EscapeMarkup(change.ToString());
+    }
+    out << "<tr><td>" << FormatPageTime(decision.time) << " ("
+        << Ago(decision.time, now) << ")</td><td>" << changes
+        << "</td><td class=num>" << decision.counts.nodes
+        << "</td><td class=num>" << decision.counts.cores << "</td><td>"
+        << EscapeMarkup(decision.cause) << "</td></tr>";
+  }
+  out << "</table>";
+}
+
+}  // namespace
+
+std::string RenderVerticalStatusPage(
+    const VerticalStatus& status, std::chrono::system_clock::time_point now,
+    const std::optional<kube::LeaderView>& leader) {
+  std::ostringstream out;
+  runtime::RenderHead(out,
+                      "vertical mode: " + EscapeMarkup(status.target) +
+                          " in namespace " + EscapeMarkup(status.namespace_),
+                      status.last_cycle, status.last_cycle_error, leader);
+  out << "<h2>Cluster</h2>";
+  Card(out, "nodes", status.counts.nodes);
+  Card(out, "cores", status.counts.cores);
+  out << "<p>counting " << EscapeMarkup(status.counting) << "</p>";
+  out << "<h2>Config in force</h2><p>from "
+      << EscapeMarkup(status.config_source) << "</p><pre>"
+      << EscapeMarkup(status.config_in_force.empty() ? "none yet"
+                                                     : status.config_in_force)
+      << "</pre>";
+  if (!status.config_error.empty()) {
+    out << "<p class=bad>" << EscapeMarkup(status.config_error) << "</p>";
+  }
+  RenderComputed(out, status);
+  RenderResizes(out, status, now);
+  runtime::RenderEnd(out);
+  return out.str();
+}
+
+}  // namespace propscaler
