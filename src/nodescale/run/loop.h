@@ -33,6 +33,7 @@
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/pending_batch.h"
 #include "nodescale/plan/provision_tracker.h"
+#include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_down_timers.h"
 #include "nodescale/plan/scale_up.h"
@@ -126,7 +127,7 @@ class NodeScaleLoop {
   void ScaleDown(Iteration* it);
   void UpdateCandidateTaints(const Iteration& it);
   // Hands the nodes to the removal queue as one set.
-  void RemoveNodes(const std::vector<const NodeRemoval*>& removals,
+  void RemoveNodes(const std::vector<RemovalQueue::Target>& targets,
                    bool all_or_nothing, Iteration* it);
   RemovalView RemovalViewOf(const Iteration& it, const SharedPods& pods) const;
   // The timers and the status take what the removal queue did.

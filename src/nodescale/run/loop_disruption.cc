@@ -265,19 +265,13 @@ void NodeScaleLoop::TrackReplacement(Iteration* it) {
 
 void NodeScaleLoop::RemoveForCommand(const DisruptionCommand& command,
                                      Iteration* it) {
-  std::vector<NodeRemoval> removals;
+  std::vector<RemovalQueue::Target> targets;
   for (const std::string& name : command.nodes) {
     const LiveNode* node = it->Node(name);
     if (node == nullptr) continue;
-    removals.push_back({name, it->group_of(node->state),
-                        command.reason == DisruptionReason::kEmpty
-                            ? NodeRemoval::Reason::kEmpty
-                            : NodeRemoval::Reason::kUnderutilized,
-                        0});
+    targets.push_back({name, it->group_of(node->state)});
   }
-  std::vector<const NodeRemoval*> pointers;
-  for (const NodeRemoval& removal : removals) pointers.push_back(&removal);
-  RemoveNodes(pointers, /*all_or_nothing=*/true, it);
+  RemoveNodes(targets, /*all_or_nothing=*/true, it);
 }
 
 }  // namespace propscaler::nodescale

@@ -2,8 +2,6 @@
 // the removal of the nodes due, through the removal queue.
 #include <glog/logging.h>
 
-#include <set>
-
 #include "common/metrics.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
@@ -14,44 +12,20 @@ namespace propscaler::nodescale {
 void NodeScaleLoop::ScaleDown(Iteration* it) {
   ScaleDownPlan plan =
       PlanScaleDown(it->snapshot, it->groups, options_.scale_down);
-  std::vector<std::string> unneeded;
-  for (const NodeRemoval& removal : plan.removals) {
-    unneeded.push_back(removal.node);
-  }
-  timers_.SetUnneeded(unneeded, it->now);
+  timers_.SetUnneeded(UnneededNodes(plan), it->now);
   UpdateCandidateTaints(*it);
-  if (removals_.Draining()) {
-    VLOG(1) << "scale-down: waiting for evicted pods to leave "
-            << removals_.FirstDraining();
+  RemovalChoice choice =
+      ChooseRemovals(plan, timers_, removals_.InFlight(),
+                     options_.max_empty_bulk_delete, it->now);
+  if (choice.removals.empty()) {
+    VLOG(1) << "scale-down: " << choice.waiting;
     return;
   }
-  if (std::optional<std::string> blocked = timers_.Blocked(it->now)) {
-    VLOG(1) << "scale-down: " << *blocked;
-    return;
+  std::vector<RemovalQueue::Target> targets;
+  for (const NodeRemoval& removal : choice.removals) {
+    targets.push_back({removal.node, removal.group});
   }
-  const std::vector<std::string> due = timers_.RemovableNow(unneeded, it->now);
-  std::vector<const NodeRemoval*> empty;
-  const NodeRemoval* busy = nullptr;
-  for (const NodeRemoval& removal : plan.removals) {
-    // A node handed to the provider stays registered until its machine
-    // goes (Cluster API): it must not be removed, and replicas lowered, twice.
-    if (std::find(due.begin(), due.end(), removal.node) == due.end() ||
-        removals_.Deleting(removal.node)) {
-      continue;
-    }
-    if (removal.reason == NodeRemoval::Reason::kEmpty) {
-      if (static_cast<int>(empty.size()) < options_.max_empty_bulk_delete) {
-        empty.push_back(&removal);
-      }
-    } else if (busy == nullptr) {
-      busy = &removal;
-    }
-  }
-  if (!empty.empty()) {
-    RemoveNodes(empty, /*all_or_nothing=*/false, it);
-  } else if (busy != nullptr) {
-    RemoveNodes({busy}, /*all_or_nothing=*/false, it);
-  }
+  RemoveNodes(targets, /*all_or_nothing=*/false, it);
 }
 
 void NodeScaleLoop::UpdateCandidateTaints(const Iteration& it) {
@@ -80,12 +54,9 @@ RemovalView NodeScaleLoop::RemovalViewOf(const Iteration& it,
   return {it.now, &it.nodes, &pods, &it.groups};
 }
 
-void NodeScaleLoop::RemoveNodes(const std::vector<const NodeRemoval*>& removals,
-                                bool all_or_nothing, Iteration* it) {
-  std::vector<RemovalQueue::Target> targets;
-  for (const NodeRemoval* removal : removals) {
-    targets.push_back({removal->node, removal->group});
-  }
+void NodeScaleLoop::RemoveNodes(
+    const std::vector<RemovalQueue::Target>& targets, bool all_or_nothing,
+    Iteration* it) {
   // The pods as the store has them now, not as the iteration read them: a
   // pod bound since is evicted too.
   const SharedPods pods = state_->Pods();

@@ -25,6 +25,7 @@
 #include "common/status.h"
 #include "kube/client.h"
 #include "kube/event_recorder.h"
+#include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/snapshot.h"
 #include "nodescale/provider/provider.h"
 
@@ -76,14 +77,9 @@ class RemovalQueue {
   bool Removing(const std::string& node) const {
     return draining_.contains(node) || deleting_.contains(node);
   }
-  // Handed to the provider and still registered (Cluster API keeps the
-  // node until its machine goes): not to be removed twice.
-  bool Deleting(const std::string& node) const {
-    return deleting_.contains(node);
-  }
-  // A draining node, for the log.
-  std::string FirstDraining() const {
-    return draining_.empty() ? "" : draining_.begin()->first;
+  // What scale-down's choice must leave alone.
+  RemovalsInFlight InFlight() const {
+    return {draining_.empty() ? "" : draining_.begin()->first, deleting_};
   }
 
  private:
