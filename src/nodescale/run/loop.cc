@@ -7,6 +7,7 @@
 
 #include "common/metrics.h"
 #include "nodescale/expander/chain.h"
+#include "nodescale/plan/capacity_give_up.h"
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
@@ -187,28 +188,25 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
                << "--max-node-provision-time; backed off until "
                << kube::FormatMicroTime(until);
-  std::vector<const NodeState*> unready;
-  int64_t registered = 0;
+  std::vector<const NodeState*> registered;
   for (const LiveNode& node : it->nodes) {
-    if (it->group_of(node.state) != group.name) continue;
-    ++registered;
-    if (!node.state.ready) unready.push_back(&node.state);
+    if (it->group_of(node.state) == group.name) {
+      registered.push_back(&node.state);
+    }
   }
+  const CapacityGiveUp give_up = PlanCapacityGiveUp(group, registered);
   if (!may_act_()) return;
-  Status status = provider_->DeleteNodes(group, unready);
-  if (status.ok() && group.target_size > registered) {
-    status =
-        provider_->DecreaseTargetSize(group, group.target_size - registered);
+  Status status = provider_->DeleteNodes(group, give_up.unready);
+  if (status.ok() && give_up.target_decrease > 0) {
+    status = provider_->DecreaseTargetSize(group, give_up.target_decrease);
   }
   LOG_IF(WARNING, !status.ok()) << status.message();
+  for (NodeGroup& g : it->groups) {
+    if (g.name == group.name) g.target_size = give_up.new_target;
+  }
   it->nodes.EraseIf([&](const LiveNode& node) {
     return it->group_of(node.state) == group.name && !node.state.ready;
   });
-  for (NodeGroup& g : it->groups) {
-    if (g.name == group.name) {
-      g.target_size = registered - static_cast<int64_t>(unready.size());
-    }
-  }
 }
 
 bool NodeScaleLoop::ScaleUp(Iteration* it) {
