@@ -28,6 +28,7 @@
 #include "kube/event_recorder.h"
 #include "kube/lease.h"
 #include "nodescale/expander/priority.h"
+#include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/group_backoff.h"
 #include "nodescale/plan/live_snapshot.h"
@@ -146,6 +147,9 @@ class NodeScaleLoop {
   void StartCommand(const DisruptionCommand& command, Iteration* it);
   void RemoveForCommand(const DisruptionCommand& command, Iteration* it);
   void TrackReplacement(Iteration* it);
+  bool Replacing() const {
+    return command_ && command_->stage == InFlightCommand::Stage::kReplacing;
+  }
   void ReportDisruption(const DisruptionPlan& plan, const Iteration& it);
 
   const kube::Client* api_;
@@ -167,16 +171,9 @@ class NodeScaleLoop {
   // Nodes from their ToBeDeleted taint to the provider's delete.
   RemovalQueue removals_;
 
-  // A consolidation command waiting out its validation delay.
-  std::optional<DisruptionCommand> awaiting_validation_;
-  TimePoint validate_at_;
-  // A replacement launched, its old nodes waiting for it to be Ready.
-  struct Replacing {
-    DisruptionCommand command;
-    int64_t ready_before = 0;  // Ready nodes of the group at launch
-    TimePoint deadline;
-  };
-  std::optional<Replacing> replacing_;
+  // The disruption command between its choice and the removal queue:
+  // validating, or waiting for its replacement.
+  std::optional<InFlightCommand> command_;
   // Per node: a fingerprint of its pods and when it last changed.
   struct PodEvents {
     uint64_t fingerprint = 0;

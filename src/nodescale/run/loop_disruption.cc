@@ -68,9 +68,9 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   std::map<std::string, const LiveNode*> live;
   for (const LiveNode& node : it.nodes) live[node.state.name] = &node;
   std::set<std::string> in_flight;
-  if (replacing_) {
-    in_flight.insert(replacing_->command.nodes.begin(),
-                     replacing_->command.nodes.end());
+  if (Replacing()) {
+    in_flight.insert(command_->command.nodes.begin(),
+                     command_->command.nodes.end());
   }
   for (const NodeState& node : it.snapshot.nodes) {
     NodeLife life;
@@ -103,7 +103,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
 
 void NodeScaleLoop::Disrupt(Iteration* it) {
   NotePodEvents(*it);
-  if (replacing_) {
+  if (Replacing()) {
     TrackReplacement(it);
     return;
   }
@@ -117,10 +117,10 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
     return;
   }
   const DisruptionInput input = DisruptionInputOf(*it);
-  if (awaiting_validation_) {
-    if (it->now < validate_at_) return;
-    const DisruptionCommand command = *awaiting_validation_;
-    awaiting_validation_.reset();
+  if (command_) {  // validating
+    if (NextStep(*command_, 0, it->now) == CommandStep::kWait) return;
+    const DisruptionCommand command = command_->command;
+    command_.reset();
     pending_commands_.clear();
     Result<DisruptionCommand> validated =
         ValidateCommand(input, command, options_.disruption_options);
@@ -146,14 +146,14 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
       PlanDisruption(input, options_.disruption_options);
   ReportDisruption(plan, *it);
   if (!plan.command) return;
-  if (plan.command->needs_validation) {
-    awaiting_validation_ = plan.command;
-    validate_at_ = it->now + options_.disruption_validation_delay;
-    pending_commands_ = {Describe(*plan.command) + " (validating until " +
-                         kube::FormatMicroTime(validate_at_) + ")"};
+  command_ = AwaitValidation(*plan.command,
+                             options_.disruption_validation_delay, it->now);
+  if (command_) {
+    const std::string due = kube::FormatMicroTime(command_->due);
+    pending_commands_ = {Describe(*plan.command) + " (validating until " + due +
+                         ")"};
     LOG(INFO) << "disruption: " << Describe(*plan.command)
-              << " proposed; checked again at "
-              << kube::FormatMicroTime(validate_at_);
+              << " proposed; checked again at " << due;
     return;
   }
   StartCommand(*plan.command, it);
@@ -221,8 +221,8 @@ void NodeScaleLoop::StartCommand(const DisruptionCommand& command,
   const std::map<std::string, int64_t> ready =
       ReadyNodesByGroup(it->nodes, it->group_of);
   auto found = ready.find(group->name);
-  replacing_ = Replacing{command, found == ready.end() ? 0 : found->second,
-                         it->now + options_.max_node_provision_time};
+  command_ = AwaitReplacement(command, found == ready.end() ? 0 : found->second,
+                              options_.max_node_provision_time, it->now);
   pending_commands_ = {Describe(command) + " (waiting for the replacement)"};
   for (const std::string& name : command.nodes) {
     if (const LiveNode* node = it->Node(name)) {
@@ -235,20 +235,21 @@ void NodeScaleLoop::StartCommand(const DisruptionCommand& command,
 }
 
 void NodeScaleLoop::TrackReplacement(Iteration* it) {
-  const Replacing& replacing = *replacing_;
+  const InFlightCommand& replacing = *command_;
   const NewNodes& replacement = *replacing.command.replacement;
   const std::map<std::string, int64_t> ready =
       ReadyNodesByGroup(it->nodes, it->group_of);
   auto found = ready.find(replacement.group);
   const int64_t now_ready = found == ready.end() ? 0 : found->second;
-  if (now_ready >= replacing.ready_before + replacement.count) {
+  const CommandStep step = NextStep(replacing, now_ready, it->now);
+  if (step == CommandStep::kWait) return;
+  if (step == CommandStep::kRemove) {
     const DisruptionCommand command = replacing.command;
-    replacing_.reset();
+    command_.reset();
     pending_commands_.clear();
     RemoveForCommand(command, it);
     return;
   }
-  if (it->now < replacing.deadline) return;
   LOG(WARNING) << "disruption: " << Describe(replacing.command)
                << " failed: the replacement was not Ready within "
                   "--max-node-provision-time; the old nodes stay";
@@ -259,7 +260,7 @@ void NodeScaleLoop::TrackReplacement(Iteration* it) {
                     " did not become Ready; the node stays");
     }
   }
-  replacing_.reset();
+  command_.reset();
   pending_commands_.clear();
 }
 
