@@ -5,52 +5,12 @@
 
 #include <memory>
 
+#include "nodescale/plan/buffer_conditions.h"
 #include "nodescale/plan/buffer_demand.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-// Reasons as Cluster Autoscaler and Karpenter write them; NoNodeGroupFits
-// is propscaler's (the virtual pods fit no node group).
-kube::BufferCondition Ready(const BufferResolution& r) {
-  if (r.replicas) {
-    return {"ReadyForProvisioning", "True", "AttributesSetSuccessfully", "",
-            ""};
-  }
-  return {"ReadyForProvisioning", "False", r.not_ready_reason, r.message, ""};
-}
-
-kube::BufferCondition Provisioning(const BufferResolution& r) {
-  if (!r.replicas) {
-    return {"Provisioning", "False", "NotReadyForProvisioning",
-            "the buffer is not ready for provisioning: " + r.message, ""};
-  }
-  if (*r.replicas == 0) {
-    return {"Provisioning", "False", "BufferIsEmpty",
-            "the buffer asks for 0 chunks", ""};
-  }
-  if (r.asked > *r.replicas) {
-    return {"Provisioning", "False", "ChunksCapped",
-            "asks for " + std::to_string(r.asked) + " chunks, more than " +
-                r.held_why + ": " + std::to_string(*r.replicas) +
-                " virtual pods injected",
-            ""};
-  }
-  if (r.unfit > 0) {
-    return {"Provisioning", "False", "NoNodeGroupFits",
-            std::to_string(r.unfit) + "/" + std::to_string(*r.replicas) +
-                " virtual pods fit no node group:" + r.unfit_reasons,
-            ""};
-  }
-  return {"Provisioning", "True", "FakePodsInjected",
-          std::to_string(*r.replicas) +
-              " virtual pods hold room on existing or new nodes",
-          ""};
-}
-
-}  // namespace
 
 void NodeScaleLoop::InjectBuffers(Iteration* it) {
   std::optional<ChunkBound> bound;
@@ -91,11 +51,7 @@ void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
     r->message = replicas.status().message();
     return;
   }
-  r->replicas = std::min(*replicas, bound.chunks);
-  if (*replicas > bound.chunks) {
-    r->asked = *replicas;
-    r->held_why = bound.why;
-  }
+  HoldChunks(*replicas, bound, r);
   r->chunk_template = buffer.pod_template;
   for (PodState& pod : BufferPods(buffer, chunk->pod, *r->replicas)) {
     it->buffer_of_pod[pod.Key()] = index;
@@ -119,7 +75,9 @@ void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
   if (!may_act_()) return;
   for (const BufferResolution& r : it.buffers) {
     const kube::BufferStatus want{
-        r.replicas, r.chunk_template, {Ready(r), Provisioning(r)}};
+        r.replicas,
+        r.chunk_template,
+        {ReadyCondition(r), ProvisioningCondition(r)}};
     if (kube::StatusIsCurrent(r.buffer, want)) continue;
     Status written = api_->PatchCapacityBufferStatus(
         r.buffer, kube::EncodeBufferStatusPatch(r.buffer, want, it.now));
@@ -132,7 +90,7 @@ void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
 std::vector<std::string> NodeScaleLoop::BufferLines(const Iteration& it) {
   std::vector<std::string> lines;
   for (const BufferResolution& r : it.buffers) {
-    const kube::BufferCondition provisioning = Provisioning(r);
+    const kube::BufferCondition provisioning = ProvisioningCondition(r);
     lines.push_back(r.buffer.Key() + ": " +
                     (r.replicas ? std::to_string(*r.replicas) + " chunks"
                                 : std::string("unresolved")) +

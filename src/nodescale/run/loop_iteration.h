@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kube/capacity_buffer.h"
+#include "nodescale/plan/buffer_conditions.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/run/loop.h"
 
@@ -16,20 +17,6 @@ namespace propscaler::nodescale {
 inline kube::ObjectRef PodRef(const LivePod& pod) {
   return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
 }
-
-// A CapacityBuffer as this iteration resolved it.
-struct BufferResolution {
-  kube::CapacityBuffer buffer;
-  std::string chunk_template;  // the PodTemplate used; "" for a scalableRef
-  std::optional<int64_t> replicas;  // chunks held; nullopt: unresolved
-  int64_t asked = 0;                // chunks wanted, when more than held
-  std::string held_why;             // why no more are held
-  std::string not_ready_reason;     // why unresolved, and how
-  std::string message;
-  // Virtual pods the scale-up could place nowhere, and why.
-  int64_t unfit = 0;
-  std::string unfit_reasons;
-};
 
 struct NodeScaleLoop::Iteration {
   TimePoint now;
