@@ -47,6 +47,12 @@ InFlightCommand AwaitReplacement(const DisruptionCommand& command,
 CommandStep NextStep(const InFlightCommand& in_flight, int64_t ready_now,
                      TimePoint now);
 
+// A node of the removal queue, draining: deleted once no pod that needs
+// eviction is left on it; failed when one still is at its deadline
+// (--max-graceful-termination-sec after its taint).
+enum class DrainStep { kDelete, kWait, kFail };
+DrainStep NextDrainStep(size_t pods_left, TimePoint deadline, TimePoint now);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_COMMAND_PROGRESS_H_

@@ -66,7 +66,7 @@ ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
   snapshot.pods.reserve(pods.size());
   for (size_t i = 0; i < pods.size(); ++i) {
     const LivePod& pod = pods[i];
-    if (pod.state.priority < filter.expendable_cutoff) continue;
+    if (IsExpendable(pod.state, filter.expendable_cutoff)) continue;
     if (IsPending(pod.state) &&
         !WantsCapacity(pod, now, filter.new_pod_delay)) {
       continue;

@@ -57,6 +57,12 @@ ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
 // Gives a snapshot's node copies back to `cache` when it is done with them.
 void ReturnNodes(ClusterSnapshot* snapshot, SnapshotNodeCache* cache);
 
+// Below --expendable-pods-priority-cutoff: such a pod neither triggers a
+// scale-up nor keeps a node, as in Cluster Autoscaler.
+inline bool IsExpendable(const PodState& pod, int32_t cutoff) {
+  return pod.priority < cutoff;
+}
+
 // The pending pods the scheduler gave up on, old enough to act on, and not
 // waiting for lower-priority pods to be preempted (nominated to a node).
 bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay);

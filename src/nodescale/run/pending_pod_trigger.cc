@@ -2,11 +2,13 @@
 
 #include <utility>
 
+#include "nodescale/plan/live_snapshot.h"
+
 namespace propscaler::nodescale {
 
 bool PendingPodTrigger::Unschedulable(const kube::LivePod& pod) const {
   return kube::IsPending(pod.state) && pod.unschedulable &&
-         pod.state.priority >= expendable_cutoff_;
+         !IsExpendable(pod.state, expendable_cutoff_);
 }
 
 bool PendingPodTrigger::Saw(const kube::LivePod& pod, TimePoint now) {

@@ -3,6 +3,8 @@
 #include <glog/logging.h>
 
 #include "common/metrics.h"
+#include "nodescale/plan/command_progress.h"
+#include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/run/node_actions.h"
 
@@ -91,16 +93,21 @@ RemovalQueue::Progress RemovalQueue::Advance(const RemovalView& view) {
     if (Status evicted = EvictPods(name, on_node[name], &drain, &left);
         !evicted.ok()) {
       Fail(node->state, evicted.message(), &progress);
-    } else if (left.empty()) {
-      by_group[drain.group].push_back(&node->state);
-    } else if (view.now >= drain.deadline) {
-      Fail(node->state,
-           "pod " + left.front() +
-               " still on the node after --max-graceful-termination-sec",
-           &progress);
     } else {
-      ++entry;
-      continue;
+      switch (NextDrainStep(left.size(), drain.deadline, view.now)) {
+        case DrainStep::kDelete:
+          by_group[drain.group].push_back(&node->state);
+          break;
+        case DrainStep::kFail:
+          Fail(node->state,
+               "pod " + left.front() +
+                   " still on the node after --max-graceful-termination-sec",
+               &progress);
+          break;
+        case DrainStep::kWait:
+          ++entry;
+          continue;
+      }
     }
     entry = draining_.erase(entry);
   }
