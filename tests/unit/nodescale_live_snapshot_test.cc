@@ -29,11 +29,22 @@ class LiveSnapshotTest : public ::testing::Test {
   SnapshotNodeCache cache_;
 };
 
-TEST_F(LiveSnapshotTest, NodesOfAGroupAreLabelledAndNotReadyOnesLeftOut) {
+// The provider's group is in the snapshot's column; the node copy is the
+// node as listed (no label of propscaler's stamped on it).
+TEST_F(LiveSnapshotTest, NodesOfAGroupAreInTheGroupColumnNotReadyOnesLeftOut) {
   ClusterSnapshot snapshot = Build();
   ASSERT_EQ(snapshot.nodes.size(), 2u);
   EXPECT_EQ(snapshot.nodes[1].name, "n2");
-  EXPECT_EQ(snapshot.nodes[1].labels.at(std::string(kNodeGroupLabel)), "small");
+  EXPECT_EQ(snapshot.GroupOf(1), "small");
+  EXPECT_EQ(snapshot.nodes[1].labels, (Labels{{"zone", "a"}}));
+}
+
+// A snapshot read from JSON has no column: a node's group is its label.
+TEST_F(LiveSnapshotTest, WithoutAColumnTheGroupIsTheNodesLabel) {
+  ClusterSnapshot snapshot;
+  snapshot.nodes.push_back(Node("n1").state);
+  snapshot.nodes[0].labels[std::string(kNodeGroupLabel)] = "declared";
+  EXPECT_EQ(snapshot.GroupOf(0), "declared");
 }
 
 // A cluster at rest: the next snapshot takes the same copies back.
@@ -46,6 +57,7 @@ TEST_F(LiveSnapshotTest, UnchangedNodesAreNotCopiedAgain) {
   EXPECT_EQ(second.nodes.data(), copies);
   ASSERT_EQ(second.nodes.size(), 2u);
   EXPECT_EQ(second.nodes[0].name, "n1");
+  EXPECT_EQ(second.GroupOf(0), "small");
 }
 
 TEST_F(LiveSnapshotTest, AChangedNodeOrGroupIsCopiedAfresh) {
@@ -61,7 +73,7 @@ TEST_F(LiveSnapshotTest, AChangedNodeOrGroupIsCopiedAfresh) {
   group_ = "large";
   ClusterSnapshot third = Build();
   ASSERT_EQ(third.nodes.size(), 2u);
-  EXPECT_EQ(third.nodes[0].labels.at(std::string(kNodeGroupLabel)), "large");
+  EXPECT_EQ(third.GroupOf(0), "large");
   ReturnNodes(&third, &cache_);
 
   nodes_.push_back(Node("n3"));

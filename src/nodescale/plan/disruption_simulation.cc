@@ -37,7 +37,7 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
   std::unordered_map<std::string_view, std::vector<const NodeState*>> members;
   const std::vector<NodeState>& nodes = input.snapshot->nodes;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    auto found = groups.find(NodeGroupOf(nodes[i]));
+    auto found = groups.find(input.snapshot->GroupOf(i));
     if (found != groups.end()) {
       node_group_[i] = found->second;
       node_pool_[i] = &PoolOf(input, found->first);

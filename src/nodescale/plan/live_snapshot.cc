@@ -18,19 +18,17 @@ bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
 
 namespace {
 
-std::vector<NodeState> CopyNodes(const SharedNodes& nodes,
-                                 const std::vector<std::string>& groups) {
-  std::vector<NodeState> out;
+// The snapshot's nodes and their group column.
+void CopyNodes(const SharedNodes& nodes, const std::vector<std::string>& groups,
+               ClusterSnapshot* snapshot) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const std::string& group = groups[i];
     // A not-ready node of a group is capacity still coming: leaving it out
     // makes the planner count it in target - registered.
     if (!group.empty() && !nodes[i].state.ready) continue;
-    NodeState state = nodes[i].state;
-    if (!group.empty()) state.labels[std::string(kNodeGroupLabel)] = group;
-    out.push_back(std::move(state));
+    snapshot->nodes.push_back(nodes[i].state);
+    snapshot->node_groups.push_back(group);
   }
-  return out;
 }
 
 bool SameSources(const SharedNodes& nodes, const SnapshotNodeCache& cache) {
@@ -54,8 +52,9 @@ ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
   for (const LiveNode& node : nodes) groups.push_back(group_of(node.state));
   if (cache->nodes && groups == cache->groups && SameSources(nodes, *cache)) {
     snapshot.nodes = std::move(*cache->nodes);
+    snapshot.node_groups = std::move(cache->node_groups);
   } else {
-    snapshot.nodes = CopyNodes(nodes, groups);
+    CopyNodes(nodes, groups, &snapshot);
     cache->sources.clear();
     for (size_t i = 0; i < nodes.size(); ++i) {
       cache->sources.push_back(nodes.SharedAt(i));
@@ -78,7 +77,9 @@ ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
 
 void ReturnNodes(ClusterSnapshot* snapshot, SnapshotNodeCache* cache) {
   cache->nodes = std::move(snapshot->nodes);
+  cache->node_groups = std::move(snapshot->node_groups);
   snapshot->nodes.clear();
+  snapshot->node_groups.clear();
 }
 
 }  // namespace propscaler::nodescale

@@ -1,5 +1,6 @@
 // From live pods and nodes to the planner's snapshot, as the loop sees it:
-// each node labelled with its provider group; nodes of a group still waiting
+// each node's provider group in the snapshot's group column (the node copy
+// is the node as listed); nodes of a group still waiting
 // for capacity that are not Ready left out (so the planner counts them as
 // upcoming: target above registered); pending pods only once the scheduler
 // marked them Unschedulable and they are older than
@@ -42,8 +43,10 @@ struct LivePodFilter {
 struct SnapshotNodeCache {
   std::vector<SharedNodes::Shared> sources;
   std::vector<std::string> groups;  // of each source
-  // The copies, while no snapshot holds them: ReturnNodes gives them back.
+  // The copies and their group column, while no snapshot holds them:
+  // ReturnNodes gives them back.
   std::optional<std::vector<NodeState>> nodes;
+  std::vector<std::string> node_groups;
 };
 
 // The pods are shared with the snapshot, not copied; the nodes are copied

@@ -29,6 +29,13 @@ NodeTemplate TemplateFromNode(const NodeState& node) {
   return out;
 }
 
+NodeTemplate GroupMemberTemplate(const NodeState& node,
+                                 std::string_view group) {
+  NodeTemplate out = TemplateFromNode(node);
+  out.labels[std::string(kNodeGroupLabel)] = std::string(group);
+  return out;
+}
+
 std::optional<ChosenTemplate> ChooseTemplate(
     const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
     const NodeTemplate* remembered) {
@@ -38,7 +45,8 @@ std::optional<ChosenTemplate> ChooseTemplate(
     if (best == nullptr || node->name < best->name) best = node;
   }
   if (best != nullptr) {
-    return ChosenTemplate{TemplateFromNode(*best), TemplateSource::kReadyNode};
+    return ChosenTemplate{GroupMemberTemplate(*best, group.name),
+                          TemplateSource::kReadyNode};
   }
   if (remembered != nullptr) {
     return ChosenTemplate{*remembered, TemplateSource::kRemembered};

@@ -29,6 +29,10 @@ struct ChosenTemplate {
 // allocatable, its labels but the hostname, and its taints but the ones
 // that belong to that node's state (cordon, not-ready, CA's own).
 NodeTemplate TemplateFromNode(const NodeState& node);
+// The same for a member of `group`: a new node is one of the group's, so it
+// carries kNodeGroupLabel whatever labels its model carries (a Cluster API
+// node has none of propscaler's).
+NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group);
 
 // The ready, schedulable node of `group_nodes` that comes first by name,
 // else `remembered` (may be null), else the declared template; nullopt when

@@ -35,9 +35,9 @@ class ScaleDownPlanner {
       pdb_left_.push_back(pdb.disruptions_allowed);
     }
     for (const NodeGroup& group : groups) groups_.emplace(group.name, &group);
-    for (const NodeState& node : snapshot.nodes) {
-      totals_.Add(node.allocatable, 1);
-      ++group_sizes_[std::string(NodeGroupOf(node))];
+    for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+      totals_.Add(snapshot.nodes[i].allocatable, 1);
+      ++group_sizes_[std::string(snapshot.GroupOf(i))];
     }
     for (const NodeGroup& group : groups) {
       int64_t& size = group_sizes_[group.name];
@@ -82,7 +82,7 @@ class ScaleDownPlanner {
     std::vector<Candidate> out;
     for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {
       const NodeState& node = snapshot_.nodes[i];
-      if (!groups_.contains(std::string(NodeGroupOf(node)))) continue;
+      if (!groups_.contains(std::string(snapshot_.GroupOf(i)))) continue;
       if (AnnotationOf(node.annotations, kScaleDownDisabledAnnotation) ==
           "true") {
         continue;
@@ -115,7 +115,7 @@ class ScaleDownPlanner {
 
   std::optional<std::string> Blocker(const Candidate& candidate) {
     const NodeState& node = snapshot_.nodes[candidate.node];
-    const std::string group(NodeGroupOf(node));
+    const std::string group(snapshot_.GroupOf(candidate.node));
     const NodeGroup& spec = *groups_.at(group);
     if (group_sizes_[group] <= spec.min_size) {
       return "node group " + group + " at min size " +
@@ -210,7 +210,7 @@ class ScaleDownPlanner {
       plan_.kept.push_back({node.name, *failure});
       return;
     }
-    const std::string group(NodeGroupOf(node));
+    const std::string group(snapshot_.GroupOf(candidate.node));
     --group_sizes_[group];
     totals_.Add(node.allocatable, -1);
     SpendPdbs(candidate);

@@ -91,9 +91,10 @@ class ScaleUpPlanner {
   void InitGroups(const std::vector<NodeGroup>& groups) {
     std::unordered_map<std::string_view, std::vector<const NodeState*>>
         nodes_by_group;
-    for (const NodeState& node : snapshot_.nodes) {
+    for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {
+      const NodeState& node = snapshot_.nodes[i];
       totals_.Add(node.allocatable, 1);
-      std::string_view group = NodeGroupOf(node);
+      std::string_view group = snapshot_.GroupOf(i);
       if (!group.empty()) nodes_by_group[group].push_back(&node);
     }
     const std::vector<const PodState*> daemonsets =

@@ -63,6 +63,15 @@ struct ClusterSnapshot {
   std::vector<NodeState> nodes;
   PodList pods;
   std::vector<PdbState> pdbs;  // PodDisruptionBudgets
+  // Each node's group, by index, as the provider maps it ("": none). A
+  // snapshot read from JSON (simulate, plan) leaves it empty: a node's
+  // group is then its kNodeGroupLabel.
+  std::vector<std::string> node_groups;
+
+  std::string_view GroupOf(size_t node) const {
+    return node < node_groups.size() ? std::string_view(node_groups[node])
+                                     : NodeGroupOf(nodes[node]);
+  }
 };
 
 }  // namespace propscaler::nodescale

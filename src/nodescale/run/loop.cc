@@ -111,14 +111,16 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   // The last such node of each group, copied once per group (a copy per
   // node was 5,000 copies of labels and taints every loop at 5,000 nodes).
   std::unordered_map<std::string_view, const NodeState*> model_of_group;
-  for (const NodeState& node : it->snapshot.nodes) {
-    const std::string_view group = NodeGroupOf(node);
+  for (size_t i = 0; i < it->snapshot.nodes.size(); ++i) {
+    const NodeState& node = it->snapshot.nodes[i];
+    const std::string_view group = it->snapshot.GroupOf(i);
     if (!group.empty() && node.ready && !node.unschedulable) {
       model_of_group[group] = &node;
     }
   }
   for (const auto& [group, node] : model_of_group) {
-    memory_.remembered_templates[std::string(group)] = TemplateFromNode(*node);
+    memory_.remembered_templates[std::string(group)] =
+        GroupMemberTemplate(*node, group);
   }
   return Status::Ok();
 }
