@@ -557,6 +557,17 @@ TEST_F(NodeScaleScenarioTest, GroupThatNeverGetsReadyIsGivenUpAfter15Minutes) {
   ASSERT_TRUE(status.has_value());
   EXPECT_NE((*status)["status"].find("Backoff: until"), std::string::npos)
       << (*status)["status"];
+  // Its 5 minutes over, the status and /status say no backoff any more.
+  clock_.SleepFor(minutes(6));
+  status =
+      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
+  ASSERT_TRUE(status.has_value());
+  EXPECT_EQ((*status)["status"].find("Backoff: until"), std::string::npos)
+      << (*status)["status"];
+  for (const nodescale::GroupStatus& group :
+       instances_.back()->loop->LastReport().groups) {
+    EXPECT_EQ(group.backoff_until, TimePoint()) << group.name;
+  }
 }
 
 // A group whose scale-ups fail is backed off as Cluster Autoscaler does:

@@ -332,7 +332,9 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
                        group.target_size,
                        found == ready.end() ? 0 : found->second,
                        provision_.Upcoming(group.name),
-                       backoff_.Until(group.name)};
+                       backoff_.BackedOff(group.name, it.now)
+                           ? backoff_.Until(group.name)
+                           : TimePoint()};
     report.groups.push_back(status);
     Metrics& m = GlobalMetrics();
     const std::string& g = group.name;

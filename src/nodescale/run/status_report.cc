@@ -17,7 +17,7 @@ std::string RenderStatus(const StatusReport& report) {
         << " upcoming=" << group.upcoming << " target=" << group.target
         << " minSize=" << group.min << " maxSize=" << group.max
         << "\n    Backoff: ";
-    if (group.backoff_until > report.time) {
+    if (group.backoff_until != TimePoint()) {
       out << "until " << kube::FormatMicroTime(group.backoff_until);
     } else {
       out << "none";

@@ -26,7 +26,7 @@ struct GroupStatus {
   int64_t target = 0;
   int64_t ready = 0;
   int64_t upcoming = 0;
-  TimePoint backoff_until;  // epoch: not backed off
+  TimePoint backoff_until;  // epoch: not backed off (now)
 };
 
 struct StatusReport {
