@@ -36,7 +36,7 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
     nodescale::ClusterApiObjects* cluster_api_objects,
     runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
-    return std::make_unique<nodescale::ClusterApiProvider>(api, clock,
+    return std::make_unique<nodescale::ClusterApiProvider>(api, api, clock,
                                                            cluster_api_objects);
   }
   return std::make_unique<nodescale::KwokProvider>(

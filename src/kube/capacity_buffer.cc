@@ -121,8 +121,7 @@ Result<BufferChunk> ChunkFromTemplate(const Value& owner, const char* name,
   auto& alloc = pod.GetAllocator();
   pod.CopyFrom(*template_, alloc);
   const Value* metadata_in = nullptr;
-  PS_ASSIGN_OR_RETURN(metadata_in,
-                      ObjectAt(pod, "metadata", Join(path, name)));
+  PS_ASSIGN_OR_RETURN(metadata_in, ObjectAt(pod, "metadata", Join(path, name)));
   if (metadata_in == nullptr) {
     pod.RemoveMember("metadata");
     pod.AddMember("metadata", rapidjson::Value(rapidjson::kObjectType), alloc);

@@ -1,5 +1,6 @@
 // The one seam between propscaler's loops and the Kubernetes API: typed calls
-// for everything the loops do. KubeApi implements it over HTTP; tests use an
+// for everything the loops do, in roles of a few calls each (a part takes
+// the roles it uses). KubeApi implements every role over HTTP; tests use an
 // in-memory cluster (tests/memcluster/). No URL and no JSON crosses it.
 //
 // Errors follow KubeApi's codes: kNotFound, kConflict (a stale
@@ -30,9 +31,10 @@
 
 namespace propscaler::kube {
 
-class Client {
+// Replica and vertical mode: the nodes they count.
+class CountedNodeClient {
  public:
-  virtual ~Client() = default;
+  virtual ~CountedNodeClient() = default;
 
   // The nodes matching `label_selector` (passed to the server as is), as
   // replica and vertical mode count them: `excluded` taints mark a node
@@ -40,6 +42,13 @@ class Client {
   virtual std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
       const std::string& label_selector, const TaintFilter& excluded,
       CountedCpu cpu) const = 0;
+};
+
+// ConfigMaps: params, CPVA config, node groups, status.
+class ConfigMapClient {
+ public:
+  virtual ~ConfigMapClient() = default;
+
   // The ConfigMap `name` in `ns` (a collection of at most one).
   virtual std::unique_ptr<ListWatch<ConfigMap>> ConfigMapNamed(
       const std::string& ns, const std::string& name) const = 0;
@@ -53,6 +62,12 @@ class Client {
   // map changed since that version.
   virtual Result<ConfigMap> UpdateConfigMap(
       const ConfigMap& config_map) const = 0;
+};
+
+// The scale subresource of a workload (or a Cluster API group).
+class ScaleClient {
+ public:
+  virtual ~ScaleClient() = default;
 
   // The workload `target` in `ns` (a collection of at most one, selected by
   // metadata.name), read as its scale subresource would be: a watched
@@ -71,8 +86,14 @@ class Client {
                                     const ScaleTarget& target,
                                     const Scale& read,
                                     int64_t replicas) const = 0;
+};
 
-  // Vertical mode: a workload's pod template, and a strategic merge patch
+// Vertical mode: a workload's pod template and its resources.
+class WorkloadClient {
+ public:
+  virtual ~WorkloadClient() = default;
+
+  // A workload's pod template, and a strategic merge patch
   // of its containers' resources under `resource_version` (kConflict when
   // the workload changed since; RBAC `get` and `patch`).
   virtual Result<PodTemplateWorkload> GetPodTemplate(
@@ -85,20 +106,38 @@ class Client {
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<ContainerResourcesEdit>& edits) const = 0;
+};
+
+// Replica mode's HorizontalPodAutoscaler check.
+class HpaClient {
+ public:
+  virtual ~HpaClient() = default;
 
   // The HorizontalPodAutoscalers in `ns`: one list, or a list and watch.
   virtual Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
       const std::string& ns) const = 0;
   virtual std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const = 0;
+};
+
+// Events, written by kube/event_recorder.
+class EventClient {
+ public:
+  virtual ~EventClient() = default;
 
   // Creates the Event in EventNamespace(event.object), from `component`,
   // stamped `now`.
   virtual Status CreateEvent(const EventInfo& event,
                              const std::string& component,
                              TimePoint now) const = 0;
+};
 
-  // Node-scale mode: every pod and every node, as its planner sees them.
+// Node-scale mode: what its planner reads, and CapacityBuffers' status.
+class ClusterStateClient {
+ public:
+  virtual ~ClusterStateClient() = default;
+
+  // Every pod and every node, as its planner sees them.
   virtual std::unique_ptr<ListWatch<LivePod>> Pods() const = 0;
   virtual std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const = 0;
   // Every PodDisruptionBudget: policy/v1 where the server serves it,
@@ -114,6 +153,13 @@ class Client {
   // patch names a resourceVersion the buffer no longer has.
   virtual Status PatchCapacityBufferStatus(const CapacityBuffer& buffer,
                                            const std::string& patch) const = 0;
+};
+
+// Node-scale mode: what the removal queue does to nodes and pods.
+class NodeActionClient {
+ public:
+  virtual ~NodeActionClient() = default;
+
   // Changes only what `edit` owns on node `name` (node_taint_edit.h).
   virtual Status EditNodeTaints(const std::string& name,
                                 const NodeTaintEdit& edit) const = 0;
@@ -121,6 +167,14 @@ class Client {
   // kUnavailable (429) when a PodDisruptionBudget refuses it.
   virtual Status EvictPod(const std::string& ns, const std::string& name,
                           int64_t grace_seconds) const = 0;
+};
+
+// The kwok provider's own calls: node objects made from a template, and
+// deleted.
+class SimulatedNodeClient {
+ public:
+  virtual ~SimulatedNodeClient() = default;
+
   // A kwok-style simulated Node (annotated kwok.x-k8s.io/node=fake) with
   // `shape`'s labels, taints and allocatable (also its capacity), Ready or
   // not.
@@ -132,6 +186,12 @@ class Client {
   // it was chosen is not deleted: kConflict.
   virtual Status DeleteNode(const std::string& name,
                             const std::string& uid) const = 0;
+};
+
+// Leader election.
+class LeaseClient {
+ public:
+  virtual ~LeaseClient() = default;
 
   // coordination.k8s.io/v1 Leases, for leader election. UpdateLease sends
   // `lease.resource_version`: kConflict when the lease changed since.
@@ -139,6 +199,13 @@ class Client {
                                  const std::string& name) const = 0;
   virtual Result<Lease> CreateLease(const Lease& lease) const = 0;
   virtual Result<Lease> UpdateLease(const Lease& lease) const = 0;
+};
+
+// The Cluster API provider's own calls (its replicas go through
+// ScaleClient).
+class ClusterApiClient {
+ public:
+  virtual ~ClusterApiClient() = default;
 
   // Cluster API: every object of `resource` (machinedeployments,
   // machinesets or machines) in every namespace, listed and watched. Their
@@ -152,6 +219,20 @@ class Client {
       const std::string& ns, const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const = 0;
 };
+
+// Every role: what KubeApi (HTTP) and the in-memory cluster implement. A
+// part takes the roles it uses, not the whole client.
+class Client : public CountedNodeClient,
+               public ConfigMapClient,
+               public ScaleClient,
+               public WorkloadClient,
+               public HpaClient,
+               public EventClient,
+               public ClusterStateClient,
+               public NodeActionClient,
+               public SimulatedNodeClient,
+               public LeaseClient,
+               public ClusterApiClient {};
 
 }  // namespace propscaler::kube
 

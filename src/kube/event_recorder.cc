@@ -12,7 +12,7 @@ namespace {
 constexpr char kDropped[] = "propscaler_events_dropped_total";
 }  // namespace
 
-EventRecorder::EventRecorder(const Client* client, const Clock* clock,
+EventRecorder::EventRecorder(const EventClient* client, const Clock* clock,
                              std::string component, Duration repeat_after,
                              size_t queue_limit)
     : client_(client),

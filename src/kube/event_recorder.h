@@ -36,7 +36,8 @@ namespace propscaler::kube {
 class EventRecorder {
  public:
   // `component` is source.component.
-  EventRecorder(const Client* client, const Clock* clock, std::string component,
+  EventRecorder(const EventClient* client, const Clock* clock,
+                std::string component,
                 Duration repeat_after = std::chrono::minutes(10),
                 size_t queue_limit = 0);
   // Posts what is still queued for up to kDrainTime, drops the rest
@@ -63,7 +64,7 @@ class EventRecorder {
   bool Post(const Stamped& stamped);
   void SendQueued();
 
-  const Client* client_;
+  const EventClient* client_;
   const Clock* clock_;
   const std::string component_;
   const Duration repeat_after_;

@@ -26,8 +26,8 @@ LeaseAction DecideLeaseAction(const LeaseObservation& seen,
   return LeaseAction::kWait;
 }
 
-LeaderElector::LeaderElector(const Client* api, LeaderElectionConfig config,
-                             const Clock* clock)
+LeaderElector::LeaderElector(const LeaseClient* api,
+                             LeaderElectionConfig config, const Clock* clock)
     : api_(api), config_(std::move(config)), clock_(clock) {
   GlobalMetrics().DeclareGauge(
       kLeaderGauge,

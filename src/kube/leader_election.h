@@ -66,7 +66,7 @@ LeaseAction DecideLeaseAction(const LeaseObservation& seen,
 
 class LeaderElector {
  public:
-  LeaderElector(const Client* api, LeaderElectionConfig config,
+  LeaderElector(const LeaseClient* api, LeaderElectionConfig config,
                 const Clock* clock);
 
   // One round: reads the lease and creates, renews or takes it over when
@@ -83,7 +83,7 @@ class LeaderElector {
   Result<Lease> Write(LeaseAction action, const Lease& current);
   void Observe(const std::optional<Lease>& lease);
 
-  const Client* api_;
+  const LeaseClient* api_;
   const LeaderElectionConfig config_;
   const Clock* clock_;
   mutable std::mutex mutex_;

@@ -22,7 +22,7 @@ namespace propscaler::kube {
 
 class ScaleWriter {
  public:
-  explicit ScaleWriter(const Client* api) : api_(api) {}
+  explicit ScaleWriter(const ScaleClient* api) : api_(api) {}
 
   // Sets spec.replicas of `target` in `ns`, last read as `read`. kConflict
   // when it changed since (read it again and retry); kPermissionDenied when
@@ -33,7 +33,7 @@ class ScaleWriter {
  private:
   bool PatchOnly(const std::string& key);
 
-  const Client* api_;
+  const ScaleClient* api_;
   std::mutex mutex_;
   std::set<std::string> patch_only_;  // namespace/kind/name
 };

@@ -4,7 +4,7 @@
 
 namespace propscaler {
 
-HpaConflictCheck::HpaConflictCheck(const kube::Client* api, std::string ns,
+HpaConflictCheck::HpaConflictCheck(const kube::HpaClient* api, std::string ns,
                                    std::vector<kube::ScaleTarget> targets)
     : api_(api), namespace_(std::move(ns)), targets_(std::move(targets)) {}
 

@@ -33,7 +33,7 @@ class HpaConflictCheck {
  public:
   static constexpr std::chrono::minutes kInterval{5};
 
-  HpaConflictCheck(const kube::Client* api, std::string ns,
+  HpaConflictCheck(const kube::HpaClient* api, std::string ns,
                    std::vector<kube::ScaleTarget> targets);
   ~HpaConflictCheck();
 
@@ -60,7 +60,7 @@ class HpaConflictCheck {
   bool OnWatchForbidden();
   std::vector<HpaConflict> Report(const std::vector<kube::HpaRef>& hpas);
 
-  const kube::Client* api_;
+  const kube::HpaClient* api_;
   const std::string namespace_;
   const std::vector<kube::ScaleTarget> targets_;
   std::unique_ptr<kube::Reflector<kube::HpaRef>> reflector_;

@@ -2,7 +2,7 @@
 
 namespace propscaler {
 
-TargetScales::TargetScales(const kube::Client* client, const Clock* clock,
+TargetScales::TargetScales(const kube::ScaleClient* client, const Clock* clock,
                            std::string ns,
                            const std::vector<kube::ScaleTarget>& targets,
                            OnChange on_change) {

@@ -30,8 +30,8 @@ class TargetScales {
   // says which.
   using OnChange = std::function<void(const std::string& cause)>;
 
-  TargetScales(const kube::Client* client, const Clock* clock, std::string ns,
-               const std::vector<kube::ScaleTarget>& targets,
+  TargetScales(const kube::ScaleClient* client, const Clock* clock,
+               std::string ns, const std::vector<kube::ScaleTarget>& targets,
                OnChange on_change);
 
   // Watches every target until `stop`; Join() after `stop`.

@@ -15,8 +15,8 @@
 namespace propscaler::runtime {
 
 inline std::unique_ptr<WatchedObject<kube::ConfigMap>> WatchConfigMap(
-    const Clock* clock, const kube::Client* client, const std::string& ns,
-    const std::string& name, std::string changed_cause,
+    const Clock* clock, const kube::ConfigMapClient* client,
+    const std::string& ns, const std::string& name, std::string changed_cause,
     WatchedObject<kube::ConfigMap>::OnChange on_change) {
   return std::make_unique<WatchedObject<kube::ConfigMap>>(
       clock, client->ConfigMapNamed(ns, name),

@@ -94,9 +94,13 @@ TEST(KwokProviderTest, AFailedCreateIsReportedAndTheOthersCount) {
     return ++creates == 2 ? Status::Unavailable("HTTP 503: injected")
                           : Status::Ok();
   });
-  KwokProvider provider(
-      &cluster.client(), &clock,
-      {.namespace_ = "kube-system", .config_map = "node-groups"});
+  KwokProvider provider(&cluster.client(), &clock,
+                        {.namespace_ = "kube-system",
+                         .config_map = "node-groups",
+                         .read_config = [&cluster] {
+                           return cluster.client().GetConfigMap("kube-system",
+                                                                "node-groups");
+                         }});
   Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
   ASSERT_TRUE(groups.ok()) << groups.status().message();
   const Status increased = provider.IncreaseSize(groups->at(0), 4);

@@ -143,12 +143,17 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
       nodescale::LoopOptions options,
       std::set<std::string, std::less<>> not_ready_groups = {},
       std::optional<kube::LeaderElectionConfig> election = std::nullopt) {
-    return StartWith(options,
-                     std::make_unique<nodescale::KwokProvider>(
-                         &cluster_.client(), &clock_,
-                         nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
-                                                std::move(not_ready_groups)}),
-                     std::move(election));
+    return StartWith(
+        options,
+        std::make_unique<nodescale::KwokProvider>(
+            &cluster_.client(), &clock_,
+            nodescale::KwokOptions{kNamespace, kGroupsConfigMap,
+                                   std::move(not_ready_groups),
+                                   [this] {
+                                     return cluster_.client().GetConfigMap(
+                                         kNamespace, kGroupsConfigMap);
+                                   }}),
+        std::move(election));
   }
 
   NodeScaleInstance* StartWith(
@@ -180,7 +185,8 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
           clock_.StartThread([this, reflector] { reflector->Run(&stop_); }));
     }
     return StartWith(options, std::make_unique<nodescale::ClusterApiProvider>(
-                                  &cluster_.client(), &clock_, &capi_objects_));
+                                  &cluster_.client(), &cluster_.client(),
+                                  &clock_, &capi_objects_));
   }
 
   // Events of `reason` posted in default.

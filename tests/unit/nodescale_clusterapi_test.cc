@@ -212,7 +212,7 @@ class ClusterApiProviderTest : public ::testing::Test {
     http_ = std::make_unique<kube::HttpClient>(config, &RealClock::Instance());
     api_ = std::make_unique<kube::KubeApi>(http_.get());
     provider_ = std::make_unique<ClusterApiProvider>(
-        api_.get(), &RealClock::Instance(), &objects_);
+        api_.get(), api_.get(), &RealClock::Instance(), &objects_);
     Create("machinedeployments", GroupJson("MachineDeployment", "workers", 2));
     Create("machinesets", GroupJson("MachineSet", "batch", 1));
     // Managed by the deployment: not a group even with the annotations.

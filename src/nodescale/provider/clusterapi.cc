@@ -324,7 +324,8 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
   std::optional<kube::Scale> scale = WatchedScale(group_ref);
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     if (!scale.has_value()) {
-      Result<kube::Scale> read = api_->GetScale(group_ref.ns, group_ref.target);
+      Result<kube::Scale> read =
+          scales_->GetScale(group_ref.ns, group_ref.target);
       if (!read.ok()) return read.status().WithContext(what);
       scale = *read;
     }
@@ -337,7 +338,7 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
     }
     if (replicas == scale->spec_replicas) return Status::Ok();
     Result<kube::Scale> written =
-        api_->UpdateScale(group_ref.ns, group_ref.target, *scale, replicas);
+        scales_->UpdateScale(group_ref.ns, group_ref.target, *scale, replicas);
     if (written.ok()) {
       objects_->WroteReplicas(group_ref.kind, group_ref.ns,
                               group_ref.target.name, written->spec_replicas,
@@ -397,7 +398,8 @@ Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
 
 Status ClusterApiProvider::AnnotateMachine(
     const MachineRef& machine, const std::optional<std::string>& value) {
-  return api_->AnnotateMachine(machine.ns, machine.name, kDeleteMachine, value);
+  return machines_->AnnotateMachine(machine.ns, machine.name, kDeleteMachine,
+                                    value);
 }
 
 void ClusterApiProvider::UnmarkMachines(

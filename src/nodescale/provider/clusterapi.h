@@ -38,9 +38,14 @@ class ClusterApiProvider : public Provider {
  public:
   // `clock` stamps the delete-machine annotation; `objects` are kept
   // current by watches the caller runs.
-  ClusterApiProvider(const kube::Client* api, const Clock* clock,
+  // `machines` marks Machines for deletion; `scales` resizes the groups.
+  ClusterApiProvider(const kube::ClusterApiClient* machines,
+                     const kube::ScaleClient* scales, const Clock* clock,
                      ClusterApiObjects* objects)
-      : api_(api), clock_(clock), objects_(objects) {}
+      : machines_(machines),
+        scales_(scales),
+        clock_(clock),
+        objects_(objects) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   // Unavailable until every kind was listed.
@@ -86,7 +91,8 @@ class ClusterApiProvider : public Provider {
                          const std::optional<std::string>& value);
   void UnmarkMachines(const std::vector<MachineRef>& machines);
 
-  const kube::Client* api_;
+  const kube::ClusterApiClient* machines_;
+  const kube::ScaleClient* scales_;
   const Clock* clock_;
   ClusterApiObjects* objects_;
   // The groups as worked out from the objects at `groups_version_`.

@@ -30,10 +30,7 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
     const SharedNodes& nodes) {
   const std::string ref =
       "configmap " + options_.namespace_ + "/" + options_.config_map;
-  Result<kube::ConfigMap> config_map =
-      options_.read_config
-          ? options_.read_config()
-          : api_->GetConfigMap(options_.namespace_, options_.config_map);
+  Result<kube::ConfigMap> config_map = options_.read_config();
   if (!config_map.ok()) {
     return config_map.status().WithContext("reading node groups from " + ref);
   }

@@ -30,14 +30,16 @@ struct KwokOptions {
   // Groups whose new nodes report Ready=False: a group that never becomes
   // ready, for tests and demos of backoff (--kwok-not-ready-node-groups).
   std::set<std::string, std::less<>> not_ready_groups;
-  // Reads the ConfigMap (app/ hands in its watched copy); empty: a GET.
+  // Reads the ConfigMap: app/ hands in its watched copy (a GET while RBAC
+  // refuses the watch).
   std::function<Result<kube::ConfigMap>()> read_config;
 };
 
 class KwokProvider : public Provider {
  public:
   // `clock` runs a scale-up's creates in parallel (common/parallel_calls).
-  KwokProvider(const kube::Client* api, const Clock* clock, KwokOptions options)
+  KwokProvider(const kube::SimulatedNodeClient* api, const Clock* clock,
+               KwokOptions options)
       : api_(api), clock_(clock), options_(std::move(options)) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
@@ -57,7 +59,7 @@ class KwokProvider : public Provider {
   NodeTemplate ShapeOf(const NodeGroup& group, const std::string& name) const;
 
  private:
-  const kube::Client* api_;
+  const kube::SimulatedNodeClient* api_;
   const Clock* clock_;
   const KwokOptions options_;
   // Nodes created but not yet seen through the watch, and nodes deleted but

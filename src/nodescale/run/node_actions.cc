@@ -13,7 +13,7 @@ std::string UnixSeconds(TimePoint now) {
           .count());
 }
 
-Status Edit(const kube::Client& api, const NodeState& node,
+Status Edit(const kube::NodeActionClient& api, const NodeState& node,
             const kube::NodeTaintEdit& edit, const std::string& what) {
   Status status = api.EditNodeTaints(node.name, edit);
   return status.WithContext(what + " on node " + node.name);
@@ -26,8 +26,9 @@ bool HasTaint(const NodeState& node, std::string_view key) {
                      [&](const Taint& t) { return t.key == key; });
 }
 
-Status SetDeletionCandidate(const kube::Client& api, const NodeState& node,
-                            bool candidate, TimePoint now) {
+Status SetDeletionCandidate(const kube::NodeActionClient& api,
+                            const NodeState& node, bool candidate,
+                            TimePoint now) {
   kube::NodeTaintEdit edit;
   if (candidate) {
     edit.add = kube::TaintToAdd{std::string(kDeletionCandidateTaint),
@@ -40,7 +41,7 @@ Status SetDeletionCandidate(const kube::Client& api, const NodeState& node,
                   std::string(kDeletionCandidateTaint));
 }
 
-Status MarkToBeDeleted(const kube::Client& api, const NodeState& node,
+Status MarkToBeDeleted(const kube::NodeActionClient& api, const NodeState& node,
                        TimePoint now) {
   kube::NodeTaintEdit edit;
   edit.add = kube::TaintToAdd{std::string(kToBeDeletedTaint), UnixSeconds(now),
@@ -50,7 +51,8 @@ Status MarkToBeDeleted(const kube::Client& api, const NodeState& node,
               "adding taint " + std::string(kToBeDeletedTaint));
 }
 
-Status UnmarkToBeDeleted(const kube::Client& api, const NodeState& node) {
+Status UnmarkToBeDeleted(const kube::NodeActionClient& api,
+                         const NodeState& node) {
   kube::NodeTaintEdit edit;
   edit.remove_keys = {std::string(kToBeDeletedTaint),
                       std::string(kDeletionCandidateTaint)};
@@ -59,7 +61,7 @@ Status UnmarkToBeDeleted(const kube::Client& api, const NodeState& node) {
               "removing taint " + std::string(kToBeDeletedTaint));
 }
 
-Status EvictPod(const kube::Client& api, const PodState& pod,
+Status EvictPod(const kube::NodeActionClient& api, const PodState& pod,
                 int64_t grace_seconds) {
   Status evicted = api.EvictPod(pod.namespace_, pod.name, grace_seconds);
   if (!evicted.ok() && evicted.code() != StatusCode::kNotFound) {

@@ -18,18 +18,20 @@ namespace propscaler::nodescale {
 bool HasTaint(const NodeState& node, std::string_view key);
 
 // Adds or removes the PreferNoSchedule deletion-candidate taint.
-Status SetDeletionCandidate(const kube::Client& api, const NodeState& node,
-                            bool candidate, TimePoint now);
+Status SetDeletionCandidate(const kube::NodeActionClient& api,
+                            const NodeState& node, bool candidate,
+                            TimePoint now);
 // Taints the node ToBeDeleted and cordons it.
-Status MarkToBeDeleted(const kube::Client& api, const NodeState& node,
+Status MarkToBeDeleted(const kube::NodeActionClient& api, const NodeState& node,
                        TimePoint now);
 // Undoes MarkToBeDeleted (and drops the candidate taint).
-Status UnmarkToBeDeleted(const kube::Client& api, const NodeState& node);
+Status UnmarkToBeDeleted(const kube::NodeActionClient& api,
+                         const NodeState& node);
 
 // POSTs an Eviction for the pod that gives it `grace_seconds` to stop; a
 // PDB refusal comes back as kUnavailable (HTTP 429). A pod already gone is
 // not an error.
-Status EvictPod(const kube::Client& api, const PodState& pod,
+Status EvictPod(const kube::NodeActionClient& api, const PodState& pod,
                 int64_t grace_seconds);
 
 }  // namespace propscaler::nodescale

@@ -4,7 +4,6 @@
 
 #include "common/metrics.h"
 #include "nodescale/plan/command_progress.h"
-#include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/run/node_actions.h"
 
@@ -28,8 +27,8 @@ const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
 
 }  // namespace
 
-RemovalQueue::RemovalQueue(const kube::Client* api, Provider* provider,
-                           kube::EventRecorder* events,
+RemovalQueue::RemovalQueue(const kube::NodeActionClient* api,
+                           Provider* provider, kube::EventRecorder* events,
                            std::function<bool()> may_act,
                            Duration max_graceful_termination)
     : api_(api),

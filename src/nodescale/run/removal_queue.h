@@ -52,7 +52,7 @@ class RemovalQueue {
     bool any_deleted() const { return !deleted.empty(); }
   };
 
-  RemovalQueue(const kube::Client* api, Provider* provider,
+  RemovalQueue(const kube::NodeActionClient* api, Provider* provider,
                kube::EventRecorder* events, std::function<bool()> may_act,
                Duration max_graceful_termination);
 
@@ -100,7 +100,7 @@ class RemovalQueue {
   void Event(const NodeState& node, bool warning, const std::string& reason,
              const std::string& message);
 
-  const kube::Client* api_;
+  const kube::NodeActionClient* api_;
   Provider* provider_;
   kube::EventRecorder* events_;
   std::function<bool()> may_act_;

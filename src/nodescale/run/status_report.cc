@@ -42,8 +42,8 @@ std::string RenderStatus(const StatusReport& report) {
   return out.str();
 }
 
-Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
-                            const std::string& text) {
+Status WriteStatusConfigMap(const kube::ConfigMapClient& api,
+                            const std::string& ns, const std::string& text) {
   Result<kube::ConfigMap> current = api.GetConfigMap(ns, kStatusConfigMap);
   if (!current.ok() && current.status().code() != StatusCode::kNotFound) {
     return current.status();

@@ -45,8 +45,8 @@ struct StatusReport {
 std::string RenderStatus(const StatusReport& report);
 
 // Creates or updates ConfigMap `ns`/propscaler-status with key "status".
-Status WriteStatusConfigMap(const kube::Client& api, const std::string& ns,
-                            const std::string& text);
+Status WriteStatusConfigMap(const kube::ConfigMapClient& api,
+                            const std::string& ns, const std::string& text);
 
 }  // namespace propscaler::nodescale
 
