@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/duration_flags.h"
+#include "app/shared_flags.h"
 #include "common/duration.h"
 #include "common/object_names.h"
 #include "nodescale/expander/chain.h"
@@ -165,6 +166,12 @@ Status CheckProvider(const NodeScaleSettings& s) {
 }  // namespace
 
 Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
+  // It would act on real nodes while the user believes it only looks.
+  if (FLAGS_dry_run) {
+    return Status::Invalid(
+        "--dry-run: node-scale mode has no dry run (it would add and remove "
+        "nodes); preview its decisions with `propscaler simulate`");
+  }
   NodeScaleSettings s;
   nodescale::LoopOptions& loop = s.loop;
   loop.namespace_ = ns;

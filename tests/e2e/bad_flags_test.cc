@@ -135,6 +135,7 @@ TEST_F(BadFlagsTest, NodeScaleModeFlags) {
            "--scale-down-unneeded-time=abc"},
           {{"--max-node-provision-time=0s"}, "--max-node-provision-time=0s"},
           {{"--max-failing-time=0s"}, "--max-failing-time=0s"},
+          {{"--dry-run"}, "--dry-run: node-scale mode has no dry run"},
           {{"--max-failing-time=soon"}, "--max-failing-time=soon"},
           {{"--expander=bogus"}, "bogus"},
           {{"--expander=least-waste,bogus"}, "bogus"},
