@@ -32,8 +32,7 @@ class RealBenchCluster : public BenchCluster {
   Status GrowTo(int nodes) override;
   Result<std::string> PropscalerKubeconfig(
       const std::string& rbac) const override;
-  Result<InClusterIdentity> PodIdentity(
-      const std::string& rbac) const override;
+  Result<InClusterIdentity> PodIdentity(const std::string& rbac) const override;
   const kube::HttpClient& Admin() const override {
     return cluster_->admin_http();
   }

@@ -51,7 +51,7 @@ TEST(SharedListTest, EraseIfKeepsTheOthersInOrderAndTheirOwnership) {
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[0] + list[1], "ac");
   EXPECT_EQ(&list[1], &other[2]);  // shared, not copied
-  list.Mutable(1) = "edited";  // copied first: `other` still sees "c"
+  list.Mutable(1) = "edited";      // copied first: `other` still sees "c"
   EXPECT_EQ(other[2], "c");
 }
 
