@@ -620,11 +620,28 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
                   int port) {
   Result<BurstTimes> batched = RunBursts(*cluster.real, 0, FLAGS_bursts);
   PrintBurstLoops(port);
+  // The high-water mark over the whole run, the bursts' scale-ups
+  // included (the peak printed before is the lists' and first loops').
+  Result<ProcStats> after_bursts = ReadProcStats(first->pid());
   first.reset();
   if (!batched.ok()) {
     std::cerr << "bursts: " << batched.status().message() << "\n";
     return 1;
   }
+  if (!after_bursts.ok()) {
+    std::cerr << "reading propscaler's memory after the bursts: "
+              << after_bursts.status().message() << "\n";
+    return 1;
+  }
+  std::printf(
+      "peak RSS over the whole run, bursts included: %.1f MiB; RSS after "
+      "them %.1f MiB (anon %.1f)\n",
+      static_cast<double>(after_bursts->peak_rss_kib) / 1024,
+      static_cast<double>(after_bursts->rss_kib) / 1024,
+      static_cast<double>(after_bursts->rss_anon_kib) / 1024);
+  Raw("peak_rss_whole_run_kib\t" + std::to_string(after_bursts->peak_rss_kib) +
+      "\t" + std::to_string(after_bursts->rss_kib) + "\t" +
+      std::to_string(after_bursts->rss_anon_kib));
   auto unbatched_process =
       StartPropscaler(cluster.kubeconfig, port,
                       {"--batch-idle-duration=1h", "--batch-max-duration=1h"});
