@@ -51,14 +51,16 @@ class HealthState {
   }
   Duration stall_after() const { return stall_after_; }
 
-  bool LoopAlive() const { return !Unhealthy().has_value(); }
+  bool LoopAlive() const {
+    const TimePoint now = clock_->Now();
+    std::lock_guard<std::mutex> lock(mutex_);
+    return Beating(now);
+  }
   // Empty while healthy; else why /healthz fails.
   std::optional<std::string> Unhealthy() const {
     const TimePoint now = clock_->Now();
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!last_beat_.has_value() || now - *last_beat_ >= stall_after_) {
-      return "control loop stalled";
-    }
+    if (!Beating(now)) return "control loop stalled";
     if (stale_limit_.has_value() && stale_since_.has_value() &&
         now - *stale_since_ >= *stale_limit_) {
       const auto seconds =
@@ -75,6 +77,11 @@ class HealthState {
   }
 
  private:
+  // Under mutex_.
+  bool Beating(TimePoint now) const {
+    return last_beat_.has_value() && now - *last_beat_ < stall_after_;
+  }
+
   const Clock* clock_;
   const Duration stall_after_;
   mutable std::mutex mutex_;

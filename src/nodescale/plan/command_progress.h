@@ -7,7 +7,9 @@
 #ifndef PROPSCALER_NODESCALE_PLAN_COMMAND_PROGRESS_H_
 #define PROPSCALER_NODESCALE_PLAN_COMMAND_PROGRESS_H_
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "common/clock.h"
 #include "nodescale/plan/disruption.h"
