@@ -837,6 +837,9 @@ int Measure() {
       mib(stats->peak_rss_kib), mib(stats->rss_kib), mib(stats->rss_anon_kib),
       mib(stats->rss_file_kib),
       static_cast<double>(stats->rss_anon_kib) * 1024 / FLAGS_pods);
+  Raw("peak_rss_first_loops_kib\t" + std::to_string(stats->peak_rss_kib) +
+      "\t" + std::to_string(stats->rss_kib) + "\t" +
+      std::to_string(stats->rss_anon_kib));
   std::printf("first loop done %.2fs after start", first_loop_seconds);
   if (cluster.real) {
     std::printf(" (the server sends both lists in %.2fs: %.2fx)",
