@@ -26,12 +26,11 @@ double PriceOf(const NodeGroup& group) { return group.price.value_or(0.0); }
 
 DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     : input_(input),
-      bins_(BinsFromNodes(input.snapshot->nodes, input.snapshot->pods)),
+      placement_(input.snapshot->nodes, input.snapshot->pods),
       node_group_(input.snapshot->nodes.size(), nullptr),
       node_pool_(input.snapshot->nodes.size(), nullptr),
       in_window_(input.snapshot->nodes.size(), false),
-      gone_(input.snapshot->nodes.size(), false),
-      use_topology_(AnyInterPodConstraints(input.snapshot->pods)) {
+      gone_(input.snapshot->nodes.size(), false) {
   std::unordered_map<std::string_view, const NodeGroup*> groups;
   for (const NodeGroup& group : input.groups) groups[group.name] = &group;
   std::unordered_map<std::string_view, std::vector<const NodeState*>> members;
@@ -47,7 +46,7 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
       in_window_[i] = after && *after > Duration(0) &&
                       input.now - input.life[i].last_pod_event < *after;
     }
-    if (input.life[i].deleting) bins_[i].accepts_pods = false;
+    if (input.life[i].deleting) placement_.bins()[i].accepts_pods = false;
   }
   const std::vector<const PodState*> daemonsets =
       OnePodPerDaemonSet(input.snapshot->pods);
@@ -64,47 +63,8 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     shapes_.push_back({&group, *shape, {}});
     shapes_.back().free = FreeOnNewNode(shapes_.back().node, daemonsets);
   }
-  if (use_topology_) {
-    for (const Bin& bin : bins_) {
-      const size_t node = topology_.AddNode(bin.labels);
-      for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
-    }
-  }
-  PlacePendingPods();
-}
-
-void DisruptionSimulator::PlacePendingPods() {
-  for (const PodState& pod : input_.snapshot->pods) {
-    if (!IsPending(pod)) continue;
-    if (std::optional<size_t> node = FindDestination(pod, false)) {
-      Place(pod, *node);
-    }
-  }
-  hint_ = 0;
-}
-
-std::optional<size_t> DisruptionSimulator::FindDestination(const PodState& pod,
-                                                           bool gate) {
-  const bool constrained = use_topology_ && topology_.Matters(pod);
-  for (size_t step = 0; step < bins_.size(); ++step) {
-    const size_t i = (hint_ + step) % bins_.size();
-    if (gone_[i] || !BinAccepts(bins_[i], pod)) continue;
-    if (gate && in_window_[i]) continue;
-    if (constrained && !topology_.Allows(pod, i)) continue;
-    hint_ = i;
-    return i;
-  }
-  return std::nullopt;
-}
-
-void DisruptionSimulator::Place(const PodState& pod, size_t node) {
-  PlaceOnBin(pod, &bins_[node]);
-  if (use_topology_) topology_.Place(pod, node);
-}
-
-void DisruptionSimulator::Remove(const PodState& pod, size_t node) {
-  RemoveFromBin(pod, &bins_[node]);
-  if (use_topology_) topology_.Remove(pod, node);
+  // The pending pods land first, where the scheduler would put them.
+  placement_.PlacePending(PendingPods(input.snapshot->pods));
 }
 
 SimulationResult DisruptionSimulator::Simulate(
@@ -116,13 +76,13 @@ SimulationResult DisruptionSimulator::Simulate(
   std::vector<std::pair<const PodState*, size_t>> moving_from;
   for (size_t node : candidates) {
     gone_[node] = true;
-    for (const PodState* pod : bins_[node].pods) {
+    for (const PodState* pod : placement_.bins()[node].pods) {
       if (IsReschedulable(*pod)) moving_from.emplace_back(pod, node);
     }
   }
   std::vector<const PodState*> moving;
   for (auto& [pod, node] : moving_from) {
-    if (use_topology_) topology_.Remove(*pod, node);
+    if (placement_.use_topology()) placement_.topology().Remove(*pod, node);
     moving.push_back(pod);
   }
   // Largest first, as a scheduler packing them would.
@@ -132,10 +92,13 @@ SimulationResult DisruptionSimulator::Simulate(
                    });
   std::vector<std::pair<const PodState*, size_t>> placed;
   std::vector<const PodState*> left;
-  hint_ = 0;
+  placement_.RestartNextFit();
+  const auto usable = [&](size_t node) {
+    return !gone_[node] && !(gate_destinations && in_window_[node]);
+  };
   for (const PodState* pod : moving) {
-    if (std::optional<size_t> node = FindDestination(*pod, gate_destinations)) {
-      Place(*pod, *node);
+    if (std::optional<size_t> node = placement_.NextFit(*pod, usable)) {
+      placement_.Place(*pod, *node);
       placed.emplace_back(pod, *node);
     } else {
       left.push_back(pod);
@@ -156,9 +119,9 @@ SimulationResult DisruptionSimulator::Simulate(
   } else {
     result.failure = "pod " + left.front()->Key() + " fits on no other node";
   }
-  for (auto& [pod, node] : placed) Remove(*pod, node);
+  for (auto& [pod, node] : placed) placement_.Remove(*pod, node);
   for (auto& [pod, node] : moving_from) {
-    if (use_topology_) topology_.Place(*pod, node);
+    if (placement_.use_topology()) placement_.topology().Place(*pod, node);
   }
   for (size_t node : candidates) gone_[node] = false;
   return result;
@@ -178,8 +141,9 @@ std::vector<NewNodes> DisruptionSimulator::NewNodeOptions(
         });
     if (!admitted) continue;
     const EstimateTopology topology =
-        use_topology_ ? EstimateTopology{&topology_, &shape.node.labels}
-                      : EstimateTopology{};
+        placement_.use_topology()
+            ? EstimateTopology{&placement_.topology(), &shape.node.labels}
+            : EstimateTopology{};
     const PodEstimate estimate =
         EstimateNewNodes(pods, shape.free, shape.node.allocatable,
                          std::min(room, max_new_nodes), topology);

@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "nodescale/plan/bin_placement.h"
 #include "nodescale/plan/disruption_input.h"
-#include "nodescale/plan/node_bins.h"
-#include "nodescale/plan/topology.h"
 
 namespace propscaler::nodescale {
 
@@ -49,7 +48,7 @@ class DisruptionSimulator {
                             bool gate_destinations, int64_t max_new_nodes);
 
   const std::vector<const PodState*>& PodsOn(size_t node) const {
-    return bins_[node].pods;
+    return placement_.bins()[node].pods;
   }
   const NodeGroup* GroupOfNode(size_t node) const { return node_group_[node]; }
   // Null for a node of no group.
@@ -61,25 +60,19 @@ class DisruptionSimulator {
     NodeTemplate node;
     Resources free;
   };
-  void PlacePendingPods();
-  std::optional<size_t> FindDestination(const PodState& pod, bool gate);
-  void Place(const PodState& pod, size_t node);
-  void Remove(const PodState& pod, size_t node);
   std::vector<NewNodes> NewNodeOptions(const std::vector<const PodState*>& pods,
                                        int64_t max_new_nodes) const;
 
   const DisruptionInput& input_;
-  std::vector<Bin> bins_;
+  // Mutable: an estimate of new nodes places into its topology and takes
+  // it back.
+  mutable BinPlacement placement_;  // bin i is snapshot node i
   std::vector<const NodeGroup*> node_group_;
   std::vector<const NodePool*> node_pool_;
   // Within its pool's consolidateAfter window: takes no pods when gated.
   std::vector<bool> in_window_;
   std::vector<bool> gone_;
-  const bool use_topology_;
-  // Mutable: an estimate of new nodes places into it and takes it back.
-  mutable Topology topology_;
   std::vector<GroupShape> shapes_;
-  size_t hint_ = 0;
 };
 
 }  // namespace propscaler::nodescale

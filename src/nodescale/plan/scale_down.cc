@@ -4,8 +4,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "nodescale/plan/node_bins.h"
-#include "nodescale/plan/topology.h"
+#include "nodescale/plan/bin_placement.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -28,8 +27,7 @@ class ScaleDownPlanner {
                    const ScaleDownConfig& config)
       : snapshot_(snapshot),
         config_(config),
-        bins_(BinsFromNodes(snapshot.nodes, snapshot.pods)),
-        use_topology_(AnyInterPodConstraints(snapshot.pods)),
+        placement_(snapshot.nodes, snapshot.pods),
         received_pods_(snapshot.nodes.size(), false) {
     for (const PdbState& pdb : snapshot.pdbs) {
       pdb_left_.push_back(pdb.disruptions_allowed);
@@ -42,12 +40,6 @@ class ScaleDownPlanner {
     for (const NodeGroup& group : groups) {
       int64_t& size = group_sizes_[group.name];
       size = std::max(size, group.target_size);
-    }
-    if (use_topology_) {
-      for (const Bin& bin : bins_) {
-        const size_t node = topology_.AddNode(bin.labels);
-        for (const PodState* pod : bin.pods) topology_.Place(*pod, node);
-      }
     }
     PlacePendingPods();
   }
@@ -63,19 +55,15 @@ class ScaleDownPlanner {
   // first and the node is not empty. A node that is not Ready yet counts
   // (the scheduler uses it once it is); a cordoned one does not.
   void PlacePendingPods() {
-    for (size_t i = 0; i < bins_.size(); ++i) {
-      bins_[i].accepts_pods = !snapshot_.nodes[i].unschedulable;
+    std::vector<Bin>& bins = placement_.bins();
+    for (size_t i = 0; i < bins.size(); ++i) {
+      bins[i].accepts_pods = !snapshot_.nodes[i].unschedulable;
     }
-    hint_ = 0;
-    for (const PodState& pod : snapshot_.pods) {
-      if (!pod.node_name.empty() || pod.terminated) continue;
-      if (std::optional<size_t> node = FindDestination(pod)) Place(pod, *node);
-    }
-    for (size_t i = 0; i < bins_.size(); ++i) {
+    placement_.PlacePending(PendingPods(snapshot_.pods));
+    for (size_t i = 0; i < bins.size(); ++i) {
       const NodeState& node = snapshot_.nodes[i];
-      bins_[i].accepts_pods = node.ready && !node.unschedulable;
+      bins[i].accepts_pods = node.ready && !node.unschedulable;
     }
-    hint_ = 0;
   }
 
   std::vector<Candidate> Candidates() {
@@ -95,10 +83,11 @@ class ScaleDownPlanner {
                       })) {
         continue;
       }
-      const double utilization = NodeUtilization(node, bins_[i].pods, config_);
+      const double utilization =
+          NodeUtilization(node, placement_.bins()[i].pods, config_);
       if (utilization >= config_.utilization_threshold) continue;
       Candidate candidate{i, utilization, {}};
-      for (const PodState* pod : bins_[i].pods) {
+      for (const PodState* pod : placement_.bins()[i].pods) {
         if (MovesWithDrain(*pod)) candidate.to_move.push_back(pod);
       }
       out.push_back(std::move(candidate));
@@ -152,41 +141,16 @@ class ScaleDownPlanner {
     }
   }
 
-  void Place(const PodState& pod, size_t node) {
-    PlaceOnBin(pod, &bins_[node]);
-    if (use_topology_) topology_.Place(pod, node);
-  }
-
-  void Remove(const PodState& pod, size_t node) {
-    RemoveFromBin(pod, &bins_[node]);
-    if (use_topology_) topology_.Remove(pod, node);
-  }
-
-  // First fit from the last destination used, so that a pass over many
-  // nodes does not rescan the full ones each time.
-  std::optional<size_t> FindDestination(const PodState& pod) {
-    const bool constrained = use_topology_ && topology_.Matters(pod);
-    for (size_t step = 0; step < bins_.size(); ++step) {
-      const size_t i = (hint_ + step) % bins_.size();
-      if (BinAccepts(bins_[i], pod) &&
-          (!constrained || topology_.Allows(pod, i))) {
-        hint_ = i;
-        return i;
-      }
-    }
-    return std::nullopt;
-  }
-
   // Moves every pod or none; on failure names the pod left without a node.
   std::optional<std::string> MovePods(const Candidate& candidate) {
     std::vector<std::pair<const PodState*, size_t>> moved;
     for (const PodState* pod : candidate.to_move) {
-      std::optional<size_t> destination = FindDestination(*pod);
+      std::optional<size_t> destination = placement_.NextFit(*pod);
       if (!destination) {
-        for (auto& [done, bin] : moved) Remove(*done, bin);
+        for (auto& [done, bin] : moved) placement_.Remove(*done, bin);
         return "pod " + pod->Key() + " fits on no other node";
       }
-      Place(*pod, *destination);
+      placement_.Place(*pod, *destination);
       moved.emplace_back(pod, *destination);
     }
     for (auto& [pod, bin] : moved) received_pods_[bin] = true;
@@ -199,14 +163,14 @@ class ScaleDownPlanner {
       plan_.kept.push_back({node.name, *blocker});
       return;
     }
-    Bin& bin = bins_[candidate.node];
+    Bin& bin = placement_.bins()[candidate.node];
     const bool accepted = bin.accepts_pods;
     bin.accepts_pods = false;
     // Its pods leave its domains, and it is no domain any more.
-    if (use_topology_) topology_.SetNodeGone(candidate.node, true);
+    placement_.SetGone(candidate.node, true);
     if (std::optional<std::string> failure = MovePods(candidate)) {
       bin.accepts_pods = accepted;
-      if (use_topology_) topology_.SetNodeGone(candidate.node, false);
+      placement_.SetGone(candidate.node, false);
       plan_.kept.push_back({node.name, *failure});
       return;
     }
@@ -223,15 +187,12 @@ class ScaleDownPlanner {
 
   const ClusterSnapshot& snapshot_;
   const ScaleDownConfig& config_;
-  std::vector<Bin> bins_;
-  const bool use_topology_;
-  Topology topology_;  // node i is bins_[i], when used
+  BinPlacement placement_;  // bin i is snapshot_.nodes[i]
   std::vector<bool> received_pods_;
   std::vector<int64_t> pdb_left_;  // per snapshot_.pdbs
   std::unordered_map<std::string, const NodeGroup*> groups_;
   std::unordered_map<std::string, int64_t> group_sizes_;
   ClusterTotals totals_;
-  size_t hint_ = 0;
   ScaleDownPlan plan_;
 };
 

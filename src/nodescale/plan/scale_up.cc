@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "nodescale/plan/balance.h"
+#include "nodescale/plan/bin_placement.h"
 #include "nodescale/plan/estimator.h"
 #include "nodescale/plan/node_bins.h"
 #include "nodescale/plan/pod_classes.h"
@@ -127,57 +128,35 @@ class ScaleUpPlanner {
   // Pods the scheduler can place on existing or upcoming nodes trigger
   // nothing; the rest become pending_.
   void FilterOutSchedulable() {
-    std::vector<const PodState*> candidates;
-    for (const PodState& pod : snapshot_.pods) {
-      if (IsPending(pod) && !IsDaemonSetPod(pod)) candidates.push_back(&pod);
-    }
+    const std::vector<const PodState*> candidates = PendingPods(snapshot_.pods);
     // Most iterations have none: no bins to build then (a cluster's worth
     // of pods summed per node).
     if (candidates.empty()) return;
-    std::vector<Bin> bins = BinsFromNodes(snapshot_.nodes, snapshot_.pods);
+    placement_.emplace(snapshot_.nodes, snapshot_.pods);
     for (const auto& [group, count] : upcoming_) {
       for (int64_t i = 0; i < count; ++i) {
-        bins.push_back(
+        placement_->AddBin(
             BinFromTemplate(groups_[group].chosen->node, groups_[group].free));
       }
     }
-    const bool use_topology = AnyInterPodConstraints(snapshot_.pods);
-    for (size_t b = 0; use_topology && b < bins.size(); ++b) {
-      topology_.AddNode(bins[b].labels);
-      for (const PodState* pod : bins[b].pods) topology_.Place(*pod, b);
+    BinPlacement::PendingResult placed = placement_->PlacePending(candidates);
+    for (const PodState* pod : placed.placed) {
+      plan_.fit_existing.push_back(pod->Key());
     }
-    const PodClasses classes = ClassifyPods(candidates);
-    // A pod cannot fit a bin an earlier pod of its class did not fit, unless
-    // inter-pod constraints are involved: a pod placed elsewhere can raise
-    // a spread's minimum or meet an affinity.
-    std::vector<size_t> first_bin(classes.classes.size(), 0);
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const PodState& pod = *candidates[i];
-      const bool constrained = use_topology && topology_.Matters(pod);
-      size_t start = 0;
-      size_t& bin = constrained ? start : first_bin[classes.class_of[i]];
-      while (bin < bins.size() &&
-             !(BinAccepts(bins[bin], pod) &&
-               (!constrained || topology_.Allows(pod, bin)))) {
-        ++bin;
-      }
-      if (bin < bins.size()) {
-        PlaceOnBin(pod, &bins[bin]);
-        if (use_topology) topology_.Place(pod, bin);
-        plan_.fit_existing.push_back(pod.Key());
-      } else {
-        pending_.push_back(&pod);
-      }
-    }
+    pending_ = std::move(placed.left);
     topology_matters_ =
-        use_topology &&
+        placement_->use_topology() &&
         std::any_of(pending_.begin(), pending_.end(), [&](const PodState* pod) {
-          return topology_.Matters(*pod);
+          return topology().Matters(*pod);
         });
     // The pending pods' terms registered once, before the estimates place
     // into this topology.
-    if (topology_matters_) topology_.Prepare(pending_);
+    if (topology_matters_) topology().Prepare(pending_);
   }
+
+  // Existing, upcoming and planned nodes with their pods, for inter-pod
+  // constraints; consulted only when topology_matters_.
+  Topology& topology() { return placement_->topology(); }
 
   void ComputeClassFit() {
     for (GroupPlanState& state : groups_) {
@@ -277,8 +256,8 @@ class ScaleUpPlanner {
       shared->classes.push_back(c);
     }
     if (!entries.empty()) {
-      const EstimateTopology topology{topology_matters_ ? &topology_ : nullptr,
-                                      kind->labels};
+      const EstimateTopology topology{
+          topology_matters_ ? &placement_->topology() : nullptr, kind->labels};
       shared->estimate = EstimateNewNodes(entries, kind->free,
                                           kind->allocatable, cap, topology);
     }
@@ -373,10 +352,10 @@ class ScaleUpPlanner {
     std::vector<size_t> topology_node(group_of_node.size());
     for (size_t n = 0; n < group_of_node.size(); ++n) {
       const GroupPlanState& state = groups_[sharing[group_of_node[n]]];
-      topology_node[n] = topology_.AddNode(&state.chosen->node.labels);
+      topology_node[n] = topology().AddNode(&state.chosen->node.labels);
     }
     for (const auto& [pod, node] : new_node_of) {
-      topology_.Place(*pending_[pod], topology_node[node]);
+      topology().Place(*pending_[pod], topology_node[node]);
     }
   }
 
@@ -484,9 +463,8 @@ class ScaleUpPlanner {
   std::vector<PackingKind> kinds_;
   std::vector<std::pair<size_t, int64_t>> upcoming_;  // group, nodes
   ClusterTotals totals_;
-  // Existing, upcoming and planned nodes with their pods, for inter-pod
-  // constraints; consulted only when a pending pod has them.
-  Topology topology_;
+  // Existing and upcoming nodes (planned ones join its topology).
+  std::optional<BinPlacement> placement_;
   bool topology_matters_ = false;
   std::vector<const PodState*> pending_;
   PodClasses classes_;
