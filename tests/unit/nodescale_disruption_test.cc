@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "nodescale/plan/disruption.h"
+#include "nodescale/plan/disruption_method.h"
 #include "nodescale/plan/template_hash.h"
 #include "nodescale_test_util.h"
 
@@ -655,6 +656,46 @@ TEST_F(DisruptionTest, ExpiryKeepsTheGroupsMinSize) {
   ASSERT_TRUE(plan.command);
   EXPECT_EQ(plan.command->nodes.size(), 3u);
   EXPECT_FALSE(plan.command->replacement);
+}
+
+// Each method is a type of its own, asked alone: on a cluster with one
+// empty node and one drifted busy node, emptiness takes the empty one,
+// drift the drifted one, and expiry (no pool expires) nothing.
+TEST_F(DisruptionTest, EachMethodComputesItsOwnCommandAlone) {
+  AddNode("busy", "big");
+  AddPod("a", "busy", 30000);
+  AddNode("empty", "big");
+  snapshot_.nodes[0].annotations[std::string(kube::kTemplateHashAnnotation)] =
+      "an-older-template";
+  FindGroup("cheap")->max_size = 0;
+  input_ = Input();
+  DisruptionPlan plan;
+  DisruptionContext context(input_, DisruptionOptions{}, &plan);
+  EXPECT_FALSE(disruption::Expiry().ComputeCommand(context));
+  std::optional<DisruptionCommand> empty =
+      disruption::Emptiness().ComputeCommand(context);
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(empty->method, Method::kEmptiness);
+  EXPECT_EQ(empty->nodes, std::vector<std::string>{"empty"});
+  std::optional<DisruptionCommand> drift =
+      disruption::Drift().ComputeCommand(context);
+  ASSERT_TRUE(drift) << Reasons(plan);
+  EXPECT_EQ(drift->method, Method::kDrift);
+  EXPECT_EQ(drift->nodes, std::vector<std::string>{"busy"});
+  EXPECT_EQ(disruption::Emptiness().Candidates(context).size(), 1u);
+  EXPECT_TRUE(disruption::Drift().Candidates(context).empty());
+}
+
+TEST_F(DisruptionTest, MethodsRunInKarpentersOrder) {
+  std::vector<Method> order;
+  for (const auto& method : disruption::MethodsInOrder()) {
+    order.push_back(method->id());
+    EXPECT_EQ(disruption::MethodFor(method->id())->id(), method->id());
+  }
+  EXPECT_EQ(order,
+            (std::vector<Method>{Method::kExpiry, Method::kEmptiness,
+                                 Method::kDrift, Method::kMultiNode,
+                                 Method::kSingleNode, Method::kPriority}));
 }
 
 }  // namespace
