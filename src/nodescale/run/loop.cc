@@ -69,7 +69,10 @@ NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
       provision_(options_.max_node_provision_time),
       timers_(options_.delays),
       removals_(api_, provider_, events_, may_act_,
-                options_.max_graceful_termination) {
+                options_.max_graceful_termination),
+      commands_(provider_, events_, may_act_,
+                options_.disruption_validation_delay,
+                options_.max_node_provision_time, options_.disruption_options) {
   DeclareMetrics();
 }
 
@@ -312,7 +315,7 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
   report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
   report.last_scale_up = last_scale_up_;
   report.last_scale_down = last_scale_down_;
-  report.disruption_commands = pending_commands_;
+  report.disruption_commands = commands_.Lines();
   report.buffers = BufferLines(it);
   for (const BlockedCandidate& blocked : blocked_) {
     report.disruption_blocked.push_back(

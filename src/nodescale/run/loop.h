@@ -39,6 +39,7 @@
 #include "nodescale/plan/scale_down_timers.h"
 #include "nodescale/plan/scale_up.h"
 #include "nodescale/provider/provider.h"
+#include "nodescale/run/command_queue.h"
 #include "nodescale/run/removal_queue.h"
 #include "nodescale/run/status_report.h"
 
@@ -144,12 +145,9 @@ class NodeScaleLoop {
   void Disrupt(Iteration* it);
   DisruptionInput DisruptionInputOf(const Iteration& it);
   void NotePodEvents(const Iteration& it);
-  void StartCommand(const DisruptionCommand& command, Iteration* it);
-  void RemoveForCommand(const DisruptionCommand& command, Iteration* it);
-  void TrackReplacement(Iteration* it);
-  bool Replacing() const {
-    return command_ && command_->stage == InFlightCommand::Stage::kReplacing;
-  }
+  CommandView CommandViewOf(const Iteration& it) const;
+  // Does what a pass of the command queue asks of the loop.
+  void Execute(const CommandQueue::Step& step, Iteration* it);
   void ReportDisruption(const DisruptionPlan& plan, const Iteration& it);
 
   const kube::Client* api_;
@@ -173,7 +171,7 @@ class NodeScaleLoop {
 
   // The disruption command between its choice and the removal queue:
   // validating, or waiting for its replacement.
-  std::optional<InFlightCommand> command_;
+  CommandQueue commands_;
   // Per node: a fingerprint of its pods and when it last changed.
   struct PodEvents {
     uint64_t fingerprint = 0;
@@ -181,7 +179,6 @@ class NodeScaleLoop {
   };
   std::map<std::string, PodEvents> pod_events_;
   std::set<std::string> seen_ready_;
-  std::vector<std::string> pending_commands_;  // for /status and the report
   std::vector<BlockedCandidate> blocked_;
   mutable Mutex report_mutex_;
   StatusReport last_report_ GUARDED_BY(report_mutex_);

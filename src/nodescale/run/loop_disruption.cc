@@ -13,20 +13,6 @@
 #include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-std::string Describe(const DisruptionCommand& command) {
-  std::string out = std::string(DisruptionMethodName(command.method)) + " " +
-                    std::string(command.action());
-  for (const std::string& node : command.nodes) out += " " + node;
-  if (command.replacement) {
-    out += " -> " + std::to_string(command.replacement->count) + " x " +
-           command.replacement->group;
-  }
-  return out;
-}
-
-}  // namespace
 
 bool NodeScaleLoop::KarpenterDisruption() const {
   return options_.disruption == "karpenter" ||
@@ -68,9 +54,8 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   std::map<std::string, const LiveNode*> live;
   for (const LiveNode& node : it.nodes) live[node.state.name] = &node;
   std::set<std::string> in_flight;
-  if (Replacing()) {
-    in_flight.insert(command_->command.nodes.begin(),
-                     command_->command.nodes.end());
+  for (const std::string& node : commands_.ReplacedNodes()) {
+    in_flight.insert(node);
   }
   for (const NodeState& node : it.snapshot.nodes) {
     NodeLife life;
@@ -103,8 +88,9 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
 
 void NodeScaleLoop::Disrupt(Iteration* it) {
   NotePodEvents(*it);
-  if (Replacing()) {
-    TrackReplacement(it);
+  const CommandView view = CommandViewOf(*it);
+  if (commands_.Replacing()) {
+    Execute(commands_.Advance(nullptr, view), it);
     return;
   }
   if (removals_.Draining()) return;  // a removal is still under way
@@ -112,51 +98,28 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
     // PodDisruptionBudgets not listed yet (or RBAC refuses them): no
     // disruption without knowing which pods may go.
     blocked_ = {};
-    pending_commands_ = {
-        "waiting for PodDisruptionBudgets to be listed before disrupting"};
+    commands_.WaitFor(
+        "waiting for PodDisruptionBudgets to be listed before disrupting");
     return;
   }
   const DisruptionInput input = DisruptionInputOf(*it);
-  if (command_) {  // validating
-    if (NextStep(*command_, 0, it->now) == CommandStep::kWait) return;
-    const DisruptionCommand command = command_->command;
-    command_.reset();
-    pending_commands_.clear();
-    Result<DisruptionCommand> validated =
-        ValidateCommand(input, command, options_.disruption_options);
-    if (!validated.ok()) {
-      LOG(INFO) << "disruption: " << Describe(command)
-                << " rejected: " << validated.status().message();
-      GlobalMetrics().Add(
-          "propscaler_disruption_failed_validations_total",
-          {{"method", std::string(DisruptionMethodName(command.method))}}, 1);
-      for (const std::string& name : command.nodes) {
-        if (const LiveNode* node = it->Node(name)) {
-          NodeEvent(node->state, false, "ConsolidationRejected",
-                    validated.status().message());
-        }
-      }
-      return;
-    }
-    StartCommand(*validated, it);
+  if (commands_.InFlight()) {  // validating
+    Execute(commands_.Advance(&input, view), it);
     return;
   }
-  pending_commands_.clear();
   const DisruptionPlan plan =
       PlanDisruption(input, options_.disruption_options);
   ReportDisruption(plan, *it);
-  if (!plan.command) return;
-  command_ = AwaitValidation(*plan.command,
-                             options_.disruption_validation_delay, it->now);
-  if (command_) {
-    const std::string due = kube::FormatMicroTime(command_->due);
-    pending_commands_ = {Describe(*plan.command) + " (validating until " + due +
-                         ")"};
-    LOG(INFO) << "disruption: " << Describe(*plan.command)
-              << " proposed; checked again at " << due;
-    return;
-  }
-  StartCommand(*plan.command, it);
+  Execute(commands_.Propose(plan.command, view), it);
+}
+
+CommandView NodeScaleLoop::CommandViewOf(const Iteration& it) const {
+  return {it.now, &it.nodes, &it.group_of, &it.groups};
+}
+
+void NodeScaleLoop::Execute(const CommandQueue::Step& step, Iteration* it) {
+  if (!step.failed_group.empty()) backoff_.Fail(step.failed_group, it->now);
+  if (step.remove) RemoveNodes(*step.remove, /*all_or_nothing=*/true, it);
 }
 
 void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
@@ -191,88 +154,6 @@ void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
     }
   }
   blocked_ = plan.blocked;
-}
-
-void NodeScaleLoop::StartCommand(const DisruptionCommand& command,
-                                 Iteration* it) {
-  if (!may_act_()) return;
-  LOG(INFO) << "disruption: starting " << Describe(command) << " (saves "
-            << command.savings_per_hour << "/h)";
-  GlobalMetrics().Add(
-      "propscaler_disruption_decisions_total",
-      {{"method", std::string(DisruptionMethodName(command.method))},
-       {"action", std::string(command.action())}},
-      1);
-  if (!command.replacement) {
-    pending_commands_.clear();
-    RemoveForCommand(command, it);
-    return;
-  }
-  const NodeGroup* group = it->Group(command.replacement->group);
-  if (group == nullptr) return;
-  Status launched = provider_->IncreaseSize(*group, command.replacement->count);
-  if (!launched.ok()) {
-    LOG(WARNING) << "disruption: launching the replacement failed: "
-                 << launched.message();
-    backoff_.Fail(group->name, it->now);
-    pending_commands_.clear();
-    return;
-  }
-  const std::map<std::string, int64_t> ready =
-      ReadyNodesByGroup(it->nodes, it->group_of);
-  auto found = ready.find(group->name);
-  command_ = AwaitReplacement(command, found == ready.end() ? 0 : found->second,
-                              options_.max_node_provision_time, it->now);
-  pending_commands_ = {Describe(command) + " (waiting for the replacement)"};
-  for (const std::string& name : command.nodes) {
-    if (const LiveNode* node = it->Node(name)) {
-      NodeEvent(node->state, false, "DisruptionLaunching",
-                "launching " + std::to_string(command.replacement->count) +
-                    " node(s) of group " + group->name + " to replace it (" +
-                    std::string(DisruptionMethodName(command.method)) + ")");
-    }
-  }
-}
-
-void NodeScaleLoop::TrackReplacement(Iteration* it) {
-  const InFlightCommand& replacing = *command_;
-  const NewNodes& replacement = *replacing.command.replacement;
-  const std::map<std::string, int64_t> ready =
-      ReadyNodesByGroup(it->nodes, it->group_of);
-  auto found = ready.find(replacement.group);
-  const int64_t now_ready = found == ready.end() ? 0 : found->second;
-  const CommandStep step = NextStep(replacing, now_ready, it->now);
-  if (step == CommandStep::kWait) return;
-  if (step == CommandStep::kRemove) {
-    const DisruptionCommand command = replacing.command;
-    command_.reset();
-    pending_commands_.clear();
-    RemoveForCommand(command, it);
-    return;
-  }
-  LOG(WARNING) << "disruption: " << Describe(replacing.command)
-               << " failed: the replacement was not Ready within "
-                  "--max-node-provision-time; the old nodes stay";
-  for (const std::string& name : replacing.command.nodes) {
-    if (const LiveNode* node = it->Node(name)) {
-      NodeEvent(node->state, true, "DisruptionFailed",
-                "its replacement in group " + replacement.group +
-                    " did not become Ready; the node stays");
-    }
-  }
-  command_.reset();
-  pending_commands_.clear();
-}
-
-void NodeScaleLoop::RemoveForCommand(const DisruptionCommand& command,
-                                     Iteration* it) {
-  std::vector<RemovalQueue::Target> targets;
-  for (const std::string& name : command.nodes) {
-    const LiveNode* node = it->Node(name);
-    if (node == nullptr) continue;
-    targets.push_back({name, it->group_of(node->state)});
-  }
-  RemoveNodes(targets, /*all_or_nothing=*/true, it);
 }
 
 }  // namespace propscaler::nodescale

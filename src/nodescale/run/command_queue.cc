@@ -1,0 +1,167 @@
+#include "nodescale/run/command_queue.h"
+
+#include <glog/logging.h>
+
+#include "common/metrics.h"
+#include "kube/lease.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+const LiveNode* FindNode(const SharedNodes& nodes, const std::string& name) {
+  for (const LiveNode& node : nodes) {
+    if (node.state.name == name) return &node;
+  }
+  return nullptr;
+}
+
+int64_t ReadyIn(const CommandView& view, const std::string& group) {
+  const std::map<std::string, int64_t> ready =
+      ReadyNodesByGroup(*view.nodes, *view.group_of);
+  auto found = ready.find(group);
+  return found == ready.end() ? 0 : found->second;
+}
+
+}  // namespace
+
+std::string DescribeCommand(const DisruptionCommand& command) {
+  std::string out = std::string(DisruptionMethodName(command.method)) + " " +
+                    std::string(command.action());
+  for (const std::string& node : command.nodes) out += " " + node;
+  if (command.replacement) {
+    out += " -> " + std::to_string(command.replacement->count) + " x " +
+           command.replacement->group;
+  }
+  return out;
+}
+
+CommandQueue::CommandQueue(Provider* provider, kube::EventRecorder* events,
+                           std::function<bool()> may_act,
+                           Duration validation_delay,
+                           Duration max_provision_time,
+                           DisruptionOptions options)
+    : provider_(provider),
+      events_(events),
+      may_act_(std::move(may_act)),
+      validation_delay_(validation_delay),
+      max_provision_time_(max_provision_time),
+      options_(std::move(options)) {}
+
+std::vector<std::string> CommandQueue::ReplacedNodes() const {
+  return Replacing() ? command_->command.nodes : std::vector<std::string>{};
+}
+
+CommandQueue::Step CommandQueue::Propose(
+    const std::optional<DisruptionCommand>& command, const CommandView& view) {
+  lines_.clear();
+  if (!command) return {};
+  command_ = AwaitValidation(*command, validation_delay_, view.now);
+  if (!command_) return Start(*command, view);
+  const std::string due = kube::FormatMicroTime(command_->due);
+  lines_ = {DescribeCommand(*command) + " (validating until " + due + ")"};
+  LOG(INFO) << "disruption: " << DescribeCommand(*command)
+            << " proposed; checked again at " << due;
+  return {};
+}
+
+CommandQueue::Step CommandQueue::Advance(const DisruptionInput* input,
+                                         const CommandView& view) {
+  if (!command_) return {};
+  if (Replacing()) return FollowReplacement(view);
+  if (NextStep(*command_, 0, view.now) == CommandStep::kWait) return {};
+  const DisruptionCommand command = command_->command;
+  command_.reset();
+  lines_.clear();
+  Result<DisruptionCommand> validated =
+      ValidateCommand(*input, command, options_);
+  if (validated.ok()) return Start(*validated, view);
+  LOG(INFO) << "disruption: " << DescribeCommand(command)
+            << " rejected: " << validated.status().message();
+  GlobalMetrics().Add(
+      "propscaler_disruption_failed_validations_total",
+      {{"method", std::string(DisruptionMethodName(command.method))}}, 1);
+  for (const std::string& name : command.nodes) {
+    Event(view, name, false, "ConsolidationRejected",
+          validated.status().message());
+  }
+  return {};
+}
+
+CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
+                                       const CommandView& view) {
+  if (!may_act_()) return {};
+  LOG(INFO) << "disruption: starting " << DescribeCommand(command) << " (saves "
+            << command.savings_per_hour << "/h)";
+  GlobalMetrics().Add(
+      "propscaler_disruption_decisions_total",
+      {{"method", std::string(DisruptionMethodName(command.method))},
+       {"action", std::string(command.action())}},
+      1);
+  if (!command.replacement) {
+    lines_.clear();
+    return Remove(command, view);
+  }
+  const NodeGroup* group = nullptr;
+  for (const NodeGroup& each : *view.groups) {
+    if (each.name == command.replacement->group) group = &each;
+  }
+  if (group == nullptr) return {};
+  Status launched = provider_->IncreaseSize(*group, command.replacement->count);
+  if (!launched.ok()) {
+    LOG(WARNING) << "disruption: launching the replacement failed: "
+                 << launched.message();
+    lines_.clear();
+    return {.failed_group = group->name};
+  }
+  command_ = AwaitReplacement(command, ReadyIn(view, group->name),
+                              max_provision_time_, view.now);
+  lines_ = {DescribeCommand(command) + " (waiting for the replacement)"};
+  for (const std::string& name : command.nodes) {
+    Event(view, name, false, "DisruptionLaunching",
+          "launching " + std::to_string(command.replacement->count) +
+              " node(s) of group " + group->name + " to replace it (" +
+              std::string(DisruptionMethodName(command.method)) + ")");
+  }
+  return {};
+}
+
+CommandQueue::Step CommandQueue::FollowReplacement(const CommandView& view) {
+  const std::string group = command_->command.replacement->group;
+  const CommandStep step = NextStep(*command_, ReadyIn(view, group), view.now);
+  if (step == CommandStep::kWait) return {};
+  const DisruptionCommand command = command_->command;
+  command_.reset();
+  lines_.clear();
+  if (step == CommandStep::kRemove) return Remove(command, view);
+  LOG(WARNING) << "disruption: " << DescribeCommand(command)
+               << " failed: the replacement was not Ready within "
+                  "--max-node-provision-time; the old nodes stay";
+  for (const std::string& name : command.nodes) {
+    Event(view, name, true, "DisruptionFailed",
+          "its replacement in group " + group +
+              " did not become Ready; the node stays");
+  }
+  return {};
+}
+
+CommandQueue::Step CommandQueue::Remove(const DisruptionCommand& command,
+                                        const CommandView& view) {
+  std::vector<RemovalQueue::Target> targets;
+  for (const std::string& name : command.nodes) {
+    const LiveNode* node = FindNode(*view.nodes, name);
+    if (node == nullptr) continue;
+    targets.push_back({name, (*view.group_of)(node->state)});
+  }
+  return {.remove = std::move(targets)};
+}
+
+void CommandQueue::Event(const CommandView& view, const std::string& node,
+                         bool warning, const std::string& reason,
+                         const std::string& message) {
+  const LiveNode* live = FindNode(*view.nodes, node);
+  if (live == nullptr) return;
+  events_->Record(
+      {{"v1", "Node", "", live->state.name, ""}, warning, reason, message});
+}
+
+}  // namespace propscaler::nodescale
