@@ -42,7 +42,7 @@ class ScaleDownTimers {
   std::optional<std::string> Blocked(TimePoint now) const;
 
  private:
-  const ScaleDownDelays delays_;
+  ScaleDownDelays delays_;
   std::map<std::string, TimePoint> unneeded_since_;
   std::optional<TimePoint> last_add_;
   std::optional<TimePoint> last_delete_;

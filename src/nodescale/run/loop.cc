@@ -136,13 +136,29 @@ Status NodeScaleLoop::RunOnce() {
   }
   removals_.ClearStaleTaints(RemovalViewOf(it, it.pods));
   NoteRemovals(removals_.Advance(RemovalViewOf(it, it.pods)), it.now);
-  const bool scaled_up = ScaleUp(&it);
+  Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
+  LOG_IF(ERROR, !chain.ok()) << chain.status().message();
+  DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
+  std::optional<DisruptionInput> disruption;
+  if (options_.scale_down_enabled) {
+    if (!KarpenterDisruption()) {
+      input.scale_down =
+          ScaleDownState{&options_.scale_down, &timers_, removals_.InFlight(),
+                         options_.max_empty_bulk_delete};
+    } else if (MayPlanDisruption(&it)) {
+      disruption = DisruptionInputOf(it);
+      input.disruption =
+          DisruptionState{&*disruption, &options_.disruption_options};
+    }
+  }
+  const Decisions decisions = Decide(input);
+  const bool scaled_up = ExecuteScaleUp(decisions.scale_up, &it);
   WriteBufferStatuses(it);
   if (!scaled_up && options_.scale_down_enabled) {
     if (KarpenterDisruption()) {
-      Disrupt(&it);
-    } else {
-      ScaleDown(&it);
+      Disrupt(decisions.disruption, &it);
+    } else if (decisions.scale_down) {
+      ScaleDown(*decisions.scale_down, &it);
     }
   }
   WriteStatus(it, Status::Ok());
@@ -157,7 +173,13 @@ Status NodeScaleLoop::RunScaleUp() {
     WriteStatus(it, read);
     return read;
   }
-  if (ScaleUp(&it)) WriteStatus(it, Status::Ok());
+  Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
+  if (!chain.ok()) {
+    LOG(ERROR) << chain.status().message();
+  } else if (ExecuteScaleUp(Decide(DecideInputOf(it, chain->get())).scale_up,
+                            &it)) {
+    WriteStatus(it, Status::Ok());
+  }
   WriteBufferStatuses(it);
   ObserveDuration(it, "scale-up");
   ReturnNodes(&it.snapshot, &node_cache_);
@@ -214,7 +236,8 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   });
 }
 
-bool NodeScaleLoop::ScaleUp(Iteration* it) {
+Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
+    Iteration* it) {
   int64_t unschedulable = 0;
   for (const LivePod& pod : it->pods) {
     if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
@@ -223,14 +246,22 @@ bool NodeScaleLoop::ScaleUp(Iteration* it) {
                       static_cast<double>(unschedulable));
   memory_.backed_off_groups = backoff_.BackedOffGroups(it->now);
   it->priorities = CurrentPriorities();
-  Result<std::unique_ptr<ExpanderChain>> chain =
-      MakeExpanderChain(options_.expander, it->priorities, &rng_);
-  if (!chain.ok()) {
-    LOG(ERROR) << chain.status().message();
-    return false;
-  }
-  ScaleUpPlan plan = PlanScaleUp(it->snapshot, it->groups, memory_,
-                                 options_.scale_up, chain->get());
+  return MakeExpanderChain(options_.expander, it->priorities, &rng_);
+}
+
+DecideInput NodeScaleLoop::DecideInputOf(const Iteration& it,
+                                         ExpanderChain* expander) const {
+  DecideInput input;
+  input.snapshot = &it.snapshot;
+  input.groups = &it.groups;
+  input.memory = &memory_;
+  input.scale_up = &options_.scale_up;
+  input.expander = expander;
+  input.now = it.now;
+  return input;
+}
+
+bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
   const std::map<std::string, const LivePod*> pods = PodsByKey(*it);
   bool scaled = false;
   for (const GroupIncrease& increase : plan.increases) {

@@ -29,6 +29,7 @@
 #include "kube/lease.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/command_progress.h"
+#include "nodescale/plan/decide.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/group_backoff.h"
 #include "nodescale/plan/live_snapshot.h"
@@ -106,7 +107,11 @@ class NodeScaleLoop {
   void ObserveDuration(const Iteration& it, const char* kind);
   void TrackProvisioning(Iteration* it);
   void GiveUpCapacity(const NodeGroup& group, Iteration* it);
-  bool ScaleUp(Iteration* it);
+  // The scale-up's metrics and memory brought up to date; the expanders.
+  Result<std::unique_ptr<ExpanderChain>> PrepareScaleUp(Iteration* it);
+  DecideInput DecideInputOf(const Iteration& it, ExpanderChain* expander) const;
+  // Asks the provider for the plan's nodes; whether any were added.
+  bool ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it);
   // CapacityBuffers (loop_buffers.cc): each resolved and its virtual pods
   // added to the snapshot, which the scale-up provides room for and
   // scale-down and disruption keep; after the scale-up, their status.
@@ -126,7 +131,9 @@ class NodeScaleLoop {
                     const std::map<std::string, const LivePod*>& pods) const;
   void ReportScaleUp(const ScaleUpPlan& plan, const Iteration& it,
                      const std::map<std::string, const LivePod*>& pods);
-  void ScaleDown(Iteration* it);
+  // The timers and candidate taints as decided; the removals due handed to
+  // the removal queue.
+  void ScaleDown(const ScaleDownDecision& decision, Iteration* it);
   void UpdateCandidateTaints(const Iteration& it);
   // Hands the nodes to the removal queue as one set.
   void RemoveNodes(const std::vector<RemovalQueue::Target>& targets,
@@ -142,7 +149,10 @@ class NodeScaleLoop {
   // validate, launch the replacement, wait for it to be Ready, then remove
   // the old nodes through the scale-down path (taint, drain, delete).
   bool KarpenterDisruption() const;
-  void Disrupt(Iteration* it);
+  // Notes the pods' moves; whether a new command may be planned now.
+  bool MayPlanDisruption(Iteration* it);
+  // The command in flight advanced, else the plan's command proposed.
+  void Disrupt(const std::optional<DisruptionPlan>& plan, Iteration* it);
   DisruptionInput DisruptionInputOf(const Iteration& it);
   void NotePodEvents(const Iteration& it);
   CommandView CommandViewOf(const Iteration& it) const;

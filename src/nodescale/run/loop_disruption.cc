@@ -86,8 +86,13 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   return input;
 }
 
-void NodeScaleLoop::Disrupt(Iteration* it) {
+bool NodeScaleLoop::MayPlanDisruption(Iteration* it) {
   NotePodEvents(*it);
+  return !commands_.InFlight() && !removals_.Draining() && it->pdbs;
+}
+
+void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
+                            Iteration* it) {
   const CommandView view = CommandViewOf(*it);
   if (commands_.Replacing()) {
     Execute(commands_.Advance(nullptr, view), it);
@@ -102,15 +107,14 @@ void NodeScaleLoop::Disrupt(Iteration* it) {
         "waiting for PodDisruptionBudgets to be listed before disrupting");
     return;
   }
-  const DisruptionInput input = DisruptionInputOf(*it);
   if (commands_.InFlight()) {  // validating
+    const DisruptionInput input = DisruptionInputOf(*it);
     Execute(commands_.Advance(&input, view), it);
     return;
   }
-  const DisruptionPlan plan =
-      PlanDisruption(input, options_.disruption_options);
-  ReportDisruption(plan, *it);
-  Execute(commands_.Propose(plan.command, view), it);
+  if (!plan) return;
+  ReportDisruption(*plan, *it);
+  Execute(commands_.Propose(plan->command, view), it);
 }
 
 CommandView NodeScaleLoop::CommandViewOf(const Iteration& it) const {

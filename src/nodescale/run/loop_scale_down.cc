@@ -9,20 +9,16 @@
 
 namespace propscaler::nodescale {
 
-void NodeScaleLoop::ScaleDown(Iteration* it) {
-  ScaleDownPlan plan =
-      PlanScaleDown(it->snapshot, it->groups, options_.scale_down);
-  timers_.SetUnneeded(UnneededNodes(plan), it->now);
+void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
+                              Iteration* it) {
+  timers_ = decision.timers;
   UpdateCandidateTaints(*it);
-  RemovalChoice choice =
-      ChooseRemovals(plan, timers_, removals_.InFlight(),
-                     options_.max_empty_bulk_delete, it->now);
-  if (choice.removals.empty()) {
-    VLOG(1) << "scale-down: " << choice.waiting;
+  if (decision.choice.removals.empty()) {
+    VLOG(1) << "scale-down: " << decision.choice.waiting;
     return;
   }
   std::vector<RemovalQueue::Target> targets;
-  for (const NodeRemoval& removal : choice.removals) {
+  for (const NodeRemoval& removal : decision.choice.removals) {
     targets.push_back({removal.node, removal.group});
   }
   RemoveNodes(targets, /*all_or_nothing=*/false, it);

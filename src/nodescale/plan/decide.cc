@@ -1,0 +1,34 @@
+#include "nodescale/plan/decide.h"
+
+namespace propscaler::nodescale {
+
+ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
+                                  const std::vector<NodeGroup>& groups,
+                                  const ScaleDownState& state, TimePoint now) {
+  ScaleDownPlan plan = PlanScaleDown(snapshot, groups, *state.config);
+  ScaleDownTimers timers = *state.timers;
+  timers.SetUnneeded(UnneededNodes(plan), now);
+  RemovalChoice choice = ChooseRemovals(plan, timers, state.in_flight,
+                                        state.max_empty_bulk_delete, now);
+  return {std::move(plan), std::move(timers), std::move(choice)};
+}
+
+Decisions Decide(const DecideInput& input) {
+  Decisions decisions;
+  if (input.expander != nullptr) {
+    decisions.scale_up =
+        PlanScaleUp(*input.snapshot, *input.groups, *input.memory,
+                    *input.scale_up, input.expander);
+  }
+  if (!decisions.scale_up.increases.empty()) return decisions;
+  if (input.scale_down) {
+    decisions.scale_down = DecideScaleDown(*input.snapshot, *input.groups,
+                                           *input.scale_down, input.now);
+  } else if (input.disruption) {
+    decisions.disruption =
+        PlanDisruption(*input.disruption->input, *input.disruption->options);
+  }
+  return decisions;
+}
+
+}  // namespace propscaler::nodescale

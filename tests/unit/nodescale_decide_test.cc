@@ -1,0 +1,118 @@
+// Decide: every decision of an iteration from plain data. A scale-up
+// excludes removals; otherwise Cluster Autoscaler's scale-down (its timers
+// advanced, the removals due chosen) or Karpenter's disruption plan.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "nodescale/plan/decide.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using namespace testing_util;  // NOLINT
+using std::chrono::minutes;
+
+class DecideTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    groups_ = {Group("g", 0, 10, 3, 4000, 16 * kGi)};
+    snapshot_.nodes = {Node("g-1", "g", 4000, 16 * kGi),
+                       Node("g-2", "g", 4000, 16 * kGi),
+                       Node("g-3", "g", 4000, 16 * kGi)};
+    snapshot_.pods = {BoundPod("busy", "g-1", 3000, kGi)};
+    delays_.unneeded_time = minutes(10);
+    delays_.delay_after_add = Duration(0);
+  }
+
+  DecideInput Input(ExpanderChain* expander) {
+    DecideInput input;
+    input.snapshot = &snapshot_;
+    input.groups = &groups_;
+    input.memory = &memory_;
+    input.scale_up = &scale_up_;
+    input.expander = expander;
+    input.now = now_;
+    return input;
+  }
+
+  ScaleDownState ScaleDown(const ScaleDownTimers* timers) {
+    return {&scale_down_, timers, {}, 10};
+  }
+
+  ClusterSnapshot snapshot_;
+  std::vector<NodeGroup> groups_;
+  ScaleUpMemory memory_;
+  ScaleUpConfig scale_up_;
+  ScaleDownConfig scale_down_;
+  ScaleDownDelays delays_;
+  std::mt19937_64 rng_{1};
+  ExpanderChain expander_{{}, &rng_};
+  const TimePoint now_ = std::chrono::system_clock::from_time_t(1'800'000'000);
+};
+
+TEST_F(DecideTest, AScaleUpLeavesNothingToRemove) {
+  snapshot_.pods.push_back(Pod("waits", 3500, kGi));
+  snapshot_.pods.push_back(Pod("waits-too", 3500, kGi));
+  snapshot_.pods.push_back(Pod("and-this", 3500, kGi));
+  const ScaleDownTimers timers(delays_);
+  DecideInput input = Input(&expander_);
+  input.scale_down = ScaleDown(&timers);
+  const Decisions decisions = Decide(input);
+  ASSERT_EQ(decisions.scale_up.increases.size(), 1u);
+  EXPECT_EQ(decisions.scale_up.increases[0].delta, 1);
+  EXPECT_FALSE(decisions.scale_down);
+  EXPECT_FALSE(decisions.disruption);
+}
+
+TEST_F(DecideTest, ScaleDownAdvancesTheTimersAndChoosesWhatIsDue) {
+  ScaleDownTimers timers(delays_);
+  DecideInput input = Input(&expander_);
+  input.scale_down = ScaleDown(&timers);
+  Decisions decisions = Decide(input);
+  ASSERT_TRUE(decisions.scale_down);
+  EXPECT_TRUE(decisions.scale_up.increases.empty());
+  // g-2 and g-3 are empty and unneeded from now; none is due yet.
+  EXPECT_TRUE(decisions.scale_down->timers.IsUnneeded("g-2"));
+  EXPECT_TRUE(decisions.scale_down->timers.IsUnneeded("g-3"));
+  EXPECT_FALSE(timers.IsUnneeded("g-2"));  // the input is not changed
+  EXPECT_TRUE(decisions.scale_down->choice.removals.empty());
+  // Ten minutes on, with the timers decided before: both go, in bulk.
+  timers = decisions.scale_down->timers;
+  input.now = now_ + minutes(10);
+  decisions = Decide(input);
+  ASSERT_TRUE(decisions.scale_down);
+  EXPECT_EQ(decisions.scale_down->choice.removals.size(), 2u);
+}
+
+TEST_F(DecideTest, WithoutExpandersNoScaleUpButScaleDownStillRuns) {
+  snapshot_.pods.push_back(Pod("waits", 3500, kGi));
+  const ScaleDownTimers timers(delays_);
+  DecideInput input = Input(nullptr);
+  input.scale_down = ScaleDown(&timers);
+  const Decisions decisions = Decide(input);
+  EXPECT_TRUE(decisions.scale_up.increases.empty());
+  EXPECT_TRUE(decisions.scale_down);
+}
+
+TEST_F(DecideTest, DisruptionPlansWhenNoScaleUpIsNeeded) {
+  DisruptionInput disruption;
+  disruption.snapshot = &snapshot_;
+  disruption.life.assign(snapshot_.nodes.size(),
+                         {now_ - minutes(60), now_ - minutes(60)});
+  disruption.groups = groups_;
+  disruption.now = now_;
+  const DisruptionOptions options;
+  DecideInput input = Input(&expander_);
+  input.disruption = DisruptionState{&disruption, &options};
+  const Decisions decisions = Decide(input);
+  EXPECT_FALSE(decisions.scale_down);
+  ASSERT_TRUE(decisions.disruption);
+  ASSERT_TRUE(decisions.disruption->command);
+  EXPECT_EQ(decisions.disruption->command->method,
+            DisruptionMethod::kEmptiness);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
