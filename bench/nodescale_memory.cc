@@ -49,9 +49,9 @@
 #include "harness/parallel.h"
 #include "harness/percentile.h"
 #include "harness/proc_stats.h"
-#include "kube/http_client.h"
 #include "kube/node_scale_objects.h"
 #include "kube/proto_wire.h"
+#include "transport/http_client.h"
 
 DEFINE_int32(nodes, 1000, "Generated nodes.");
 DEFINE_int32(pods, 30000, "Running pods, spread evenly over the nodes.");

@@ -17,7 +17,7 @@
 
 #include "apiserver/request_counter.h"
 #include "common/status.h"
-#include "kube/http_client.h"
+#include "transport/http_client.h"
 
 namespace propscaler::bench {
 

@@ -2,7 +2,7 @@
 
 #include <cstdlib>
 
-#include "kube/http_client.h"
+#include "transport/http_client.h"
 
 namespace propscaler::bench {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "envtest/real_objects.h"
-#include "kube/api.h"
+#include "transport/api.h"
 
 namespace propscaler::bench {
 namespace {

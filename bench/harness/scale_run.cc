@@ -13,7 +13,7 @@
 #include "harness/metrics_scrape.h"
 #include "harness/parallel.h"
 #include "harness/proc_stats.h"
-#include "kube/api.h"
+#include "transport/api.h"
 
 namespace propscaler::bench {
 namespace {

@@ -11,10 +11,10 @@
 #include "app/shared_flags.h"
 #include "common/clock.h"
 #include "common/health_state.h"
-#include "kube/api.h"
-#include "kube/client_config.h"
 #include "kube/event_recorder.h"
-#include "kube/http_client.h"
+#include "transport/api.h"
+#include "transport/client_config.h"
+#include "transport/http_client.h"
 
 namespace propscaler {
 

@@ -14,9 +14,7 @@
 #include "app/loop_runner.h"
 #include "app/node_scale_flags.h"
 #include "app/shared_flags.h"
-#include "kube/client_config.h"
 #include "kube/event_recorder.h"
-#include "kube/http_client.h"
 #include "nodescale/expander/priority_config_yaml.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/clusterapi_objects.h"
@@ -26,6 +24,8 @@
 #include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
+#include "transport/client_config.h"
+#include "transport/http_client.h"
 
 namespace propscaler {
 namespace {

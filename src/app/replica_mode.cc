@@ -10,11 +10,11 @@
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
 #include "app/shared_flags.h"
-#include "kube/api.h"
 #include "kube/event_recorder.h"
-#include "kube/http_client.h"
 #include "replicas/autoscaler.h"
 #include "replicas/replica_status_page.h"
+#include "transport/api.h"
+#include "transport/http_client.h"
 
 // cluster-proportional-autoscaler's flags, spelled as it spells them.
 DEFINE_string(target, "",

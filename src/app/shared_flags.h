@@ -10,8 +10,8 @@
 #include <string_view>
 
 #include "common/status.h"
-#include "kube/api.h"
-#include "kube/client_config.h"
+#include "transport/api.h"
+#include "transport/client_config.h"
 
 DECLARE_string(kubeconfig);
 DECLARE_string(namespace);

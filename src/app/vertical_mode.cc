@@ -11,9 +11,9 @@
 #include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
-#include "kube/api.h"
 #include "kube/event_recorder.h"
-#include "kube/http_client.h"
+#include "transport/api.h"
+#include "transport/http_client.h"
 #include "vertical/vertical_autoscaler.h"
 #include "vertical/vertical_status_page.h"
 

@@ -1,5 +1,5 @@
 // A collection's list-and-watch, typed: what a Reflector consumes. The HTTP
-// implementation (kube/http_list_watch.h) decodes the server's JSON; tests
+// implementation (transport/http_list_watch.h) decodes the server's JSON; tests
 // supply an in-memory one (tests/memcluster/).
 #ifndef PROPSCALER_KUBE_LIST_WATCH_H_
 #define PROPSCALER_KUBE_LIST_WATCH_H_

@@ -33,7 +33,7 @@
 #include "common/status.h"
 #include "common/stop_signal.h"
 #include "common/taint_filter.h"
-#include "kube/api.h"
+#include "kube/client.h"
 #include "kube/event_recorder.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"

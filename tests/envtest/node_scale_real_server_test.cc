@@ -14,8 +14,8 @@
 
 #include "common/files.h"
 #include "envtest/real_server_fixture.h"
-#include "kube/api.h"
 #include "kube/node_scale_bodies.h"
+#include "transport/api.h"
 
 namespace propscaler::envtest {
 namespace {

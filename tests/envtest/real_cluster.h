@@ -18,7 +18,7 @@
 #include "apiserver/test_certs.h"
 #include "common/status.h"
 #include "e2e/process.h"
-#include "kube/http_client.h"
+#include "transport/http_client.h"
 
 namespace propscaler::envtest {
 

@@ -10,8 +10,8 @@
 
 #include "common/utc_time.h"
 #include "e2e/process.h"
-#include "kube/api.h"
 #include "kube/decode.h"
+#include "transport/api.h"
 
 namespace propscaler::envtest {
 namespace {

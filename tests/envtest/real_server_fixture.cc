@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include "common/files.h"
-#include "kube/api.h"
+#include "transport/api.h"
 
 namespace propscaler::envtest {
 namespace {

@@ -1,7 +1,7 @@
 #include <string>
 
 #include "fuzz/fuzz_targets.h"
-#include "kube/client_config.h"
+#include "transport/client_config.h"
 
 namespace propscaler::fuzz {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "kube/client_config.h"
+#include "transport/client_config.h"
 
 namespace propscaler::kube {
 namespace {

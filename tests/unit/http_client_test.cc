@@ -1,4 +1,4 @@
-#include "kube/http_client.h"
+#include "transport/http_client.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/node_generator.h"
 #include "common/metrics.h"
-#include "kube/api.h"
+#include "transport/api.h"
 
 namespace propscaler::kube {
 namespace {

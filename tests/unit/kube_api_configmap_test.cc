@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "apiserver/fake_apiserver.h"
-#include "kube/api.h"
-#include "kube/http_client.h"
+#include "transport/api.h"
+#include "transport/http_client.h"
 
 namespace propscaler::kube {
 namespace {

@@ -4,9 +4,9 @@
 
 #include "apiserver/fake_apiserver.h"
 #include "common/clock.h"
-#include "kube/api.h"
-#include "kube/http_client.h"
 #include "kube/leader_election.h"
+#include "transport/api.h"
+#include "transport/http_client.h"
 
 namespace propscaler::kube {
 namespace {

@@ -3,11 +3,11 @@
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/resources.h"
 #include "apiserver/store_objects.h"
-#include "kube/api.h"
-#include "kube/http_client.h"
 #include "kube/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale_test_util.h"
+#include "transport/api.h"
+#include "transport/http_client.h"
 
 namespace propscaler::nodescale {
 namespace {

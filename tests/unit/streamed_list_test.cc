@@ -9,11 +9,11 @@
 
 #include "apiserver/node_generator.h"
 #include "apiserver/pod_generator.h"
-#include "kube/chunk_pipe.h"
 #include "kube/decode.h"
 #include "kube/json_chunk_stream.h"
 #include "kube/json_list_watch.h"
 #include "kube/pod_decode.h"
+#include "transport/chunk_pipe.h"
 
 namespace propscaler::kube {
 namespace {

@@ -9,8 +9,8 @@
 // once with kUnavailable, and RetryAfterLeft() tells retry loops how long to
 // wait. Every request has a total timeout and the idle timeout of
 // KubeApiOptions. Thread-safe.
-#ifndef PROPSCALER_KUBE_API_H_
-#define PROPSCALER_KUBE_API_H_
+#ifndef PROPSCALER_TRANSPORT_API_H_
+#define PROPSCALER_TRANSPORT_API_H_
 
 #include <atomic>
 #include <chrono>
@@ -23,10 +23,10 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client.h"
-#include "kube/http_client.h"
 #include "kube/json_chunk_stream.h"
 #include "kube/objects.h"
 #include "kube/scale_target.h"
+#include "transport/http_client.h"
 
 namespace propscaler::kube {
 
@@ -189,4 +189,4 @@ Status StatusFromHttp(const HttpRequest& request, const HttpResponse& response);
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_API_H_
+#endif  // PROPSCALER_TRANSPORT_API_H_

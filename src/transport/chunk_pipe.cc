@@ -1,4 +1,4 @@
-#include "kube/chunk_pipe.h"
+#include "transport/chunk_pipe.h"
 
 namespace propscaler::kube {
 

@@ -1,15 +1,15 @@
-#include "kube/api.h"
+#include "transport/api.h"
 
 #include <algorithm>
 #include <thread>
 
-#include "kube/chunk_pipe.h"
 #include "kube/decode.h"
 #include "kube/event_json.h"
-#include "kube/http_list_watch.h"
 #include "kube/node_scale_bodies.h"
 #include "kube/pod_decode.h"
 #include "kube/proto_wire.h"
+#include "transport/chunk_pipe.h"
+#include "transport/http_list_watch.h"
 
 namespace propscaler::kube {
 namespace {

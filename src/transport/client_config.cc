@@ -1,4 +1,4 @@
-#include "kube/client_config.h"
+#include "transport/client_config.h"
 
 #include <yaml-cpp/yaml.h>
 

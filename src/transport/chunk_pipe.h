@@ -2,8 +2,8 @@
 // to one reader thread (a decoder), so a response is decoded while it
 // arrives and never held whole: at most `max_chunks` chunks wait, and a full
 // pipe holds the writer (and with it the connection) back.
-#ifndef PROPSCALER_KUBE_CHUNK_PIPE_H_
-#define PROPSCALER_KUBE_CHUNK_PIPE_H_
+#ifndef PROPSCALER_TRANSPORT_CHUNK_PIPE_H_
+#define PROPSCALER_TRANSPORT_CHUNK_PIPE_H_
 
 #include <condition_variable>
 #include <cstddef>
@@ -46,4 +46,4 @@ class ChunkPipe {
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_CHUNK_PIPE_H_
+#endif  // PROPSCALER_TRANSPORT_CHUNK_PIPE_H_

@@ -2,8 +2,8 @@
 // HttpClient, through libcurl's share interface with a lock per kind of
 // data: a request from any thread reuses a kept-alive connection (no new
 // TCP and TLS handshake), or resumes a TLS session when it must connect.
-#ifndef PROPSCALER_KUBE_CONNECTION_POOL_H_
-#define PROPSCALER_KUBE_CONNECTION_POOL_H_
+#ifndef PROPSCALER_TRANSPORT_CONNECTION_POOL_H_
+#define PROPSCALER_TRANSPORT_CONNECTION_POOL_H_
 
 #include <curl/curl.h>
 
@@ -32,4 +32,4 @@ class ConnectionPool {
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_CONNECTION_POOL_H_
+#endif  // PROPSCALER_TRANSPORT_CONNECTION_POOL_H_

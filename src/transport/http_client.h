@@ -6,7 +6,7 @@
 // Responses come gzip'd where the server compresses them (the API server
 // does for bodies over 128 KiB) and are inflated as they arrive.
 // Connections are kept alive and shared by all requests of one client
-// (kube/connection_pool.h).
+// (transport/connection_pool.h).
 //
 // Every request has a total timeout and may have an idle timeout: a
 // connection on which nothing arrives for that long (a hung server, a watch
@@ -14,8 +14,8 @@
 // keys never appear in errors or logs.
 //
 // Thread-safe: every call uses its own curl handle; the pool is locked.
-#ifndef PROPSCALER_KUBE_HTTP_CLIENT_H_
-#define PROPSCALER_KUBE_HTTP_CLIENT_H_
+#ifndef PROPSCALER_TRANSPORT_HTTP_CLIENT_H_
+#define PROPSCALER_TRANSPORT_HTTP_CLIENT_H_
 
 #include <atomic>
 #include <chrono>
@@ -26,8 +26,8 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client_config.h"
-#include "kube/connection_pool.h"
+#include "transport/client_config.h"
+#include "transport/connection_pool.h"
 
 namespace propscaler::kube {
 
@@ -115,4 +115,4 @@ class HttpClient {
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_HTTP_CLIENT_H_
+#endif  // PROPSCALER_TRANSPORT_HTTP_CLIENT_H_

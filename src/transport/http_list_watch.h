@@ -2,8 +2,8 @@
 // codec. A codec that decodes streams gets each page as it arrives (never
 // held whole); otherwise, while a page is decoded the next one is already
 // being fetched.
-#ifndef PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
-#define PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
+#ifndef PROPSCALER_TRANSPORT_HTTP_LIST_WATCH_H_
+#define PROPSCALER_TRANSPORT_HTTP_LIST_WATCH_H_
 
 #include <functional>
 #include <future>
@@ -11,9 +11,9 @@
 #include <string>
 #include <string_view>
 
-#include "kube/api.h"
 #include "kube/list_head.h"
 #include "kube/list_watch.h"
+#include "transport/api.h"
 
 namespace propscaler::kube {
 
@@ -105,4 +105,4 @@ class HttpListWatch : public ListWatch<T> {
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_HTTP_LIST_WATCH_H_
+#endif  // PROPSCALER_TRANSPORT_HTTP_LIST_WATCH_H_

@@ -1,4 +1,4 @@
-#include "kube/http_client.h"
+#include "transport/http_client.h"
 
 #include <curl/curl.h>
 #include <glog/logging.h>

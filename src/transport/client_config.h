@@ -1,7 +1,7 @@
 // Where the API server is and how to authenticate to it: from the in-cluster
 // service account or from a kubeconfig file.
-#ifndef PROPSCALER_KUBE_CLIENT_CONFIG_H_
-#define PROPSCALER_KUBE_CLIENT_CONFIG_H_
+#ifndef PROPSCALER_TRANSPORT_CLIENT_CONFIG_H_
+#define PROPSCALER_TRANSPORT_CLIENT_CONFIG_H_
 
 #include <string>
 
@@ -52,4 +52,4 @@ inline constexpr char kServiceAccountDir[] =
 
 }  // namespace propscaler::kube
 
-#endif  // PROPSCALER_KUBE_CLIENT_CONFIG_H_
+#endif  // PROPSCALER_TRANSPORT_CLIENT_CONFIG_H_

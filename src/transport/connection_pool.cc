@@ -1,4 +1,4 @@
-#include "kube/connection_pool.h"
+#include "transport/connection_pool.h"
 
 namespace propscaler::kube {
 
