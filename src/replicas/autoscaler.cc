@@ -55,7 +55,10 @@ ReplicaAutoscaler::ReplicaAutoscaler(
           [this](const std::string& cause) { driver_.Notify(cause); })),
       target_scales_(
           client, clock, options_.namespace_, options_.targets,
-          [this](const std::string& cause) { driver_.Notify(cause); }) {}
+          [this](const std::string& cause) { driver_.Notify(cause); }),
+      update_refusal_(clock, "applying " + ConfigMapRef() +
+                                 " as it is (grant update on it to keep it "
+                                 "current with --default-params)") {}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
@@ -106,15 +109,12 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
     *current = desired;
     return Status::Ok();
   }
-  Result<kube::ConfigMap> written = create ? client_->CreateConfigMap(desired)
-                                           : client_->UpdateConfigMap(desired);
+  if (!create && update_refusal_.Holding()) return Status::Ok();
+  Result<kube::ConfigMap> written =
+      create ? client_->CreateConfigMap(desired)
+             : update_refusal_.Note(client_->UpdateConfigMap(desired));
   if (!written.ok() && !create &&
       written.status().code() == StatusCode::kPermissionDenied) {
-    LOG_IF(WARNING, !warned_update_forbidden_)
-        << "cannot update " << ConfigMapRef()
-        << " to the new --default-params (" << written.status().message()
-        << "); applying it as it is (grant update on it to keep it current)";
-    warned_update_forbidden_ = true;
     return Status::Ok();
   }
   if (!written.ok()) {

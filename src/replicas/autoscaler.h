@@ -47,6 +47,7 @@
 #include "replicas/target_scales.h"
 #include "runtime/cycle_driver.h"
 #include "runtime/loop.h"
+#include "runtime/refusal.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
 #include "runtime/watched_object.h"
@@ -118,13 +119,15 @@ class ReplicaAutoscaler : public runtime::Loop {
   runtime::WatchedCollection<kube::NodeInfo> node_watch_;
   std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map_;
   TargetScales target_scales_;
+  // RBAC's refusal of the ConfigMap's update (--default-params changed):
+  // asked again only every few minutes, meanwhile applied as it is.
+  runtime::Refusal update_refusal_;
 
   // Touched only by the loop's thread.
   std::string cycle_cause_ = "first cycle";
   std::optional<Params> last_valid_params_;
   std::string last_params_error_;
   bool warned_edited_ = false;
-  bool warned_update_forbidden_ = false;
   struct TargetSmoothing {
     ScaleDownHistory history;
     std::string logged;  // the last hold logged, so each is logged once

@@ -15,6 +15,7 @@
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
 #include "replicas/autoscaler.h"
+#include "replicas/default_params.h"
 
 namespace propscaler {
 namespace {
@@ -452,6 +453,38 @@ TEST_F(ReplicaScenarioTest, PollsTheConfigMapWhenRbacForbidsWatchingIt) {
   const int64_t tries = Calls("list configmaps");
   clock_.SleepFor(minutes(30));
   EXPECT_NEAR(Calls("list configmaps") - tries, 6, 1);
+}
+
+// --default-params changed, but RBAC refuses updating the ConfigMap (CPA's
+// role has no update): the ConfigMap applies as it is, and the update is
+// asked again every 5 minutes, not every cycle.
+TEST_F(ReplicaScenarioTest, RefusedDefaultParamsUpdateIsAskedEveryFiveMinutes) {
+  AddNodes(1, 4);
+  kube::ConfigMap old;
+  old.name = kConfigMap;
+  old.namespace_ = kNamespace;
+  old.data = PerNodes(2);
+  old.annotations[kDefaultParamsHashAnnotation] = HashConfigMapData(old.data);
+  ASSERT_TRUE(cluster_.client().CreateConfigMap(old).ok());
+  cluster_.SetFault([](std::string_view call) {
+    return call == "update configmaps"
+               ? Status(StatusCode::kPermissionDenied,
+                        "configmaps is forbidden: injected")
+               : Status::Ok();
+  });
+  options_.default_params = PerNodes(1);
+  Start();
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 2);  // the ConfigMap as it is
+  EXPECT_EQ(Calls("update configmaps"), 1);
+  clock_.SleepFor(minutes(30));
+  EXPECT_EQ(Replicas(), 2);
+  // 180 cycles; the update asked at 0, 5, ... 30 minutes.
+  EXPECT_NEAR(Calls("update configmaps"), 7, 1);
+  // RBAC grants it: the next ask writes the new defaults.
+  cluster_.SetFault(nullptr);
+  clock_.SleepFor(minutes(5) + seconds(20));
+  EXPECT_EQ(Replicas(), 4);
 }
 
 // An hour in which some calls fail with 503 while two nodes join: each
