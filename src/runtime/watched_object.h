@@ -51,6 +51,9 @@ class WatchedObject {
     std::string grant_hint;
     // The cause a change is notified with; empty: "WHAT changed".
     std::string changed_cause;
+    // What the log says the owner does while the GET is refused too, after
+    // the refusal; empty: "writing WHAT without reading it first".
+    std::string get_fallback;
     // Whether going from `before` to `after` is a change worth a cycle;
     // empty: any new resourceVersion.
     std::function<bool(const T& before, const T& after)> differs;
@@ -64,8 +67,10 @@ class WatchedObject {
         get_(std::move(get)),
         options_(std::move(options)),
         on_change_(std::move(on_change)),
-        get_refusal_(clock,
-                     "writing " + options_.what + " without reading it first"),
+        get_refusal_(clock, options_.get_fallback.empty()
+                                ? "writing " + options_.what +
+                                      " without reading it first"
+                                : options_.get_fallback),
         reflector_(std::move(source), Sink(), options_.what) {}
   ~WatchedObject() { Join(); }
   WatchedObject(const WatchedObject&) = delete;

@@ -94,7 +94,12 @@ VerticalAutoscaler::VerticalAutoscaler(const kube::Client* client,
            .what = TargetRef(),
            .grant_hint = "Grant list and watch on it to read nothing at rest "
                          "and set back other writers' changes within a second",
-           .changed_cause = "target changed"},
+           .changed_cause = "target changed",
+           .get_fallback =
+               "patching " + TargetRef() +
+               " whenever the computed resources change, as "
+               "cluster-proportional-vertical-autoscaler does (grant get on "
+               "it to compare with its current resources first)"},
           [this](const std::string& cause) { driver_.Notify(cause); }),
       config_map_(runtime::WatchConfigMap(
           clock, client, options_.namespace_, options_.configmap,
@@ -326,12 +331,6 @@ Status VerticalAutoscaler::Resize(
     Result<kube::PodTemplateWorkload> workload =
         attempt > 1 ? target_.ReadFresh() : target_.Read();
     if (workload.status().code() == StatusCode::kPermissionDenied) {
-      LOG_IF(WARNING, !warned_get_forbidden_)
-          << "patching " << TargetRef()
-          << " whenever the computed resources change, as "
-             "cluster-proportional-vertical-autoscaler does (grant get on it "
-             "to compare with its current resources first)";
-      warned_get_forbidden_ = true;
       return ResizeBlind(computed, counts);
     }
     if (!workload.ok()) return workload.status();

@@ -131,7 +131,6 @@ class VerticalAutoscaler : public runtime::Loop {
   std::optional<VerticalConfig> last_valid_;
   std::string last_config_error_;
   bool warned_missing_file_ = false;
-  bool warned_get_forbidden_ = false;
   std::optional<std::map<std::string, ComputedResources>> blind_patched_;
   DecreaseHistory decreases_;
   std::vector<std::string> logged_held_;
