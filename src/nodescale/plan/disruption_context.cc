@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "nodescale/plan/disruption_cost.h"
+#include "nodescale/plan/live_snapshot.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -81,7 +82,7 @@ std::optional<DisruptionCommand> DisruptionContext::Consolidate(
   }
   *why = "can't replace with a cheaper node";
   for (const NewNodes& option : result.options) {
-    const NodeGroup* group = GroupNamed(option.group);
+    const NodeGroup* group = FindGroup(input_.groups, option.group);
     if (own_groups.contains(option.group)) continue;
     if (all_spot && group->capacity_type == "spot" && !options_.spot_to_spot) {
       *why =
@@ -107,13 +108,6 @@ std::optional<std::string> DisruptionContext::BelowMinSize(
     }
   }
   return std::nullopt;
-}
-
-const NodeGroup* DisruptionContext::GroupNamed(std::string_view name) const {
-  for (const NodeGroup& group : input_.groups) {
-    if (group.name == name) return &group;
-  }
-  return nullptr;
 }
 
 void DisruptionContext::CountPoolNodes() {

@@ -104,7 +104,6 @@ class DisruptionContext {
   std::optional<Blocker> FindNodeBlocker(size_t node) const;
   bool Consolidatable(const Candidate& c) const;
   std::string WindowReason(const Candidate& c) const;
-  const NodeGroup* GroupNamed(std::string_view name) const;
 
   const DisruptionInput& input_;
   const DisruptionOptions& options_;

@@ -2,6 +2,21 @@
 
 namespace propscaler::nodescale {
 
+const LiveNode* FindNode(const SharedNodes& nodes, std::string_view name) {
+  for (const LiveNode& node : nodes) {
+    if (node.state.name == name) return &node;
+  }
+  return nullptr;
+}
+
+const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
+                           std::string_view name) {
+  for (const NodeGroup& group : groups) {
+    if (group.name == name) return &group;
+  }
+  return nullptr;
+}
+
 std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
                                                  const GroupOfNode& group_of) {
   std::map<std::string, int64_t> out;

@@ -28,6 +28,11 @@ using GroupOfNode = std::function<std::string(const NodeState&)>;
 std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
                                                  const GroupOfNode& group_of);
 
+// The node or group of that name; null when there is none.
+const LiveNode* FindNode(const SharedNodes& nodes, std::string_view name);
+const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
+                           std::string_view name);
+
 struct LivePodFilter {
   Duration new_pod_delay = Duration(0);  // --new-pod-scale-up-delay
   // --expendable-pods-priority-cutoff: pods below it are left out, as

@@ -8,13 +8,6 @@
 namespace propscaler::nodescale {
 namespace {
 
-const LiveNode* FindNode(const SharedNodes& nodes, const std::string& name) {
-  for (const LiveNode& node : nodes) {
-    if (node.state.name == name) return &node;
-  }
-  return nullptr;
-}
-
 int64_t ReadyIn(const CommandView& view, const std::string& group) {
   const std::map<std::string, int64_t> ready =
       ReadyNodesByGroup(*view.nodes, *view.group_of);
@@ -101,10 +94,7 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
     lines_.clear();
     return Remove(command, view);
   }
-  const NodeGroup* group = nullptr;
-  for (const NodeGroup& each : *view.groups) {
-    if (each.name == command.replacement->group) group = &each;
-  }
+  const NodeGroup* group = FindGroup(*view.groups, command.replacement->group);
   if (group == nullptr) return {};
   Status launched = provider_->IncreaseSize(*group, command.replacement->count);
   if (!launched.ok()) {

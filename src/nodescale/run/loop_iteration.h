@@ -33,16 +33,10 @@ struct NodeScaleLoop::Iteration {
   std::map<std::string, size_t> buffer_of_pod;  // virtual pod key -> buffer
 
   const NodeGroup* Group(const std::string& name) const {
-    for (const NodeGroup& group : groups) {
-      if (group.name == name) return &group;
-    }
-    return nullptr;
+    return FindGroup(groups, name);
   }
   const LiveNode* Node(const std::string& name) const {
-    for (const LiveNode& node : nodes) {
-      if (node.state.name == name) return &node;
-    }
-    return nullptr;
+    return FindNode(nodes, name);
   }
 };
 

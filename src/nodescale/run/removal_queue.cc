@@ -4,29 +4,11 @@
 
 #include "common/metrics.h"
 #include "nodescale/plan/command_progress.h"
+#include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-const LiveNode* FindNode(const SharedNodes& nodes, const std::string& name) {
-  for (const LiveNode& node : nodes) {
-    if (node.state.name == name) return &node;
-  }
-  return nullptr;
-}
-
-const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
-                           const std::string& name) {
-  for (const NodeGroup& group : groups) {
-    if (group.name == name) return &group;
-  }
-  return nullptr;
-}
-
-}  // namespace
-
 RemovalQueue::RemovalQueue(const kube::NodeActionClient* api,
                            Provider* provider, kube::EventRecorder* events,
                            std::function<bool()> may_act,
