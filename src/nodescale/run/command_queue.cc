@@ -8,7 +8,7 @@
 namespace propscaler::nodescale {
 namespace {
 
-int64_t ReadyIn(const CommandView& view, const std::string& group) {
+int64_t ReadyIn(const ClusterView& view, const std::string& group) {
   const std::map<std::string, int64_t> ready =
       ReadyNodesByGroup(*view.nodes, *view.group_of);
   auto found = ready.find(group);
@@ -45,7 +45,7 @@ std::vector<std::string> CommandQueue::ReplacedNodes() const {
 }
 
 CommandQueue::Step CommandQueue::Propose(
-    const std::optional<DisruptionCommand>& command, const CommandView& view) {
+    const std::optional<DisruptionCommand>& command, const ClusterView& view) {
   lines_.clear();
   if (!command) return {};
   command_ = AwaitValidation(*command, validation_delay_, view.now);
@@ -58,7 +58,7 @@ CommandQueue::Step CommandQueue::Propose(
 }
 
 CommandQueue::Step CommandQueue::Advance(const DisruptionInput* input,
-                                         const CommandView& view) {
+                                         const ClusterView& view) {
   if (!command_) return {};
   if (Replacing()) return FollowReplacement(view);
   if (NextStep(*command_, 0, view.now) == CommandStep::kWait) return {};
@@ -81,7 +81,7 @@ CommandQueue::Step CommandQueue::Advance(const DisruptionInput* input,
 }
 
 CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
-                                       const CommandView& view) {
+                                       const ClusterView& view) {
   if (!may_act_()) return {};
   LOG(INFO) << "disruption: starting " << DescribeCommand(command) << " (saves "
             << command.savings_per_hour << "/h)";
@@ -115,7 +115,7 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
   return {};
 }
 
-CommandQueue::Step CommandQueue::FollowReplacement(const CommandView& view) {
+CommandQueue::Step CommandQueue::FollowReplacement(const ClusterView& view) {
   const std::string group = command_->command.replacement->group;
   const CommandStep step = NextStep(*command_, ReadyIn(view, group), view.now);
   if (step == CommandStep::kWait) return {};
@@ -135,7 +135,7 @@ CommandQueue::Step CommandQueue::FollowReplacement(const CommandView& view) {
 }
 
 CommandQueue::Step CommandQueue::Remove(const DisruptionCommand& command,
-                                        const CommandView& view) {
+                                        const ClusterView& view) {
   std::vector<RemovalQueue::Target> targets;
   for (const std::string& name : command.nodes) {
     const LiveNode* node = FindNode(*view.nodes, name);
@@ -145,7 +145,7 @@ CommandQueue::Step CommandQueue::Remove(const DisruptionCommand& command,
   return {.remove = std::move(targets)};
 }
 
-void CommandQueue::Event(const CommandView& view, const std::string& node,
+void CommandQueue::Event(const ClusterView& view, const std::string& node,
                          bool warning, const std::string& reason,
                          const std::string& message) {
   const LiveNode* live = FindNode(*view.nodes, node);

@@ -25,14 +25,6 @@
 
 namespace propscaler::nodescale {
 
-// The cluster as one pass of the queue sees it.
-struct CommandView {
-  TimePoint now;
-  const SharedNodes* nodes;
-  const GroupOfNode* group_of;
-  const std::vector<NodeGroup>* groups;
-};
-
 class CommandQueue {
  public:
   // What the loop does for the queue after a pass.
@@ -63,16 +55,16 @@ class CommandQueue {
   // The plan's command (none: nothing waits): started now, or after its
   // validation delay.
   Step Propose(const std::optional<DisruptionCommand>& command,
-               const CommandView& view);
+               const ClusterView& view);
   // The command in flight, one pass: a replacement followed; a command due
   // for validation checked against `input` (never null then) and started.
-  Step Advance(const DisruptionInput* input, const CommandView& view);
+  Step Advance(const DisruptionInput* input, const ClusterView& view);
 
  private:
-  Step Start(const DisruptionCommand& command, const CommandView& view);
-  Step FollowReplacement(const CommandView& view);
-  static Step Remove(const DisruptionCommand& command, const CommandView& view);
-  void Event(const CommandView& view, const std::string& node, bool warning,
+  Step Start(const DisruptionCommand& command, const ClusterView& view);
+  Step FollowReplacement(const ClusterView& view);
+  static Step Remove(const DisruptionCommand& command, const ClusterView& view);
+  void Event(const ClusterView& view, const std::string& node, bool warning,
              const std::string& reason, const std::string& message);
 
   Provider* provider_;

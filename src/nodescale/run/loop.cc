@@ -134,8 +134,8 @@ Status NodeScaleLoop::RunOnce() {
     WriteStatus(it, read);
     return read;
   }
-  removals_.ClearStaleTaints(RemovalViewOf(it, it.pods));
-  NoteRemovals(removals_.Advance(RemovalViewOf(it, it.pods)), it.now);
+  removals_.ClearStaleTaints(ClusterViewOf(it, it.pods));
+  NoteRemovals(removals_.Advance(ClusterViewOf(it, it.pods)), it.now);
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   LOG_IF(ERROR, !chain.ok()) << chain.status().message();
   DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);

@@ -138,7 +138,7 @@ class NodeScaleLoop {
   // Hands the nodes to the removal queue as one set.
   void RemoveNodes(const std::vector<RemovalQueue::Target>& targets,
                    bool all_or_nothing, Iteration* it);
-  RemovalView RemovalViewOf(const Iteration& it, const SharedPods& pods) const;
+  ClusterView ClusterViewOf(const Iteration& it, const SharedPods& pods) const;
   // The timers and the status take what the removal queue did.
   void NoteRemovals(const RemovalQueue::Progress& progress, TimePoint now);
   void NodeEvent(const NodeState& node, bool warning, const std::string& reason,
@@ -155,7 +155,6 @@ class NodeScaleLoop {
   void Disrupt(const std::optional<DisruptionPlan>& plan, Iteration* it);
   DisruptionInput DisruptionInputOf(const Iteration& it);
   void NotePodEvents(const Iteration& it);
-  CommandView CommandViewOf(const Iteration& it) const;
   // Does what a pass of the command queue asks of the loop.
   void Execute(const CommandQueue::Step& step, Iteration* it);
   void ReportDisruption(const DisruptionPlan& plan, const Iteration& it);

@@ -93,7 +93,7 @@ bool NodeScaleLoop::MayPlanDisruption(Iteration* it) {
 
 void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
                             Iteration* it) {
-  const CommandView view = CommandViewOf(*it);
+  const ClusterView view = ClusterViewOf(*it, it->pods);
   if (commands_.Replacing()) {
     Execute(commands_.Advance(nullptr, view), it);
     return;
@@ -115,10 +115,6 @@ void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
   if (!plan) return;
   ReportDisruption(*plan, *it);
   Execute(commands_.Propose(plan->command, view), it);
-}
-
-CommandView NodeScaleLoop::CommandViewOf(const Iteration& it) const {
-  return {it.now, &it.nodes, &it.group_of, &it.groups};
 }
 
 void NodeScaleLoop::Execute(const CommandQueue::Step& step, Iteration* it) {

@@ -45,9 +45,9 @@ void NodeScaleLoop::NodeEvent(const NodeState& node, bool warning,
       {{"v1", "Node", "", node.name, ""}, warning, reason, message});
 }
 
-RemovalView NodeScaleLoop::RemovalViewOf(const Iteration& it,
+ClusterView NodeScaleLoop::ClusterViewOf(const Iteration& it,
                                          const SharedPods& pods) const {
-  return {it.now, &it.nodes, &pods, &it.groups};
+  return {it.now, &it.nodes, &pods, &it.groups, &it.group_of};
 }
 
 void NodeScaleLoop::RemoveNodes(
@@ -57,7 +57,7 @@ void NodeScaleLoop::RemoveNodes(
   // pod bound since is evicted too.
   const SharedPods pods = state_->Pods();
   NoteRemovals(
-      removals_.Start(targets, RemovalViewOf(*it, pods), all_or_nothing),
+      removals_.Start(targets, ClusterViewOf(*it, pods), all_or_nothing),
       it->now);
 }
 

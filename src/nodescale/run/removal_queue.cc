@@ -20,7 +20,7 @@ RemovalQueue::RemovalQueue(const kube::NodeActionClient* api,
       max_graceful_termination_(max_graceful_termination) {}
 
 RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
-                                           const RemovalView& view,
+                                           const ClusterView& view,
                                            bool all_or_nothing) {
   Progress progress;
   std::vector<std::pair<const LiveNode*, std::string>> marked;
@@ -53,7 +53,7 @@ RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
   return Advance(view);
 }
 
-RemovalQueue::Progress RemovalQueue::Advance(const RemovalView& view) {
+RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
   Progress progress;
   if (draining_.empty() || !may_act_()) return progress;
   std::map<std::string, std::vector<const LivePod*>> on_node;
@@ -130,7 +130,7 @@ void RemovalQueue::Fail(const NodeState& node, const std::string& why,
 
 void RemovalQueue::Delete(
     const std::map<std::string, std::vector<const NodeState*>>& by_group,
-    const RemovalView& view, Progress* progress) {
+    const ClusterView& view, Progress* progress) {
   for (const auto& [name, nodes] : by_group) {
     const NodeGroup* group = FindGroup(*view.groups, name);
     if (group == nullptr || !may_act_()) continue;
@@ -153,7 +153,7 @@ void RemovalQueue::Delete(
   }
 }
 
-void RemovalQueue::ClearStaleTaints(const RemovalView& view) {
+void RemovalQueue::ClearStaleTaints(const ClusterView& view) {
   std::set<std::string> still_there;
   for (const LiveNode& node : *view.nodes) {
     const std::string& name = node.state.name;

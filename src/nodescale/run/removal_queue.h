@@ -28,16 +28,9 @@
 #include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/snapshot.h"
 #include "nodescale/provider/provider.h"
+#include "nodescale/run/cluster_view.h"
 
 namespace propscaler::nodescale {
-
-// The cluster as one pass of the queue sees it.
-struct RemovalView {
-  TimePoint now;
-  const SharedNodes* nodes;
-  const SharedPods* pods;
-  const std::vector<NodeGroup>* groups;
-};
 
 class RemovalQueue {
  public:
@@ -60,16 +53,16 @@ class RemovalQueue {
   // a first pass (Advance) evicts and deletes. With `all_or_nothing` (a
   // disruption command) a node that cannot be tainted fails the whole set:
   // the others are untainted and no pod is evicted.
-  Progress Start(const std::vector<Target>& targets, const RemovalView& view,
+  Progress Start(const std::vector<Target>& targets, const ClusterView& view,
                  bool all_or_nothing);
   // One pass over the draining nodes: evicts the pods that need it, deletes
   // the nodes none is left on, fails those past their deadline or refused.
-  Progress Advance(const RemovalView& view);
+  Progress Advance(const ClusterView& view);
   // A node carries ToBeDeleted only while it is being removed: the taint is
   // taken off every other node (left by a restart, a lost lease, a failed
   // provider call or a failed untaint). Deleted nodes that have gone are
   // forgotten.
-  void ClearStaleTaints(const RemovalView& view);
+  void ClearStaleTaints(const ClusterView& view);
 
   // Whether some node waits for its pods to go.
   bool Draining() const { return !draining_.empty(); }
@@ -96,7 +89,7 @@ class RemovalQueue {
   void Fail(const NodeState& node, const std::string& why, Progress* progress);
   void Delete(
       const std::map<std::string, std::vector<const NodeState*>>& by_group,
-      const RemovalView& view, Progress* progress);
+      const ClusterView& view, Progress* progress);
   void Event(const NodeState& node, bool warning, const std::string& reason,
              const std::string& message);
 
