@@ -34,9 +34,7 @@ size_t BinPlacement::AddBin(Bin bin) {
 }
 
 bool BinPlacement::Accepts(size_t bin, const PodState& pod) const {
-  return BinAccepts(bins_[bin], pod) &&
-         (!use_topology_ || !topology_.Matters(pod) ||
-          topology_.Allows(pod, bin));
+  return Fits(bin, pod, Constrained(pod));
 }
 
 void BinPlacement::Place(const PodState& pod, size_t bin) {
@@ -53,17 +51,6 @@ void BinPlacement::SetGone(size_t bin, bool gone) {
   if (use_topology_) topology_.SetNodeGone(bin, gone);
 }
 
-std::optional<size_t> BinPlacement::NextFit(
-    const PodState& pod, const std::function<bool(size_t)>& usable) {
-  for (size_t step = 0; step < bins_.size(); ++step) {
-    const size_t i = (hint_ + step) % bins_.size();
-    if ((usable && !usable(i)) || !Accepts(i, pod)) continue;
-    hint_ = i;
-    return i;
-  }
-  return std::nullopt;
-}
-
 BinPlacement::PendingResult BinPlacement::PlacePending(
     const std::vector<const PodState*>& pods) {
   PendingResult result;
@@ -75,10 +62,10 @@ BinPlacement::PendingResult BinPlacement::PlacePending(
   std::vector<size_t> first_bin(classes.classes.size(), 0);
   for (size_t i = 0; i < pods.size(); ++i) {
     const PodState& pod = *pods[i];
-    const bool constrained = use_topology_ && topology_.Matters(pod);
+    const bool constrained = Constrained(pod);
     size_t start = 0;
     size_t& bin = constrained ? start : first_bin[classes.class_of[i]];
-    while (bin < bins_.size() && !Accepts(bin, pod)) ++bin;
+    while (bin < bins_.size() && !Fits(bin, pod, constrained)) ++bin;
     if (bin < bins_.size()) {
       Place(pod, bin);
       result.placed.push_back(&pod);

@@ -6,7 +6,6 @@
 #define PROPSCALER_NODESCALE_PLAN_BIN_PLACEMENT_H_
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <vector>
 
@@ -47,9 +46,21 @@ class BinPlacement {
 
   // First fit from the last bin this returned, wrapping round, so that a
   // pass over many pods does not rescan the full bins each time; bins
-  // `usable` says no to are skipped.
-  std::optional<size_t> NextFit(
-      const PodState& pod, const std::function<bool(size_t)>& usable = nullptr);
+  // `usable(index)` says no to are skipped.
+  template <typename Usable>
+  std::optional<size_t> NextFit(const PodState& pod, const Usable& usable) {
+    const bool constrained = Constrained(pod);
+    for (size_t step = 0; step < bins_.size(); ++step) {
+      const size_t i = (hint_ + step) % bins_.size();
+      if (!usable(i) || !Fits(i, pod, constrained)) continue;
+      hint_ = i;
+      return i;
+    }
+    return std::nullopt;
+  }
+  std::optional<size_t> NextFit(const PodState& pod) {
+    return NextFit(pod, [](size_t) { return true; });
+  }
   void RestartNextFit() { hint_ = 0; }
 
   struct PendingResult {
@@ -62,6 +73,16 @@ class BinPlacement {
   PendingResult PlacePending(const std::vector<const PodState*>& pods);
 
  private:
+  // Whether the topology can refuse `pod` anywhere: asked once per pod,
+  // not once per bin.
+  bool Constrained(const PodState& pod) const {
+    return use_topology_ && topology_.Matters(pod);
+  }
+  bool Fits(size_t bin, const PodState& pod, bool constrained) const {
+    return BinAccepts(bins_[bin], pod) &&
+           (!constrained || topology_.Allows(pod, bin));
+  }
+
   std::vector<Bin> bins_;
   const bool use_topology_;
   Topology topology_;  // bin i is topology node i, when used
