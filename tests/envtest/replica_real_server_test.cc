@@ -1,9 +1,17 @@
 // Replica mode on the real kube-apiserver, run as a service account with
 // exactly the RBAC of a manifest: CPA's chart and examples RBAC (the drop-in
 // promise) and deploy/replicas/rbac.yaml (least privilege, no 403 at all).
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <chrono>
+#include <map>
+#include <string>
+#include <thread>
 
 #include "envtest/real_server_fixture.h"
+#include "replicas/default_params.h"
 
 namespace propscaler::envtest {
 namespace {
@@ -78,6 +86,55 @@ TEST_F(ReplicaRealServerTest, CpaChartRbacFollowsTheCluster) {
   // request at most twice in the whole run.
   EXPECT_TRUE(NoKindRefusedMoreThanTwice()) << log;
   EXPECT_EQ(Refusals()["watch deployments"], 1) << log;
+}
+
+// The chart grants no update on the ConfigMap: a --default-params other
+// than the one the ConfigMap was made from is refused once and the
+// ConfigMap applies as it is; the update is not sent again every poll
+// (it is asked again every 5 minutes), per the audit log.
+TEST_F(ReplicaRealServerTest,
+       CpaChartRbacRefusedDefaultParamsUpdateIsNotRepeated) {
+  GrantRbac("autoscaler", {kCpaChartRbac});
+  SetUpTarget(3);
+  const std::map<std::string, std::string> made_from = {
+      {"linear", R"({"nodesPerReplica":3})"}};
+  rapidjson::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  rapidjson::Value metadata(rapidjson::kObjectType);
+  metadata.AddMember("name", rapidjson::Value(kConfigMap, a), a);
+  rapidjson::Value annotations(rapidjson::kObjectType);
+  annotations.AddMember(
+      rapidjson::Value(kDefaultParamsHashAnnotation, a),
+      rapidjson::Value(HashConfigMapData(made_from).c_str(), a), a);
+  metadata.AddMember("annotations", annotations, a);
+  rapidjson::Value data(rapidjson::kObjectType);
+  data.AddMember("linear", rapidjson::Value(made_from.at("linear").c_str(), a),
+                 a);
+  body.AddMember("apiVersion", "v1", a);
+  body.AddMember("kind", "ConfigMap", a);
+  body.AddMember("metadata", metadata, a);
+  body.AddMember("data", data, a);
+  rapidjson::StringBuffer text;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(text);
+  body.Accept(writer);
+  Result<std::string> created =
+      AdminCall(cluster(), "POST", "/api/v1/namespaces/" + ns() + "/configmaps",
+                text.GetString());
+  ASSERT_TRUE(created.ok()) << created.status().message();
+
+  auto propscaler =
+      StartPropscaler({"--poll-period-seconds=1",
+                       std::string("--default-params=") + kDefaults});
+  ASSERT_TRUE(WaitForReplicas(1, *propscaler));  // 3 nodes, 3 per replica
+  // Ten polls at least: each would have sent the update again.
+  std::this_thread::sleep_for(seconds(10));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(Refusals()["update configmaps"], 1) << log;
+  EXPECT_EQ(CountOf(log, "as it is (grant update on it"), 1) << log;
+  Result<int64_t> replicas = DeploymentReplicas(cluster(), ns(), kTarget);
+  ASSERT_TRUE(replicas.ok());
+  EXPECT_EQ(*replicas, 1);
+  EXPECT_TRUE(propscaler->Running()) << log;
 }
 
 // The examples add configmaps create: --default-params creates the
