@@ -16,8 +16,10 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <set>
 #include <string>
 
+#include "checks/plan_checks.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/template_hash.h"
 
@@ -135,25 +137,57 @@ Cluster MakeCluster(int node_count, bool full) {
   return cluster;
 }
 
+// Every command checked (bench/checks), and the methods each cluster is
+// built to give: the mixed one a command from emptiness, drift and both
+// consolidations; the full one none at all.
+bench::Failures CheckPlan(const DisruptionInput& input,
+                          const DisruptionPlan& plan, bool full) {
+  bench::Failures failures;
+  std::set<DisruptionMethod> methods;
+  for (const DisruptionCommand& command : plan.previews) {
+    methods.insert(command.method);
+    for (std::string& failure :
+         bench::CheckDisruptionCommand(input, plan, command)) {
+      failures.push_back(std::move(failure));
+    }
+  }
+  const std::set<DisruptionMethod> expected =
+      full ? std::set<DisruptionMethod>{}
+           : std::set<DisruptionMethod>{
+                 DisruptionMethod::kEmptiness, DisruptionMethod::kDrift,
+                 DisruptionMethod::kMultiNode, DisruptionMethod::kSingleNode};
+  if (methods != expected) {
+    std::string got;
+    for (DisruptionMethod method : methods) {
+      got += " " + std::string(DisruptionMethodName(method));
+    }
+    failures.push_back("the methods with a command were [" + got +
+                       " ], not the ones the cluster is built to give");
+  }
+  return failures;
+}
+
 void DisruptionPassBench(benchmark::State& state) {
   Cluster cluster =
       MakeCluster(static_cast<int>(state.range(0)), state.range(1) == 1);
   cluster.input.snapshot = &cluster.snapshot;
   DisruptionOptions options;
   options.preview = true;
-  size_t blocked = 0;
-  std::vector<DisruptionCommand> previews;
+  DisruptionPlan plan;
   for (auto _ : state) {
-    DisruptionPlan plan = PlanDisruption(cluster.input, options);
-    blocked = plan.blocked.size();
-    previews = plan.previews;
+    plan = PlanDisruption(cluster.input, options);
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["blocked"] = static_cast<double>(blocked);
+  state.counters["blocked"] = static_cast<double>(plan.blocked.size());
   // Nodes in each method's first command.
-  for (const DisruptionCommand& command : previews) {
+  for (const DisruptionCommand& command : plan.previews) {
     state.counters[std::string(DisruptionMethodName(command.method))] =
         static_cast<double>(command.nodes.size());
+  }
+  const bench::Failures failures =
+      CheckPlan(cluster.input, plan, state.range(1) == 1);
+  if (!failures.empty()) {
+    state.SkipWithError(bench::Summarize(failures).c_str());
   }
 }
 // Args: nodes (30 pods each), full (1) or mixed (0).

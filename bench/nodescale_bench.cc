@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "checks/plan_checks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
@@ -98,24 +99,40 @@ std::vector<PodState> MakePendingPods(int count, uint64_t seed) {
   });
 }
 
+int64_t NewNodes(const ScaleUpPlan& plan) {
+  int64_t nodes = 0;
+  for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
+  return nodes;
+}
+
+// The plan's counters, and the benchmark failed when the plan does not
+// hold (bench/checks): it is checked once, outside the timed loop.
+void CheckScaleUp(const ClusterSnapshot& snapshot,
+                  const std::vector<NodeGroup>& groups, const ScaleUpPlan& plan,
+                  const ScaleUpConfig& config, benchmark::State& state) {
+  state.counters["new_nodes"] = static_cast<double>(NewNodes(plan));
+  state.counters["groups_grown"] = static_cast<double>(plan.increases.size());
+  state.counters["pods_left"] = static_cast<double>(plan.unschedulable.size());
+  const bench::Failures failures = bench::CheckScaleUpPlan(
+      snapshot, groups, plan, config.limits.max_nodes_per_scale_up);
+  if (!failures.empty()) {
+    state.SkipWithError(bench::Summarize(failures).c_str());
+  }
+}
+
 void PlanScaleUpBench(benchmark::State& state) {
   ClusterSnapshot snapshot;
   snapshot.pods =
       PodList(MakePendingPods(static_cast<int>(state.range(0)), 42));
   const std::vector<NodeGroup> groups = MakeGroups(100);
-  int64_t nodes = 0;
-  size_t increases = 0;
+  ScaleUpPlan plan;
   for (auto _ : state) {
     std::mt19937_64 rng(1);
     auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    ScaleUpPlan plan = PlanScaleUp(snapshot, groups, {}, {}, chain->get());
-    nodes = 0;
-    increases = plan.increases.size();
-    for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
+    plan = PlanScaleUp(snapshot, groups, {}, {}, chain->get());
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["new_nodes"] = static_cast<double>(nodes);
-  state.counters["groups_grown"] = static_cast<double>(increases);
+  CheckScaleUp(snapshot, groups, plan, ScaleUpConfig{}, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -125,13 +142,14 @@ BENCHMARK(PlanScaleUpBench)
     ->Arg(100000)
     ->Unit(benchmark::kMillisecond);
 
-// Karpenter's "diverse" scheduling benchmark mix, in deployments of 20
-// replicas that share an app label and a shape: one fifth each plain,
-// spread over zones (maxSkew 1), spread over hostnames (maxSkew 1),
-// required affinity to their own app in a zone, and required anti-affinity
-// to their own app per hostname; cpu 100m-1500m, memory 100Mi-4Gi. The
-// groups are four shapes in each of three zones.
+// Our own zonal mix, in deployments of 20 replicas that share an app label
+// and a shape: one fifth each plain, spread over zones (maxSkew 1), spread
+// over hostnames (maxSkew 1), required affinity to their own app in a zone,
+// and required anti-affinity to their own app per hostname; cpu
+// 100m-1500m, memory 100Mi-4Gi. The groups are four shapes in each of three
+// zones. (Called "diverse" before issue 42; Karpenter's mix is below.)
 constexpr const char* kZoneKey = "topology.kubernetes.io/zone";
+constexpr const char* kHostnameKey = "kubernetes.io/hostname";
 
 std::vector<NodeGroup> MakeZonalGroups(int64_t max_size) {
   std::vector<NodeGroup> groups;
@@ -151,7 +169,7 @@ std::vector<NodeGroup> MakeZonalGroups(int64_t max_size) {
   return groups;
 }
 
-std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
+std::vector<PodState> MakeZonalDeploymentPods(int count, uint64_t seed) {
   return Deployments(count, seed, [](int deployment, std::mt19937_64& rng) {
     PodState shape = Owned(
         "default", "diverse-" + std::to_string(deployment),
@@ -164,13 +182,13 @@ std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
         shape.spread = {{1, kZoneKey, own, 0}};
         break;
       case 2:
-        shape.spread = {{1, "kubernetes.io/hostname", own, 0}};
+        shape.spread = {{1, kHostnameKey, own, 0}};
         break;
       case 3:
         shape.affinity = {{own, {}, kZoneKey}};
         break;
       case 4:
-        shape.anti_affinity = {{own, {}, "kubernetes.io/hostname"}};
+        shape.anti_affinity = {{own, {}, kHostnameKey}};
         break;
       default:
         break;
@@ -183,34 +201,176 @@ std::vector<PodState> MakeDiversePods(int count, uint64_t seed) {
 // --max-nodes-per-scaleup); at 1,000 (Cluster Autoscaler's default) the
 // small shapes fill up from about 10,000 pods on, and each round's winner
 // stops at its cap.
-void PlanScaleUpDiverseBench(benchmark::State& state) {
+void PlanScaleUpZonalDeploymentsBench(benchmark::State& state) {
   ClusterSnapshot snapshot;
   snapshot.pods =
-      PodList(MakeDiversePods(static_cast<int>(state.range(0)), 42));
+      PodList(MakeZonalDeploymentPods(static_cast<int>(state.range(0)), 42));
   const std::vector<NodeGroup> groups = MakeZonalGroups(state.range(1));
   ScaleUpConfig config;
   config.limits.max_nodes_per_scale_up = state.range(1);
-  int64_t nodes = 0;
-  size_t left = 0;
+  ScaleUpPlan plan;
   for (auto _ : state) {
     std::mt19937_64 rng(1);
     auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    ScaleUpPlan plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
-    nodes = 0;
-    for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
-    left = plan.unschedulable.size();
+    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["new_nodes"] = static_cast<double>(nodes);
-  state.counters["pods_left"] = static_cast<double>(left);
+  CheckScaleUp(snapshot, groups, plan, config, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
 }
-BENCHMARK(PlanScaleUpDiverseBench)
+BENCHMARK(PlanScaleUpZonalDeploymentsBench)
     ->ArgNames({"pods", "cap"})
     ->ArgsProduct({{100, 1000, 5000, 10000, 20000}, {1000}})
     ->ArgsProduct({{5000, 20000}, {100000}})
+    ->Unit(benchmark::kMillisecond);
+
+// Karpenter's scheduling benchmark (kubernetes-sigs/karpenter,
+// pkg/controllers/provisioning/scheduling/scheduling_benchmark_test.go,
+// v1.8): its 400 fake instance types and its "diverse" pods, built as it
+// builds them; only the random generator differs (the same draws, in the
+// same order, from our own generator).
+//
+// Instance type i (fake.InstanceTypes) has i+1 cpu, 2(i+1) GiB and 10(i+1)
+// pods, less 100m cpu and 10Mi kube-reserved, and five offerings: spot in
+// test-zone-1 and -2, on-demand in test-zone-1, -2 and -3, each priced 0.1
+// a cpu plus 0.1 a GB of memory. Each offering is a node group here: 2,000
+// groups, with no cap (Karpenter's NodePool limits are 10,000,000 cpu).
+std::vector<NodeGroup> MakeKarpenterInstanceTypeGroups() {
+  constexpr int kInstanceTypes = 400;
+  const std::pair<const char*, const char*> offerings[] = {
+      {"spot", "test-zone-1"},
+      {"spot", "test-zone-2"},
+      {"on-demand", "test-zone-1"},
+      {"on-demand", "test-zone-2"},
+      {"on-demand", "test-zone-3"}};
+  std::vector<NodeGroup> groups;
+  for (int i = 0; i < kInstanceTypes; ++i) {
+    const int64_t cpus = i + 1;
+    const int64_t memory = 2 * cpus * kGi;
+    for (const auto& [capacity_type, zone] : offerings) {
+      NodeGroup group;
+      group.name =
+          "fake-it-" + std::to_string(i) + "-" + capacity_type + "-" + zone;
+      group.capacity_type = capacity_type;
+      group.max_size = 1'000'000;
+      group.price = 0.1 * static_cast<double>(cpus) +
+                    0.1 * static_cast<double>(memory) / 1e9;
+      NodeTemplate t;
+      t.allocatable = Amounts(cpus * 1000 - 100, memory - 10 * kMi, 10 * cpus);
+      t.labels[kZoneKey] = zone;
+      t.labels["node.kubernetes.io/instance-type"] =
+          "fake-it-" + std::to_string(i);
+      t.labels["karpenter.sh/capacity-type"] = capacity_type;
+      group.declared_template = t;
+      groups.push_back(std::move(group));
+    }
+  }
+  return groups;
+}
+
+// makeDiversePods: a fifth each of generic pods, pods spread over zones,
+// pods spread over hostnames (maxSkew 1, DoNotSchedule, each selecting a
+// random my-label value of its own), pods with required self-affinity in a
+// zone (my-affininity, sic), and pods with required anti-affinity per
+// hostname that all share app=nginx (each needs a node of its own); the
+// remainder generic. Labels take one of a..g; cpu one of 100m, 250m, 500m,
+// 1, 1.5; memory one of 100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi.
+class KarpenterPods {
+ public:
+  explicit KarpenterPods(uint64_t seed) : rng_(seed) {}
+
+  std::vector<PodState> Diverse(int count) {
+    const int each = count / 5;
+    for (int i = 0; i < each; ++i) Generic();
+    for (int i = 0; i < each; ++i) Spread(kZoneKey);
+    for (int i = 0; i < each; ++i) Spread(kHostnameKey);
+    for (int i = 0; i < each; ++i) SelfAffinity(kZoneKey);
+    for (int i = 0; i < each; ++i) AntiAffinity(kHostnameKey);
+    while (static_cast<int>(pods_.size()) < count) Generic();
+    return std::move(pods_);
+  }
+
+ private:
+  std::string Value() {
+    static constexpr const char* kValues[] = {"a", "b", "c", "d",
+                                              "e", "f", "g"};
+    return kValues[rng_() % 7];
+  }
+  Labels RandomLabels() { return {{"my-label", Value()}}; }
+  // Requests drawn after the labels, cpu then memory, as the Go code does.
+  PodState& Add(Labels labels) {
+    static constexpr int64_t kCpu[] = {100, 250, 500, 1000, 1500};
+    static constexpr int64_t kMemoryMi[] = {100, 256, 512, 1024, 2048, 4096};
+    PodState pod;
+    pod.namespace_ = "default";
+    pod.name = "pod-" + std::to_string(pods_.size());
+    pod.labels = std::move(labels);
+    const int64_t cpu = kCpu[rng_() % 5];
+    pod.requests = Amounts(cpu, kMemoryMi[rng_() % 6] * kMi, 1);
+    pods_.push_back(std::move(pod));
+    return pods_.back();
+  }
+  void Generic() { Add(RandomLabels()); }
+  void Spread(const char* key) {
+    Labels labels = RandomLabels();
+    const Labels selected = RandomLabels();
+    const LabelSelector selector =
+        *LabelSelector::Parse("my-label=" + selected.begin()->second);
+    Add(std::move(labels)).spread = {{1, key, selector, 0}};
+  }
+  void SelfAffinity(const char* key) {
+    const std::string value = Value();
+    const LabelSelector own = *LabelSelector::Parse("my-affininity=" + value);
+    Add({{"my-affininity", value}}).affinity = {{own, {}, key}};
+  }
+  void AntiAffinity(const char* key) {
+    const LabelSelector nginx = *LabelSelector::Parse("app=nginx");
+    Add({{"app", "nginx"}}).anti_affinity = {{nginx, {}, key}};
+  }
+
+  std::mt19937_64 rng_;
+  std::vector<PodState> pods_;
+};
+
+// Karpenter fails its benchmark unless every pod schedules; so does this,
+// besides the plan's own checks. Karpenter's figures for the same mix are
+// in bench/README.md.
+void PlanScaleUpKarpenterMixBench(benchmark::State& state) {
+  ClusterSnapshot snapshot;
+  snapshot.pods =
+      PodList(KarpenterPods(42).Diverse(static_cast<int>(state.range(0))));
+  const std::vector<NodeGroup> groups = MakeKarpenterInstanceTypeGroups();
+  ScaleUpConfig config;
+  config.limits.max_nodes_per_scale_up = 1'000'000;
+  ScaleUpPlan plan;
+  for (auto _ : state) {
+    std::mt19937_64 rng(1);
+    auto chain = MakeExpanderChain("price", {}, &rng);
+    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
+    benchmark::DoNotOptimize(plan);
+  }
+  if (!plan.unschedulable.empty()) {
+    state.SkipWithError((std::to_string(plan.unschedulable.size()) +
+                         " pods left unscheduled, the first " +
+                         plan.unschedulable[0].pod)
+                            .c_str());
+    return;
+  }
+  CheckScaleUp(snapshot, groups, plan, config, state);
+  state.counters["pods_per_s"] = benchmark::Counter(
+      static_cast<double>(state.range(0)) * state.iterations(),
+      benchmark::Counter::kIsRate);
+}
+// Karpenter runs this up to 20,000 pods; here 10,000 and 20,000 are left
+// out until the planner's cost with 2,000 groups is brought down (bench/
+// README.md: 5,000 pods take about 90 s here, against Karpenter's 4-5 s).
+BENCHMARK(PlanScaleUpKarpenterMixBench)
+    ->ArgName("pods")
+    ->Arg(100)
+    ->Arg(1000)
+    ->Arg(5000)
     ->Unit(benchmark::kMillisecond);
 
 // 1,000 nodes of 16 cpu / 64 GiB in 10 groups, 30 pods each; a node's pods

@@ -63,6 +63,12 @@ struct GroupPlanState {
   std::shared_ptr<const SharedEstimate> estimate;  // behind the option
 };
 
+// A pending pod (its index) and the new node of its group it goes to.
+struct PodOnNewNode {
+  size_t pod = 0;
+  int64_t node = 0;
+};
+
 class ScaleUpPlanner {
  public:
   ScaleUpPlanner(const ClusterSnapshot& snapshot,
@@ -314,20 +320,26 @@ class ScaleUpPlanner {
     // New nodes 0..n-1 of the winner's packing go to the sharing groups in
     // order, and their pods with them.
     std::vector<int64_t> group_of_node;
+    std::vector<int64_t> first_node_of(sharing.size());
     for (size_t k = 0; k < sharing.size(); ++k) {
+      first_node_of[k] = static_cast<int64_t>(group_of_node.size());
       group_of_node.insert(group_of_node.end(), deltas[k], k);
     }
-    std::vector<std::vector<size_t>> pods_of(sharing.size());
+    // Per sharing group: pending pod, and its node among the group's new
+    // nodes of this round.
+    std::vector<std::vector<PodOnNewNode>> pods_of(sharing.size());
     std::vector<bool> class_touched(classes_.classes.size(), false);
     std::vector<std::pair<size_t, int64_t>> new_node_of;  // pending pod, node
     // Pods of a class are interchangeable: the first untaken ones go.
     for (const Placement& p : winner.estimate->estimate.placements) {
       const size_t c = winner.estimate->classes[p.entry];
       const std::vector<size_t>& members = classes_.classes[c].members;
-      std::vector<size_t>& into = pods_of[group_of_node[p.node]];
+      const int64_t k = group_of_node[p.node];
+      std::vector<PodOnNewNode>& into = pods_of[k];
       for (int64_t n = 0; n < p.count; ++n) {
-        into.push_back(members[taken_count_[c]++]);
-        if (topology_matters_) new_node_of.emplace_back(into.back(), p.node);
+        into.push_back({members[taken_count_[c]++], p.node - first_node_of[k]});
+        if (topology_matters_)
+          new_node_of.emplace_back(into.back().pod, p.node);
       }
       class_touched[c] = true;
     }
@@ -382,23 +394,34 @@ class ScaleUpPlanner {
     }
   }
 
+  // A group grown in several rounds has one increase: a round's new nodes
+  // come after the earlier rounds'.
   void AddIncrease(const std::string& group, int64_t delta,
-                   const std::vector<size_t>& pods) {
+                   const std::vector<PodOnNewNode>& pods) {
     auto it = increase_index_.find(group);
     if (it == increase_index_.end()) {
       it = increase_index_.emplace(group, increases_.size()).first;
       increases_.push_back({group, 0, {}});
     }
+    const int64_t earlier = increases_[it->second].delta;
     increases_[it->second].delta += delta;
     auto& all = increase_pods_[group];
-    all.insert(all.end(), pods.begin(), pods.end());
+    for (const PodOnNewNode& placed : pods) {
+      all.push_back({placed.pod, earlier + placed.node});
+    }
   }
 
   void FinishIncreases() {
     for (GroupIncrease& increase : increases_) {
-      std::vector<size_t>& pods = increase_pods_[increase.group];
-      std::sort(pods.begin(), pods.end());
-      for (size_t i : pods) increase.pods.push_back(pending_[i]->Key());
+      std::vector<PodOnNewNode>& pods = increase_pods_[increase.group];
+      std::sort(pods.begin(), pods.end(),
+                [](const PodOnNewNode& a, const PodOnNewNode& b) {
+                  return a.pod < b.pod;
+                });
+      for (const PodOnNewNode& placed : pods) {
+        increase.pods.push_back(pending_[placed.pod]->Key());
+        increase.pod_nodes.push_back(placed.node);
+      }
       plan_.increases.push_back(std::move(increase));
     }
   }
@@ -472,7 +495,7 @@ class ScaleUpPlanner {
   bool expander_declined_ = false;
   std::vector<GroupIncrease> increases_;
   std::unordered_map<std::string, size_t> increase_index_;
-  std::unordered_map<std::string, std::vector<size_t>> increase_pods_;
+  std::unordered_map<std::string, std::vector<PodOnNewNode>> increase_pods_;
   ScaleUpPlan plan_;
 };
 

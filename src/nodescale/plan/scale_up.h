@@ -47,6 +47,9 @@ struct GroupIncrease {
   std::string group;
   int64_t delta = 0;
   std::vector<std::string> pods;  // "namespace/name", in snapshot order
+  // Parallel to `pods`: which of the `delta` new nodes (0-based) the
+  // estimate put each on.
+  std::vector<int64_t> pod_nodes;
 };
 
 // Why no group takes a pod: a reason per group, by group name.

@@ -1,0 +1,483 @@
+#include "checks/plan_checks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+
+#include "nodescale/plan/bin_placement.h"
+#include "nodescale/plan/node_templates.h"
+#include "nodescale/plan/topology.h"
+
+namespace propscaler::bench {
+namespace {
+
+using nodescale::BinPlacement;
+using nodescale::ClusterSnapshot;
+using nodescale::DisruptionCommand;
+using nodescale::DisruptionInput;
+using nodescale::DisruptionMethod;
+using nodescale::DisruptionPlan;
+using nodescale::NodeGroup;
+using nodescale::PodState;
+using nodescale::Resources;
+using nodescale::ScaleUpPlan;
+
+// New nodes as the checks add them: a group's template and what an empty
+// one offers. Kept in a deque so bins may point at the labels.
+struct NewNodeShape {
+  nodescale::NodeTemplate node;
+  Resources free;
+};
+
+class GroupShapes {
+ public:
+  GroupShapes(const ClusterSnapshot& snapshot,
+              const std::vector<NodeGroup>& groups)
+      : daemonset_pods_(nodescale::OnePodPerDaemonSet(snapshot.pods)) {
+    std::map<std::string, std::vector<const nodescale::NodeState*>, std::less<>>
+        members;
+    for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+      members[std::string(snapshot.GroupOf(i))].push_back(&snapshot.nodes[i]);
+    }
+    for (const NodeGroup& group : groups) {
+      registered_[group.name] =
+          static_cast<int64_t>(members[group.name].size());
+      std::optional<nodescale::ChosenTemplate> chosen =
+          nodescale::ChooseTemplate(group, members[group.name], nullptr);
+      if (!chosen) continue;
+      Resources free = nodescale::FreeOnNewNode(chosen->node, daemonset_pods_);
+      shapes_.push_back({std::move(chosen->node), free});
+      by_group_[group.name] = &shapes_.back();
+    }
+  }
+
+  const NewNodeShape* Find(std::string_view group) const {
+    auto found = by_group_.find(std::string(group));
+    return found == by_group_.end() ? nullptr : found->second;
+  }
+  int64_t Registered(const std::string& group) const {
+    auto found = registered_.find(group);
+    return found == registered_.end() ? 0 : found->second;
+  }
+
+ private:
+  std::vector<const PodState*> daemonset_pods_;
+  std::deque<NewNodeShape> shapes_;
+  std::map<std::string, const NewNodeShape*> by_group_;
+  std::map<std::string, int64_t> registered_;
+};
+
+size_t AddNewNode(const NewNodeShape& shape, BinPlacement* placement) {
+  return placement->AddBin(nodescale::BinFromTemplate(shape.node, shape.free));
+}
+
+// The first of [first, last) that takes the pod, placed there.
+bool PlaceWithin(const PodState& pod, size_t first, size_t last,
+                 BinPlacement* placement) {
+  for (size_t bin = first; bin < last; ++bin) {
+    if (!placement->Accepts(bin, pod)) continue;
+    placement->Place(pod, bin);
+    return true;
+  }
+  return false;
+}
+bool PlaceWithin(const PodState& pod, size_t first, size_t last,
+                 std::vector<nodescale::Bin>* bins) {
+  for (size_t bin = first; bin < last; ++bin) {
+    if (!nodescale::BinAccepts((*bins)[bin], pod)) continue;
+    nodescale::PlaceOnBin(pod, &(*bins)[bin]);
+    return true;
+  }
+  return false;
+}
+
+class ScaleUpCheck {
+ public:
+  ScaleUpCheck(const ClusterSnapshot& snapshot,
+               const std::vector<NodeGroup>& groups)
+      : groups_(groups),
+        shapes_(snapshot, groups),
+        bins_(nodescale::BinsFromNodes(snapshot.nodes, snapshot.pods)) {
+    for (const PodState* pod : nodescale::PendingPods(snapshot.pods)) {
+      pending_[pod->Key()] = pod;
+    }
+    for (const NodeGroup& group : groups) {
+      const NewNodeShape* shape = shapes_.Find(group.name);
+      const int64_t requested =
+          group.target_size - shapes_.Registered(group.name);
+      for (int64_t i = 0; shape != nullptr && i < requested; ++i) {
+        AddNewNode(*shape);
+      }
+    }
+  }
+
+  Failures Run(const ScaleUpPlan& plan, int64_t max_nodes_per_scale_up) {
+    for (const std::string& key : plan.fit_existing) {
+      const PodState* pod = Take(key, "fitting existing nodes");
+      if (pod != nullptr && !PlaceWithin(*pod, 0, bins_.size(), &bins_)) {
+        failures_.push_back("pod " + key +
+                            " was left to existing or requested nodes, but "
+                            "none of them takes it");
+      }
+    }
+    for (const nodescale::GroupIncrease& increase : plan.increases) {
+      CheckIncrease(increase, max_nodes_per_scale_up);
+      grown_[increase.group] += increase.delta;
+    }
+    CheckMaxSizes();
+    CheckLeftOver(plan);
+    return std::move(failures_);
+  }
+
+ private:
+  size_t AddNewNode(const NewNodeShape& shape) {
+    bins_.push_back(nodescale::BinFromTemplate(shape.node, shape.free));
+    return bins_.size() - 1;
+  }
+
+  const PodState* Take(const std::string& key, std::string_view as) {
+    auto found = pending_.find(key);
+    if (found == pending_.end()) {
+      failures_.push_back("pod " + key + " is planned (" + std::string(as) +
+                          ") but is not a pending pod of the snapshot");
+      return nullptr;
+    }
+    if (!planned_.insert(key).second) {
+      failures_.push_back("pod " + key + " is planned twice");
+      return nullptr;
+    }
+    return found->second;
+  }
+
+  void CheckIncrease(const nodescale::GroupIncrease& increase,
+                     int64_t max_nodes_per_scale_up) {
+    const NewNodeShape* shape = shapes_.Find(increase.group);
+    const std::string what = "the increase of " + increase.group + " by " +
+                             std::to_string(increase.delta);
+    if (shape == nullptr) {
+      failures_.push_back(what + " names a group with no template");
+      return;
+    }
+    if (increase.delta <= 0) failures_.push_back(what + " is not positive");
+    if (increase.delta > max_nodes_per_scale_up) {
+      failures_.push_back(what + " is past the cap of " +
+                          std::to_string(max_nodes_per_scale_up) +
+                          " nodes a scale-up");
+    }
+    if (increase.pod_nodes.size() != increase.pods.size()) {
+      failures_.push_back(
+          what + " puts " + std::to_string(increase.pods.size()) + " pods on " +
+          std::to_string(increase.pod_nodes.size()) + " node indexes");
+      return;
+    }
+    const size_t first = bins_.size();
+    for (int64_t i = 0; i < increase.delta; ++i) AddNewNode(*shape);
+    for (size_t i = 0; i < increase.pods.size(); ++i) {
+      const PodState* pod = Take(increase.pods[i], what);
+      if (pod == nullptr) continue;
+      const int64_t node = increase.pod_nodes[i];
+      if (node < 0 || node >= increase.delta) {
+        failures_.push_back("pod " + pod->Key() + " of " + what +
+                            " goes to new node " + std::to_string(node) +
+                            ", which the increase does not have");
+        continue;
+      }
+      nodescale::Bin& bin = bins_[first + static_cast<size_t>(node)];
+      if (!nodescale::BinAccepts(bin, *pod)) {
+        failures_.push_back(
+            "pod " + pod->Key() + " of " + what + " does not fit new node " +
+            std::to_string(node) +
+            (nodescale::Fits(pod->requests, bin.free)
+                 ? std::string(": its constraints refuse it")
+                 : ": insufficient " +
+                       nodescale::FirstShortResource(pod->requests, bin.free)));
+        continue;
+      }
+      nodescale::PlaceOnBin(*pod, &bin);
+    }
+  }
+
+  void CheckMaxSizes() {
+    for (const NodeGroup& group : groups_) {
+      const int64_t size = group.target_size + grown_[group.name];
+      if (size > group.max_size) {
+        failures_.push_back("group " + group.name + " grows to " +
+                            std::to_string(size) + ", past its max size " +
+                            std::to_string(group.max_size));
+      }
+    }
+  }
+
+  // Each pod left over tried on an empty new node of every group with room:
+  // one that fits was a pod the plan should have taken. Pods with
+  // constraints between pods across nodes are not judged here: whether a
+  // spread or an affinity admits them depends on the order of placements.
+  void CheckLeftOver(const ScaleUpPlan& plan) {
+    std::vector<std::pair<nodescale::Bin, const NodeGroup*>> spare;
+    for (const NodeGroup& group : groups_) {
+      const NewNodeShape* shape = shapes_.Find(group.name);
+      if (shape == nullptr ||
+          group.target_size + grown_[group.name] >= group.max_size) {
+        continue;
+      }
+      spare.emplace_back(nodescale::BinFromTemplate(shape->node, shape->free),
+                         &group);
+    }
+    for (const nodescale::UnschedulablePod& left : plan.unschedulable) {
+      const PodState* pod = Take(left.pod, "unschedulable");
+      if (pod == nullptr || nodescale::HasTopologyConstraints(*pod)) continue;
+      for (const auto& [bin, group] : spare) {
+        if (!nodescale::BinAccepts(bin, *pod)) continue;
+        failures_.push_back(
+            "pod " + left.pod + " is left unschedulable, but a new node of " +
+            group->name + " (size " +
+            std::to_string(group->target_size + grown_[group->name]) + " of " +
+            std::to_string(group->max_size) + ") would take it");
+        break;
+      }
+    }
+    for (const auto& [key, pod] : pending_) {
+      if (!planned_.contains(key)) {
+        failures_.push_back("pending pod " + key + " is not in the plan");
+      }
+    }
+  }
+
+  const std::vector<NodeGroup>& groups_;
+  GroupShapes shapes_;
+  std::vector<nodescale::Bin> bins_;
+  std::unordered_map<std::string, const PodState*> pending_;
+  std::set<std::string> planned_;
+  std::map<std::string, int64_t> grown_;
+  Failures failures_;
+};
+
+bool IsConsolidation(DisruptionMethod method) {
+  return method == DisruptionMethod::kMultiNode ||
+         method == DisruptionMethod::kSingleNode;
+}
+
+// Pods that leave with their node: DaemonSet and mirror pods do not.
+bool MustMove(const PodState& pod) {
+  return !pod.terminated && !nodescale::IsDaemonSetPod(pod) &&
+         !nodescale::IsMirrorPod(pod);
+}
+
+std::string Blocker(const ClusterSnapshot& snapshot, const PodState& pod) {
+  if (nodescale::AnnotationOf(pod.annotations, kube::kDoNotDisruptAnnotation) ==
+      "true") {
+    return "do-not-disrupt";
+  }
+  for (const nodescale::PdbState& pdb : snapshot.pdbs) {
+    if (nodescale::PdbCovers(pdb, pod) &&
+        (pdb.blocks_all || pdb.disruptions_allowed <= 0)) {
+      return "PodDisruptionBudget " + pdb.namespace_ + "/" + pdb.name;
+    }
+  }
+  return "";
+}
+
+class DisruptionCheck {
+ public:
+  DisruptionCheck(const DisruptionInput& input,
+                  const DisruptionCommand& command)
+      : input_(input),
+        snapshot_(*input.snapshot),
+        command_(command),
+        what_(std::string(nodescale::DisruptionMethodName(command.method)) +
+              " command"),
+        shapes_(snapshot_, input.groups) {
+    for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {
+      node_index_[snapshot_.nodes[i].name] = i;
+    }
+  }
+
+  Failures Run(const DisruptionPlan& plan) {
+    std::vector<size_t> removed = RemovedNodes();
+    if (!failures_.empty()) return std::move(failures_);
+    CheckPods(removed);
+    CheckPlaces(removed);
+    if (IsConsolidation(command_.method)) CheckSavings(removed);
+    CheckBudgets(plan, removed);
+    return std::move(failures_);
+  }
+
+ private:
+  std::vector<size_t> RemovedNodes() {
+    std::vector<size_t> removed;
+    std::set<size_t> seen;
+    if (command_.nodes.empty()) failures_.push_back(what_ + " has no node");
+    for (const std::string& name : command_.nodes) {
+      auto found = node_index_.find(name);
+      if (found == node_index_.end()) {
+        failures_.push_back(what_ + " names node " + name +
+                            ", which the snapshot does not have");
+      } else if (!seen.insert(found->second).second) {
+        failures_.push_back(what_ + " names node " + name + " twice");
+      } else if (found->second < input_.life.size() &&
+                 input_.life[found->second].deleting) {
+        failures_.push_back(what_ + " names node " + name +
+                            ", which is already going");
+      } else {
+        removed.push_back(found->second);
+      }
+    }
+    return removed;
+  }
+
+  void CheckPods(const std::vector<size_t>& removed) {
+    const bool forceful = command_.method == DisruptionMethod::kExpiry;
+    std::set<std::string_view> names;
+    for (size_t node : removed) names.insert(snapshot_.nodes[node].name);
+    for (const PodState& pod : snapshot_.pods) {
+      if (!names.contains(pod.node_name) || !MustMove(pod)) continue;
+      if (command_.method == DisruptionMethod::kEmptiness) {
+        failures_.push_back(what_ + " takes node " + pod.node_name +
+                            ", which is not empty: pod " + pod.Key());
+      }
+      moved_.push_back(&pod);
+      if (forceful) continue;
+      if (std::string blocker = Blocker(snapshot_, pod); !blocker.empty()) {
+        failures_.push_back(what_ + " takes node " + pod.node_name +
+                            " with pod " + pod.Key() + ", held by " + blocker);
+      }
+    }
+  }
+
+  // The pods that must move, largest first, on the nodes that stay and the
+  // replacement, after the pending pods the scheduler would place.
+  void CheckPlaces(const std::vector<size_t>& removed) {
+    BinPlacement placement(snapshot_.nodes, snapshot_.pods);
+    for (size_t node : removed) {
+      placement.bins()[node].accepts_pods = false;
+      placement.SetGone(node, true);
+    }
+    for (const PodState* pod : moved_) {
+      placement.Remove(*pod, node_index_.at(pod->node_name));
+    }
+    placement.PlacePending(nodescale::PendingPods(snapshot_.pods));
+    if (command_.replacement) AddReplacement(&placement);
+    std::vector<const PodState*> pods = moved_;
+    std::stable_sort(pods.begin(), pods.end(),
+                     [](const PodState* a, const PodState* b) {
+                       return a->requests.cpu_millis > b->requests.cpu_millis;
+                     });
+    for (const PodState* pod : pods) {
+      if (PlaceWithin(*pod, 0, placement.bins().size(), &placement)) continue;
+      failures_.push_back(what_ + " moves pod " + pod->Key() + " from node " +
+                          pod->node_name + ", and no node left takes it");
+    }
+  }
+
+  void AddReplacement(BinPlacement* placement) {
+    const nodescale::NewNodes& replacement = *command_.replacement;
+    const NewNodeShape* shape = shapes_.Find(replacement.group);
+    if (shape == nullptr) {
+      failures_.push_back(what_ + " replaces with group " + replacement.group +
+                          ", which has no template");
+      return;
+    }
+    for (int64_t i = 0; i < replacement.count; ++i) {
+      AddNewNode(*shape, placement);
+    }
+  }
+
+  void CheckSavings(const std::vector<size_t>& removed) {
+    double saved = 0;
+    for (size_t node : removed) {
+      const NodeGroup* group = GroupNamed(snapshot_.GroupOf(node));
+      if (group != nullptr) saved += nodescale::PriceOf(*group);
+    }
+    if (command_.replacement) saved -= command_.replacement->price_per_hour;
+    if (saved <= 0) {
+      failures_.push_back(what_ + " saves nothing: " + std::to_string(saved) +
+                          " an hour");
+    }
+    if (std::abs(saved - command_.savings_per_hour) > 1e-6) {
+      failures_.push_back(what_ + " states savings of " +
+                          std::to_string(command_.savings_per_hour) +
+                          " an hour; its nodes and replacement give " +
+                          std::to_string(saved));
+    }
+  }
+
+  void CheckBudgets(const DisruptionPlan& plan,
+                    const std::vector<size_t>& removed) {
+    if (command_.method == DisruptionMethod::kExpiry) return;
+    std::map<std::string, int64_t> per_pool;
+    for (size_t node : removed) {
+      const NodeGroup* group = GroupNamed(snapshot_.GroupOf(node));
+      if (group != nullptr) {
+        ++per_pool[nodescale::PoolOf(input_, group->name).name];
+      }
+    }
+    for (const auto& [pool, count] : per_pool) {
+      auto allowance = std::find_if(
+          plan.allowances.begin(), plan.allowances.end(),
+          [&](const nodescale::PoolAllowanceReport& report) {
+            return report.pool == pool && report.reason == command_.reason;
+          });
+      if (allowance == plan.allowances.end()) {
+        failures_.push_back(what_ + " takes " + std::to_string(count) +
+                            " nodes of pool " + pool +
+                            ", for which the plan counted no budget");
+      } else if (count > allowance->allowed) {
+        failures_.push_back(what_ + " takes " + std::to_string(count) +
+                            " nodes of pool " + pool +
+                            ", whose budget allows " +
+                            std::to_string(allowance->allowed));
+      }
+    }
+  }
+
+  const NodeGroup* GroupNamed(std::string_view name) const {
+    for (const NodeGroup& group : input_.groups) {
+      if (group.name == name) return &group;
+    }
+    return nullptr;
+  }
+
+  const DisruptionInput& input_;
+  const ClusterSnapshot& snapshot_;
+  const DisruptionCommand& command_;
+  const std::string what_;
+  GroupShapes shapes_;
+  std::unordered_map<std::string_view, size_t> node_index_;
+  std::vector<const PodState*> moved_;
+  Failures failures_;
+};
+
+}  // namespace
+
+Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
+                          const std::vector<NodeGroup>& groups,
+                          const ScaleUpPlan& plan,
+                          int64_t max_nodes_per_scale_up) {
+  return ScaleUpCheck(snapshot, groups).Run(plan, max_nodes_per_scale_up);
+}
+
+Failures CheckDisruptionCommand(const DisruptionInput& input,
+                                const DisruptionPlan& plan,
+                                const DisruptionCommand& command) {
+  return DisruptionCheck(input, command).Run(plan);
+}
+
+std::string Summarize(const Failures& failures) {
+  constexpr size_t kShown = 3;
+  std::string line;
+  for (size_t i = 0; i < failures.size() && i < kShown; ++i) {
+    if (i > 0) line += "; ";
+    line += failures[i];
+  }
+  if (failures.size() > kShown) {
+    line += "; and " + std::to_string(failures.size() - kShown) + " more";
+  }
+  return line;
+}
+
+}  // namespace propscaler::bench

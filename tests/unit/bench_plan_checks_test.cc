@@ -1,0 +1,276 @@
+// The checks the planning benchmarks run on their plans (bench/checks):
+// each passes the planner's own plan and fails the plan a broken planner
+// would make (one node too few, a pod dropped or left behind, a node
+// removed whose pods have nowhere to go, savings misstated, a held pod).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "checks/plan_checks.h"
+#include "nodescale/plan/template_hash.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::bench {
+namespace {
+
+using namespace nodescale;
+using namespace nodescale::testing_util;
+::testing::AssertionResult Says(const Failures& failures,
+                                const std::string& part) {
+  for (const std::string& failure : failures) {
+    if (failure.find(part) != std::string::npos) {
+      return ::testing::AssertionSuccess();
+    }
+  }
+  return ::testing::AssertionFailure()
+         << "no failure says \"" << part << "\"; got: " << Summarize(failures);
+}
+
+::testing::AssertionResult Holds(const Failures& failures) {
+  if (failures.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << Summarize(failures);
+}
+
+class ScaleUpPlanCheckTest : public ::testing::Test {
+ protected:
+  ScaleUpPlanCheckTest() {
+    groups_.push_back(Group("small", 0, 10, 1, 2000, 8 * kGi));
+    groups_.push_back(Group("large", 0, 10, 0, 8000, 32 * kGi));
+    nodes_.push_back(Node("small-0", "small", 2000, 8 * kGi));
+    pods_.push_back(BoundPod("busy", "small-0", 1500, kGi));
+    // Seven pods of 1 cpu, on new nodes of either group.
+    for (int i = 0; i < 7; ++i) {
+      pods_.push_back(Pod("p" + std::to_string(i), 1000, kGi));
+    }
+    pods_.push_back(Pod("huge", 64000, kGi));  // fits no group
+    snapshot_.nodes = nodes_;
+    snapshot_.pods = PodList(pods_);
+  }
+
+  ScaleUpPlan Plan() {
+    std::mt19937_64 rng(1);
+    auto chain = MakeExpanderChain("least-waste", {}, &rng);
+    return PlanScaleUp(snapshot_, groups_, {}, {}, chain->get());
+  }
+  Failures Check(const ScaleUpPlan& plan) {
+    return CheckScaleUpPlan(snapshot_, groups_, plan, 1000);
+  }
+
+  std::vector<NodeGroup> groups_;
+  std::vector<NodeState> nodes_;
+  std::vector<PodState> pods_;
+  ClusterSnapshot snapshot_;
+};
+
+TEST_F(ScaleUpPlanCheckTest, ThePlannersPlanHolds) {
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.unschedulable.size(), 1u);  // huge
+  EXPECT_EQ(plan.increases[0].pod_nodes.size(), plan.increases[0].pods.size());
+  EXPECT_TRUE(Holds(Check(plan)));
+}
+
+TEST_F(ScaleUpPlanCheckTest, OneNodeTooFewFails) {
+  ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  GroupIncrease& increase = plan.increases[0];
+  --increase.delta;
+  // A planner that packs as many pods on fewer nodes: the last node's pods
+  // on the others.
+  for (int64_t& node : increase.pod_nodes) node %= increase.delta;
+  const Failures failures = Check(plan);
+  EXPECT_TRUE(Says(failures, "does not fit new node"));
+  EXPECT_TRUE(Says(failures, ": insufficient cpu"));
+}
+
+TEST_F(ScaleUpPlanCheckTest, APodOnANodeTheIncreaseDoesNotHaveFails) {
+  ScaleUpPlan plan = Plan();
+  --plan.increases[0].delta;
+  EXPECT_TRUE(Says(Check(plan), "which the increase does not have"));
+}
+
+TEST_F(ScaleUpPlanCheckTest, APodDroppedFromThePlanFails) {
+  ScaleUpPlan plan = Plan();
+  plan.increases[0].pods.pop_back();
+  plan.increases[0].pod_nodes.pop_back();
+  EXPECT_TRUE(Says(Check(plan), "is not in the plan"));
+}
+
+TEST_F(ScaleUpPlanCheckTest, APodLeftBehindThatAGroupWouldTakeFails) {
+  ScaleUpPlan plan = Plan();
+  GroupIncrease& increase = plan.increases[0];
+  const std::string left = increase.pods.back();
+  increase.pods.pop_back();
+  increase.pod_nodes.pop_back();
+  plan.unschedulable.push_back({left, nullptr});
+  const Failures failures = Check(plan);
+  EXPECT_EQ(failures.size(), 1u) << Summarize(failures);
+  EXPECT_TRUE(Says(failures, "pod " + left +
+                                 " is left unschedulable, but a new node of "
+                                 "small"));
+}
+
+TEST_F(ScaleUpPlanCheckTest, AGroupGrownPastItsMaxFails) {
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  const GroupIncrease& increase = plan.increases[0];
+  for (NodeGroup& group : groups_) {
+    if (group.name == increase.group) {
+      group.max_size = group.target_size + increase.delta - 1;
+    }
+  }
+  EXPECT_TRUE(Says(Check(plan), ", past its max size"));
+}
+
+constexpr double kBigPrice = 8.0;
+constexpr double kSmallPrice = 1.0;
+
+class DisruptionCheckTest : public ::testing::Test {
+ protected:
+  DisruptionCheckTest() {
+    pools_.push_back(NodePool{"default"});
+    pools_[0].budgets = {DisruptionBudget{"100%"}};
+    AddGroup("big", kBigPrice, 16000);
+    AddGroup("small", kSmallPrice, 2000);
+  }
+
+  void AddGroup(const std::string& name, double price, int64_t cpu) {
+    NodeGroup group = Group(name, 0, 10, 0, cpu, 64 * kGi);
+    group.price = price;
+    groups_.push_back(group);
+  }
+  void AddNode(const std::string& name, const std::string& group, int64_t cpu) {
+    NodeState node = Node(name, group, cpu, 64 * kGi);
+    for (NodeGroup& each : groups_) {
+      if (each.name != group) continue;
+      ++each.target_size;
+      node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+          TemplateHash(*each.declared_template);
+    }
+    snapshot_.nodes.push_back(node);
+    life_.push_back({t0_ - std::chrono::hours(1), t0_ - std::chrono::hours(1)});
+  }
+
+  DisruptionPlan Plan() {
+    snapshot_.pods = PodList(pods_);
+    snapshot_.pdbs = pdbs_;
+    input_.snapshot = &snapshot_;
+    input_.life = life_;
+    input_.groups = groups_;
+    input_.pools = pools_;
+    input_.now = t0_;
+    return PlanDisruption(input_, {});
+  }
+
+  const TimePoint t0_ = std::chrono::system_clock::from_time_t(1'800'000'000);
+  ClusterSnapshot snapshot_;
+  std::vector<PodState> pods_;
+  std::vector<NodeLife> life_;
+  std::vector<NodeGroup> groups_;
+  std::vector<NodePool> pools_;
+  std::vector<PdbState> pdbs_;
+  DisruptionInput input_;
+};
+
+// Two big nodes at 1 cpu each: one goes (its pod moves to the other).
+TEST_F(DisruptionCheckTest, TheConsolidationPlannedHolds) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
+  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  EXPECT_TRUE(Holds(CheckDisruptionCommand(input_, plan, *plan.command)));
+}
+
+TEST_F(DisruptionCheckTest, MisstatedSavingsFail) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
+  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  DisruptionCommand command = *plan.command;
+  command.savings_per_hour += 1;
+  EXPECT_TRUE(
+      Says(CheckDisruptionCommand(input_, plan, command), "states savings of"));
+}
+
+TEST_F(DisruptionCheckTest, RemovingEveryNodeLeavesPodsWithNowhereToGo) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
+  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  DisruptionCommand command = *plan.command;
+  command.nodes = {"big-0", "big-1"};
+  command.replacement.reset();
+  command.savings_per_hour = 2 * kBigPrice;
+  EXPECT_TRUE(Says(CheckDisruptionCommand(input_, plan, command),
+                   "and no node left takes it"));
+}
+
+TEST_F(DisruptionCheckTest, AHeldPodOnAConsolidatedNodeFails) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
+  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  // The same command on a cluster where its nodes' pods may not go.
+  for (PodState& pod : pods_) {
+    if (std::find(plan.command->nodes.begin(), plan.command->nodes.end(),
+                  pod.node_name) != plan.command->nodes.end()) {
+      pod.annotations =
+          Labels{{std::string(kube::kDoNotDisruptAnnotation), "true"}};
+    }
+  }
+  snapshot_.pods = PodList(pods_);
+  EXPECT_TRUE(Says(CheckDisruptionCommand(input_, plan, *plan.command),
+                   "held by do-not-disrupt"));
+}
+
+TEST_F(DisruptionCheckTest, EmptinessOfANodeWithAPodFails) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  pods_.push_back(BoundPod("a", "big-1", 1000, kGi));
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  ASSERT_EQ(plan.command->method, DisruptionMethod::kEmptiness);
+  EXPECT_TRUE(Holds(CheckDisruptionCommand(input_, plan, *plan.command)));
+  DisruptionCommand command = *plan.command;
+  command.nodes = {"big-1"};
+  EXPECT_TRUE(Says(CheckDisruptionCommand(input_, plan, command),
+                   "which is not empty: pod default/a"));
+}
+
+TEST_F(DisruptionCheckTest, PastTheBudgetFails) {
+  pools_[0].budgets = {DisruptionBudget{"1"}};
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  AddNode("big-2", "big", 16000);
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  ASSERT_EQ(plan.command->nodes.size(), 1u);
+  DisruptionCommand command = *plan.command;
+  command.nodes = {"big-0", "big-1"};
+  EXPECT_TRUE(Says(CheckDisruptionCommand(input_, plan, command),
+                   "whose budget allows 1"));
+}
+
+TEST_F(DisruptionCheckTest, AnUnknownOrRepeatedNodeFails) {
+  AddNode("big-0", "big", 16000);
+  AddNode("big-1", "big", 16000);
+  const DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command.has_value());
+  DisruptionCommand command = *plan.command;
+  command.nodes = {"big-0", "big-0", "gone"};
+  const Failures failures = CheckDisruptionCommand(input_, plan, command);
+  EXPECT_TRUE(Says(failures, "names node big-0 twice"));
+  EXPECT_TRUE(Says(failures, "names node gone, which the snapshot"));
+}
+
+}  // namespace
+}  // namespace propscaler::bench
