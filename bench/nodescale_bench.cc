@@ -99,6 +99,23 @@ std::vector<PodState> MakePendingPods(int count, uint64_t seed) {
   });
 }
 
+// The timed loop: a fresh `expander` chain and a plan from scratch each
+// iteration; the last plan, for the checks.
+ScaleUpPlan TimePlanScaleUp(const ClusterSnapshot& snapshot,
+                            const std::vector<NodeGroup>& groups,
+                            const ScaleUpConfig& config,
+                            const std::string& expander,
+                            benchmark::State& state) {
+  ScaleUpPlan plan;
+  for (auto _ : state) {
+    std::mt19937_64 rng(1);
+    auto chain = MakeExpanderChain(expander, {}, &rng);
+    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
+    benchmark::DoNotOptimize(plan);
+  }
+  return plan;
+}
+
 int64_t NewNodes(const ScaleUpPlan& plan) {
   int64_t nodes = 0;
   for (const GroupIncrease& inc : plan.increases) nodes += inc.delta;
@@ -125,13 +142,8 @@ void PlanScaleUpBench(benchmark::State& state) {
   snapshot.pods =
       PodList(MakePendingPods(static_cast<int>(state.range(0)), 42));
   const std::vector<NodeGroup> groups = MakeGroups(100);
-  ScaleUpPlan plan;
-  for (auto _ : state) {
-    std::mt19937_64 rng(1);
-    auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    plan = PlanScaleUp(snapshot, groups, {}, {}, chain->get());
-    benchmark::DoNotOptimize(plan);
-  }
+  const ScaleUpPlan plan =
+      TimePlanScaleUp(snapshot, groups, ScaleUpConfig{}, "least-waste", state);
   CheckScaleUp(snapshot, groups, plan, ScaleUpConfig{}, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
@@ -208,13 +220,8 @@ void PlanScaleUpZonalDeploymentsBench(benchmark::State& state) {
   const std::vector<NodeGroup> groups = MakeZonalGroups(state.range(1));
   ScaleUpConfig config;
   config.limits.max_nodes_per_scale_up = state.range(1);
-  ScaleUpPlan plan;
-  for (auto _ : state) {
-    std::mt19937_64 rng(1);
-    auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
-    benchmark::DoNotOptimize(plan);
-  }
+  const ScaleUpPlan plan =
+      TimePlanScaleUp(snapshot, groups, config, "least-waste", state);
   CheckScaleUp(snapshot, groups, plan, config, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
@@ -344,13 +351,8 @@ void PlanScaleUpKarpenterMixBench(benchmark::State& state) {
   const std::vector<NodeGroup> groups = MakeKarpenterInstanceTypeGroups();
   ScaleUpConfig config;
   config.limits.max_nodes_per_scale_up = 1'000'000;
-  ScaleUpPlan plan;
-  for (auto _ : state) {
-    std::mt19937_64 rng(1);
-    auto chain = MakeExpanderChain("price", {}, &rng);
-    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
-    benchmark::DoNotOptimize(plan);
-  }
+  const ScaleUpPlan plan =
+      TimePlanScaleUp(snapshot, groups, config, "price", state);
   if (!plan.unschedulable.empty()) {
     state.SkipWithError((std::to_string(plan.unschedulable.size()) +
                          " pods left unscheduled, the first " +
@@ -401,13 +403,8 @@ void PlanScaleUpCaShapeBench(benchmark::State& state) {
   snapshot.pods = PodList(std::move(pods));
   ScaleUpConfig config;
   config.limits.max_nodes_per_scale_up = 10000;
-  ScaleUpPlan plan;
-  for (auto _ : state) {
-    std::mt19937_64 rng(1);
-    auto chain = MakeExpanderChain("least-waste", {}, &rng);
-    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
-    benchmark::DoNotOptimize(plan);
-  }
+  const ScaleUpPlan plan =
+      TimePlanScaleUp(snapshot, groups, config, "least-waste", state);
   if (NewNodes(plan) != nodes_wanted) {
     state.SkipWithError(("the plan asks for " + std::to_string(NewNodes(plan)) +
                          " nodes, not " + std::to_string(nodes_wanted))

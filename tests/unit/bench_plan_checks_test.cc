@@ -152,6 +152,14 @@ class DisruptionCheckTest : public ::testing::Test {
     life_.push_back({t0_ - std::chrono::hours(1), t0_ - std::chrono::hours(1)});
   }
 
+  // Two big nodes with a 1-cpu pod each: consolidation takes them.
+  void TwoBigNodesAtOneCpu() {
+    AddNode("big-0", "big", 16000);
+    AddNode("big-1", "big", 16000);
+    pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
+    pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  }
+
   DisruptionPlan Plan() {
     snapshot_.pods = PodList(pods_);
     snapshot_.pdbs = pdbs_;
@@ -173,22 +181,15 @@ class DisruptionCheckTest : public ::testing::Test {
   DisruptionInput input_;
 };
 
-// Two big nodes at 1 cpu each: one goes (its pod moves to the other).
 TEST_F(DisruptionCheckTest, TheConsolidationPlannedHolds) {
-  AddNode("big-0", "big", 16000);
-  AddNode("big-1", "big", 16000);
-  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
-  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  TwoBigNodesAtOneCpu();
   const DisruptionPlan plan = Plan();
   ASSERT_TRUE(plan.command.has_value());
   EXPECT_TRUE(Holds(CheckDisruptionCommand(input_, plan, *plan.command)));
 }
 
 TEST_F(DisruptionCheckTest, MisstatedSavingsFail) {
-  AddNode("big-0", "big", 16000);
-  AddNode("big-1", "big", 16000);
-  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
-  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  TwoBigNodesAtOneCpu();
   const DisruptionPlan plan = Plan();
   ASSERT_TRUE(plan.command.has_value());
   DisruptionCommand command = *plan.command;
@@ -198,10 +199,7 @@ TEST_F(DisruptionCheckTest, MisstatedSavingsFail) {
 }
 
 TEST_F(DisruptionCheckTest, RemovingEveryNodeLeavesPodsWithNowhereToGo) {
-  AddNode("big-0", "big", 16000);
-  AddNode("big-1", "big", 16000);
-  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
-  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  TwoBigNodesAtOneCpu();
   const DisruptionPlan plan = Plan();
   ASSERT_TRUE(plan.command.has_value());
   DisruptionCommand command = *plan.command;
@@ -213,10 +211,7 @@ TEST_F(DisruptionCheckTest, RemovingEveryNodeLeavesPodsWithNowhereToGo) {
 }
 
 TEST_F(DisruptionCheckTest, AHeldPodOnAConsolidatedNodeFails) {
-  AddNode("big-0", "big", 16000);
-  AddNode("big-1", "big", 16000);
-  pods_.push_back(BoundPod("a", "big-0", 1000, kGi));
-  pods_.push_back(BoundPod("b", "big-1", 1000, kGi));
+  TwoBigNodesAtOneCpu();
   const DisruptionPlan plan = Plan();
   ASSERT_TRUE(plan.command.has_value());
   // The same command on a cluster where its nodes' pods may not go.
