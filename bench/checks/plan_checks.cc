@@ -416,7 +416,10 @@ class DisruptionCheck {
         ++per_pool[nodescale::PoolOf(input_, group->name).name];
       }
     }
-    for (const auto& [pool, count] : per_pool) {
+    for (const auto& entry : per_pool) {
+      // Named apart: a lambda may not capture a structured binding (C++17).
+      const std::string& pool = entry.first;
+      const int64_t count = entry.second;
       auto allowance = std::find_if(
           plan.allowances.begin(), plan.allowances.end(),
           [&](const nodescale::PoolAllowanceReport& report) {
