@@ -12,13 +12,18 @@
 // deleted, cordoned, uncordoned, made NotReady or Ready; every few minutes
 // the params edited or the target scaled by another writer), computes the
 // replicas an independent model gives from the server's own objects, and
-// measures how long until the target has them. Around that: kube-apiserver
-// restarted every --restart_every, etcd compacted (watches get 410) and
-// restarted once, kube-apiserver paused (SIGSTOP) for 60 s once, the token
-// rotated and the old one revoked every 10 minutes, the serving
-// certificate replaced (same CA) once. Every 10 s it samples
-// propscaler's RSS, open fds, threads and CPU, and reports their trend per
-// hour after the first 10 minutes.
+// measures how long until the target has them (a change that leaves the
+// model's answer as it was is only counted). Around that: kube-apiserver
+// restarted every --restart_every, etcd compacted and kube-apiserver
+// restarted after it once (propscaler's watches must get 410 and list
+// again), etcd restarted once, kube-apiserver paused (SIGSTOP) for 60 s
+// once, the token rotated and the old one revoked every 10 minutes, the
+// serving certificate replaced (same CA) once. Each restart must show as a
+// watch restart in propscaler's /metrics within a minute. Every 10 s it
+// samples propscaler's RSS, open fds, threads and CPU, and reports their
+// trend per hour after the first 10 minutes. It exits 1 when propscaler
+// exited, a change was followed late, a wrong value stood between changes,
+// or a fault failed or showed no effect, and says which.
 //
 //   build/propscaler_soak --duration=2h
 #include <dirent.h>
@@ -39,6 +44,7 @@
 #include <sstream>
 #include <thread>
 
+#include "checks/soak_verdict.h"
 #include "common/clock.h"
 #include "common/duration.h"
 #include "common/files.h"
@@ -87,6 +93,9 @@ constexpr char kLabel[] = "soak=1";
 constexpr milliseconds kFollowTarget(1000);
 constexpr milliseconds kAfterOutageTarget(5000);
 constexpr milliseconds kGiveUp(120000);
+// A fault must show in propscaler's watch restarts within this.
+constexpr milliseconds kEffectWithin(60000);
+constexpr char kWatchRestarts[] = "propscaler_watch_restarts_total";
 // Node-scale mode's rhythm in the soak: it acts once a scan interval, and
 // removes a node empty for the unneeded time.
 constexpr milliseconds kScanInterval(2000);
@@ -251,7 +260,11 @@ class Soak {
   // Churns and checks until `end`; returns false when propscaler exited.
   bool Run(SteadyTime end, Duration restart_every, Duration rotate_every);
   void Sample();
-  void Report(double duration_seconds) const;
+  // The faults' effects seen since, or past their minute (all judged
+  // `at_end`).
+  void CheckEffects(bool at_end);
+  // Prints the report; returns why the run fails (empty: it passes).
+  Failures Report(double duration_seconds, bool alive) const;
   pid_t pid() const { return propscaler_->pid(); }
   bool running() const { return propscaler_->Running(); }
 
@@ -281,15 +294,21 @@ class Soak {
   Status EditConfig(std::string* change);
   Status OtherWriter(int64_t observed, std::string* change);
   std::vector<std::string> ModeArgs() const;
-  // Waits for the target to reach the model's count after `change`.
-  void Follow(const std::string& change, FollowKind kind);
+  // Waits for the target to reach the model's count after `change`; a
+  // change that leaves the model's answer at `before` is only counted.
+  bool Follow(const std::string& change, FollowKind kind, int64_t before);
   bool Missed(const FollowSample& sample) const;
   // One line every 10 minutes: how the run goes so far.
   void Progress() const;
-  void Outage(const std::string& what, const std::function<Status()>& act);
+  // `effect_label`: the fault must show as a watch restart with that label
+  // ("" for any) in propscaler's metrics within a minute; null: not checked.
+  void Outage(const std::string& what, const std::function<Status()>& act,
+              const char* effect_label);
   // Notes a chaos event (or a change that failed) with its time, and
   // prints it: the run's progress.
   void Record(const std::string& what, const Status& status);
+  // The same for a fault the harness causes: one that failed fails the run.
+  void RecordFault(const std::string& what, const Status& status);
 
   envtest::RealCluster* cluster_;
   const SteadyTime start_;
@@ -312,7 +331,15 @@ class Soak {
   std::atomic<int> pods_bound_{0}, orphans_deleted_{0};
   bool outage_pending_ = false;
   std::vector<FollowSample> follows_;
+  int unchanged_answers_ = 0;  // changes that left the model's answer as it was
   std::vector<std::string> wrong_values_;
+  struct Effect {
+    std::string what, label;
+    double before = 0;
+    SteadyTime deadline;
+  };
+  std::vector<Effect> pending_effects_;
+  std::vector<std::string> effects_seen_, faults_not_effective_;
   std::vector<std::string> chaos_log_;
   mutable std::mutex samples_mutex_;
   ResourceSamples samples_;
@@ -402,7 +429,7 @@ Status Soak::SetUp() {
       "--v=0"};
   for (const std::string& arg : ModeArgs()) args.push_back(arg);
   propscaler_ = std::make_unique<e2e::Process>(binary, args);
-  Follow("start", FollowKind::kAfterOutage);
+  Follow("start", FollowKind::kAfterOutage, -1);
   return Status::Ok();
 }
 
@@ -601,14 +628,22 @@ void Soak::Progress() const {
             << std::endl;
 }
 
-void Soak::Follow(const std::string& change, FollowKind kind) {
+bool Soak::Follow(const std::string& change, FollowKind kind, int64_t before) {
   const SteadyTime changed = std::chrono::steady_clock::now();
   FollowSample sample{Since(start_), change, -1, 0, kind};
   // The model reads the server as it is now; a change the harness makes
   // is in it, so is another writer's (none besides these two).
+  bool first = true;
   while (std::chrono::steady_clock::now() - changed < kGiveUp) {
     Result<int64_t> expected = Expected();
     Result<int64_t> replicas = Observed();
+    if (first && expected.ok() && *expected == before) {
+      // Nothing for propscaler to follow (a node cordoned twice, a token
+      // rotated): a wrong value it caused would show between changes.
+      ++unchanged_answers_;
+      return false;
+    }
+    first = false;
     if (expected.ok() && replicas.ok() && *replicas == *expected) {
       sample.expected = *expected;
       sample.delay = Since(changed);
@@ -616,7 +651,7 @@ void Soak::Follow(const std::string& change, FollowKind kind) {
       if (Missed(sample)) {
         std::cout << "soak: miss: " << Describe(sample) << std::endl;
       }
-      return;
+      return true;
     }
     if (expected.ok()) sample.expected = *expected;
     std::this_thread::sleep_for(milliseconds(10));
@@ -624,6 +659,7 @@ void Soak::Follow(const std::string& change, FollowKind kind) {
   sample.delay = std::chrono::duration<double>(kGiveUp).count();
   follows_.push_back(sample);
   std::cout << "soak: gave up: " << Describe(sample) << std::endl;
+  return true;
 }
 
 Status Soak::Churn(std::string* change) {
@@ -692,9 +728,52 @@ void Soak::Record(const std::string& what, const Status& status) {
   std::cout << "soak: " << chaos_log_.back() << std::endl;
 }
 
-void Soak::Outage(const std::string& what, const std::function<Status()>& act) {
-  Record(what, act());
+void Soak::RecordFault(const std::string& what, const Status& status) {
+  Record(what, status);
+  if (!status.ok()) faults_not_effective_.push_back(chaos_log_.back());
+}
+
+void Soak::Outage(const std::string& what, const std::function<Status()>& act,
+                  const char* effect_label) {
+  Result<double> before =
+      effect_label == nullptr
+          ? Result<double>(0.0)
+          : SumSeries(metrics_port_, kWatchRestarts, effect_label);
+  const Status status = act();
+  RecordFault(what, status);
   outage_pending_ = true;
+  if (effect_label == nullptr || !status.ok()) return;
+  if (!before.ok()) {
+    faults_not_effective_.push_back(
+        what + ": /metrics unreadable before it: " + before.status().message());
+    return;
+  }
+  pending_effects_.push_back(
+      {what, effect_label, *before,
+       std::chrono::steady_clock::now() + kEffectWithin});
+}
+
+void Soak::CheckEffects(bool at_end) {
+  const SteadyTime now = std::chrono::steady_clock::now();
+  std::erase_if(pending_effects_, [&](const Effect& effect) {
+    Result<double> value =
+        SumSeries(metrics_port_, kWatchRestarts, effect.label);
+    const std::string series =
+        std::string(kWatchRestarts) + "{" + effect.label + "}";
+    if (value.ok() && *value > effect.before) {
+      effects_seen_.push_back(
+          effect.what + ": " + series + " " +
+          std::to_string(static_cast<int64_t>(effect.before)) + " -> " +
+          std::to_string(static_cast<int64_t>(*value)));
+      return true;
+    }
+    if (now < effect.deadline && !at_end) return false;
+    faults_not_effective_.push_back(
+        effect.what + ": " + series + " did not rise from " +
+        std::to_string(static_cast<int64_t>(effect.before)) +
+        (at_end ? " by the end of the run" : " within a minute"));
+    return true;
+  });
 }
 
 bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
@@ -713,6 +792,7 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
       next_progress += std::chrono::minutes(10);
       Progress();
     }
+    CheckEffects(/*at_end=*/false);
     // Nothing may be left wrong between changes.
     Result<int64_t> expected = Expected();
     Result<int64_t> replicas = Observed();
@@ -728,31 +808,45 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     bool scale_down = false;
     if (now >= next_restart) {
       next_restart += restart_every;
-      Outage("kube-apiserver restarted",
-             [&] { return cluster_->RestartApiServer(); });
+      Outage(
+          "kube-apiserver restarted",
+          [&] { return cluster_->RestartApiServer(); }, "");
       continue;
     }
     if (!paused && now >= start_ + total / 2) {
       paused = true;
-      Outage("kube-apiserver paused for 60 s (SIGSTOP)", [&] {
-        cluster_->SignalApiServer(SIGSTOP);
-        std::this_thread::sleep_for(seconds(60));
-        cluster_->SignalApiServer(SIGCONT);
-        return Status::Ok();
-      });
+      Outage(
+          "kube-apiserver paused for 60 s (SIGSTOP)",
+          [&] {
+            cluster_->SignalApiServer(SIGSTOP);
+            std::this_thread::sleep_for(seconds(60));
+            cluster_->SignalApiServer(SIGCONT);
+            return Status::Ok();
+          },
+          nullptr);  // open watches may outlive a pause: nothing to see
       continue;
     }
     if (!etcd_restarted && now >= start_ + total * 2 / 3) {
       etcd_restarted = true;
-      Outage("etcd restarted", [&] { return cluster_->RestartEtcd(); });
+      Outage(
+          "etcd restarted", [&] { return cluster_->RestartEtcd(); }, "");
       continue;
     }
     if (!compacted && now >= start_ + total / 3) {
+      // A compaction alone breaks no watch that is up to date; a
+      // kube-apiserver started after it can serve no watch from before
+      // it: propscaler's watches must get 410 and list again.
       compacted = true;
-      status = cluster_->CompactEtcd();
-      change = "etcd compacted";
-      chaos = true;
-    } else if (!cert_replaced && now >= start_ + total * 5 / 6) {
+      Outage(
+          "etcd compacted, then kube-apiserver restarted",
+          [&] {
+            Status compaction = cluster_->CompactEtcd();
+            return compaction.ok() ? cluster_->RestartApiServer() : compaction;
+          },
+          "reason=\"expired\"");
+      continue;
+    }
+    if (!cert_replaced && now >= start_ + total * 5 / 6) {
       // Not an outage: the server goes on, and loads the new certificate
       // for new connections within a minute.
       cert_replaced = true;
@@ -777,16 +871,22 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     } else {
       status = Churn(&change);
     }
-    if (chaos || !status.ok()) Record(change, status);
+    if (chaos) {
+      RecordFault(change, status);
+    } else if (!status.ok()) {
+      Record(change, status);
+    }
     if (!status.ok()) {
       // The server may be away (a restart's tail): counted, not fatal.
       std::this_thread::sleep_for(seconds(1));
       continue;
     }
-    Follow(change, scale_down        ? FollowKind::kScaleDown
-                   : outage_pending_ ? FollowKind::kAfterOutage
-                                     : FollowKind::kServerUp);
-    outage_pending_ = false;
+    const bool followed = Follow(change,
+                                 scale_down        ? FollowKind::kScaleDown
+                                 : outage_pending_ ? FollowKind::kAfterOutage
+                                                   : FollowKind::kServerUp,
+                                 expected.ok() ? *expected : -1);
+    if (followed) outage_pending_ = false;
     std::this_thread::sleep_for(
         milliseconds(std::uniform_int_distribution<int>(500, 1500)(random_)));
   }
@@ -817,33 +917,42 @@ void Soak::Sample() {
       {at, static_cast<double>(CountThreads(propscaler_->pid()))});
 }
 
-void Soak::Report(double duration_seconds) const {
+Failures Soak::Report(double duration_seconds, bool alive) const {
   std::map<FollowKind, std::vector<double>> delays;
-  int misses = 0;
+  SoakOutcome outcome{.propscaler_alive = alive,
+                      .wrong_values = wrong_values_,
+                      .faults_not_effective = faults_not_effective_};
   for (const FollowSample& s : follows_) {
     delays[s.kind].push_back(s.delay);
     if (Missed(s)) {
-      ++misses;
+      outcome.late.push_back(Describe(s));
       std::cout << "miss: " << Describe(s) << "\n";
     }
   }
-  auto line = [](const char* what, const std::vector<double>& d) {
-    std::cout << what << ": " << d.size() << " changes, p50 "
+  auto line = [&](const char* what, FollowKind kind) {
+    const std::vector<double>& d = delays[kind];
+    std::cout << what << " (target "
+              << std::chrono::duration_cast<milliseconds>(
+                     FollowTarget(kind, node_scale()))
+                     .count()
+              << " ms): " << d.size() << " changes, p50 "
               << Percentile(d, 0.5) * 1000 << " ms, p99 "
               << Percentile(d, 0.99) * 1000 << " ms, max "
               << Percentile(d, 1.0) * 1000 << " ms\n";
   };
-  line("followed (server up)", delays[FollowKind::kServerUp]);
-  line("followed (first change after an outage)",
-       delays[FollowKind::kAfterOutage]);
+  line("followed (server up)", FollowKind::kServerUp);
+  line("followed (first change after an outage)", FollowKind::kAfterOutage);
   if (node_scale()) {
     line("empty node removed (after the unneeded time)",
-         delays[FollowKind::kScaleDown]);
+         FollowKind::kScaleDown);
     std::cout << "pods bound by the harness: " << pods_bound_
               << "; pods left on a deleted node (garbage-collected): "
               << orphans_deleted_ << "\n";
   }
-  std::cout << "misses: " << misses
+  std::cout << "changes that left the model's answer as it was (not counted "
+               "above): "
+            << unchanged_answers_ << "\n";
+  std::cout << "misses: " << outcome.late.size()
             << "; wrong values seen between changes: " << wrong_values_.size()
             << "\n";
   for (const std::string& wrong : wrong_values_) {
@@ -851,6 +960,12 @@ void Soak::Report(double duration_seconds) const {
   }
   for (const std::string& event : chaos_log_) {
     std::cout << "  chaos: " << event << "\n";
+  }
+  for (const std::string& seen : effects_seen_) {
+    std::cout << "  fault took effect: " << seen << "\n";
+  }
+  for (const std::string& missing : faults_not_effective_) {
+    std::cout << "  FAULT WITHOUT EFFECT: " << missing << "\n";
   }
   // The first 10 minutes (or sixth of a shorter run) are warm-up.
   const double from = std::min(600.0, duration_seconds / 6);
@@ -875,6 +990,7 @@ void Soak::Report(double duration_seconds) const {
     }
     std::cout << "\n";
   }
+  return SoakVerdict(outcome);
 }
 
 int Main() {
@@ -931,9 +1047,13 @@ int Main() {
                 : stop_signal != 0 ? "stopped with the soak"
                                    : "EXITED")
             << "\n";
-  soak.Report(Since(start));
+  soak.CheckEffects(/*at_end=*/true);
+  const Failures failures = soak.Report(Since(start), alive);
   if (stop_signal != 0) return 128 + stop_signal;
-  return alive ? 0 : 1;
+  for (const std::string& failure : failures) {
+    std::cout << "soak: FAILED: " << failure << "\n";
+  }
+  return failures.empty() ? 0 : 1;
 }
 
 }  // namespace

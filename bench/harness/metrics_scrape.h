@@ -15,6 +15,11 @@ namespace propscaler::bench {
 Result<std::map<std::string, double>> ScrapeMetrics(
     int port, const std::vector<std::string>& names);
 
+// The sum of every series of counter `name` whose labels contain
+// `label` (e.g. reason="expired"; "" for all).
+Result<double> SumSeries(int port, const std::string& name,
+                         const std::string& label = "");
+
 }  // namespace propscaler::bench
 
 #endif  // PROPSCALER_BENCH_HARNESS_METRICS_SCRAPE_H_
