@@ -45,7 +45,16 @@ DEFINE_bool(ignore_mirror_pods_utilization, false,
             "node-scale: leave mirror (static) pods out of a node's "
             "utilization, as Cluster Autoscaler's flag.");
 DEFINE_int32(max_empty_bulk_delete, 10,
-             "node-scale: empty nodes removed at once.");
+             "node-scale: empty nodes removed at once (deprecated in Cluster "
+             "Autoscaler: given alone, it sets --max-scale-down-parallelism "
+             "too).");
+DEFINE_int32(max_scale_down_parallelism, 10,
+             "node-scale: nodes a scale-down pass removes at most, empty and "
+             "drained together (given alone, it sets "
+             "--max-empty-bulk-delete too).");
+DEFINE_int32(max_drain_parallelism, 1,
+             "node-scale: non-empty nodes a scale-down pass drains at once; "
+             "counted within --max-scale-down-parallelism.");
 DEFINE_int32(max_graceful_termination_sec, 600,
              "node-scale: how long a drained node waits for its evicted pods "
              "to go before it is deleted; after it, the removal fails.");
@@ -127,6 +136,9 @@ Status CheckCounts() {
   for (Status s :
        {AtLeast("max-nodes-per-scaleup", FLAGS_max_nodes_per_scaleup, 1),
         AtLeast("max-empty-bulk-delete", FLAGS_max_empty_bulk_delete, 1),
+        AtLeast("max-scale-down-parallelism", FLAGS_max_scale_down_parallelism,
+                1),
+        AtLeast("max-drain-parallelism", FLAGS_max_drain_parallelism, 1),
         AtLeast("max-graceful-termination-sec",
                 FLAGS_max_graceful_termination_sec, 0)}) {
     if (!s.ok()) return s;
@@ -136,6 +148,23 @@ Status CheckCounts() {
   Result<std::unique_ptr<nodescale::ExpanderChain>> chain =
       nodescale::MakeExpanderChain(FLAGS_expander, {}, &rng);
   return chain.status();
+}
+
+bool Given(const char* flag) {
+  return !gflags::GetCommandLineFlagInfoOrDie(flag).is_default;
+}
+
+// Cluster Autoscaler's rule for its deprecated flag: either of the two
+// given alone sets the other.
+nodescale::ScaleDownParallelism ScaleDownParallelismFromFlags() {
+  nodescale::ScaleDownParallelism p{FLAGS_max_empty_bulk_delete,
+                                    FLAGS_max_scale_down_parallelism,
+                                    FLAGS_max_drain_parallelism};
+  const bool bulk = Given("max_empty_bulk_delete");
+  const bool parallel = Given("max_scale_down_parallelism");
+  if (bulk && !parallel) p.max_scale_down_parallelism = p.max_empty_bulk_delete;
+  if (parallel && !bulk) p.max_empty_bulk_delete = p.max_scale_down_parallelism;
+  return p;
 }
 
 Status CheckProvider(const NodeScaleSettings& s) {
@@ -178,7 +207,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   loop.expander = FLAGS_expander;
   loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
   loop.scale_down_enabled = FLAGS_scale_down_enabled;
-  loop.max_empty_bulk_delete = FLAGS_max_empty_bulk_delete;
+  loop.scale_down_parallelism = ScaleDownParallelismFromFlags();
   loop.max_graceful_termination =
       std::chrono::seconds(FLAGS_max_graceful_termination_sec);
   loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;

@@ -225,6 +225,42 @@ TEST_F(NodeScaleDrainTest, PodOutlivingTheGracePeriodFailsTheRemoval) {
   EXPECT_EQ(NodesWithPrefix("small-a").size(), 1u);
 }
 
+// Cluster Autoscaler's --max-drain-parallelism: two busy unneeded nodes
+// drained in the same pass (their pods linger, held by a finalizer, so the
+// drains overlap). With the default of 1 the second waits for the first
+// (RemovalChoiceTest, in virtual time).
+TEST_F(NodeScaleTest, DrainParallelismDrainsTwoBusyNodesAtOnce) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  // First by name: the simulation moves both pods there, so neither small
+  // node receives the other's pod (which would keep it this pass).
+  CreateNode("big-0", "", "8");
+  for (const char* node : {"small-a", "small-b"}) {
+    CreateNode(node, "small");
+    const std::string pod = std::string("web-") + node;
+    CreatePod(pod, "500m", node);
+    AddFinalizer(pod);
+  }
+  auto propscaler =
+      Start({"--scale-down-unneeded-time=1s", "--scale-down-delay-after-add=0s",
+             "--max-drain-parallelism=2"});
+  auto evicted = [&](const std::string& pod) {
+    return server_.GetObject("/api/v1/namespaces/default/pods/" + pod)
+               .value_or("")
+               .find("deletionTimestamp") != std::string::npos;
+  };
+  ASSERT_TRUE(WaitUntil(
+      [&] { return evicted("web-small-a") && evicted("web-small-b"); },
+      seconds(15)))
+      << propscaler->Report();
+  EXPECT_TRUE(NodeHasTaint("small-a", "ToBeDeletedByClusterAutoscaler"));
+  EXPECT_TRUE(NodeHasTaint("small-b", "ToBeDeletedByClusterAutoscaler"));
+  for (const char* pod : {"web-small-a", "web-small-b"}) DeletePod(pod);
+  ASSERT_TRUE(
+      WaitUntil([&] { return NodesWithPrefix("small-").empty(); }, seconds(10)))
+      << propscaler->Report();
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 1u);
+}
+
 TEST_F(NodeScaleTest, GroupThatNeverGetsReadyIsBackedOffForTheNext) {
   // least-waste prefers the 2-core group; its nodes never become Ready.
   PutGroups({GroupJson("bad", 0, 10, "2", "4Gi"),

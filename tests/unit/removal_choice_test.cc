@@ -31,9 +31,9 @@ class RemovalChoiceTest : public ::testing::Test {
   // The plan's nodes unneeded from t0, and `later` after it.
   RemovalChoice ChooseAfter(const ScaleDownPlan& plan, Duration later,
                             const RemovalsInFlight& in_flight = {},
-                            int max_bulk = 10) {
+                            ScaleDownParallelism parallelism = {}) {
     timers_.SetUnneeded(UnneededNodes(plan), t0_);
-    return ChooseRemovals(plan, timers_, in_flight, max_bulk, t0_ + later);
+    return ChooseRemovals(plan, timers_, in_flight, parallelism, t0_ + later);
   }
 
   const TimePoint t0_ = TimePoint() + std::chrono::hours(1);
@@ -50,7 +50,34 @@ TEST_F(RemovalChoiceTest, NothingBeforeTheUnneededTime) {
 TEST_F(RemovalChoiceTest, EmptyNodesInBulkUpToTheLimitBeforeAnyBusyOne) {
   const ScaleDownPlan plan{{Empty("e1"), Empty("e2"), Empty("e3"), Busy("b1")},
                            {}};
-  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10), {}, 2)),
+  // --max-empty-bulk-delete=2 alone sets the parallelism to 2 as well.
+  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10), {}, {2, 2, 1})),
+            (std::vector<std::string>{"e1", "e2"}));
+}
+
+// Cluster Autoscaler's budget (core/scaledown/budgets): empty nodes first,
+// then busy ones up to the drain parallelism, all within the parallelism,
+// in one pass.
+TEST_F(RemovalChoiceTest, EmptyAndBusyNodesGoTogetherWithinTheBudget) {
+  const ScaleDownPlan plan{{Empty("e1"), Empty("e2"), Busy("b1"), Busy("b2")},
+                           {}};
+  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10))),
+            (std::vector<std::string>{"e1", "e2", "b1"}));
+}
+
+TEST_F(RemovalChoiceTest, DrainParallelismLetsSeveralBusyNodesGo) {
+  const ScaleDownPlan plan{
+      {Busy("b1"), Busy("b2"), Busy("b3"), Busy("b4"), Busy("b5")}, {}};
+  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10), {}, {10, 10, 3})),
+            (std::vector<std::string>{"b1", "b2", "b3"}));
+}
+
+TEST_F(RemovalChoiceTest, TheParallelismBoundsEmptyAndBusyTogether) {
+  const ScaleDownPlan plan{
+      {Empty("e1"), Empty("e2"), Busy("b1"), Busy("b2"), Busy("b3")}, {}};
+  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10), {}, {10, 3, 3})),
+            (std::vector<std::string>{"e1", "e2", "b1"}));
+  EXPECT_EQ(Names(ChooseAfter(plan, minutes(10), {}, {10, 2, 3})),
             (std::vector<std::string>{"e1", "e2"}));
 }
 

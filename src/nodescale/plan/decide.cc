@@ -8,8 +8,8 @@ ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
   ScaleDownPlan plan = PlanScaleDown(snapshot, groups, *state.config);
   ScaleDownTimers timers = *state.timers;
   timers.SetUnneeded(UnneededNodes(plan), now);
-  RemovalChoice choice = ChooseRemovals(plan, timers, state.in_flight,
-                                        state.max_empty_bulk_delete, now);
+  RemovalChoice choice =
+      ChooseRemovals(plan, timers, state.in_flight, state.parallelism, now);
   return {std::move(plan), std::move(timers), std::move(choice)};
 }
 

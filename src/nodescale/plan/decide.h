@@ -26,7 +26,7 @@ struct ScaleDownState {
   const ScaleDownConfig* config = nullptr;
   const ScaleDownTimers* timers = nullptr;
   RemovalsInFlight in_flight;
-  int max_empty_bulk_delete = 10;
+  ScaleDownParallelism parallelism;
 };
 
 // Karpenter's disruption, when a new command may be planned.

@@ -17,7 +17,8 @@ std::vector<std::string> UnneededNodes(const ScaleDownPlan& plan) {
 RemovalChoice ChooseRemovals(const ScaleDownPlan& plan,
                              const ScaleDownTimers& timers,
                              const RemovalsInFlight& in_flight,
-                             int max_empty_bulk_delete, TimePoint now) {
+                             const ScaleDownParallelism& parallelism,
+                             TimePoint now) {
   RemovalChoice choice;
   if (!in_flight.draining.empty()) {
     choice.waiting = "waiting for evicted pods to leave " + in_flight.draining;
@@ -29,28 +30,30 @@ RemovalChoice ChooseRemovals(const ScaleDownPlan& plan,
   }
   const std::vector<std::string> due =
       timers.RemovableNow(UnneededNodes(plan), now);
-  std::vector<NodeRemoval> empty;
-  std::optional<NodeRemoval> busy;
+  const int max_empty = std::min(parallelism.max_empty_bulk_delete,
+                                 parallelism.max_scale_down_parallelism);
+  std::vector<NodeRemoval> empty, busy;
   for (const NodeRemoval& removal : plan.removals) {
     if (std::find(due.begin(), due.end(), removal.node) == due.end() ||
         in_flight.deleting.contains(removal.node)) {
       continue;
     }
     if (removal.reason == NodeRemoval::Reason::kEmpty) {
-      if (static_cast<int>(empty.size()) < max_empty_bulk_delete) {
-        empty.push_back(removal);
-      }
-    } else if (!busy.has_value()) {
-      busy = removal;
+      if (static_cast<int>(empty.size()) < max_empty) empty.push_back(removal);
+    } else {
+      busy.push_back(removal);
     }
   }
-  if (!empty.empty()) {
-    choice.removals = std::move(empty);
-  } else if (busy.has_value()) {
-    choice.removals = {*busy};
-  } else {
-    choice.waiting = "no unneeded node is due";
+  // Empty nodes first, as CA's budget counts them.
+  const int busy_allowed = std::min(
+      parallelism.max_drain_parallelism,
+      parallelism.max_scale_down_parallelism - static_cast<int>(empty.size()));
+  if (static_cast<int>(busy.size()) > busy_allowed) {
+    busy.resize(std::max(busy_allowed, 0));
   }
+  choice.removals = std::move(empty);
+  choice.removals.insert(choice.removals.end(), busy.begin(), busy.end());
+  if (choice.removals.empty()) choice.waiting = "no unneeded node is due";
   return choice;
 }
 

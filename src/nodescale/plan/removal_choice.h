@@ -1,9 +1,13 @@
-// The last step of a scale-down pass, as Cluster Autoscaler's
-// ScaleDownSetProcessor takes it: of the planned removals, those whose nodes
-// have been unneeded for the unneeded time and are not already being
-// deleted; the empty ones in bulk (at most --max-empty-bulk-delete), else
-// the first busy one alone. Nothing while a removal still drains or a
-// scale-down delay holds. Pure: the caller passes the time.
+// The last step of a scale-down pass, as Cluster Autoscaler's scale-down
+// budget takes it: of the planned removals, those whose nodes have been
+// unneeded for the unneeded time and are not already being deleted; the
+// empty ones in bulk and the first busy ones to drain, in the same pass, at
+// most --max-scale-down-parallelism in all, of them at most
+// --max-drain-parallelism busy (and at most --max-empty-bulk-delete empty).
+// Any subset of the plan's removals may go together: the plan moved each
+// busy node's pods to nodes it does not remove. Nothing while a removal
+// still drains (CA would start more drains up to its budget; propscaler
+// waits) or a scale-down delay holds. Pure: the caller passes the time.
 #ifndef PROPSCALER_NODESCALE_PLAN_REMOVAL_CHOICE_H_
 #define PROPSCALER_NODESCALE_PLAN_REMOVAL_CHOICE_H_
 
@@ -26,6 +30,13 @@ struct RemovalsInFlight {
   std::set<std::string> deleting;
 };
 
+// How many nodes one pass may remove (CA's flags, CA's defaults).
+struct ScaleDownParallelism {
+  int max_empty_bulk_delete = 10;
+  int max_scale_down_parallelism = 10;
+  int max_drain_parallelism = 1;
+};
+
 struct RemovalChoice {
   std::vector<NodeRemoval> removals;  // empty: none this pass
   std::string waiting;                // why none, for the log
@@ -37,7 +48,8 @@ std::vector<std::string> UnneededNodes(const ScaleDownPlan& plan);
 RemovalChoice ChooseRemovals(const ScaleDownPlan& plan,
                              const ScaleDownTimers& timers,
                              const RemovalsInFlight& in_flight,
-                             int max_empty_bulk_delete, TimePoint now);
+                             const ScaleDownParallelism& parallelism,
+                             TimePoint now);
 
 }  // namespace propscaler::nodescale
 

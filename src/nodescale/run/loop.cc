@@ -144,7 +144,7 @@ Status NodeScaleLoop::RunOnce() {
     if (!KarpenterDisruption()) {
       input.scale_down =
           ScaleDownState{&options_.scale_down, &timers_, removals_.InFlight(),
-                         options_.max_empty_bulk_delete};
+                         options_.scale_down_parallelism};
     } else if (MayPlanDisruption(&it)) {
       disruption = DisruptionInputOf(it);
       input.disruption =

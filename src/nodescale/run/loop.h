@@ -59,7 +59,7 @@ struct LoopOptions {
   Duration max_backoff = std::chrono::minutes(30);
   bool scale_down_enabled = true;
   ScaleDownDelays delays;
-  int max_empty_bulk_delete = 10;
+  ScaleDownParallelism scale_down_parallelism;
   // How long a drained node waits for its evicted pods to go.
   Duration max_graceful_termination = std::chrono::minutes(10);
   ScaleUpConfig scale_up;
