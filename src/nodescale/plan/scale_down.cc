@@ -28,7 +28,7 @@ class ScaleDownPlanner {
       : snapshot_(snapshot),
         config_(config),
         placement_(snapshot.nodes, snapshot.pods),
-        received_pods_(snapshot.nodes.size(), false) {
+        received_(snapshot.nodes.size()) {
     for (const PdbState& pdb : snapshot.pdbs) {
       pdb_left_.push_back(pdb.disruptions_allowed);
     }
@@ -113,9 +113,6 @@ class ScaleDownPlanner {
     if (!RemovalKeepsMinimums(config_.limits, totals_, node.allocatable)) {
       return "removal would cross the --cores-total or --memory-total minimum";
     }
-    if (received_pods_[candidate.node]) {
-      return "receives pods from another node removed in this pass";
-    }
     for (const PodState* pod : candidate.to_move) {
       if (std::optional<std::string> blocker =
               EvictionBlocker(*pod, snapshot_.pdbs)) {
@@ -141,10 +138,14 @@ class ScaleDownPlanner {
     }
   }
 
-  // Moves every pod or none; on failure names the pod left without a node.
+  // Moves every pod or none, its own and those it received; on failure
+  // names the pod left without a node.
   std::optional<std::string> MovePods(const Candidate& candidate) {
+    std::vector<const PodState*> pods = candidate.to_move;
+    const std::vector<const PodState*>& received = received_[candidate.node];
+    pods.insert(pods.end(), received.begin(), received.end());
     std::vector<std::pair<const PodState*, size_t>> moved;
-    for (const PodState* pod : candidate.to_move) {
+    for (const PodState* pod : pods) {
       std::optional<size_t> destination = placement_.NextFit(*pod);
       if (!destination) {
         for (auto& [done, bin] : moved) placement_.Remove(*done, bin);
@@ -153,7 +154,11 @@ class ScaleDownPlanner {
       placement_.Place(*pod, *destination);
       moved.emplace_back(pod, *destination);
     }
-    for (auto& [pod, bin] : moved) received_pods_[bin] = true;
+    for (const PodState* pod : received) {
+      placement_.Remove(*pod, candidate.node);
+    }
+    received_[candidate.node].clear();
+    for (auto& [pod, bin] : moved) received_[bin].push_back(pod);
     return std::nullopt;
   }
 
@@ -188,7 +193,10 @@ class ScaleDownPlanner {
   const ClusterSnapshot& snapshot_;
   const ScaleDownConfig& config_;
   BinPlacement placement_;  // bin i is snapshot_.nodes[i]
-  std::vector<bool> received_pods_;
+  // Per node, the pods moved onto it in this pass: they move again if it
+  // goes too (Cluster Autoscaler's planner keeps such a node a candidate;
+  // only removed nodes stop being destinations).
+  std::vector<std::vector<const PodState*>> received_;
   std::vector<int64_t> pdb_left_;  // per snapshot_.pdbs
   std::unordered_map<std::string, const NodeGroup*> groups_;
   std::unordered_map<std::string, int64_t> group_sizes_;

@@ -18,7 +18,9 @@
 // pod whose budget has no disruption left, counting the pods of nodes
 // already removed in this pass (CA's remaining-PDB tracking); and the
 // movable pods must fit on the remaining nodes, counting pods already moved
-// there in this pass. Empty nodes
+// there in this pass. As in Cluster Autoscaler's planner, a node that
+// received pods stays a candidate, and if it goes they move again with its
+// own; only removed nodes stop being destinations. Empty nodes
 // come first, then the least utilized. Removals never take the cluster below
 // --cores-total / --memory-total minimums. Timers (unneeded time, delays)
 // belong to the loop. Pure.
