@@ -74,6 +74,9 @@ void WriteMetadata(Writer& w, const NodeShape& shape) {
   Str(w, "node.kubernetes.io/instance-type", shape.instance_type);
   Str(w, "topology.kubernetes.io/region", "us-east-1");
   Str(w, "topology.kubernetes.io/zone", Zone(shape));
+  for (const auto& [key, value] : shape.extra_labels) {
+    Str(w, key.c_str(), value);
+  }
   w.EndObject();
   w.Key("annotations");
   w.StartObject();

@@ -7,6 +7,7 @@
 #ifndef PROPSCALER_TESTS_APISERVER_NODE_GENERATOR_H_
 #define PROPSCALER_TESTS_APISERVER_NODE_GENERATOR_H_
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct NodeShape {
   int max_pods = 110;
   std::string instance_type = "m5.xlarge";
   bool unschedulable = false;
+  // Written after the generated ones (a node group's label, say).
+  std::map<std::string, std::string> extra_labels;
 };
 
 // The Node as compact JSON (no uid or resourceVersion: the server sets them).

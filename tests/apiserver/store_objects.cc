@@ -194,7 +194,7 @@ std::vector<std::string> Events(const ObjectStore& store,
 }
 
 std::string PodJson(const std::string& name, const std::string& cpu,
-                    const std::string& node) {
+                    const std::string& node, const std::string& memory) {
   const std::string scheduled =
       node.empty()
           ? R"({"type":"PodScheduled","status":"False","reason":"Unschedulable"})"
@@ -206,7 +206,7 @@ std::string PodJson(const std::string& name, const std::string& cpu,
          node +
          R"(","containers":[{"name":"c","resources":{"requests":)"
          R"({"cpu":")" +
-         cpu + R"(","memory":"256Mi"}}}]},"status":{"phase":")" +
+         cpu + R"(","memory":")" + memory + R"("}}}]},"status":{"phase":")" +
          (node.empty() ? "Pending" : "Running") + R"(","conditions":[)" +
          scheduled + "]}}";
 }

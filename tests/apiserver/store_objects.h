@@ -55,10 +55,11 @@ Status SetReplicas(ObjectStore& store, const std::string& kind,
                    int64_t replicas);
 
 // A pod in namespace "default" owned by ReplicaSet "web", requesting `cpu`
-// and 256Mi: bound to `node` and Running, or with `node` empty Pending and
-// marked PodScheduled=False, Unschedulable.
+// and `memory`: bound to `node` and Running, or with `node` empty Pending
+// and marked PodScheduled=False, Unschedulable.
 std::string PodJson(const std::string& name, const std::string& cpu,
-                    const std::string& node);
+                    const std::string& node,
+                    const std::string& memory = "256Mi");
 
 // One node group of the kwok provider's node-groups.json, and the ConfigMap
 // `ns`/`config_map` holding these groups.
