@@ -55,6 +55,14 @@ DEFINE_int32(max_scale_down_parallelism, 10,
 DEFINE_int32(max_drain_parallelism, 1,
              "node-scale: non-empty nodes a scale-down pass drains at once; "
              "counted within --max-scale-down-parallelism.");
+DEFINE_int32(max_bulk_soft_taint_count, 10,
+             "node-scale: unneeded nodes given or cleared of the "
+             "DeletionCandidateOfClusterAutoscaler (PreferNoSchedule) taint "
+             "in one pass, at most (0: no such taint), as Cluster "
+             "Autoscaler's flag.");
+DEFINE_string(max_bulk_soft_taint_time, "3s",
+              "node-scale: how long one pass may spend on those taints, as "
+              "Cluster Autoscaler's flag.");
 DEFINE_int32(max_graceful_termination_sec, 600,
              "node-scale: how long a drained node waits for its evicted pods "
              "to go before it is deleted; after it, the removal fails.");
@@ -139,6 +147,8 @@ Status CheckCounts() {
         AtLeast("max-scale-down-parallelism", FLAGS_max_scale_down_parallelism,
                 1),
         AtLeast("max-drain-parallelism", FLAGS_max_drain_parallelism, 1),
+        AtLeast("max-bulk-soft-taint-count", FLAGS_max_bulk_soft_taint_count,
+                0),
         AtLeast("max-graceful-termination-sec",
                 FLAGS_max_graceful_termination_sec, 0)}) {
     if (!s.ok()) return s;
@@ -208,6 +218,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
   loop.scale_down_enabled = FLAGS_scale_down_enabled;
   loop.scale_down_parallelism = ScaleDownParallelismFromFlags();
+  loop.max_bulk_soft_taint_count = FLAGS_max_bulk_soft_taint_count;
   loop.max_graceful_termination =
       std::chrono::seconds(FLAGS_max_graceful_termination_sec);
   loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
@@ -243,6 +254,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"scale_down_delay_after_add", &loop.delays.delay_after_add},
       {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
       {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},
+      {"max_bulk_soft_taint_time", &loop.max_bulk_soft_taint_time},
   });
   if (!durations.ok()) return durations;
   Status positive = CheckPositiveDurations({

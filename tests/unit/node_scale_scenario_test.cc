@@ -439,6 +439,54 @@ TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
   EXPECT_NE(later.find(R"("unschedulable":true)"), std::string::npos) << later;
 }
 
+// Cluster Autoscaler's --max-bulk-soft-taint-count (10): of 15 unneeded
+// nodes, one pass gives 10 the DeletionCandidate taint, the next the other
+// 5; with 0, none gets it.
+TEST_F(NodeScaleScenarioTest, SoftTaintsGoOnTenNodesAPass) {
+  PutGroups({sim::GroupJson("pool", 0, 20, "4", "16Gi")});
+  for (int i = 1; i <= 15; ++i) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode("pool-" + std::to_string(i),
+                                         Shape("pool", 4000), true)
+                    .ok());
+  }
+  auto soft_tainted = [&] {
+    int count = 0;
+    for (const std::string& node : NodesWithPrefix("pool-")) {
+      count += NodeJson(node).find("DeletionCandidateOfClusterAutoscaler") !=
+               std::string::npos;
+    }
+    return count;
+  };
+  nodescale::LoopOptions options;
+  options.scan_interval = seconds(10);
+  options.delays.unneeded_time = minutes(30);
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+  clock_.SleepFor(seconds(5));  // the first pass
+  EXPECT_EQ(soft_tainted(), 10);
+  clock_.SleepFor(seconds(10));  // the second
+  EXPECT_EQ(soft_tainted(), 15);
+  EXPECT_EQ(NodesWithPrefix("pool-").size(), 15u);  // none due yet
+}
+
+TEST_F(NodeScaleScenarioTest, NoSoftTaintsWithACountOfZero) {
+  PutGroups({sim::GroupJson("pool", 0, 20, "4", "16Gi")});
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("pool-1", Shape("pool", 4000), true)
+                  .ok());
+  nodescale::LoopOptions options;
+  options.scan_interval = seconds(10);
+  options.delays.unneeded_time = minutes(30);
+  options.delays.delay_after_add = seconds(0);
+  options.max_bulk_soft_taint_count = 0;
+  Start(options);
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(NodeJson("pool-1").find("DeletionCandidateOfClusterAutoscaler"),
+            std::string::npos);
+  EXPECT_EQ(Calls("patch nodes"), 0);
+}
+
 // A busy server answers propscaler's taint edit 0.6 s after committing it;
 // meanwhile another writer taints and cordons the node. Nothing of theirs
 // or its own is lost, then or in the scans after: taint edits are

@@ -60,6 +60,11 @@ struct LoopOptions {
   bool scale_down_enabled = true;
   ScaleDownDelays delays;
   ScaleDownParallelism scale_down_parallelism;
+  // Cluster Autoscaler's --max-bulk-soft-taint-count / -time: the
+  // DeletionCandidate (PreferNoSchedule) taints put on or taken off in one
+  // pass, at most this many and for at most this long (0: none at all).
+  int max_bulk_soft_taint_count = 10;
+  Duration max_bulk_soft_taint_time = std::chrono::seconds(3);
   // How long a drained node waits for its evicted pods to go.
   Duration max_graceful_termination = std::chrono::minutes(10);
   ScaleUpConfig scale_up;
@@ -134,7 +139,9 @@ class NodeScaleLoop {
   // The timers and candidate taints as decided; the removals due handed to
   // the removal queue.
   void ScaleDown(const ScaleDownDecision& decision, Iteration* it);
-  void UpdateCandidateTaints(const Iteration& it);
+  // Nodes chosen for removal in this pass get ToBeDeleted instead.
+  void UpdateCandidateTaints(const Iteration& it,
+                             const std::vector<NodeRemoval>& removing);
   // Hands the nodes to the removal queue as one set.
   void RemoveNodes(const std::vector<RemovalQueue::Target>& targets,
                    bool all_or_nothing, Iteration* it);

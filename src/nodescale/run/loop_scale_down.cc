@@ -2,6 +2,8 @@
 // the removal of the nodes due, through the removal queue.
 #include <glog/logging.h>
 
+#include <algorithm>
+
 #include "common/metrics.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
@@ -12,7 +14,7 @@ namespace propscaler::nodescale {
 void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
                               Iteration* it) {
   timers_ = decision.timers;
-  UpdateCandidateTaints(*it);
+  UpdateCandidateTaints(*it, decision.choice.removals);
   if (decision.choice.removals.empty()) {
     VLOG(1) << "scale-down: " << decision.choice.waiting;
     return;
@@ -24,11 +26,28 @@ void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
   RemoveNodes(targets, /*all_or_nothing=*/false, it);
 }
 
-void NodeScaleLoop::UpdateCandidateTaints(const Iteration& it) {
+void NodeScaleLoop::UpdateCandidateTaints(
+    const Iteration& it, const std::vector<NodeRemoval>& removing) {
+  if (!may_act_()) return;
+  const TimePoint start = clock_->Now();
+  int changed = 0;
   for (const LiveNode& node : it.nodes) {
     const bool tainted = HasTaint(node.state, kDeletionCandidateTaint);
     const bool unneeded = timers_.IsUnneeded(node.state.name);
-    if (tainted == unneeded || !may_act_()) continue;
+    if (tainted == unneeded) continue;
+    if (unneeded && std::any_of(removing.begin(), removing.end(),
+                                [&](const NodeRemoval& removal) {
+                                  return removal.node == node.state.name;
+                                })) {
+      continue;
+    }
+    if (changed >= options_.max_bulk_soft_taint_count ||
+        clock_->Now() - start >= options_.max_bulk_soft_taint_time) {
+      VLOG(1) << "scale-down: soft taints left for the next pass after "
+              << changed;
+      return;
+    }
+    ++changed;
     Status status = SetDeletionCandidate(*api_, node.state, unneeded, it.now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
