@@ -46,6 +46,7 @@
 #include "envtest/real_cluster.h"
 #include "envtest/real_objects.h"
 #include "harness/metrics_scrape.h"
+#include "harness/node_scale_identity.h"
 #include "harness/parallel.h"
 #include "harness/percentile.h"
 #include "harness/proc_stats.h"
@@ -102,21 +103,7 @@ constexpr char kToken[] = "bench-token";
 constexpr char kNamespace[] = "kube-system";
 constexpr char kGroups[] = "propscaler-node-groups";
 
-constexpr char kAccount[] = "propscaler-node-scale";
 bool ClusterApi() { return FLAGS_provider == "clusterapi"; }
-
-std::vector<std::string> RbacManifests() {
-  std::vector<std::string> manifests = {
-      "deploy/node-scale/base/role.yaml",
-      "deploy/node-scale/base/clusterrole.yaml"};
-  if (ClusterApi()) {
-    manifests.push_back("deploy/node-scale/clusterapi/clusterrole.yaml");
-  } else {
-    manifests.push_back("deploy/node-scale/kwok/clusterrole.yaml");
-    manifests.push_back("deploy/node-scale/kwok/role.yaml");
-  }
-  return manifests;
-}
 
 // Appends `line` to --raw_out, if given.
 void Raw(const std::string& line) {
@@ -193,20 +180,7 @@ Status StartSimulated(Cluster* cluster, e2e::TempDir* dir) {
 // propscaler's service account under deploy/node-scale/kwok's RBAC.
 Result<std::string> RealKubeconfig(const envtest::RealCluster& cluster,
                                    e2e::TempDir* dir) {
-  Status status = envtest::CreateServiceAccount(cluster, kNamespace, kAccount);
-  for (const std::string& manifest : RbacManifests()) {
-    if (!status.ok()) return status;
-    Result<std::string> yaml =
-        ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + manifest);
-    if (!yaml.ok()) return yaml.status();
-    status = envtest::ApplyRbacManifest(cluster, *yaml, kNamespace);
-  }
-  if (!status.ok()) return status;
-  Result<std::string> token = envtest::ServiceAccountToken(
-      cluster, kNamespace, kAccount, "", 24 * 3600);
-  if (!token.ok()) return token.status();
-  return dir->Write("kubeconfig", e2e::KubeconfigYaml(cluster.url(), *token,
-                                                      cluster.ca_file()));
+  return NodeScaleKubeconfig(cluster, kNamespace, FLAGS_provider, dir);
 }
 
 // The pods' service account ("shop" for realistic pods, "default" for tiny

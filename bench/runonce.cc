@@ -2,7 +2,8 @@
 // (kubernetes/autoscaler, cluster-autoscaler/core/bench/
 // benchmark_runonce_test.go) run as one iteration of the real propscaler
 // binary (`--mode=node-scale --once`, kwok provider) against the simulated
-// API server in process:
+// API server in process, or with --server=real kube-apiserver v1.20.2 and
+// etcd (../shared/envtest) under deploy/node-scale/kwok's RBAC:
 //
 // - scale-up: one node group of 10-cpu nodes and 50 pending pods for each
 //   node wanted, each asking for a fiftieth of a node (200m): the group must
@@ -14,7 +15,8 @@
 //
 // It prints the process's wall time from start to exit (its lists
 // included: CA's figure times RunOnce alone, on a warm informer cache), its
-// peak resident size, and the requests it sent, by verb and path; with
+// peak resident size, and the requests it sent by kind (counted by the
+// simulated server, or read from the real server's audit log); with
 // --json_out it writes them with the command and the machine. It exits 1
 // when the count is wrong or propscaler fails.
 //
@@ -27,6 +29,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -37,6 +40,11 @@
 #include "apiserver/store_objects.h"
 #include "common/files.h"
 #include "e2e/process.h"
+#include "envtest/real_cluster.h"
+#include "envtest/real_objects.h"
+#include "harness/audit_log.h"
+#include "harness/node_scale_identity.h"
+#include "harness/parallel.h"
 #include "harness/proc_stats.h"
 
 DEFINE_string(shape, "scale-up", "scale-up or scale-down.");
@@ -45,6 +53,13 @@ DEFINE_int32(nodes, 1000,
              "nodes at 40%, of which 60% must go.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 DEFINE_string(json_out, "", "Write the figures to this JSON file as well.");
+DEFINE_string(server, "simulated",
+              "simulated: tests/apiserver in process; real: kube-apiserver "
+              "v1.20.2 and etcd (../shared/envtest).");
+DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
+              "With --server=real: the folder of kube-apiserver-v1.20.2.xz.");
+DEFINE_int32(writer_threads, 8,
+             "With --server=real: parallel writers creating nodes and pods.");
 
 namespace propscaler::bench {
 namespace {
@@ -57,44 +72,177 @@ constexpr char kDeletionTaint[] = "ToBeDeletedByClusterAutoscaler";
 
 bool ScaleUp() { return FLAGS_shape == "scale-up"; }
 
-// The cluster before the iteration: the group, and its pods (pending for a
-// scale-up; bound, at 40% of each node, for a scale-down).
-Status SetUpCluster(sim::FakeApiServer* server) {
-  Status groups =
-      sim::PutNodeGroups(server->store(), kNamespace, kGroups,
-                         {sim::GroupJson(kGroup, 0, 100000, "10", "16Gi")});
-  if (!groups.ok()) return groups;
-  if (ScaleUp()) {
-    for (int i = 0; i < FLAGS_nodes * 50; ++i) {
-      Status s = server->CreateObject(
-          "/api/v1/namespaces/default/pods",
-          sim::PodJson("pod-" + std::to_string(i), "200m", ""));
-      if (!s.ok()) return s;
-    }
-    return Status::Ok();
-  }
-  for (int n = 1; n <= FLAGS_nodes; ++n) {
-    sim::NodeShape shape{
-        .name = "ng1-node-" + std::to_string(n),
-        .index = n,
-        .cpu_cores = 10,
-        .memory_gib = 16,
-        .instance_type = "m5.2xlarge",
-        .extra_labels = {{"propscaler.io/node-group", kGroup}}};
-    if (Status s = server->CreateNode(sim::MakeNodeJson(shape)); !s.ok()) {
-      return s;
-    }
-  }
-  for (int i = 0; i < FLAGS_nodes * 40; ++i) {
-    Status s = server->CreateObject(
-        "/api/v1/namespaces/default/pods",
-        sim::PodJson("pod-" + std::to_string(i), "99m",
-                     "ng1-node-" + std::to_string(1 + i % FLAGS_nodes),
-                     "100Mi"));
-    if (!s.ok()) return s;
-  }
-  return Status::Ok();
+std::string NodeName(int n) { return "ng1-node-" + std::to_string(n); }
+std::string PodName(int i) { return "pod-" + std::to_string(i); }
+// Scale-down's pods: 40 a node, round the nodes.
+std::string PodNode(int i) { return NodeName(1 + i % FLAGS_nodes); }
+int PodCount() { return FLAGS_nodes * (ScaleUp() ? 50 : 40); }
+std::string GroupsJson() {
+  return "{\"nodeGroups\":[" + sim::GroupJson(kGroup, 0, 100000, "10", "16Gi") +
+         "]}";
 }
+
+// The cluster an iteration runs against: before it, the group and its pods
+// (pending for a scale-up; bound, at 40% of each node, for a scale-down);
+// after it, what the iteration did and what it sent.
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  virtual Status SetUp() = 0;
+  virtual std::string Kubeconfig() const = 0;
+  // Nodes the group has (scale-up), or marked for deletion or gone
+  // (scale-down).
+  virtual Result<int64_t> Outcome() const = 0;
+  // Called right before propscaler starts.
+  virtual void StartCounting() {}
+  // propscaler's requests since then (`since`), "VERB path" -> count.
+  virtual Result<std::map<std::string, int64_t>> Requests(
+      std::chrono::steady_clock::time_point since) = 0;
+  virtual std::string Name() const = 0;
+};
+
+class SimulatedCluster : public Cluster {
+ public:
+  Status SetUp() override {
+    if (Status s = server_.Start({.bearer_token = kToken}); !s.ok()) return s;
+    Status s = sim::PutConfigMap(server_.store(), kNamespace, kGroups,
+                                 {{"node-groups.json", GroupsJson()}});
+    for (int n = 1; s.ok() && !ScaleUp() && n <= FLAGS_nodes; ++n) {
+      sim::NodeShape shape{
+          .name = NodeName(n),
+          .index = n,
+          .cpu_cores = 10,
+          .memory_gib = 16,
+          .instance_type = "m5.2xlarge",
+          .extra_labels = {{"propscaler.io/node-group", kGroup}}};
+      s = server_.CreateNode(sim::MakeNodeJson(shape));
+    }
+    for (int i = 0; s.ok() && i < PodCount(); ++i) {
+      s = server_.CreateObject(
+          "/api/v1/namespaces/default/pods",
+          ScaleUp() ? sim::PodJson(PodName(i), "200m", "")
+                    : sim::PodJson(PodName(i), "99m", PodNode(i), "100Mi"));
+    }
+    kubeconfig_ =
+        dir_.Write("kubeconfig", e2e::KubeconfigYaml(server_.url(), kToken));
+    return s;
+  }
+  std::string Kubeconfig() const override { return kubeconfig_; }
+  Result<int64_t> Outcome() const override {
+    int64_t count = 0;
+    const std::vector<std::string> names = server_.NodeNames();
+    for (const std::string& name : names) {
+      if (ScaleUp()) {
+        count += name.starts_with(kGroup);
+        continue;
+      }
+      std::optional<std::string> node =
+          server_.GetObject("/api/v1/nodes/" + name);
+      count += node && node->find(kDeletionTaint) != std::string::npos;
+    }
+    if (!ScaleUp()) count += FLAGS_nodes - static_cast<int64_t>(names.size());
+    return count;
+  }
+  void StartCounting() override { server_.ResetRequestCounts(); }
+  Result<std::map<std::string, int64_t>> Requests(
+      std::chrono::steady_clock::time_point) override {
+    return server_.Requests().by_request;
+  }
+  std::string Name() const override { return "simulated server"; }
+
+ private:
+  sim::FakeApiServer server_;
+  e2e::TempDir dir_;
+  std::string kubeconfig_;
+};
+
+class RealServerCluster : public Cluster {
+ public:
+  Status SetUp() override {
+    const std::string audit_path = dir_.path() + "/audit.log";
+    const std::string policy = dir_.Write(
+        "audit-policy.yaml",
+        AuditPolicyYaml({ServiceAccountUser(kNamespace, kNodeScaleAccount)}));
+    audit_ = std::make_unique<AuditLog>(audit_path);
+    Result<std::unique_ptr<envtest::RealCluster>> cluster =
+        envtest::RealCluster::Start(
+            {.envtest_dir = FLAGS_envtest_dir,
+             .unpack_dir = std::string(PROPSCALER_ENVTEST_UNPACK_DIR),
+             .apiserver_args = {"--audit-policy-file=" + policy,
+                                "--audit-log-path=" + audit_path,
+                                "--audit-log-format=json"}});
+    if (!cluster.ok()) return cluster.status();
+    cluster_ = std::move(*cluster);
+    Result<std::string> kubeconfig =
+        NodeScaleKubeconfig(*cluster_, kNamespace, "kwok", &dir_);
+    if (!kubeconfig.ok()) return kubeconfig.status();
+    kubeconfig_ = *kubeconfig;
+    Status s = envtest::PutConfigMap(*cluster_, kNamespace, kGroups,
+                                     "node-groups.json", GroupsJson());
+    // Pods need it, and no controller manager makes it here.
+    if (s.ok())
+      s = envtest::CreateServiceAccount(*cluster_, "default", "default");
+    if (s.ok() && !ScaleUp()) {
+      s = ParallelFor(1, FLAGS_nodes, FLAGS_writer_threads, [&](int n) {
+        return envtest::CreateNode(
+            *cluster_,
+            {.name = NodeName(n),
+             .cpu = "9920m",
+             .label = std::string("propscaler.io/node-group=") + kGroup});
+      });
+    }
+    if (!s.ok()) return s;
+    return ParallelFor(0, PodCount() - 1, FLAGS_writer_threads, [&](int i) {
+      if (ScaleUp()) {
+        return envtest::CreatePendingPod(*cluster_, "default", PodName(i),
+                                         "200m");
+      }
+      Status made = envtest::CreateUntriedPod(*cluster_, "default", PodName(i),
+                                              "99m", {.memory = "100Mi"});
+      return made.ok() ? envtest::BindPod(*cluster_, "default", PodName(i),
+                                          PodNode(i))
+                       : made;
+    });
+  }
+  std::string Kubeconfig() const override { return kubeconfig_; }
+  Result<int64_t> Outcome() const override {
+    if (ScaleUp()) {
+      Result<std::vector<std::string>> nodes = envtest::NodeNames(
+          *cluster_, std::string("propscaler.io/node-group=") + kGroup);
+      if (!nodes.ok()) return nodes.status();
+      return static_cast<int64_t>(nodes->size());
+    }
+    Result<std::string> list =
+        envtest::AdminCall(*cluster_, "GET", "/api/v1/nodes");
+    if (!list.ok()) return list.status();
+    int64_t marked = 0;
+    for (size_t at = list->find(kDeletionTaint); at != std::string::npos;
+         at = list->find(kDeletionTaint, at + 1)) {
+      ++marked;
+    }
+    Result<std::vector<std::string>> left = envtest::NodeNames(
+        *cluster_, std::string("propscaler.io/node-group=") + kGroup);
+    if (!left.ok()) return left.status();
+    return marked + FLAGS_nodes - static_cast<int64_t>(left->size());
+  }
+  Result<std::map<std::string, int64_t>> Requests(
+      std::chrono::steady_clock::time_point since) override {
+    // The server writes its log as it goes: what it has after a moment.
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    Result<std::vector<sim::LoggedRequest>> logged = audit_->Since(since);
+    if (!logged.ok()) return logged.status();
+    std::map<std::string, int64_t> out;
+    for (const sim::LoggedRequest& r : *logged) ++out[r.verb_and_path];
+    return out;
+  }
+  std::string Name() const override { return "kube-apiserver v1.20.2"; }
+
+ private:
+  e2e::TempDir dir_;
+  std::unique_ptr<envtest::RealCluster> cluster_;
+  std::unique_ptr<AuditLog> audit_;
+  std::string kubeconfig_;
+};
 
 std::vector<std::string> PropscalerArgs(const std::string& kubeconfig) {
   std::vector<std::string> args = {
@@ -120,27 +268,12 @@ std::vector<std::string> PropscalerArgs(const std::string& kubeconfig) {
   return args;
 }
 
-// What the iteration did to the group: nodes made, or nodes marked (or
-// already gone).
-int64_t Outcome(const sim::FakeApiServer& server) {
-  int64_t count = 0;
-  const std::vector<std::string> names = server.NodeNames();
-  if (ScaleUp()) {
-    for (const std::string& name : names) count += name.starts_with(kGroup);
-    return count;
-  }
-  for (const std::string& name : names) {
-    std::optional<std::string> node = server.GetObject("/api/v1/nodes/" + name);
-    count += node && node->find(kDeletionTaint) != std::string::npos;
-  }
-  return count + (FLAGS_nodes - static_cast<int64_t>(names.size()));
-}
-
 // "PATCH /api/v1/nodes/ng1-node-7" -> "PATCH /api/v1/nodes/{name}": the
 // requests by kind, not by object.
-std::map<std::string, int64_t> ByKind(const sim::RequestCounts& requests) {
+std::map<std::string, int64_t> ByKind(
+    const std::map<std::string, int64_t>& requests) {
   std::map<std::string, int64_t> kinds;
-  for (const auto& [request, count] : requests.by_request) {
+  for (const auto& [request, count] : requests) {
     std::string kind;
     std::string_view rest = request;
     bool named = false;
@@ -168,28 +301,39 @@ std::string Machine() {
          ",\"load_1m\":" + (load_1m.empty() ? "null" : load_1m) + "}";
 }
 
-int Main(int argc, char** argv) {
+std::string Quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+int Main(const std::string& command) {
   if (FLAGS_shape != "scale-up" && FLAGS_shape != "scale-down") {
     std::cerr << "--shape=" << FLAGS_shape << ": want scale-up or scale-down\n";
     return 2;
   }
-  sim::FakeApiServer server;
-  if (Status s = server.Start({.bearer_token = kToken}); !s.ok()) {
-    std::cerr << "runonce: server: " << s.message() << "\n";
-    return 1;
+  if (FLAGS_server != "simulated" && FLAGS_server != "real") {
+    std::cerr << "--server=" << FLAGS_server << ": want simulated or real\n";
+    return 2;
   }
-  if (Status s = SetUpCluster(&server); !s.ok()) {
+  std::unique_ptr<Cluster> cluster;
+  if (FLAGS_server == "real") {
+    cluster = std::make_unique<RealServerCluster>();
+  } else {
+    cluster = std::make_unique<SimulatedCluster>();
+  }
+  if (Status s = cluster->SetUp(); !s.ok()) {
     std::cerr << "runonce: set-up: " << s.message() << "\n";
     return 1;
   }
-  e2e::TempDir dir;
-  const std::string kubeconfig =
-      dir.Write("kubeconfig", e2e::KubeconfigYaml(server.url(), kToken));
-  server.ResetRequestCounts();
+  cluster->StartCounting();
   const auto start = std::chrono::steady_clock::now();
   e2e::Process propscaler(
       FLAGS_propscaler.empty() ? PROPSCALER_BINARY : FLAGS_propscaler,
-      PropscalerArgs(kubeconfig));
+      PropscalerArgs(cluster->Kubeconfig()));
   int64_t peak_kib = 0;
   std::optional<int> exit_code;
   while (!(exit_code = propscaler.WaitForExit(std::chrono::milliseconds(5)))) {
@@ -200,37 +344,47 @@ int Main(int argc, char** argv) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  const sim::RequestCounts requests = server.Requests();
-  const int64_t got = Outcome(server);
+  Result<std::map<std::string, int64_t>> requests = cluster->Requests(start);
+  Result<int64_t> got = cluster->Outcome();
+  for (const Status& s : {requests.status(), got.status()}) {
+    if (!s.ok()) {
+      std::cerr << "runonce: reading the outcome: " << s.message() << "\n";
+      return 1;
+    }
+  }
   const int64_t want = ScaleUp() ? FLAGS_nodes : FLAGS_nodes * 6 / 10;
-  std::cout << "runonce: " << FLAGS_shape << ", " << FLAGS_nodes
-            << " nodes, simulated server: exit " << *exit_code << ", "
+  const std::map<std::string, int64_t> kinds = ByKind(*requests);
+  int64_t total = 0;
+  for (const auto& [kind, count] : kinds) total += count;
+  std::cout << "runonce: " << FLAGS_shape << ", " << FLAGS_nodes << " nodes, "
+            << cluster->Name() << ": exit " << *exit_code << ", "
             << seconds * 1000 << " ms start to exit, peak RSS "
-            << peak_kib / 1024.0 << " MiB, " << requests.total << " requests; "
-            << (ScaleUp() ? "nodes made " : "nodes marked ") << got << " (want "
-            << want << ")\n";
-  for (const auto& [kind, count] : ByKind(requests)) {
+            << peak_kib / 1024.0 << " MiB, " << total << " requests; "
+            << (ScaleUp() ? "nodes made " : "nodes marked ") << *got
+            << " (want " << want << ")\n";
+  std::string kinds_json;
+  for (const auto& [kind, count] : kinds) {
     std::cout << "  " << count << " " << kind << "\n";
+    kinds_json += (kinds_json.empty() ? "" : ",") + Quoted(kind) + ":" +
+                  std::to_string(count);
   }
   if (!FLAGS_json_out.empty()) {
-    std::string command;
-    for (int i = 0; i < argc; ++i)
-      command += (i ? " " : "") + std::string(argv[i]);
     std::ofstream out(FLAGS_json_out);
-    out << "{\"command\":\"" << command << "\",\"machine\":" << Machine()
-        << ",\"server\":\"simulated\",\"shape\":\"" << FLAGS_shape
-        << "\",\"nodes\":" << FLAGS_nodes << ",\"exit\":" << *exit_code
-        << ",\"wall_ms\":" << seconds * 1000 << ",\"peak_rss_kib\":" << peak_kib
-        << ",\"outcome\":" << got << ",\"want\":" << want
-        << ",\"requests\":" << requests.ToJson() << "}\n";
+    out << "{\"command\":" << Quoted(command) << ",\"machine\":" << Machine()
+        << ",\"server\":" << Quoted(cluster->Name())
+        << ",\"shape\":" << Quoted(FLAGS_shape) << ",\"nodes\":" << FLAGS_nodes
+        << ",\"exit\":" << *exit_code << ",\"wall_ms\":" << seconds * 1000
+        << ",\"peak_rss_kib\":" << peak_kib << ",\"outcome\":" << *got
+        << ",\"want\":" << want << ",\"requests\":" << total
+        << ",\"requests_by_kind\":{" << kinds_json << "}}\n";
   }
   if (*exit_code != 0) {
     std::cerr << "runonce: FAILED: propscaler exited " << *exit_code << "\n"
               << propscaler.Output();
     return 1;
   }
-  if (got != want) {
-    std::cerr << "runonce: FAILED: " << got << " nodes, not " << want << "\n";
+  if (*got != want) {
+    std::cerr << "runonce: FAILED: " << *got << " nodes, not " << want << "\n";
     return 1;
   }
   return 0;
@@ -240,6 +394,10 @@ int Main(int argc, char** argv) {
 }  // namespace propscaler::bench
 
 int main(int argc, char** argv) {
+  // As typed, for the result file: the flag parser takes the flags out.
+  std::string command;
+  for (int i = 0; i < argc; ++i)
+    command += (i ? " " : "") + std::string(argv[i]);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  return propscaler::bench::Main(argc, argv);
+  return propscaler::bench::Main(command);
 }

@@ -52,6 +52,7 @@
 #include "envtest/real_cluster.h"
 #include "envtest/real_objects.h"
 #include "harness/metrics_scrape.h"
+#include "harness/node_scale_identity.h"
 #include "harness/percentile.h"
 #include "harness/played_scheduler.h"
 #include "harness/proc_stats.h"
@@ -450,10 +451,7 @@ void Soak::PlayScheduler() {
 }
 
 std::vector<std::string> Soak::RbacManifests() const {
-  if (node_scale()) {
-    return {"node-scale/base/role.yaml", "node-scale/base/clusterrole.yaml",
-            "node-scale/kwok/clusterrole.yaml", "node-scale/kwok/role.yaml"};
-  }
+  if (node_scale()) return NodeScaleRbacManifests("kwok");
   return {vertical() ? "vertical/rbac.yaml" : "replicas/rbac.yaml"};
 }
 
