@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "common/metrics.h"
+#include "common/parallel_calls.h"
 #include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/scale_down.h"
@@ -11,11 +12,12 @@
 namespace propscaler::nodescale {
 RemovalQueue::RemovalQueue(const kube::NodeActionClient* api,
                            Provider* provider, kube::EventRecorder* events,
-                           std::function<bool()> may_act,
+                           const Clock* clock, std::function<bool()> may_act,
                            Duration max_graceful_termination)
     : api_(api),
       provider_(provider),
       events_(events),
+      clock_(clock),
       may_act_(std::move(may_act)),
       max_graceful_termination_(max_graceful_termination) {}
 
@@ -56,12 +58,7 @@ RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
 RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
   Progress progress;
   if (draining_.empty() || !may_act_()) return progress;
-  std::map<std::string, std::vector<const LivePod*>> on_node;
-  for (const LivePod& pod : *view.pods) {
-    if (draining_.contains(pod.state.node_name)) {
-      on_node[pod.state.node_name].push_back(&pod);
-    }
-  }
+  const std::map<std::string, NodeEvictions> evictions = EvictAll(view);
   std::map<std::string, std::vector<const NodeState*>> by_group;
   for (auto entry = draining_.begin(); entry != draining_.end();) {
     auto& [name, drain] = *entry;
@@ -70,10 +67,10 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
       entry = draining_.erase(entry);
       continue;
     }
-    std::vector<std::string> left;
-    if (Status evicted = EvictPods(name, on_node[name], &drain, &left);
-        !evicted.ok()) {
-      Fail(node->state, evicted.message(), &progress);
+    const NodeEvictions& evicted = evictions.at(name);
+    const std::vector<std::string>& left = evicted.left;
+    if (!evicted.status.ok()) {
+      Fail(node->state, evicted.status.message(), &progress);
     } else {
       switch (NextDrainStep(left.size(), drain.deadline, view.now)) {
         case DrainStep::kDelete:
@@ -94,6 +91,37 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
   }
   Delete(by_group, view, &progress);
   return progress;
+}
+
+std::map<std::string, RemovalQueue::NodeEvictions> RemovalQueue::EvictAll(
+    const ClusterView& view) {
+  std::map<std::string, std::vector<const LivePod*>> on_node;
+  for (const LivePod& pod : *view.pods) {
+    if (draining_.contains(pod.state.node_name)) {
+      on_node[pod.state.node_name].push_back(&pod);
+    }
+  }
+  // Read apart before the calls: they share nothing but the client.
+  std::vector<std::string> names;
+  std::vector<Drain*> drains;
+  std::vector<std::vector<const LivePod*>> pods;
+  for (auto& [name, drain] : draining_) {
+    if (FindNode(*view.nodes, name) == nullptr) continue;
+    names.push_back(name);
+    drains.push_back(&drain);
+    pods.push_back(std::move(on_node[name]));
+  }
+  std::vector<NodeEvictions> done(names.size());
+  const std::vector<Status> statuses = RunParallelCalls(
+      *clock_, names.size(), kNodesEvictedAtOnce, [&](size_t i) {
+        return EvictPods(names[i], pods[i], drains[i], &done[i].left);
+      });
+  std::map<std::string, NodeEvictions> out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    done[i].status = statuses[i];
+    out[names[i]] = std::move(done[i]);
+  }
+  return out;
 }
 
 Status RemovalQueue::EvictPods(const std::string& node,

@@ -45,8 +45,13 @@ class RemovalQueue {
     bool any_deleted() const { return !deleted.empty(); }
   };
 
+  // Nodes whose pods are evicted at once, each node's one after another
+  // (so a refusal still stops that node's drain at its first pod).
+  static constexpr size_t kNodesEvictedAtOnce = 16;
+
   RemovalQueue(const kube::NodeActionClient* api, Provider* provider,
-               kube::EventRecorder* events, std::function<bool()> may_act,
+               kube::EventRecorder* events, const Clock* clock,
+               std::function<bool()> may_act,
                Duration max_graceful_termination);
 
   // Starts removing `targets` as one set: each is tainted and cordoned, then
@@ -81,6 +86,13 @@ class RemovalQueue {
     std::set<std::string> evicted;  // pod uids
     TimePoint deadline;
   };
+  struct NodeEvictions {
+    Status status;                  // a refusal
+    std::vector<std::string> left;  // pods still there that need eviction
+  };
+  // Every draining node's evictions (of the nodes still there),
+  // kNodesEvictedAtOnce nodes at once; by node name.
+  std::map<std::string, NodeEvictions> EvictAll(const ClusterView& view);
   // Evicts what needs it on `node`; the pods still there that need
   // eviction go into `*left`. A refusal is returned.
   Status EvictPods(const std::string& node,
@@ -96,6 +108,7 @@ class RemovalQueue {
   const kube::NodeActionClient* api_;
   Provider* provider_;
   kube::EventRecorder* events_;
+  const Clock* clock_;
   std::function<bool()> may_act_;
   const Duration max_graceful_termination_;
   // Nodes tainted and draining, by name. The wait spans passes, so it
