@@ -99,9 +99,9 @@ DEFINE_string(raw_out, "",
 namespace propscaler::bench {
 namespace {
 
-constexpr char kToken[] = "bench-token";
-constexpr char kNamespace[] = "kube-system";
-constexpr char kGroups[] = "propscaler-node-groups";
+constexpr const char* kToken = kSimulatedToken;
+constexpr const char* kNamespace = kNodeScaleNamespace;
+constexpr const char* kGroups = kNodeGroupsConfigMap;
 
 bool ClusterApi() { return FLAGS_provider == "clusterapi"; }
 

@@ -64,9 +64,9 @@ DEFINE_int32(writer_threads, 8,
 namespace propscaler::bench {
 namespace {
 
-constexpr char kToken[] = "bench-token";
-constexpr char kNamespace[] = "kube-system";
-constexpr char kGroups[] = "propscaler-node-groups";
+constexpr const char* kToken = kSimulatedToken;
+constexpr const char* kNamespace = kNodeScaleNamespace;
+constexpr const char* kGroups = kNodeGroupsConfigMap;
 constexpr char kGroup[] = "ng1";
 constexpr char kDeletionTaint[] = "ToBeDeletedByClusterAutoscaler";
 

@@ -14,6 +14,11 @@
 namespace propscaler::bench {
 
 inline constexpr char kNodeScaleAccount[] = "propscaler-node-scale";
+// Where the harnesses run it, and its kwok node groups (deploy/'s names).
+inline constexpr char kNodeScaleNamespace[] = "kube-system";
+inline constexpr char kNodeGroupsConfigMap[] = "propscaler-node-groups";
+// The bearer token the simulated server asks for.
+inline constexpr char kSimulatedToken[] = "bench-token";
 
 // deploy/'s manifests for `provider` ("kwok" or "clusterapi"), relative to
 // the source tree's deploy/.
