@@ -126,12 +126,12 @@ int64_t NewNodes(const ScaleUpPlan& plan) {
 // hold (bench/checks): it is checked once, outside the timed loop.
 void CheckScaleUp(const ClusterSnapshot& snapshot,
                   const std::vector<NodeGroup>& groups, const ScaleUpPlan& plan,
-                  const ScaleUpConfig& config, benchmark::State& state) {
+                  benchmark::State& state) {
   state.counters["new_nodes"] = static_cast<double>(NewNodes(plan));
   state.counters["groups_grown"] = static_cast<double>(plan.increases.size());
   state.counters["pods_left"] = static_cast<double>(plan.unschedulable.size());
-  const bench::Failures failures = bench::CheckScaleUpPlan(
-      snapshot, groups, plan, config.limits.max_nodes_per_scale_up);
+  const bench::Failures failures =
+      bench::CheckScaleUpPlan(snapshot, groups, plan);
   if (!failures.empty()) {
     state.SkipWithError(bench::Summarize(failures).c_str());
   }
@@ -144,7 +144,7 @@ void PlanScaleUpBench(benchmark::State& state) {
   const std::vector<NodeGroup> groups = MakeGroups(100);
   const ScaleUpPlan plan =
       TimePlanScaleUp(snapshot, groups, ScaleUpConfig{}, "least-waste", state);
-  CheckScaleUp(snapshot, groups, plan, ScaleUpConfig{}, state);
+  CheckScaleUp(snapshot, groups, plan, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -222,7 +222,7 @@ void PlanScaleUpZonalDeploymentsBench(benchmark::State& state) {
   config.limits.max_nodes_per_scale_up = state.range(1);
   const ScaleUpPlan plan =
       TimePlanScaleUp(snapshot, groups, config, "least-waste", state);
-  CheckScaleUp(snapshot, groups, plan, config, state);
+  CheckScaleUp(snapshot, groups, plan, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -360,7 +360,7 @@ void PlanScaleUpKarpenterMixBench(benchmark::State& state) {
                             .c_str());
     return;
   }
-  CheckScaleUp(snapshot, groups, plan, config, state);
+  CheckScaleUp(snapshot, groups, plan, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -411,7 +411,7 @@ void PlanScaleUpCaShapeBench(benchmark::State& state) {
                             .c_str());
     return;
   }
-  CheckScaleUp(snapshot, groups, plan, config, state);
+  CheckScaleUp(snapshot, groups, plan, state);
 }
 // CA's stored benchmark asks for 200 nodes; issue 42 names 1,000 (50,000
 // pods).

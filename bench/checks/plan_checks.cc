@@ -116,7 +116,7 @@ class ScaleUpCheck {
     }
   }
 
-  Failures Run(const ScaleUpPlan& plan, int64_t max_nodes_per_scale_up) {
+  Failures Run(const ScaleUpPlan& plan) {
     for (const std::string& key : plan.fit_existing) {
       const PodState* pod = Take(key, "fitting existing nodes");
       if (pod != nullptr && !PlaceWithin(*pod, 0, bins_.size(), &bins_)) {
@@ -126,7 +126,7 @@ class ScaleUpCheck {
       }
     }
     for (const nodescale::GroupIncrease& increase : plan.increases) {
-      CheckIncrease(increase, max_nodes_per_scale_up);
+      CheckIncrease(increase);
       grown_[increase.group] += increase.delta;
     }
     CheckMaxSizes();
@@ -154,8 +154,7 @@ class ScaleUpCheck {
     return found->second;
   }
 
-  void CheckIncrease(const nodescale::GroupIncrease& increase,
-                     int64_t max_nodes_per_scale_up) {
+  void CheckIncrease(const nodescale::GroupIncrease& increase) {
     const NewNodeShape* shape = shapes_.Find(increase.group);
     const std::string what = "the increase of " + increase.group + " by " +
                              std::to_string(increase.delta);
@@ -164,11 +163,6 @@ class ScaleUpCheck {
       return;
     }
     if (increase.delta <= 0) failures_.push_back(what + " is not positive");
-    if (increase.delta > max_nodes_per_scale_up) {
-      failures_.push_back(what + " is past the cap of " +
-                          std::to_string(max_nodes_per_scale_up) +
-                          " nodes a scale-up");
-    }
     if (increase.pod_nodes.size() != increase.pods.size()) {
       failures_.push_back(
           what + " puts " + std::to_string(increase.pods.size()) + " pods on " +
@@ -459,9 +453,8 @@ class DisruptionCheck {
 
 Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
                           const std::vector<NodeGroup>& groups,
-                          const ScaleUpPlan& plan,
-                          int64_t max_nodes_per_scale_up) {
-  return ScaleUpCheck(snapshot, groups).Run(plan, max_nodes_per_scale_up);
+                          const ScaleUpPlan& plan) {
+  return ScaleUpCheck(snapshot, groups).Run(plan);
 }
 
 Failures CheckDisruptionCommand(const DisruptionInput& input,

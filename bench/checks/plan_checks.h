@@ -27,13 +27,13 @@ using Failures = std::vector<std::string>;
 //   ports, hostname anti-affinity); spreads and affinities between pods
 //   across nodes are not judged again, as they depend on the order the
 //   planner placed pods in;
-// - no increase is past `max_nodes_per_scale_up`, no group past its max;
+// - no group grows past its max size (--max-nodes-per-scaleup bounds a
+//   round, and an increase sums a group's rounds: it is not checked);
 // - every pending pod is in the plan once, and none is left unschedulable
 //   that an empty new node of a group with room would take.
 Failures CheckScaleUpPlan(const nodescale::ClusterSnapshot& snapshot,
                           const std::vector<nodescale::NodeGroup>& groups,
-                          const nodescale::ScaleUpPlan& plan,
-                          int64_t max_nodes_per_scale_up);
+                          const nodescale::ScaleUpPlan& plan);
 
 // A disruption command against its input and the plan's budgets:
 // - its nodes exist, are distinct and are not already going;

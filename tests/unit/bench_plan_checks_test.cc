@@ -54,7 +54,7 @@ class ScaleUpPlanCheckTest : public ::testing::Test {
     return PlanScaleUp(snapshot_, groups_, {}, {}, chain->get());
   }
   Failures Check(const ScaleUpPlan& plan) {
-    return CheckScaleUpPlan(snapshot_, groups_, plan, 1000);
+    return CheckScaleUpPlan(snapshot_, groups_, plan);
   }
 
   std::vector<NodeGroup> groups_;

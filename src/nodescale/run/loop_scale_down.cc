@@ -2,7 +2,8 @@
 // the removal of the nodes due, through the removal queue.
 #include <glog/logging.h>
 
-#include <algorithm>
+#include <set>
+#include <string_view>
 
 #include "common/metrics.h"
 #include "nodescale/run/loop.h"
@@ -29,16 +30,15 @@ void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
 void NodeScaleLoop::UpdateCandidateTaints(
     const Iteration& it, const std::vector<NodeRemoval>& removing) {
   if (!may_act_()) return;
+  std::set<std::string_view> removed;
+  for (const NodeRemoval& removal : removing) removed.insert(removal.node);
   const TimePoint start = clock_->Now();
   int changed = 0;
   for (const LiveNode& node : it.nodes) {
     const bool tainted = HasTaint(node.state, kDeletionCandidateTaint);
     const bool unneeded = timers_.IsUnneeded(node.state.name);
-    if (tainted == unneeded) continue;
-    if (unneeded && std::any_of(removing.begin(), removing.end(),
-                                [&](const NodeRemoval& removal) {
-                                  return removal.node == node.state.name;
-                                })) {
+    if (tainted == unneeded ||
+        (unneeded && removed.contains(node.state.name))) {
       continue;
     }
     if (changed >= options_.max_bulk_soft_taint_count ||
