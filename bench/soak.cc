@@ -45,18 +45,21 @@
 #include <thread>
 
 #include "checks/soak_verdict.h"
+#include "checks/write_audit.h"
 #include "common/clock.h"
 #include "common/duration.h"
 #include "common/files.h"
 #include "e2e/process.h"
 #include "envtest/real_cluster.h"
 #include "envtest/real_objects.h"
+#include "harness/audit_log.h"
 #include "harness/metrics_scrape.h"
 #include "harness/node_scale_identity.h"
 #include "harness/percentile.h"
 #include "harness/played_scheduler.h"
 #include "harness/proc_stats.h"
 #include "harness/resource_trend.h"
+#include "kube/node_scale_objects.h"
 
 DEFINE_string(mode, "replicas",
               "replicas (deploy/replicas' RBAC, params in its ConfigMap), "
@@ -119,6 +122,15 @@ milliseconds FollowTarget(FollowKind kind, bool node_scale) {
       return kUnneededTime + 2 * kScanInterval + kFollowTarget;
   }
   return kGiveUp;
+}
+
+bool VerticalMode() { return FLAGS_mode == "vertical"; }
+bool NodeScaleMode() { return FLAGS_mode == "node-scale"; }
+
+// The ServiceAccount propscaler runs as: deploy/'s for the mode.
+std::string Account() {
+  if (NodeScaleMode()) return kNodeScaleAccount;
+  return VerticalMode() ? "coredns-vertical-autoscaler" : "coredns-autoscaler";
 }
 
 double Since(SteadyTime start) {
@@ -265,7 +277,10 @@ class Soak {
   // `at_end`).
   void CheckEffects(bool at_end);
   // Prints the report; returns why the run fails (empty: it passes).
-  Failures Report(double duration_seconds, bool alive) const;
+  Failures Report(double duration_seconds, bool alive,
+                  const std::string& audit_log) const;
+  void AuditTargetWrites(const std::string& audit_log,
+                         SoakOutcome* outcome) const;
   pid_t pid() const { return propscaler_->pid(); }
   bool running() const { return propscaler_->Running(); }
 
@@ -278,12 +293,8 @@ class Soak {
   Status ChurnPods(std::string* change, bool* scale_down);
   void PlayScheduler();
   Status RotateToken();
-  bool vertical() const { return FLAGS_mode == "vertical"; }
-  bool node_scale() const { return FLAGS_mode == "node-scale"; }
-  std::string Account() const {
-    if (node_scale()) return "propscaler-node-scale";
-    return vertical() ? "coredns-vertical-autoscaler" : "coredns-autoscaler";
-  }
+  bool vertical() const { return VerticalMode(); }
+  bool node_scale() const { return NodeScaleMode(); }
   std::vector<std::string> RbacManifests() const;
   // The model's value (replicas, the CPU request in millicores, or the
   // pods, one a node) from the server's objects, and the target's as the
@@ -291,6 +302,13 @@ class Soak {
   // -1 while one is pending).
   Result<int64_t> Expected() const;
   Result<int64_t> Observed() const;
+  // Expected(), each new answer kept with the harness's last attempt to
+  // change the cluster (a call that failed may still have changed it).
+  Result<int64_t> Model();
+  // propscaler's writes of its target in the audit log, the server's
+  // refusals counted apart.
+  Result<std::vector<TargetWrite>> Writes(const std::string& audit_log,
+                                          int* refused) const;
   Status WriteConfig();
   Status EditConfig(std::string* change);
   Status OtherWriter(int64_t observed, std::string* change);
@@ -342,6 +360,10 @@ class Soak {
   std::vector<Effect> pending_effects_;
   std::vector<std::string> effects_seen_, faults_not_effective_;
   std::vector<std::string> chaos_log_;
+  std::vector<ModelStep> model_;
+  double last_attempt_ = 0;
+  std::string last_change_ = "start";
+  std::vector<OutageWindow> outages_;
   mutable std::mutex samples_mutex_;
   ResourceSamples samples_;
 };
@@ -600,6 +622,105 @@ Result<int64_t> Soak::Observed() const {
   return Millis(c["resources"]["requests"]["cpu"].GetString());
 }
 
+Result<int64_t> Soak::Model() {
+  Result<int64_t> value = Expected();
+  if (value.ok() && (model_.empty() || model_.back().value != *value)) {
+    model_.push_back({last_attempt_, *value, last_change_});
+  }
+  return value;
+}
+
+namespace {
+
+bool BeingRemoved(const rapidjson::Value& node) {
+  if (!node.IsObject() || !node.HasMember("spec") ||
+      !node["spec"].HasMember("taints")) {
+    return false;
+  }
+  for (const auto& taint : node["spec"]["taints"].GetArray()) {
+    if (taint["key"].GetString() == kube::kToBeDeletedTaint) return true;
+  }
+  return false;
+}
+
+// The group's nodes after each write of a node: created (kGrow), marked for
+// removal or deleted unmarked (kShrink), or unmarked again (kGrow).
+std::vector<TargetWrite> NodeWrites(const std::vector<AuditedWrite>& writes,
+                                    SteadyTime start, int* refused) {
+  std::map<std::string, bool> going;  // the live nodes
+  std::vector<TargetWrite> judged;
+  for (const AuditedWrite& write : writes) {
+    if (write.resource != "nodes" || !write.subresource.empty()) continue;
+    if (write.code >= 300) {
+      ++*refused;
+      continue;
+    }
+    std::string name = write.name;
+    if (name.empty() && write.object.IsObject() &&
+        write.object.HasMember("metadata")) {
+      name = write.object["metadata"]["name"].GetString();
+    }
+    const bool was_going = going.contains(name) && going[name];
+    WriteKind kind;
+    if (write.verb == "delete") {
+      going.erase(name);
+      if (was_going) continue;  // judged when it was marked
+      kind = WriteKind::kShrink;
+    } else {
+      const bool now_going = BeingRemoved(write.object);
+      const bool created = write.verb == "create";
+      going[name] = now_going;
+      if (!created && now_going == was_going) continue;
+      kind = now_going ? WriteKind::kShrink : WriteKind::kGrow;
+    }
+    const int64_t staying = std::count_if(
+        going.begin(), going.end(), [](const auto& n) { return !n.second; });
+    judged.push_back({std::chrono::duration<double>(write.at - start).count(),
+                      staying, kind,
+                      write.verb + " " + write.path +
+                          (write.verb == "create" ? " (" + name + ")" : "")});
+  }
+  return judged;
+}
+
+}  // namespace
+
+Result<std::vector<TargetWrite>> Soak::Writes(const std::string& audit_log,
+                                              int* refused) const {
+  Result<std::vector<AuditedWrite>> writes = ReadAuditedWrites(audit_log);
+  if (!writes.ok()) return writes.status();
+  if (node_scale()) return NodeWrites(*writes, start_, refused);
+  std::vector<TargetWrite> judged;
+  for (const AuditedWrite& write : *writes) {
+    if (write.resource != "deployments" || write.name != kTarget) continue;
+    if (write.code >= 300) {
+      ++*refused;
+      continue;
+    }
+    int64_t value = -1;  // no object: fails the audit, named
+    const bool has_spec =
+        write.object.IsObject() && write.object.HasMember("spec");
+    const rapidjson::Value& spec =
+        has_spec ? write.object["spec"] : write.object;
+    if (!has_spec) {
+    } else if (!vertical()) {
+      // A Scale's replicas is omitted when 0.
+      value = spec.HasMember("replicas") ? spec["replicas"].GetInt64() : 0;
+    } else {
+      for (const auto& c : spec["template"]["spec"]["containers"].GetArray()) {
+        if (std::string(c["name"].GetString()) == "dns" &&
+            c.HasMember("resources") && c["resources"].HasMember("requests") &&
+            c["resources"]["requests"].HasMember("cpu")) {
+          value = Millis(c["resources"]["requests"]["cpu"].GetString());
+        }
+      }
+    }
+    judged.push_back({std::chrono::duration<double>(write.at - start_).count(),
+                      value, WriteKind::kSet, write.verb + " " + write.path});
+  }
+  return judged;
+}
+
 bool Soak::Missed(const FollowSample& sample) const {
   return sample.delay >
          std::chrono::duration<double>(FollowTarget(sample.kind, node_scale()))
@@ -633,7 +754,7 @@ bool Soak::Follow(const std::string& change, FollowKind kind, int64_t before) {
   // is in it, so is another writer's (none besides these two).
   bool first = true;
   while (std::chrono::steady_clock::now() - changed < kGiveUp) {
-    Result<int64_t> expected = Expected();
+    Result<int64_t> expected = Model();
     Result<int64_t> replicas = Observed();
     if (first && expected.ok() && *expected == before) {
       // Nothing for propscaler to follow (a node cordoned twice, a token
@@ -737,7 +858,9 @@ void Soak::Outage(const std::string& what, const std::function<Status()>& act,
       effect_label == nullptr
           ? Result<double>(0.0)
           : SumSeries(metrics_port_, kWatchRestarts, effect_label);
+  const double from = Since(start_);
   const Status status = act();
+  outages_.push_back({from, Since(start_)});
   RecordFault(what, status);
   outage_pending_ = true;
   if (effect_label == nullptr || !status.ok()) return;
@@ -792,7 +915,7 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     }
     CheckEffects(/*at_end=*/false);
     // Nothing may be left wrong between changes.
-    Result<int64_t> expected = Expected();
+    Result<int64_t> expected = Model();
     Result<int64_t> replicas = Observed();
     if (expected.ok() && replicas.ok() && *replicas != *expected) {
       wrong_values_.push_back(std::to_string(static_cast<int>(Since(start_))) +
@@ -804,6 +927,7 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     Status status;
     bool chaos = false;  // recorded whether it failed or not
     bool scale_down = false;
+    last_attempt_ = Since(start_);
     if (now >= next_restart) {
       next_restart += restart_every;
       Outage(
@@ -869,6 +993,7 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     } else {
       status = Churn(&change);
     }
+    last_change_ = change;
     if (chaos) {
       RecordFault(change, status);
     } else if (!status.ok()) {
@@ -915,11 +1040,43 @@ void Soak::Sample() {
       {at, static_cast<double>(CountThreads(propscaler_->pid()))});
 }
 
-Failures Soak::Report(double duration_seconds, bool alive) const {
+// Every write of the target the server accepted, against the model at its
+// time.
+void Soak::AuditTargetWrites(const std::string& audit_log,
+                             SoakOutcome* outcome) const {
+  int refused = 0;
+  Result<std::vector<TargetWrite>> writes = Writes(audit_log, &refused);
+  if (!writes.ok()) {
+    outcome->unexplained_writes.push_back("the audit log: " +
+                                          writes.status().message());
+    return;
+  }
+  const auto seconds = [&](FollowKind kind) {
+    return std::chrono::duration<double>(FollowTarget(kind, node_scale()))
+        .count();
+  };
+  outcome->unexplained_writes =
+      AuditWrites(model_, *writes,
+                  {.grace = seconds(FollowKind::kServerUp),
+                   .after_outage_grace = seconds(FollowKind::kAfterOutage),
+                   .outages = outages_});
+  std::cout << "writes of the target in the audit log: " << writes->size()
+            << " accepted, " << refused << " refused by the server; "
+            << outcome->unexplained_writes.size()
+            << " not explained by the model's answers (" << model_.size()
+            << " answers)\n";
+  for (const std::string& write : outcome->unexplained_writes) {
+    std::cout << "  unexplained: " << write << "\n";
+  }
+}
+
+Failures Soak::Report(double duration_seconds, bool alive,
+                      const std::string& audit_log) const {
   std::map<FollowKind, std::vector<double>> delays;
   SoakOutcome outcome{.propscaler_alive = alive,
                       .wrong_values = wrong_values_,
                       .faults_not_effective = faults_not_effective_};
+  AuditTargetWrites(audit_log, &outcome);
   for (const FollowSample& s : follows_) {
     delays[s.kind].push_back(s.delay);
     if (Missed(s)) {
@@ -1007,10 +1164,19 @@ int Main() {
   }
   std::signal(SIGINT, AskToStop);
   std::signal(SIGTERM, AskToStop);
+  // propscaler's writes, each in full, for the write audit.
+  e2e::TempDir audit_dir;
+  const std::string audit_log = audit_dir.path() + "/audit.log";
+  const std::string policy = audit_dir.Write(
+      "audit-policy.yaml",
+      WriteAuditPolicyYaml({ServiceAccountUser(kNs, Account())}));
   Result<std::unique_ptr<envtest::RealCluster>> cluster =
       envtest::RealCluster::Start(
           {.envtest_dir = FLAGS_envtest_dir,
-           .unpack_dir = std::string(PROPSCALER_ENVTEST_UNPACK_DIR)});
+           .unpack_dir = std::string(PROPSCALER_ENVTEST_UNPACK_DIR),
+           .apiserver_args = {"--audit-policy-file=" + policy,
+                              "--audit-log-path=" + audit_log,
+                              "--audit-log-format=json"}});
   if (!cluster.ok()) {
     std::cerr << "soak: " << cluster.status().message() << "\n";
     return 1;
@@ -1046,7 +1212,7 @@ int Main() {
                                    : "EXITED")
             << "\n";
   soak.CheckEffects(/*at_end=*/true);
-  const Failures failures = soak.Report(Since(start), alive);
+  const Failures failures = soak.Report(Since(start), alive, audit_log);
   if (stop_signal != 0) return 128 + stop_signal;
   for (const std::string& failure : failures) {
     std::cout << "soak: FAILED: " << failure << "\n";

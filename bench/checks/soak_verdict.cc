@@ -18,6 +18,8 @@ Failures SoakVerdict(const SoakOutcome& outcome) {
   AddAll("changes followed late", outcome.late, &failures);
   AddAll("wrong values between changes", outcome.wrong_values, &failures);
   AddAll("faults without effect", outcome.faults_not_effective, &failures);
+  AddAll("writes the model does not explain", outcome.unexplained_writes,
+         &failures);
   return failures;
 }
 

@@ -1,6 +1,6 @@
 // What makes a soak run fail, from what it saw: propscaler exited, a change
-// followed late or never, a wrong value between changes, or a fault that
-// failed or was not seen to take effect. Pure.
+// followed late or never, a wrong value between changes, a write from a
+// stale view, or a fault that failed or was not seen to take effect. Pure.
 #ifndef PROPSCALER_BENCH_CHECKS_SOAK_VERDICT_H_
 #define PROPSCALER_BENCH_CHECKS_SOAK_VERDICT_H_
 
@@ -20,6 +20,9 @@ struct SoakOutcome {
   std::vector<std::string> wrong_values;
   // Faults that failed, or whose effect propscaler never showed.
   std::vector<std::string> faults_not_effective;
+  // Writes of the target the model explains with no view propscaler may
+  // have had (write_audit.h), or the audit log unreadable.
+  std::vector<std::string> unexplained_writes;
 };
 
 // Empty when the run passes.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <map>
 
 namespace propscaler::bench {
@@ -67,27 +68,107 @@ std::string AuditPolicyYaml(const std::vector<std::string>& users) {
   return yaml + "  - level: None\n";
 }
 
-Result<sim::LoggedRequest> ParseAuditEvent(std::string_view line) {
+std::string WriteAuditPolicyYaml(const std::vector<std::string>& users) {
+  std::string yaml =
+      "apiVersion: audit.k8s.io/v1\n"
+      "kind: Policy\n"
+      "omitStages: [\"RequestReceived\", \"ResponseStarted\", \"Panic\"]\n"
+      "rules:\n"
+      "  - level: RequestResponse\n"
+      "    verbs: [\"create\", \"update\", \"patch\", \"delete\"]\n"
+      "    users:\n";
+  for (const std::string& user : users) yaml += "      - \"" + user + "\"\n";
+  return yaml + "  - level: None\n";
+}
+
+namespace {
+
+// An audit event of `stage`, its verb known and its arrival time read.
+struct ParsedEvent {
   rapidjson::Document event;
-  event.Parse(line.data(), line.size());
-  if (event.HasParseError() || !event.IsObject()) {
+  std::string verb, path;
+  SteadyClock::time_point at;
+};
+
+Result<ParsedEvent> ParseEvent(std::string_view line, const char* stage) {
+  ParsedEvent parsed;
+  parsed.event.Parse(line.data(), line.size());
+  if (parsed.event.HasParseError() || !parsed.event.IsObject()) {
     return Status::Invalid("audit log line is not a JSON object: " +
                            std::string(line.substr(0, 200)));
   }
-  if (StringMember(event, "stage") != "RequestReceived") {
-    return Status::NotFound("not a request's arrival");
+  if (StringMember(parsed.event, "stage") != stage) {
+    return Status::NotFound(std::string("not a ") + stage + " event");
   }
-  const std::string verb = StringMember(event, "verb");
-  const auto http = HttpVerbs().find(verb);
-  if (http == HttpVerbs().end()) {
-    return Status::Invalid("audit event with unknown verb \"" + verb + "\"");
+  parsed.verb = StringMember(parsed.event, "verb");
+  if (!HttpVerbs().contains(parsed.verb)) {
+    return Status::Invalid("audit event with unknown verb \"" + parsed.verb +
+                           "\"");
   }
-  std::string path = StringMember(event, "requestURI");
-  path = path.substr(0, path.find('?'));
+  parsed.path = StringMember(parsed.event, "requestURI");
+  parsed.path = parsed.path.substr(0, parsed.path.find('?'));
   Result<WallClock::time_point> at =
-      ParseMicroTime(StringMember(event, "requestReceivedTimestamp"));
+      ParseMicroTime(StringMember(parsed.event, "requestReceivedTimestamp"));
   if (!at.ok()) return at.status();
-  return sim::LoggedRequest{ToSteady(*at), http->second + " " + path};
+  parsed.at = ToSteady(*at);
+  return parsed;
+}
+
+}  // namespace
+
+Result<sim::LoggedRequest> ParseAuditEvent(std::string_view line) {
+  Result<ParsedEvent> parsed = ParseEvent(line, "RequestReceived");
+  if (!parsed.ok()) return parsed.status();
+  return sim::LoggedRequest{parsed->at,
+                            HttpVerbs().at(parsed->verb) + " " + parsed->path};
+}
+
+Result<AuditedWrite> ParseAuditedWrite(std::string_view line) {
+  Result<ParsedEvent> parsed = ParseEvent(line, "ResponseComplete");
+  if (!parsed.ok()) return parsed.status();
+  const std::string method = HttpVerbs().at(parsed->verb);
+  if (method == "GET" || method == "WATCH") {
+    return Status::NotFound("a read, not a write");
+  }
+  AuditedWrite write{
+      .at = parsed->at, .verb = parsed->verb, .path = parsed->path};
+  const rapidjson::Value& event = parsed->event;
+  if (const auto ref = event.FindMember("objectRef");
+      ref != event.MemberEnd() && ref->value.IsObject()) {
+    write.resource = StringMember(ref->value, "resource");
+    write.subresource = StringMember(ref->value, "subresource");
+    write.name = StringMember(ref->value, "name");
+  }
+  if (const auto response = event.FindMember("responseStatus");
+      response != event.MemberEnd() && response->value.IsObject()) {
+    const auto code = response->value.FindMember("code");
+    if (code != response->value.MemberEnd() && code->value.IsInt()) {
+      write.code = code->value.GetInt();
+    }
+  }
+  if (const auto object = parsed->event.FindMember("responseObject");
+      object != parsed->event.MemberEnd()) {
+    write.object.CopyFrom(object->value, write.object.GetAllocator());
+  }
+  return write;
+}
+
+Result<std::vector<AuditedWrite>> ReadAuditedWrites(const std::string& path) {
+  std::ifstream file(path);
+  if (!file) return Status::NotFound("no audit log at " + path);
+  std::vector<AuditedWrite> writes;
+  for (std::string line; std::getline(file, line);) {
+    if (file.eof()) break;  // a last line still being written
+    Result<AuditedWrite> write = ParseAuditedWrite(line);
+    if (write.ok()) {
+      writes.push_back(*std::move(write));
+    } else if (write.status().code() != StatusCode::kNotFound) {
+      return write.status().WithContext(path);
+    }
+  }
+  std::sort(writes.begin(), writes.end(),
+            [](const auto& a, const auto& b) { return a.at < b.at; });
+  return writes;
 }
 
 Status AuditLog::ReadNewLines() {

@@ -9,6 +9,8 @@
 #ifndef PROPSCALER_BENCH_HARNESS_AUDIT_LOG_H_
 #define PROPSCALER_BENCH_HARNESS_AUDIT_LOG_H_
 
+#include <rapidjson/document.h>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -23,6 +25,27 @@ std::string AuditPolicyYaml(const std::vector<std::string>& users);
 
 // One audit event line as a request; NotFound for events of other stages.
 Result<sim::LoggedRequest> ParseAuditEvent(std::string_view line);
+
+// An audit policy logging `users`' writes (create, update, patch, delete)
+// in full, request and response, once each has completed; nothing else.
+std::string WriteAuditPolicyYaml(const std::vector<std::string>& users);
+
+// A write as WriteAuditPolicyYaml's policy logs it.
+struct AuditedWrite {
+  std::chrono::steady_clock::time_point at;  // the server's arrival time
+  std::string verb;                          // create, update, patch, ...
+  std::string path;                          // requestURI without the query
+  std::string resource, subresource, name;   // objectRef
+  int code = 0;                              // the response's HTTP status
+  rapidjson::Document object;  // responseObject; null when there is none
+};
+
+// One audit event line as a write; NotFound for events of other stages and
+// for reads.
+Result<AuditedWrite> ParseAuditedWrite(std::string_view line);
+
+// Every write in the log at `path`, oldest first.
+Result<std::vector<AuditedWrite>> ReadAuditedWrites(const std::string& path);
 
 class AuditLog {
  public:

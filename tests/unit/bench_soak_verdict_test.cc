@@ -30,6 +30,19 @@ TEST(SoakVerdictTest, EachKindOfWrongFailsTheRun) {
             (Failures{"1 wrong values between changes, the first: 931 s: 3 "
                       "where the model says 4"}));
 
+  // The same skipped write, caught in the audit log even when a later
+  // write corrected it before the harness looked.
+  SoakOutcome stale;
+  stale.unexplained_writes = {
+      "931.200 s: patch /apis/apps/v1/namespaces/soak/deployments/coredns/"
+      "scale set the target to 3 where the model says 4 since 929.000 s "
+      "(node added)"};
+  EXPECT_EQ(SoakVerdict(stale),
+            (Failures{"1 writes the model does not explain, the first: "
+                      "931.200 s: patch /apis/apps/v1/namespaces/soak/"
+                      "deployments/coredns/scale set the target to 3 where the "
+                      "model says 4 since 929.000 s (node added)"}));
+
   SoakOutcome no_effect;
   no_effect.faults_not_effective = {
       "etcd compacted, then kube-apiserver restarted: "
@@ -46,7 +59,8 @@ TEST(SoakVerdictTest, EveryFailureIsListed) {
   all.late = {"a"};
   all.wrong_values = {"b"};
   all.faults_not_effective = {"c"};
-  EXPECT_EQ(SoakVerdict(all).size(), 4u);
+  all.unexplained_writes = {"d"};
+  EXPECT_EQ(SoakVerdict(all).size(), 5u);
 }
 
 }  // namespace
