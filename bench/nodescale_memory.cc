@@ -50,6 +50,7 @@
 #include "harness/parallel.h"
 #include "harness/percentile.h"
 #include "harness/proc_stats.h"
+#include "harness/result_file.h"
 #include "kube/node_scale_objects.h"
 #include "kube/proto_wire.h"
 #include "transport/http_client.h"
@@ -95,6 +96,9 @@ DEFINE_int32(server_rest_seconds, 0,
 DEFINE_string(raw_out, "",
               "A file to append every sample to (tab-separated), besides "
               "the summary on stdout.");
+DEFINE_string(json_out, "",
+              "Write the run's figures and verdict to this JSON file "
+              "(bench/results/, read by bench/tables.py).");
 
 namespace propscaler::bench {
 namespace {
@@ -591,7 +595,8 @@ void PrintBurstLoops(int port) {
 // The bursts with the default batch window, then with batching off on a
 // fresh propscaler; prints the medians.
 int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
-                  int port) {
+                  int port, ResultFile* result,
+                  std::vector<std::string>* failures) {
   Result<BurstTimes> batched = RunBursts(*cluster.real, 0, FLAGS_bursts);
   PrintBurstLoops(port);
   // The high-water mark over the whole run, the bursts' scale-ups
@@ -613,6 +618,7 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
       static_cast<double>(after_bursts->peak_rss_kib) / 1024,
       static_cast<double>(after_bursts->rss_kib) / 1024,
       static_cast<double>(after_bursts->rss_anon_kib) / 1024);
+  result->Add("peak_rss_whole_run_kib", after_bursts->peak_rss_kib);
   Raw("peak_rss_whole_run_kib\t" + std::to_string(after_bursts->peak_rss_kib) +
       "\t" + std::to_string(after_bursts->rss_kib) + "\t" +
       std::to_string(after_bursts->rss_anon_kib));
@@ -645,12 +651,27 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
       Percentile(unbatched->first_node, 1.0),
       Percentile(unbatched->all_nodes, 1.0), FLAGS_scan_interval.c_str(),
       Percentile(batched->marking, 0.5));
+  for (const auto& [key, times] :
+       {std::pair<const char*, const BurstTimes*>{"batched", &*batched},
+        {"unbatched", &*unbatched}}) {
+    const std::string prefix = std::string("burst_") + key + "_";
+    result->Add(prefix + "first_node_p50_s", Percentile(times->first_node, .5));
+    result->Add(prefix + "last_node_p50_s", Percentile(times->all_nodes, .5));
+    result->Add(prefix + "first_node_max_s", Percentile(times->first_node, 1));
+    result->Add(prefix + "last_node_max_s", Percentile(times->all_nodes, 1));
+  }
+  result->Add("bursts", FLAGS_bursts);
+  result->Add("burst_pods", FLAGS_burst_pods);
+  result->Add("burst_target_s", FLAGS_burst_target_seconds);
   const double p50 = Percentile(batched->all_nodes, 0.5);
   if (p50 > FLAGS_burst_target_seconds) {
-    std::printf(
-        "FAILED: the p50 to the last node, %.2fs, is over the "
-        "target of %.2fs (--burst_target_seconds)\n",
-        p50, FLAGS_burst_target_seconds);
+    char failure[160];
+    std::snprintf(failure, sizeof(failure),
+                  "the p50 to the last node, %.2fs, is over the target of "
+                  "%.2fs (--burst_target_seconds)",
+                  p50, FLAGS_burst_target_seconds);
+    failures->push_back(failure);
+    std::printf("FAILED: %s\n", failure);
     return 1;
   }
   return 0;
@@ -718,7 +739,7 @@ std::string RequestsText(const ServerAtRest& rest) {
   return text.empty() ? "none" : text;
 }
 
-int Measure() {
+int Measure(ResultFile* result, std::vector<std::string>* failures) {
   e2e::TempDir dir;
   Cluster cluster;
   if (ClusterApi() && FLAGS_server != "real") {
@@ -811,6 +832,20 @@ int Measure() {
       mib(stats->peak_rss_kib), mib(stats->rss_kib), mib(stats->rss_anon_kib),
       mib(stats->rss_file_kib),
       static_cast<double>(stats->rss_anon_kib) * 1024 / FLAGS_pods);
+  result->Add("server", FLAGS_server);
+  result->Add("provider", FLAGS_provider);
+  result->Add("nodes", FLAGS_nodes);
+  result->Add("pods", FLAGS_pods);
+  result->Add("pod_kind", FLAGS_tiny_pods ? "tiny" : "realistic");
+  result->Add("loops", FLAGS_loops);
+  result->Add("first_loops_s", seconds);
+  result->Add("first_loop_s", first_loop_seconds);
+  if (cluster.real) result->Add("server_lists_s", server_list_seconds);
+  result->Add("peak_rss_first_loops_kib", stats->peak_rss_kib);
+  result->Add("rss_kib", stats->rss_kib);
+  result->Add("rss_anon_kib", stats->rss_anon_kib);
+  result->Add("rss_file_kib", stats->rss_file_kib);
+  result->Add("rest_cpu_ms_per_loop", rest_cpu_ms);
   Raw("peak_rss_first_loops_kib\t" + std::to_string(stats->peak_rss_kib) +
       "\t" + std::to_string(stats->rss_kib) + "\t" +
       std::to_string(stats->rss_anon_kib));
@@ -843,13 +878,17 @@ int Measure() {
         FLAGS_provider.c_str(), server->cpu_per_minute,
         RequestsText(*server).c_str(), server_alone.cpu_per_minute,
         RequestsText(server_alone).c_str());
+    result->Add("server_cpu_s_per_minute", server->cpu_per_minute);
+    result->Add("server_alone_cpu_s_per_minute", server_alone.cpu_per_minute);
+    result->Add("server_requests_per_minute", RequestsText(*server));
     Raw("server_with_propscaler\t" + FLAGS_provider + "\t" +
         FLAGS_scan_interval + "\t" + std::to_string(server->cpu_per_minute) +
         "\t" + RequestsText(*server));
     std::fflush(stdout);
   }
   if (FLAGS_bursts > 0 && cluster.real) {
-    return MeasureBursts(cluster, std::move(propscaler), port);
+    return MeasureBursts(cluster, std::move(propscaler), port, result,
+                         failures);
   }
   return 0;
 }
@@ -858,6 +897,18 @@ int Measure() {
 }  // namespace propscaler::bench
 
 int main(int argc, char** argv) {
+  // As typed, for the result file: the flag parser takes the flags out.
+  propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  return propscaler::bench::Measure();
+  std::vector<std::string> failures;
+  const int code = propscaler::bench::Measure(&result, &failures);
+  if (code != 0 && failures.empty()) {
+    failures.push_back("exited " + std::to_string(code) +
+                       " before its figures (its error is on stderr)");
+  }
+  if (propscaler::Status s = result.Write(FLAGS_json_out, failures); !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return 1;
+  }
+  return code;
 }

@@ -26,11 +26,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -46,6 +44,7 @@
 #include "harness/node_scale_identity.h"
 #include "harness/parallel.h"
 #include "harness/proc_stats.h"
+#include "harness/result_file.h"
 
 DEFINE_string(shape, "scale-up", "scale-up or scale-down.");
 DEFINE_int32(nodes, 1000,
@@ -289,28 +288,7 @@ std::map<std::string, int64_t> ByKind(
   return kinds;
 }
 
-std::string Machine() {
-  std::ifstream load("/proc/loadavg");
-  std::string load_1m;
-  load >> load_1m;
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGE_SIZE);
-  return "{\"cores\":" + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) +
-         ",\"memory_mib\":" +
-         std::to_string(static_cast<int64_t>(pages) * page_size >> 20) +
-         ",\"load_1m\":" + (load_1m.empty() ? "null" : load_1m) + "}";
-}
-
-std::string Quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-int Main(const std::string& command) {
+int Main(ResultFile* result) {
   if (FLAGS_shape != "scale-up" && FLAGS_shape != "scale-down") {
     std::cerr << "--shape=" << FLAGS_shape << ": want scale-up or scale-down\n";
     return 2;
@@ -365,29 +343,35 @@ int Main(const std::string& command) {
   std::string kinds_json;
   for (const auto& [kind, count] : kinds) {
     std::cout << "  " << count << " " << kind << "\n";
-    kinds_json += (kinds_json.empty() ? "" : ",") + Quoted(kind) + ":" +
+    kinds_json += (kinds_json.empty() ? "" : ",") + JsonQuoted(kind) + ":" +
                   std::to_string(count);
   }
-  if (!FLAGS_json_out.empty()) {
-    std::ofstream out(FLAGS_json_out);
-    out << "{\"command\":" << Quoted(command) << ",\"machine\":" << Machine()
-        << ",\"server\":" << Quoted(cluster->Name())
-        << ",\"shape\":" << Quoted(FLAGS_shape) << ",\"nodes\":" << FLAGS_nodes
-        << ",\"exit\":" << *exit_code << ",\"wall_ms\":" << seconds * 1000
-        << ",\"peak_rss_kib\":" << peak_kib << ",\"outcome\":" << *got
-        << ",\"want\":" << want << ",\"requests\":" << total
-        << ",\"requests_by_kind\":{" << kinds_json << "}}\n";
-  }
+  result->Add("server", cluster->Name());
+  result->Add("shape", FLAGS_shape);
+  result->Add("nodes", FLAGS_nodes);
+  result->Add("exit", *exit_code);
+  result->Add("wall_ms", seconds * 1000);
+  result->Add("peak_rss_kib", peak_kib);
+  result->Add("outcome", *got);
+  result->Add("want", want);
+  result->Add("requests", total);
+  result->AddJson("requests_by_kind", "{" + kinds_json + "}");
+  std::vector<std::string> failures;
   if (*exit_code != 0) {
-    std::cerr << "runonce: FAILED: propscaler exited " << *exit_code << "\n"
-              << propscaler.Output();
+    failures.push_back("propscaler exited " + std::to_string(*exit_code));
+  } else if (*got != want) {
+    failures.push_back(std::to_string(*got) + " nodes, not " +
+                       std::to_string(want));
+  }
+  if (Status s = result->Write(FLAGS_json_out, failures); !s.ok()) {
+    std::cerr << "runonce: " << s.message() << "\n";
     return 1;
   }
-  if (*got != want) {
-    std::cerr << "runonce: FAILED: " << *got << " nodes, not " << want << "\n";
-    return 1;
+  for (const std::string& failure : failures) {
+    std::cerr << "runonce: FAILED: " << failure << "\n";
   }
-  return 0;
+  if (*exit_code != 0) std::cerr << propscaler.Output();
+  return failures.empty() ? 0 : 1;
 }
 
 }  // namespace
@@ -395,9 +379,7 @@ int Main(const std::string& command) {
 
 int main(int argc, char** argv) {
   // As typed, for the result file: the flag parser takes the flags out.
-  std::string command;
-  for (int i = 0; i < argc; ++i)
-    command += (i ? " " : "") + std::string(argv[i]);
+  propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  return propscaler::bench::Main(command);
+  return propscaler::bench::Main(&result);
 }

@@ -43,6 +43,7 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "checks/soak_verdict.h"
 #include "checks/write_audit.h"
@@ -59,6 +60,7 @@
 #include "harness/played_scheduler.h"
 #include "harness/proc_stats.h"
 #include "harness/resource_trend.h"
+#include "harness/result_file.h"
 #include "kube/node_scale_objects.h"
 
 DEFINE_string(mode, "replicas",
@@ -76,6 +78,9 @@ DEFINE_uint64(seed, 1, "Seed of the churn.");
 DEFINE_string(envtest_dir, PROPSCALER_ENVTEST_DIR,
               "Folder with kube-apiserver-v1.20.2.xz and its sha256.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
+DEFINE_string(json_out, "",
+              "Write the run's figures and verdict to this JSON file "
+              "(bench/results/, read by bench/tables.py).");
 
 namespace propscaler::bench {
 namespace {
@@ -278,9 +283,9 @@ class Soak {
   void CheckEffects(bool at_end);
   // Prints the report; returns why the run fails (empty: it passes).
   Failures Report(double duration_seconds, bool alive,
-                  const std::string& audit_log) const;
-  void AuditTargetWrites(const std::string& audit_log,
-                         SoakOutcome* outcome) const;
+                  const std::string& audit_log, ResultFile* result) const;
+  void AuditTargetWrites(const std::string& audit_log, SoakOutcome* outcome,
+                         ResultFile* result) const;
   pid_t pid() const { return propscaler_->pid(); }
   bool running() const { return propscaler_->Running(); }
 
@@ -366,6 +371,7 @@ class Soak {
   std::vector<OutageWindow> outages_;
   mutable std::mutex samples_mutex_;
   ResourceSamples samples_;
+  int64_t peak_rss_kib_ = 0;  // VmHWM at the last sample
 };
 
 Status Soak::AddNode() {
@@ -1025,6 +1031,7 @@ void Soak::Sample() {
       {"propscaler_heap_in_use_bytes", "propscaler_heap_free_bytes"});
   std::lock_guard<std::mutex> lock(samples_mutex_);
   samples_.rss_kib.push_back({at, static_cast<double>(stats->rss_kib)});
+  peak_rss_kib_ = stats->peak_rss_kib;
   samples_.anon_kib.push_back({at, static_cast<double>(stats->rss_anon_kib)});
   samples_.file_kib.push_back({at, static_cast<double>(stats->rss_file_kib)});
   samples_.cpu_seconds.push_back({at, stats->cpu_seconds});
@@ -1042,8 +1049,8 @@ void Soak::Sample() {
 
 // Every write of the target the server accepted, against the model at its
 // time.
-void Soak::AuditTargetWrites(const std::string& audit_log,
-                             SoakOutcome* outcome) const {
+void Soak::AuditTargetWrites(const std::string& audit_log, SoakOutcome* outcome,
+                             ResultFile* result) const {
   int refused = 0;
   Result<std::vector<TargetWrite>> writes = Writes(audit_log, &refused);
   if (!writes.ok()) {
@@ -1068,15 +1075,23 @@ void Soak::AuditTargetWrites(const std::string& audit_log,
   for (const std::string& write : outcome->unexplained_writes) {
     std::cout << "  unexplained: " << write << "\n";
   }
+  result->Add("writes_accepted", static_cast<int64_t>(writes->size()));
+  result->Add("writes_refused", refused);
+  result->Add("writes_unexplained",
+              static_cast<int64_t>(outcome->unexplained_writes.size()));
+  result->Add("model_answers", static_cast<int64_t>(model_.size()));
 }
 
 Failures Soak::Report(double duration_seconds, bool alive,
-                      const std::string& audit_log) const {
+                      const std::string& audit_log, ResultFile* result) const {
   std::map<FollowKind, std::vector<double>> delays;
   SoakOutcome outcome{.propscaler_alive = alive,
                       .wrong_values = wrong_values_,
                       .faults_not_effective = faults_not_effective_};
-  AuditTargetWrites(audit_log, &outcome);
+  AuditTargetWrites(audit_log, &outcome, result);
+  result->Add("mode", FLAGS_mode);
+  result->Add("duration_s", duration_seconds);
+  result->Add("propscaler_alive", alive ? "yes" : "no");
   for (const FollowSample& s : follows_) {
     delays[s.kind].push_back(s.delay);
     if (Missed(s)) {
@@ -1086,6 +1101,19 @@ Failures Soak::Report(double duration_seconds, bool alive,
   }
   auto line = [&](const char* what, FollowKind kind) {
     const std::vector<double>& d = delays[kind];
+    const std::string key = kind == FollowKind::kServerUp      ? "followed"
+                            : kind == FollowKind::kAfterOutage ? "after_outage"
+                                                               : "scale_down";
+    result->Add(key + "_changes", static_cast<int64_t>(d.size()));
+    result->Add(key + "_target_ms",
+                static_cast<int64_t>(std::chrono::duration_cast<milliseconds>(
+                                         FollowTarget(kind, node_scale()))
+                                         .count()));
+    for (const auto& [name, at] : {std::pair<const char*, double>{"p50", 0.5},
+                                   {"p99", 0.99},
+                                   {"max", 1.0}}) {
+      result->Add(key + "_" + name + "_ms", Percentile(d, at) * 1000);
+    }
     std::cout << what << " (target "
               << std::chrono::duration_cast<milliseconds>(
                      FollowTarget(kind, node_scale()))
@@ -1103,6 +1131,16 @@ Failures Soak::Report(double duration_seconds, bool alive,
     std::cout << "pods bound by the harness: " << pods_bound_
               << "; pods left on a deleted node (garbage-collected): "
               << orphans_deleted_ << "\n";
+  }
+  result->Add("unchanged_answers", unchanged_answers_);
+  result->Add("late", outcome.late);
+  result->Add("wrong_values", wrong_values_);
+  result->Add("chaos", chaos_log_);
+  result->Add("fault_effects", effects_seen_);
+  result->Add("faults_not_effective", faults_not_effective_);
+  if (node_scale()) {
+    result->Add("pods_bound", pods_bound_.load());
+    result->Add("orphans_deleted", orphans_deleted_.load());
   }
   std::cout << "changes that left the model's answer as it was (not counted "
                "above): "
@@ -1125,17 +1163,24 @@ Failures Soak::Report(double duration_seconds, bool alive,
   // The first 10 minutes (or sixth of a shorter run) are warm-up.
   const double from = std::min(600.0, duration_seconds / 6);
   std::lock_guard<std::mutex> lock(samples_mutex_);
-  for (const auto& [name, samples] :
-       {std::pair<const char*, const std::vector<TrendSample>*>{
-            "RSS KiB", &samples_.rss_kib},
-        {"  anonymous KiB", &samples_.anon_kib},
-        {"  file-backed KiB", &samples_.file_kib},
-        {"heap in use KiB", &samples_.heap_in_use_kib},
-        {"heap free KiB", &samples_.heap_free_kib},
-        {"open fds", &samples_.fds},
-        {"threads", &samples_.threads},
-        {"CPU seconds", &samples_.cpu_seconds}}) {
+  result->Add("peak_rss_kib", peak_rss_kib_);
+  for (const auto& [name, key, samples] :
+       {std::tuple<const char*, const char*, const std::vector<TrendSample>*>{
+            "RSS KiB", "rss_kib", &samples_.rss_kib},
+        {"  anonymous KiB", "anon_kib", &samples_.anon_kib},
+        {"  file-backed KiB", "file_kib", &samples_.file_kib},
+        {"heap in use KiB", "heap_in_use_kib", &samples_.heap_in_use_kib},
+        {"heap free KiB", "heap_free_kib", &samples_.heap_free_kib},
+        {"open fds", "fds", &samples_.fds},
+        {"threads", "threads", &samples_.threads},
+        {"CPU seconds", "cpu_seconds", &samples_.cpu_seconds}}) {
     const Trend trend = FitTrend(*samples, from);
+    result->AddJson(std::string(key) + "_trend",
+                    "{\"samples\":" + std::to_string(trend.samples) +
+                        ",\"start\":" + std::to_string(trend.start_value) +
+                        ",\"per_hour\":" + std::to_string(trend.per_hour) +
+                        ",\"percent_per_hour\":" +
+                        std::to_string(trend.percent_per_hour) + "}");
     std::cout << name << ": " << trend.samples << " samples from "
               << static_cast<int>(from) << " s, start " << trend.start_value
               << ", slope " << trend.per_hour << "/h";
@@ -1148,7 +1193,7 @@ Failures Soak::Report(double duration_seconds, bool alive,
   return SoakVerdict(outcome);
 }
 
-int Main() {
+int Main(ResultFile* result) {
   Result<std::chrono::milliseconds> duration =
       ParseDuration("duration", FLAGS_duration);
   Result<std::chrono::milliseconds> restart_every =
@@ -1212,8 +1257,11 @@ int Main() {
                                    : "EXITED")
             << "\n";
   soak.CheckEffects(/*at_end=*/true);
-  const Failures failures = soak.Report(Since(start), alive, audit_log);
+  Failures failures = soak.Report(Since(start), alive, audit_log, result);
   if (stop_signal != 0) return 128 + stop_signal;
+  if (Status s = result->Write(FLAGS_json_out, failures); !s.ok()) {
+    failures.push_back(s.message());
+  }
   for (const std::string& failure : failures) {
     std::cout << "soak: FAILED: " << failure << "\n";
   }
@@ -1224,6 +1272,8 @@ int Main() {
 }  // namespace propscaler::bench
 
 int main(int argc, char** argv) {
+  // As typed, for the result file: the flag parser takes the flags out.
+  propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  return propscaler::bench::Main();
+  return propscaler::bench::Main(&result);
 }

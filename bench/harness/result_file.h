@@ -1,0 +1,53 @@
+// A harness run's raw result, kept under bench/results/ and read by
+// bench/tables.py to write bench/README.md's tables: one JSON object with
+// the command as typed, the commit (and whether the tree had changes), the
+// machine (cores, memory, 1-minute load at the end), the verdict, and the
+// run's figures.
+#ifndef PROPSCALER_BENCH_HARNESS_RESULT_FILE_H_
+#define PROPSCALER_BENCH_HARNESS_RESULT_FILE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace propscaler::bench {
+
+// `text` as a JSON string.
+std::string JsonQuoted(const std::string& text);
+
+// The machine as a JSON object: cores, memory_mib, load_1m.
+std::string MachineJson();
+
+class ResultFile {
+ public:
+  // `argv` as main got it, before flag parsing takes the flags out.
+  ResultFile(int argc, char** argv);
+
+  void Add(const std::string& name, double value);
+  void Add(const std::string& name, int64_t value);
+  void Add(const std::string& name, int value) {
+    Add(name, static_cast<int64_t>(value));
+  }
+  void Add(const std::string& name, const std::string& value);
+  void Add(const std::string& name, const char* value) {
+    Add(name, std::string(value));
+  }
+  void Add(const std::string& name, const std::vector<std::string>& values);
+  // A figure that is itself JSON (an object of counts, say).
+  void AddJson(const std::string& name, const std::string& json);
+
+  // Writes the object to `path` with `failures` (empty: passed); nothing
+  // when `path` is empty.
+  Status Write(const std::string& path,
+               const std::vector<std::string>& failures) const;
+
+ private:
+  std::string command_;
+  std::string figures_;  // "name":value pairs, comma-separated
+};
+
+}  // namespace propscaler::bench
+
+#endif  // PROPSCALER_BENCH_HARNESS_RESULT_FILE_H_
