@@ -2,6 +2,9 @@
 // (~3.9 KB Node JSON from the simulated server's generator) and applying it
 // to a NodeStore holding 65,000 nodes; also decoding one 500-node list page.
 // Items per second of WatchEventIntoStore is "watch events per second".
+// Each benchmark checks, outside its timed loop, that what it decoded is
+// the node it encoded (a decoder that fails fast must not print a fast
+// figure): a wrong result fails it (SkipWithError, exit 1).
 #include <benchmark/benchmark.h>
 
 #include "apiserver/node_generator.h"
@@ -33,7 +36,39 @@ const std::vector<std::string>& WatchLines() {
   return *lines;
 }
 
+// Every distinct line decodes to a Ready node of its own name, its
+// allocatable CPU within its instance type's cores; the first wrong one,
+// said.
+std::string CheckWatchLines() {
+  const std::vector<std::string>& lines = WatchLines();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Result<kube::WatchEvent<kube::NodeInfo>> event =
+        kube::DecodeNodeWatchEvent(lines[i]);
+    const std::string name = "sim-node-" + std::to_string(i + 1);
+    if (!event.ok()) return name + ": " + event.status().message();
+    const int64_t cores =
+        sim::GeneratedNodeShape("sim-node-", static_cast<int>(i + 1), 0)
+            .cpu_cores;
+    if (event->type != kube::WatchEventType::kModified || !event->object ||
+        event->object->name != name || !event->object->ready ||
+        event->object->cpu_millis <= 0 ||
+        event->object->cpu_millis > cores * 1000) {
+      return name + ": decoded as " +
+             (event->object
+                  ? event->object->name + ", ready " +
+                        std::to_string(event->object->ready) + ", " +
+                        std::to_string(event->object->cpu_millis) + "m"
+                  : std::string("no node"));
+    }
+  }
+  return "";
+}
+
 void DecodeNodeWatchEventBench(benchmark::State& state) {
+  if (const std::string wrong = CheckWatchLines(); !wrong.empty()) {
+    state.SkipWithError(wrong.c_str());
+    return;
+  }
   const std::vector<std::string>& lines = WatchLines();
   size_t i = 0;
   int64_t bytes = 0;
@@ -54,6 +89,10 @@ void WatchEventIntoStoreBench(benchmark::State& state) {
     nodes.push_back({"sim-node-" + std::to_string(i), 3920, false, true});
   }
   store.Replace(std::move(nodes));
+  if (const std::string wrong = CheckWatchLines(); !wrong.empty()) {
+    state.SkipWithError(wrong.c_str());
+    return;
+  }
   const std::vector<std::string>& lines = WatchLines();
   size_t i = 0;
   for (auto _ : state) {
@@ -62,6 +101,12 @@ void WatchEventIntoStoreBench(benchmark::State& state) {
     benchmark::DoNotOptimize(store.Upsert(*event->object));
   }
   state.SetItemsProcessed(state.iterations());
+  // Updates of nodes it holds: the store neither grew nor lost one.
+  if (store.size() != kClusterNodes) {
+    state.SkipWithError(("the store holds " + std::to_string(store.size()) +
+                         " nodes after the updates, not 65000")
+                            .c_str());
+  }
 }
 BENCHMARK(WatchEventIntoStoreBench);
 
@@ -78,6 +123,15 @@ std::string ListPage(int first, int count) {
 
 void DecodeNodeListPageBench(benchmark::State& state) {
   const std::string page = ListPage(1, 500);
+  Result<kube::ListPage<kube::NodeInfo>> decoded = kube::DecodeNodeList(page);
+  if (!decoded.ok() || decoded->items.size() != 500 ||
+      !decoded->item_errors.empty() || decoded->continue_token != "next" ||
+      decoded->items.back().name != "sim-node-500") {
+    state.SkipWithError(decoded.ok()
+                            ? "the page decoded to other nodes than its 500"
+                            : decoded.status().message().c_str());
+    return;
+  }
   for (auto _ : state) {
     benchmark::DoNotOptimize(kube::DecodeNodeList(page));
   }

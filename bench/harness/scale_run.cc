@@ -132,8 +132,10 @@ Status WaitForReplicas(const BenchCluster& cluster, int64_t want) {
 
 // Turns a node NotReady, waits for the scale down and then `quiet`, turns it
 // Ready again: the milliseconds from the server's answer to the Ready update
-// (it committed before answering) to the scale write arriving.
-Result<double> ReactionTrial(BenchCluster* cluster, int node,
+// (it committed before answering) to the scale write arriving. Each write
+// must set the replicas the nodes ask for (one a node: `nodes` - 1, then
+// `nodes`), or the trial fails: a wrong write is no reaction.
+Result<double> ReactionTrial(BenchCluster* cluster, int node, int64_t nodes,
                              std::chrono::milliseconds quiet) {
   const std::string name = NodeName(node);
   Clock::time_point since = Clock::now();
@@ -142,6 +144,9 @@ Result<double> ReactionTrial(BenchCluster* cluster, int node,
   Result<Clock::time_point> down =
       WaitForScaleWrite(cluster, since, std::chrono::seconds(30));
   if (!down.ok()) return down.status().WithContext("after NotReady");
+  if (status = WaitForReplicas(*cluster, nodes - 1); !status.ok()) {
+    return status.WithContext("after " + name + " went NotReady");
+  }
   std::this_thread::sleep_for(quiet);
   since = Clock::now();
   status = cluster->PatchNodeStatus(name, ConditionsPatch(true));
@@ -150,6 +155,9 @@ Result<double> ReactionTrial(BenchCluster* cluster, int node,
   Result<Clock::time_point> up =
       WaitForScaleWrite(cluster, since, std::chrono::seconds(30));
   if (!up.ok()) return up.status().WithContext("after Ready");
+  if (status = WaitForReplicas(*cluster, nodes); !status.ok()) {
+    return status.WithContext("after " + name + " went Ready");
+  }
   return SecondsBetween(committed, *up) * 1000;
 }
 
@@ -315,7 +323,8 @@ class Run {
           });
       if (!status.ok()) return status;
       result_.heartbeat_events += options_.nodes;
-      Result<double> sync = ReactionTrial(cluster_, 1, kNoQuiet);
+      Result<double> sync =
+          ReactionTrial(cluster_, 1, options_.nodes, kNoQuiet);
       if (!sync.ok()) return sync.status().WithContext("heartbeat sync");
     }
     Result<ProcStats> after = Stats();
@@ -341,7 +350,7 @@ class Run {
     for (int trial = 0; trial < options_.reaction_trials; ++trial) {
       const int node = 1 + trial % options_.nodes;
       Result<double> ms =
-          ReactionTrial(cluster_, node,
+          ReactionTrial(cluster_, node, options_.nodes,
                         options_.reaction_quiet +
                             std::chrono::milliseconds(jitter_ms(random)));
       if (!ms.ok()) return ms.status().WithContext("reaction trial");

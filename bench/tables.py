@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Writes bench/README.md's and RELIABILITY.md's generated tables from the
+raw result files.
+
+A table is generated where either document holds a marker line
+
+    <!-- tables.py: KIND ARG... -->
+
+and everything up to the next `<!-- /tables.py -->` line is replaced by the
+table. Each table row names the result file (under bench/results/) it comes
+from: a table with no result file behind it is not a result.
+
+Kinds:
+  runonce GLOB                  propscaler_runonce --json_out files
+  soak GLOB                     propscaler_soak --json_out files
+  memory GLOB                   propscaler_nodescale_memory --json_out files
+  gbench FILE [REGEX]           a propscaler_bench --benchmark_out file: each
+                                benchmark (its median when repeated) and its
+                                counters
+  compare BEFORE AFTER [REGEX]  two such files side by side
+  karpenter FILE                the Karpenter mix beside Karpenter's
+                                published figures
+
+Usage: bench/tables.py [--check]   (--check: exit 1 when a table is stale)
+"""
+
+import glob
+import json
+import math
+import os
+import re
+import sys
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(BENCH, "results")
+DOCUMENTS = [os.path.join(BENCH, "README.md"),
+             os.path.join(os.path.dirname(BENCH), "RELIABILITY.md")]
+MARKER = re.compile(r"^<!-- tables\.py: (.+) -->$")
+END = "<!-- /tables.py -->"
+
+# Karpenter's published figures for its diverse mix (PR
+# kubernetes-sigs/karpenter#1938, January 2025, its machine): pods ->
+# (ms, nodes).
+KARPENTER_MIX = {100: (93, 20), 1000: (891, 200), 5000: (5086, 1000),
+                 20000: (35740, 4000)}
+
+
+class TableError(Exception):
+    pass
+
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise TableError(f"{path}: {e}")
+
+
+def files(pattern):
+    found = sorted(glob.glob(os.path.join(RESULTS, pattern)))
+    if not found:
+        raise TableError(f"no result file matches bench/results/{pattern}")
+    return found
+
+
+def figures(doc):
+    # Files written before ResultFile kept their figures at the top level.
+    return doc.get("figures", doc)
+
+
+def verdict(doc):
+    if "passed" not in doc:
+        return "exit " + str(figures(doc).get("exit", "?"))
+    if doc["passed"]:
+        return "passed"
+    return "FAILED: " + "; ".join(doc.get("failures", []))
+
+
+def name(path):
+    return "`" + os.path.basename(path) + "`"
+
+
+def num(value, digits=0):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{value:,.{digits}f}"
+
+
+def mib(kib):
+    return num(kib / 1024, 1) + " MiB"
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+REQUEST_KINDS = [
+    ("node creations", re.compile(r"^POST /api/v1/nodes$")),
+    ("Events", re.compile(r"^POST .*/events$")),
+    ("evictions", re.compile(r"^POST .*/eviction$")),
+    ("node reads", re.compile(r"^GET /api/v1/nodes/[^/]+$")),
+    ("node patches", re.compile(r"^PATCH /api/v1/nodes/[^/]+$")),
+]
+
+
+def requests(fig):
+    reqs = fig["requests"]
+    if isinstance(reqs, dict):  # the simulated server's own count
+        total, by_kind = reqs["total"], reqs["requests"]
+    else:
+        total, by_kind = reqs, fig.get("requests_by_kind", {})
+    parts = []
+    for label, pattern in REQUEST_KINDS:
+        count = sum(n for k, n in by_kind.items() if pattern.match(k))
+        if count:
+            parts.append(f"{num(count)} {label}")
+    return num(total) + (": " + ", ".join(parts) if parts else "")
+
+
+def runonce(pattern):
+    rows = []
+    for path in files(pattern):
+        doc = load(path)
+        fig = figures(doc)
+        made = "made" if fig["shape"] == "scale-up" else "marked"
+        rows.append([fig["shape"], num(fig["nodes"]), fig["server"],
+                     num(fig["wall_ms"] / 1000, 2) + " s",
+                     mib(fig["peak_rss_kib"]), requests(fig),
+                     f"{num(fig['outcome'])} {made} (want {num(fig['want'])})",
+                     verdict(doc), name(path)])
+    return table(["shape", "nodes", "server", "start to exit", "peak RSS",
+                  "requests", "outcome", "verdict", "raw"], rows)
+
+
+def follow(fig, key):
+    count = fig.get(key + "_changes", 0)
+    if not count:
+        return "-"
+    return (f"{count}: {num(fig[key + '_p50_ms'])} / "
+            f"{num(fig[key + '_p99_ms'])} / {num(fig[key + '_max_ms'])} ms "
+            f"(target {num(fig[key + '_target_ms'])})")
+
+
+def per_hour(fig, key):
+    trend = fig.get(key + "_trend", {})
+    if not trend.get("samples"):
+        return "-"
+    return (f"{num(trend['per_hour'])} ({num(trend['percent_per_hour'], 1)} "
+            "%)")
+
+
+def soak(pattern):
+    rows = []
+    for path in files(pattern):
+        doc = load(path)
+        fig = figures(doc)
+        effects = len(fig.get("fault_effects", []))
+        missing = len(fig.get("faults_not_effective", []))
+        rows.append([
+            fig["mode"], num(fig["duration_s"] / 60) + " min",
+            follow(fig, "followed"), follow(fig, "after_outage"),
+            follow(fig, "scale_down"), num(fig["unchanged_answers"]),
+            f"{num(fig['writes_accepted'])} / "
+            f"{num(fig['writes_unexplained'])}",
+            f"{len(fig['late'])} / {len(fig['wrong_values'])}",
+            f"{effects} / {missing}",
+            mib(fig["peak_rss_kib"]), per_hour(fig, "rss_kib"),
+            per_hour(fig, "anon_kib"), per_hour(fig, "fds"),
+            verdict(doc), name(path)])
+    return table(
+        ["mode", "run", "changes followed: p50 / p99 / max",
+         "first after an outage", "empty node removed",
+         "changes that left the answer", "writes accepted / unexplained",
+         "late / wrong between changes", "faults seen / without effect",
+         "peak RSS", "RSS KiB per hour", "anonymous KiB per hour",
+         "fds per hour", "verdict", "raw"], rows)
+
+
+def memory(pattern):
+    rows = []
+    for path in files(pattern):
+        doc = load(path)
+        fig = figures(doc)
+        bursts = "-"
+        if "burst_batched_last_node_p50_s" in fig:
+            bursts = (f"{fig['bursts']} x {num(fig['burst_pods'])} pods: "
+                      f"{num(fig['burst_batched_last_node_p50_s'], 2)} s "
+                      f"(target {num(fig['burst_target_s'], 2)} s)")
+        whole = fig.get("peak_rss_whole_run_kib")
+        rows.append([
+            fig["server"], f"{num(fig['nodes'])} x {num(fig['pods'])} "
+            f"{fig['pod_kind']}", num(fig["first_loop_s"], 2) + " s",
+            mib(fig["peak_rss_first_loops_kib"]),
+            mib(whole) if whole else "-", mib(fig["rss_anon_kib"]),
+            num(fig["rest_cpu_ms_per_loop"]) + " ms", bursts,
+            verdict(doc), name(path)])
+    return table(["server", "nodes x pods", "first loop", "peak RSS (lists, "
+                  "first loops)", "peak RSS (whole run)", "anonymous RSS",
+                  "CPU a loop at rest", "bursts: p50 to the last node",
+                  "verdict", "raw"], rows)
+
+
+COUNTERS_SKIPPED = {"pods_per_s"}
+
+
+def benchmarks(path, regex=None):
+    """name -> (ms, counters): the median of repetitions, else the run."""
+    doc = load(path)
+    runs, medians = {}, {}
+    for b in doc["benchmarks"]:
+        if regex and not re.search(regex, b["run_name"]):
+            continue
+        scale = {"ns": 1e-6, "us": 1e-3, "ms": 1, "s": 1e3}[b["time_unit"]]
+        counters = {k: v for k, v in b.items() if k not in (
+            "name", "family_index", "per_family_instance_index", "run_name",
+            "run_type", "repetitions", "repetition_index", "threads",
+            "iterations", "real_time", "cpu_time", "time_unit",
+            "aggregate_name", "aggregate_unit", "error_occurred",
+            "error_message") and k not in COUNTERS_SKIPPED}
+        entry = (b["real_time"] * scale, counters)
+        if b.get("error_occurred"):
+            raise TableError(f"{path}: {b['run_name']} failed its check: "
+                             f"{b.get('error_message')}")
+        if b["run_type"] == "aggregate":
+            if b["aggregate_name"] == "median":
+                medians[b["run_name"]] = entry
+        else:
+            runs.setdefault(b["run_name"], entry)
+    runs.update(medians)
+    if not runs:
+        raise TableError(f"{path}: no benchmark matches {regex}")
+    return runs
+
+
+def counters_text(counters):
+    return ", ".join(f"{k} {num(v)}" for k, v in sorted(counters.items()))
+
+
+def gbench(path, regex=None):
+    full = os.path.join(RESULTS, path)
+    rows = [[f"`{n}`", num(ms, 2) + " ms", counters_text(c)]
+            for n, (ms, c) in benchmarks(full, regex).items()]
+    return table(["benchmark", "time", "counters"], rows) + [
+        "", f"Raw: {name(full)}."]
+
+
+def compare(before, after, regex=None):
+    b = benchmarks(os.path.join(RESULTS, before), regex)
+    a = benchmarks(os.path.join(RESULTS, after), regex)
+    rows = []
+    for n in b:
+        if n not in a:
+            continue
+        rows.append([f"`{n}`", num(b[n][0], 2) + " ms", counters_text(b[n][1]),
+                     num(a[n][0], 2) + " ms", counters_text(a[n][1]),
+                     num(a[n][0] / b[n][0], 2) + "x"])
+    return table(["benchmark", "before", "", "after", "", "after / before"],
+                 rows) + ["", f"Raw: `{before}`, `{after}`."]
+
+
+def karpenter(path):
+    full = os.path.join(RESULTS, path)
+    ours = {}
+    for n, (ms, c) in benchmarks(full, "KarpenterMix").items():
+        ours[int(re.search(r"pods:(\d+)", n).group(1))] = (ms, c)
+    rows = []
+    for pods in sorted(set(ours) | set(KARPENTER_MIX)):
+        theirs = KARPENTER_MIX.get(pods)
+        mine = ours.get(pods)
+        ratio = ""
+        if mine and theirs:
+            ratio = num(mine[0] / theirs[0], 1) + "x"
+        rows.append([num(pods),
+                     num(mine[0]) + " ms" if mine else "not run",
+                     num(mine[1]["new_nodes"]) if mine else "",
+                     num(theirs[0]) + " ms" if theirs else "",
+                     num(theirs[1]) if theirs else "", ratio])
+    return table(["pods", "propscaler", "nodes", "Karpenter (published)",
+                  "nodes", "propscaler / Karpenter"], rows) + [
+        "", f"Raw: {name(full)}."]
+
+
+KINDS = {"runonce": runonce, "soak": soak, "memory": memory, "gbench": gbench,
+         "compare": compare, "karpenter": karpenter}
+
+
+def generate(text, document):
+    out, lines, i = [], text.split("\n"), 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        match = MARKER.match(line)
+        i += 1
+        if not match:
+            continue
+        kind, *args = match.group(1).split()
+        if kind not in KINDS:
+            raise TableError(f"{document}: unknown table kind {kind!r}")
+        end = i
+        while end < len(lines) and lines[end] != END:
+            end += 1
+        if end == len(lines):
+            raise TableError(f"{document}: {line} has no {END} line")
+        out += KINDS[kind](*args)
+        out.append(END)
+        i = end + 1
+    return "\n".join(out)
+
+
+def main():
+    check = "--check" in sys.argv[1:]
+    stale = []
+    for document in DOCUMENTS:
+        with open(document) as f:
+            text = f.read()
+        try:
+            new = generate(text, os.path.basename(document))
+        except TableError as e:
+            print(f"tables.py: {e}", file=sys.stderr)
+            return 1
+        if new == text:
+            continue
+        if check:
+            stale.append(os.path.basename(document))
+            continue
+        with open(document, "w") as f:
+            f.write(new)
+    if stale:
+        print("tables.py: stale tables in " + ", ".join(stale) +
+              ": run bench/tables.py", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
