@@ -16,7 +16,8 @@
 // model's answer as it was is only counted). Around that: kube-apiserver
 // restarted every --restart_every, etcd compacted and kube-apiserver
 // restarted after it once (propscaler's watches must get 410 and list
-// again), etcd restarted once, kube-apiserver paused (SIGSTOP) for 60 s
+// again), etcd stopped for 15 s once (kube-apiserver must report it
+// gone), kube-apiserver paused (SIGSTOP) for 60 s
 // once, the token rotated and the old one revoked every 10 minutes, the
 // serving certificate replaced (same CA) once. Each restart must show as a
 // watch restart in propscaler's /metrics within a minute. Every 10 s it
@@ -957,7 +958,12 @@ bool Soak::Run(SteadyTime end, Duration restart_every, Duration rotate_every) {
     if (!etcd_restarted && now >= start_ + total * 2 / 3) {
       etcd_restarted = true;
       Outage(
-          "etcd restarted", [&] { return cluster_->RestartEtcd(); }, "");
+          "etcd stopped for 15 s, then started",
+          [&] { return cluster_->RestartEtcd(std::chrono::seconds(15)); },
+          // kube-apiserver keeps its watch cache and propscaler's watches
+          // through it: the effect is the server's own /healthz/etcd
+          // failing (RestartEtcd checks it), and the next change followed.
+          nullptr);
       continue;
     }
     if (!compacted && now >= start_ + total / 3) {

@@ -54,31 +54,37 @@ std::string StringMember(const rapidjson::Value& event, const char* name) {
   return member->value.GetString();
 }
 
-}  // namespace
-
-std::string AuditPolicyYaml(const std::vector<std::string>& users) {
-  std::string yaml =
-      "apiVersion: audit.k8s.io/v1\n"
-      "kind: Policy\n"
-      "omitStages: [\"ResponseStarted\", \"ResponseComplete\", \"Panic\"]\n"
-      "rules:\n"
-      "  - level: Metadata\n"
-      "    users:\n";
+// One rule for `users` (its stages left out, its level, and its verbs
+// line, or none), nothing for anyone else.
+std::string PolicyYaml(const std::vector<std::string>& users,
+                       const char* omit_stages, const char* level,
+                       const char* verbs) {
+  std::string yaml = std::string(
+                         "apiVersion: audit.k8s.io/v1\n"
+                         "kind: Policy\n"
+                         "omitStages: [") +
+                     omit_stages +
+                     "]\n"
+                     "rules:\n"
+                     "  - level: " +
+                     level + "\n" + verbs + "    users:\n";
   for (const std::string& user : users) yaml += "      - \"" + user + "\"\n";
   return yaml + "  - level: None\n";
 }
 
+}  // namespace
+
+std::string AuditPolicyYaml(const std::vector<std::string>& users) {
+  return PolicyYaml(users,
+                    "\"ResponseStarted\", \"ResponseComplete\", \"Panic\"",
+                    "Metadata", "");
+}
+
 std::string WriteAuditPolicyYaml(const std::vector<std::string>& users) {
-  std::string yaml =
-      "apiVersion: audit.k8s.io/v1\n"
-      "kind: Policy\n"
-      "omitStages: [\"RequestReceived\", \"ResponseStarted\", \"Panic\"]\n"
-      "rules:\n"
-      "  - level: RequestResponse\n"
-      "    verbs: [\"create\", \"update\", \"patch\", \"delete\"]\n"
-      "    users:\n";
-  for (const std::string& user : users) yaml += "      - \"" + user + "\"\n";
-  return yaml + "  - level: None\n";
+  return PolicyYaml(
+      users, "\"RequestReceived\", \"ResponseStarted\", \"Panic\"",
+      "RequestResponse",
+      "    verbs: [\"create\", \"update\", \"patch\", \"delete\"]\n");
 }
 
 namespace {

@@ -281,9 +281,24 @@ Status RealCluster::ReplaceServingCert(bool wait_until_served) {
                       });
 }
 
-Status RealCluster::RestartEtcd() {
+Status RealCluster::RestartEtcd(std::chrono::seconds down) {
   Stop(etcd_.get(), std::chrono::seconds(10));
-  return StartEtcd();
+  const auto until = std::chrono::steady_clock::now() + down;
+  bool noticed = false;
+  while (std::chrono::steady_clock::now() < until) {
+    if (!noticed) {
+      Result<kube::HttpResponse> health = Admin("GET", "/healthz/etcd");
+      noticed = health.ok() && health->status != 200;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  if (Status started = StartEtcd(); !started.ok()) return started;
+  if (!noticed) {
+    return Status::Internal(
+        "kube-apiserver's /healthz/etcd answered 200 throughout the " +
+        std::to_string(down.count()) + " s etcd was down");
+  }
+  return Status::Ok();
 }
 
 Status RealCluster::CompactEtcd() {

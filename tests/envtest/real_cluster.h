@@ -60,9 +60,11 @@ class RealCluster {
   void StopApiServer();
   Status StartApiServer();
 
-  // Stops etcd (SIGTERM) and starts it again on the same data and port:
-  // the API server loses it meanwhile, and keeps its watch cache.
-  Status RestartEtcd();
+  // Stops etcd (SIGTERM), keeps it down for `down`, and starts it again
+  // on the same data and port: the API server loses it meanwhile, and keeps
+  // its watch cache. Fails unless kube-apiserver's /healthz/etcd reported
+  // etcd gone while it was down (a fault that took effect).
+  Status RestartEtcd(std::chrono::seconds down);
   // Compacts etcd's history up to its current revision, as the API server
   // does every 5 minutes: watches from an older resourceVersion then get
   // 410 Gone.
