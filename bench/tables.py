@@ -11,14 +11,14 @@ table. Each table row names the result file (under bench/results/) it comes
 from: a table with no result file behind it is not a result.
 
 Kinds:
-  runonce GLOB                  propscaler_runonce --json_out files
-  soak GLOB                     propscaler_soak --json_out files
-  memory GLOB                   propscaler_nodescale_memory --json_out files
+  runonce GLOB...               propscaler_runonce --json_out files
+  soak GLOB...                  propscaler_soak --json_out files
+  memory GLOB...                propscaler_nodescale_memory --json_out files
   gbench FILE [REGEX]           a propscaler_bench --benchmark_out file: each
                                 benchmark (its median when repeated) and its
                                 counters
   compare BEFORE AFTER [REGEX]  two such files side by side
-  karpenter FILE                the Karpenter mix beside Karpenter's
+  karpenter FILE...             the Karpenter mix beside Karpenter's
                                 published figures
 
 Usage: bench/tables.py [--check]   (--check: exit 1 when a table is stale)
@@ -57,10 +57,13 @@ def load(path):
         raise TableError(f"{path}: {e}")
 
 
-def files(pattern):
-    found = sorted(glob.glob(os.path.join(RESULTS, pattern)))
-    if not found:
-        raise TableError(f"no result file matches bench/results/{pattern}")
+def files(patterns):
+    found = []
+    for pattern in patterns:
+        matched = sorted(glob.glob(os.path.join(RESULTS, pattern)))
+        if not matched:
+            raise TableError(f"no result file matches bench/results/{pattern}")
+        found += matched
     return found
 
 
@@ -121,9 +124,9 @@ def requests(fig):
     return num(total) + (": " + ", ".join(parts) if parts else "")
 
 
-def runonce(pattern):
+def runonce(*patterns):
     rows = []
-    for path in files(pattern):
+    for path in files(patterns):
         doc = load(path)
         fig = figures(doc)
         made = "made" if fig["shape"] == "scale-up" else "marked"
@@ -149,13 +152,13 @@ def per_hour(fig, key):
     trend = fig.get(key + "_trend", {})
     if not trend.get("samples"):
         return "-"
-    return (f"{num(trend['per_hour'])} ({num(trend['percent_per_hour'], 1)} "
-            "%)")
+    return (f"{num(trend['per_hour'], 1)} "
+            f"({num(trend['percent_per_hour'], 1)} %)")
 
 
-def soak(pattern):
+def soak(*patterns):
     rows = []
-    for path in files(pattern):
+    for path in files(patterns):
         doc = load(path)
         fig = figures(doc)
         effects = len(fig.get("fault_effects", []))
@@ -180,9 +183,9 @@ def soak(pattern):
          "fds per hour", "verdict", "raw"], rows)
 
 
-def memory(pattern):
+def memory(*patterns):
     rows = []
-    for path in files(pattern):
+    for path in files(patterns):
         doc = load(path)
         fig = figures(doc)
         bursts = "-"
@@ -262,11 +265,12 @@ def compare(before, after, regex=None):
                  rows) + ["", f"Raw: `{before}`, `{after}`."]
 
 
-def karpenter(path):
-    full = os.path.join(RESULTS, path)
+def karpenter(*paths):
     ours = {}
-    for n, (ms, c) in benchmarks(full, "KarpenterMix").items():
-        ours[int(re.search(r"pods:(\d+)", n).group(1))] = (ms, c)
+    for path in paths:
+        full = os.path.join(RESULTS, path)
+        for n, (ms, c) in benchmarks(full, "KarpenterMix").items():
+            ours[int(re.search(r"pods:(\d+)", n).group(1))] = (ms, c)
     rows = []
     for pods in sorted(set(ours) | set(KARPENTER_MIX)):
         theirs = KARPENTER_MIX.get(pods)
@@ -281,7 +285,7 @@ def karpenter(path):
                      num(theirs[1]) if theirs else "", ratio])
     return table(["pods", "propscaler", "nodes", "Karpenter (published)",
                   "nodes", "propscaler / Karpenter"], rows) + [
-        "", f"Raw: {name(full)}."]
+        "", "Raw: " + ", ".join(f"`{p}`" for p in paths) + "."]
 
 
 KINDS = {"runonce": runonce, "soak": soak, "memory": memory, "gbench": gbench,
