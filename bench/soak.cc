@@ -603,6 +603,21 @@ Result<int64_t> Soak::Expected() const {
                     : ExpectedReplicas(*counts, params_);
 }
 
+// The `dns` container's CPU request in millicores, from a Deployment (or
+// any object with its spec); -1 when it has none.
+int64_t DnsCpuMillis(const rapidjson::Value& deployment) {
+  if (!deployment.IsObject() || !deployment.HasMember("spec")) return -1;
+  for (const auto& c :
+       deployment["spec"]["template"]["spec"]["containers"].GetArray()) {
+    if (std::string(c["name"].GetString()) == "dns" &&
+        c.HasMember("resources") && c["resources"].HasMember("requests") &&
+        c["resources"]["requests"].HasMember("cpu")) {
+      return Millis(c["resources"]["requests"]["cpu"].GetString());
+    }
+  }
+  return -1;
+}
+
 Result<int64_t> Soak::Observed() const {
   if (node_scale()) {
     Result<PodCounts> pods = CountPods(*cluster_);
@@ -621,12 +636,7 @@ Result<int64_t> Soak::Observed() const {
   if (!body.ok()) return body.status();
   rapidjson::Document doc;
   doc.Parse(body->c_str());
-  const auto& c = doc["spec"]["template"]["spec"]["containers"][0];
-  if (!c.HasMember("resources") || !c["resources"].HasMember("requests") ||
-      !c["resources"]["requests"].HasMember("cpu")) {
-    return -1;
-  }
-  return Millis(c["resources"]["requests"]["cpu"].GetString());
+  return DnsCpuMillis(doc);
 }
 
 Result<int64_t> Soak::Model() {
@@ -638,6 +648,13 @@ Result<int64_t> Soak::Model() {
 }
 
 namespace {
+
+// A Scale's or Deployment's replicas (omitted when 0); -1 without a spec.
+int64_t ReplicasOf(const rapidjson::Value& object) {
+  if (!object.IsObject() || !object.HasMember("spec")) return -1;
+  const rapidjson::Value& spec = object["spec"];
+  return spec.HasMember("replicas") ? spec["replicas"].GetInt64() : 0;
+}
 
 bool BeingRemoved(const rapidjson::Value& node) {
   if (!node.IsObject() || !node.HasMember("spec") ||
@@ -704,24 +721,9 @@ Result<std::vector<TargetWrite>> Soak::Writes(const std::string& audit_log,
       ++*refused;
       continue;
     }
-    int64_t value = -1;  // no object: fails the audit, named
-    const bool has_spec =
-        write.object.IsObject() && write.object.HasMember("spec");
-    const rapidjson::Value& spec =
-        has_spec ? write.object["spec"] : write.object;
-    if (!has_spec) {
-    } else if (!vertical()) {
-      // A Scale's replicas is omitted when 0.
-      value = spec.HasMember("replicas") ? spec["replicas"].GetInt64() : 0;
-    } else {
-      for (const auto& c : spec["template"]["spec"]["containers"].GetArray()) {
-        if (std::string(c["name"].GetString()) == "dns" &&
-            c.HasMember("resources") && c["resources"].HasMember("requests") &&
-            c["resources"]["requests"].HasMember("cpu")) {
-          value = Millis(c["resources"]["requests"]["cpu"].GetString());
-        }
-      }
-    }
+    // -1 (no object) fails the audit, named.
+    const int64_t value =
+        vertical() ? DnsCpuMillis(write.object) : ReplicasOf(write.object);
     judged.push_back({std::chrono::duration<double>(write.at - start_).count(),
                       value, WriteKind::kSet, write.verb + " " + write.path});
   }
