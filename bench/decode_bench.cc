@@ -9,7 +9,7 @@
 
 #include "apiserver/node_generator.h"
 #include "cluster/node_store.h"
-#include "kube/decode.h"
+#include "kube/wire/decode.h"
 
 namespace propscaler {
 namespace {

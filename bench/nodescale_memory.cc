@@ -51,8 +51,8 @@
 #include "harness/percentile.h"
 #include "harness/proc_stats.h"
 #include "harness/result_file.h"
-#include "kube/node_scale_objects.h"
-#include "kube/proto_wire.h"
+#include "kube/model/node_scale_objects.h"
+#include "kube/wire/proto_wire.h"
 #include "transport/http_client.h"
 
 DEFINE_int32(nodes, 1000, "Generated nodes.");

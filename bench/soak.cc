@@ -62,7 +62,7 @@
 #include "harness/proc_stats.h"
 #include "harness/resource_trend.h"
 #include "harness/result_file.h"
-#include "kube/node_scale_objects.h"
+#include "kube/model/node_scale_objects.h"
 
 DEFINE_string(mode, "replicas",
               "replicas (deploy/replicas' RBAC, params in its ConfigMap), "

@@ -11,7 +11,7 @@
 #include "app/shared_flags.h"
 #include "common/clock.h"
 #include "common/health_state.h"
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 #include "transport/api.h"
 #include "transport/client_config.h"
 #include "transport/http_client.h"

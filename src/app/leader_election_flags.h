@@ -10,7 +10,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 
 DECLARE_bool(leader_elect);
 

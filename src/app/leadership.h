@@ -9,8 +9,8 @@
 
 #include "app/leader_election_flags.h"
 #include "common/clock.h"
-#include "kube/client.h"
-#include "kube/leader_election.h"
+#include "kube/client/client.h"
+#include "kube/controllers/leader_election.h"
 
 namespace propscaler {
 

@@ -14,7 +14,7 @@
 #include "common/health_state.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 
 namespace propscaler {
 

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "cluster/node_store.h"
-#include "kube/node_info.h"
-#include "kube/snapshot_json.h"
+#include "kube/model/node_info.h"
+#include "kube/wire/snapshot_json.h"
 
 namespace propscaler {
 namespace {

@@ -14,7 +14,7 @@
 #include "common/label_selector.h"
 #include "common/quantity.h"
 #include "common/taint_filter.h"
-#include "kube/decode.h"
+#include "kube/wire/decode.h"
 #include "replicas/arithmetic.h"
 #include "replicas/params.h"
 #include "replicas/plan_table.h"

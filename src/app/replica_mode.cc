@@ -10,7 +10,7 @@
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
 #include "app/shared_flags.h"
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 #include "replicas/autoscaler.h"
 #include "replicas/replica_status_page.h"
 #include "transport/api.h"

@@ -13,7 +13,7 @@
 #include "app/subcommand_flags.h"
 #include "common/files.h"
 #include "common/utc_time.h"
-#include "kube/snapshot_json.h"
+#include "kube/wire/snapshot_json.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"

@@ -11,7 +11,7 @@
 #include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
 #include "vertical/vertical_autoscaler.h"

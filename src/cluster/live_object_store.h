@@ -20,9 +20,9 @@
 
 #include "cluster/pod_interner.h"
 #include "common/shared_list.h"
-#include "kube/capacity_buffer.h"
-#include "kube/live_objects.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/capacity_buffer.h"
+#include "kube/model/live_objects.h"
 
 namespace propscaler {
 

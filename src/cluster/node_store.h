@@ -17,7 +17,7 @@
 
 #include "cluster/cluster_counts.h"
 #include "cluster/mapped_array.h"
-#include "kube/node_info.h"
+#include "kube/model/node_info.h"
 
 namespace propscaler {
 

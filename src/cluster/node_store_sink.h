@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "cluster/node_store.h"
-#include "kube/node_info.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/node_info.h"
 
 namespace propscaler {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "common/frozen.h"
-#include "kube/node_scale_objects.h"
+#include "kube/model/node_scale_objects.h"
 
 namespace propscaler {
 

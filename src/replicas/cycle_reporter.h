@@ -12,8 +12,8 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/event_recorder.h"
-#include "kube/scale_target.h"
+#include "kube/controllers/event_recorder.h"
+#include "kube/model/scale_target.h"
 #include "replicas/hpa_conflicts.h"
 #include "replicas/replica_status.h"
 

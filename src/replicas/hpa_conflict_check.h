@@ -22,9 +22,9 @@
 
 #include "common/clock.h"
 #include "common/stop_signal.h"
-#include "kube/client.h"
-#include "kube/reflector.h"
-#include "kube/scale_target.h"
+#include "kube/client/client.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/scale_target.h"
 #include "replicas/hpa_conflicts.h"
 
 namespace propscaler {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "kube/objects.h"
-#include "kube/scale_target.h"
+#include "kube/model/objects.h"
+#include "kube/model/scale_target.h"
 
 namespace propscaler {
 

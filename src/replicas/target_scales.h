@@ -17,9 +17,9 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "kube/client.h"
-#include "kube/objects.h"
-#include "kube/scale_target.h"
+#include "kube/client/client.h"
+#include "kube/model/objects.h"
+#include "kube/model/scale_target.h"
 #include "runtime/watched_object.h"
 
 namespace propscaler {

@@ -2,10 +2,10 @@
 // here once so that clang's thread-safety analysis (which looks at a
 // template only where it is instantiated) checks them in the runtime's own
 // build.
-#include "kube/live_objects.h"
-#include "kube/node_info.h"
-#include "kube/objects.h"
-#include "kube/pod_template.h"
+#include "kube/model/live_objects.h"
+#include "kube/model/node_info.h"
+#include "kube/model/objects.h"
+#include "kube/model/pod_template.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_object.h"
 

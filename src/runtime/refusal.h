@@ -16,7 +16,7 @@
 #include "common/clock.h"
 #include "common/mutex.h"
 #include "common/status.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
 
 namespace propscaler::runtime {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 
 namespace propscaler::runtime {
 

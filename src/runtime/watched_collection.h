@@ -25,8 +25,8 @@
 #include "common/mutex.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "kube/list_watch.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/list_watch.h"
 #include "runtime/refusal.h"
 
 namespace propscaler::runtime {

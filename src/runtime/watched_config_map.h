@@ -8,8 +8,8 @@
 #include <string>
 
 #include "common/clock.h"
-#include "kube/client.h"
-#include "kube/objects.h"
+#include "kube/client/client.h"
+#include "kube/model/objects.h"
 #include "runtime/watched_object.h"
 
 namespace propscaler::runtime {

@@ -33,9 +33,9 @@
 #include "common/mutex.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "kube/list_watch.h"
-#include "kube/reflector.h"
-#include "kube/resource_version.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/list_watch.h"
+#include "kube/model/resource_version.h"
 #include "runtime/refusal.h"
 
 namespace propscaler::runtime {

@@ -3,11 +3,16 @@
 #include <algorithm>
 #include <thread>
 
-#include "kube/decode.h"
-#include "kube/event_json.h"
-#include "kube/node_scale_bodies.h"
-#include "kube/pod_decode.h"
-#include "kube/proto_wire.h"
+#include "kube/wire/capacity_buffer_json.h"
+#include "kube/wire/cluster_api_json.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/event_json.h"
+#include "kube/wire/lease_json.h"
+#include "kube/wire/node_scale_bodies.h"
+#include "kube/wire/node_taint_patch.h"
+#include "kube/wire/pod_decode.h"
+#include "kube/wire/pod_template_json.h"
+#include "kube/wire/proto_wire.h"
 #include "transport/chunk_pipe.h"
 #include "transport/http_list_watch.h"
 
@@ -439,10 +444,11 @@ Result<BufferChunk> KubeApi::GetBufferChunk(
 }
 
 Status KubeApi::PatchCapacityBufferStatus(const CapacityBuffer& buffer,
-                                          const std::string& patch) const {
+                                          const BufferStatus& want,
+                                          TimePoint now) const {
   return Call({.method = "PATCH",
                .path = BufferStatusPath(buffer),
-               .body = patch,
+               .body = EncodeBufferStatusPatch(buffer, want, now),
                .content_type = "application/merge-patch+json"})
       .status()
       .WithContext("writing the status of CapacityBuffer " + buffer.Key());

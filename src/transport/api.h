@@ -22,10 +22,10 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client.h"
-#include "kube/json_chunk_stream.h"
-#include "kube/objects.h"
-#include "kube/scale_target.h"
+#include "kube/client/client.h"
+#include "kube/model/objects.h"
+#include "kube/model/scale_target.h"
+#include "kube/wire/json_chunk_stream.h"
 #include "transport/http_client.h"
 
 namespace propscaler::kube {
@@ -130,7 +130,8 @@ class KubeApi : public Client {
   Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const override;
   Status PatchCapacityBufferStatus(const CapacityBuffer& buffer,
-                                   const std::string& patch) const override;
+                                   const BufferStatus& want,
+                                   TimePoint now) const override;
   Status EditNodeTaints(const std::string& name,
                         const NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

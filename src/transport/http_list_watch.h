@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
-#include "kube/list_head.h"
-#include "kube/list_watch.h"
+#include "kube/model/list_watch.h"
+#include "kube/wire/list_head.h"
 #include "transport/api.h"
 
 namespace propscaler::kube {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "kube/pod_template.h"
+#include "kube/model/pod_template.h"
 #include "vertical/vertical_arithmetic.h"
 
 namespace propscaler {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/pod_template.h"
+#include "kube/model/pod_template.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_arithmetic.h"
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 #include "vertical/vertical_status.h"
 
 namespace propscaler {

@@ -2,7 +2,7 @@
 
 #include "apiserver/json_util.h"
 #include "apiserver/responses.h"
-#include "kube/object_json.h"
+#include "kube/wire/object_json.h"
 
 namespace propscaler::sim {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "common/files.h"
 #include "envtest/real_server_fixture.h"
-#include "kube/node_scale_bodies.h"
+#include "kube/wire/node_scale_bodies.h"
 #include "transport/api.h"
 
 namespace propscaler::envtest {

@@ -10,7 +10,7 @@
 
 #include "common/utc_time.h"
 #include "e2e/process.h"
-#include "kube/decode.h"
+#include "kube/wire/decode.h"
 #include "transport/api.h"
 
 namespace propscaler::envtest {

@@ -2,7 +2,8 @@
 #include <string_view>
 
 #include "fuzz/fuzz_targets.h"
-#include "kube/capacity_buffer.h"
+#include "kube/model/capacity_buffer.h"
+#include "kube/wire/capacity_buffer_json.h"
 #include "nodescale/plan/buffer_demand.h"
 
 namespace propscaler::fuzz {

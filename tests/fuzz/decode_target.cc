@@ -4,12 +4,12 @@
 #include <vector>
 
 #include "fuzz/fuzz_targets.h"
-#include "kube/decode.h"
-#include "kube/list_head.h"
-#include "kube/live_node_proto_decode.h"
-#include "kube/node_proto_decode.h"
-#include "kube/pod_proto_decode.h"
-#include "kube/proto_wire.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/list_head.h"
+#include "kube/wire/live_node_proto_decode.h"
+#include "kube/wire/node_proto_decode.h"
+#include "kube/wire/pod_proto_decode.h"
+#include "kube/wire/proto_wire.h"
 
 namespace propscaler::fuzz {
 namespace {

@@ -7,7 +7,7 @@
 #include "common/object_names.h"
 #include "common/taint_filter.h"
 #include "fuzz/fuzz_targets.h"
-#include "kube/scale_target.h"
+#include "kube/model/scale_target.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/limits.h"
 

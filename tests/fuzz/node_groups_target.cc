@@ -1,7 +1,7 @@
 #include <string_view>
 
 #include "fuzz/fuzz_targets.h"
-#include "kube/snapshot_json.h"
+#include "kube/wire/snapshot_json.h"
 #include "nodescale/expander/priority_config_yaml.h"
 
 namespace propscaler::fuzz {

@@ -6,12 +6,17 @@
 #include "apiserver/json_util.h"
 #include "apiserver/resources.h"
 #include "apiserver/scale_subresource.h"
-#include "kube/cluster_api.h"
-#include "kube/decode.h"
-#include "kube/event_json.h"
-#include "kube/lease.h"
-#include "kube/node_scale_bodies.h"
-#include "kube/pod_decode.h"
+#include "kube/model/cluster_api.h"
+#include "kube/model/lease.h"
+#include "kube/wire/capacity_buffer_json.h"
+#include "kube/wire/cluster_api_json.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/event_json.h"
+#include "kube/wire/lease_json.h"
+#include "kube/wire/node_scale_bodies.h"
+#include "kube/wire/node_taint_patch.h"
+#include "kube/wire/pod_decode.h"
+#include "kube/wire/pod_template_json.h"
 #include "memcluster/memory_list_watch.h"
 
 namespace propscaler::memcluster {
@@ -300,12 +305,14 @@ Result<kube::BufferChunk> MemoryClient::GetBufferChunk(
 }
 
 Status MemoryClient::PatchCapacityBufferStatus(
-    const kube::CapacityBuffer& buffer, const std::string& patch) const {
+    const kube::CapacityBuffer& buffer, const kube::BufferStatus& want,
+    TimePoint now) const {
   if (Status fault = cluster_->CheckFault("patch capacitybuffers/status");
       !fault.ok()) {
     return fault;
   }
-  Result<rapidjson::Document> doc = Parse(patch);
+  Result<rapidjson::Document> doc =
+      Parse(kube::EncodeBufferStatusPatch(buffer, want, now));
   if (!doc.ok()) return doc.status();
   return StatusOf(cluster_->store().Patch(
       TypeNamed("capacitybuffers"), buffer.namespace_, buffer.name, *doc));

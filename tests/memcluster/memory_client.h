@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "memcluster/memory_cluster.h"
 
 namespace propscaler::memcluster {
@@ -64,7 +64,8 @@ class MemoryClient : public kube::Client {
   Result<kube::BufferChunk> GetBufferChunk(
       const kube::CapacityBuffer& buffer) const override;
   Status PatchCapacityBufferStatus(const kube::CapacityBuffer& buffer,
-                                   const std::string& patch) const override;
+                                   const kube::BufferStatus& want,
+                                   TimePoint now) const override;
   Status EditNodeTaints(const std::string& name,
                         const kube::NodeTaintEdit& edit) const override;
   Status EvictPod(const std::string& ns, const std::string& name,

@@ -24,7 +24,7 @@
 #include "apiserver/store_objects.h"
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace propscaler::memcluster {
 

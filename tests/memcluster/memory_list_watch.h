@@ -12,7 +12,7 @@
 #include "apiserver/list_response.h"
 #include "apiserver/resources.h"
 #include "apiserver/watch_stream.h"
-#include "kube/list_watch.h"
+#include "kube/model/list_watch.h"
 #include "memcluster/memory_cluster.h"
 
 namespace propscaler::memcluster {

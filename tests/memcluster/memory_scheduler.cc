@@ -8,7 +8,7 @@
 #include "apiserver/list_response.h"
 #include "apiserver/resources.h"
 #include "common/utc_time.h"
-#include "kube/pod_decode.h"
+#include "kube/wire/pod_decode.h"
 
 namespace propscaler::memcluster {
 namespace {

@@ -1,7 +1,9 @@
 // Decoding CapacityBuffers and their chunk sources, and the status patch.
-#include "kube/capacity_buffer.h"
+#include "kube/model/capacity_buffer.h"
 
 #include <gtest/gtest.h>
+
+#include "kube/wire/capacity_buffer_json.h"
 
 namespace propscaler::kube {
 namespace {

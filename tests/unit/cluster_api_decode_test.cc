@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "kube/cluster_api.h"
+#include "kube/model/cluster_api.h"
+#include "kube/wire/cluster_api_json.h"
 
 namespace propscaler::kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "kube/decode.h"
+#include "kube/wire/decode.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kube/decode.h"
+#include "kube/wire/decode.h"
 
 namespace propscaler {
 namespace {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/json_list_watch.h"
+#include "kube/wire/json_list_watch.h"
 
 namespace propscaler::kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "kube/list_head.h"
+#include "kube/wire/list_head.h"
 
 #include <gtest/gtest.h>
 

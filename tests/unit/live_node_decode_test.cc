@@ -2,7 +2,7 @@
 // carrying the not-ready taint the API server puts on every new node.
 #include <gtest/gtest.h>
 
-#include "kube/pod_decode.h"
+#include "kube/wire/pod_decode.h"
 
 namespace propscaler::kube {
 namespace {

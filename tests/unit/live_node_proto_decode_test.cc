@@ -4,14 +4,14 @@
 // every field the JSON decoder reads comes out the same, bad values are
 // item errors naming the same paths, and a list cut anywhere is handed over
 // in batches of kListBatch.
-#include "kube/live_node_proto_decode.h"
+#include "kube/wire/live_node_proto_decode.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "kube/pod_decode.h"
+#include "kube/wire/pod_decode.h"
 #include "unit/live_node_text.h"
 #include "unit/proto_test_encoding.h"
 

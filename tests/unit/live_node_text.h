@@ -7,7 +7,7 @@
 #include <chrono>
 #include <string>
 
-#include "kube/live_objects.h"
+#include "kube/model/live_objects.h"
 #include "unit/live_pod_text.h"
 
 namespace propscaler::kube::testing {

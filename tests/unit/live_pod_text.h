@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/live_objects.h"
+#include "kube/model/live_objects.h"
 
 namespace propscaler::kube::testing {
 

@@ -2,15 +2,15 @@
 // by field as kube-apiserver writes them (the real server's own protobuf is
 // compared with its JSON in WireRealServerTest): the same NodeInfos as the
 // JSON decoder, however the bytes are cut, in batches, and clear errors.
-#include "kube/node_proto_decode.h"
+#include "kube/wire/node_proto_decode.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "kube/decode.h"
-#include "kube/proto_wire.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/proto_wire.h"
 #include "unit/proto_test_encoding.h"
 
 namespace propscaler::kube {

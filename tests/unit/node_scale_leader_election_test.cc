@@ -4,7 +4,7 @@
 
 #include "apiserver/fake_apiserver.h"
 #include "common/clock.h"
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
 

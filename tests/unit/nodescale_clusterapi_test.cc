@@ -3,7 +3,7 @@
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/resources.h"
 #include "apiserver/store_objects.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale_test_util.h"
 #include "transport/api.h"

@@ -3,14 +3,14 @@
 // compared with its JSON in NodeScaleRealServerTest): every field the JSON
 // decoder reads comes out the same, the same errors name the same paths,
 // and a list cut anywhere is handed over in batches of kListBatch.
-#include "kube/pod_proto_decode.h"
+#include "kube/wire/pod_proto_decode.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "kube/pod_decode.h"
+#include "kube/wire/pod_decode.h"
 #include "unit/live_pod_text.h"
 #include "unit/proto_test_encoding.h"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "kube/json_chunk_stream.h"
-#include "kube/proto_wire.h"
+#include "kube/wire/json_chunk_stream.h"
+#include "kube/wire/proto_wire.h"
 
 namespace propscaler::kube::prototest {
 

@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
 #include "memcluster/scenario_test.h"
 
 namespace propscaler {

@@ -16,7 +16,7 @@
 #include "common/clock.h"
 #include "common/health_state.h"
 #include "common/stop_signal.h"
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
 #include "replicas/autoscaler.h"

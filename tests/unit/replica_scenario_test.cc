@@ -11,7 +11,7 @@
 #include "common/clock.h"
 #include "common/health_state.h"
 #include "common/stop_signal.h"
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
 #include "replicas/autoscaler.h"

@@ -1,4 +1,4 @@
-#include "kube/resource_version.h"
+#include "kube/model/resource_version.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "kube/scale_target.h"
+#include "kube/model/scale_target.h"
 
 #include <gtest/gtest.h>
 

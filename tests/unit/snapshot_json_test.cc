@@ -1,4 +1,4 @@
-#include "kube/snapshot_json.h"
+#include "kube/wire/snapshot_json.h"
 
 #include <gtest/gtest.h>
 

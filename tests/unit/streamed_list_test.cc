@@ -9,10 +9,10 @@
 
 #include "apiserver/node_generator.h"
 #include "apiserver/pod_generator.h"
-#include "kube/decode.h"
-#include "kube/json_chunk_stream.h"
-#include "kube/json_list_watch.h"
-#include "kube/pod_decode.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/json_chunk_stream.h"
+#include "kube/wire/json_list_watch.h"
+#include "kube/wire/pod_decode.h"
 #include "transport/chunk_pipe.h"
 
 namespace propscaler::kube {

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "apiserver/store_objects.h"
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 #include "memcluster/scenario_test.h"
 #include "vertical/vertical_autoscaler.h"
 

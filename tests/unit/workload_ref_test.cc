@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "kube/pod_template.h"
+#include "kube/model/pod_template.h"
+#include "kube/wire/pod_template_json.h"
 
 namespace propscaler::kube {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/resources.h"
+#include "kube/model/resources.h"
 
 namespace propscaler::nodescale {
 

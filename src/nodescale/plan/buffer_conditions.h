@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/capacity_buffer.h"
+#include "kube/model/capacity_buffer.h"
 #include "nodescale/plan/buffer_demand.h"
 
 namespace propscaler::nodescale {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/status.h"
-#include "kube/capacity_buffer.h"
+#include "kube/model/capacity_buffer.h"
 #include "nodescale/plan/snapshot.h"
 
 namespace propscaler::nodescale {

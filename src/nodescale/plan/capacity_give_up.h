@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kube/node_group.h"
-#include "kube/node_scale_objects.h"
+#include "kube/model/node_group.h"
+#include "kube/model/node_scale_objects.h"
 
 namespace propscaler::nodescale {
 

@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "common/shared_list.h"
-#include "kube/live_objects.h"
-#include "kube/node_group.h"
-#include "kube/node_scale_objects.h"
-#include "kube/resources.h"
+#include "kube/model/live_objects.h"
+#include "kube/model/node_group.h"
+#include "kube/model/node_scale_objects.h"
+#include "kube/model/resources.h"
 
 namespace propscaler::nodescale {
 

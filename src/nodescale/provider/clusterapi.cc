@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "common/quantity.h"
-#include "kube/lease.h"
+#include "kube/model/lease.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -26,8 +26,8 @@
 #include <string>
 
 #include "common/clock.h"
-#include "kube/client.h"
-#include "kube/scale_target.h"
+#include "kube/client/client.h"
+#include "kube/model/scale_target.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/clusterapi_pools.h"
 #include "nodescale/provider/provider.h"

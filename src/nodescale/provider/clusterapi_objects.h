@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "common/mutex.h"
-#include "kube/cluster_api.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/cluster_api.h"
 
 namespace propscaler::nodescale {
 

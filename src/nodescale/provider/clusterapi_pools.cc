@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "kube/snapshot_json.h"
+#include "kube/wire/snapshot_json.h"
 
 namespace propscaler::nodescale {
 namespace {

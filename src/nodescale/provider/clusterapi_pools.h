@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "common/status.h"
-#include "kube/node_group.h"
-#include "kube/node_scale_objects.h"
+#include "kube/model/node_group.h"
+#include "kube/model/node_scale_objects.h"
 
 namespace propscaler::nodescale {
 

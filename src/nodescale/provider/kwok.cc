@@ -5,8 +5,8 @@
 #include <atomic>
 
 #include "common/parallel_calls.h"
-#include "kube/decode.h"
-#include "kube/snapshot_json.h"
+#include "kube/wire/decode.h"
+#include "kube/wire/snapshot_json.h"
 #include "nodescale/plan/template_hash.h"
 
 namespace propscaler::nodescale {

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "common/clock.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {

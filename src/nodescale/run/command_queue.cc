@@ -3,7 +3,7 @@
 #include <glog/logging.h>
 
 #include "common/metrics.h"
-#include "kube/lease.h"
+#include "kube/model/lease.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "kube/event_recorder.h"
+#include "kube/controllers/event_recorder.h"
 #include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/live_snapshot.h"

@@ -79,8 +79,7 @@ void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
         r.chunk_template,
         {ReadyCondition(r), ProvisioningCondition(r)}};
     if (kube::StatusIsCurrent(r.buffer, want)) continue;
-    Status written = api_->PatchCapacityBufferStatus(
-        r.buffer, kube::EncodeBufferStatusPatch(r.buffer, want, it.now));
+    Status written = api_->PatchCapacityBufferStatus(r.buffer, want, it.now);
     // A conflict: the buffer changed; the next iteration reads it again.
     LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
         << written.message();

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kube/capacity_buffer.h"
+#include "kube/model/capacity_buffer.h"
 #include "nodescale/plan/buffer_conditions.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/run/loop.h"

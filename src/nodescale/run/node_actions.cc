@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kube/node_taint_edit.h"
+#include "kube/model/node_taint_edit.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -10,7 +10,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 #include "nodescale/plan/snapshot.h"
 
 namespace propscaler::nodescale {

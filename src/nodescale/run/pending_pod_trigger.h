@@ -18,9 +18,9 @@
 
 #include "common/clock.h"
 #include "common/mutex.h"
-#include "kube/capacity_buffer.h"
-#include "kube/live_objects.h"
-#include "kube/reflector.h"
+#include "kube/controllers/reflector.h"
+#include "kube/model/capacity_buffer.h"
+#include "kube/model/live_objects.h"
 #include "nodescale/plan/pending_batch.h"
 
 namespace propscaler::nodescale {

@@ -23,8 +23,8 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client.h"
-#include "kube/event_recorder.h"
+#include "kube/client/client.h"
+#include "kube/controllers/event_recorder.h"
 #include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/snapshot.h"
 #include "nodescale/provider/provider.h"

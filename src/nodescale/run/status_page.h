@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "kube/leader_election.h"
+#include "kube/controllers/leader_election.h"
 #include "nodescale/run/status_report.h"
 
 namespace propscaler::nodescale {

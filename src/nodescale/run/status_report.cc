@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "kube/lease.h"
+#include "kube/model/lease.h"
 
 namespace propscaler::nodescale {
 

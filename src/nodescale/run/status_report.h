@@ -13,7 +13,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
-#include "kube/client.h"
+#include "kube/client/client.h"
 
 namespace propscaler::nodescale {
 

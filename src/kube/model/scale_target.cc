@@ -1,0 +1,125 @@
+#include "kube/model/scale_target.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "common/object_names.h"
+
+namespace propscaler::kube {
+namespace {
+
+struct KindNames {
+  ScaleTarget::Kind kind;
+  const char* singular;  // lower case
+  const char* plural;    // lower case, also the API resource
+  const char* api_kind;
+  const char* api_version;
+  const char* api_prefix;  // before /namespaces/
+  bool target_flag;        // accepted by --target
+};
+
+constexpr std::array<KindNames, 6> kKinds = {{
+    {ScaleTarget::Kind::kDeployment, "deployment", "deployments", "Deployment",
+     "apps/v1", "/apis/apps/v1", true},
+    {ScaleTarget::Kind::kReplicaSet, "replicaset", "replicasets", "ReplicaSet",
+     "apps/v1", "/apis/apps/v1", true},
+    {ScaleTarget::Kind::kReplicationController, "replicationcontroller",
+     "replicationcontrollers", "ReplicationController", "v1", "/api/v1", true},
+    {ScaleTarget::Kind::kStatefulSet, "statefulset", "statefulsets",
+     "StatefulSet", "apps/v1", "/apis/apps/v1", true},
+    {ScaleTarget::Kind::kMachineDeployment, "machinedeployment",
+     "machinedeployments", "MachineDeployment", "cluster.x-k8s.io/v1beta1",
+     "/apis/cluster.x-k8s.io/v1beta1", false},
+    {ScaleTarget::Kind::kMachineSet, "machineset", "machinesets", "MachineSet",
+     "cluster.x-k8s.io/v1beta1", "/apis/cluster.x-k8s.io/v1beta1", false},
+}};
+
+const KindNames& NamesOf(ScaleTarget::Kind kind) {
+  for (const KindNames& names : kKinds) {
+    if (names.kind == kind) return names;
+  }
+  return kKinds[0];
+}
+
+std::string Trim(std::string_view text) {
+  while (!text.empty() &&
+         std::isspace(static_cast<unsigned char>(text.front())))
+    text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
+    text.remove_suffix(1);
+  return std::string(text);
+}
+
+Result<ScaleTarget> ParseOne(const std::string& entry) {
+  const size_t slash = entry.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 == entry.size() ||
+      entry.find('/', slash + 1) != std::string::npos) {
+    return Status::Invalid("--target entry \"" + entry +
+                           "\" is not of the form KIND/NAME");
+  }
+  // As cluster-proportional-autoscaler: kind and name in lower case.
+  const std::string kind = AsciiLower(entry.substr(0, slash));
+  for (const KindNames& names : kKinds) {
+    if (!names.target_flag) continue;
+    if (kind == names.singular || kind == names.plural) {
+      const std::string name = AsciiLower(entry.substr(slash + 1));
+      if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
+        return valid.WithContext("--target entry \"" + entry + "\"");
+      }
+      return ScaleTarget{names.kind, name};
+    }
+  }
+  return Status::Invalid(
+      "--target entry \"" + entry + "\" has unsupported kind \"" +
+      entry.substr(0, slash) +
+      "\" (want deployment, replicaset, replicationcontroller or statefulset)");
+}
+
+}  // namespace
+
+std::string ScaleTarget::ToString() const {
+  return std::string(NamesOf(kind).singular) + "/" + name;
+}
+
+std::string ScaleTarget::CollectionPath(const std::string& ns) const {
+  const KindNames& names = NamesOf(kind);
+  return std::string(names.api_prefix) + "/namespaces/" + ns + "/" +
+         names.plural;
+}
+
+std::string ScaleTarget::ScalePath(const std::string& ns) const {
+  return CollectionPath(ns) + "/" + name + "/scale";
+}
+
+std::string ScaleTarget::ApiKind() const { return NamesOf(kind).api_kind; }
+std::string ScaleTarget::ApiVersion() const {
+  return NamesOf(kind).api_version;
+}
+
+Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view given) {
+  if (Trim(given).empty()) {
+    return Status::Invalid("--target is empty; want KIND/NAME[,KIND/NAME...]");
+  }
+  const std::string flag(given);
+  std::vector<ScaleTarget> targets;
+  size_t start = 0;
+  while (start <= flag.size()) {
+    size_t comma = flag.find(',', start);
+    if (comma == std::string_view::npos) comma = flag.size();
+    const std::string entry =
+        Trim(std::string_view(flag).substr(start, comma - start));
+    start = comma + 1;
+    if (entry.empty()) {
+      return Status::Invalid("--target \"" + std::string(given) +
+                             "\" has an empty entry; want "
+                             "KIND/NAME[,KIND/NAME...]");
+    }
+    Result<ScaleTarget> target = ParseOne(entry);
+    if (!target.ok()) return target.status();
+    targets.push_back(std::move(target).value());
+  }
+  return targets;
+}
+
+}  // namespace propscaler::kube

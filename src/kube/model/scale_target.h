@@ -1,0 +1,47 @@
+// A workload whose replica count is set through its scale subresource, and
+// the --target flag that lists them ("deployment/coredns,statefulset/x").
+// Cluster API's MachineDeployments and MachineSets are scale targets too
+// (node-scale mode's groups), but not --target kinds.
+#ifndef PROPSCALER_KUBE_MODEL_SCALE_TARGET_H_
+#define PROPSCALER_KUBE_MODEL_SCALE_TARGET_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+
+namespace propscaler::kube {
+
+struct ScaleTarget {
+  enum class Kind {
+    kDeployment,
+    kReplicaSet,
+    kReplicationController,
+    kStatefulSet,
+    kMachineDeployment,
+    kMachineSet
+  };
+  Kind kind = Kind::kDeployment;
+  std::string name;
+
+  // "deployment/coredns": the canonical kind/name form used in logs.
+  std::string ToString() const;
+  // The collection's path in `ns`, e.g.
+  // /apis/apps/v1/namespaces/NS/deployments.
+  std::string CollectionPath(const std::string& ns) const;
+  std::string ScalePath(const std::string& ns) const;
+  // The Kind as the API spells it, e.g. "Deployment"; and its apiVersion.
+  std::string ApiKind() const;
+  std::string ApiVersion() const;
+};
+
+// Parses a comma list of KIND/NAME, lower-cased whole first (kind and name,
+// as cluster-proportional-autoscaler takes it). Kinds may be plural; an
+// empty entry is an error, as in CPA. Errors name the entry and why it is
+// wrong.
+Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view flag);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_MODEL_SCALE_TARGET_H_

@@ -1,0 +1,81 @@
+#include "kube/wire/cluster_api_json.h"
+
+#include <rapidjson/document.h>
+
+#include "kube/wire/json_list_watch.h"
+#include "kube/wire/resources_json.h"
+
+namespace propscaler::kube {
+namespace {
+
+using rapidjson::Value;
+
+Labels StringMap(const Value& object, const char* name) {
+  Labels out;
+  if (!object.IsObject() || !object.HasMember(name)) return out;
+  const Value& map = object[name];
+  if (!map.IsObject()) return out;
+  for (const auto& member : map.GetObject()) {
+    if (member.value.IsString()) {
+      out[member.name.GetString()] = member.value.GetString();
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> OwnerKinds(const Value& metadata) {
+  std::vector<std::string> kinds;
+  if (!metadata.HasMember("ownerReferences") ||
+      !metadata["ownerReferences"].IsArray()) {
+    return kinds;
+  }
+  for (const Value& owner : metadata["ownerReferences"].GetArray()) {
+    kinds.push_back(JsonString(owner, "kind"));
+  }
+  return kinds;
+}
+
+Result<ClusterApiObject> DecodeItem(const Value& item,
+                                    const std::string& path) {
+  if (!item.IsObject() || !item.HasMember("metadata") ||
+      !item["metadata"].IsObject()) {
+    return Status::Invalid(path + ": no metadata");
+  }
+  const Value& metadata = item["metadata"];
+  ClusterApiObject object;
+  object.namespace_ = JsonString(metadata, "namespace");
+  object.name = JsonString(metadata, "name");
+  object.labels = StringMap(metadata, "labels");
+  object.annotations = StringMap(metadata, "annotations");
+  object.owner_kinds = OwnerKinds(metadata);
+  object.resource_version = JsonString(metadata, "resourceVersion");
+  if (item.HasMember("spec") && item["spec"].IsObject()) {
+    const Value& spec = item["spec"];
+    if (spec.HasMember("replicas") && spec["replicas"].IsInt64()) {
+      object.replicas = spec["replicas"].GetInt64();
+    }
+    object.provider_id = JsonString(spec, "providerID");
+  }
+  return object;
+}
+
+}  // namespace
+
+ListWatchCodec<ClusterApiObject> ClusterApiCodec() {
+  return {[](std::string_view body) {
+            return DecodeJsonList<ClusterApiObject>(body, &DecodeItem,
+                                                    "cluster api list");
+          },
+          [](std::string_view line) {
+            return DecodeJsonWatchEvent<ClusterApiObject>(
+                line, &DecodeItem, "cluster api watch event");
+          }};
+}
+
+std::string EncodeAnnotationPatch(const std::string& key,
+                                  const std::optional<std::string>& value) {
+  return "{\"metadata\":{\"annotations\":{" + QuoteJsonString(key) + ":" +
+         (value.has_value() ? QuoteJsonString(*value) : "null") + "}}}";
+}
+
+}  // namespace propscaler::kube

@@ -1,0 +1,30 @@
+// Decoding of one Pod, Node or PodDisruptionBudget object, already parsed, into
+// the snapshot's compact form: what snapshot_json does per list item, shared
+// with the live loop's watch decoders. Errors start with `path` ("items[2]",
+// "object").
+#ifndef PROPSCALER_KUBE_WIRE_OBJECT_JSON_H_
+#define PROPSCALER_KUBE_WIRE_OBJECT_JSON_H_
+
+#include <rapidjson/document.h>
+
+#include <string>
+
+#include "common/status.h"
+#include "kube/model/node_scale_objects.h"
+
+namespace propscaler::kube {
+
+Result<PodState> DecodePodObject(const rapidjson::Value& item,
+                                 const std::string& path);
+Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
+                                   const std::string& path);
+
+// PodDisruptionBudgets differ between versions in what an empty selector
+// matches: nothing in policy/v1beta1, every pod of the namespace in v1.
+enum class PdbVersion { kV1beta1, kV1 };
+Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
+                                 const std::string& path, PdbVersion version);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_WIRE_OBJECT_JSON_H_
