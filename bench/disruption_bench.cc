@@ -20,6 +20,7 @@
 #include <string>
 
 #include "checks/plan_checks.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/template_hash.h"
 
@@ -98,7 +99,7 @@ Cluster MakeCluster(int node_count, bool full) {
     node.allocatable = group.declared_template->allocatable;
     node.ready = true;
     node.created = now - std::chrono::hours(24 + n % 48);
-    node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+    node.annotations[std::string(nodescale::kTemplateHashAnnotation)] =
         !full && n % 20 == 7 ? "stale" : TemplateHash(*group.declared_template);
     cluster.snapshot.nodes.push_back(node);
     cluster.input.life.push_back({node.created, node.created});

@@ -53,6 +53,7 @@
 #include "harness/result_file.h"
 #include "kube/model/node_scale_objects.h"
 #include "kube/wire/proto_wire.h"
+#include "nodescale/domain/node_marks.h"
 #include "transport/http_client.h"
 
 DEFINE_int32(nodes, 1000, "Generated nodes.");
@@ -434,7 +435,7 @@ int BurstGroupNodes(const envtest::RealCluster& cluster, int burst) {
   }
   Result<rapidjson::Document> list = envtest::AdminList(
       cluster, "/api/v1/nodes?resourceVersion=0&labelSelector=" +
-                   std::string(kube::kNodeGroupLabel) + "%3D" +
+                   std::string(nodescale::kNodeGroupLabel) + "%3D" +
                    BurstGroup(burst));
   return list.ok() ? static_cast<int>((*list)["items"].Size()) : -1;
 }

@@ -63,6 +63,7 @@
 #include "harness/resource_trend.h"
 #include "harness/result_file.h"
 #include "kube/model/node_scale_objects.h"
+#include "nodescale/domain/node_marks.h"
 
 DEFINE_string(mode, "replicas",
               "replicas (deploy/replicas' RBAC, params in its ConfigMap), "
@@ -662,7 +663,7 @@ bool BeingRemoved(const rapidjson::Value& node) {
     return false;
   }
   for (const auto& taint : node["spec"]["taints"].GetArray()) {
-    if (taint["key"].GetString() == kube::kToBeDeletedTaint) return true;
+    if (taint["key"].GetString() == nodescale::kToBeDeletedTaint) return true;
   }
   return false;
 }

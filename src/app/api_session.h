@@ -28,8 +28,8 @@ struct ApiSession {
         events(&api, clock, "propscaler", std::chrono::minutes(10),
                kEventQueueLimit) {}
 
-  // Events waiting for their POST (kube/event_recorder.h); client-go's
-  // broadcaster keeps 1,000.
+  // Events waiting for their POST (kube/controllers/event_recorder.h);
+  // client-go's broadcaster keeps 1,000.
   static constexpr size_t kEventQueueLimit = 4096;
 
   kube::HttpClient http;

@@ -1,6 +1,6 @@
 // Counts a node list file (what `kubectl get nodes -o json` prints) the way
 // replica mode counts the live cluster: only nodes matching the label
-// selector, schedulable by the rule in kube/node_info.h (a taint
+// selector, schedulable by the rule in kube/model/node_info.h (a taint
 // `excluded` matches makes a node not schedulable), cores rounded up once
 // from the exact sum. For `propscaler plan --nodes`. No I/O.
 #ifndef PROPSCALER_APP_NODE_LIST_COUNTS_H_

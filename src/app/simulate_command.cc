@@ -14,6 +14,7 @@
 #include "common/files.h"
 #include "common/utc_time.h"
 #include "kube/wire/snapshot_json.h"
+#include "nodescale/domain/node_groups_json.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"
@@ -158,7 +159,7 @@ Result<T> LoadFile(const std::string& path,
 
 struct Inputs {
   ClusterSnapshot snapshot;
-  kube::NodeGroupsFile groups;
+  nodescale::NodeGroupsFile groups;
 };
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
@@ -169,8 +170,9 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   Result<std::vector<PodState>> pods =
       LoadFile<std::vector<PodState>>(flags.pods, &kube::DecodePodListJson);
   if (!pods.ok()) return pods.status();
-  Result<kube::NodeGroupsFile> groups = LoadFile<kube::NodeGroupsFile>(
-      flags.node_groups, &kube::DecodeNodeGroupsJson);
+  Result<nodescale::NodeGroupsFile> groups =
+      LoadFile<nodescale::NodeGroupsFile>(flags.node_groups,
+                                          &nodescale::DecodeNodeGroupsJson);
   if (!groups.ok()) return groups.status();
   if (!flags.pdbs.empty()) {
     Result<std::vector<PdbState>> pdbs =
@@ -185,7 +187,7 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
 }
 
 Result<std::unique_ptr<ExpanderChain>> BuildExpander(
-    const SimulateFlags& flags, const kube::NodeGroupsFile& groups,
+    const SimulateFlags& flags, const nodescale::NodeGroupsFile& groups,
     std::mt19937_64* rng) {
   Result<PriorityConfig> priorities = CompilePriorities(groups.priorities);
   if (!priorities.ok()) {

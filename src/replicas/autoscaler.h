@@ -15,7 +15,8 @@
 // watching the ConfigMap or a target is forbidden, it GETs it every cycle;
 // where reading a target's scale is forbidden too it writes it blindly when
 // the desired count changes; it writes replicas with `update` (or `patch`,
-// see kube/scale_writer.h); where it may not update the ConfigMap to new
+// see kube/controllers/scale_writer.h); where it may not update the ConfigMap
+// to new
 // --default-params it keeps the one there.
 #ifndef PROPSCALER_REPLICAS_AUTOSCALER_H_
 #define PROPSCALER_REPLICAS_AUTOSCALER_H_

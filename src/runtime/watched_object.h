@@ -14,8 +14,8 @@
 // already delivered: a busy server may answer a write after it committed
 // another writer's newer change, which the watch then brought first. Watch
 // events older than the copy are dropped the same way. Where two versions
-// cannot be ordered (kube/resource_version.h), the watch wins and the next
-// Read() GETs the object once.
+// cannot be ordered (kube/model/resource_version.h), the watch wins and the
+// next Read() GETs the object once.
 //
 // Thread-safe: the watch runs on its own thread (Start .. Join).
 #ifndef PROPSCALER_RUNTIME_WATCHED_OBJECT_H_

@@ -18,7 +18,7 @@ void DecodeBuffers(std::string_view text) {
   chunk.memory_bytes = 1 << 20;
   chunk.pods = 1;
   // As the loop bounds the chunks: here, one group of up to 9 nodes.
-  kube::NodeGroup group;
+  nodescale::NodeGroup group;
   group.max_size = 9;
   const nodescale::ChunkBound bound = nodescale::MaxBufferChunks({}, {group});
   for (const kube::CapacityBuffer& buffer : page->items) {

@@ -2,6 +2,7 @@
 
 #include "fuzz/fuzz_targets.h"
 #include "kube/wire/snapshot_json.h"
+#include "nodescale/domain/node_groups_json.h"
 #include "nodescale/expander/priority_config_yaml.h"
 
 namespace propscaler::fuzz {
@@ -13,7 +14,7 @@ void FuzzNodeGroups(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data + 1),
                               size - 1);
   if (data[0] % 2 == 0) {
-    (void)kube::DecodeNodeGroupsJson(text);
+    (void)nodescale::DecodeNodeGroupsJson(text);
   } else {
     (void)nodescale::ParsePriorityExpanderYaml(text);
   }

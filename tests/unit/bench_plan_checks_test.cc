@@ -8,6 +8,7 @@
 #include <random>
 
 #include "checks/plan_checks.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/template_hash.h"
 #include "nodescale_test_util.h"
 
@@ -145,7 +146,7 @@ class DisruptionCheckTest : public ::testing::Test {
     for (NodeGroup& each : groups_) {
       if (each.name != group) continue;
       ++each.target_size;
-      node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+      node.annotations[std::string(nodescale::kTemplateHashAnnotation)] =
           TemplateHash(*each.declared_template);
     }
     snapshot_.nodes.push_back(node);

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale_test_util.h"
 

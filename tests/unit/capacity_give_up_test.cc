@@ -17,7 +17,7 @@ kube::NodeState Node(const std::string& name, bool ready) {
 // that never registered. The unready one goes, the target drops by the two
 // that never came, and the group counts its two Ready nodes.
 TEST(CapacityGiveUpTest, DeletesTheUnreadyAndForgetsTheNeverRegistered) {
-  kube::NodeGroup group;
+  nodescale::NodeGroup group;
   group.name = "g";
   group.target_size = 5;
   const kube::NodeState a = Node("a", true), b = Node("b", true),
@@ -32,7 +32,7 @@ TEST(CapacityGiveUpTest, DeletesTheUnreadyAndForgetsTheNeverRegistered) {
 // Every requested node registered (none Ready): nothing is taken off the
 // target by a decrease; the deletes bring it down.
 TEST(CapacityGiveUpTest, NoDecreaseWhenEveryNodeRegistered) {
-  kube::NodeGroup group;
+  nodescale::NodeGroup group;
   group.target_size = 2;
   const kube::NodeState a = Node("a", false), b = Node("b", false);
   const CapacityGiveUp give_up = PlanCapacityGiveUp(group, {&a, &b});

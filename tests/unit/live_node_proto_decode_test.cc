@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "kube/wire/pod_decode.h"
+#include "nodescale/domain/node_marks.h"
 #include "unit/live_node_text.h"
 #include "unit/proto_test_encoding.h"
 
@@ -114,7 +115,7 @@ TEST(LiveNodeProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   ASSERT_TRUE(node.ok()) << node.status().message();
   const NodeState& state = node->state;
   EXPECT_EQ(state.uid, "uid-gpu-1");
-  EXPECT_EQ(NodeGroupOf(state), "small");
+  EXPECT_EQ(nodescale::NodeGroupOf(state), "small");
   EXPECT_EQ(state.allocatable.cpu_millis, 3500);  // allocatable, not capacity
   EXPECT_EQ(state.allocatable.memory_bytes, int64_t{16} << 30);
   EXPECT_EQ(state.allocatable.pods, 110);

@@ -28,6 +28,7 @@
 #include "memcluster/memory_cluster.h"
 #include "memcluster/memory_scheduler.h"
 #include "memcluster/scenario_test.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
@@ -283,7 +284,7 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     shape.allocatable.memory_bytes = int64_t{16} << 30;
     shape.allocatable.pods = 110;
     if (!group.empty()) {
-      shape.labels[std::string(kube::kNodeGroupLabel)] = group;
+      shape.labels[std::string(nodescale::kNodeGroupLabel)] = group;
     }
     return shape;
   }
@@ -393,7 +394,7 @@ TEST_F(NodeScaleScenarioTest, OthersTaintsAndCordonSurviveALaggingWatch) {
   shape.allocatable.cpu_millis = 4000;
   shape.allocatable.memory_bytes = int64_t{16} << 30;
   shape.allocatable.pods = 110;
-  shape.labels[std::string(kube::kNodeGroupLabel)] = "pool";
+  shape.labels[std::string(nodescale::kNodeGroupLabel)] = "pool";
   ASSERT_TRUE(
       cluster_.client().CreateSimulatedNode("pool-1", shape, true).ok());
   nodescale::LoopOptions options;
@@ -491,7 +492,7 @@ TEST_F(NodeScaleScenarioTest, NoSoftTaintsWithACountOfZero) {
 // meanwhile another writer taints and cordons the node. Nothing of theirs
 // or its own is lost, then or in the scans after: taint edits are
 // fresh read-modify-writes under the resourceVersion and propscaler caches
-// none of its own (kube/node_taint_edit.h).
+// none of its own (kube/model/node_taint_edit.h).
 TEST_F(NodeScaleScenarioTest, ATaintEditAnsweredLateLosesNoOtherWrite) {
   PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
   ASSERT_TRUE(cluster_.client()

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/balance.h"
 #include "nodescale_test_util.h"
 

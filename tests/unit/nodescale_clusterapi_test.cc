@@ -4,6 +4,7 @@
 #include "apiserver/resources.h"
 #include "apiserver/store_objects.h"
 #include "kube/controllers/reflector.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale_test_util.h"
 #include "transport/api.h"

@@ -10,6 +10,7 @@
 // ($0.2074/h, 1 cpu, 5 pods).
 #include <gtest/gtest.h>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/disruption_method.h"
 #include "nodescale/plan/template_hash.h"
@@ -50,7 +51,7 @@ class DisruptionTest : public ::testing::Test {
     NodeState node = Node(
         name, group, g->declared_template->allocatable.cpu_millis, 128 * kGi);
     node.allocatable.pods = g->declared_template->allocatable.pods;
-    node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+    node.annotations[std::string(nodescale::kTemplateHashAnnotation)] =
         TemplateHash(*g->declared_template);
     snapshot_.nodes.push_back(node);
     life_.push_back({t0_ - hours(1), t0_ - hours(1)});
@@ -665,7 +666,8 @@ TEST_F(DisruptionTest, EachMethodComputesItsOwnCommandAlone) {
   AddNode("busy", "big");
   AddPod("a", "busy", 30000);
   AddNode("empty", "big");
-  snapshot_.nodes[0].annotations[std::string(kube::kTemplateHashAnnotation)] =
+  snapshot_.nodes[0]
+      .annotations[std::string(nodescale::kTemplateHashAnnotation)] =
       "an-older-template";
   FindGroup("cheap")->max_size = 0;
   input_ = Input();

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/live_snapshot.h"
 
 namespace propscaler::nodescale {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/node_templates.h"
 #include "nodescale/plan/snapshot.h"
 

@@ -2,8 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include "nodescale/domain/node_groups_json.h"
+#include "nodescale/domain/node_marks.h"
+
 namespace propscaler::kube {
 namespace {
+
+using nodescale::ConsolidationPolicy;
+using nodescale::DecodeNodeGroupsJson;
+using nodescale::NodeGroup;
+using nodescale::NodeGroupOf;
+using nodescale::NodePool;
 
 constexpr int64_t kMi = int64_t{1} << 20;
 
@@ -233,6 +242,12 @@ TEST(SnapshotJsonTest, PoolsWithKarpenterDefaultsAndTheirErrors) {
 
 namespace propscaler::kube {
 namespace {
+
+using nodescale::ConsolidationPolicy;
+using nodescale::DecodeNodeGroupsJson;
+using nodescale::NodeGroup;
+using nodescale::NodeGroupOf;
+using nodescale::NodePool;
 
 TEST(SnapshotJsonTest, PodDisruptionBudgetsOfBothVersions) {
   const std::string items = R"([

@@ -30,10 +30,6 @@ std::string_view AnnotationOf(const Labels& annotations, std::string_view key) {
   return it == annotations.end() ? std::string_view() : it->second;
 }
 
-std::string_view NodeGroupOf(const NodeState& node) {
-  return AnnotationOf(node.labels, kNodeGroupLabel);
-}
-
 void NotReadyWhileTainted(NodeState* node) {
   for (const Taint& taint : node->taints) {
     if (taint.key == "node.kubernetes.io/not-ready") node->ready = false;

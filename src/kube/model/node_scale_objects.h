@@ -17,21 +17,14 @@
 namespace propscaler::kube {
 
 // The label that puts a node in a node group.
-inline constexpr std::string_view kNodeGroupLabel = "propscaler.io/node-group";
 inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+// The pod annotations a node-scale decision reads, named here (not with
+// the rest of node-scale's marks, nodescale/domain/node_marks.h) because
+// the pod decoders keep these and drop every other (IsKeptPodAnnotation).
 inline constexpr std::string_view kSafeToEvictAnnotation =
     "cluster-autoscaler.kubernetes.io/safe-to-evict";
-inline constexpr std::string_view kScaleDownDisabledAnnotation =
-    "cluster-autoscaler.kubernetes.io/scale-down-disabled";
 inline constexpr std::string_view kMirrorPodAnnotation =
     "kubernetes.io/config.mirror";
-// Cluster Autoscaler's taints, which propscaler sets as it does: on a node
-// found unneeded (PreferNoSchedule), and on a node being removed
-// (NoSchedule).
-inline constexpr std::string_view kDeletionCandidateTaint =
-    "DeletionCandidateOfClusterAutoscaler";
-inline constexpr std::string_view kToBeDeletedTaint =
-    "ToBeDeletedByClusterAutoscaler";
 
 // Karpenter's opt-out, on a pod or a node: "true" blocks voluntary
 // disruption; on a pod a duration ("30m") blocks while the pod is younger.
@@ -42,10 +35,6 @@ inline constexpr std::string_view kOwnDoNotDisruptAnnotation =
     "propscaler.io/do-not-disrupt";
 inline constexpr std::string_view kPodDeletionCostAnnotation =
     "controller.kubernetes.io/pod-deletion-cost";
-// On a node propscaler made: the hash of its group's template then, so a
-// changed template shows the node drifted.
-inline constexpr std::string_view kTemplateHashAnnotation =
-    "propscaler.io/template-hash";
 
 enum class TaintEffect { kNoSchedule, kPreferNoSchedule, kNoExecute };
 
@@ -177,8 +166,6 @@ bool IsDaemonSetPod(const PodState& pod);
 bool IsMirrorPod(const PodState& pod);
 // The budget's selector matches the pod, in its namespace.
 bool PdbCovers(const PdbState& pdb, const PodState& pod);
-// The node's group from kNodeGroupLabel; empty when it has none.
-std::string_view NodeGroupOf(const NodeState& node);
 // The API server taints every new node not-ready; the node lifecycle
 // controller lifts it once the node is Ready. Until then the node takes no
 // pods: it is still coming, as Cluster Autoscaler counts it. Both node

@@ -8,6 +8,7 @@
 #include <rapidjson/document.h>
 
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 #include "kube/model/node_scale_objects.h"
@@ -24,6 +25,10 @@ Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
 enum class PdbVersion { kV1beta1, kV1 };
 Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
                                  const std::string& path, PdbVersion version);
+
+// A node's or node template's taints array, at `object`[`name`].
+Result<std::vector<Taint>> TaintsAt(const rapidjson::Value& object,
+                                    const char* name, const std::string& path);
 
 }  // namespace propscaler::kube
 

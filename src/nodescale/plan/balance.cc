@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "nodescale/domain/node_marks.h"
+
 namespace propscaler::nodescale {
 namespace {
 

@@ -3,7 +3,7 @@
 namespace propscaler::nodescale {
 
 CapacityGiveUp PlanCapacityGiveUp(
-    const kube::NodeGroup& group,
+    const nodescale::NodeGroup& group,
     const std::vector<const kube::NodeState*>& registered) {
   CapacityGiveUp give_up;
   for (const kube::NodeState* node : registered) {

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "kube/model/node_group.h"
 #include "kube/model/node_scale_objects.h"
+#include "nodescale/domain/node_group.h"
 
 namespace propscaler::nodescale {
 
@@ -21,7 +21,7 @@ struct CapacityGiveUp {
 
 // `registered`: the group's nodes as the API server has them.
 CapacityGiveUp PlanCapacityGiveUp(
-    const kube::NodeGroup& group,
+    const nodescale::NodeGroup& group,
     const std::vector<const kube::NodeState*>& registered);
 
 }  // namespace propscaler::nodescale

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/disruption_method.h"
 
 namespace propscaler::nodescale {

@@ -20,10 +20,6 @@
 
 namespace propscaler::nodescale {
 
-using kube::ConsolidationPolicy;
-using kube::DisruptionBudget;
-using kube::NodePool;
-
 // Karpenter's disruption reasons, which budgets name, and expiry, which no
 // budget holds back.
 enum class DisruptionReason { kEmpty, kDrifted, kUnderutilized, kExpired };

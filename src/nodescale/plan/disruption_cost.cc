@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "common/duration.h"
+#include "nodescale/domain/node_marks.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -11,8 +11,8 @@
 namespace propscaler::nodescale {
 
 const NodePool& PoolOf(const DisruptionInput& input, std::string_view group) {
-  static const NodePool kDefault{std::string(kube::kDefaultPoolName)};
-  std::string_view pool_name = kube::kDefaultPoolName;
+  static const NodePool kDefault{std::string(nodescale::kDefaultPoolName)};
+  std::string_view pool_name = nodescale::kDefaultPoolName;
   for (const NodeGroup& g : input.groups) {
     if (g.name == group && !g.pool.empty()) pool_name = g.pool;
   }

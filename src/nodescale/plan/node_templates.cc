@@ -3,6 +3,7 @@
 #include <set>
 #include <utility>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/predicates.h"
 
 namespace propscaler::nodescale {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/snapshot.h"
 
 namespace propscaler::nodescale {

@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/bin_placement.h"
 
 namespace propscaler::nodescale {

@@ -7,16 +7,16 @@
 
 #include "common/shared_list.h"
 #include "kube/model/live_objects.h"
-#include "kube/model/node_group.h"
 #include "kube/model/node_scale_objects.h"
 #include "kube/model/resources.h"
+#include "nodescale/domain/node_group.h"
+#include "nodescale/domain/node_marks.h"
 
 namespace propscaler::nodescale {
 
 using kube::HostPort;
 using kube::LiveNode;
 using kube::LivePod;
-using kube::NodeGroup;
 using kube::NodeSelectorRequirement;
 using kube::NodeSelectorTerm;
 using kube::NodeState;
@@ -30,13 +30,9 @@ using kube::Taint;
 using kube::TaintEffect;
 using kube::Toleration;
 
-using kube::kDeletionCandidateTaint;
 using kube::kHostnameLabel;
 using kube::kMirrorPodAnnotation;
-using kube::kNodeGroupLabel;
 using kube::kSafeToEvictAnnotation;
-using kube::kScaleDownDisabledAnnotation;
-using kube::kToBeDeletedTaint;
 using kube::kZoneLabel;
 
 using kube::AnnotationOf;
@@ -49,7 +45,6 @@ using kube::IsMirrorPod;
 using kube::IsPending;
 using kube::Max;
 using kube::MaxCopies;
-using kube::NodeGroupOf;
 using kube::PdbCovers;
 using kube::SubtractTimes;
 using kube::TaintEffectName;

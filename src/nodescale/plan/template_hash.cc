@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "nodescale/domain/node_marks.h"
+
 namespace propscaler::nodescale {
 namespace {
 
@@ -57,7 +59,7 @@ std::string TemplateHash(const NodeTemplate& node_template) {
 
 std::string DriftOf(const NodeState& node, const NodeGroup& group) {
   const std::string_view stamp =
-      AnnotationOf(node.annotations, kube::kTemplateHashAnnotation);
+      AnnotationOf(node.annotations, nodescale::kTemplateHashAnnotation);
   if (stamp.empty() || !group.declared_template) return "";
   const std::string now = TemplateHash(*group.declared_template);
   if (stamp == now) return "";

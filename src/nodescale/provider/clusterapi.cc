@@ -7,6 +7,7 @@
 
 #include "common/quantity.h"
 #include "kube/model/lease.h"
+#include "nodescale/domain/node_marks.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "kube/wire/snapshot_json.h"
+#include "nodescale/domain/node_groups_json.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -62,7 +63,7 @@ Status ClusterApiPools::Add(const Labels& annotations, NodeGroup* group) {
                            kPoolSettings);
   }
   if (Result<NodePool> decoded =
-          kube::DecodePoolSettingsJson(group->pool, settings);
+          nodescale::DecodePoolSettingsJson(group->pool, settings);
       !decoded.ok()) {
     return decoded.status().WithContext(group->name + ": annotation " +
                                         kPoolSettings);
@@ -79,7 +80,7 @@ Result<std::vector<NodePool>> ClusterApiPools::Pools() const {
       continue;
     }
     Result<NodePool> pool =
-        kube::DecodePoolSettingsJson(name, declared.settings);
+        nodescale::DecodePoolSettingsJson(name, declared.settings);
     if (!pool.ok()) return pool.status();
     out.push_back(*std::move(pool));
   }

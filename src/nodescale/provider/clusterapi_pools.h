@@ -16,14 +16,12 @@
 #include <vector>
 
 #include "common/status.h"
-#include "kube/model/node_group.h"
 #include "kube/model/node_scale_objects.h"
+#include "nodescale/domain/node_group.h"
 
 namespace propscaler::nodescale {
 
 using kube::AnnotationOf;
-using kube::NodeGroup;
-using kube::NodePool;
 
 class ClusterApiPools {
  public:

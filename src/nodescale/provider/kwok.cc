@@ -7,6 +7,8 @@
 #include "common/parallel_calls.h"
 #include "kube/wire/decode.h"
 #include "kube/wire/snapshot_json.h"
+#include "nodescale/domain/node_groups_json.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/template_hash.h"
 
 namespace propscaler::nodescale {
@@ -38,7 +40,8 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   if (it == config_map->data.end()) {
     return Status::Invalid(ref + ": key " + kGroupsKey + " missing");
   }
-  Result<kube::NodeGroupsFile> file = kube::DecodeNodeGroupsJson(it->second);
+  Result<nodescale::NodeGroupsFile> file =
+      nodescale::DecodeNodeGroupsJson(it->second);
   if (!file.ok()) {
     return file.status().WithContext(ref + " key " + kGroupsKey);
   }
@@ -71,7 +74,7 @@ NodeTemplate KwokProvider::ShapeOf(const NodeGroup& group,
   node.labels[std::string(kNodeGroupLabel)] = group.name;
   node.labels[std::string(kHostnameLabel)] = name;
   if (group.declared_template) {
-    node.annotations[std::string(kube::kTemplateHashAnnotation)] =
+    node.annotations[std::string(nodescale::kTemplateHashAnnotation)] =
         TemplateHash(*group.declared_template);
   }
   return node;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "common/metrics.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/capacity_give_up.h"
 #include "nodescale/run/loop_iteration.h"

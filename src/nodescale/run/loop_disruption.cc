@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "common/metrics.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"

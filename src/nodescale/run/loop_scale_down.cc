@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/metrics.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/node_actions.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kube/model/node_taint_edit.h"
+#include "nodescale/domain/node_marks.h"
 
 namespace propscaler::nodescale {
 namespace {

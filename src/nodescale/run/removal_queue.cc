@@ -4,6 +4,7 @@
 
 #include "common/metrics.h"
 #include "common/parallel_calls.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/scale_down.h"

@@ -1,7 +1,8 @@
 // A node group as the providers describe it (the node groups file, Cluster
-// API's MachineDeployments) and the node it would add. Plain structs.
-#ifndef PROPSCALER_KUBE_MODEL_NODE_GROUP_H_
-#define PROPSCALER_KUBE_MODEL_NODE_GROUP_H_
+// API's MachineDeployments) and the pool whose disruption policy it
+// follows: node-scale mode's own domain, plain structs.
+#ifndef PROPSCALER_NODESCALE_DOMAIN_NODE_GROUP_H_
+#define PROPSCALER_NODESCALE_DOMAIN_NODE_GROUP_H_
 
 #include <cstdint>
 #include <optional>
@@ -9,10 +10,11 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "kube/model/node_scale_objects.h"
 #include "kube/model/node_template.h"
 
-namespace propscaler::kube {
+namespace propscaler::nodescale {
+
+using kube::NodeTemplate;
 
 // One of a pool's disruption budgets, as Karpenter's NodePool declares it
 // (spec.disruption.budgets[]): `nodes` is a count ("3") or a percentage
@@ -61,6 +63,6 @@ struct NodeGroup {
   std::optional<NodeTemplate> declared_template;
 };
 
-}  // namespace propscaler::kube
+}  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_KUBE_MODEL_NODE_GROUP_H_
+#endif  // PROPSCALER_NODESCALE_DOMAIN_NODE_GROUP_H_
