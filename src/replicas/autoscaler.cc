@@ -35,7 +35,7 @@ ReplicaAutoscaler::ReplicaAutoscaler(
       options_(std::move(options)),
       reporter_(clock, options_.dry_run ? nullptr : events, board,
                 options_.namespace_, options_.configmap),
-      hpa_check_(client, options_.namespace_, options_.targets),
+      hpa_check_(clock, client, options_.namespace_, options_.targets),
       scale_writer_(client),
       driver_(clock, health,
               {options_.poll_period, options_.max_sync_failures}),
@@ -332,7 +332,7 @@ int ReplicaAutoscaler::Run(StopSignal* stop) {
   node_watch_.Start(stop);
   config_map_->Start(stop);
   target_scales_.Start(stop);
-  hpa_check_.Start(clock_, stop);
+  hpa_check_.Start(stop);
   const int exit_code = driver_.Run(stop, Hooks());
   stop->Stop();
   node_watch_.Join();

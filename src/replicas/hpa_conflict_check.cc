@@ -4,117 +4,117 @@
 
 namespace propscaler {
 
-HpaConflictCheck::HpaConflictCheck(const kube::HpaClient* api, std::string ns,
+HpaConflictCheck::HpaConflictCheck(const Clock* clock,
+                                   const kube::HpaClient* api, std::string ns,
                                    std::vector<kube::ScaleTarget> targets)
-    : api_(api), namespace_(std::move(ns)), targets_(std::move(targets)) {}
+    : namespace_(std::move(ns)),
+      targets_(std::move(targets)),
+      watch_(
+          clock,
+          [api, ns = namespace_] { return api->HorizontalPodAutoscalers(ns); },
+          Sink(),
+          {.what = "horizontalpodautoscalers in namespace " + namespace_,
+           .grant_hint = "",
+           .on_refused =
+               [this](const Status& refused) {
+                 MutexLock lock(&mutex_);
+                 watch_refusal_ = refused.message();
+               }},
+          [](const std::string&) {}) {}
 
-HpaConflictCheck::~HpaConflictCheck() { Join(); }
-
-void HpaConflictCheck::Start(const Clock* clock, StopSignal* stop) {
-  auto changed = [this] { changed_ = true; };
-  reflector_ = std::make_unique<kube::Reflector<kube::HpaRef>>(
-      api_->HorizontalPodAutoscalers(namespace_),
-      kube::ReflectorSink<kube::HpaRef>{
-          [this, changed](std::vector<kube::HpaRef> items) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            watched_.clear();
+kube::ReflectorSink<kube::HpaRef> HpaConflictCheck::Sink() {
+  return {[this](std::vector<kube::HpaRef> items) {
+            MutexLock lock(&mutex_);
+            hpas_.clear();
             for (kube::HpaRef& item : items) {
               std::string name = item.name;
-              watched_.emplace(std::move(name), std::move(item));
+              hpas_.emplace(std::move(name), std::move(item));
             }
-            listed_ = true;
-            changed();
+            changed_ = true;
           },
-          [this, changed](const kube::HpaRef& hpa) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            watched_[hpa.name] = hpa;
-            changed();
+          [this](const kube::HpaRef& hpa) {
+            MutexLock lock(&mutex_);
+            hpas_[hpa.name] = hpa;
+            changed_ = true;
           },
-          [this, changed](const kube::HpaRef& hpa) {
-            std::lock_guard<std::mutex> lock(mutex_);
-            watched_.erase(hpa.name);
-            changed();
-          }},
-      "horizontalpodautoscalers in namespace " + namespace_);
-  thread_ = clock->StartThread([this, stop] {
-    reflector_->RunRetryingWhenForbidden(
-        stop, [this](const Status&) { return OnWatchForbidden(); });
-  });
+          [this](const kube::HpaRef& hpa) {
+            MutexLock lock(&mutex_);
+            hpas_.erase(hpa.name);
+            changed_ = true;
+          }};
 }
 
-void HpaConflictCheck::Join() {
-  if (thread_.joinable()) thread_.join();
+void HpaConflictCheck::Start(StopSignal* stop) {
+  started_ = true;
+  watch_.Start(stop);
 }
 
-bool HpaConflictCheck::OnWatchForbidden() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  listed_ = false;
-  return !disabled_;
-}
+void HpaConflictCheck::Join() { watch_.Join(); }
 
-std::optional<std::vector<kube::HpaRef>> HpaConflictCheck::Watched(
-    bool* changed) {
-  if (reflector_ == nullptr || reflector_->forbidden() ||
-      !reflector_->LastError().ok()) {
-    return std::nullopt;
-  }
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!listed_) return std::nullopt;
+std::vector<kube::HpaRef> HpaConflictCheck::Copy(bool* changed) {
+  MutexLock lock(&mutex_);
   std::vector<kube::HpaRef> hpas;
-  for (const auto& [name, hpa] : watched_) hpas.push_back(hpa);
+  for (const auto& [name, hpa] : hpas_) hpas.push_back(hpa);
   *changed = changed_;
   changed_ = false;
   return hpas;
 }
 
-bool HpaConflictCheck::WatchPending() const {
-  return reflector_ != nullptr && !reflector_->forbidden();
+std::string HpaConflictCheck::watch_refusal() const {
+  MutexLock lock(&mutex_);
+  return watch_refusal_;
+}
+
+bool HpaConflictCheck::Watching() const {
+  return watch_.synced() && watch_.LastError().ok();
 }
 
 std::vector<HpaConflict> HpaConflictCheck::CheckIfDue(TimePoint now) {
   if (disabled_) return {};
-  bool changed = false;
-  if (std::optional<std::vector<kube::HpaRef>> hpas = Watched(&changed)) {
+  if (started_ && !watch_.polled()) {
+    // Until the watch has listed (or while it reconnects) its copy comes
+    // soon: no list needed.
+    if (!Watching()) return {};
+    bool changed = false;
+    std::vector<kube::HpaRef> hpas = Copy(&changed);
     if (!changed && last_check_.has_value() && now - *last_check_ < kInterval)
       return {};
     last_check_ = now;
-    return Report(*hpas);
+    return Report(hpas);
   }
-  if (WatchPending()) return {};
   return ListIfDue(now);
 }
 
 std::vector<HpaConflict> HpaConflictCheck::ListIfDue(TimePoint now) {
   if (last_check_.has_value() && now - *last_check_ < kInterval) return {};
   last_check_ = now;
-  Result<std::vector<kube::HpaRef>> hpas =
-      api_->ListHorizontalPodAutoscalers(namespace_);
-  if (!hpas.ok()) {
-    const StatusCode code = hpas.status().code();
+  if (Status listed = watch_.ListOnce(); !listed.ok()) {
+    const StatusCode code = listed.code();
     if (code == StatusCode::kPermissionDenied ||
         code == StatusCode::kNotFound) {
       LOG(WARNING) << "cannot list horizontalpodautoscalers in namespace "
-                   << namespace_ << " (" << hpas.status().message()
+                   << namespace_ << " (" << listed.message()
                    << "); the check for an HPA scaling the same target is "
                       "off (grant list and watch on "
                       "horizontalpodautoscalers.autoscaling to turn it on)";
       disabled_ = true;
+      watch_.StopRetrying();
     } else {
-      VLOG(1) << "HPA check: " << hpas.status().message();
+      VLOG(1) << "HPA check: " << listed.message();
     }
     return {};
   }
   // Said once the list works, so a check that is off warns only once.
-  if (reflector_ != nullptr && !watch_refusal_logged_) {
+  if (started_ && !watch_refusal_logged_) {
     LOG(WARNING)
-        << reflector_->LastError().message()
-        << "; listing horizontalpodautoscalers every "
+        << watch_refusal() << "; listing horizontalpodautoscalers every "
         << std::chrono::duration_cast<std::chrono::minutes>(kInterval).count()
         << " minutes instead (grant watch on them to read nothing at "
            "rest)";
     watch_refusal_logged_ = true;
   }
-  return Report(*hpas);
+  bool changed = false;
+  return Report(Copy(&changed));
 }
 
 std::vector<HpaConflict> HpaConflictCheck::Report(

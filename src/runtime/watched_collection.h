@@ -39,6 +39,9 @@ class WatchedCollection {
   struct Options {
     std::string what;        // "nodes"
     std::string grant_hint;  // "Grant watch on nodes to react within a second"
+    // Called at each refusal of the watch instead of the warning logged
+    // once, for an owner that says it itself (when its lists work).
+    std::function<void(const Status& refused)> on_refused;
   };
 
   WatchedCollection(const Clock* clock, MakeSource make_source,
@@ -57,6 +60,7 @@ class WatchedCollection {
   void Start(StopSignal* stop) {
     thread_ = clock_->StartThread([this, stop] {
       reflector_.RunRetryingWhenForbidden(stop, [this](const Status& refused) {
+        if (stop_retrying_) return false;
         FallBackToLists(refused);
         return true;
       });
@@ -68,6 +72,10 @@ class WatchedCollection {
 
   // Listed once by the watch, or listed by each cycle instead.
   bool synced() const { return listed_ || polled_; }
+  // RBAC refuses the watch: the owner lists (ListIfPolled).
+  bool polled() const { return polled_; }
+  // The watch, refused, is not tried again (the owner gave up on it).
+  void StopRetrying() { stop_retrying_ = true; }
   // OK, or why the copy may be stale.
   Status LastError() const {
     return polled_ ? last_poll_error_status() : reflector_.LastError();
@@ -114,19 +122,26 @@ class WatchedCollection {
 
   void FallBackToLists(const Status& refused) {
     if (!sink_.replace) {
-      LOG_IF(WARNING, !logged_.exchange(true))
-          << refused.message() << "; trying again every "
-          << kForbiddenRetryPeriod.count() << " minutes. "
-          << options_.grant_hint;
+      SayRefused(refused, "trying again every " +
+                              std::to_string(kForbiddenRetryPeriod.count()) +
+                              " minutes");
       return;
     }
-    LOG_IF(WARNING, !logged_.exchange(true))
-        << refused.message() << "; listing " << options_.what
-        << " every cycle instead, and trying to watch again every "
-        << kForbiddenRetryPeriod.count() << " minutes. " << options_.grant_hint;
+    SayRefused(refused,
+               "listing " + options_.what +
+                   " every cycle instead, and trying to watch again every " +
+                   std::to_string(kForbiddenRetryPeriod.count()) + " minutes");
     listed_ = false;
     if (!polled_.exchange(true))
       on_change_(options_.what + " listed by cycles");
+  }
+  void SayRefused(const Status& refused, const std::string& instead) {
+    if (options_.on_refused) {
+      options_.on_refused(refused);
+      return;
+    }
+    LOG_IF(WARNING, !logged_.exchange(true))
+        << refused.message() << "; " << instead << ". " << options_.grant_hint;
   }
 
   Status last_poll_error_status() const EXCLUDES(poll_error_mutex_) {
@@ -148,6 +163,7 @@ class WatchedCollection {
   std::atomic<bool> listed_{false};
   std::atomic<bool> polled_{false};
   std::atomic<bool> logged_{false};
+  std::atomic<bool> stop_retrying_{false};
   mutable Mutex poll_error_mutex_;
   Status last_poll_error_ GUARDED_BY(poll_error_mutex_);
 };

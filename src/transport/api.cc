@@ -290,15 +290,6 @@ Result<Scale> KubeApi::GetScale(const std::string& ns,
   return DecodeScale(*body);
 }
 
-Result<std::vector<HpaRef>> KubeApi::ListHorizontalPodAutoscalers(
-    const std::string& ns) const {
-  HttpRequest request;
-  request.path = HpaCollectionPath(ns);
-  Result<std::string> body = Call(request);
-  if (!body.ok()) return body.status();
-  return DecodeHpaList(*body);
-}
-
 Result<Scale> KubeApi::PatchScale(const std::string& ns,
                                   const ScaleTarget& target,
                                   int64_t replicas) const {

@@ -116,9 +116,6 @@ class KubeApi : public Client {
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<ContainerResourcesEdit>& edits) const override;
-  // autoscaling/v1, one unpaged list.
-  Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
-      const std::string& ns) const override;
   std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
   Status CreateEvent(const EventInfo& event, const std::string& component,

@@ -223,20 +223,6 @@ Result<kube::Scale> MemoryClient::UpdateScale(const std::string& ns,
   return written;
 }
 
-Result<std::vector<kube::HpaRef>> MemoryClient::ListHorizontalPodAutoscalers(
-    const std::string& ns) const {
-  if (Status fault = cluster_->CheckFault("list horizontalpodautoscalers");
-      !fault.ok()) {
-    return fault;
-  }
-  sim::ApiResult<std::string> body = sim::ServeList(
-      cluster_->store(),
-      sim::ResourcePath{&TypeNamed("horizontalpodautoscalers"), ns, "", ""},
-      sim::ListOptions{});
-  if (!body.ok()) return body.error().ToStatus();
-  return kube::DecodeHpaList(body.value());
-}
-
 std::unique_ptr<kube::ListWatch<kube::HpaRef>>
 MemoryClient::HorizontalPodAutoscalers(const std::string& ns) const {
   return std::make_unique<MemoryListWatch<kube::HpaRef>>(

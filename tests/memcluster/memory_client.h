@@ -49,8 +49,6 @@ class MemoryClient : public kube::Client {
       const std::string& ns, const kube::WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<kube::ContainerResourcesEdit>& edits) const override;
-  Result<std::vector<kube::HpaRef>> ListHorizontalPodAutoscalers(
-      const std::string& ns) const override;
   std::unique_ptr<kube::ListWatch<kube::HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
   Status CreateEvent(const kube::EventInfo& event, const std::string& component,

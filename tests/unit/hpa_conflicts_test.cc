@@ -27,19 +27,20 @@ TEST(HpaConflictsTest, MatchesKindAndName) {
 }
 
 TEST(HpaConflictsTest, DecodesTheListAndSkipsItemsWithoutATarget) {
-  Result<std::vector<kube::HpaRef>> hpas = kube::DecodeHpaList(R"({
+  Result<kube::ListPage<kube::HpaRef>> page = kube::DecodeHpaPage(R"({
     "kind":"HorizontalPodAutoscalerList","items":[
       {"metadata":{"name":"dns"},"spec":{"scaleTargetRef":
         {"apiVersion":"apps/v1","kind":"Deployment","name":"coredns"},
         "maxReplicas":5}},
       {"metadata":{"name":"broken"},"spec":{}}]})");
-  ASSERT_TRUE(hpas.ok()) << hpas.status().message();
-  ASSERT_EQ(hpas->size(), 1u);
-  EXPECT_EQ((*hpas)[0].name, "dns");
-  EXPECT_EQ((*hpas)[0].target_kind, "Deployment");
-  EXPECT_EQ((*hpas)[0].target_name, "coredns");
+  ASSERT_TRUE(page.ok()) << page.status().message();
+  const std::vector<kube::HpaRef>& hpas = page->items;
+  ASSERT_EQ(hpas.size(), 1u);
+  EXPECT_EQ(hpas[0].name, "dns");
+  EXPECT_EQ(hpas[0].target_kind, "Deployment");
+  EXPECT_EQ(hpas[0].target_name, "coredns");
 
-  Result<std::vector<kube::HpaRef>> bad = kube::DecodeHpaList("{not json");
+  Result<kube::ListPage<kube::HpaRef>> bad = kube::DecodeHpaPage("{not json");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("horizontalpodautoscaler"),
             std::string::npos);

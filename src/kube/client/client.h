@@ -113,9 +113,8 @@ class HpaClient {
  public:
   virtual ~HpaClient() = default;
 
-  // The HorizontalPodAutoscalers in `ns`: one list, or a list and watch.
-  virtual Result<std::vector<HpaRef>> ListHorizontalPodAutoscalers(
-      const std::string& ns) const = 0;
+  // The HorizontalPodAutoscalers in `ns`, listed (ListOnce) or listed and
+  // watched.
   virtual std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const = 0;
 };

@@ -209,12 +209,6 @@ Result<WatchEvent<HpaRef>> DecodeHpaWatchEvent(std::string_view line) {
                                       "horizontalpodautoscaler watch event");
 }
 
-Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body) {
-  Result<ListPage<HpaRef>> page = DecodeHpaPage(body);
-  if (!page.ok()) return page.status();
-  return std::move(page->items);
-}
-
 std::string EncodeReplicasPatch(int64_t replicas) {
   return "{\"spec\":{\"replicas\":" + std::to_string(replicas) + "}}";
 }

@@ -63,9 +63,9 @@ std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
                               const std::string& resource_version,
                               int64_t replicas);
 
-// An autoscaling/v1 HorizontalPodAutoscalerList; items without a
+// A page of an autoscaling/v1 HorizontalPodAutoscalerList; items without a
 // scaleTargetRef are skipped.
-Result<std::vector<HpaRef>> DecodeHpaList(std::string_view body);
+Result<ListPage<HpaRef>> DecodeHpaPage(std::string_view body);
 
 // "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR".
 Result<WatchEventType> ParseWatchEventType(const std::string& type);
