@@ -81,6 +81,24 @@ DEFINE_bool(balance_similar_node_groups, false,
 DEFINE_string(max_node_provision_time, "15m",
               "node-scale: a scale-up whose nodes are not Ready by then "
               "failed; the group is backed off.");
+DEFINE_string(max_node_startup_time, "15m",
+              "node-scale: a node not Ready this long after its creation is "
+              "Unready: no longer counted as capacity coming (one its group "
+              "was asked for waits --max-node-provision-time instead).");
+DEFINE_double(max_total_unready_percentage, 45,
+              "node-scale: with more Unready nodes than this share of all "
+              "registered nodes (and more than --ok-total-unready-count), "
+              "nothing is scaled up or down.");
+DEFINE_int32(ok_total_unready_count, 3,
+             "node-scale: Unready nodes that never stop autoscaling, "
+             "whatever their share.");
+DEFINE_string(startup_taint, "",
+              "node-scale: comma list of taint keys that mark a node still "
+              "starting, besides those prefixed "
+              "startup-taint.cluster-autoscaler.kubernetes.io/.");
+DEFINE_string(ignore_taint, "",
+              "node-scale: deprecated spelling of --startup-taint (merged "
+              "with it), as in Cluster Autoscaler.");
 DEFINE_string(batch_idle_duration, "1s",
               "node-scale: a batch of pending pods is scaled up for once "
               "no new pending pod has come for this long.");
@@ -202,6 +220,31 @@ Status CheckProvider(const NodeScaleSettings& s) {
   return Status::Ok();
 }
 
+// Cluster Autoscaler's health gate and startup taints (the durations are
+// parsed with the others).
+Status ApplyNodeHealth(nodescale::NodeHealthConfig* health) {
+  // Written so that NaN fails too.
+  if (!(FLAGS_max_total_unready_percentage >= 0 &&
+        FLAGS_max_total_unready_percentage <= 100)) {
+    return Status::Invalid("--max-total-unready-percentage=" +
+                           std::to_string(FLAGS_max_total_unready_percentage) +
+                           ": want a number from 0 to 100");
+  }
+  if (Status s =
+          AtLeast("ok-total-unready-count", FLAGS_ok_total_unready_count, 0);
+      !s.ok()) {
+    return s;
+  }
+  health->max_total_unready_percentage = FLAGS_max_total_unready_percentage;
+  health->ok_total_unready_count = FLAGS_ok_total_unready_count;
+  for (const std::string& flag : {FLAGS_startup_taint, FLAGS_ignore_taint}) {
+    for (const std::string& key : SplitComma(flag)) {
+      health->startup_taints.push_back(key);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
@@ -239,6 +282,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
   if (Status st = CheckProvider(s); !st.ok()) return st;
+  if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
   if (Status st = CheckCounts(); !st.ok()) return st;
   if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
   loop.scale_down.limits = loop.scale_up.limits;
@@ -248,6 +292,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"batch_idle_duration", &loop.batch.idle},
       {"batch_max_duration", &loop.batch.max},
       {"max_node_provision_time", &loop.max_node_provision_time},
+      {"max_node_startup_time", &loop.node_health.max_node_startup_time},
       {"initial_node_group_backoff_duration", &loop.initial_backoff},
       {"max_node_group_backoff_duration", &loop.max_backoff},
       {"scale_down_unneeded_time", &loop.delays.unneeded_time},
@@ -260,6 +305,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   Status positive = CheckPositiveDurations({
       {"scan_interval", loop.scan_interval},
       {"max_node_provision_time", loop.max_node_provision_time},
+      {"max_node_startup_time", loop.node_health.max_node_startup_time},
       {"batch_idle_duration", loop.batch.idle},
       {"batch_max_duration", loop.batch.max},
   });

@@ -13,20 +13,25 @@ kube::NodeState Node(const std::string& name, bool ready) {
   return node;
 }
 
-// Target 5: two Ready nodes, one registered but not Ready, two requested
-// that never registered. The unready one goes, the target drops by the two
-// that never came, and the group counts its two Ready nodes.
-TEST(CapacityGiveUpTest, DeletesTheUnreadyAndForgetsTheNeverRegistered) {
+// Target 6: two Ready nodes, one registered but still starting, one
+// Unready (not Ready for long: it arrived, and stays), two requested that
+// never registered. The starting one goes, the target drops by the two that
+// never came, and the group counts its three nodes that arrived.
+TEST(CapacityGiveUpTest, DeletesTheStartingAndForgetsTheNeverRegistered) {
   nodescale::NodeGroup group;
   group.name = "g";
-  group.target_size = 5;
+  group.target_size = 6;
   const kube::NodeState a = Node("a", true), b = Node("b", true),
-                        c = Node("c", false);
-  const CapacityGiveUp give_up = PlanCapacityGiveUp(group, {&a, &b, &c});
-  ASSERT_EQ(give_up.unready.size(), 1u);
-  EXPECT_EQ(give_up.unready[0]->name, "c");
+                        c = Node("c", false), d = Node("d", false);
+  const CapacityGiveUp give_up =
+      PlanCapacityGiveUp(group, {{&a, Readiness::kReady},
+                                 {&b, Readiness::kReady},
+                                 {&c, Readiness::kNotStarted},
+                                 {&d, Readiness::kUnready}});
+  ASSERT_EQ(give_up.not_started.size(), 1u);
+  EXPECT_EQ(give_up.not_started[0]->name, "c");
   EXPECT_EQ(give_up.target_decrease, 2);
-  EXPECT_EQ(give_up.new_target, 2);
+  EXPECT_EQ(give_up.new_target, 3);
 }
 
 // Every requested node registered (none Ready): nothing is taken off the
@@ -35,8 +40,9 @@ TEST(CapacityGiveUpTest, NoDecreaseWhenEveryNodeRegistered) {
   nodescale::NodeGroup group;
   group.target_size = 2;
   const kube::NodeState a = Node("a", false), b = Node("b", false);
-  const CapacityGiveUp give_up = PlanCapacityGiveUp(group, {&a, &b});
-  EXPECT_EQ(give_up.unready.size(), 2u);
+  const CapacityGiveUp give_up = PlanCapacityGiveUp(
+      group, {{&a, Readiness::kNotStarted}, {&b, Readiness::kNotStarted}});
+  EXPECT_EQ(give_up.not_started.size(), 2u);
   EXPECT_EQ(give_up.target_decrease, 0);
   EXPECT_EQ(give_up.new_target, 0);
 }

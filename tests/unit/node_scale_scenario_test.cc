@@ -1570,5 +1570,83 @@ TEST_F(NodeScaleScenarioTest,
             std::string::npos);
 }
 
+// A node that stops being Ready long after it started is Unready (Cluster
+// Autoscaler's --max-node-startup-time: 15 minutes after its creation), not
+// capacity still coming: a pending pod that would fit on it gets a new node
+// at once, where it used to wait --max-node-provision-time for the node.
+TEST_F(NodeScaleScenarioTest, ANodeThatStopsBeingReadyIsNotCountedAsComing) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("pool-old", Shape("pool", 4000), true)
+                  .ok());
+  clock_.SleepFor(minutes(20));
+  ASSERT_TRUE(cluster_.SetNodeReady("pool-old", false).ok());
+  const int64_t created = Calls("create nodes");
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "1");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  Start(options);
+  SleepUntil([&] { return !NodeOf("web-0").empty(); }, minutes(2));
+  EXPECT_EQ(Calls("create nodes"), created + 1);
+  EXPECT_NE(NodeOf("web-0"), "");
+  EXPECT_NE(NodeOf("web-0"), "pool-old");
+  EXPECT_EQ(NodesWithPrefix("pool-").size(), 2u);
+}
+
+// Cluster Autoscaler's health gate: with 4 of 8 nodes Unready (more than
+// --ok-total-unready-count 3 and more than 45%) nothing is scaled up or
+// down for as long as it lasts (a pod waits, empty nodes stay), with a
+// ClusterUnhealthy Event and the reason in the status; once three are Ready
+// again the pod gets its node.
+TEST_F(NodeScaleScenarioTest, TooManyUnreadyNodesStopAutoscalingUntilRecovery) {
+  PutGroups({sim::GroupJson("old", 0, 10, "4", "16Gi"),
+             sim::GroupJson("large", 0, 10, "8", "32Gi")});
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode("old-" + std::to_string(i),
+                                         Shape("old", 4000), true)
+                    .ok());
+  }
+  clock_.SleepFor(minutes(20));
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_TRUE(cluster_.SetNodeReady("old-" + std::to_string(i), false).ok());
+  }
+  const int64_t created = Calls("create nodes");
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("big", "6");  // only a new node of "large" takes it
+  nodescale::LoopOptions options;
+  options.delays.unneeded_time = minutes(1);
+  options.delays.delay_after_add = Duration(0);
+  Start(options);
+  clock_.SleepFor(minutes(30));
+  EXPECT_EQ(Calls("create nodes"), created);
+  EXPECT_EQ(Calls("delete nodes"), 0);
+  EXPECT_EQ(NodesWithPrefix("old-").size(), 8u);
+  EXPECT_EQ(NodeOf("big"), "");
+  size_t unhealthy = 0;
+  for (const std::string& event : sim::Events(cluster_.store(), kNamespace)) {
+    if (event.find(R"("reason":"ClusterUnhealthy")") != std::string::npos &&
+        event.find("4 of 8 nodes Unready") != std::string::npos) {
+      ++unhealthy;
+    }
+  }
+  EXPECT_GE(unhealthy, 1u);
+  std::optional<std::map<std::string, std::string>> status =
+      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
+  ASSERT_TRUE(status.has_value());
+  EXPECT_NE((*status)["status"].find(
+                "cluster is not ready for autoscaling: 4 of 8 nodes Unready"),
+            std::string::npos)
+      << (*status)["status"];
+
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(cluster_.SetNodeReady("old-" + std::to_string(i), true).ok());
+  }
+  SleepUntil([&] { return !NodeOf("big").empty(); }, minutes(2));
+  EXPECT_EQ(Calls("create nodes"), created + 1);
+  EXPECT_NE(NodeOf("big"), "");
+}
+
 }  // namespace
 }  // namespace propscaler

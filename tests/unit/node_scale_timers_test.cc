@@ -61,6 +61,34 @@ TEST(ProvisionTrackerTest, ProgressRestartsTheDeadlineAndReadyEndsIt) {
   EXPECT_EQ(tracker.WaitingSince("a"), TimePoint());
 }
 
+// A wait that follows a scale-up counts from the scale-up, as Cluster
+// Autoscaler's request does (not from the next loop); the request's start
+// stays while progress restarts the deadline, and ends with the wait.
+TEST(ProvisionTrackerTest, AWaitAfterAScaleUpCountsFromTheScaleUp) {
+  VirtualClock clock;
+  ProvisionTracker tracker(minutes(15));
+  const TimePoint scaled = clock.Now();
+  EXPECT_EQ(tracker.RequestedSince("a"), std::nullopt);
+  tracker.ScaledUp("a", scaled);
+  EXPECT_EQ(tracker.RequestedSince("a"), scaled);
+  clock.Advance(seconds(10));
+  tracker.Update({{"a", 2, 0}}, clock.Now());
+  EXPECT_EQ(tracker.WaitingSince("a"), scaled);
+  clock.Advance(minutes(5));
+  tracker.Update({{"a", 2, 1}}, clock.Now());
+  EXPECT_EQ(tracker.WaitingSince("a"), clock.Now());
+  EXPECT_EQ(tracker.RequestedSince("a"), scaled);
+  tracker.Update({{"a", 2, 2}}, clock.Now());
+  EXPECT_EQ(tracker.RequestedSince("a"), std::nullopt);
+  // Due 15 minutes after the scale-up, not after the first wait's loop.
+  tracker.ScaledUp("b", clock.Now());
+  clock.Advance(seconds(10));
+  EXPECT_TRUE(tracker.Update({{"b", 1, 0}}, clock.Now()).empty());
+  clock.Advance(minutes(14) + seconds(50));
+  EXPECT_EQ(tracker.Update({{"b", 1, 0}}, clock.Now()),
+            std::vector<std::string>{"b"});
+}
+
 TEST(ScaleDownTimersTest, RemovableOnlyAfterUnneededTime) {
   VirtualClock clock;
   ScaleDownTimers timers({minutes(10), minutes(10), seconds(0), minutes(3)});

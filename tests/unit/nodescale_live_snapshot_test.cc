@@ -19,7 +19,11 @@ LiveNode Node(const std::string& name, bool ready = true) {
 class LiveSnapshotTest : public ::testing::Test {
  protected:
   ClusterSnapshot Build() {
-    return BuildLiveSnapshot(nodes_, pods_, group_of_, TimePoint(), {},
+    std::vector<Readiness> readiness;
+    for (const LiveNode& node : nodes_) {
+      readiness.push_back(ReadinessOf(node.state, now_, {}, std::nullopt));
+    }
+    return BuildLiveSnapshot(nodes_, pods_, group_of_, readiness, now_, {},
                              &cache_);
   }
 
@@ -28,6 +32,7 @@ class LiveSnapshotTest : public ::testing::Test {
   std::string group_ = "small";
   GroupOfNode group_of_ = [this](const NodeState&) { return group_; };
   SnapshotNodeCache cache_;
+  TimePoint now_;  // every node created at the epoch
 };
 
 // The provider's group is in the snapshot's column; the node copy is the
@@ -38,6 +43,21 @@ TEST_F(LiveSnapshotTest, NodesOfAGroupAreInTheGroupColumnNotReadyOnesLeftOut) {
   EXPECT_EQ(snapshot.nodes[1].name, "n2");
   EXPECT_EQ(snapshot.GroupOf(1), "small");
   EXPECT_EQ(snapshot.nodes[1].labels, (Labels{{"zone", "a"}}));
+}
+
+// Not Ready past --max-node-startup-time (15 minutes after its creation):
+// Unready, no longer coming, so kept in the snapshot (where it takes no
+// pod); the cached copies are not reused across that change.
+TEST_F(LiveSnapshotTest, AnUnreadyNodeIsKeptAndTheCacheSeesTheChange) {
+  ClusterSnapshot first = Build();
+  ASSERT_EQ(first.nodes.size(), 2u);
+  ReturnNodes(&first, &cache_);
+  now_ += std::chrono::minutes(15);
+  ClusterSnapshot second = Build();
+  ASSERT_EQ(second.nodes.size(), 3u);
+  EXPECT_EQ(second.nodes[2].name, "coming");
+  EXPECT_FALSE(second.nodes[2].ready);
+  EXPECT_EQ(second.GroupOf(2), "small");
 }
 
 // A snapshot read from JSON has no column: a node's group is its label.

@@ -4,16 +4,18 @@ namespace propscaler::nodescale {
 
 CapacityGiveUp PlanCapacityGiveUp(
     const nodescale::NodeGroup& group,
-    const std::vector<const kube::NodeState*>& registered) {
+    const std::vector<RegisteredNode>& registered) {
   CapacityGiveUp give_up;
-  for (const kube::NodeState* node : registered) {
-    if (!node->ready) give_up.unready.push_back(node);
+  for (const RegisteredNode& node : registered) {
+    if (node.readiness == Readiness::kNotStarted) {
+      give_up.not_started.push_back(node.node);
+    }
   }
   const auto count = static_cast<int64_t>(registered.size());
   if (group.target_size > count) {
     give_up.target_decrease = group.target_size - count;
   }
-  give_up.new_target = count - static_cast<int64_t>(give_up.unready.size());
+  give_up.new_target = count - static_cast<int64_t>(give_up.not_started.size());
   return give_up;
 }
 

@@ -26,6 +26,18 @@ std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
   return out;
 }
 
+std::map<std::string, int64_t> ArrivedNodesByGroup(
+    const SharedNodes& nodes, const GroupOfNode& group_of,
+    const std::vector<Readiness>& readiness) {
+  std::map<std::string, int64_t> out;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (readiness[i] != Readiness::kNotStarted) {
+      ++out[group_of(nodes[i].state)];
+    }
+  }
+  return out;
+}
+
 bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
   return IsPending(pod.state) && pod.unschedulable &&
          pod.nominated_node.empty() && now - pod.created >= new_pod_delay;
@@ -35,12 +47,13 @@ namespace {
 
 // The snapshot's nodes and their group column.
 void CopyNodes(const SharedNodes& nodes, const std::vector<std::string>& groups,
+               const std::vector<Readiness>& readiness,
                ClusterSnapshot* snapshot) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const std::string& group = groups[i];
-    // A not-ready node of a group is capacity still coming: leaving it out
+    // A NotStarted node of a group is capacity still coming: leaving it out
     // makes the planner count it in target - registered.
-    if (!group.empty() && !nodes[i].state.ready) continue;
+    if (!group.empty() && readiness[i] == Readiness::kNotStarted) continue;
     snapshot->nodes.push_back(nodes[i].state);
     snapshot->node_groups.push_back(group);
   }
@@ -58,18 +71,21 @@ bool SameSources(const SharedNodes& nodes, const SnapshotNodeCache& cache) {
 
 ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
-                                  const GroupOfNode& group_of, TimePoint now,
-                                  const LivePodFilter& filter,
+                                  const GroupOfNode& group_of,
+                                  const std::vector<Readiness>& readiness,
+                                  TimePoint now, const LivePodFilter& filter,
                                   SnapshotNodeCache* cache) {
   ClusterSnapshot snapshot;
   std::vector<std::string> groups;
   groups.reserve(nodes.size());
   for (const LiveNode& node : nodes) groups.push_back(group_of(node.state));
-  if (cache->nodes && groups == cache->groups && SameSources(nodes, *cache)) {
+  if (cache->nodes && groups == cache->groups &&
+      readiness == cache->readiness && SameSources(nodes, *cache)) {
     snapshot.nodes = std::move(*cache->nodes);
     snapshot.node_groups = std::move(cache->node_groups);
   } else {
-    CopyNodes(nodes, groups, &snapshot);
+    CopyNodes(nodes, groups, readiness, &snapshot);
+    cache->readiness = readiness;
     cache->sources.clear();
     for (size_t i = 0; i < nodes.size(); ++i) {
       cache->sources.push_back(nodes.SharedAt(i));

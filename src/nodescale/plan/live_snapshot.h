@@ -1,8 +1,9 @@
 // From live pods and nodes to the planner's snapshot, as the loop sees it:
 // each node's provider group in the snapshot's group column (the node copy
-// is the node as listed); nodes of a group still waiting
-// for capacity that are not Ready left out (so the planner counts them as
-// upcoming: target above registered); pending pods only once the scheduler
+// is the node as listed); the NotStarted nodes of a group left out (so the
+// planner counts them as upcoming: target above registered), the Unready
+// ones kept (registered, no room: see plan/node_health.h); pending pods
+// only once the scheduler
 // marked them Unschedulable and they are older than
 // --new-pod-scale-up-delay; expendable pods not at all. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_LIVE_SNAPSHOT_H_
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "nodescale/plan/node_health.h"
 #include "nodescale/plan/node_templates.h"
 #include "nodescale/plan/snapshot.h"
 
@@ -27,6 +29,12 @@ using GroupOfNode = std::function<std::string(const NodeState&)>;
 // Ready, schedulable nodes by group.
 std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
                                                  const GroupOfNode& group_of);
+
+// Nodes no longer coming (Ready or Unready) by group; `readiness`: each
+// node's.
+std::map<std::string, int64_t> ArrivedNodesByGroup(
+    const SharedNodes& nodes, const GroupOfNode& group_of,
+    const std::vector<Readiness>& readiness);
 
 // The node or group of that name; null when there is none.
 const LiveNode* FindNode(const SharedNodes& nodes, std::string_view name);
@@ -47,7 +55,8 @@ struct LivePodFilter {
 // taints copied and freed every loop were a third of a loop at rest).
 struct SnapshotNodeCache {
   std::vector<SharedNodes::Shared> sources;
-  std::vector<std::string> groups;  // of each source
+  std::vector<std::string> groups;   // of each source
+  std::vector<Readiness> readiness;  // of each source
   // The copies and their group column, while no snapshot holds them:
   // ReturnNodes gives them back.
   std::optional<std::vector<NodeState>> nodes;
@@ -55,11 +64,12 @@ struct SnapshotNodeCache {
 };
 
 // The pods are shared with the snapshot, not copied; the nodes are copied
-// unless `cache` holds the same copies.
+// unless `cache` holds the same copies. `readiness`: each node's.
 ClusterSnapshot BuildLiveSnapshot(const SharedNodes& nodes,
                                   const SharedPods& pods,
-                                  const GroupOfNode& group_of, TimePoint now,
-                                  const LivePodFilter& filter,
+                                  const GroupOfNode& group_of,
+                                  const std::vector<Readiness>& readiness,
+                                  TimePoint now, const LivePodFilter& filter,
                                   SnapshotNodeCache* cache);
 
 // Gives a snapshot's node copies back to `cache` when it is done with them.

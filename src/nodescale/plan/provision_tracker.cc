@@ -11,10 +11,16 @@ std::vector<std::string> ProvisionTracker::Update(
   for (const GroupProgress& group : groups) {
     const int64_t upcoming = std::max<int64_t>(0, group.target - group.ready);
     if (upcoming == 0) continue;
-    Entry entry{upcoming, group.ready, now};
+    Entry entry{upcoming, group.ready, now, now};
     auto previous = entries_.find(group.group);
-    if (previous != entries_.end() && group.ready <= previous->second.ready) {
-      entry.since = previous->second.since;
+    auto scaled_up = scaled_up_.find(group.group);
+    if (previous != entries_.end()) {
+      entry.requested = previous->second.requested;
+      if (group.ready <= previous->second.ready) {
+        entry.since = previous->second.since;
+      }
+    } else if (scaled_up != scaled_up_.end()) {
+      entry.since = entry.requested = scaled_up->second;
     }
     if (now - entry.since >= max_provision_time_) {
       failed.push_back(group.group);
@@ -23,12 +29,28 @@ std::vector<std::string> ProvisionTracker::Update(
     next.emplace(group.group, entry);
   }
   entries_ = std::move(next);
+  scaled_up_.clear();
   return failed;
 }
 
 int64_t ProvisionTracker::Upcoming(const std::string& group) const {
   auto it = entries_.find(group);
   return it == entries_.end() ? 0 : it->second.upcoming;
+}
+
+void ProvisionTracker::ScaledUp(const std::string& group, TimePoint now) {
+  scaled_up_.emplace(group, now);
+}
+
+std::optional<TimePoint> ProvisionTracker::RequestedSince(
+    const std::string& group) const {
+  if (auto it = entries_.find(group); it != entries_.end()) {
+    return it->second.requested;
+  }
+  if (auto it = scaled_up_.find(group); it != scaled_up_.end()) {
+    return it->second;
+  }
+  return std::nullopt;
 }
 
 TimePoint ProvisionTracker::WaitingSince(const std::string& group) const {

@@ -1,17 +1,21 @@
 // Upcoming capacity: nodes a group was asked for that are not Ready yet.
 //
 // Each loop the tracker is told every group's target size and how many of
-// its nodes are Ready. While target > ready the difference is upcoming: the
-// planner counts it as capacity so the same pods never trigger a second
+// its nodes have arrived (Ready, or Unready: not coming any more, see
+// plan/node_health.h). While target > arrived the difference is upcoming:
+// the planner counts it as capacity so the same pods never trigger a second
 // scale-up. When a group stays short of its target for longer than
-// --max-node-provision-time without a new node becoming Ready, its
-// scale-up has failed: the loop backs the group off and gives the capacity
-// up. Progress (one more Ready node) restarts the deadline. Pure.
+// --max-node-provision-time without a new node arriving, its scale-up has
+// failed: the loop backs the group off and gives the capacity up. Progress
+// (one more node arrived) restarts the deadline; a wait that follows a
+// scale-up counts from the scale-up, as Cluster Autoscaler's request does.
+// Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_PROVISION_TRACKER_H_
 #define PROPSCALER_NODESCALE_PLAN_PROVISION_TRACKER_H_
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +26,7 @@ namespace propscaler::nodescale {
 struct GroupProgress {
   std::string group;
   int64_t target = 0;
-  int64_t ready = 0;
+  int64_t ready = 0;  // arrived: Ready or Unready
 };
 
 class ProvisionTracker {
@@ -40,15 +44,23 @@ class ProvisionTracker {
   // Since when the group has been waiting for nodes; the epoch when it is
   // not waiting.
   TimePoint WaitingSince(const std::string& group) const;
+  // The group was asked for more nodes at `now`: a wait that starts at the
+  // next Update counts from here.
+  void ScaledUp(const std::string& group, TimePoint now);
+  // Since when the group's requested capacity has been coming (waiting, or
+  // scaled up since the last Update); nullopt when none is.
+  std::optional<TimePoint> RequestedSince(const std::string& group) const;
 
  private:
   struct Entry {
     int64_t upcoming = 0;
     int64_t ready = 0;
-    TimePoint since;
+    TimePoint since;      // the deadline's start, restarted by progress
+    TimePoint requested;  // when this wait began
   };
   const Duration max_provision_time_;
   std::map<std::string, Entry> entries_;
+  std::map<std::string, TimePoint> scaled_up_;  // since the last Update
 };
 
 }  // namespace propscaler::nodescale

@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -32,6 +33,10 @@ void DeclareMetrics() {
                    "Nodes removed, by node group.");
   m.DeclareGauge("propscaler_node_group_size",
                  "Node group sizes: min, max, target and ready.");
+  m.DeclareGauge("propscaler_nodes",
+                 "Registered nodes by readiness, as Cluster Autoscaler "
+                 "counts them: ready, not_started (capacity still coming), "
+                 "unready.");
   m.DeclareCounter("propscaler_disruption_decisions_total",
                    "Disruption commands started, by method and action.");
   m.DeclareCounter("propscaler_disruption_failed_validations_total",
@@ -101,7 +106,9 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
     return provider_->NodeGroupOf(node);
   };
   TrackProvisioning(it);
-  it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of, it->now,
+  it->readiness = ClassifyNodes(*it);
+  it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of,
+                                   it->readiness, it->now,
                                    {options_.new_pod_scale_up_delay,
                                     options_.expendable_pods_priority_cutoff},
                                    &node_cache_);
@@ -137,6 +144,10 @@ Status NodeScaleLoop::RunOnce() {
   }
   removals_.ClearStaleTaints(ClusterViewOf(it, it.pods));
   NoteRemovals(removals_.Advance(ClusterViewOf(it, it.pods)), it.now);
+  if (!ClusterHealthy(&it)) {
+    ReturnNodes(&it.snapshot, &node_cache_);
+    return Status::Ok();
+  }
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   LOG_IF(ERROR, !chain.ok()) << chain.status().message();
   DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
@@ -174,6 +185,10 @@ Status NodeScaleLoop::RunScaleUp() {
     WriteStatus(it, read);
     return read;
   }
+  if (!ClusterHealthy(&it)) {
+    ReturnNodes(&it.snapshot, &node_cache_);
+    return Status::Ok();
+  }
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   if (!chain.ok()) {
     LOG(ERROR) << chain.status().message();
@@ -193,9 +208,22 @@ void NodeScaleLoop::ObserveDuration(const Iteration& it, const char* kind) {
       std::chrono::duration<double>(clock_->Now() - it.now).count());
 }
 
+std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
+  std::vector<Readiness> readiness;
+  readiness.reserve(it.nodes.size());
+  for (const LiveNode& node : it.nodes) {
+    readiness.push_back(
+        ReadinessOf(node.state, it.now, options_.node_health,
+                    provision_.RequestedSince(it.group_of(node.state))));
+  }
+  return readiness;
+}
+
+// A group's progress counts its nodes no longer coming: Ready, or Unready
+// (not Ready since long before its capacity was asked for).
 void NodeScaleLoop::TrackProvisioning(Iteration* it) {
   const std::map<std::string, int64_t> ready =
-      ReadyNodesByGroup(it->nodes, it->group_of);
+      ArrivedNodesByGroup(it->nodes, it->group_of, ClassifyNodes(*it));
   std::vector<GroupProgress> progress;
   for (const NodeGroup& group : it->groups) {
     auto found = ready.find(group.name);
@@ -210,21 +238,24 @@ void NodeScaleLoop::TrackProvisioning(Iteration* it) {
 }
 
 // The group's nodes did not become Ready in time: back it off, remove the
-// nodes that never got ready and stop counting them as upcoming.
+// nodes that never started and stop counting them as upcoming.
 void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   const TimePoint until = backoff_.Fail(group.name, it->now);
   LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
                << "--max-node-provision-time; backed off until "
                << kube::FormatMicroTime(until);
-  std::vector<const NodeState*> registered;
-  for (const LiveNode& node : it->nodes) {
-    if (it->group_of(node.state) == group.name) {
-      registered.push_back(&node.state);
-    }
+  const std::vector<Readiness> readiness = ClassifyNodes(*it);
+  std::vector<RegisteredNode> registered;
+  std::set<std::string> not_started;
+  for (size_t i = 0; i < it->nodes.size(); ++i) {
+    const NodeState& node = it->nodes[i].state;
+    if (it->group_of(node) != group.name) continue;
+    registered.push_back({&node, readiness[i]});
+    if (readiness[i] == Readiness::kNotStarted) not_started.insert(node.name);
   }
   const CapacityGiveUp give_up = PlanCapacityGiveUp(group, registered);
   if (!may_act_()) return;
-  Status status = provider_->DeleteNodes(group, give_up.unready);
+  Status status = provider_->DeleteNodes(group, give_up.not_started);
   if (status.ok() && give_up.target_decrease > 0) {
     status = provider_->DecreaseTargetSize(group, give_up.target_decrease);
   }
@@ -233,7 +264,7 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
     if (g.name == group.name) g.target_size = give_up.new_target;
   }
   it->nodes.EraseIf([&](const LiveNode& node) {
-    return it->group_of(node.state) == group.name && !node.state.ready;
+    return not_started.contains(node.state.name);
   });
 }
 
@@ -281,6 +312,7 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
       continue;
     }
     scaled = true;
+    provision_.ScaledUp(group->name, it->now);
     GlobalMetrics().Add("propscaler_scale_ups_total",
                         {{"node_group", group->name}}, 1);
     last_scale_up_ =

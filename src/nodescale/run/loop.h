@@ -85,6 +85,9 @@ struct LoopOptions {
   // Reads Cluster Autoscaler's priority expander ConfigMap (app/ hands in
   // its watched copy); empty: a GET each loop that uses it.
   std::function<Result<kube::ConfigMap>()> read_priority_config;
+  // Cluster Autoscaler's node readiness (--max-node-startup-time, startup
+  // taints) and its health gate.
+  NodeHealthConfig node_health;
 };
 
 class NodeScaleLoop {
@@ -111,6 +114,12 @@ class NodeScaleLoop {
   Status ReadCluster(Iteration* it);
   void ObserveDuration(const Iteration& it, const char* kind);
   void TrackProvisioning(Iteration* it);
+  // Each node's readiness with the tracker's requests as they stand.
+  std::vector<Readiness> ClassifyNodes(const Iteration& it) const;
+  // The health gate (loop_health.cc): false while too many nodes are
+  // Unready, when the iteration stops after saying so (log, Event, status)
+  // and forgetting the unneeded nodes' timers, as Cluster Autoscaler does.
+  bool ClusterHealthy(Iteration* it);
   void GiveUpCapacity(const NodeGroup& group, Iteration* it);
   // The scale-up's metrics and memory brought up to date; the expanders.
   Result<std::unique_ptr<ExpanderChain>> PrepareScaleUp(Iteration* it);
@@ -182,6 +191,7 @@ class NodeScaleLoop {
   std::string last_scale_up_ = "never";
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes
+  std::string last_unhealthy_;      // logged once until it changes
   // Nodes from their ToBeDeleted taint to the provider's delete.
   RemovalQueue removals_;
 

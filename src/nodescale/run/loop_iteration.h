@@ -26,6 +26,7 @@ struct NodeScaleLoop::Iteration {
   std::optional<std::vector<PdbState>> pdbs;
   std::vector<NodeGroup> groups;
   GroupOfNode group_of;
+  std::vector<Readiness> readiness;  // of each of `nodes`
   ClusterSnapshot snapshot;
   // The priority expander's config as ScaleUp read it this iteration.
   PriorityConfig priorities;

@@ -1,0 +1,81 @@
+// Cluster Autoscaler's view of node health: each registered node is Ready,
+// NotStarted (not ready, created less than --max-node-startup-time ago:
+// capacity still coming) or Unready (not ready for longer: no capacity, and
+// not coming either); and the cluster health gate, which stops every action
+// while more than --ok-total-unready-count and more than
+// --max-total-unready-percentage of the registered nodes are Unready.
+//
+// CA's "ready": the Ready condition True, no not-ready, disk-pressure or
+// network-unavailable taint (the node lifecycle controller's copies of the
+// DiskPressure and NetworkUnavailable conditions), and no startup taint (a
+// node carrying one is still starting). Cordoned nodes are counted by the
+// callers as they count them. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_NODE_HEALTH_H_
+#define PROPSCALER_NODESCALE_PLAN_NODE_HEALTH_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+// CA's startup taint prefixes: the current one and the deprecated
+// "ignore" one.
+inline constexpr std::string_view kStartupTaintPrefix =
+    "startup-taint.cluster-autoscaler.kubernetes.io/";
+inline constexpr std::string_view kIgnoreTaintPrefix =
+    "ignore-taint.cluster-autoscaler.kubernetes.io/";
+
+struct NodeHealthConfig {
+  Duration max_node_startup_time = std::chrono::minutes(15);
+  // --max-total-unready-percentage and --ok-total-unready-count.
+  double max_total_unready_percentage = 45;
+  int64_t ok_total_unready_count = 3;
+  // --startup-taint and the deprecated --ignore-taint: keys treated as the
+  // prefixed ones are.
+  std::vector<std::string> startup_taints;
+};
+
+enum class Readiness { kReady, kNotStarted, kUnready };
+
+std::string_view ReadinessName(Readiness readiness);
+
+// Whether the taint marks a node still starting (its key has a startup
+// prefix or is one of `config.startup_taints`).
+bool IsStartupTaint(const Taint& taint, const NodeHealthConfig& config);
+// `requested_since`: when the node's group was asked for the capacity that
+// is still coming (nullopt: none is). A node registered since then is
+// NotStarted until the group's request is fulfilled or given up
+// (--max-node-provision-time), whatever its age; any other node that is not
+// ready is NotStarted for --max-node-startup-time after its creation.
+Readiness ReadinessOf(const NodeState& node, TimePoint now,
+                      const NodeHealthConfig& config,
+                      std::optional<TimePoint> requested_since);
+
+struct ReadinessCounts {
+  int64_t ready = 0;
+  int64_t not_started = 0;
+  int64_t unready = 0;
+  int64_t registered() const { return ready + not_started + unready; }
+};
+
+ReadinessCounts CountReadiness(const std::vector<Readiness>& readiness);
+
+struct ClusterHealth {
+  bool healthy = true;
+  // Why not, for the log, the Event and the status ("3 of 5 nodes
+  // Unready: more than 3 and more than 45%").
+  std::string reason;
+};
+
+ClusterHealth AssessClusterHealth(const ReadinessCounts& counts,
+                                  const NodeHealthConfig& config);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_NODE_HEALTH_H_

@@ -1,0 +1,138 @@
+// Cluster Autoscaler's node readiness and cluster health gate, pure.
+#include "nodescale/plan/node_health.h"
+
+#include <gtest/gtest.h>
+
+namespace propscaler::nodescale {
+namespace {
+
+using std::chrono::minutes;
+
+NodeState NodeCreatedAt(TimePoint created, bool ready,
+                        std::vector<Taint> taints = {}) {
+  NodeState node;
+  node.name = "n";
+  node.created = created;
+  node.ready = ready;
+  node.taints = std::move(taints);
+  return node;
+}
+
+const TimePoint kNow = TimePoint() + std::chrono::hours(10);
+
+TEST(NodeHealthTest, NotReadyIsNotStartedForFifteenMinutesThenUnready) {
+  const NodeHealthConfig config;
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(14), false), kNow, config,
+                        std::nullopt),
+            Readiness::kNotStarted);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), false), kNow, config,
+                        std::nullopt),
+            Readiness::kUnready);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), true), kNow, config,
+                        std::nullopt),
+            Readiness::kReady);
+  NodeHealthConfig longer;
+  longer.max_node_startup_time = minutes(30);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(20), false), kNow, longer,
+                        std::nullopt),
+            Readiness::kNotStarted);
+}
+
+// A node registered since its group was asked for capacity is still
+// coming until that request is fulfilled or given up; an older node that
+// stopped being Ready is not.
+TEST(NodeHealthTest, ANodeOfAPendingRequestStaysNotStarted) {
+  const NodeHealthConfig config;
+  const TimePoint requested = kNow - minutes(20);
+  EXPECT_EQ(
+      ReadinessOf(NodeCreatedAt(requested, false), kNow, config, requested),
+      Readiness::kNotStarted);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(requested - minutes(1), false), kNow,
+                        config, requested),
+            Readiness::kUnready);
+}
+
+// CA's GetNodeReadiness: the node lifecycle controller's not-ready,
+// disk-pressure and network-unavailable taints make a node not ready; so
+// does a startup taint (prefixed, or named by --startup-taint); the
+// unreachable taint alone does not (it comes with Ready=Unknown, which the
+// decoders read).
+TEST(NodeHealthTest, TaintsThatMakeANodeNotReady) {
+  NodeHealthConfig config;
+  config.startup_taints = {"example.com/agent-not-ready"};
+  const TimePoint old = kNow - minutes(60);
+  for (const char* key :
+       {"node.kubernetes.io/not-ready", "node.kubernetes.io/disk-pressure",
+        "node.kubernetes.io/network-unavailable",
+        "startup-taint.cluster-autoscaler.kubernetes.io/cni",
+        "ignore-taint.cluster-autoscaler.kubernetes.io/legacy",
+        "example.com/agent-not-ready"}) {
+    EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
+                          config, std::nullopt),
+              Readiness::kUnready)
+        << key;
+    EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow, true, {{key, "", {}}}), kNow,
+                          config, std::nullopt),
+              Readiness::kNotStarted)
+        << key;
+  }
+  for (const char* key :
+       {"node.kubernetes.io/unreachable",
+        "status-taint.cluster-autoscaler.kubernetes.io/gpu", "dedicated"}) {
+    EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
+                          config, std::nullopt),
+              Readiness::kReady)
+        << key;
+  }
+}
+
+struct GateCase {
+  int64_t ready, not_started, unready;
+  double max_percentage;
+  int64_t ok_count;
+  bool healthy;
+};
+
+// IsClusterHealthy: unhealthy only when Unready is above the count AND
+// above the share of every registered node (NotStarted ones included in
+// the total, not in the Unready).
+TEST(NodeHealthTest, TheGateNeedsBothTheCountAndTheShare) {
+  const GateCase cases[] = {
+      {1, 0, 3, 45, 3, true},   // 75% but only 3
+      {4, 0, 4, 45, 3, false},  // 4 > 3 and 50% > 45%
+      {6, 0, 4, 45, 3, true},   // 40%
+      {2, 2, 4, 45, 3, false},  // 50% of 8
+      {1, 6, 4, 45, 3, true},   // 36% of 11: NotStarted count in the total
+      {0, 0, 2, 10, 1, false},  // CA's TestTooManyUnready
+      {0, 0, 0, 45, 3, true},   // no nodes
+      {0, 0, 1, 0, 0, false},   // any Unready node stops it
+  };
+  for (const GateCase& c : cases) {
+    NodeHealthConfig config;
+    config.max_total_unready_percentage = c.max_percentage;
+    config.ok_total_unready_count = c.ok_count;
+    const ClusterHealth health =
+        AssessClusterHealth({c.ready, c.not_started, c.unready}, config);
+    EXPECT_EQ(health.healthy, c.healthy)
+        << c.ready << "/" << c.not_started << "/" << c.unready << ": "
+        << health.reason;
+    EXPECT_EQ(health.reason.empty(), c.healthy);
+  }
+  const ClusterHealth unhealthy = AssessClusterHealth({4, 0, 4}, {});
+  EXPECT_EQ(unhealthy.reason,
+            "4 of 8 nodes Unready: more than 3 (--ok-total-unready-count) and "
+            "more than 45% (--max-total-unready-percentage)");
+}
+
+TEST(NodeHealthTest, CountsEachReadiness) {
+  const ReadinessCounts counts =
+      CountReadiness({Readiness::kReady, Readiness::kUnready,
+                      Readiness::kNotStarted, Readiness::kUnready});
+  EXPECT_EQ(counts.ready, 1);
+  EXPECT_EQ(counts.not_started, 1);
+  EXPECT_EQ(counts.unready, 2);
+  EXPECT_EQ(counts.registered(), 4);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
