@@ -30,6 +30,12 @@ DEFINE_string(memory_total, "0:6400000", "node-scale: MIN:MAX GiB memory.");
 DEFINE_bool(scale_down_enabled, true, "node-scale: remove unneeded nodes.");
 DEFINE_string(scale_down_unneeded_time, "10m",
               "node-scale: how long a node is unneeded before removal.");
+DEFINE_bool(scale_down_unready_enabled, true,
+            "node-scale: remove unneeded Unready nodes too (after "
+            "--scale-down-unready-time).");
+DEFINE_string(scale_down_unready_time, "20m",
+              "node-scale: how long an Unready node is unneeded before "
+              "removal.");
 DEFINE_string(scale_down_delay_after_add, "10m",
               "node-scale: no scale-down this long after a scale-up.");
 DEFINE_string(scale_down_delay_after_delete, "0s",
@@ -274,6 +280,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   }
   loop.scale_down.utilization_threshold =
       FLAGS_scale_down_utilization_threshold;
+  loop.scale_down.unready_enabled = FLAGS_scale_down_unready_enabled;
   loop.scale_down.ignore_daemonsets_utilization =
       FLAGS_ignore_daemonsets_utilization;
   loop.scale_down.ignore_mirror_pods_utilization =
@@ -296,6 +303,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"initial_node_group_backoff_duration", &loop.initial_backoff},
       {"max_node_group_backoff_duration", &loop.max_backoff},
       {"scale_down_unneeded_time", &loop.delays.unneeded_time},
+      {"scale_down_unready_time", &loop.delays.unready_time},
       {"scale_down_delay_after_add", &loop.delays.delay_after_add},
       {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
       {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},

@@ -1648,5 +1648,27 @@ TEST_F(NodeScaleScenarioTest, TooManyUnreadyNodesStopAutoscalingUntilRecovery) {
   EXPECT_NE(NodeOf("big"), "");
 }
 
+// An unneeded Unready node goes after --scale-down-unready-time (20
+// minutes), an unneeded Ready one after --scale-down-unneeded-time (10).
+TEST_F(NodeScaleScenarioTest, AnUnneededUnreadyNodeGoesAfterTheUnreadyTime) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  for (const char* name : {"pool-ready", "pool-unready"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(name, Shape("pool", 4000), true)
+                    .ok());
+  }
+  clock_.SleepFor(minutes(20));
+  ASSERT_TRUE(cluster_.SetNodeReady("pool-unready", false).ok());
+  nodescale::LoopOptions options;
+  options.delays.delay_after_add = Duration(0);
+  Start(options);
+  clock_.SleepFor(minutes(12));
+  EXPECT_EQ(NodesWithPrefix("pool-"), std::vector<std::string>{"pool-unready"});
+  clock_.SleepFor(minutes(6));
+  EXPECT_EQ(NodesWithPrefix("pool-"), std::vector<std::string>{"pool-unready"});
+  clock_.SleepFor(minutes(4));
+  EXPECT_TRUE(NodesWithPrefix("pool-").empty());
+}
+
 }  // namespace
 }  // namespace propscaler

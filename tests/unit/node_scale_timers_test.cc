@@ -89,6 +89,20 @@ TEST(ProvisionTrackerTest, AWaitAfterAScaleUpCountsFromTheScaleUp) {
             std::vector<std::string>{"b"});
 }
 
+// An Unready node waits --scale-down-unready-time (20m) instead.
+TEST(ScaleDownTimersTest, UnreadyNodesWaitTheUnreadyTime) {
+  VirtualClock clock;
+  ScaleDownDelays delays;
+  ScaleDownTimers timers(delays);
+  timers.SetUnneeded({"ready", "unready"}, clock.Now());
+  clock.Advance(minutes(10));
+  EXPECT_EQ(timers.RemovableNow({"ready", "unready"}, clock.Now(), {"unready"}),
+            std::vector<std::string>{"ready"});
+  clock.Advance(minutes(10));
+  EXPECT_EQ(timers.RemovableNow({"ready", "unready"}, clock.Now(), {"unready"}),
+            (std::vector<std::string>{"ready", "unready"}));
+}
+
 TEST(ScaleDownTimersTest, RemovableOnlyAfterUnneededTime) {
   VirtualClock clock;
   ScaleDownTimers timers({minutes(10), minutes(10), seconds(0), minutes(3)});

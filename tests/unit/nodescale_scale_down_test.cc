@@ -216,6 +216,21 @@ TEST_F(NodescaleScaleDownTest, PendingPodsWaitForANodeThatIsNotReadyYet) {
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3"}));
 }
 
+// A node not Ready is removed as any other, marked to wait
+// --scale-down-unready-time; --scale-down-unready-enabled=false keeps it.
+TEST_F(NodescaleScaleDownTest, UnreadyNodesGoLaterOrNotAtAll) {
+  snapshot_.nodes[2].ready = false;  // g-3
+  ScaleDownPlan plan = Plan();
+  ASSERT_EQ(plan.removals.size(), 2u);
+  for (const NodeRemoval& removal : plan.removals) {
+    EXPECT_EQ(removal.unready, removal.node == "g-3") << removal.node;
+  }
+  config_.unready_enabled = false;
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2"}));
+  EXPECT_EQ(KeptReason("g-3"),
+            "not Ready, and --scale-down-unready-enabled=false");
+}
+
 TEST_F(NodescaleScaleDownTest, PendingPodsDoNotKeepCordonedOrTooSmallNodes) {
   snapshot_.nodes[1].unschedulable = true;
   snapshot_.pods.push_back(Pod("huge", 8000, kGi));  // fits no node

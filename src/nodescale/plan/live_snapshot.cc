@@ -1,5 +1,7 @@
 #include "nodescale/plan/live_snapshot.h"
 
+#include <algorithm>
+
 namespace propscaler::nodescale {
 
 const LiveNode* FindNode(const SharedNodes& nodes, std::string_view name) {
@@ -26,13 +28,22 @@ std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
   return out;
 }
 
-std::map<std::string, int64_t> ArrivedNodesByGroup(
+std::map<std::string, ReadinessCounts> ReadinessByGroup(
     const SharedNodes& nodes, const GroupOfNode& group_of,
     const std::vector<Readiness>& readiness) {
-  std::map<std::string, int64_t> out;
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    if (readiness[i] != Readiness::kNotStarted) {
-      ++out[group_of(nodes[i].state)];
+  std::map<std::string, ReadinessCounts> out;
+  for (size_t i = 0; i < nodes.size() && i < readiness.size(); ++i) {
+    ReadinessCounts& counts = out[group_of(nodes[i].state)];
+    switch (readiness[i]) {
+      case Readiness::kReady:
+        ++counts.ready;
+        break;
+      case Readiness::kNotStarted:
+        ++counts.not_started;
+        break;
+      case Readiness::kUnready:
+        ++counts.unready;
+        break;
     }
   }
   return out;
@@ -45,6 +56,20 @@ bool WantsCapacity(const LivePod& pod, TimePoint now, Duration new_pod_delay) {
 
 namespace {
 
+// As the scheduler sees an Unready node, whatever its copy says yet: not
+// Ready, tainted not-ready, so no pod is placed there (a node whose Ready
+// condition just went False is tainted a moment later; one held by a
+// startup taint is Ready by its condition).
+void MarkUnready(NodeState* node) {
+  node->ready = false;
+  const Taint not_ready{"node.kubernetes.io/not-ready", "",
+                        TaintEffect::kNoSchedule};
+  if (std::find(node->taints.begin(), node->taints.end(), not_ready) ==
+      node->taints.end()) {
+    node->taints.push_back(not_ready);
+  }
+}
+
 // The snapshot's nodes and their group column.
 void CopyNodes(const SharedNodes& nodes, const std::vector<std::string>& groups,
                const std::vector<Readiness>& readiness,
@@ -56,6 +81,8 @@ void CopyNodes(const SharedNodes& nodes, const std::vector<std::string>& groups,
     if (!group.empty() && readiness[i] == Readiness::kNotStarted) continue;
     snapshot->nodes.push_back(nodes[i].state);
     snapshot->node_groups.push_back(group);
+    if (readiness[i] == Readiness::kUnready)
+      MarkUnready(&snapshot->nodes.back());
   }
 }
 

@@ -30,9 +30,8 @@ using GroupOfNode = std::function<std::string(const NodeState&)>;
 std::map<std::string, int64_t> ReadyNodesByGroup(const SharedNodes& nodes,
                                                  const GroupOfNode& group_of);
 
-// Nodes no longer coming (Ready or Unready) by group; `readiness`: each
-// node's.
-std::map<std::string, int64_t> ArrivedNodesByGroup(
+// Each group's nodes by readiness; `readiness`: each node's.
+std::map<std::string, ReadinessCounts> ReadinessByGroup(
     const SharedNodes& nodes, const GroupOfNode& group_of,
     const std::vector<Readiness>& readiness);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 namespace propscaler::nodescale {
 
@@ -28,8 +29,12 @@ RemovalChoice ChooseRemovals(const ScaleDownPlan& plan,
     choice.waiting = *blocked;
     return choice;
   }
+  std::set<std::string> unready;
+  for (const NodeRemoval& removal : plan.removals) {
+    if (removal.unready) unready.insert(removal.node);
+  }
   const std::vector<std::string> due =
-      timers.RemovableNow(UnneededNodes(plan), now);
+      timers.RemovableNow(UnneededNodes(plan), now, unready);
   const int max_empty = std::min(parallelism.max_empty_bulk_delete,
                                  parallelism.max_scale_down_parallelism);
   std::vector<NodeRemoval> empty, busy;

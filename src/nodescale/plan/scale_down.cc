@@ -107,6 +107,9 @@ class ScaleDownPlanner {
     const NodeState& node = snapshot_.nodes[candidate.node];
     const std::string group(snapshot_.GroupOf(candidate.node));
     const NodeGroup& spec = *groups_.at(group);
+    if (!node.ready && !config_.unready_enabled) {
+      return "not Ready, and --scale-down-unready-enabled=false";
+    }
     if (group_sizes_[group] <= spec.min_size) {
       return "node group " + group + " at min size " +
              std::to_string(spec.min_size);
@@ -188,7 +191,7 @@ class ScaleDownPlanner {
                               candidate.to_move.empty()
                                   ? NodeRemoval::Reason::kEmpty
                                   : NodeRemoval::Reason::kUnderutilized,
-                              candidate.utilization});
+                              candidate.utilization, !node.ready});
   }
 
   const ClusterSnapshot& snapshot_;

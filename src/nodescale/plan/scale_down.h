@@ -41,6 +41,9 @@ struct ScaleDownConfig {
   double utilization_threshold = 0.5;
   bool ignore_daemonsets_utilization = false;
   bool ignore_mirror_pods_utilization = false;
+  // --scale-down-unready-enabled: false keeps every node that is not Ready
+  // (in a live snapshot, the Unready ones: see plan/node_health.h).
+  bool unready_enabled = true;
   ResourceLimits limits;
 };
 
@@ -50,6 +53,7 @@ struct NodeRemoval {
   std::string group;
   Reason reason = Reason::kEmpty;
   double utilization = 0;
+  bool unready = false;  // due after --scale-down-unready-time
 };
 
 // A candidate that stays, and why.

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct ScaleDownDelays {
   Duration delay_after_add = std::chrono::minutes(10);
   Duration delay_after_delete = Duration(0);
   Duration delay_after_failure = std::chrono::minutes(3);
+  // --scale-down-unready-time: the unneeded time of a node not Ready.
+  Duration unready_time = std::chrono::minutes(20);
 };
 
 class ScaleDownTimers {
@@ -29,9 +32,11 @@ class ScaleDownTimers {
   // The nodes unneeded now; nodes no longer listed stop being unneeded.
   void SetUnneeded(const std::vector<std::string>& nodes, TimePoint now);
   bool IsUnneeded(const std::string& node) const;
-  // Unneeded for at least the unneeded time, in the order given.
-  std::vector<std::string> RemovableNow(const std::vector<std::string>& nodes,
-                                        TimePoint now) const;
+  // Unneeded for at least the unneeded time (the unready time for those in
+  // `unready`), in the order given.
+  std::vector<std::string> RemovableNow(
+      const std::vector<std::string>& nodes, TimePoint now,
+      const std::set<std::string>& unready = {}) const;
   TimePoint UnneededSince(const std::string& node) const;
 
   void ScaledUp(TimePoint now) { last_add_ = now; }

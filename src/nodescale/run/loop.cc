@@ -222,13 +222,15 @@ std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
 // A group's progress counts its nodes no longer coming: Ready, or Unready
 // (not Ready since long before its capacity was asked for).
 void NodeScaleLoop::TrackProvisioning(Iteration* it) {
-  const std::map<std::string, int64_t> ready =
-      ArrivedNodesByGroup(it->nodes, it->group_of, ClassifyNodes(*it));
+  const std::map<std::string, ReadinessCounts> by_group =
+      ReadinessByGroup(it->nodes, it->group_of, ClassifyNodes(*it));
   std::vector<GroupProgress> progress;
   for (const NodeGroup& group : it->groups) {
-    auto found = ready.find(group.name);
+    auto found = by_group.find(group.name);
     progress.push_back({group.name, group.target_size,
-                        found == ready.end() ? 0 : found->second});
+                        found == by_group.end()
+                            ? 0
+                            : found->second.ready + found->second.unready});
   }
   for (const std::string& name : provision_.Update(progress, it->now)) {
     for (NodeGroup& group : it->groups) {
@@ -387,17 +389,20 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
         std::string(DisruptionMethodName(blocked.method)) +
         "): " + blocked.reason);
   }
-  const std::map<std::string, int64_t> ready = ReadyNodesByGroup(
-      it.nodes, it.group_of ? it.group_of : GroupOfNode([](const NodeState&) {
-        return std::string();
-      }));
+  const std::map<std::string, ReadinessCounts> by_group =
+      it.group_of ? ReadinessByGroup(it.nodes, it.group_of, it.readiness)
+                  : std::map<std::string, ReadinessCounts>();
   for (const NodeGroup& group : it.groups) {
-    auto found = ready.find(group.name);
+    auto found = by_group.find(group.name);
+    const ReadinessCounts counts =
+        found == by_group.end() ? ReadinessCounts() : found->second;
     GroupStatus status{group.name,
                        group.min_size,
                        group.max_size,
                        group.target_size,
-                       found == ready.end() ? 0 : found->second,
+                       counts.ready,
+                       counts.unready,
+                       counts.not_started,
                        provision_.Upcoming(group.name),
                        backoff_.BackedOff(group.name, it.now)
                            ? backoff_.Until(group.name)

@@ -14,12 +14,13 @@ std::string RenderStatusPage(const StatusReport& report,
   runtime::RenderHead(out, "node-scale mode", report.time,
                       report.health == "Healthy" ? "" : report.health, leader);
   out << "<h2>Node groups</h2><table><tr><th>group</th><th>min</th>"
-         "<th>max</th><th>target</th><th>ready</th><th>upcoming</th>"
+         "<th>max</th><th>target</th><th>ready</th><th>unready</th>"
+         "<th>not started</th><th>upcoming</th>"
          "<th>backed off until</th></tr>";
   for (const GroupStatus& group : report.groups) {
     out << "<tr><td>" << EscapeMarkup(group.name) << "</td>";
-    for (int64_t n :
-         {group.min, group.max, group.target, group.ready, group.upcoming}) {
+    for (int64_t n : {group.min, group.max, group.target, group.ready,
+                      group.unready, group.not_started, group.upcoming}) {
       out << "<td class=num>" << n << "</td>";
     }
     out << "<td>"

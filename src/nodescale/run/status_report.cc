@@ -14,6 +14,7 @@ std::string RenderStatus(const StatusReport& report) {
       << "\n  ScaleDown: " << report.last_scale_down << "\n\nNodeGroups:\n";
   for (const GroupStatus& group : report.groups) {
     out << "  Name: " << group.name << "\n    Health: ready=" << group.ready
+        << " unready=" << group.unready << " notStarted=" << group.not_started
         << " upcoming=" << group.upcoming << " target=" << group.target
         << " minSize=" << group.min << " maxSize=" << group.max
         << "\n    Backoff: ";

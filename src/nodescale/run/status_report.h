@@ -25,6 +25,8 @@ struct GroupStatus {
   int64_t max = 0;
   int64_t target = 0;
   int64_t ready = 0;
+  int64_t unready = 0;      // not Ready, and not coming (node_health.h)
+  int64_t not_started = 0;  // registered, not Ready yet
   int64_t upcoming = 0;
   TimePoint backoff_until;  // epoch: not backed off (now)
 };
