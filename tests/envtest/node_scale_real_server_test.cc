@@ -194,6 +194,74 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 
+// A node of the group that is not Ready past --max-node-startup-time is
+// Unready, not capacity still coming: a pending pod that would fit on it
+// gets a new node at once.
+TEST_F(NodeScaleRealServerTest, AnUnreadyNodeIsNotWaitedFor) {
+  ASSERT_TRUE(CreateNode(cluster(), {.name = "small-sick",
+                                     .ready = false,
+                                     .label = kGroupSelector})
+                  .ok());
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "1").ok());
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--max-node-startup-time=1s"}));
+  ASSERT_TRUE(WaitForGroupNodes(2, *propscaler));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+}
+
+// The health gate on the real server, under deploy/'s RBAC: with its one
+// node Unready (above --ok-total-unready-count=0 and 40%) nothing is
+// scaled up for a pending pod; a ClusterUnhealthy Event is posted on the
+// status ConfigMap, whose text says why. The node Ready again takes the
+// pod's place in the plan, and the status is Healthy.
+TEST_F(NodeScaleRealServerTest, TheHealthGateHoldsWhileNodesAreUnready) {
+  ASSERT_TRUE(CreateNode(cluster(), {.name = "small-sick",
+                                     .ready = false,
+                                     .label = kGroupSelector})
+                  .ok());
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "1").ok());
+  auto propscaler = StartWithToken(Args(
+      {"--leader-elect=false", "--max-node-startup-time=1s",
+       "--ok-total-unready-count=0", "--max-total-unready-percentage=40"}));
+  std::string events;
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> listed = AdminCall(
+            cluster(), "GET", "/api/v1/namespaces/" + ns() + "/events");
+        events = listed.ok() ? *listed : listed.status().message();
+        return events.find("\"ClusterUnhealthy\"") != std::string::npos;
+      },
+      seconds(30)))
+      << events << "\n"
+      << propscaler->Output();
+  EXPECT_NE(events.find("1 of 1 nodes Unready"), std::string::npos) << events;
+  // The status is written right after the Event is handed to the recorder.
+  std::string text;
+  auto status_says = [&](const std::string& want) {
+    return e2e::WaitUntil(
+        [&] {
+          Result<std::string> read =
+              ConfigMapValue(cluster(), ns(), "propscaler-status", "status");
+          text = read.ok() ? *read : read.status().message();
+          return text.find(want) != std::string::npos;
+        },
+        seconds(30));
+  };
+  EXPECT_TRUE(status_says("cluster is not ready for autoscaling"))
+      << text << "\n"
+      << propscaler->Output();
+  EXPECT_EQ(GroupNodes().size(), 1u) << propscaler->Output();
+
+  ASSERT_TRUE(SetNodeReady(cluster(), "small-sick", true).ok());
+  EXPECT_TRUE(status_says("Health: Healthy")) << text << "\n"
+                                              << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 0) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+}
+
 // The node-groups ConfigMap is watched under deploy/node-scale/kwok's RBAC
 // (resourceNames): loops every 300 ms send no GET of it, and an edit (the
 // group's max raised) is acted on at the next loop.
