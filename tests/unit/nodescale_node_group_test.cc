@@ -43,7 +43,13 @@ TEST(NodescaleTemplateTest, TemplateFromNodeDropsHostnameAndStateTaints) {
   node.taints = {
       {"dedicated", "web", TaintEffect::kNoSchedule},
       {"node.kubernetes.io/unschedulable", "", TaintEffect::kNoSchedule},
-      {"ToBeDeletedByClusterAutoscaler", "1", TaintEffect::kNoSchedule}};
+      {"ToBeDeletedByClusterAutoscaler", "1", TaintEffect::kNoSchedule},
+      {"startup-taint.cluster-autoscaler.kubernetes.io/cni", "",
+       TaintEffect::kNoSchedule},
+      {"status-taint.cluster-autoscaler.kubernetes.io/gpu-health", "",
+       TaintEffect::kNoSchedule},
+      {"cloud.google.com/impending-node-termination", "",
+       TaintEffect::kNoSchedule}};
   NodeTemplate t = TemplateFromNode(node);
   EXPECT_FALSE(t.labels.contains(std::string(kHostnameLabel)));
   EXPECT_EQ(t.labels.at("pool"), "web");

@@ -4,17 +4,28 @@
 #include <utility>
 
 #include "nodescale/domain/node_marks.h"
+#include "nodescale/plan/node_health.h"
 #include "nodescale/plan/predicates.h"
 
 namespace propscaler::nodescale {
 namespace {
 
 // Taints describing one node's condition or CA's plans for it, not the
-// group's nodes in general.
+// group's nodes in general (Cluster Autoscaler's SanitizeTaints: the node
+// lifecycle controller's and cloud controller's, CA's own, the impending
+// termination and impaired volumes marks, and the startup and status
+// taints).
 bool IsNodeStateTaint(const Taint& taint) {
   return taint.key.starts_with("node.kubernetes.io/") ||
          taint.key.starts_with("node.cloudprovider.kubernetes.io/") ||
-         taint.key == kToBeDeletedTaint || taint.key == kDeletionCandidateTaint;
+         taint.key.starts_with(kStartupTaintPrefix) ||
+         taint.key.starts_with(kIgnoreTaintPrefix) ||
+         taint.key.starts_with(
+             "status-taint.cluster-autoscaler.kubernetes.io/") ||
+         taint.key == kToBeDeletedTaint ||
+         taint.key == kDeletionCandidateTaint ||
+         taint.key == "cloud.google.com/impending-node-termination" ||
+         taint.key == "NodeWithImpairedVolumes";
 }
 
 }  // namespace
