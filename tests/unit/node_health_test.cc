@@ -124,6 +124,21 @@ TEST(NodeHealthTest, TheGateNeedsBothTheCountAndTheShare) {
             "more than 45% (--max-total-unready-percentage)");
 }
 
+// IsNodeGroupHealthy: nodes not Ready beyond the ones the group waits for
+// ((target - upcoming) - ready) above 3 and above 45% of its registered.
+TEST(NodeHealthTest, AGroupIsUnhealthyWithTooManyNodesNotReadyBeyondComing) {
+  const NodeHealthConfig config;
+  // 8 registered, 4 Ready, 4 Unready, nothing coming: 4 > 3 and 50%.
+  EXPECT_EQ(GroupUnhealthy({4, 0, 4}, 8, 0, config),
+            "node group unhealthy: 4 of 8 nodes not Ready beyond those coming");
+  // The same 4 not Ready, but the group waits for them (a scale-up of 4).
+  EXPECT_EQ(GroupUnhealthy({4, 4, 0}, 8, 4, config), std::nullopt);
+  // 4 of 10: 40%.
+  EXPECT_EQ(GroupUnhealthy({6, 0, 4}, 10, 0, config), std::nullopt);
+  // 3 of 4: not above the count.
+  EXPECT_EQ(GroupUnhealthy({1, 0, 3}, 4, 0, config), std::nullopt);
+}
+
 TEST(NodeHealthTest, CountsEachReadiness) {
   const ReadinessCounts counts =
       CountReadiness({Readiness::kReady, Readiness::kUnready,

@@ -194,6 +194,25 @@ TEST_F(NodescaleScaleUpTest, BackedOffGroupIsReported) {
   EXPECT_EQ(plan.unschedulable[0].reasons->at("a"), "node group backed off");
 }
 
+// Cluster Autoscaler's NodeGroupScaleUpSafety: an unhealthy group is no
+// option; the next one takes the pod, and the reason is the group's.
+TEST_F(NodescaleScaleUpTest, UnhealthyGroupIsNoOption) {
+  groups_ = {Group("a", 0, 10, 0, 4000, 16 * kGi),
+             Group("b", 0, 10, 0, 4000, 16 * kGi)};
+  memory_.unhealthy_groups = {{"a", "node group unhealthy: 4 of 8 nodes"}};
+  snapshot_.pods = {Pod("p", 1000, kGi)};
+  ScaleUpPlan plan =
+      Plan("priority", Priorities({{50, {"^a$"}}, {10, {"^b$"}}}));
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "b");
+  groups_.pop_back();
+  plan = Plan();
+  EXPECT_TRUE(plan.increases.empty());
+  ASSERT_EQ(plan.unschedulable.size(), 1u);
+  EXPECT_EQ(plan.unschedulable[0].reasons->at("a"),
+            "node group unhealthy: 4 of 8 nodes");
+}
+
 TEST_F(NodescaleScaleUpTest, ExpanderThatChoosesNothingIsReported) {
   groups_ = {Group("a", 0, 10, 0, 4000, 16 * kGi)};
   snapshot_.pods = {Pod("p", 1000, kGi)};

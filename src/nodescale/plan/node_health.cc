@@ -57,15 +57,33 @@ ReadinessCounts CountReadiness(const std::vector<Readiness>& readiness) {
   return counts;
 }
 
+namespace {
+
+// Above the count and above the share of `registered`.
+bool TooMany(int64_t unready, int64_t registered,
+             const NodeHealthConfig& config) {
+  return unready > config.ok_total_unready_count && registered > 0 &&
+         100.0 * static_cast<double>(unready) >
+             config.max_total_unready_percentage *
+                 static_cast<double>(registered);
+}
+
+}  // namespace
+
+std::optional<std::string> GroupUnhealthy(const ReadinessCounts& counts,
+                                          int64_t target, int64_t upcoming,
+                                          const NodeHealthConfig& config) {
+  const int64_t unjustified = target - upcoming - counts.ready;
+  if (!TooMany(unjustified, counts.registered(), config)) return std::nullopt;
+  return "node group unhealthy: " + std::to_string(unjustified) + " of " +
+         std::to_string(counts.registered()) +
+         " nodes not Ready beyond those coming";
+}
+
 ClusterHealth AssessClusterHealth(const ReadinessCounts& counts,
                                   const NodeHealthConfig& config) {
   const int64_t registered = counts.registered();
-  const bool over_count = counts.unready > config.ok_total_unready_count;
-  const bool over_share =
-      registered > 0 &&
-      100.0 * static_cast<double>(counts.unready) >
-          config.max_total_unready_percentage * static_cast<double>(registered);
-  if (!over_count || !over_share) return {};
+  if (!TooMany(counts.unready, registered, config)) return {};
   std::ostringstream reason;
   reason << counts.unready << " of " << registered
          << " nodes Unready: more than " << config.ok_total_unready_count

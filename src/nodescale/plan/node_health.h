@@ -76,6 +76,14 @@ struct ClusterHealth {
 ClusterHealth AssessClusterHealth(const ReadinessCounts& counts,
                                   const NodeHealthConfig& config);
 
+// Cluster Autoscaler's IsNodeGroupHealthy: the group's nodes not Ready
+// beyond the `upcoming` it still waits for ((target - upcoming) - ready)
+// above --ok-total-unready-count and above --max-total-unready-percentage
+// of its registered nodes make it no scale-up option. Why, or nullopt.
+std::optional<std::string> GroupUnhealthy(const ReadinessCounts& counts,
+                                          int64_t target, int64_t upcoming,
+                                          const NodeHealthConfig& config);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_NODE_HEALTH_H_

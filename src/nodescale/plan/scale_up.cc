@@ -55,6 +55,7 @@ struct GroupPlanState {
   Resources free;  // of an empty new node, DaemonSets taken out
   int64_t target = 0;
   bool backed_off = false;
+  std::string unhealthy;         // why it is no option; empty: healthy
   std::vector<Unfit> class_fit;  // per pending pod class
   size_t kind = 0;               // into kinds_, when chosen
   bool dirty = true;
@@ -112,6 +113,10 @@ class ScaleUpPlanner {
       state.group = &group;
       state.target = group.target_size;
       state.backed_off = memory_.backed_off_groups.contains(group.name);
+      if (auto unhealthy = memory_.unhealthy_groups.find(group.name);
+          unhealthy != memory_.unhealthy_groups.end()) {
+        state.unhealthy = unhealthy->second;
+      }
       auto remembered = memory_.remembered_templates.find(group.name);
       state.chosen =
           ChooseTemplate(group, nodes_by_group[group.name],
@@ -233,7 +238,8 @@ class ScaleUpPlanner {
   void RefreshOption(GroupPlanState* state) {
     state->dirty = false;
     state->has_option = false;
-    if (!state->chosen || state->backed_off) return;
+    if (!state->chosen || state->backed_off || !state->unhealthy.empty())
+      return;
     const int64_t cap = Cap(*state).nodes;
     if (cap <= 0) return;
     state->estimate = EstimateFor(&kinds_[state->kind], cap);
@@ -443,6 +449,7 @@ class ScaleUpPlanner {
                                              state.chosen->node.taints);
     }
     if (state.backed_off) return "node group backed off";
+    if (!state.unhealthy.empty()) return state.unhealthy;
     if (state.target >= state.group->max_size) {
       return "max size reached (" + std::to_string(state.group->max_size) + ")";
     }

@@ -41,6 +41,8 @@ struct ScaleUpMemory {
   std::map<std::string, NodeTemplate, std::less<>> remembered_templates;
   // Groups whose last scale-up failed and are waiting out their backoff.
   std::set<std::string, std::less<>> backed_off_groups;
+  // Groups with too many nodes not Ready (plan/node_health.h), and why.
+  std::map<std::string, std::string, std::less<>> unhealthy_groups;
 };
 
 struct GroupIncrease {

@@ -279,6 +279,18 @@ Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
   GlobalMetrics().Set("propscaler_unschedulable_pods", {},
                       static_cast<double>(unschedulable));
   memory_.backed_off_groups = backoff_.BackedOffGroups(it->now);
+  memory_.unhealthy_groups.clear();
+  const std::map<std::string, ReadinessCounts> by_group =
+      ReadinessByGroup(it->nodes, it->group_of, it->readiness);
+  for (const NodeGroup& group : it->groups) {
+    auto counts = by_group.find(group.name);
+    if (counts == by_group.end()) continue;
+    if (std::optional<std::string> why = GroupUnhealthy(
+            counts->second, group.target_size, provision_.Upcoming(group.name),
+            options_.node_health)) {
+      memory_.unhealthy_groups[group.name] = *why;
+    }
+  }
   it->priorities = CurrentPriorities();
   return MakeExpanderChain(options_.expander, it->priorities, &rng_);
 }
