@@ -1670,5 +1670,48 @@ TEST_F(NodeScaleScenarioTest, AnUnneededUnreadyNodeGoesAfterTheUnreadyTime) {
   EXPECT_TRUE(NodesWithPrefix("pool-").empty());
 }
 
+// Cluster API: a scale-up of two whose second machine never gets a node.
+// After --max-node-provision-time the capacity is given up as Cluster
+// Autoscaler gives up unregistered instances: the machine without a node is
+// marked for deletion and replicas lowered by one, so the MachineSet
+// deletes that machine and never the one with a node.
+TEST_F(NodeScaleScenarioTest, AMachineThatNeverGetsANodeIsGivenUp) {
+  CreateMachineDeployment("workers", 0, 0);
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "3");
+  CreatePendingPod("web-1", "3");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  StartClusterApi(options);
+  auto replicas = [&]() -> int64_t {
+    Result<int64_t> read = sim::GetReplicas(
+        cluster_.store(), "machinedeployment", "default", "workers");
+    return read.ok() ? *read : -1;
+  };
+  SleepUntil([&] { return replicas() == 2; }, minutes(1));
+  ASSERT_EQ(replicas(), 2);
+  // Cluster API makes both machines; only one gets its node.
+  CreateMachineWithNode("m-0", "workers", "n-0");
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), std::string(kCapi) + "machines",
+          R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+          R"("metadata":{"name":"m-1","labels":)"
+          R"({"cluster.x-k8s.io/deployment-name":"workers"}},"spec":{}})")
+          .ok());
+  auto machine = [&](const std::string& name) {
+    return sim::GetObject(cluster_.store(),
+                          std::string(kCapi) + "machines/" + name)
+        .value_or("");
+  };
+  SleepUntil([&] { return replicas() == 1; }, minutes(17));
+  EXPECT_EQ(replicas(), 1);
+  EXPECT_NE(machine("m-1").find("cluster.x-k8s.io/delete-machine"),
+            std::string::npos);
+  EXPECT_EQ(machine("m-0").find("cluster.x-k8s.io/delete-machine"),
+            std::string::npos);
+  EXPECT_NE(NodeOf("web-0") + NodeOf("web-1"), "");
+}
+
 }  // namespace
 }  // namespace propscaler

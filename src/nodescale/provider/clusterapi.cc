@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "common/quantity.h"
@@ -369,9 +370,41 @@ Status ClusterApiProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
   return AdjustReplicas(group, delta);
 }
 
-Status ClusterApiProvider::DecreaseTargetSize(const NodeGroup& group,
-                                              int64_t delta) {
-  return AdjustReplicas(group, -delta);
+Status ClusterApiProvider::DecreaseTargetSize(
+    const NodeGroup& group, int64_t delta,
+    const std::vector<const NodeState*>& registered) {
+  if (delta <= 0) return Status::Ok();
+  std::set<std::string> with_node;
+  for (const NodeState* node : registered) {
+    if (std::optional<MachineRef> machine = FindMachine(*node)) {
+      with_node.insert(machine->Key());
+    }
+  }
+  int64_t machines = 0;
+  std::vector<MachineRef> without_node;
+  for (const kube::ClusterApiObject& object :
+       objects_->Objects(ClusterApiObjects::kMachines)) {
+    const MachineRef machine{object.namespace_, object.name};
+    auto group_of = machine_to_group_.find(machine.Key());
+    if (group_of == machine_to_group_.end() || group_of->second != group.name)
+      continue;
+    ++machines;
+    if (!with_node.contains(machine.Key())) without_node.push_back(machine);
+  }
+  const int64_t unmade = std::max<int64_t>(0, group.target_size - machines);
+  const int64_t to_mark = std::max<int64_t>(0, delta - unmade);
+  if (to_mark > static_cast<int64_t>(without_node.size())) {
+    return Status::Invalid(
+        "giving up " + std::to_string(delta) + " nodes of " + group.name +
+        " that never registered: " + std::to_string(unmade) +
+        " replicas have no machine and " + std::to_string(without_node.size()) +
+        " machines no node; lowering replicas further would delete a "
+        "machine with a node");
+  }
+  without_node.resize(to_mark);
+  return RemoveMachines(
+      group, without_node,
+      std::vector<std::string>(without_node.size(), "without a node"), delta);
 }
 
 Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
@@ -420,25 +453,34 @@ Status ClusterApiProvider::DeleteNodes(
     const NodeGroup& group, const std::vector<const NodeState*>& nodes) {
   if (nodes.empty()) return Status::Ok();
   std::vector<MachineRef> machines;
+  std::vector<std::string> what;
   for (const NodeState* node : nodes) {
     Result<MachineRef> machine = MachineOf(*node, group);
     if (!machine.ok()) {
       return machine.status().WithContext("deleting nodes of " + group.name);
     }
     machines.push_back(*machine);
+    what.push_back("of node " + node->name);
   }
+  return RemoveMachines(group, machines, what,
+                        static_cast<int64_t>(machines.size()));
+}
+
+Status ClusterApiProvider::RemoveMachines(
+    const NodeGroup& group, const std::vector<MachineRef>& machines,
+    const std::vector<std::string>& what, int64_t decrease) {
   const std::string now = kube::FormatMicroTime(clock_->Now());
   std::vector<MachineRef> marked;
   for (size_t i = 0; i < machines.size(); ++i) {
     Status status = AnnotateMachine(machines[i], now);
     if (!status.ok()) {
       UnmarkMachines(marked);
-      return status.WithContext("marking machine " + machines[i].Key() +
-                                " of node " + nodes[i]->name + " for deletion");
+      return status.WithContext("marking machine " + machines[i].Key() + " " +
+                                what[i] + " for deletion");
     }
     marked.push_back(machines[i]);
   }
-  Status scaled = AdjustReplicas(group, -static_cast<int64_t>(nodes.size()));
+  Status scaled = AdjustReplicas(group, -static_cast<int64_t>(machines.size()));
   if (!scaled.ok()) UnmarkMachines(marked);
   return scaled;
 }

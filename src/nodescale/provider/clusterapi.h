@@ -54,7 +54,13 @@ class ClusterApiProvider : public Provider {
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
-  Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) override;
+  // Lowers replicas by `delta`: first the replicas no Machine was made for
+  // yet, then as many of the group's machines without a node, marked for
+  // deletion first (the MachineSet deletes those): never a machine with a
+  // node; too few of both is an error and changes nothing.
+  Status DecreaseTargetSize(
+      const NodeGroup& group, int64_t delta,
+      const std::vector<const NodeState*>& registered) override;
   // From the groups' propscaler.io/pool* annotations (clusterapi_pools.h),
   // as of the last NodeGroups().
   std::vector<NodePool> Pools() const override { return pools_; }
@@ -90,6 +96,13 @@ class ClusterApiProvider : public Provider {
   Status AnnotateMachine(const MachineRef& machine,
                          const std::optional<std::string>& value);
   void UnmarkMachines(const std::vector<MachineRef>& machines);
+  // Marks the machines for deletion and lowers the group's replicas by
+  // `decrease` (at least as many); on a failure the marks are taken off
+  // again. `what` names each machine in errors ("of node x", "without a
+  // node").
+  Status RemoveMachines(const NodeGroup& group,
+                        const std::vector<MachineRef>& machines,
+                        const std::vector<std::string>& what, int64_t decrease);
 
   const kube::ClusterApiClient* machines_;
   const kube::ScaleClient* scales_;

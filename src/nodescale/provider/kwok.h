@@ -51,7 +51,8 @@ class KwokProvider : public Provider {
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
-  Status DecreaseTargetSize(const NodeGroup&, int64_t) override {
+  Status DecreaseTargetSize(const NodeGroup&, int64_t,
+                            const std::vector<const NodeState*>&) override {
     return Status::Ok();  // the size is the Node objects there are
   }
 

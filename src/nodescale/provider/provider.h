@@ -46,8 +46,12 @@ class Provider {
   // OK once what NodeGroups() reads is in (watched objects listed); else
   // what it waits for (kUnavailable).
   virtual Status Ready() const { return Status::Ok(); }
-  // Gives up `delta` requested nodes that never registered.
-  virtual Status DecreaseTargetSize(const NodeGroup& group, int64_t delta) = 0;
+  // Gives up `delta` requested nodes that never registered; `registered`:
+  // the group's nodes, none of which may go (Cluster Autoscaler refuses a
+  // decrease that would delete an existing node).
+  virtual Status DecreaseTargetSize(
+      const NodeGroup& group, int64_t delta,
+      const std::vector<const NodeState*>& registered) = 0;
 };
 
 }  // namespace propscaler::nodescale

@@ -259,7 +259,10 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   if (!may_act_()) return;
   Status status = provider_->DeleteNodes(group, give_up.not_started);
   if (status.ok() && give_up.target_decrease > 0) {
-    status = provider_->DecreaseTargetSize(group, give_up.target_decrease);
+    std::vector<const NodeState*> nodes;
+    for (const RegisteredNode& node : registered) nodes.push_back(node.node);
+    status =
+        provider_->DecreaseTargetSize(group, give_up.target_decrease, nodes);
   }
   LOG_IF(WARNING, !status.ok()) << status.message();
   for (NodeGroup& g : it->groups) {
