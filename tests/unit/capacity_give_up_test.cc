@@ -47,5 +47,31 @@ TEST(CapacityGiveUpTest, NoDecreaseWhenEveryNodeRegistered) {
   EXPECT_EQ(give_up.new_target, 0);
 }
 
+// Min size 4 of target 6: two may go, the never-registered replicas first.
+TEST(CapacityGiveUpTest, NeverBelowTheMinimumSize) {
+  nodescale::NodeGroup group;
+  group.target_size = 6;
+  group.min_size = 4;
+  const kube::NodeState a = Node("a", true), b = Node("b", true),
+                        c = Node("c", false), d = Node("d", false);
+  CapacityGiveUp give_up =
+      PlanCapacityGiveUp(group, {{&a, Readiness::kReady},
+                                 {&b, Readiness::kReady},
+                                 {&c, Readiness::kNotStarted},
+                                 {&d, Readiness::kNotStarted}});
+  EXPECT_EQ(give_up.target_decrease, 2);
+  EXPECT_TRUE(give_up.not_started.empty());
+  EXPECT_EQ(give_up.new_target, 4);
+
+  group.min_size = 3;
+  give_up = PlanCapacityGiveUp(group, {{&a, Readiness::kReady},
+                                       {&b, Readiness::kReady},
+                                       {&c, Readiness::kNotStarted},
+                                       {&d, Readiness::kNotStarted}});
+  EXPECT_EQ(give_up.target_decrease, 2);
+  ASSERT_EQ(give_up.not_started.size(), 1u);
+  EXPECT_EQ(give_up.new_target, 3);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

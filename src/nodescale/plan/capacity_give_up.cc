@@ -1,5 +1,7 @@
 #include "nodescale/plan/capacity_give_up.h"
 
+#include <algorithm>
+
 namespace propscaler::nodescale {
 
 CapacityGiveUp PlanCapacityGiveUp(
@@ -12,10 +14,18 @@ CapacityGiveUp PlanCapacityGiveUp(
     }
   }
   const auto count = static_cast<int64_t>(registered.size());
-  if (group.target_size > count) {
-    give_up.target_decrease = group.target_size - count;
+  // Never below the group's minimum (Cluster Autoscaler's cap on deleting
+  // unregistered nodes): the replicas that never registered go first.
+  int64_t allowed = std::max<int64_t>(0, group.target_size - group.min_size);
+  give_up.target_decrease =
+      std::min(std::max<int64_t>(0, group.target_size - count), allowed);
+  allowed -= give_up.target_decrease;
+  if (static_cast<int64_t>(give_up.not_started.size()) > allowed) {
+    give_up.not_started.resize(allowed);
   }
-  give_up.new_target = count - static_cast<int64_t>(give_up.not_started.size());
+  give_up.new_target = std::max(count, group.target_size) -
+                       give_up.target_decrease -
+                       static_cast<int64_t>(give_up.not_started.size());
   return give_up;
 }
 

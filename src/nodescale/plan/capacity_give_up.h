@@ -1,7 +1,8 @@
 // A group whose nodes did not become Ready within --max-node-provision-time
 // gives that capacity up: its nodes still starting are deleted, the nodes
 // requested that never registered are taken off its target, and it counts
-// only the nodes that arrived (Ready or Unready) from then on. Pure.
+// only the nodes that arrived (Ready or Unready) from then on; never below
+// its minimum size. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_CAPACITY_GIVE_UP_H_
 #define PROPSCALER_NODESCALE_PLAN_CAPACITY_GIVE_UP_H_
 

@@ -248,14 +248,17 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
                << kube::FormatMicroTime(until);
   const std::vector<Readiness> readiness = ClassifyNodes(*it);
   std::vector<RegisteredNode> registered;
-  std::set<std::string> not_started;
   for (size_t i = 0; i < it->nodes.size(); ++i) {
     const NodeState& node = it->nodes[i].state;
-    if (it->group_of(node) != group.name) continue;
-    registered.push_back({&node, readiness[i]});
-    if (readiness[i] == Readiness::kNotStarted) not_started.insert(node.name);
+    if (it->group_of(node) == group.name) {
+      registered.push_back({&node, readiness[i]});
+    }
   }
   const CapacityGiveUp give_up = PlanCapacityGiveUp(group, registered);
+  std::set<std::string> not_started;
+  for (const NodeState* node : give_up.not_started) {
+    not_started.insert(node->name);
+  }
   if (!may_act_()) return;
   Status status = provider_->DeleteNodes(group, give_up.not_started);
   if (status.ok() && give_up.target_decrease > 0) {
