@@ -408,6 +408,29 @@ TEST_F(ClusterApiProviderTest, DeleteMarksTheMachineThenLowersReplicasOnce) {
   EXPECT_EQ(Writes(), 2);
 }
 
+// Giving up capacity that never registered: replicas 4 with machines m-1
+// (node n-1) and m-2 (no node). A decrease of 3 takes the 2 replicas no
+// Machine was made for and m-2, marked first; one of 4 would have to take
+// m-1 and its node, so it is refused and nothing is written.
+TEST_F(ClusterApiProviderTest,
+       DecreaseTakesUnmadeReplicasThenNodelessMachines) {
+  SetReplicasBehindPropscaler(4);
+  NodeGroup workers = Group(kWorkers);
+  workers.target_size = 4;
+  const NodeState node = CapiNode("n-1", "m-1");
+  Status refused = provider_->DecreaseTargetSize(workers, 4, {&node});
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("would delete a machine with a node"),
+            std::string::npos)
+      << refused.message();
+  EXPECT_EQ(Writes(), 0) << server_.Requests().ToJson();
+
+  ASSERT_TRUE(provider_->DecreaseTargetSize(workers, 3, {&node}).ok());
+  EXPECT_TRUE(Marked("m-2"));
+  EXPECT_FALSE(Marked("m-1"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 1);
+}
+
 TEST_F(ClusterApiProviderTest, NodeWithoutKnownMachineChangesNothing) {
   const NodeState good = CapiNode("n-1", "m-1");
   for (const NodeState& bad : {CapiNode("bare", ""), CapiNode("ghost", "m-9"),

@@ -480,7 +480,7 @@ Status ClusterApiProvider::RemoveMachines(
     }
     marked.push_back(machines[i]);
   }
-  Status scaled = AdjustReplicas(group, -static_cast<int64_t>(machines.size()));
+  Status scaled = AdjustReplicas(group, -decrease);
   if (!scaled.ok()) UnmarkMachines(marked);
   return scaled;
 }
