@@ -206,9 +206,13 @@ TEST_F(NodeScaleRealServerTest, AnUnreadyNodeIsNotWaitedFor) {
   auto propscaler = StartWithToken(
       Args({"--leader-elect=false", "--max-node-startup-time=1s"}));
   ASSERT_TRUE(WaitForGroupNodes(2, *propscaler));
-  const std::string log = propscaler->Output();
-  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
-  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  // The node is on the server a moment before propscaler logs it.
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] { return CountOf(propscaler->Output(), "kwok: created node") == 1; },
+      seconds(10)))
+      << propscaler->Output();
+  EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
+      << propscaler->Output();
 }
 
 // The health gate on the real server, under deploy/'s RBAC: with its one
