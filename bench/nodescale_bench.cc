@@ -11,6 +11,7 @@
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/volume_needs.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -231,6 +232,58 @@ BENCHMARK(PlanScaleUpZonalDeploymentsBench)
     ->ArgNames({"pods", "cap"})
     ->ArgsProduct({{100, 1000, 5000, 10000, 20000}, {1000}})
     ->ArgsProduct({{5000, 20000}, {100000}})
+    ->Unit(benchmark::kMillisecond);
+
+// Issue 43's cost of volumes: the zonal deployments above, of which every
+// tenth is a StatefulSet whose pods each hold a claim bound to a PV in one
+// zone (10% of the pods), against the same pods without claims. The timed
+// loop resolves the claims (as the live loop does each iteration) and
+// plans; the plan is checked as above, which places pods through the same
+// predicates.
+void PlanScaleUpZonalVolumesBench(benchmark::State& state) {
+  const bool claims = state.range(1) != 0;
+  std::vector<PodState> pods =
+      MakeZonalDeploymentPods(static_cast<int>(state.range(0)), 42);
+  kube::VolumeObjects objects;
+  for (size_t i = 0; claims && i < pods.size(); ++i) {
+    if ((i / 20) % 10 != 0) continue;
+    PodState& pod = pods[i];
+    pod.owner_kind = "StatefulSet";
+    const std::string claim = "data-" + pod.name;
+    pod.claims = std::vector<kube::PodClaim>{{claim, false}};
+    kube::PersistentVolume volume;
+    volume.name = "pv-" + pod.name;
+    volume.node_affinity = {{{{kZoneKey,
+                               NodeSelectorRequirement::Op::kIn,
+                               {"zone-" + std::to_string(i % 3)}}}}};
+    kube::PersistentVolumeClaim bound;
+    bound.namespace_ = pod.namespace_;
+    bound.name = claim;
+    bound.volume_name = volume.name;
+    bound.bind_completed = true;
+    objects.claims[bound.Key()] = bound;
+    objects.volumes[volume.name] = std::move(volume);
+  }
+  ClusterSnapshot base;
+  base.pods = PodList(std::move(pods));
+  const std::vector<NodeGroup> groups = MakeZonalGroups(1000);
+  ScaleUpConfig config;
+  config.limits.max_nodes_per_scale_up = 1000;
+  ScaleUpPlan plan;
+  ClusterSnapshot snapshot;
+  for (auto _ : state) {
+    snapshot = base;
+    ResolveSnapshotVolumes(objects, &snapshot);
+    std::mt19937_64 rng(1);
+    auto chain = MakeExpanderChain("least-waste", {}, &rng);
+    plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
+    benchmark::DoNotOptimize(plan);
+  }
+  CheckScaleUp(snapshot, groups, plan, state);
+}
+BENCHMARK(PlanScaleUpZonalVolumesBench)
+    ->ArgNames({"pods", "claims"})
+    ->ArgsProduct({{5000, 20000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
 
 // Karpenter's scheduling benchmark (kubernetes-sigs/karpenter,

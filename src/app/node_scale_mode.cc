@@ -107,9 +107,9 @@ int RunNodeScaleMode() {
   ApiSession session(*config, &clock, settings->loop.scan_interval);
   const kube::KubeApi& api = session.api;
 
-  // The parts: watched pods, nodes and PodDisruptionBudgets (and Cluster
-  // API's objects), leader election, the provider, the loop and its
-  // scan-interval driver.
+  // The parts: watched pods, nodes, PodDisruptionBudgets and volume objects
+  // (and Cluster API's objects), leader election, the provider, the loop and
+  // its scan-interval driver.
   LiveObjectStore state;
   // Pods the scheduler gives up on are batched and scaled up for as the
   // batch closes.
@@ -128,6 +128,26 @@ int RunNodeScaleMode() {
       {"poddisruptionbudgets",
        "Grant list and watch on poddisruptionbudgets (policy): disruption "
        "waits for them."},
+      nothing_to_notify);
+  // Where pods' volumes may go (plan/volume_needs.h).
+  runtime::WatchedCollection<kube::PersistentVolume> volumes(
+      &clock, [&api] { return api.PersistentVolumes(); }, state.VolumeSink(),
+      {"persistentvolumes",
+       "Grant list and watch on persistentvolumes: pods with claims are "
+       "placed where their volumes are."},
+      nothing_to_notify);
+  runtime::WatchedCollection<kube::PersistentVolumeClaim> claims(
+      &clock, [&api] { return api.PersistentVolumeClaims(); },
+      state.ClaimSink(),
+      {"persistentvolumeclaims",
+       "Grant list and watch on persistentvolumeclaims: pods with claims are "
+       "placed where their volumes are."},
+      nothing_to_notify);
+  runtime::WatchedCollection<kube::StorageClass> storage_classes(
+      &clock, [&api] { return api.StorageClasses(); }, state.StorageClassSink(),
+      {"storageclasses",
+       "Grant list and watch on storageclasses (storage.k8s.io): pods with "
+       "claims are placed where their volumes can be made."},
       nothing_to_notify);
   // CapacityBuffers where the server serves their API (the CRD installed).
   std::optional<runtime::WatchedCollection<kube::CapacityBuffer>> buffers;
@@ -195,6 +215,9 @@ int RunNodeScaleMode() {
   watches.Add(&pods);
   watches.Add(&nodes);
   watches.Add(&pdbs);
+  watches.Add(&volumes);
+  watches.Add(&claims);
+  watches.Add(&storage_classes);
   if (buffers) watches.Add(&*buffers);
   for (auto& watch : cluster_api_watches) watches.Add(watch.get());
   if (node_groups) watches.Add(node_groups.get());

@@ -14,11 +14,13 @@
 #include "common/files.h"
 #include "common/utc_time.h"
 #include "kube/wire/snapshot_json.h"
+#include "kube/wire/volumes_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/volume_needs.h"
 
 namespace propscaler {
 namespace {
@@ -27,7 +29,8 @@ using namespace ::propscaler::nodescale;  // NOLINT: the command is their user
 
 constexpr std::string_view kUsage =
     "usage: propscaler simulate --nodes=nodes.json --pods=pods.json "
-    "--node-groups=groups.json [--pdbs=pdbs.json] [--expander=least-waste] "
+    "--node-groups=groups.json [--pdbs=pdbs.json] [--volumes=volumes.json] "
+    "[--expander=least-waste] "
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
     "[--balance-similar-node-groups] "
     "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
@@ -38,6 +41,8 @@ struct SimulateFlags {
   std::string pods;
   std::string node_groups;
   std::string pdbs;  // optional: `kubectl get pdb -A -o json`
+  // optional: `kubectl get pv,pvc,storageclass -A -o json`
+  std::string volumes;
   std::string expander = "least-waste";
   std::string output = "json";
   ScaleUpConfig scale_up;
@@ -89,6 +94,7 @@ Status ApplyFlag(const std::string& name, const std::string& value,
       {"pods", &flags->pods},
       {"node-groups", &flags->node_groups},
       {"pdbs", &flags->pdbs},
+      {"volumes", &flags->volumes},
       {"expander", &flags->expander},
       {"output", &flags->output}};
   if (auto it = strings.find(name); it != strings.end()) {
@@ -182,6 +188,14 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   }
   inputs.snapshot.nodes = std::move(nodes).value();
   inputs.snapshot.pods = PodList(std::move(pods).value());
+  // Without the file, claims are not looked at (a dump taken without its
+  // volumes would otherwise have every claim "not found").
+  if (!flags.volumes.empty()) {
+    Result<kube::VolumeObjects> volumes = LoadFile<kube::VolumeObjects>(
+        flags.volumes, &kube::DecodeVolumeObjectsJson);
+    if (!volumes.ok()) return volumes.status();
+    ResolveSnapshotVolumes(*volumes, &inputs.snapshot);
+  }
   inputs.groups = std::move(groups).value();
   return inputs;
 }

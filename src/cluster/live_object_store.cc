@@ -17,6 +17,13 @@ Key KeyOf(const kube::PdbState& pdb) { return {pdb.namespace_, pdb.name}; }
 Key KeyOf(const kube::CapacityBuffer& buffer) {
   return {buffer.namespace_, buffer.name};
 }
+Key KeyOf(const kube::PersistentVolume& volume) { return {{}, volume.name}; }
+Key KeyOf(const kube::PersistentVolumeClaim& claim) {
+  return {claim.namespace_, claim.name};
+}
+Key KeyOf(const kube::StorageClass& storage_class) {
+  return {{}, storage_class.name};
+}
 
 // The key as one string: "namespace/name", or the name alone.
 class KeyText {
@@ -44,6 +51,9 @@ void Intern(kube::LivePod* pod, PodInterner* interner) {
 void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
 void Intern(kube::CapacityBuffer*, PodInterner*) {}
+void Intern(kube::PersistentVolume*, PodInterner*) {}
+void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
+void Intern(kube::StorageClass*, PodInterner*) {}
 
 // The key views the new object, so an object replaced takes its new key
 // with it (the old one's views die with the old object).
@@ -135,6 +145,62 @@ kube::ReflectorSink<kube::PdbState> LiveObjectStore::PdbSink() {
 
 kube::ReflectorSink<kube::CapacityBuffer> LiveObjectStore::BufferSink() {
   return SinkFor(&mutex_, &buffers_, &interner_);
+}
+
+// The volume collections' sinks also drop the VolumeObjects copy.
+template <typename T>
+kube::ReflectorSink<T> ResettingSink(
+    kube::ReflectorSink<T> sink, std::mutex* mutex,
+    std::shared_ptr<const kube::VolumeObjects>* copy) {
+  auto reset = [=] {
+    std::lock_guard<std::mutex> lock(*mutex);
+    copy->reset();
+  };
+  sink.upsert = [=, inner = sink.upsert](const T& item) {
+    inner(item);
+    reset();
+  };
+  sink.remove = [=, inner = sink.remove](const T& item) {
+    inner(item);
+    reset();
+  };
+  sink.commit = [=, inner = sink.commit] {
+    inner();
+    reset();
+  };
+  return sink;
+}
+
+kube::ReflectorSink<kube::PersistentVolume> LiveObjectStore::VolumeSink() {
+  return ResettingSink(SinkFor(&mutex_, &volumes_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
+kube::ReflectorSink<kube::PersistentVolumeClaim> LiveObjectStore::ClaimSink() {
+  return ResettingSink(SinkFor(&mutex_, &claims_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
+kube::ReflectorSink<kube::StorageClass> LiveObjectStore::StorageClassSink() {
+  return ResettingSink(SinkFor(&mutex_, &classes_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
+std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (volume_objects_) return volume_objects_;
+  auto objects = std::make_shared<kube::VolumeObjects>();
+  for (const auto& [key, volume] : volumes_.items) {
+    objects->volumes.emplace(volume->name, *volume);
+  }
+  for (const auto& [key, claim] : claims_.items) {
+    objects->claims.emplace(claim->Key(), *claim);
+  }
+  for (const auto& [key, storage_class] : classes_.items) {
+    objects->classes.emplace(storage_class->name, *storage_class);
+  }
+  volume_objects_ = std::move(objects);
+  return volume_objects_;
 }
 
 std::vector<kube::CapacityBuffer> LiveObjectStore::Buffers() const {

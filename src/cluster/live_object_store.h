@@ -1,5 +1,6 @@
-// The pods, nodes, PodDisruptionBudgets and CapacityBuffers node-scale mode
-// knows, kept compact
+// The pods, nodes, PodDisruptionBudgets, CapacityBuffers and volume objects
+// (PersistentVolumes, their claims, StorageClasses) node-scale mode knows,
+// kept compact
 // and current by the reflectors. Each object is stored once, immutable and
 // shared: a loop takes pointers to them (no copy of the cluster per loop), and
 // an update replaces the pointer, so a loop still reading the old object keeps
@@ -23,6 +24,7 @@
 #include "kube/controllers/reflector.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/live_objects.h"
+#include "kube/model/volumes.h"
 
 namespace propscaler {
 
@@ -32,6 +34,9 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::LiveNode> NodeSink();
   kube::ReflectorSink<kube::PdbState> PdbSink();
   kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
+  kube::ReflectorSink<kube::PersistentVolume> VolumeSink();
+  kube::ReflectorSink<kube::PersistentVolumeClaim> ClaimSink();
+  kube::ReflectorSink<kube::StorageClass> StorageClassSink();
 
   SharedList<kube::LivePod> Pods() const;
   SharedList<kube::LiveNode> Nodes() const;
@@ -42,6 +47,9 @@ class LiveObjectStore {
   std::optional<std::vector<kube::PdbState>> Pdbs() const;
   // The CapacityBuffers; none until they were listed.
   std::vector<kube::CapacityBuffer> Buffers() const;
+  // The volume objects, one copy kept until one of them changes (the
+  // same pointer while none does).
+  std::shared_ptr<const kube::VolumeObjects> Volumes() const;
 
   // An object's namespace and name, viewed in the object the map holds
   // (no copy of them per pod), ordered as "namespace/name" strings are.
@@ -68,6 +76,10 @@ class LiveObjectStore {
   Collection<kube::LiveNode> nodes_;
   Collection<kube::PdbState> pdbs_;
   Collection<kube::CapacityBuffer> buffers_;
+  Collection<kube::PersistentVolume> volumes_;
+  Collection<kube::PersistentVolumeClaim> claims_;
+  Collection<kube::StorageClass> classes_;
+  mutable std::shared_ptr<const kube::VolumeObjects> volume_objects_;
   PodInterner interner_;
 };
 

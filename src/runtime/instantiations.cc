@@ -6,6 +6,7 @@
 #include "kube/model/node_info.h"
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
+#include "kube/model/volumes.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_object.h"
 
@@ -18,5 +19,8 @@ template class WatchedCollection<kube::NodeInfo>;
 template class WatchedCollection<kube::LivePod>;
 template class WatchedCollection<kube::LiveNode>;
 template class WatchedCollection<kube::PdbState>;
+template class WatchedCollection<kube::PersistentVolume>;
+template class WatchedCollection<kube::PersistentVolumeClaim>;
+template class WatchedCollection<kube::StorageClass>;
 
 }  // namespace propscaler::runtime

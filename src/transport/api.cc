@@ -13,6 +13,7 @@
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
 #include "kube/wire/proto_wire.h"
+#include "kube/wire/volumes_json.h"
 #include "transport/chunk_pipe.h"
 #include "transport/http_list_watch.h"
 
@@ -411,6 +412,26 @@ std::unique_ptr<ListWatch<PdbState>> KubeApi::PodDisruptionBudgets() const {
                     : "/apis/policy/v1beta1/poddisruptionbudgets",
                  "", ""},
       PdbCodec(v1 ? PdbVersion::kV1 : PdbVersion::kV1beta1));
+}
+
+std::unique_ptr<ListWatch<PersistentVolume>> KubeApi::PersistentVolumes()
+    const {
+  return std::make_unique<HttpListWatch<PersistentVolume>>(
+      this, Collection{"/api/v1/persistentvolumes", "", ""},
+      PersistentVolumeCodec());
+}
+
+std::unique_ptr<ListWatch<PersistentVolumeClaim>>
+KubeApi::PersistentVolumeClaims() const {
+  return std::make_unique<HttpListWatch<PersistentVolumeClaim>>(
+      this, Collection{"/api/v1/persistentvolumeclaims", "", ""},
+      PersistentVolumeClaimCodec());
+}
+
+std::unique_ptr<ListWatch<StorageClass>> KubeApi::StorageClasses() const {
+  return std::make_unique<HttpListWatch<StorageClass>>(
+      this, Collection{"/apis/storage.k8s.io/v1/storageclasses", "", ""},
+      StorageClassCodec());
 }
 
 std::unique_ptr<ListWatch<CapacityBuffer>> KubeApi::CapacityBuffers() const {

@@ -123,6 +123,11 @@ class KubeApi : public Client {
   std::unique_ptr<ListWatch<LivePod>> Pods() const override;
   std::unique_ptr<ListWatch<LiveNode>> LiveNodes() const override;
   std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const override;
+  std::unique_ptr<ListWatch<PersistentVolume>> PersistentVolumes()
+      const override;
+  std::unique_ptr<ListWatch<PersistentVolumeClaim>> PersistentVolumeClaims()
+      const override;
+  std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const override;
   std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers() const override;
   Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const override;

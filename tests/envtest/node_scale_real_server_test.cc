@@ -492,6 +492,94 @@ TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
   EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
 }
 
+// Two groups of one shape in zones a and b, and two pending 1-cpu pods that
+// would share one node were their volumes not looked at: one with a claim
+// bound to a zone-b PersistentVolume, one with a WaitForFirstConsumer claim
+// whose class provisions only in zone a. Each gets a node in its volume's
+// zone. The objects are the real server's, read under deploy/'s RBAC. (Nodes
+// are cluster-wide and other tests leave some in zones a and b: the zones
+// and groups here are this test's own.)
+TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
+  std::string groups = R"({"nodeGroups":[)";
+  for (const char* zone : {"a", "b"}) {
+    groups += std::string(zone == std::string("a") ? "" : ",") +
+              R"({"name":"volume-)" + zone +
+              R"(","minSize":0,"maxSize":5,"template":{)"
+              R"("allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+              R"("labels":{"topology.kubernetes.io/zone":"volume-)" +
+              zone + R"("}}})";
+  }
+  ASSERT_TRUE(PutConfigMap(cluster(), ns(), kNodeGroups, "node-groups.json",
+                           groups + "]}")
+                  .ok());
+  auto create = [&](const std::string& path, const std::string& body) {
+    Result<std::string> created = AdminCall(cluster(), "POST", path, body);
+    ASSERT_TRUE(created.ok()) << path << ": " << created.status().message();
+  };
+  create("/api/v1/persistentvolumes",
+         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
+         R"("metadata":{"name":")" +
+             ns() +
+             R"(-pv-b"},)"
+             R"("spec":{"capacity":{"storage":"1Gi"},)"
+             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+             R"("csi":{"driver":"disk.example.com","volumeHandle":"vol-b"},)"
+             R"("claimRef":{"namespace":")" +
+             ns() +
+             R"(","name":"data-b"},)"
+             R"("nodeAffinity":{"required":{"nodeSelectorTerms":[{)"
+             R"("matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
+             R"("operator":"In","values":["volume-b"]}]}]}}}})");
+  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"data-b","annotations":)"
+         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
+         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+         R"("volumeName":")" +
+             ns() +
+             R"(-pv-b",)"
+             R"("resources":{"requests":{"storage":"1Gi"}}}})");
+  create(
+      "/apis/storage.k8s.io/v1/storageclasses",
+      R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
+      R"("metadata":{"name":")" +
+          ns() +
+          R"(-zone-a"},)"
+          R"("provisioner":"disk.example.com",)"
+          R"("volumeBindingMode":"WaitForFirstConsumer",)"
+          R"("allowedTopologies":[{"matchLabelExpressions":[)"
+          R"({"key":"topology.kubernetes.io/zone","values":["volume-a"]}]}]})");
+  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"data-a"},)"
+         R"("spec":{"accessModes":["ReadWriteOnce"],)"
+         R"("storageClassName":")" +
+             ns() +
+             R"(-zone-a",)"
+             R"("resources":{"requests":{"storage":"1Gi"}}}})");
+  for (const char* zone : {"a", "b"}) {
+    const std::string claim = std::string("data-") + zone;
+    ASSERT_TRUE(
+        CreatePendingPod(cluster(), ns(), std::string("stateful-") + zone, "1",
+                         {.spec = R"("volumes":[{"name":"data",)"
+                                  R"("persistentVolumeClaim":{"claimName":")" +
+                                  claim + R"("}}])"})
+            .ok());
+  }
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  auto in_group = [&](const char* group) {
+    Result<std::vector<std::string>> names =
+        NodeNames(cluster(), std::string("propscaler.io/node-group=") + group);
+    return names.ok() ? names->size() : 0;
+  };
+  ASSERT_TRUE(e2e::WaitUntil(
+      [&] { return in_group("volume-a") == 1 && in_group("volume-b") == 1; },
+      seconds(30)))
+      << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
+}
+
 // The body the kwok provider deletes nodes with: the real server refuses
 // it for a node registered again under the same name (another uid), with
 // the 409 the simulated server gives, and takes it for the node itself.

@@ -17,6 +17,7 @@
 #include "kube/wire/node_taint_patch.h"
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
+#include "kube/wire/volumes_json.h"
 #include "memcluster/memory_list_watch.h"
 
 namespace propscaler::memcluster {
@@ -265,6 +266,29 @@ MemoryClient::PodDisruptionBudgets() const {
       sim::ResourcePath{&TypeNamed("poddisruptionbudgets"), "", "", ""},
       std::multimap<std::string, std::string>{},
       kube::PdbCodec(kube::PdbVersion::kV1));
+}
+
+std::unique_ptr<kube::ListWatch<kube::PersistentVolume>>
+MemoryClient::PersistentVolumes() const {
+  return std::make_unique<MemoryListWatch<kube::PersistentVolume>>(
+      cluster_, sim::ResourcePath{&TypeNamed("persistentvolumes"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::PersistentVolumeCodec());
+}
+
+std::unique_ptr<kube::ListWatch<kube::PersistentVolumeClaim>>
+MemoryClient::PersistentVolumeClaims() const {
+  return std::make_unique<MemoryListWatch<kube::PersistentVolumeClaim>>(
+      cluster_,
+      sim::ResourcePath{&TypeNamed("persistentvolumeclaims"), "", "", ""},
+      std::multimap<std::string, std::string>{},
+      kube::PersistentVolumeClaimCodec());
+}
+
+std::unique_ptr<kube::ListWatch<kube::StorageClass>>
+MemoryClient::StorageClasses() const {
+  return std::make_unique<MemoryListWatch<kube::StorageClass>>(
+      cluster_, sim::ResourcePath{&TypeNamed("storageclasses"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::StorageClassCodec());
 }
 
 std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>>

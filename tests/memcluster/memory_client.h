@@ -57,6 +57,12 @@ class MemoryClient : public kube::Client {
   std::unique_ptr<kube::ListWatch<kube::LiveNode>> LiveNodes() const override;
   std::unique_ptr<kube::ListWatch<kube::PdbState>> PodDisruptionBudgets()
       const override;
+  std::unique_ptr<kube::ListWatch<kube::PersistentVolume>> PersistentVolumes()
+      const override;
+  std::unique_ptr<kube::ListWatch<kube::PersistentVolumeClaim>>
+  PersistentVolumeClaims() const override;
+  std::unique_ptr<kube::ListWatch<kube::StorageClass>> StorageClasses()
+      const override;
   std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>> CapacityBuffers()
       const override;
   Result<kube::BufferChunk> GetBufferChunk(

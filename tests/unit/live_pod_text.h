@@ -86,6 +86,9 @@ inline std::string LivePodText(const LivePod& live) {
   }
   out += "owner " + pod.owner_kind.get() + "/" + pod.owner_name.get() + "\n";
   out += "localStorage " + std::to_string(pod.has_local_storage) + "\n";
+  for (const PodClaim& claim : pod.claims.get()) {
+    out += "claim " + claim.name + (claim.ephemeral ? " ephemeral" : "") + "\n";
+  }
   out += "grace " + std::to_string(pod.termination_grace_seconds) + "\n";
   out += "priority " + std::to_string(pod.priority) + "\n";
   out += "started " + Text(pod.start_time) + "\n";

@@ -74,6 +74,9 @@ std::string PendingPodMessage(const std::string& name,
                        Bytes(3, "kubernetes.io/hostname")));
   const std::string spec =
       Bytes(1, Bytes(1, "config") + Bytes(2, Bytes(6, Bytes(1, "cm")))) +
+      Bytes(1, Bytes(1, "data") + Bytes(2, Bytes(10, Bytes(1, "data-web-0")))) +
+      Bytes(1,
+            Bytes(1, "scratch") + Bytes(2, Bytes(29, Bytes(1, Bytes(2, ""))))) +
       Bytes(2, app) + Bytes(2, sidecar) + Bytes(20, init) + Int(4, 45) +
       Entry(7, "disk", "ssd") + Bytes(18, affinity) +
       Bytes(22, Bytes(1, "dedicated") + Bytes(2, toleration_op) +
@@ -103,7 +106,9 @@ std::string PendingPodJson(const std::string& name,
   "labels":{"app":"web","tier":"front"},
   "annotations":{"cluster-autoscaler.kubernetes.io/safe-to-evict":"false","kubectl.kubernetes.io/last-applied-configuration":"{}"},
   "ownerReferences":[{"kind":"Other","name":"x","controller":false},{"kind":"ReplicaSet","name":"web-abc","uid":"uid-rs","apiVersion":"apps/v1","controller":true}]},
- "spec":{"volumes":[{"name":"config","configMap":{"name":"cm"}}],
+ "spec":{"volumes":[{"name":"config","configMap":{"name":"cm"}},
+   {"name":"data","persistentVolumeClaim":{"claimName":"data-web-0"}},
+   {"name":"scratch","ephemeral":{"volumeClaimTemplate":{"spec":{}}}}],
   "containers":[{"name":"app","image":"nginx","ports":[{"name":"http","hostPort":8080,"containerPort":80,"protocol":"TCP"},{"containerPort":9090}],
     "resources":{"limits":{"cpu":"2"},"requests":{"cpu":")" +
          cpu + R"(","memory":"256Mi","nvidia.com/gpu":"1"}}},
@@ -202,6 +207,10 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   ASSERT_TRUE(pod.ok()) << pod.status().message();
   const PodState& state = pod->state;
   EXPECT_EQ(state.Key(), "shop/web-0");
+  // A claim by name; an ephemeral volume by its volume's name.
+  EXPECT_EQ(state.claims.get(),
+            (std::vector<PodClaim>{{"data-web-0", false}, {"scratch", true}}));
+  EXPECT_EQ(ClaimNameOf(state, state.claims[1]), "web-0-scratch");
   EXPECT_EQ(state.owner_kind.get() + "/" + state.owner_name.get(),
             "ReplicaSet/web-abc");
   // max(500m + 100m, 1) + 250m overhead; 1Gi from the init container.

@@ -28,6 +28,7 @@
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
 #include "kube/model/scale_target.h"
+#include "kube/model/volumes.h"
 
 namespace propscaler::kube {
 
@@ -142,6 +143,13 @@ class ClusterStateClient {
   // Every PodDisruptionBudget: policy/v1 where the server serves it,
   // policy/v1beta1 otherwise (Kubernetes before 1.21).
   virtual std::unique_ptr<ListWatch<PdbState>> PodDisruptionBudgets() const = 0;
+  // PersistentVolumes, PersistentVolumeClaims (every namespace) and
+  // StorageClasses (storage.k8s.io/v1): where pods' volumes may go.
+  virtual std::unique_ptr<ListWatch<PersistentVolume>> PersistentVolumes()
+      const = 0;
+  virtual std::unique_ptr<ListWatch<PersistentVolumeClaim>>
+  PersistentVolumeClaims() const = 0;
+  virtual std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const = 0;
   // CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in every namespace.
   virtual std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers()
       const = 0;

@@ -2,6 +2,10 @@
 
 namespace propscaler::kube {
 
+std::string ClaimNameOf(const PodState& pod, const PodClaim& claim) {
+  return claim.ephemeral ? pod.name + "-" + claim.name : claim.name;
+}
+
 bool IsPending(const PodState& pod) {
   return pod.node_name.empty() && !pod.terminated;
 }

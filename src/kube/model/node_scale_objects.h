@@ -105,6 +105,26 @@ struct HostPort {
   auto operator<=>(const HostPort&) const = default;
 };
 
+// A claim a pod's volumes use: spec.volumes[].persistentVolumeClaim's
+// claimName; for a generic ephemeral volume the volume's name (its claim,
+// made by the ephemeral volume controller, is "<pod name>-<volume name>":
+// ClaimNameOf).
+struct PodClaim {
+  std::string name;
+  bool ephemeral = false;
+  auto operator<=>(const PodClaim&) const = default;
+};
+
+// What one of a pod's volumes asks of a node, resolved from its claim, the
+// claim's PersistentVolume and StorageClass (plan/volume_needs.h): a node
+// whose labels match one of `alternatives` can take it; with none, no node
+// can, and `reason` says why in kube-scheduler's words.
+struct VolumeNeed {
+  std::string reason;
+  std::vector<NodeSelectorTerm> alternatives;  // ORed
+  auto operator<=>(const VolumeNeed&) const = default;
+};
+
 struct PodState {
   std::string namespace_;
   std::string name;
@@ -127,6 +147,10 @@ struct PodState {
   Frozen<std::string> owner_kind;
   Frozen<std::string> owner_name;
   bool has_local_storage = false;  // an emptyDir or hostPath volume
+  Frozen<std::vector<PodClaim>> claims;
+  // Set where the snapshot is built (the claims' objects change apart from
+  // the pod); every need must be met.
+  Frozen<std::vector<VolumeNeed>> volume_needs;
   // spec.terminationGracePeriodSeconds (the API server's default: 30).
   int64_t termination_grace_seconds = 30;
   int32_t priority = 0;  // spec.priority
@@ -159,6 +183,9 @@ struct PdbState {
   // maxUnavailable 0 or "0%", or minAvailable "100%": no pod may ever go.
   bool blocks_all = false;
 };
+
+// The name of the claim `claim` refers to.
+std::string ClaimNameOf(const PodState& pod, const PodClaim& claim);
 
 // Not bound to a node and not finished.
 bool IsPending(const PodState& pod);

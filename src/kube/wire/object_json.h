@@ -26,6 +26,11 @@ enum class PdbVersion { kV1beta1, kV1 };
 Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
                                  const std::string& path, PdbVersion version);
 
+// A NodeSelector's terms (pod node affinity, PersistentVolume node
+// affinity), at `selector`.nodeSelectorTerms.
+Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
+    const rapidjson::Value& selector, const std::string& path);
+
 // A node's or node template's taints array, at `object`[`name`].
 Result<std::vector<Taint>> TaintsAt(const rapidjson::Value& object,
                                     const char* name, const std::string& path);

@@ -27,7 +27,9 @@ constexpr uint32_t kSpecVolumes = 1, kSpecContainers = 2, kSpecGrace = 4,
                    kSpecAffinity = 18, kSpecInitContainers = 20,
                    kSpecTolerations = 22, kSpecPriority = 25,
                    kSpecOverhead = 32, kSpecSpread = 33;
-constexpr uint32_t kVolumeSource = 2, kSourceHostPath = 1, kSourceEmptyDir = 2;
+constexpr uint32_t kVolumeName = 1, kVolumeSource = 2, kSourceHostPath = 1,
+                   kSourceEmptyDir = 2, kSourceClaim = 10,
+                   kSourceEphemeral = 29, kClaimName = 1;
 constexpr uint32_t kContainerPorts = 6, kContainerResources = 8;
 constexpr uint32_t kResourcesRequests = 2;
 constexpr uint32_t kPortHostPort = 2, kPortProtocol = 4;
@@ -185,6 +187,7 @@ class PodReader {
     pod.anti_affinity = std::move(anti_affinity_);
     pod.spread = std::move(spread_);
     pod.host_ports = std::move(host_ports_);
+    pod.claims = std::move(claims_);
     return std::move(live_);
   }
 
@@ -311,17 +314,40 @@ class PodReader {
     }
   }
 
+  // Local storage (emptyDir, hostPath) and the claims volumes use.
   Status ReadVolume(std::string_view volume, const std::string& path) {
-    return EachProtoField(volume, path.c_str(), [&](const ProtoField& f) {
-      if (!IsBytes(f) || f.number != kVolumeSource) return Status::Ok();
-      return EachProtoField(f.bytes, path.c_str(), [&](const ProtoField& s) {
-        if (IsBytes(s) &&
-            (s.number == kSourceHostPath || s.number == kSourceEmptyDir)) {
-          live_.state.has_local_storage = true;
-        }
+    std::string name;
+    PodClaim claim;
+    Status read =
+        EachProtoField(volume, path.c_str(), [&](const ProtoField& f) {
+          if (!IsBytes(f)) return Status::Ok();
+          if (f.number == kVolumeName) name = f.bytes;
+          if (f.number != kVolumeSource) return Status::Ok();
+          return EachProtoField(f.bytes, path.c_str(),
+                                [&](const ProtoField& s) {
+                                  return ReadVolumeSource(s, path, &claim);
+                                });
+        });
+    if (!read.ok()) return read;
+    if (claim.ephemeral) claim.name = name;
+    if (!claim.name.empty()) claims_.push_back(std::move(claim));
+    return Status::Ok();
+  }
+
+  Status ReadVolumeSource(const ProtoField& s, const std::string& path,
+                          PodClaim* claim) {
+    if (!IsBytes(s)) return Status::Ok();
+    if (s.number == kSourceHostPath || s.number == kSourceEmptyDir) {
+      live_.state.has_local_storage = true;
+    } else if (s.number == kSourceEphemeral) {
+      claim->ephemeral = true;
+    } else if (s.number == kSourceClaim) {
+      return EachProtoField(s.bytes, path.c_str(), [&](const ProtoField& c) {
+        if (IsBytes(c) && c.number == kClaimName) claim->name = c.bytes;
         return Status::Ok();
       });
-    });
+    }
+    return Status::Ok();
   }
 
   // A container's requests into `requests`; its hostPorts too when
@@ -569,6 +595,7 @@ class PodReader {
   std::vector<PodAffinityTerm> affinity_, anti_affinity_;
   std::vector<SpreadConstraint> spread_;
   std::vector<HostPort> host_ports_;
+  std::vector<PodClaim> claims_;
   size_t spread_index_ = 0;
   bool seen_scheduled_ = false;
 };

@@ -50,26 +50,18 @@ Result<std::vector<Toleration>> TolerationsAt(const Value& spec,
   return out;
 }
 
+}  // namespace
+
 // Terms with only matchFields (DaemonSet pods pin a node by name that way)
 // say nothing about a new node's labels and are dropped.
-Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
-                                                     const std::string& path) {
+Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
+    const Value& selector, const std::string& path) {
   std::vector<NodeSelectorTerm> out;
-  const Value* affinity = Member(spec, "affinity");
-  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
-  const Value* required =
-      node ? Member(*node, "requiredDuringSchedulingIgnoredDuringExecution")
-           : nullptr;
-  if (required == nullptr) return out;
-  const std::string base =
-      Join(path,
-           "affinity.nodeAffinity."
-           "requiredDuringSchedulingIgnoredDuringExecution");
   const Value* terms = nullptr;
-  PS_ASSIGN_OR_RETURN(terms, ArrayAt(*required, "nodeSelectorTerms", base));
+  PS_ASSIGN_OR_RETURN(terms, ArrayAt(selector, "nodeSelectorTerms", path));
   if (terms == nullptr) return out;
   for (size_t i = 0; i < terms->Size(); ++i) {
-    const std::string at = Index(Join(base, "nodeSelectorTerms"), i);
+    const std::string at = Index(Join(path, "nodeSelectorTerms"), i);
     const Value* expressions = nullptr;
     PS_ASSIGN_OR_RETURN(expressions,
                         ArrayAt((*terms)[i], "matchExpressions", at));
@@ -94,6 +86,22 @@ Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
     out.push_back(std::move(term));
   }
   return out;
+}
+
+namespace {
+
+Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
+                                                     const std::string& path) {
+  const Value* affinity = Member(spec, "affinity");
+  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
+  const Value* required =
+      node ? Member(*node, "requiredDuringSchedulingIgnoredDuringExecution")
+           : nullptr;
+  if (required == nullptr) return std::vector<NodeSelectorTerm>();
+  return NodeSelectorTermsAt(
+      *required, Join(path,
+                      "affinity.nodeAffinity."
+                      "requiredDuringSchedulingIgnoredDuringExecution"));
 }
 
 // A metav1.LabelSelector object at `at`.
@@ -295,13 +303,33 @@ Result<std::vector<HostPort>> HostPortsAt(const Value& spec,
   return out;
 }
 
-bool HasLocalStorage(const Value& spec) {
-  const Value* volumes = Member(spec, "volumes");
-  if (volumes == nullptr || !volumes->IsArray()) return false;
-  for (const Value& volume : volumes->GetArray()) {
-    if (Member(volume, "emptyDir") || Member(volume, "hostPath")) return true;
+// Whether a volume is local to the node (emptyDir, hostPath), and the
+// claims the volumes use.
+Status DecodeVolumes(const Value& spec, const std::string& path,
+                     PodState* pod) {
+  const Value* volumes = nullptr;
+  PS_ASSIGN_OR_RETURN(volumes, ArrayAt(spec, "volumes", path));
+  std::vector<PodClaim> claims;
+  for (size_t i = 0; volumes != nullptr && i < volumes->Size(); ++i) {
+    const Value& volume = (*volumes)[i];
+    const std::string at = Index(Join(path, "volumes"), i);
+    if (Member(volume, "emptyDir") || Member(volume, "hostPath")) {
+      pod->has_local_storage = true;
+    }
+    PodClaim claim;
+    if (const Value* source = Member(volume, "persistentVolumeClaim")) {
+      PS_ASSIGN_OR_RETURN(
+          claim.name,
+          StringAt(*source, "claimName", Join(at, "persistentVolumeClaim")));
+    } else if (Member(volume, "ephemeral") != nullptr) {
+      PS_ASSIGN_OR_RETURN(claim.name, StringAt(volume, "name", at));
+      claim.ephemeral = true;
+    }
+    if (claim.name.empty()) continue;
+    claims.push_back(std::move(claim));
   }
-  return false;
+  pod->claims = std::move(claims);
+  return Status::Ok();
 }
 
 Status DecodeOwner(const Value& metadata, const std::string& path,
@@ -341,7 +369,7 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
                       PodAffinityAt(spec, "podAntiAffinity", path));
   PS_ASSIGN_OR_RETURN(pod->spread, SpreadAt(spec, path));
   PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
-  pod->has_local_storage = HasLocalStorage(spec);
+  if (Status s = DecodeVolumes(spec, path, pod); !s.ok()) return s;
   if (const Value* priority = Member(spec, "priority")) {
     if (!priority->IsInt()) {
       return WrongType(Join(path, "priority"), "a 32-bit integer", *priority);

@@ -18,7 +18,8 @@ bool SameSchedulingSpec(const PodState& a, const PodState& b) {
          a.labels == b.labels && a.node_selector == b.node_selector &&
          a.node_affinity == b.node_affinity && a.tolerations == b.tolerations &&
          a.host_ports == b.host_ports && a.affinity == b.affinity &&
-         a.anti_affinity == b.anti_affinity && a.spread == b.spread;
+         a.anti_affinity == b.anti_affinity && a.spread == b.spread &&
+         a.volume_needs == b.volume_needs;
 }
 
 PodClasses ClassifyPods(const std::vector<const PodState*>& pods) {

@@ -28,14 +28,6 @@ bool MatchesNumeric(const NodeSelectorRequirement& req,
                                                     : *have < *want;
 }
 
-bool MatchesTerm(const NodeSelectorTerm& term, const Labels& node_labels) {
-  if (term.requirements.empty()) return false;
-  return std::all_of(term.requirements.begin(), term.requirements.end(),
-                     [&](const NodeSelectorRequirement& req) {
-                       return MatchesNodeSelectorRequirement(req, node_labels);
-                     });
-}
-
 bool InNamespaces(const PodAffinityTerm& term,
                   const std::string& owner_namespace,
                   const std::string& other_namespace) {
@@ -95,12 +87,34 @@ bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& req,
   return false;
 }
 
+bool MatchesNodeSelectorTerm(const NodeSelectorTerm& term,
+                             const Labels& node_labels) {
+  if (term.requirements.empty()) return false;
+  return std::all_of(term.requirements.begin(), term.requirements.end(),
+                     [&](const NodeSelectorRequirement& req) {
+                       return MatchesNodeSelectorRequirement(req, node_labels);
+                     });
+}
+
 bool MatchesNodeAffinity(const PodState& pod, const Labels& node_labels) {
   if (pod.node_affinity.empty()) return true;
   return std::any_of(pod.node_affinity.begin(), pod.node_affinity.end(),
                      [&](const NodeSelectorTerm& term) {
-                       return MatchesTerm(term, node_labels);
+                       return MatchesNodeSelectorTerm(term, node_labels);
                      });
+}
+
+const kube::VolumeNeed* FirstUnmetVolumeNeed(const PodState& pod,
+                                             const Labels& node_labels) {
+  for (const kube::VolumeNeed& need : pod.volume_needs) {
+    const bool met =
+        std::any_of(need.alternatives.begin(), need.alternatives.end(),
+                    [&](const NodeSelectorTerm& term) {
+                      return MatchesNodeSelectorTerm(term, node_labels);
+                    });
+    if (!met) return &need;
+  }
+  return nullptr;
 }
 
 bool Tolerates(const Toleration& toleration, const Taint& taint) {
@@ -152,6 +166,7 @@ Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,
   if (!MatchesNodeSelector(pod, node_labels)) return Unfit::kNodeSelector;
   if (!MatchesNodeAffinity(pod, node_labels)) return Unfit::kNodeAffinity;
   if (FirstUntoleratedTaint(pod, taints) != nullptr) return Unfit::kTaint;
+  if (FirstUnmetVolumeNeed(pod, node_labels) != nullptr) return Unfit::kVolume;
   return Unfit::kNone;
 }
 
@@ -170,6 +185,9 @@ std::string DescribeNodeConstraintFailure(const PodState& pod,
   if (const Taint* taint = FirstUntoleratedTaint(pod, taints)) {
     return "taint " + taint->key + "=" + taint->value + ":" +
            std::string(TaintEffectName(taint->effect)) + " not tolerated";
+  }
+  if (const kube::VolumeNeed* need = FirstUnmetVolumeNeed(pod, node_labels)) {
+    return need->reason;
   }
   return "";
 }

@@ -2,7 +2,9 @@
 // taints, free resources and pods? The subset of kube-scheduler's filters
 // that decides node scaling: resources (pod slots included), nodeSelector,
 // required node affinity, taints, required pod anti-affinity on
-// kubernetes.io/hostname, and host ports. Pure.
+// kubernetes.io/hostname, host ports, and what the pod's persistent
+// volumes ask of a node's labels (resolved beforehand: volume_needs.h).
+// Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_PREDICATES_H_
 #define PROPSCALER_NODESCALE_PLAN_PREDICATES_H_
 
@@ -21,12 +23,21 @@ enum class Unfit {
   kTaint,
   kResources,
   kAntiAffinity,
+  kVolume,
 };
 
 bool MatchesNodeSelector(const PodState& pod, const Labels& node_labels);
 bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& req,
                                     const Labels& node_labels);
 bool MatchesNodeAffinity(const PodState& pod, const Labels& node_labels);
+// Every requirement matches; a term without any matches no node.
+bool MatchesNodeSelectorTerm(const NodeSelectorTerm& term,
+                             const Labels& node_labels);
+
+// The first of the pod's volume needs the node's labels do not meet, or
+// null.
+const kube::VolumeNeed* FirstUnmetVolumeNeed(const PodState& pod,
+                                             const Labels& node_labels);
 
 // NoSchedule and NoExecute taints need a toleration; PreferNoSchedule never
 // blocks.
@@ -45,12 +56,13 @@ bool HostPortsFree(const PodState& pod,
                    const std::vector<const PodState*>& pods_on_node);
 
 // The checks that depend only on the node, not on what runs there: node
-// selector, node affinity and taints, in that order.
+// selector, node affinity, taints and volume needs, in that order.
 Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,
                            const std::vector<Taint>& taints);
 
-// A sentence for a kNodeSelector/kNodeAffinity/kTaint failure, naming the
-// label or taint, e.g. "taint dedicated=gpu:NoSchedule not tolerated".
+// A sentence for a kNodeSelector/kNodeAffinity/kTaint/kVolume failure,
+// naming the label, taint or claim, e.g. "taint dedicated=gpu:NoSchedule
+// not tolerated".
 std::string DescribeNodeConstraintFailure(const PodState& pod,
                                           const Labels& node_labels,
                                           const std::vector<Taint>& taints);

@@ -10,6 +10,7 @@
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/capacity_give_up.h"
+#include "nodescale/plan/volume_needs.h"
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
@@ -116,6 +117,8 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   // (the eviction still enforces them) and disruption waits.
   if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
   InjectBuffers(it);
+  // After the buffers: their pods' claims are placed as a real pod's.
+  ResolveSnapshotVolumes(*state_->Volumes(), &it->snapshot);
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.

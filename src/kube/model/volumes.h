@@ -1,0 +1,81 @@
+// PersistentVolumes, PersistentVolumeClaims and StorageClasses as node-scale
+// mode keeps them: only the fields kube-scheduler's volume filters read
+// (VolumeBinding, VolumeZone). Plain structs, no I/O.
+#ifndef PROPSCALER_KUBE_MODEL_VOLUMES_H_
+#define PROPSCALER_KUBE_MODEL_VOLUMES_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kube/model/node_scale_objects.h"
+
+namespace propscaler::kube {
+
+// The PV controller sets it once a claim and its volume are bound both ways.
+inline constexpr std::string_view kBindCompletedAnnotation =
+    "pv.kubernetes.io/bind-completed";
+// The scheduler's choice for a WaitForFirstConsumer claim, set before the
+// volume is provisioned.
+inline constexpr std::string_view kSelectedNodeAnnotation =
+    "volume.kubernetes.io/selected-node";
+// The class of a claim made before spec.storageClassName existed.
+inline constexpr std::string_view kBetaStorageClassAnnotation =
+    "volume.beta.kubernetes.io/storage-class";
+// A class that provisions nothing: its claims bind only to existing PVs.
+inline constexpr std::string_view kNoProvisioner =
+    "kubernetes.io/no-provisioner";
+
+struct PersistentVolume {
+  std::string name;
+  std::string storage_class;  // spec.storageClassName
+  std::string claim;          // spec.claimRef as "namespace/name"; "": none
+  bool deleting = false;
+  int64_t capacity_bytes = 0;  // spec.capacity.storage
+  std::vector<std::string> access_modes;
+  // spec.nodeAffinity.required.nodeSelectorTerms (ORed); empty: any node.
+  std::vector<NodeSelectorTerm> node_affinity;
+  // Only the legacy zone and region labels (VolumeZone reads them).
+  Labels topology_labels;
+};
+
+struct PersistentVolumeClaim {
+  std::string namespace_;
+  std::string name;
+  std::string volume_name;      // spec.volumeName
+  bool bind_completed = false;  // kBindCompletedAnnotation
+  std::string storage_class;    // spec.storageClassName, else the annotation
+  std::string selected_node;    // kSelectedNodeAnnotation
+  bool lost = false;            // status.phase Lost
+  bool deleting = false;
+  int64_t request_bytes = 0;  // spec.resources.requests.storage
+  std::vector<std::string> access_modes;
+  // The controller owner's kind and name (ephemeral claims: the pod).
+  std::string owner_kind;
+  std::string owner_name;
+
+  std::string Key() const { return namespace_ + "/" + name; }
+};
+
+struct StorageClass {
+  std::string name;
+  std::string provisioner;
+  bool wait_for_first_consumer = false;  // volumeBindingMode
+  // allowedTopologies, each term's matchLabelExpressions as In
+  // requirements (ORed); empty: anywhere.
+  std::vector<NodeSelectorTerm> allowed_topologies;
+};
+
+// The volume objects a snapshot resolves pods' claims against.
+struct VolumeObjects {
+  std::map<std::string, PersistentVolume, std::less<>> volumes;  // by name
+  // By "namespace/name".
+  std::map<std::string, PersistentVolumeClaim, std::less<>> claims;
+  std::map<std::string, StorageClass, std::less<>> classes;  // by name
+};
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_MODEL_VOLUMES_H_

@@ -1,0 +1,273 @@
+#include "kube/wire/volumes_json.h"
+
+#include <utility>
+
+#include "common/quantity.h"
+#include "kube/wire/json_fields.h"
+#include "kube/wire/json_list_watch.h"
+#include "kube/wire/object_json.h"
+
+namespace propscaler::kube {
+namespace {
+
+using rapidjson::Value;
+
+using namespace json;  // NOLINT: the field decoders, for every decoder here
+
+// The legacy topology labels VolumeZone reads on a PersistentVolume.
+constexpr std::string_view kVolumeTopologyLabels[] = {
+    "failure-domain.beta.kubernetes.io/zone",
+    "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/zone",
+    "topology.kubernetes.io/region"};
+
+struct Meta {
+  std::string namespace_;
+  std::string name;
+  Labels labels;
+  Labels annotations;
+  bool deleting = false;
+  std::string owner_kind;  // of the controller owner reference
+  std::string owner_name;
+};
+
+Result<Meta> MetaOf(const Value& item, const std::string& path) {
+  const Value* metadata = nullptr;
+  PS_ASSIGN_OR_RETURN(metadata, ObjectAt(item, "metadata", path));
+  const std::string at = Join(path, "metadata");
+  if (metadata == nullptr) return Status::Invalid(at + ": missing");
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta.name, StringAt(*metadata, "name", at));
+  if (meta.name.empty()) return Status::Invalid(Join(at, "name") + ": missing");
+  PS_ASSIGN_OR_RETURN(meta.namespace_, StringAt(*metadata, "namespace", at));
+  PS_ASSIGN_OR_RETURN(meta.labels, StringMapAt(*metadata, "labels", at));
+  PS_ASSIGN_OR_RETURN(meta.annotations,
+                      StringMapAt(*metadata, "annotations", at));
+  meta.deleting = Member(*metadata, "deletionTimestamp") != nullptr;
+  const Value* owners = nullptr;
+  PS_ASSIGN_OR_RETURN(owners, ArrayAt(*metadata, "ownerReferences", at));
+  for (size_t i = 0; owners != nullptr && i < owners->Size(); ++i) {
+    const Value* controller = Member((*owners)[i], "controller");
+    if (controller == nullptr || !controller->IsBool() ||
+        !controller->GetBool()) {
+      continue;
+    }
+    const std::string owner_at = Index(Join(at, "ownerReferences"), i);
+    PS_ASSIGN_OR_RETURN(meta.owner_kind,
+                        StringAt((*owners)[i], "kind", owner_at));
+    PS_ASSIGN_OR_RETURN(meta.owner_name,
+                        StringAt((*owners)[i], "name", owner_at));
+  }
+  return meta;
+}
+
+// `object`.`name`.storage as bytes; 0 when missing.
+Result<int64_t> StorageAt(const Value& object, const char* name,
+                          const std::string& path) {
+  const Value* list = nullptr;
+  PS_ASSIGN_OR_RETURN(list, ObjectAt(object, name, path));
+  if (list == nullptr) return int64_t{0};
+  std::string text;
+  const std::string at = Join(path, name);
+  PS_ASSIGN_OR_RETURN(text, StringAt(*list, "storage", at));
+  if (text.empty()) return int64_t{0};
+  Result<int64_t> bytes = ParseQuantity(text);
+  if (!bytes.ok()) {
+    return Status::Invalid(Join(at, "storage") + ": \"" + text +
+                           "\" is not a quantity");
+  }
+  return bytes;
+}
+
+const Value* SpecOf(const Value& item) { return Member(item, "spec"); }
+
+}  // namespace
+
+Result<PersistentVolume> DecodePersistentVolume(const Value& item,
+                                                const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  PersistentVolume volume;
+  volume.name = std::move(meta.name);
+  volume.deleting = meta.deleting;
+  for (std::string_view key : kVolumeTopologyLabels) {
+    auto it = meta.labels.find(key);
+    if (it != meta.labels.end()) volume.topology_labels.insert(*it);
+  }
+  const Value* spec = SpecOf(item);
+  if (spec == nullptr) return volume;
+  const std::string at = Join(path, "spec");
+  PS_ASSIGN_OR_RETURN(volume.storage_class,
+                      StringAt(*spec, "storageClassName", at));
+  PS_ASSIGN_OR_RETURN(volume.capacity_bytes, StorageAt(*spec, "capacity", at));
+  PS_ASSIGN_OR_RETURN(volume.access_modes, StringsAt(*spec, "accessModes", at));
+  if (const Value* claim = Member(*spec, "claimRef")) {
+    std::string ns, name;
+    PS_ASSIGN_OR_RETURN(ns,
+                        StringAt(*claim, "namespace", Join(at, "claimRef")));
+    PS_ASSIGN_OR_RETURN(name, StringAt(*claim, "name", Join(at, "claimRef")));
+    if (!name.empty()) volume.claim = ns + "/" + name;
+  }
+  const Value* affinity = Member(*spec, "nodeAffinity");
+  const Value* required = affinity ? Member(*affinity, "required") : nullptr;
+  if (required != nullptr) {
+    PS_ASSIGN_OR_RETURN(
+        volume.node_affinity,
+        NodeSelectorTermsAt(*required, Join(at, "nodeAffinity.required")));
+  }
+  return volume;
+}
+
+Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
+    const Value& item, const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  PersistentVolumeClaim claim;
+  claim.namespace_ = meta.namespace_.empty() ? "default" : meta.namespace_;
+  claim.name = std::move(meta.name);
+  claim.deleting = meta.deleting;
+  claim.owner_kind = std::move(meta.owner_kind);
+  claim.owner_name = std::move(meta.owner_name);
+  claim.bind_completed = meta.annotations.contains(kBindCompletedAnnotation);
+  claim.selected_node =
+      std::string(AnnotationOf(meta.annotations, kSelectedNodeAnnotation));
+  const std::string at = Join(path, "spec");
+  if (const Value* spec = SpecOf(item)) {
+    PS_ASSIGN_OR_RETURN(claim.volume_name, StringAt(*spec, "volumeName", at));
+    PS_ASSIGN_OR_RETURN(claim.access_modes,
+                        StringsAt(*spec, "accessModes", at));
+    PS_ASSIGN_OR_RETURN(claim.storage_class,
+                        StringAt(*spec, "storageClassName", at));
+    if (const Value* resources = Member(*spec, "resources")) {
+      PS_ASSIGN_OR_RETURN(
+          claim.request_bytes,
+          StorageAt(*resources, "requests", Join(at, "resources")));
+    }
+  }
+  const Value* spec = SpecOf(item);
+  if (spec == nullptr || Member(*spec, "storageClassName") == nullptr) {
+    claim.storage_class = std::string(
+        AnnotationOf(meta.annotations, kBetaStorageClassAnnotation));
+  }
+  if (const Value* status = Member(item, "status")) {
+    std::string phase;
+    PS_ASSIGN_OR_RETURN(phase,
+                        StringAt(*status, "phase", Join(path, "status")));
+    claim.lost = phase == "Lost";
+  }
+  return claim;
+}
+
+Result<StorageClass> DecodeStorageClass(const Value& item,
+                                        const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  StorageClass storage_class;
+  storage_class.name = std::move(meta.name);
+  PS_ASSIGN_OR_RETURN(storage_class.provisioner,
+                      StringAt(item, "provisioner", path));
+  std::string mode;
+  PS_ASSIGN_OR_RETURN(mode, StringAt(item, "volumeBindingMode", path));
+  if (!mode.empty() && mode != "Immediate" && mode != "WaitForFirstConsumer") {
+    return Status::Invalid(Join(path, "volumeBindingMode") + ": \"" + mode +
+                           "\" is neither Immediate nor WaitForFirstConsumer");
+  }
+  storage_class.wait_for_first_consumer = mode == "WaitForFirstConsumer";
+  const Value* terms = nullptr;
+  PS_ASSIGN_OR_RETURN(terms, ArrayAt(item, "allowedTopologies", path));
+  for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
+    const std::string at = Index(Join(path, "allowedTopologies"), i);
+    const Value* expressions = nullptr;
+    PS_ASSIGN_OR_RETURN(expressions,
+                        ArrayAt((*terms)[i], "matchLabelExpressions", at));
+    NodeSelectorTerm term;
+    for (size_t j = 0; expressions != nullptr && j < expressions->Size(); ++j) {
+      const std::string req_at = Index(Join(at, "matchLabelExpressions"), j);
+      NodeSelectorRequirement req;
+      PS_ASSIGN_OR_RETURN(req.key, StringAt((*expressions)[j], "key", req_at));
+      PS_ASSIGN_OR_RETURN(req.values,
+                          StringsAt((*expressions)[j], "values", req_at));
+      term.requirements.push_back(std::move(req));
+    }
+    storage_class.allowed_topologies.push_back(std::move(term));
+  }
+  return storage_class;
+}
+
+namespace {
+
+template <typename T>
+ListWatchCodec<T> CodecOf(JsonObjectDecoder<T> decode, const char* list,
+                          const char* event) {
+  return {[decode, list](std::string_view body) {
+            return DecodeJsonList<T>(body, decode, list);
+          },
+          [decode, event](std::string_view line) {
+            return DecodeJsonWatchEvent<T>(line, decode, event);
+          }};
+}
+
+// One item of a volume objects file into `out`, by its kind.
+Status AddVolumeObject(const Value& item, const std::string& path,
+                       VolumeObjects* out) {
+  std::string kind;
+  PS_ASSIGN_OR_RETURN(kind, StringAt(item, "kind", path));
+  if (kind == "PersistentVolume") {
+    PersistentVolume volume;
+    PS_ASSIGN_OR_RETURN(volume, DecodePersistentVolume(item, path));
+    out->volumes.insert_or_assign(volume.name, std::move(volume));
+  } else if (kind == "PersistentVolumeClaim") {
+    PersistentVolumeClaim claim;
+    PS_ASSIGN_OR_RETURN(claim, DecodePersistentVolumeClaim(item, path));
+    out->claims.insert_or_assign(claim.Key(), std::move(claim));
+  } else if (kind == "StorageClass") {
+    StorageClass storage_class;
+    PS_ASSIGN_OR_RETURN(storage_class, DecodeStorageClass(item, path));
+    out->classes.insert_or_assign(storage_class.name, std::move(storage_class));
+  } else if (kind.empty()) {
+    return Status::Invalid(Join(path, "kind") +
+                           ": missing (each item must say whether it is a "
+                           "PersistentVolume, PersistentVolumeClaim or "
+                           "StorageClass)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+ListWatchCodec<PersistentVolume> PersistentVolumeCodec() {
+  return CodecOf<PersistentVolume>(&DecodePersistentVolume,
+                                   "PersistentVolume list",
+                                   "PersistentVolume watch event");
+}
+
+ListWatchCodec<PersistentVolumeClaim> PersistentVolumeClaimCodec() {
+  return CodecOf<PersistentVolumeClaim>(&DecodePersistentVolumeClaim,
+                                        "PersistentVolumeClaim list",
+                                        "PersistentVolumeClaim watch event");
+}
+
+ListWatchCodec<StorageClass> StorageClassCodec() {
+  return CodecOf<StorageClass>(&DecodeStorageClass, "StorageClass list",
+                               "StorageClass watch event");
+}
+
+Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text) {
+  rapidjson::Document doc;
+  PS_ASSIGN_OR_RETURN(doc, ParseObject(text));
+  VolumeObjects out;
+  const Value* items = nullptr;
+  PS_ASSIGN_OR_RETURN(items, ArrayAt(doc, "items", ""));
+  if (items == nullptr) {
+    if (Status s = AddVolumeObject(doc, "", &out); !s.ok()) return s;
+    return out;
+  }
+  for (size_t i = 0; i < items->Size(); ++i) {
+    if (Status s = AddVolumeObject((*items)[i], Index("items", i), &out);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return out;
+}
+
+}  // namespace propscaler::kube

@@ -1,0 +1,38 @@
+// PersistentVolumes, PersistentVolumeClaims and StorageClasses decoded from
+// JSON into their compact form (kube/model/volumes.h): for the watches
+// (codecs) and for `propscaler simulate --volumes` (any `kubectl get
+// pv,pvc,storageclass -A -o json` output). Errors name the field and the
+// bad value.
+#ifndef PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
+#define PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
+
+#include <rapidjson/document.h>
+
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+#include "kube/model/list_watch.h"
+#include "kube/model/volumes.h"
+
+namespace propscaler::kube {
+
+Result<PersistentVolume> DecodePersistentVolume(const rapidjson::Value& item,
+                                                const std::string& path);
+Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
+    const rapidjson::Value& item, const std::string& path);
+Result<StorageClass> DecodeStorageClass(const rapidjson::Value& item,
+                                        const std::string& path);
+
+ListWatchCodec<PersistentVolume> PersistentVolumeCodec();
+ListWatchCodec<PersistentVolumeClaim> PersistentVolumeClaimCodec();
+ListWatchCodec<StorageClass> StorageClassCodec();
+
+// A List (or one object) of PersistentVolumes, PersistentVolumeClaims and
+// StorageClasses, told apart by each item's kind; items of other kinds
+// (CSINodes, ...) are skipped.
+Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_

@@ -1,0 +1,236 @@
+#include "nodescale/plan/volume_needs.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace propscaler::nodescale {
+namespace {
+
+using kube::PersistentVolume;
+using kube::PersistentVolumeClaim;
+using kube::StorageClass;
+using Op = NodeSelectorRequirement::Op;
+
+constexpr std::string_view kBetaZoneLabel =
+    "failure-domain.beta.kubernetes.io/zone";
+constexpr std::string_view kBetaRegionLabel =
+    "failure-domain.beta.kubernetes.io/region";
+constexpr std::string_view kRegionLabel = "topology.kubernetes.io/region";
+// The labels VolumeZone compares, beta keys with their GA spelling.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 4>
+    kTopologyLabels = {{{kBetaZoneLabel, kZoneLabel},
+                        {kBetaRegionLabel, kRegionLabel},
+                        {kZoneLabel, ""},
+                        {kRegionLabel, ""}}};
+
+std::string Quoted(std::string_view text) {
+  return "\"" + std::string(text) + "\"";
+}
+
+VolumeNeed Nowhere(std::string reason) { return {std::move(reason), {}}; }
+
+NodeSelectorRequirement Requirement(std::string_view key, Op op,
+                                    std::vector<std::string> values = {}) {
+  return {std::string(key), op, std::move(values)};
+}
+
+// "a__b" -> {"a", "b"}: a PV label may name several zones.
+std::vector<std::string> SplitZones(std::string_view value) {
+  std::vector<std::string> out;
+  while (true) {
+    const size_t at = value.find("__");
+    out.emplace_back(value.substr(0, at));
+    if (at == std::string_view::npos) return out;
+    value.remove_prefix(at + 2);
+  }
+}
+
+// VolumeZone: the node's value for the PV's label must be one the PV
+// lists (a beta key also matches the GA label when the beta one is
+// missing); a node without any of the four labels passes.
+VolumeNeed ZoneLabelNeed(std::string_view key, std::string_view ga_key,
+                         std::string_view value, const std::string& what) {
+  const std::vector<std::string> zones = SplitZones(value);
+  VolumeNeed need{"node(s) had no available volume zone (" + what + ", " +
+                      std::string(key) + "=" + std::string(value) + ")",
+                  {}};
+  need.alternatives.push_back({{Requirement(key, Op::kIn, zones)}});
+  if (!ga_key.empty()) {
+    need.alternatives.push_back({{Requirement(key, Op::kDoesNotExist),
+                                  Requirement(ga_key, Op::kIn, zones)}});
+  }
+  NodeSelectorTerm unlabelled;
+  for (const auto& [label, unused] : kTopologyLabels) {
+    unlabelled.requirements.push_back(Requirement(label, Op::kDoesNotExist));
+  }
+  need.alternatives.push_back(std::move(unlabelled));
+  return need;
+}
+
+void AddBoundNeeds(const PersistentVolume& volume, const std::string& what,
+                   std::vector<VolumeNeed>* out) {
+  if (!volume.node_affinity.empty()) {
+    out->push_back({"node(s) had volume node affinity conflict (" + what + ")",
+                    volume.node_affinity});
+  }
+  for (const auto& [key, ga_key] : kTopologyLabels) {
+    auto it = volume.topology_labels.find(key);
+    if (it != volume.topology_labels.end()) {
+      out->push_back(ZoneLabelNeed(key, ga_key, it->second, what));
+    }
+  }
+}
+
+bool HasAccessModes(const PersistentVolume& volume,
+                    const PersistentVolumeClaim& claim) {
+  return std::all_of(claim.access_modes.begin(), claim.access_modes.end(),
+                     [&](const std::string& mode) {
+                       return std::find(volume.access_modes.begin(),
+                                        volume.access_modes.end(),
+                                        mode) != volume.access_modes.end();
+                     });
+}
+
+// An unbound PV the binder could give the claim: same class, free (or
+// pre-bound to it), large enough, with its access modes.
+bool CouldBind(const PersistentVolume& volume,
+               const PersistentVolumeClaim& claim) {
+  return volume.storage_class == claim.storage_class && !volume.deleting &&
+         (volume.claim.empty() || volume.claim == claim.Key()) &&
+         volume.capacity_bytes >= claim.request_bytes &&
+         HasAccessModes(volume, claim);
+}
+
+// An unbound WaitForFirstConsumer claim: the node the scheduler already
+// chose, else where a matching PV or the class's provisioner can put it.
+// nullopt: any node will do.
+std::optional<VolumeNeed> DelayedBindingNeed(const PersistentVolumeClaim& claim,
+                                             const StorageClass& storage_class,
+                                             const VolumeObjects& objects,
+                                             const std::string& what) {
+  if (!claim.selected_node.empty()) {
+    return VolumeNeed{
+        "node(s) didn't match the claim's selected node (" + what + ", " +
+            std::string(kube::kSelectedNodeAnnotation) + "=" +
+            claim.selected_node + ")",
+        {{{Requirement(kHostnameLabel, Op::kIn, {claim.selected_node})}}}};
+  }
+  VolumeNeed need{"node(s) didn't find available persistent volumes to bind (" +
+                      what + ", storage class " + Quoted(storage_class.name) +
+                      ")",
+                  {}};
+  for (const auto& [name, volume] : objects.volumes) {
+    if (!CouldBind(volume, claim)) continue;
+    if (volume.node_affinity.empty()) return std::nullopt;
+    need.alternatives.insert(need.alternatives.end(),
+                             volume.node_affinity.begin(),
+                             volume.node_affinity.end());
+  }
+  if (!storage_class.provisioner.empty() &&
+      storage_class.provisioner != kube::kNoProvisioner) {
+    if (storage_class.allowed_topologies.empty()) return std::nullopt;
+    need.alternatives.insert(need.alternatives.end(),
+                             storage_class.allowed_topologies.begin(),
+                             storage_class.allowed_topologies.end());
+  }
+  return need;
+}
+
+// The claim's checks before any node is looked at (VolumeBinding's
+// PreFilter); a reason when the claim fits no node.
+std::optional<std::string> UnusableClaim(const PodState& pod,
+                                         const kube::PodClaim& ref,
+                                         const PersistentVolumeClaim* claim) {
+  const std::string name = Quoted(kube::ClaimNameOf(pod, ref));
+  if (claim == nullptr) {
+    return ref.ephemeral ? "waiting for ephemeral volume controller to "
+                           "create the persistentvolumeclaim " +
+                               name
+                         : "persistentvolumeclaim " + name + " not found";
+  }
+  if (claim->deleting) {
+    return "persistentvolumeclaim " + name + " is being deleted";
+  }
+  if (claim->lost) {
+    return "persistentvolumeclaim " + name +
+           " bound to non-existent persistentvolume " +
+           Quoted(claim->volume_name);
+  }
+  if (ref.ephemeral &&
+      (claim->owner_kind != "Pod" || claim->owner_name != pod.name)) {
+    return "persistentvolumeclaim " + name + " was not created for pod " +
+           Quoted(pod.Key()) + " (pod is not owner)";
+  }
+  return std::nullopt;
+}
+
+void AddClaimNeeds(const PodState& pod, const kube::PodClaim& ref,
+                   const VolumeObjects& objects, std::vector<VolumeNeed>* out) {
+  const std::string claim_name = kube::ClaimNameOf(pod, ref);
+  auto found = objects.claims.find(pod.namespace_ + "/" + claim_name);
+  const PersistentVolumeClaim* claim =
+      found == objects.claims.end() ? nullptr : &found->second;
+  if (std::optional<std::string> why = UnusableClaim(pod, ref, claim)) {
+    out->push_back(Nowhere(std::move(*why)));
+    return;
+  }
+  const std::string what = "claim " + Quoted(claim_name);
+  if (!claim->volume_name.empty() && claim->bind_completed) {
+    auto volume = objects.volumes.find(claim->volume_name);
+    if (volume == objects.volumes.end()) {
+      out->push_back(
+          Nowhere("node(s) unavailable due to one or more pvc(s) bound to "
+                  "non-existent pv(s) (" +
+                  what + ", volume " + Quoted(claim->volume_name) + ")"));
+      return;
+    }
+    AddBoundNeeds(volume->second, what + ", volume " + Quoted(volume->first),
+                  out);
+    return;
+  }
+  auto storage_class = objects.classes.find(claim->storage_class);
+  if (!claim->storage_class.empty() && claim->volume_name.empty() &&
+      storage_class == objects.classes.end()) {
+    out->push_back(Nowhere("storageclass.storage.k8s.io " +
+                           Quoted(claim->storage_class) + " not found (" +
+                           what + ")"));
+    return;
+  }
+  if (claim->volume_name.empty() && storage_class != objects.classes.end() &&
+      storage_class->second.wait_for_first_consumer) {
+    if (std::optional<VolumeNeed> need =
+            DelayedBindingNeed(*claim, storage_class->second, objects, what)) {
+      out->push_back(std::move(*need));
+    }
+    return;
+  }
+  out->push_back(Nowhere("pod has unbound immediate PersistentVolumeClaims (" +
+                         what + ")"));
+}
+
+}  // namespace
+
+std::vector<VolumeNeed> ResolveVolumeNeeds(const PodState& pod,
+                                           const VolumeObjects& objects) {
+  std::vector<VolumeNeed> out;
+  for (const kube::PodClaim& claim : pod.claims) {
+    AddClaimNeeds(pod, claim, objects, &out);
+  }
+  return out;
+}
+
+void ResolveSnapshotVolumes(const VolumeObjects& objects,
+                            ClusterSnapshot* snapshot) {
+  for (size_t i = 0; i < snapshot->pods.size(); ++i) {
+    const PodState& pod = snapshot->pods[i];
+    if (pod.claims.empty()) continue;
+    std::vector<VolumeNeed> needs = ResolveVolumeNeeds(pod, objects);
+    if (needs == pod.volume_needs.get()) continue;
+    snapshot->pods.Mutable(i).volume_needs = std::move(needs);
+  }
+}
+
+}  // namespace propscaler::nodescale

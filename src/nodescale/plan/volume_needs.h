@@ -1,0 +1,32 @@
+// What a pod's persistent volumes ask of a node, as kube-scheduler's
+// VolumeBinding and VolumeZone filters decide it, turned into node-label
+// alternatives every placement checks (predicates.h): a bound claim's
+// PersistentVolume node affinity and legacy zone labels; an unbound
+// WaitForFirstConsumer claim's selected node, matching unbound PVs or its
+// class's allowedTopologies; claims missing, lost, being deleted, bound to
+// no volume or unbound with Immediate binding fit no node at all. Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
+#define PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
+
+#include <vector>
+
+#include "kube/model/volumes.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+using kube::VolumeNeed;
+using kube::VolumeObjects;
+
+// The needs of `pod`'s claims; none for a pod without claims.
+std::vector<VolumeNeed> ResolveVolumeNeeds(const PodState& pod,
+                                           const VolumeObjects& objects);
+
+// The snapshot's pods with claims get their needs (copies of those pods;
+// the others stay shared).
+void ResolveSnapshotVolumes(const VolumeObjects& objects,
+                            ClusterSnapshot* snapshot);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_

@@ -1,0 +1,471 @@
+// kube-scheduler's VolumeBinding and VolumeZone filters as facts (their test
+// tables: pkg/scheduler/framework/plugins/volumebinding and volumezone), and
+// what they make of node-scale's placements: a pod goes where its volume is.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "kube/wire/volumes_json.h"
+#include "nodescale/plan/predicates.h"
+#include "nodescale/plan/scale_down.h"
+#include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/volume_needs.h"
+#include "nodescale_test_util.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+using namespace testing_util;  // NOLINT
+using kube::PersistentVolume;
+using kube::PersistentVolumeClaim;
+using kube::PodClaim;
+using kube::StorageClass;
+using Op = NodeSelectorRequirement::Op;
+
+constexpr char kBetaZone[] = "failure-domain.beta.kubernetes.io/zone";
+constexpr char kBetaRegion[] = "failure-domain.beta.kubernetes.io/region";
+constexpr char kRegion[] = "topology.kubernetes.io/region";
+
+Labels Zone(const std::string& zone) {
+  return {{std::string(kZoneLabel), zone}};
+}
+
+NodeSelectorTerm ZoneTerm(std::vector<std::string> zones) {
+  return {{{std::string(kZoneLabel), Op::kIn, std::move(zones)}}};
+}
+
+class VolumeNeedsTest : public ::testing::Test {
+ protected:
+  PodState PodWith(std::vector<PodClaim> claims) {
+    PodState pod = Pod("web-0", 100, kMi, "");
+    pod.owner_kind = "StatefulSet";
+    pod.owner_name = "web";
+    pod.claims = std::move(claims);
+    return pod;
+  }
+
+  PersistentVolumeClaim& Claim(const std::string& name,
+                               const std::string& storage_class = "") {
+    PersistentVolumeClaim claim;
+    claim.namespace_ = "default";
+    claim.name = name;
+    claim.storage_class = storage_class;
+    claim.request_bytes = kGi;
+    claim.access_modes = {"ReadWriteOnce"};
+    return objects_.claims[claim.Key()] = claim;
+  }
+
+  PersistentVolumeClaim& BoundClaim(const std::string& name,
+                                    const std::string& volume) {
+    PersistentVolumeClaim& claim = Claim(name, "disk");
+    claim.volume_name = volume;
+    claim.bind_completed = true;
+    return claim;
+  }
+
+  PersistentVolume& Volume(const std::string& name,
+                           const std::string& storage_class = "disk") {
+    PersistentVolume volume;
+    volume.name = name;
+    volume.storage_class = storage_class;
+    volume.capacity_bytes = 10 * kGi;
+    volume.access_modes = {"ReadWriteOnce"};
+    return objects_.volumes[name] = volume;
+  }
+
+  StorageClass& Class(const std::string& name, const std::string& provisioner,
+                      bool wait_for_first_consumer) {
+    return objects_.classes[name] =
+               StorageClass{name, provisioner, wait_for_first_consumer, {}};
+  }
+
+  // Whether `pod` can go on a node with these labels; its needs resolved
+  // first.
+  bool FitsOn(const PodState& pod, const Labels& labels) {
+    PodState resolved = pod;
+    resolved.volume_needs = ResolveVolumeNeeds(pod, objects_);
+    return CheckNodeConstraints(resolved, labels, {}) == Unfit::kNone;
+  }
+
+  std::string Why(const PodState& pod, const Labels& labels) {
+    PodState resolved = pod;
+    resolved.volume_needs = ResolveVolumeNeeds(pod, objects_);
+    return DescribeNodeConstraintFailure(resolved, labels, {});
+  }
+
+  kube::VolumeObjects objects_;
+};
+
+TEST_F(VolumeNeedsTest, PodWithoutClaimsNeedsNothing) {
+  EXPECT_TRUE(ResolveVolumeNeeds(Pod("p", 1, 1), objects_).empty());
+}
+
+// VolumeBinding: a bound claim's PV node affinity must match the node.
+TEST_F(VolumeNeedsTest, BoundClaimFollowsItsVolumesNodeAffinity) {
+  Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
+  BoundClaim("data", "pv-b");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(FitsOn(pod, Zone("b")));
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+  EXPECT_FALSE(FitsOn(pod, {}));
+  EXPECT_EQ(Why(pod, Zone("a")),
+            "node(s) had volume node affinity conflict (claim \"data\", volume "
+            "\"pv-b\")");
+}
+
+TEST_F(VolumeNeedsTest, VolumeAffinityTermsAreOredAndRequirementsAnded) {
+  Volume("pv").node_affinity = {
+      {{{std::string(kZoneLabel), Op::kIn, {"a"}}, {"disk", Op::kExists, {}}}},
+      ZoneTerm({"c"})};
+  BoundClaim("data", "pv");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+  EXPECT_TRUE(FitsOn(pod, {{std::string(kZoneLabel), "a"}, {"disk", "ssd"}}));
+  EXPECT_TRUE(FitsOn(pod, Zone("c")));
+}
+
+// A local PV pins the pod to its node (hostname affinity).
+TEST_F(VolumeNeedsTest, LocalVolumePinsThePodToItsNode) {
+  Volume("local-pv", "local").node_affinity = {
+      {{{std::string(kHostnameLabel), Op::kIn, {"node-1"}}}}};
+  BoundClaim("data", "local-pv");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(FitsOn(pod, {{std::string(kHostnameLabel), "node-1"}}));
+  EXPECT_FALSE(FitsOn(pod, {{std::string(kHostnameLabel), "node-2"}}));
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));  // a template has no hostname
+}
+
+// VolumeZone's table: the PV's legacy labels against the node's.
+TEST_F(VolumeNeedsTest, LegacyZoneLabelsOfTheVolume) {
+  Volume("pv").topology_labels = {{kBetaZone, "us-west1-a"}};
+  BoundClaim("data", "pv");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(FitsOn(pod, {{kBetaZone, "us-west1-a"}}));
+  EXPECT_FALSE(FitsOn(pod, {{kBetaZone, "us-west1-b"}}));
+  // A beta key on the PV also matches the GA label on the node.
+  EXPECT_TRUE(FitsOn(pod, Zone("us-west1-a")));
+  EXPECT_FALSE(FitsOn(pod, Zone("us-west1-b")));
+  // A node with none of the four labels passes.
+  EXPECT_TRUE(FitsOn(pod, {{"other", "x"}}));
+  // One with some topology label but not this one does not.
+  EXPECT_FALSE(FitsOn(pod, {{kRegion, "us-west1"}}));
+  EXPECT_EQ(Why(pod, {{kBetaZone, "us-west1-b"}}),
+            "node(s) had no available volume zone (claim \"data\", volume "
+            "\"pv\", failure-domain.beta.kubernetes.io/zone=us-west1-a)");
+}
+
+TEST_F(VolumeNeedsTest, LegacyZoneLabelMayNameSeveralZones) {
+  Volume("pv").topology_labels = {{std::string(kZoneLabel), "a__b"},
+                                  {kBetaRegion, "r1"}};
+  BoundClaim("data", "pv");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(FitsOn(pod, {{std::string(kZoneLabel), "b"}, {kRegion, "r1"}}));
+  EXPECT_FALSE(FitsOn(pod, {{std::string(kZoneLabel), "c"}, {kRegion, "r1"}}));
+  EXPECT_FALSE(FitsOn(pod, {{std::string(kZoneLabel), "a"}, {kRegion, "r2"}}));
+}
+
+// VolumeBinding's PreFilter: these claims fit no node at all.
+TEST_F(VolumeNeedsTest, ClaimsThatFitNowhere) {
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+  EXPECT_EQ(Why(pod, {}), "persistentvolumeclaim \"data\" not found");
+
+  Claim("data", "disk").deleting = true;
+  EXPECT_EQ(Why(pod, {}), "persistentvolumeclaim \"data\" is being deleted");
+
+  PersistentVolumeClaim& lost = BoundClaim("data", "gone");
+  lost.lost = true;
+  EXPECT_EQ(Why(pod, {}),
+            "persistentvolumeclaim \"data\" bound to non-existent "
+            "persistentvolume \"gone\"");
+
+  BoundClaim("data", "gone");
+  EXPECT_EQ(Why(pod, {}),
+            "node(s) unavailable due to one or more pvc(s) bound to "
+            "non-existent pv(s) (claim \"data\", volume \"gone\")");
+
+  Class("fast", "ebs.csi.aws.com", false);
+  Claim("data", "fast");
+  EXPECT_EQ(Why(pod, {}),
+            "pod has unbound immediate PersistentVolumeClaims (claim "
+            "\"data\")");
+
+  // Pre-bound (volumeName, no bind-completed) counts as unbound immediate.
+  Claim("data", "fast").volume_name = "pv";
+  Volume("pv", "fast");
+  EXPECT_EQ(Why(pod, {}),
+            "pod has unbound immediate PersistentVolumeClaims (claim "
+            "\"data\")");
+
+  Claim("data", "missing-class");
+  EXPECT_EQ(Why(pod, {}),
+            "storageclass.storage.k8s.io \"missing-class\" not found (claim "
+            "\"data\")");
+}
+
+TEST_F(VolumeNeedsTest, GenericEphemeralVolumeUsesTheClaimMadeForThePod) {
+  const PodState pod = PodWith({{"scratch", true}});
+  EXPECT_EQ(Why(pod, {}),
+            "waiting for ephemeral volume controller to create the "
+            "persistentvolumeclaim \"web-0-scratch\"");
+  Class("wffc", "ebs.csi.aws.com", true);
+  PersistentVolumeClaim& claim = Claim("web-0-scratch", "wffc");
+  EXPECT_EQ(Why(pod, {}),
+            "persistentvolumeclaim \"web-0-scratch\" was not created for pod "
+            "\"default/web-0\" (pod is not owner)");
+  claim.owner_kind = "Pod";
+  claim.owner_name = "web-0";
+  EXPECT_TRUE(FitsOn(pod, Zone("a")));
+}
+
+// WaitForFirstConsumer: the class's provisioner and allowedTopologies.
+TEST_F(VolumeNeedsTest, DelayedBindingGoesWhereTheClassMayProvision) {
+  StorageClass& wffc = Class("zonal", "ebs.csi.aws.com", true);
+  Claim("data", "zonal");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());  // anywhere
+  wffc.allowed_topologies = {ZoneTerm({"a"}), ZoneTerm({"c"})};
+  EXPECT_TRUE(FitsOn(pod, Zone("a")));
+  EXPECT_TRUE(FitsOn(pod, Zone("c")));
+  EXPECT_FALSE(FitsOn(pod, Zone("b")));
+  EXPECT_EQ(Why(pod, Zone("b")),
+            "node(s) didn't find available persistent volumes to bind (claim "
+            "\"data\", storage class \"zonal\")");
+}
+
+// ... or an unbound PV it could bind; a no-provisioner class has nothing
+// else (CA: such claims never fit a template, autoscaler#1658).
+TEST_F(VolumeNeedsTest, DelayedBindingToExistingVolumes) {
+  Class("local", std::string(kube::kNoProvisioner), true);
+  Claim("data", "local");
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+
+  Volume("small", "local").capacity_bytes = kGi / 2;
+  Volume("taken", "local").claim = "default/other";
+  Volume("other-class", "disk");
+  Volume("rwx-only", "local").access_modes = {"ReadWriteMany"};
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+
+  Volume("on-node-2", "local").node_affinity = {
+      {{{std::string(kHostnameLabel), Op::kIn, {"node-2"}}}}};
+  EXPECT_TRUE(FitsOn(pod, {{std::string(kHostnameLabel), "node-2"}}));
+  EXPECT_FALSE(FitsOn(pod, {{std::string(kHostnameLabel), "node-1"}}));
+
+  Volume("anywhere", "local");
+  EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());
+}
+
+TEST_F(VolumeNeedsTest, SelectedNodeHoldsTheClaimToThatNode) {
+  Class("zonal", "ebs.csi.aws.com", true);
+  Claim("data", "zonal").selected_node = "node-1";
+  const PodState pod = PodWith({{"data", false}});
+  EXPECT_TRUE(FitsOn(pod, {{std::string(kHostnameLabel), "node-1"}}));
+  EXPECT_FALSE(FitsOn(pod, {{std::string(kHostnameLabel), "node-2"}}));
+}
+
+TEST_F(VolumeNeedsTest, EveryClaimOfThePodMustFit) {
+  Volume("pv-a").node_affinity = {ZoneTerm({"a"})};
+  Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
+  BoundClaim("one", "pv-a");
+  BoundClaim("two", "pv-b");
+  const PodState pod = PodWith({{"one", false}, {"two", false}});
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+  EXPECT_FALSE(FitsOn(pod, Zone("b")));
+}
+
+// Pods of one StatefulSet with volumes in different zones are not one
+// equivalence class: each is placed by its own needs.
+TEST_F(VolumeNeedsTest, SnapshotPodsGetTheirNeedsAndOthersStayShared) {
+  Volume("pv-a").node_affinity = {ZoneTerm({"a"})};
+  BoundClaim("data-0", "pv-a");
+  ClusterSnapshot snapshot;
+  snapshot.pods = {PodWith({{"data-0", false}}), Pod("plain", 1, 1)};
+  const PodState* plain = &snapshot.pods[1];
+  ResolveSnapshotVolumes(objects_, &snapshot);
+  ASSERT_EQ(snapshot.pods[0].volume_needs.get().size(), 1u);
+  EXPECT_EQ(&snapshot.pods[1], plain);
+}
+
+class VolumeScaleUpTest : public VolumeNeedsTest {
+ protected:
+  void SetUp() override {
+    groups_ = {Group("zone-a", 0, 10, 0, 4000, 16 * kGi),
+               Group("zone-b", 0, 10, 0, 4000, 16 * kGi)};
+    groups_[0].declared_template->labels = Zone("a");
+    groups_[1].declared_template->labels = Zone("b");
+  }
+
+  ScaleUpPlan Plan() {
+    ResolveSnapshotVolumes(objects_, &snapshot_);
+    std::mt19937_64 rng(7);
+    auto chain = MakeExpanderChain("least-waste", {}, &rng);
+    EXPECT_TRUE(chain.ok());
+    return PlanScaleUp(snapshot_, groups_, {}, {}, chain->get());
+  }
+
+  ClusterSnapshot snapshot_;
+  std::vector<NodeGroup> groups_;
+};
+
+TEST_F(VolumeScaleUpTest, PodWithZoneBVolumeGetsAZoneBNode) {
+  Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
+  BoundClaim("data", "pv-b");
+  snapshot_.pods = {PodWith({{"data", false}})};
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "zone-b");
+  EXPECT_EQ(plan.increases[0].delta, 1);
+}
+
+TEST_F(VolumeScaleUpTest, ExistingNodeInTheWrongZoneIsNoRoom) {
+  Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
+  BoundClaim("data", "pv-b");
+  NodeState node_a = Node("a-1", "zone-a", 4000, 16 * kGi);
+  node_a.labels[std::string(kZoneLabel)] = "a";
+  snapshot_.nodes = {node_a};
+  groups_[0].target_size = 1;
+  snapshot_.pods = {PodWith({{"data", false}})};
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "zone-b");
+}
+
+TEST_F(VolumeScaleUpTest, WaitForFirstConsumerClassLimitedToZoneA) {
+  Class("zonal", "ebs.csi.aws.com", true).allowed_topologies = {
+      ZoneTerm({"a"})};
+  Claim("data", "zonal");
+  snapshot_.pods = {PodWith({{"data", false}})};
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "zone-a");
+}
+
+TEST_F(VolumeScaleUpTest, UnboundImmediateClaimTriggersNothingAndSaysWhy) {
+  Class("fast", "ebs.csi.aws.com", false);
+  Claim("data", "fast");
+  snapshot_.pods = {PodWith({{"data", false}})};
+  const ScaleUpPlan plan = Plan();
+  EXPECT_TRUE(plan.increases.empty());
+  ASSERT_EQ(plan.unschedulable.size(), 1u);
+  ASSERT_NE(plan.unschedulable[0].reasons, nullptr);
+  EXPECT_EQ(plan.unschedulable[0].reasons->at("zone-a"),
+            "pod has unbound immediate PersistentVolumeClaims (claim "
+            "\"data\")");
+}
+
+// The drain simulation too: a pod whose local volume pins it keeps its
+// node; a zonal one moves only within its zone.
+TEST(VolumeScaleDownTest, PinnedPodKeepsItsNodeZonalPodMovesInItsZone) {
+  kube::VolumeObjects objects;
+  auto bound = [&](const std::string& claim, const std::string& volume,
+                   NodeSelectorTerm where) {
+    PersistentVolume pv;
+    pv.name = volume;
+    pv.node_affinity = {std::move(where)};
+    objects.volumes[volume] = pv;
+    PersistentVolumeClaim pvc;
+    pvc.namespace_ = "default";
+    pvc.name = claim;
+    pvc.volume_name = volume;
+    pvc.bind_completed = true;
+    objects.claims[pvc.Key()] = pvc;
+  };
+  bound("local", "local-pv",
+        {{{std::string(kHostnameLabel), Op::kIn, {"a-1"}}}});
+  bound("zonal", "zonal-pv", ZoneTerm({"a"}));
+  std::vector<NodeGroup> groups = {Group("g", 0, 10, 3, 4000, 16 * kGi)};
+  ClusterSnapshot snapshot;
+  for (const char* name : {"a-1", "a-2", "b-1"}) {
+    NodeState node = Node(name, "g", 4000, 16 * kGi);
+    node.labels[std::string(kZoneLabel)] = std::string(1, name[0]);
+    snapshot.nodes.push_back(node);
+  }
+  PodState pinned = BoundPod("pinned", "a-1", 100, kMi);
+  pinned.claims = std::vector<PodClaim>{{"local", false}};
+  PodState zonal = BoundPod("zonal", "a-2", 100, kMi);
+  zonal.claims = std::vector<PodClaim>{{"zonal", false}};
+  snapshot.pods = {pinned, zonal, BoundPod("filler", "b-1", 3900, kMi)};
+  ResolveSnapshotVolumes(objects, &snapshot);
+  const ScaleDownPlan plan = PlanScaleDown(snapshot, groups, {});
+  std::vector<std::string> removed;
+  for (const NodeRemoval& removal : plan.removals) {
+    removed.push_back(removal.node);
+  }
+  // a-2's pod can only go to a-1 (zone a; b-1 is full anyway); a-1's pod
+  // cannot go anywhere.
+  EXPECT_EQ(removed, std::vector<std::string>{"a-2"});
+}
+
+TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
+  Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(R"({
+    "kind": "List", "items": [
+    {"kind": "PersistentVolume", "metadata": {"name": "pv-b",
+       "labels": {"topology.kubernetes.io/zone": "b", "app": "x"}},
+     "spec": {"storageClassName": "disk", "capacity": {"storage": "10Gi"},
+       "accessModes": ["ReadWriteOnce"],
+       "claimRef": {"namespace": "shop", "name": "data"},
+       "nodeAffinity": {"required": {"nodeSelectorTerms": [
+         {"matchExpressions": [{"key": "topology.kubernetes.io/zone",
+           "operator": "In", "values": ["b"]}]}]}}}},
+    {"kind": "PersistentVolumeClaim", "metadata": {"name": "data",
+       "namespace": "shop", "deletionTimestamp": "2026-01-01T00:00:00Z",
+       "annotations": {"pv.kubernetes.io/bind-completed": "yes",
+         "volume.kubernetes.io/selected-node": "n1"},
+       "ownerReferences": [{"kind": "Pod", "name": "web-0",
+         "controller": true}]},
+     "spec": {"volumeName": "pv-b", "storageClassName": "disk",
+       "resources": {"requests": {"storage": "1Gi"}}},
+     "status": {"phase": "Lost"}},
+    {"kind": "PersistentVolumeClaim", "metadata": {"name": "old",
+       "annotations": {"volume.beta.kubernetes.io/storage-class": "slow"}}},
+    {"kind": "StorageClass", "metadata": {"name": "zonal"},
+     "provisioner": "ebs.csi.aws.com",
+     "volumeBindingMode": "WaitForFirstConsumer",
+     "allowedTopologies": [{"matchLabelExpressions": [
+       {"key": "topology.kubernetes.io/zone", "values": ["a", "c"]}]}]},
+    {"kind": "CSINode", "metadata": {"name": "n1"}}]})");
+  ASSERT_TRUE(objects.ok()) << objects.status().message();
+  const PersistentVolume& pv = objects->volumes.at("pv-b");
+  EXPECT_EQ(pv.storage_class, "disk");
+  EXPECT_EQ(pv.capacity_bytes, 10 * kGi);
+  EXPECT_EQ(pv.claim, "shop/data");
+  EXPECT_EQ(pv.topology_labels, Zone("b"));
+  EXPECT_EQ(pv.node_affinity, std::vector<NodeSelectorTerm>{ZoneTerm({"b"})});
+  const PersistentVolumeClaim& claim = objects->claims.at("shop/data");
+  EXPECT_TRUE(claim.bind_completed);
+  EXPECT_TRUE(claim.deleting);
+  EXPECT_TRUE(claim.lost);
+  EXPECT_EQ(claim.volume_name, "pv-b");
+  EXPECT_EQ(claim.selected_node, "n1");
+  EXPECT_EQ(claim.request_bytes, kGi);
+  EXPECT_EQ(claim.owner_kind + "/" + claim.owner_name, "Pod/web-0");
+  EXPECT_EQ(objects->claims.at("default/old").storage_class, "slow");
+  const StorageClass& zonal = objects->classes.at("zonal");
+  EXPECT_TRUE(zonal.wait_for_first_consumer);
+  EXPECT_EQ(zonal.allowed_topologies,
+            std::vector<NodeSelectorTerm>{ZoneTerm({"a", "c"})});
+}
+
+TEST(VolumesJsonTest, BadInputNamesTheFieldAndValue) {
+  auto error = [](const char* text) {
+    Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(text);
+    return objects.ok() ? std::string("ok") : objects.status().message();
+  };
+  EXPECT_EQ(error(R"({"items": [{"kind": "StorageClass", "metadata":
+      {"name": "x"}, "volumeBindingMode": "Later"}]})"),
+            "items[0].volumeBindingMode: \"Later\" is neither Immediate nor "
+            "WaitForFirstConsumer");
+  EXPECT_EQ(error(R"({"items": [{"kind": "PersistentVolume", "metadata":
+      {"name": "x"}, "spec": {"capacity": {"storage": "ten"}}}]})"),
+            "items[0].spec.capacity.storage: \"ten\" is not a quantity");
+  EXPECT_EQ(error(R"({"items": [{"metadata": {"name": "x"}}]})"),
+            "items[0].kind: missing (each item must say whether it is a "
+            "PersistentVolume, PersistentVolumeClaim or StorageClass)");
+  EXPECT_EQ(error(R"({"items": [{"kind": "PersistentVolumeClaim",
+      "metadata": {}}]})"),
+            "items[0].metadata.name: missing");
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
