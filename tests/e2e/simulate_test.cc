@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,53 @@ TEST(SimulateTest, PreviewsDisruption) {
   EXPECT_EQ(bad_now.exit_code, 2);
   EXPECT_NE(bad_now.output.find("--now=yesterday"), std::string::npos)
       << bad_now.output;
+}
+
+// tests/data/simulate/volumes: three StatefulSet pods, one with a claim
+// bound to a zone-b PV, one with a WaitForFirstConsumer claim whose class
+// provisions only in zone a, one whose claim is missing. With --volumes each
+// goes where its volume is (and the last nowhere, saying why); without it
+// the claims are not looked at and one node takes all three.
+TEST(SimulateTest, VolumesPlacePodsInTheirZones) {
+  const std::string dir = kData + "volumes/";
+  auto run = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "simulate", "--nodes=" + dir + "nodes.json",
+        "--pods=" + dir + "pods.json", "--node-groups=" + dir + "groups.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Process process(PROPSCALER_BINARY, args);
+    std::optional<int> code = process.WaitForExit(std::chrono::seconds(30));
+    return SimulateRun{code.value_or(-1), process.Output()};
+  };
+  SimulateRun with = run({"--volumes=" + dir + "volumes.json"});
+  ASSERT_EQ(with.exit_code, 0) << with.output;
+  rapidjson::Document doc = Json(with);
+  std::map<std::string, std::vector<std::string>> pods_by_group;
+  for (const auto& increase : doc["scaleUp"].GetArray()) {
+    EXPECT_EQ(increase["delta"].GetInt(), 1) << with.output;
+    pods_by_group[increase["nodeGroup"].GetString()] =
+        Strings(increase["pods"]);
+  }
+  EXPECT_EQ(pods_by_group,
+            (std::map<std::string, std::vector<std::string>>{
+                {"zone-a", {"shop/db-1"}}, {"zone-b", {"shop/db-0"}}}))
+      << with.output;
+  const auto& unschedulable = doc["unschedulable"];
+  ASSERT_EQ(unschedulable.Size(), 1u) << with.output;
+  EXPECT_STREQ(unschedulable[0]["pod"].GetString(), "shop/db-2");
+  EXPECT_STREQ(unschedulable[0]["reasons"]["zone-a"].GetString(),
+               "persistentvolumeclaim \"data-db-2\" not found");
+
+  SimulateRun without = run({});
+  ASSERT_EQ(without.exit_code, 0) << without.output;
+  rapidjson::Document plain = Json(without);
+  ASSERT_EQ(plain["scaleUp"].Size(), 1u) << without.output;
+  EXPECT_EQ(plain["scaleUp"][0]["delta"].GetInt(), 1) << without.output;
+
+  SimulateRun bad = run({"--volumes=" + dir + "groups.json"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("groups.json: kind: missing"), std::string::npos)
+      << bad.output;
 }
 
 }  // namespace

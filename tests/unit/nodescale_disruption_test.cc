@@ -584,6 +584,38 @@ TEST_F(DisruptionTest, AReplacementKeepsTheSpread) {
   EXPECT_EQ(plan.command->replacement->group, "cheap-zone-2");
 }
 
+// Issue 43: a pod whose volume is in zone b moves only within zone b. The
+// dear zone-b node is not consolidated onto the zone-a node (itself kept
+// out of the candidates) nor replaced in zone a; once a cheap zone-b group
+// exists, that is its replacement.
+TEST_F(DisruptionTest, AZonalVolumeKeepsItsPodInItsZone) {
+  groups_.clear();
+  NodeGroup& cheap_a = AddGroup("cheap-a", kCheapPrice, 32000, 100);
+  cheap_a.declared_template->labels[std::string(kZoneLabel)] = "a";
+  NodeGroup& dear_b = AddGroup("dear-b", kBigPrice, 32000, 100);
+  dear_b.declared_template->labels[std::string(kZoneLabel)] = "b";
+  NodeState& a1 = AddNode("a1", "cheap-a");
+  a1.labels[std::string(kZoneLabel)] = "a";
+  a1.annotations[std::string(kube::kDoNotDisruptAnnotation)] = "true";
+  AddNode("b1", "dear-b").labels[std::string(kZoneLabel)] = "b";
+  AddPod("on-a", "a1");
+  AddPod("stateful", "b1").volume_needs = std::vector<kube::VolumeNeed>{
+      {"node(s) had volume node affinity conflict (claim \"data\")",
+       {{{{std::string(kZoneLabel),
+           NodeSelectorRequirement::Op::kIn,
+           {"b"}}}}}}};
+  DisruptionPlan refused = Plan();
+  EXPECT_FALSE(refused.command) << Reasons(refused);
+
+  NodeGroup& cheap_b = AddGroup("cheap-b", kCheapPrice, 32000, 100);
+  cheap_b.declared_template->labels[std::string(kZoneLabel)] = "b";
+  DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  EXPECT_EQ(plan.command->nodes, std::vector<std::string>{"b1"});
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->group, "cheap-b");
+}
+
 // GKE's active migration: a pool that opts in moves a node of a lower
 // priority group back to the preferred one once it can take the pods.
 TEST_F(DisruptionTest, MovesBackToThePreferredGroup) {
