@@ -97,6 +97,11 @@ DEFINE_int32(server_rest_seconds, 0,
 DEFINE_string(raw_out, "",
               "A file to append every sample to (tab-separated), besides "
               "the summary on stdout.");
+DEFINE_int32(claim_percent, 0,
+             "Realistic pods with a PersistentVolumeClaim, in percent (issue "
+             "43: 10): each claim bound to its own PV, whose affinity every "
+             "node meets, so that decisions stay those without claims and "
+             "only the volume checks' cost is added.");
 DEFINE_string(json_out, "",
               "Write the run's figures and verdict to this JSON file "
               "(bench/results/, read by bench/tables.py).");
@@ -125,12 +130,52 @@ struct GeneratedPod {
   std::string json;
 };
 
+bool HasClaim(int i) {
+  return !FLAGS_tiny_pods && FLAGS_claim_percent > 0 &&
+         i % 100 < FLAGS_claim_percent;
+}
+std::string ClaimName(int i) { return "data-" + std::to_string(i); }
+
 GeneratedPod MakePod(int i) {
   const std::string node = "sim-node-" + std::to_string(1 + i % FLAGS_nodes);
   if (FLAGS_tiny_pods) {
     return {"default", sim::PodJson("pod-" + std::to_string(i), "100m", node)};
   }
-  return {sim::RealisticPodNamespace(i), sim::MakeRealisticPodJson(i, node)};
+  GeneratedPod pod{sim::RealisticPodNamespace(i),
+                   sim::MakeRealisticPodJson(i, node)};
+  if (HasClaim(i)) {
+    const std::string volumes = "\"volumes\":[";
+    pod.json.insert(pod.json.find(volumes) + volumes.size(),
+                    R"({"name":"data","persistentVolumeClaim":{"claimName":")" +
+                        ClaimName(i) + R"("}},)");
+  }
+  return pod;
+}
+
+// The claim of pod `i` and its PV, bound both ways: (path, body) pairs.
+std::vector<std::pair<std::string, std::string>> ClaimObjects(int i) {
+  const std::string ns = sim::RealisticPodNamespace(i);
+  const std::string pv = ns + "-" + ClaimName(i);
+  return {{"/api/v1/persistentvolumes",
+           R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":)"
+           R"({"name":")" +
+               pv +
+               R"("},"spec":{"capacity":{"storage":"10Gi"},)"
+               R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+               R"("csi":{"driver":"disk.example.com","volumeHandle":")" +
+               pv + R"("},"claimRef":{"namespace":")" + ns + R"(","name":")" +
+               ClaimName(i) +
+               R"("},"nodeAffinity":{"required":{"nodeSelectorTerms":[)"
+               R"({"matchExpressions":[{"key":"kubernetes.io/hostname",)"
+               R"("operator":"Exists"}]}]}}}})"},
+          {"/api/v1/namespaces/" + ns + "/persistentvolumeclaims",
+           R"({"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":)"
+           R"({"name":")" +
+               ClaimName(i) +
+               R"(","annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
+               R"("spec":{"accessModes":["ReadWriteOnce"],)"
+               R"("storageClassName":"disk","volumeName":")" +
+               pv + R"(","resources":{"requests":{"storage":"10Gi"}}}})"}};
 }
 
 // The pool of the bench's nodes, and one empty group per burst (two sets:
@@ -176,6 +221,10 @@ Status StartSimulated(Cluster* cluster, e2e::TempDir* dir) {
     const GeneratedPod pod = MakePod(i);
     status =
         server.CreateObject("/api/v1/namespaces/" + pod.ns + "/pods", pod.json);
+    if (!HasClaim(i)) continue;
+    for (const auto& [path, body] : ClaimObjects(i)) {
+      if (status.ok()) status = server.CreateObject(path, body);
+    }
   }
   cluster->kubeconfig =
       dir->Write("kubeconfig", e2e::KubeconfigYaml(server.url(), kToken));
@@ -309,8 +358,16 @@ Status PopulateReal(const envtest::RealCluster& cluster) {
   }
   if (status.ok() && ClusterApi()) status = PopulateClusterApi(cluster);
   if (status.ok()) {
-    status = ParallelFor(0, FLAGS_pods - 1, FLAGS_writer_threads,
-                         [&](int i) { return CreatePod(cluster, MakePod(i)); });
+    status = ParallelFor(0, FLAGS_pods - 1, FLAGS_writer_threads, [&](int i) {
+      if (HasClaim(i)) {
+        for (const auto& [path, body] : ClaimObjects(i)) {
+          Status created =
+              envtest::AdminCall(cluster, "POST", path, body).status();
+          if (!created.ok()) return created;
+        }
+      }
+      return CreatePod(cluster, MakePod(i));
+    });
   }
   std::fprintf(
       stderr, "created %d nodes and %d pods on the real server in %.1fs\n",
@@ -837,6 +894,7 @@ int Measure(ResultFile* result, std::vector<std::string>* failures) {
   result->Add("provider", FLAGS_provider);
   result->Add("nodes", FLAGS_nodes);
   result->Add("pods", FLAGS_pods);
+  result->Add("claim_percent", FLAGS_claim_percent);
   result->Add("pod_kind", FLAGS_tiny_pods ? "tiny" : "realistic");
   result->Add("loops", FLAGS_loops);
   result->Add("first_loops_s", seconds);

@@ -149,6 +149,12 @@ int RunNodeScaleMode() {
        "Grant list and watch on storageclasses (storage.k8s.io): pods with "
        "claims are placed where their volumes can be made."},
       nothing_to_notify);
+  runtime::WatchedCollection<kube::CsiNode> csi_nodes(
+      &clock, [&api] { return api.CsiNodes(); }, state.CsiNodeSink(),
+      {"csinodes",
+       "Grant list and watch on csinodes (storage.k8s.io): nodes at their "
+       "CSI attach limit take no more volumes."},
+      nothing_to_notify);
   // CapacityBuffers where the server serves their API (the CRD installed).
   std::optional<runtime::WatchedCollection<kube::CapacityBuffer>> buffers;
   if (api.Call({.path = kube::kCapacityBufferApi}).status().code() ==
@@ -218,6 +224,7 @@ int RunNodeScaleMode() {
   watches.Add(&volumes);
   watches.Add(&claims);
   watches.Add(&storage_classes);
+  watches.Add(&csi_nodes);
   if (buffers) watches.Add(&*buffers);
   for (auto& watch : cluster_api_watches) watches.Add(watch.get());
   if (node_groups) watches.Add(node_groups.get());

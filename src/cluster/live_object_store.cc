@@ -24,6 +24,7 @@ Key KeyOf(const kube::PersistentVolumeClaim& claim) {
 Key KeyOf(const kube::StorageClass& storage_class) {
   return {{}, storage_class.name};
 }
+Key KeyOf(const kube::CsiNode& node) { return {{}, node.name}; }
 
 // The key as one string: "namespace/name", or the name alone.
 class KeyText {
@@ -54,6 +55,7 @@ void Intern(kube::CapacityBuffer*, PodInterner*) {}
 void Intern(kube::PersistentVolume*, PodInterner*) {}
 void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
 void Intern(kube::StorageClass*, PodInterner*) {}
+void Intern(kube::CsiNode*, PodInterner*) {}
 
 // The key views the new object, so an object replaced takes its new key
 // with it (the old one's views die with the old object).
@@ -186,6 +188,11 @@ kube::ReflectorSink<kube::StorageClass> LiveObjectStore::StorageClassSink() {
                        &volume_objects_);
 }
 
+kube::ReflectorSink<kube::CsiNode> LiveObjectStore::CsiNodeSink() {
+  return ResettingSink(SinkFor(&mutex_, &csi_nodes_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
 std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (volume_objects_) return volume_objects_;
@@ -198,6 +205,10 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
   }
   for (const auto& [key, storage_class] : classes_.items) {
     objects->classes.emplace(storage_class->name, *storage_class);
+  }
+  for (const auto& [key, node] : csi_nodes_.items) {
+    if (!node->limits.empty())
+      objects->node_limits.emplace(node->name, node->limits);
   }
   volume_objects_ = std::move(objects);
   return volume_objects_;

@@ -1,5 +1,6 @@
 // The pods, nodes, PodDisruptionBudgets, CapacityBuffers and volume objects
-// (PersistentVolumes, their claims, StorageClasses) node-scale mode knows,
+// (PersistentVolumes, their claims, StorageClasses, CSINodes) node-scale
+// mode knows,
 // kept compact
 // and current by the reflectors. Each object is stored once, immutable and
 // shared: a loop takes pointers to them (no copy of the cluster per loop), and
@@ -37,6 +38,7 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::PersistentVolume> VolumeSink();
   kube::ReflectorSink<kube::PersistentVolumeClaim> ClaimSink();
   kube::ReflectorSink<kube::StorageClass> StorageClassSink();
+  kube::ReflectorSink<kube::CsiNode> CsiNodeSink();
 
   SharedList<kube::LivePod> Pods() const;
   SharedList<kube::LiveNode> Nodes() const;
@@ -79,6 +81,7 @@ class LiveObjectStore {
   Collection<kube::PersistentVolume> volumes_;
   Collection<kube::PersistentVolumeClaim> claims_;
   Collection<kube::StorageClass> classes_;
+  Collection<kube::CsiNode> csi_nodes_;
   mutable std::shared_ptr<const kube::VolumeObjects> volume_objects_;
   PodInterner interner_;
 };

@@ -22,5 +22,6 @@ template class WatchedCollection<kube::PdbState>;
 template class WatchedCollection<kube::PersistentVolume>;
 template class WatchedCollection<kube::PersistentVolumeClaim>;
 template class WatchedCollection<kube::StorageClass>;
+template class WatchedCollection<kube::CsiNode>;
 
 }  // namespace propscaler::runtime

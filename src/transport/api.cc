@@ -434,6 +434,12 @@ std::unique_ptr<ListWatch<StorageClass>> KubeApi::StorageClasses() const {
       StorageClassCodec());
 }
 
+std::unique_ptr<ListWatch<CsiNode>> KubeApi::CsiNodes() const {
+  return std::make_unique<HttpListWatch<CsiNode>>(
+      this, Collection{"/apis/storage.k8s.io/v1/csinodes", "", ""},
+      CsiNodeCodec());
+}
+
 std::unique_ptr<ListWatch<CapacityBuffer>> KubeApi::CapacityBuffers() const {
   return std::make_unique<HttpListWatch<CapacityBuffer>>(
       this,

@@ -128,6 +128,7 @@ class KubeApi : public Client {
   std::unique_ptr<ListWatch<PersistentVolumeClaim>> PersistentVolumeClaims()
       const override;
   std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const override;
+  std::unique_ptr<ListWatch<CsiNode>> CsiNodes() const override;
   std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers() const override;
   Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const override;

@@ -17,6 +17,7 @@ const std::vector<ResourceType>& AllResourceTypes() {
       {"", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true,
        false},
       {"storage.k8s.io", "v1", "storageclasses", "StorageClass", false, false},
+      {"storage.k8s.io", "v1", "csinodes", "CSINode", false, false},
       {"", "v1", "replicationcontrollers", "ReplicationController", true, true},
       {"apps", "v1", "deployments", "Deployment", true, true},
       {"apps", "v1", "replicasets", "ReplicaSet", true, true},

@@ -291,6 +291,12 @@ MemoryClient::StorageClasses() const {
       std::multimap<std::string, std::string>{}, kube::StorageClassCodec());
 }
 
+std::unique_ptr<kube::ListWatch<kube::CsiNode>> MemoryClient::CsiNodes() const {
+  return std::make_unique<MemoryListWatch<kube::CsiNode>>(
+      cluster_, sim::ResourcePath{&TypeNamed("csinodes"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::CsiNodeCodec());
+}
+
 std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>>
 MemoryClient::CapacityBuffers() const {
   return std::make_unique<MemoryListWatch<kube::CapacityBuffer>>(

@@ -63,6 +63,7 @@ class MemoryClient : public kube::Client {
   PersistentVolumeClaims() const override;
   std::unique_ptr<kube::ListWatch<kube::StorageClass>> StorageClasses()
       const override;
+  std::unique_ptr<kube::ListWatch<kube::CsiNode>> CsiNodes() const override;
   std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>> CapacityBuffers()
       const override;
   Result<kube::BufferChunk> GetBufferChunk(

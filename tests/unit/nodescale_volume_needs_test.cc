@@ -397,6 +397,75 @@ TEST(VolumeScaleDownTest, PinnedPodKeepsItsNodeZonalPodMovesInItsZone) {
   EXPECT_EQ(removed, std::vector<std::string>{"a-2"});
 }
 
+// NodeVolumeLimits (nodevolumelimits/csi_test.go's cases as facts): unique
+// volumes per driver against the node's CSINode count.
+TEST_F(VolumeNeedsTest, AttachedVolumesOfBoundAndProvisionedClaims) {
+  Volume("pv-1").csi_driver = "ebs.csi.aws.com";
+  objects_.volumes["pv-1"].csi_handle = "vol-1";
+  BoundClaim("bound", "pv-1");
+  Class("csi", "ebs.csi.aws.com", true);
+  Claim("later", "csi");
+  Class("local", std::string(kube::kNoProvisioner), true);
+  Claim("local", "local");
+  Volume("any-local", "local");
+  const PodState pod =
+      PodWith({{"bound", false}, {"later", false}, {"local", false}});
+  EXPECT_EQ(
+      ResolveVolumes(pod, objects_).attached,
+      (std::vector<kube::AttachedVolume>{
+          {"ebs.csi.aws.com", "vol-1"}, {"ebs.csi.aws.com", "default/later"}}));
+}
+
+TEST(AttachLimitsTest, UniqueVolumesPerDriverWithinTheLimit) {
+  auto with = [](std::vector<kube::AttachedVolume> volumes) {
+    PodState pod = Pod("p", 1, 1);
+    pod.attached_volumes = std::move(volumes);
+    return pod;
+  };
+  const PodState one = with({{"ebs", "vol-1"}});
+  const PodState two = with({{"ebs", "vol-2"}});
+  const std::vector<const PodState*> on_node = {&one, &two};
+  const kube::VolumeLimits limit_two = {{"ebs", 2}};
+  EXPECT_FALSE(AttachLimitsAllow(with({{"ebs", "vol-3"}}), on_node, limit_two));
+  // A volume already attached there counts once.
+  EXPECT_TRUE(AttachLimitsAllow(with({{"ebs", "vol-1"}}), on_node, limit_two));
+  // Another driver's volumes are not counted against this one.
+  EXPECT_TRUE(AttachLimitsAllow(with({{"pd", "disk-1"}}), on_node, limit_two));
+  EXPECT_FALSE(AttachLimitsAllow(with({{"pd", "disk-1"}}), on_node,
+                                 {{"ebs", 2}, {"pd", 0}}));
+  // No limit, or no volume: nothing to count.
+  EXPECT_TRUE(AttachLimitsAllow(with({{"ebs", "vol-3"}}), on_node, {}));
+  EXPECT_TRUE(AttachLimitsAllow(Pod("plain", 1, 1), on_node, limit_two));
+  EXPECT_TRUE(
+      AttachLimitsAllow(with({{"ebs", "vol-3"}}), on_node, {{"ebs", 3}}));
+}
+
+// A node at its attach limit takes no more volume pods: the pending pod
+// with a CSI claim gets a new node, though the existing one has room.
+TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {
+  Class("csi", "ebs.csi.aws.com", true);
+  Claim("data", "csi");
+  NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
+  node.labels[std::string(kZoneLabel)] = "a";
+  snapshot_.nodes = {node};
+  groups_[0].target_size = 1;
+  Volume("attached").csi_driver = "ebs.csi.aws.com";
+  objects_.volumes["attached"].csi_handle = "vol-0";
+  BoundClaim("attached", "attached");
+  PodState running = PodWith({{"attached", false}});
+  running.name = "running";
+  running.node_name = "a-1";
+  snapshot_.pods = {running, PodWith({{"data", false}})};
+  objects_.node_limits["a-1"] = {{"ebs.csi.aws.com", 2}};
+  EXPECT_TRUE(Plan().increases.empty());  // a-1 takes it: 2 of 2
+
+  objects_.node_limits["a-1"] = {{"ebs.csi.aws.com", 1}};
+  snapshot_.nodes = {node};
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].delta, 1);
+}
+
 TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
   Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(R"({
     "kind": "List", "items": [
@@ -424,7 +493,10 @@ TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
      "volumeBindingMode": "WaitForFirstConsumer",
      "allowedTopologies": [{"matchLabelExpressions": [
        {"key": "topology.kubernetes.io/zone", "values": ["a", "c"]}]}]},
-    {"kind": "CSINode", "metadata": {"name": "n1"}}]})");
+    {"kind": "CSINode", "metadata": {"name": "n1"}},
+    {"kind": "CSINode", "metadata": {"name": "n2"}, "spec": {"drivers": [
+      {"name": "ebs.csi.aws.com", "nodeID": "i-1", "allocatable": {"count": 25}},
+      {"name": "efs.csi.aws.com", "nodeID": "i-1"}]}}]})");
   ASSERT_TRUE(objects.ok()) << objects.status().message();
   const PersistentVolume& pv = objects->volumes.at("pv-b");
   EXPECT_EQ(pv.storage_class, "disk");
@@ -441,6 +513,10 @@ TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
   EXPECT_EQ(claim.request_bytes, kGi);
   EXPECT_EQ(claim.owner_kind + "/" + claim.owner_name, "Pod/web-0");
   EXPECT_EQ(objects->claims.at("default/old").storage_class, "slow");
+  EXPECT_EQ(pv.csi_driver, "");
+  EXPECT_EQ(objects->node_limits,
+            (std::map<std::string, kube::VolumeLimits, std::less<>>{
+                {"n2", {{"ebs.csi.aws.com", 25}}}}));
   const StorageClass& zonal = objects->classes.at("zonal");
   EXPECT_TRUE(zonal.wait_for_first_consumer);
   EXPECT_EQ(zonal.allowed_topologies,
@@ -461,7 +537,8 @@ TEST(VolumesJsonTest, BadInputNamesTheFieldAndValue) {
             "items[0].spec.capacity.storage: \"ten\" is not a quantity");
   EXPECT_EQ(error(R"({"items": [{"metadata": {"name": "x"}}]})"),
             "items[0].kind: missing (each item must say whether it is a "
-            "PersistentVolume, PersistentVolumeClaim or StorageClass)");
+            "PersistentVolume, PersistentVolumeClaim, StorageClass or "
+            "CSINode)");
   EXPECT_EQ(error(R"({"items": [{"kind": "PersistentVolumeClaim",
       "metadata": {}}]})"),
             "items[0].metadata.name: missing");

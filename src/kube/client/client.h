@@ -150,6 +150,8 @@ class ClusterStateClient {
   virtual std::unique_ptr<ListWatch<PersistentVolumeClaim>>
   PersistentVolumeClaims() const = 0;
   virtual std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const = 0;
+  // CSINodes (storage.k8s.io/v1): each node's CSI attach limits.
+  virtual std::unique_ptr<ListWatch<CsiNode>> CsiNodes() const = 0;
   // CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in every namespace.
   virtual std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers()
       const = 0;

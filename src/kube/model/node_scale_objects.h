@@ -5,6 +5,7 @@
 #define PROPSCALER_KUBE_MODEL_NODE_SCALE_OBJECTS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -125,6 +126,20 @@ struct VolumeNeed {
   auto operator<=>(const VolumeNeed&) const = default;
 };
 
+// A volume as CSI attach limits count it: the driver and a handle unique
+// to the volume (a PV's volumeHandle; for a claim still to be provisioned,
+// the claim's "namespace/name").
+struct AttachedVolume {
+  std::string driver;
+  std::string handle;
+  auto operator<=>(const AttachedVolume&) const = default;
+};
+
+// The most volumes of each CSI driver a node can attach
+// (CSINode.spec.drivers[].allocatable.count); a driver not listed has no
+// limit.
+using VolumeLimits = std::map<std::string, int64_t, std::less<>>;
+
 struct PodState {
   std::string namespace_;
   std::string name;
@@ -151,6 +166,8 @@ struct PodState {
   // Set where the snapshot is built (the claims' objects change apart from
   // the pod); every need must be met.
   Frozen<std::vector<VolumeNeed>> volume_needs;
+  // Set with volume_needs: the CSI volumes it attaches.
+  Frozen<std::vector<AttachedVolume>> attached_volumes;
   // spec.terminationGracePeriodSeconds (the API server's default: 30).
   int64_t termination_grace_seconds = 30;
   int32_t priority = 0;  // spec.priority
@@ -170,6 +187,8 @@ struct NodeState {
   TimePoint created;        // metadata.creationTimestamp
   bool ready = false;
   bool unschedulable = false;  // cordoned
+  // From its CSINode, set where the snapshot is built; empty: no limits.
+  VolumeLimits volume_limits;
 };
 
 // A PodDisruptionBudget as disruption reads it: which pods it covers and

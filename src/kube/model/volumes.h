@@ -1,6 +1,7 @@
-// PersistentVolumes, PersistentVolumeClaims and StorageClasses as node-scale
-// mode keeps them: only the fields kube-scheduler's volume filters read
-// (VolumeBinding, VolumeZone). Plain structs, no I/O.
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSINodes as
+// node-scale mode keeps them: only the fields kube-scheduler's volume
+// filters read (VolumeBinding, VolumeZone, NodeVolumeLimits). Plain structs,
+// no I/O.
 #ifndef PROPSCALER_KUBE_MODEL_VOLUMES_H_
 #define PROPSCALER_KUBE_MODEL_VOLUMES_H_
 
@@ -39,6 +40,8 @@ struct PersistentVolume {
   std::vector<NodeSelectorTerm> node_affinity;
   // Only the legacy zone and region labels (VolumeZone reads them).
   Labels topology_labels;
+  std::string csi_driver;  // spec.csi.driver; "": not a CSI volume
+  std::string csi_handle;  // spec.csi.volumeHandle
 };
 
 struct PersistentVolumeClaim {
@@ -68,12 +71,20 @@ struct StorageClass {
   std::vector<NodeSelectorTerm> allowed_topologies;
 };
 
+// A CSINode: the attach limits of its node's drivers.
+struct CsiNode {
+  std::string name;  // the node's
+  VolumeLimits limits;
+};
+
 // The volume objects a snapshot resolves pods' claims against.
 struct VolumeObjects {
   std::map<std::string, PersistentVolume, std::less<>> volumes;  // by name
   // By "namespace/name".
   std::map<std::string, PersistentVolumeClaim, std::less<>> claims;
   std::map<std::string, StorageClass, std::less<>> classes;  // by name
+  // Each node's limits, by node name (CSINodes with none left out).
+  std::map<std::string, VolumeLimits, std::less<>> node_limits;
 };
 
 }  // namespace propscaler::kube

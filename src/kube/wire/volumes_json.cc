@@ -107,6 +107,12 @@ Result<PersistentVolume> DecodePersistentVolume(const Value& item,
     PS_ASSIGN_OR_RETURN(name, StringAt(*claim, "name", Join(at, "claimRef")));
     if (!name.empty()) volume.claim = ns + "/" + name;
   }
+  if (const Value* csi = Member(*spec, "csi")) {
+    PS_ASSIGN_OR_RETURN(volume.csi_driver,
+                        StringAt(*csi, "driver", Join(at, "csi")));
+    PS_ASSIGN_OR_RETURN(volume.csi_handle,
+                        StringAt(*csi, "volumeHandle", Join(at, "csi")));
+  }
   const Value* affinity = Member(*spec, "nodeAffinity");
   const Value* required = affinity ? Member(*affinity, "required") : nullptr;
   if (required != nullptr) {
@@ -193,6 +199,35 @@ Result<StorageClass> DecodeStorageClass(const Value& item,
   return storage_class;
 }
 
+Result<CsiNode> DecodeCsiNode(const Value& item, const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  CsiNode node;
+  node.name = std::move(meta.name);
+  const Value* spec = SpecOf(item);
+  const Value* drivers = nullptr;
+  const std::string at = Join(path, "spec");
+  if (spec != nullptr) {
+    PS_ASSIGN_OR_RETURN(drivers, ArrayAt(*spec, "drivers", at));
+  }
+  for (size_t i = 0; drivers != nullptr && i < drivers->Size(); ++i) {
+    const std::string driver_at = Index(Join(at, "drivers"), i);
+    const Value* allocatable = nullptr;
+    PS_ASSIGN_OR_RETURN(allocatable,
+                        ObjectAt((*drivers)[i], "allocatable", driver_at));
+    if (allocatable == nullptr || Member(*allocatable, "count") == nullptr) {
+      continue;
+    }
+    std::string name;
+    int64_t count = 0;
+    PS_ASSIGN_OR_RETURN(name, StringAt((*drivers)[i], "name", driver_at));
+    PS_ASSIGN_OR_RETURN(count, IntegerAt(*allocatable, "count",
+                                         Join(driver_at, "allocatable")));
+    node.limits[name] = count;
+  }
+  return node;
+}
+
 namespace {
 
 template <typename T>
@@ -223,11 +258,17 @@ Status AddVolumeObject(const Value& item, const std::string& path,
     StorageClass storage_class;
     PS_ASSIGN_OR_RETURN(storage_class, DecodeStorageClass(item, path));
     out->classes.insert_or_assign(storage_class.name, std::move(storage_class));
+  } else if (kind == "CSINode") {
+    CsiNode node;
+    PS_ASSIGN_OR_RETURN(node, DecodeCsiNode(item, path));
+    if (!node.limits.empty()) {
+      out->node_limits.insert_or_assign(node.name, std::move(node.limits));
+    }
   } else if (kind.empty()) {
     return Status::Invalid(Join(path, "kind") +
                            ": missing (each item must say whether it is a "
-                           "PersistentVolume, PersistentVolumeClaim or "
-                           "StorageClass)");
+                           "PersistentVolume, PersistentVolumeClaim, "
+                           "StorageClass or CSINode)");
   }
   return Status::Ok();
 }
@@ -249,6 +290,11 @@ ListWatchCodec<PersistentVolumeClaim> PersistentVolumeClaimCodec() {
 ListWatchCodec<StorageClass> StorageClassCodec() {
   return CodecOf<StorageClass>(&DecodeStorageClass, "StorageClass list",
                                "StorageClass watch event");
+}
+
+ListWatchCodec<CsiNode> CsiNodeCodec() {
+  return CodecOf<CsiNode>(&DecodeCsiNode, "CSINode list",
+                          "CSINode watch event");
 }
 
 Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text) {

@@ -1,8 +1,8 @@
-// PersistentVolumes, PersistentVolumeClaims and StorageClasses decoded from
-// JSON into their compact form (kube/model/volumes.h): for the watches
-// (codecs) and for `propscaler simulate --volumes` (any `kubectl get
-// pv,pvc,storageclass -A -o json` output). Errors name the field and the
-// bad value.
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSINodes
+// decoded from JSON into their compact form (kube/model/volumes.h): for the
+// watches (codecs) and for `propscaler simulate --volumes` (any `kubectl get
+// pv,pvc,storageclass,csinode -A -o json` output). Errors name the field and
+// the bad value.
 #ifndef PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
 #define PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
 
@@ -23,14 +23,18 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
     const rapidjson::Value& item, const std::string& path);
 Result<StorageClass> DecodeStorageClass(const rapidjson::Value& item,
                                         const std::string& path);
+// Drivers without allocatable.count are left out (no limit).
+Result<CsiNode> DecodeCsiNode(const rapidjson::Value& item,
+                              const std::string& path);
 
 ListWatchCodec<PersistentVolume> PersistentVolumeCodec();
 ListWatchCodec<PersistentVolumeClaim> PersistentVolumeClaimCodec();
 ListWatchCodec<StorageClass> StorageClassCodec();
+ListWatchCodec<CsiNode> CsiNodeCodec();
 
-// A List (or one object) of PersistentVolumes, PersistentVolumeClaims and
-// StorageClasses, told apart by each item's kind; items of other kinds
-// (CSINodes, ...) are skipped.
+// A List (or one object) of PersistentVolumes, PersistentVolumeClaims,
+// StorageClasses and CSINodes, told apart by each item's kind; items of
+// other kinds are skipped.
 Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text);
 
 }  // namespace propscaler::kube

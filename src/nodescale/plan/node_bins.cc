@@ -19,7 +19,8 @@ std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
                        &node.taints,
                        node.allocatable,
                        {},
-                       node.ready && !node.unschedulable});
+                       node.ready && !node.unschedulable,
+                       &node.volume_limits});
   }
   for (const PodState& pod : pods) {
     if (pod.node_name.empty() || pod.terminated) continue;
@@ -36,7 +37,9 @@ Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free) {
 bool BinAccepts(const Bin& bin, const PodState& pod) {
   return bin.accepts_pods && Fits(pod.requests, bin.free) &&
          CheckNodeConstraints(pod, *bin.labels, *bin.taints) == Unfit::kNone &&
-         AntiAffinityAllows(pod, bin.pods) && HostPortsFree(pod, bin.pods);
+         AntiAffinityAllows(pod, bin.pods) && HostPortsFree(pod, bin.pods) &&
+         (bin.volume_limits == nullptr ||
+          AttachLimitsAllow(pod, bin.pods, *bin.volume_limits));
 }
 
 void PlaceOnBin(const PodState& pod, Bin* bin) {

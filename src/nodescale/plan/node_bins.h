@@ -17,6 +17,9 @@ struct Bin {
   Resources free;
   std::vector<const PodState*> pods;
   bool accepts_pods = true;  // false for cordoned and not-ready nodes
+  // CSI attach limits; null: none (templates and upcoming nodes, whose
+  // CSINode does not exist yet, as in Cluster Autoscaler by default).
+  const kube::VolumeLimits* volume_limits = nullptr;
 };
 
 // One bin per node, in order: free = allocatable minus the requests of the
@@ -30,7 +33,7 @@ std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
 Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free);
 
 // All predicates: node constraints, resources, hostname anti-affinity,
-// host ports.
+// host ports, CSI attach limits.
 bool BinAccepts(const Bin& bin, const PodState& pod);
 
 void PlaceOnBin(const PodState& pod, Bin* bin);

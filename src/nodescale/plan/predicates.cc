@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
+#include <set>
+#include <string_view>
 
 namespace propscaler::nodescale {
 namespace {
@@ -157,6 +159,25 @@ bool HostPortsFree(const PodState& pod,
         return false;
       }
     }
+  }
+  return true;
+}
+
+bool AttachLimitsAllow(const PodState& pod,
+                       const std::vector<const PodState*>& pods_on_node,
+                       const kube::VolumeLimits& limits) {
+  if (pod.attached_volumes.empty() || limits.empty()) return true;
+  for (const auto& [driver, limit] : limits) {
+    std::set<std::string_view> handles;
+    auto count = [&](const PodState& each) {
+      for (const kube::AttachedVolume& volume : each.attached_volumes) {
+        if (volume.driver == driver) handles.insert(volume.handle);
+      }
+    };
+    count(pod);
+    if (handles.empty()) continue;
+    for (const PodState* other : pods_on_node) count(*other);
+    if (static_cast<int64_t>(handles.size()) > limit) return false;
   }
   return true;
 }

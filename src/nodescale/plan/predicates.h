@@ -55,6 +55,13 @@ bool AntiAffinityAllows(const PodState& pod,
 bool HostPortsFree(const PodState& pod,
                    const std::vector<const PodState*>& pods_on_node);
 
+// NodeVolumeLimits: for each CSI driver with a limit on the node, the
+// unique volumes of the pods there and the pod's own stay within it (a
+// volume two pods share counts once).
+bool AttachLimitsAllow(const PodState& pod,
+                       const std::vector<const PodState*>& pods_on_node,
+                       const kube::VolumeLimits& limits);
+
 // The checks that depend only on the node, not on what runs there: node
 // selector, node affinity, taints and volume needs, in that order.
 Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,

@@ -167,57 +167,65 @@ std::optional<std::string> UnusableClaim(const PodState& pod,
   return std::nullopt;
 }
 
-void AddClaimNeeds(const PodState& pod, const kube::PodClaim& ref,
-                   const VolumeObjects& objects, std::vector<VolumeNeed>* out) {
+void AddClaim(const PodState& pod, const kube::PodClaim& ref,
+              const VolumeObjects& objects, ResolvedVolumes* out) {
   const std::string claim_name = kube::ClaimNameOf(pod, ref);
   auto found = objects.claims.find(pod.namespace_ + "/" + claim_name);
   const PersistentVolumeClaim* claim =
       found == objects.claims.end() ? nullptr : &found->second;
   if (std::optional<std::string> why = UnusableClaim(pod, ref, claim)) {
-    out->push_back(Nowhere(std::move(*why)));
+    out->needs.push_back(Nowhere(std::move(*why)));
     return;
   }
   const std::string what = "claim " + Quoted(claim_name);
   if (!claim->volume_name.empty() && claim->bind_completed) {
     auto volume = objects.volumes.find(claim->volume_name);
     if (volume == objects.volumes.end()) {
-      out->push_back(
+      out->needs.push_back(
           Nowhere("node(s) unavailable due to one or more pvc(s) bound to "
                   "non-existent pv(s) (" +
                   what + ", volume " + Quoted(claim->volume_name) + ")"));
       return;
     }
     AddBoundNeeds(volume->second, what + ", volume " + Quoted(volume->first),
-                  out);
+                  &out->needs);
+    if (!volume->second.csi_driver.empty()) {
+      out->attached.push_back(
+          {volume->second.csi_driver, volume->second.csi_handle});
+    }
     return;
   }
   auto storage_class = objects.classes.find(claim->storage_class);
   if (!claim->storage_class.empty() && claim->volume_name.empty() &&
       storage_class == objects.classes.end()) {
-    out->push_back(Nowhere("storageclass.storage.k8s.io " +
-                           Quoted(claim->storage_class) + " not found (" +
-                           what + ")"));
+    out->needs.push_back(Nowhere("storageclass.storage.k8s.io " +
+                                 Quoted(claim->storage_class) + " not found (" +
+                                 what + ")"));
     return;
   }
   if (claim->volume_name.empty() && storage_class != objects.classes.end() &&
       storage_class->second.wait_for_first_consumer) {
     if (std::optional<VolumeNeed> need =
             DelayedBindingNeed(*claim, storage_class->second, objects, what)) {
-      out->push_back(std::move(*need));
+      out->needs.push_back(std::move(*need));
+    }
+    const std::string& provisioner = storage_class->second.provisioner;
+    if (!provisioner.empty() && provisioner != kube::kNoProvisioner) {
+      out->attached.push_back({provisioner, claim->Key()});
     }
     return;
   }
-  out->push_back(Nowhere("pod has unbound immediate PersistentVolumeClaims (" +
-                         what + ")"));
+  out->needs.push_back(Nowhere(
+      "pod has unbound immediate PersistentVolumeClaims (" + what + ")"));
 }
 
 }  // namespace
 
-std::vector<VolumeNeed> ResolveVolumeNeeds(const PodState& pod,
-                                           const VolumeObjects& objects) {
-  std::vector<VolumeNeed> out;
+ResolvedVolumes ResolveVolumes(const PodState& pod,
+                               const VolumeObjects& objects) {
+  ResolvedVolumes out;
   for (const kube::PodClaim& claim : pod.claims) {
-    AddClaimNeeds(pod, claim, objects, &out);
+    AddClaim(pod, claim, objects, &out);
   }
   return out;
 }
@@ -227,9 +235,22 @@ void ResolveSnapshotVolumes(const VolumeObjects& objects,
   for (size_t i = 0; i < snapshot->pods.size(); ++i) {
     const PodState& pod = snapshot->pods[i];
     if (pod.claims.empty()) continue;
-    std::vector<VolumeNeed> needs = ResolveVolumeNeeds(pod, objects);
-    if (needs == pod.volume_needs.get()) continue;
-    snapshot->pods.Mutable(i).volume_needs = std::move(needs);
+    ResolvedVolumes resolved = ResolveVolumes(pod, objects);
+    if (resolved.needs == pod.volume_needs.get() &&
+        resolved.attached == pod.attached_volumes.get()) {
+      continue;
+    }
+    PodState& copy = snapshot->pods.Mutable(i);
+    copy.volume_needs = std::move(resolved.needs);
+    copy.attached_volumes = std::move(resolved.attached);
+  }
+  for (NodeState& node : snapshot->nodes) {
+    auto limits = objects.node_limits.find(node.name);
+    if (limits == objects.node_limits.end()) {
+      node.volume_limits.clear();
+    } else if (node.volume_limits != limits->second) {
+      node.volume_limits = limits->second;
+    }
   }
 }
 

@@ -18,12 +18,26 @@ namespace propscaler::nodescale {
 using kube::VolumeNeed;
 using kube::VolumeObjects;
 
-// The needs of `pod`'s claims; none for a pod without claims.
-std::vector<VolumeNeed> ResolveVolumeNeeds(const PodState& pod,
-                                           const VolumeObjects& objects);
+using kube::AttachedVolume;
 
-// The snapshot's pods with claims get their needs (copies of those pods;
-// the others stay shared).
+struct ResolvedVolumes {
+  std::vector<VolumeNeed> needs;
+  // NodeVolumeLimits' count: a bound claim's CSI volume; an unbound one to
+  // be provisioned by a CSI driver (the class's provisioner), by claim.
+  std::vector<AttachedVolume> attached;
+};
+
+// What `pod`'s claims need and attach; nothing for a pod without claims.
+ResolvedVolumes ResolveVolumes(const PodState& pod,
+                               const VolumeObjects& objects);
+inline std::vector<VolumeNeed> ResolveVolumeNeeds(
+    const PodState& pod, const VolumeObjects& objects) {
+  return ResolveVolumes(pod, objects).needs;
+}
+
+// The snapshot's pods with claims get their needs and attached volumes
+// (copies of those pods; the others stay shared), and every node its CSI
+// attach limits.
 void ResolveSnapshotVolumes(const VolumeObjects& objects,
                             ClusterSnapshot* snapshot);
 
