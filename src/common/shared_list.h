@@ -110,6 +110,11 @@ class SharedList {
   const T& operator[](size_t i) const { return *items_[i]; }
   const Shared& SharedAt(size_t i) const { return items_[i]; }
   const T& back() const { return *items_.back(); }
+  // Shares `item` in place of item i: nothing is copied.
+  void ShareAt(size_t i, Shared item) {
+    items_[i] = std::move(item);
+    owned_[i] = false;
+  }
   // The item to edit, this list's own: copied first if anyone else may see
   // it. (Not operator[]: a read would then copy.)
   T& Mutable(size_t i) { return Own(i); }

@@ -287,6 +287,36 @@ TEST_F(VolumeNeedsTest, SnapshotPodsGetTheirNeedsAndOthersStayShared) {
   EXPECT_EQ(&snapshot.pods[1], plain);
 }
 
+// The loop's cache: the same pod against the same objects shares last
+// loop's copy; new objects resolve afresh.
+TEST_F(VolumeNeedsTest, CachedCopiesAreReusedUntilTheObjectsChange) {
+  Volume("pv-a").node_affinity = {ZoneTerm({"a"})};
+  BoundClaim("data-0", "pv-a");
+  SharedList<PodState> source;
+  source.push_back(PodWith({{"data-0", false}}));
+  auto snapshot_of = [&] {
+    ClusterSnapshot snapshot;
+    snapshot.pods.Share(source.SharedAt(0));
+    return snapshot;
+  };
+  ResolvedPodCache cache;
+  auto objects = std::make_shared<const kube::VolumeObjects>(objects_);
+  ClusterSnapshot first = snapshot_of();
+  ResolveSnapshotVolumes(objects, &first, &cache);
+  ClusterSnapshot second = snapshot_of();
+  ResolveSnapshotVolumes(objects, &second, &cache);
+  EXPECT_EQ(&second.pods[0], &first.pods[0]);
+  ASSERT_EQ(second.pods[0].volume_needs.get().size(), 1u);
+
+  objects_.volumes["pv-a"].node_affinity = {ZoneTerm({"b"})};
+  ClusterSnapshot third = snapshot_of();
+  ResolveSnapshotVolumes(std::make_shared<const kube::VolumeObjects>(objects_),
+                         &third, &cache);
+  EXPECT_NE(&third.pods[0], &first.pods[0]);
+  EXPECT_EQ(third.pods[0].volume_needs.get()[0].alternatives,
+            std::vector<NodeSelectorTerm>{ZoneTerm({"b"})});
+}
+
 class VolumeScaleUpTest : public VolumeNeedsTest {
  protected:
   void SetUp() override {

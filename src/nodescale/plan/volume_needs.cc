@@ -230,20 +230,23 @@ ResolvedVolumes ResolveVolumes(const PodState& pod,
   return out;
 }
 
-void ResolveSnapshotVolumes(const VolumeObjects& objects,
-                            ClusterSnapshot* snapshot) {
-  for (size_t i = 0; i < snapshot->pods.size(); ++i) {
-    const PodState& pod = snapshot->pods[i];
-    if (pod.claims.empty()) continue;
-    ResolvedVolumes resolved = ResolveVolumes(pod, objects);
-    if (resolved.needs == pod.volume_needs.get() &&
-        resolved.attached == pod.attached_volumes.get()) {
-      continue;
-    }
-    PodState& copy = snapshot->pods.Mutable(i);
-    copy.volume_needs = std::move(resolved.needs);
-    copy.attached_volumes = std::move(resolved.attached);
+namespace {
+
+// Pod i's needs and attached volumes; whether it changed.
+bool ResolvePod(const VolumeObjects& objects, size_t i, PodList* pods) {
+  const PodState& pod = (*pods)[i];
+  ResolvedVolumes resolved = ResolveVolumes(pod, objects);
+  if (resolved.needs == pod.volume_needs.get() &&
+      resolved.attached == pod.attached_volumes.get()) {
+    return false;
   }
+  PodState& copy = pods->Mutable(i);
+  copy.volume_needs = std::move(resolved.needs);
+  copy.attached_volumes = std::move(resolved.attached);
+  return true;
+}
+
+void ApplyNodeLimits(const VolumeObjects& objects, ClusterSnapshot* snapshot) {
   for (NodeState& node : snapshot->nodes) {
     auto limits = objects.node_limits.find(node.name);
     if (limits == objects.node_limits.end()) {
@@ -252,6 +255,40 @@ void ResolveSnapshotVolumes(const VolumeObjects& objects,
       node.volume_limits = limits->second;
     }
   }
+}
+
+}  // namespace
+
+void ResolveSnapshotVolumes(const VolumeObjects& objects,
+                            ClusterSnapshot* snapshot) {
+  for (size_t i = 0; i < snapshot->pods.size(); ++i) {
+    if (!snapshot->pods[i].claims.empty()) {
+      ResolvePod(objects, i, &snapshot->pods);
+    }
+  }
+  ApplyNodeLimits(objects, snapshot);
+}
+
+void ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
+                            ClusterSnapshot* snapshot,
+                            ResolvedPodCache* cache) {
+  if (cache->objects != objects) cache->by_source.clear();
+  cache->objects = objects;
+  decltype(cache->by_source) kept;
+  PodList& pods = snapshot->pods;
+  for (size_t i = 0; i < pods.size(); ++i) {
+    if (pods[i].claims.empty()) continue;
+    PodList::Shared source = pods.SharedAt(i);
+    auto hit = cache->by_source.find(source.get());
+    if (hit != cache->by_source.end()) {
+      pods.ShareAt(i, hit->second.second);
+    } else {
+      ResolvePod(*objects, i, &pods);
+    }
+    kept.emplace(source.get(), std::make_pair(source, pods.SharedAt(i)));
+  }
+  cache->by_source = std::move(kept);
+  ApplyNodeLimits(*objects, snapshot);
 }
 
 }  // namespace propscaler::nodescale

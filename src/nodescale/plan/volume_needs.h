@@ -8,6 +8,9 @@
 #ifndef PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
 #define PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
 
+#include <memory>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "kube/model/volumes.h"
@@ -40,6 +43,21 @@ inline std::vector<VolumeNeed> ResolveVolumeNeeds(
 // attach limits.
 void ResolveSnapshotVolumes(const VolumeObjects& objects,
                             ClusterSnapshot* snapshot);
+
+// One iteration's resolved copies, kept for the next: while the volume
+// objects are the same and a pod is the same object, its copy is reused,
+// not made again (a loop at rest resolved 15,000 claims and copied their
+// pods every loop: bench/README.md, issue 43).
+struct ResolvedPodCache {
+  std::shared_ptr<const VolumeObjects> objects;
+  // By the source pod; the source is kept so that its address is not
+  // reused by another pod while the entry lives.
+  std::unordered_map<const PodState*,
+                     std::pair<PodList::Shared, PodList::Shared>>
+      by_source;
+};
+void ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
+                            ClusterSnapshot* snapshot, ResolvedPodCache* cache);
 
 }  // namespace propscaler::nodescale
 

@@ -118,7 +118,7 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
   InjectBuffers(it);
   // After the buffers: their pods' claims are placed as a real pod's.
-  ResolveSnapshotVolumes(*state_->Volumes(), &it->snapshot);
+  ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.

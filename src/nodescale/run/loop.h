@@ -39,6 +39,7 @@
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_down_timers.h"
 #include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/volume_needs.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/command_queue.h"
 #include "nodescale/run/removal_queue.h"
@@ -188,6 +189,7 @@ class NodeScaleLoop {
   ScaleDownTimers timers_;
   ScaleUpMemory memory_;
   SnapshotNodeCache node_cache_;
+  ResolvedPodCache volume_cache_;
   std::string last_scale_up_ = "never";
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes
