@@ -140,6 +140,13 @@ class NodeScaleRealServerTest : public RealServerTest {
   std::atomic<bool> stop_{false};
   std::thread lifecycle_;
 
+  // How many nodes group `group` has now (0 when they cannot be listed).
+  size_t NodesInGroup(const char* group) {
+    Result<std::vector<std::string>> names =
+        NodeNames(cluster(), std::string("propscaler.io/node-group=") + group);
+    return names.ok() ? names->size() : 0;
+  }
+
   std::vector<std::string> GroupNodes() {
     Result<std::vector<std::string>> names =
         NodeNames(cluster(), kGroupSelector);
@@ -479,15 +486,10 @@ TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
                    R"("labelSelector":{"matchLabels":{"app":"web"}}}])"})
           .ok());
   auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
-  auto in_group = [&](const char* group) {
-    Result<std::vector<std::string>> names =
-        NodeNames(cluster(), std::string("propscaler.io/node-group=") + group);
-    return names.ok() ? names->size() : 0;
-  };
   ASSERT_TRUE(
-      e2e::WaitUntil([&] { return in_group("in-b") == 1; }, seconds(30)))
+      e2e::WaitUntil([&] { return NodesInGroup("in-b") == 1; }, seconds(30)))
       << propscaler->Output();
-  EXPECT_EQ(in_group("in-a"), 0u) << propscaler->Output();
+  EXPECT_EQ(NodesInGroup("in-a"), 0u) << propscaler->Output();
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
 }
@@ -567,13 +569,10 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
             .ok());
   }
   auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
-  auto in_group = [&](const char* group) {
-    Result<std::vector<std::string>> names =
-        NodeNames(cluster(), std::string("propscaler.io/node-group=") + group);
-    return names.ok() ? names->size() : 0;
-  };
   ASSERT_TRUE(e2e::WaitUntil(
-      [&] { return in_group("volume-a") == 1 && in_group("volume-b") == 1; },
+      [&] {
+        return NodesInGroup("volume-a") == 1 && NodesInGroup("volume-b") == 1;
+      },
       seconds(30)))
       << propscaler->Output();
   const std::string log = propscaler->Output();
