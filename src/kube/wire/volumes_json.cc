@@ -238,7 +238,9 @@ ListWatchCodec<T> CodecOf(JsonObjectDecoder<T> decode, const char* list,
           },
           [decode, event](std::string_view line) {
             return DecodeJsonWatchEvent<T>(line, decode, event);
-          }};
+          },
+          {},
+          false};
 }
 
 // One item of a volume objects file into `out`, by its kind.

@@ -167,7 +167,11 @@ bool AttachLimitsAllow(const PodState& pod,
                        const std::vector<const PodState*>& pods_on_node,
                        const kube::VolumeLimits& limits) {
   if (pod.attached_volumes.empty() || limits.empty()) return true;
-  for (const auto& [driver, limit] : limits) {
+  for (const auto& entry : limits) {
+    // (A plain name, not a structured binding: clang's C++20 does not let
+    // the lambda capture those.)
+    const std::string& driver = entry.first;
+    const int64_t limit = entry.second;
     std::set<std::string_view> handles;
     auto count = [&](const PodState& each) {
       for (const kube::AttachedVolume& volume : each.attached_volumes) {
