@@ -265,8 +265,12 @@ void PlanScaleUpZonalVolumesBench(benchmark::State& state) {
     bound.name = claim;
     bound.volume_name = volume.name;
     bound.bind_completed = true;
-    objects.claims[bound.Key()] = bound;
-    objects.volumes[volume.name] = std::move(volume);
+    const std::string claim_key = bound.Key();
+    const std::string volume_name = volume.name;
+    objects.claims[claim_key] =
+        std::make_shared<const kube::PersistentVolumeClaim>(std::move(bound));
+    objects.volumes[volume_name] =
+        std::make_shared<const kube::PersistentVolume>(std::move(volume));
   }
   ClusterSnapshot base;
   base.pods = PodList(std::move(pods));

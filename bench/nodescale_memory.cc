@@ -735,6 +735,31 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
   return 0;
 }
 
+// A correctness condition of the figures: propscaler resolved every
+// generated claim against its PV (a run that read no claims, or no PVs,
+// would be cheaper for the wrong reason). Empty when it holds.
+std::string ClaimsNotRead(int port) {
+  int64_t want = 0;
+  for (int i = 0; i < FLAGS_pods; ++i) want += HasClaim(i) ? 1 : 0;
+  const std::string somewhere =
+      R"(propscaler_pods_with_claims{fit="somewhere"})";
+  const std::string nowhere = R"(propscaler_pods_with_claims{fit="nowhere"})";
+  Result<std::map<std::string, double>> values =
+      ScrapeMetrics(port, {somewhere, nowhere});
+  if (!values.ok())
+    return "reading the claims gauge: " + values.status().message();
+  auto value = [&](const std::string& name) {
+    auto found = values->find(name);
+    return found == values->end() ? int64_t{0}
+                                  : static_cast<int64_t>(found->second);
+  };
+  if (value(somewhere) == want && value(nowhere) == 0) return "";
+  return "propscaler resolved " + std::to_string(value(somewhere)) +
+         " pods' claims to a node and " + std::to_string(value(nowhere)) +
+         " to none; the run made " + std::to_string(want) +
+         ", each bound to a PV every node meets";
+}
+
 // The requests kube-apiserver has served, by verb ("LIST", "WATCH", ...),
 // from its apiserver_request_total counters.
 Result<std::map<std::string, double>> ServedRequests(
@@ -878,6 +903,11 @@ int Measure(ResultFile* result, std::vector<std::string>* failures) {
   }
   const double rest_cpu_ms = (rest->cpu_seconds - stats->cpu_seconds) * 1000 /
                              (LoopsRun(port) - rest_from);
+  if (std::string wrong = ClaimsNotRead(port); !wrong.empty()) {
+    failures->push_back(wrong);
+    std::printf("FAILED: %s\n", wrong.c_str());
+    return 1;
+  }
   auto mib = [](int64_t kib) { return static_cast<double>(kib) / 1024; };
   std::printf(
       "%s server: nodes=%d pods=%d (%s, %.1f KB of JSON each as generated) "

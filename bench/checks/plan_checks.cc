@@ -48,7 +48,7 @@ class GroupShapes {
       registered_[group.name] =
           static_cast<int64_t>(members[group.name].size());
       std::optional<nodescale::ChosenTemplate> chosen =
-          nodescale::ChooseTemplate(group, members[group.name], nullptr);
+          nodescale::ChooseTemplate(group, members[group.name], nullptr, {});
       if (!chosen) continue;
       Resources free = nodescale::FreeOnNewNode(chosen->node, daemonset_pods_);
       shapes_.push_back({std::move(chosen->node), free});

@@ -105,6 +105,19 @@ DEFINE_string(startup_taint, "",
 DEFINE_string(ignore_taint, "",
               "node-scale: deprecated spelling of --startup-taint (merged "
               "with it), as in Cluster Autoscaler.");
+DEFINE_bool(force_delete_unregistered_nodes, false,
+            "node-scale: replicas that never became nodes within "
+            "--max-node-provision-time are taken off their group's target "
+            "even below its minimum size.");
+DEFINE_string(startup_taint_prefix, "",
+              "node-scale: comma list of taint key prefixes that mark a node "
+              "still starting, besides "
+              "startup-taint.cluster-autoscaler.kubernetes.io/.");
+DEFINE_string(status_taint, "",
+              "node-scale: comma list of taint keys that report a healthy "
+              "node's status (pods that do not tolerate them go elsewhere; "
+              "left out of templates), besides those prefixed "
+              "status-taint.cluster-autoscaler.kubernetes.io/.");
 DEFINE_string(batch_idle_duration, "1s",
               "node-scale: a batch of pending pods is scaled up for once "
               "no new pending pod has come for this long.");
@@ -243,10 +256,17 @@ Status ApplyNodeHealth(nodescale::NodeHealthConfig* health) {
   }
   health->max_total_unready_percentage = FLAGS_max_total_unready_percentage;
   health->ok_total_unready_count = FLAGS_ok_total_unready_count;
+  nodescale::TaintKinds& taints = health->taints;
   for (const std::string& flag : {FLAGS_startup_taint, FLAGS_ignore_taint}) {
     for (const std::string& key : SplitComma(flag)) {
-      health->startup_taints.push_back(key);
+      taints.startup_keys.push_back(key);
     }
+  }
+  for (const std::string& prefix : SplitComma(FLAGS_startup_taint_prefix)) {
+    taints.startup_prefixes.push_back(prefix);
+  }
+  for (const std::string& key : SplitComma(FLAGS_status_taint)) {
+    taints.status_keys.push_back(key);
   }
   return Status::Ok();
 }
@@ -266,6 +286,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   loop.expander = FLAGS_expander;
   loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
   loop.scale_down_enabled = FLAGS_scale_down_enabled;
+  loop.force_delete_unregistered_nodes = FLAGS_force_delete_unregistered_nodes;
   loop.scale_down_parallelism = ScaleDownParallelismFromFlags();
   loop.max_bulk_soft_taint_count = FLAGS_max_bulk_soft_taint_count;
   loop.max_graceful_termination =
@@ -290,6 +311,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
   if (Status st = CheckProvider(s); !st.ok()) return st;
   if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
+  loop.scale_up.taints = loop.node_health.taints;
   if (Status st = CheckCounts(); !st.ok()) return st;
   if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
   loop.scale_down.limits = loop.scale_up.limits;

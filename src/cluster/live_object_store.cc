@@ -198,13 +198,13 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
   if (volume_objects_) return volume_objects_;
   auto objects = std::make_shared<kube::VolumeObjects>();
   for (const auto& [key, volume] : volumes_.items) {
-    objects->volumes.emplace(volume->name, *volume);
+    objects->volumes.emplace(volume->name, volume);
   }
   for (const auto& [key, claim] : claims_.items) {
-    objects->claims.emplace(claim->Key(), *claim);
+    objects->claims.emplace(claim->Key(), claim);
   }
   for (const auto& [key, storage_class] : classes_.items) {
-    objects->classes.emplace(storage_class->name, *storage_class);
+    objects->classes.emplace(storage_class->name, storage_class);
   }
   for (const auto& [key, node] : csi_nodes_.items) {
     if (!node->limits.empty())

@@ -73,5 +73,24 @@ TEST(CapacityGiveUpTest, NeverBelowTheMinimumSize) {
   EXPECT_EQ(give_up.new_target, 3);
 }
 
+// --force-delete-unregistered-nodes: the replicas that never registered go
+// even below the minimum; the registered ones still starting stay.
+TEST(CapacityGiveUpTest, ForcedUnregisteredGoBelowTheMinimum) {
+  nodescale::NodeGroup group;
+  group.target_size = 4;
+  group.min_size = 4;
+  const kube::NodeState a = Node("a", true), b = Node("b", false);
+  const CapacityGiveUp give_up = PlanCapacityGiveUp(
+      group, {{&a, Readiness::kReady}, {&b, Readiness::kNotStarted}},
+      /*force_delete_unregistered=*/true);
+  EXPECT_EQ(give_up.target_decrease, 2);
+  EXPECT_TRUE(give_up.not_started.empty());
+  EXPECT_EQ(give_up.new_target, 2);
+  EXPECT_EQ(PlanCapacityGiveUp(
+                group, {{&a, Readiness::kReady}, {&b, Readiness::kNotStarted}})
+                .target_decrease,
+            0);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

@@ -59,14 +59,16 @@ TEST(NodeHealthTest, ANodeOfAPendingRequestStaysNotStarted) {
 // decoders read).
 TEST(NodeHealthTest, TaintsThatMakeANodeNotReady) {
   NodeHealthConfig config;
-  config.startup_taints = {"example.com/agent-not-ready"};
+  config.taints.startup_keys = {"example.com/agent-not-ready"};
+  config.taints.startup_prefixes = {"agents.example.com/"};
+  config.taints.status_keys = {"example.com/gpu-health"};
   const TimePoint old = kNow - minutes(60);
   for (const char* key :
        {"node.kubernetes.io/not-ready", "node.kubernetes.io/disk-pressure",
         "node.kubernetes.io/network-unavailable",
         "startup-taint.cluster-autoscaler.kubernetes.io/cni",
         "ignore-taint.cluster-autoscaler.kubernetes.io/legacy",
-        "example.com/agent-not-ready"}) {
+        "example.com/agent-not-ready", "agents.example.com/cni"}) {
     EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
                           config, std::nullopt),
               Readiness::kUnready)
@@ -76,9 +78,9 @@ TEST(NodeHealthTest, TaintsThatMakeANodeNotReady) {
               Readiness::kNotStarted)
         << key;
   }
-  for (const char* key :
-       {"node.kubernetes.io/unreachable",
-        "status-taint.cluster-autoscaler.kubernetes.io/gpu", "dedicated"}) {
+  for (const char* key : {"node.kubernetes.io/unreachable",
+                          "status-taint.cluster-autoscaler.kubernetes.io/gpu",
+                          "example.com/gpu-health", "dedicated"}) {
     EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
                           config, std::nullopt),
               Readiness::kReady)

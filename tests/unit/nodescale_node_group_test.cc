@@ -18,23 +18,23 @@ TEST(NodescaleTemplateTest, ReadyNodeFirstThenRememberedThenDeclared) {
   NodeState ready = Node("g-2", "g", 4000, 16 * kGi);
   NodeTemplate remembered{Res(3000, 12 * kGi), {}, {}};
 
-  auto chosen = ChooseTemplate(group, {&not_ready, &ready}, &remembered);
+  auto chosen = ChooseTemplate(group, {&not_ready, &ready}, &remembered, {});
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->source, TemplateSource::kReadyNode);
   EXPECT_EQ(chosen->node.allocatable.cpu_millis, 4000);
 
-  chosen = ChooseTemplate(group, {&not_ready}, &remembered);
+  chosen = ChooseTemplate(group, {&not_ready}, &remembered, {});
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->source, TemplateSource::kRemembered);
   EXPECT_EQ(chosen->node.allocatable.cpu_millis, 3000);
 
-  chosen = ChooseTemplate(group, {&not_ready}, nullptr);
+  chosen = ChooseTemplate(group, {&not_ready}, nullptr, {});
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->source, TemplateSource::kDeclared);
   EXPECT_EQ(chosen->node, *group.declared_template);
 
   group.declared_template.reset();
-  EXPECT_FALSE(ChooseTemplate(group, {}, nullptr));
+  EXPECT_FALSE(ChooseTemplate(group, {}, nullptr, {}));
 }
 
 TEST(NodescaleTemplateTest, TemplateFromNodeDropsHostnameAndStateTaints) {
@@ -49,8 +49,15 @@ TEST(NodescaleTemplateTest, TemplateFromNodeDropsHostnameAndStateTaints) {
       {"status-taint.cluster-autoscaler.kubernetes.io/gpu-health", "",
        TaintEffect::kNoSchedule},
       {"cloud.google.com/impending-node-termination", "",
-       TaintEffect::kNoSchedule}};
-  NodeTemplate t = TemplateFromNode(node);
+       TaintEffect::kNoSchedule},
+      {"example.com/agent-starting", "", TaintEffect::kNoSchedule},
+      {"agents.example.com/cni", "", TaintEffect::kNoSchedule},
+      {"example.com/gpu-health", "", TaintEffect::kNoSchedule}};
+  // --startup-taint, --startup-taint-prefix and --status-taint name more.
+  const TaintKinds kinds{.startup_prefixes = {"agents.example.com/"},
+                         .startup_keys = {"example.com/agent-starting"},
+                         .status_keys = {"example.com/gpu-health"}};
+  NodeTemplate t = TemplateFromNode(node, kinds);
   EXPECT_FALSE(t.labels.contains(std::string(kHostnameLabel)));
   EXPECT_EQ(t.labels.at("pool"), "web");
   ASSERT_EQ(t.taints.size(), 1u);

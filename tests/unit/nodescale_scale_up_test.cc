@@ -63,6 +63,25 @@ TEST_F(NodescaleScaleUpTest, PodsThatFitExistingOrUpcomingNodesTriggerNothing) {
             (std::vector<std::string>{"default/needs-new"}));
 }
 
+// A status taint (--status-taint) keeps pods off its healthy node, but a
+// new node of the group would not carry it: the pod gets one. Were the key
+// not declared, the template would keep the taint and nothing would help.
+TEST_F(NodescaleScaleUpTest, AStatusTaintStaysOnItsNodeNotOnTemplates) {
+  groups_ = {Group("g", 0, 10, 1, 4000, 16 * kGi)};
+  NodeState node = Node("g-1", "g", 4000, 16 * kGi);
+  node.taints = {{"example.com/gpu-health", "", TaintEffect::kNoSchedule}};
+  snapshot_.nodes = {node};
+  snapshot_.pods = {Pod("web", 1000, kGi)};
+  config_.taints.status_keys = {"example.com/gpu-health"};
+  ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].delta, 1);
+  EXPECT_TRUE(plan.fit_existing.empty());
+
+  config_.taints.status_keys.clear();
+  EXPECT_TRUE(Plan().increases.empty());
+}
+
 TEST_F(NodescaleScaleUpTest, ReasonsPerGroup) {
   groups_ = {Group("small", 0, 10, 0, 2000, 4 * kGi),
              Group("tainted", 0, 10, 0, 16000, 64 * kGi),

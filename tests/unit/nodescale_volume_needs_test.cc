@@ -34,6 +34,14 @@ NodeSelectorTerm ZoneTerm(std::vector<std::string> zones) {
   return {{{std::string(kZoneLabel), Op::kIn, std::move(zones)}}};
 }
 
+// A new object under `key`, and a handle to fill it in before it is read.
+template <typename T>
+T& Put(kube::SharedObjects<T>* objects, const std::string& key, T value) {
+  auto object = std::make_shared<T>(std::move(value));
+  (*objects)[key] = object;
+  return *object;
+}
+
 class VolumeNeedsTest : public ::testing::Test {
  protected:
   PodState PodWith(std::vector<PodClaim> claims) {
@@ -52,7 +60,7 @@ class VolumeNeedsTest : public ::testing::Test {
     claim.storage_class = storage_class;
     claim.request_bytes = kGi;
     claim.access_modes = {"ReadWriteOnce"};
-    return objects_.claims[claim.Key()] = claim;
+    return Put(&objects_.claims, claim.Key(), claim);
   }
 
   PersistentVolumeClaim& BoundClaim(const std::string& name,
@@ -70,13 +78,13 @@ class VolumeNeedsTest : public ::testing::Test {
     volume.storage_class = storage_class;
     volume.capacity_bytes = 10 * kGi;
     volume.access_modes = {"ReadWriteOnce"};
-    return objects_.volumes[name] = volume;
+    return Put(&objects_.volumes, name, volume);
   }
 
   StorageClass& Class(const std::string& name, const std::string& provisioner,
                       bool wait_for_first_consumer) {
-    return objects_.classes[name] =
-               StorageClass{name, provisioner, wait_for_first_consumer, {}};
+    return Put(&objects_.classes, name,
+               StorageClass{name, provisioner, wait_for_first_consumer, {}});
   }
 
   // Whether `pod` can go on a node with these labels; its needs resolved
@@ -308,13 +316,76 @@ TEST_F(VolumeNeedsTest, CachedCopiesAreReusedUntilTheObjectsChange) {
   EXPECT_EQ(&second.pods[0], &first.pods[0]);
   ASSERT_EQ(second.pods[0].volume_needs.get().size(), 1u);
 
-  objects_.volumes["pv-a"].node_affinity = {ZoneTerm({"b"})};
+  Volume("pv-a").node_affinity = {ZoneTerm({"b"})};
   ClusterSnapshot third = snapshot_of();
   ResolveSnapshotVolumes(std::make_shared<const kube::VolumeObjects>(objects_),
                          &third, &cache);
   EXPECT_NE(&third.pods[0], &first.pods[0]);
   EXPECT_EQ(third.pods[0].volume_needs.get()[0].alternatives,
             std::vector<NodeSelectorTerm>{ZoneTerm({"b"})});
+}
+
+// The counts the loop exports, and entries of pods gone forgotten.
+TEST_F(VolumeNeedsTest, CachedResolutionCountsPodsAndForgetsGonePods) {
+  BoundClaim("data-0", "pv-a");
+  Volume("pv-a");
+  ResolvedPodCache cache;
+  auto objects = std::make_shared<const kube::VolumeObjects>(objects_);
+  ClusterSnapshot snapshot;
+  snapshot.pods = {PodWith({{"data-0", false}}), PodWith({{"missing", false}}),
+                   Pod("plain", 1, 1)};
+  ClaimCounts counts = ResolveSnapshotVolumes(objects, &snapshot, &cache);
+  EXPECT_EQ(counts.pods_with_claims, 2);
+  EXPECT_EQ(counts.fitting_nowhere, 1);
+  EXPECT_EQ(cache.by_source.size(), 2u);
+
+  ClusterSnapshot later;
+  later.pods = {Pod("plain", 1, 1)};
+  counts = ResolveSnapshotVolumes(objects, &later, &cache);
+  EXPECT_EQ(counts.pods_with_claims, 0);
+  EXPECT_TRUE(cache.by_source.empty());
+}
+
+// VolumeRestrictions' ReadWriteOncePod cases (volume_restrictions_test.go's
+// TestAccessModeConflicts as facts): a pending pod whose RWOP claim a
+// scheduled pod uses fits nowhere, naming the claim and the pod; an RWO
+// claim, a finished user, or users that are all pending do not conflict.
+TEST_F(VolumeNeedsTest, AReadWriteOncePodClaimInUseFitsNowhere) {
+  Class("csi", "ebs.csi.aws.com", true);
+  Claim("solo", "csi").access_modes = {"ReadWriteOncePod"};
+  Claim("shared", "csi");
+  PodState user = PodWith({{"solo", false}, {"shared", false}});
+  user.name = "user";
+  user.node_name = "a-1";
+  PodState second = PodWith({{"solo", false}});
+  second.name = "second";
+  PodState rwo = PodWith({{"shared", false}});
+  rwo.name = "rwo";
+  auto resolve = [&](std::vector<PodState> pods) {
+    ClusterSnapshot snapshot;
+    snapshot.pods = PodList(std::move(pods));
+    ResolvedPodCache cache;
+    const ClaimCounts counts = ResolveSnapshotVolumes(
+        std::make_shared<const kube::VolumeObjects>(objects_), &snapshot,
+        &cache);
+    return std::make_pair(snapshot, counts);
+  };
+  auto [snapshot, counts] = resolve({user, second, rwo});
+  EXPECT_FALSE(FitsNowhere(snapshot.pods[0]));
+  ASSERT_TRUE(FitsNowhere(snapshot.pods[1]));
+  EXPECT_EQ(snapshot.pods[1].volume_needs.get().back().reason,
+            "node has pod using PersistentVolumeClaim with the same name and "
+            "ReadWriteOncePod access mode (claim \"solo\", used by pod "
+            "\"default/user\")");
+  EXPECT_FALSE(FitsNowhere(snapshot.pods[2]));
+  EXPECT_EQ(counts.fitting_nowhere, 1);
+  EXPECT_EQ(Why(second, Zone("a")), "");  // alone it would fit
+
+  user.terminated = true;
+  EXPECT_FALSE(FitsNowhere(resolve({user, second}).first.pods[1]));
+  user.terminated = false;
+  user.node_name.clear();
+  EXPECT_FALSE(FitsNowhere(resolve({user, second}).first.pods[1]));
 }
 
 class VolumeScaleUpTest : public VolumeNeedsTest {
@@ -393,13 +464,13 @@ TEST(VolumeScaleDownTest, PinnedPodKeepsItsNodeZonalPodMovesInItsZone) {
     PersistentVolume pv;
     pv.name = volume;
     pv.node_affinity = {std::move(where)};
-    objects.volumes[volume] = pv;
+    Put(&objects.volumes, volume, pv);
     PersistentVolumeClaim pvc;
     pvc.namespace_ = "default";
     pvc.name = claim;
     pvc.volume_name = volume;
     pvc.bind_completed = true;
-    objects.claims[pvc.Key()] = pvc;
+    Put(&objects.claims, pvc.Key(), pvc);
   };
   bound("local", "local-pv",
         {{{std::string(kHostnameLabel), Op::kIn, {"a-1"}}}});
@@ -430,8 +501,9 @@ TEST(VolumeScaleDownTest, PinnedPodKeepsItsNodeZonalPodMovesInItsZone) {
 // NodeVolumeLimits (nodevolumelimits/csi_test.go's cases as facts): unique
 // volumes per driver against the node's CSINode count.
 TEST_F(VolumeNeedsTest, AttachedVolumesOfBoundAndProvisionedClaims) {
-  Volume("pv-1").csi_driver = "ebs.csi.aws.com";
-  objects_.volumes["pv-1"].csi_handle = "vol-1";
+  PersistentVolume& pv = Volume("pv-1");
+  pv.csi_driver = "ebs.csi.aws.com";
+  pv.csi_handle = "vol-1";
   BoundClaim("bound", "pv-1");
   Class("csi", "ebs.csi.aws.com", true);
   Claim("later", "csi");
@@ -479,8 +551,9 @@ TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {
   node.labels[std::string(kZoneLabel)] = "a";
   snapshot_.nodes = {node};
   groups_[0].target_size = 1;
-  Volume("attached").csi_driver = "ebs.csi.aws.com";
-  objects_.volumes["attached"].csi_handle = "vol-0";
+  PersistentVolume& attached = Volume("attached");
+  attached.csi_driver = "ebs.csi.aws.com";
+  attached.csi_handle = "vol-0";
   BoundClaim("attached", "attached");
   PodState running = PodWith({{"attached", false}});
   running.name = "running";
@@ -528,13 +601,13 @@ TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
       {"name": "ebs.csi.aws.com", "nodeID": "i-1", "allocatable": {"count": 25}},
       {"name": "efs.csi.aws.com", "nodeID": "i-1"}]}}]})");
   ASSERT_TRUE(objects.ok()) << objects.status().message();
-  const PersistentVolume& pv = objects->volumes.at("pv-b");
+  const PersistentVolume& pv = *objects->volumes.at("pv-b");
   EXPECT_EQ(pv.storage_class, "disk");
   EXPECT_EQ(pv.capacity_bytes, 10 * kGi);
   EXPECT_EQ(pv.claim, "shop/data");
   EXPECT_EQ(pv.topology_labels, Zone("b"));
   EXPECT_EQ(pv.node_affinity, std::vector<NodeSelectorTerm>{ZoneTerm({"b"})});
-  const PersistentVolumeClaim& claim = objects->claims.at("shop/data");
+  const PersistentVolumeClaim& claim = *objects->claims.at("shop/data");
   EXPECT_TRUE(claim.bind_completed);
   EXPECT_TRUE(claim.deleting);
   EXPECT_TRUE(claim.lost);
@@ -542,12 +615,12 @@ TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
   EXPECT_EQ(claim.selected_node, "n1");
   EXPECT_EQ(claim.request_bytes, kGi);
   EXPECT_EQ(claim.owner_kind + "/" + claim.owner_name, "Pod/web-0");
-  EXPECT_EQ(objects->claims.at("default/old").storage_class, "slow");
+  EXPECT_EQ(objects->claims.at("default/old")->storage_class, "slow");
   EXPECT_EQ(pv.csi_driver, "");
   EXPECT_EQ(objects->node_limits,
             (std::map<std::string, kube::VolumeLimits, std::less<>>{
                 {"n2", {{"ebs.csi.aws.com", 25}}}}));
-  const StorageClass& zonal = objects->classes.at("zonal");
+  const StorageClass& zonal = *objects->classes.at("zonal");
   EXPECT_TRUE(zonal.wait_for_first_consumer);
   EXPECT_EQ(zonal.allowed_topologies,
             std::vector<NodeSelectorTerm>{ZoneTerm({"a", "c"})});

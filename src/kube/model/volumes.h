@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,12 +78,17 @@ struct CsiNode {
   VolumeLimits limits;
 };
 
+// Immutable objects by key, shared with the store that holds them (one
+// copy of each object however many loops read it).
+template <typename T>
+using SharedObjects =
+    std::map<std::string, std::shared_ptr<const T>, std::less<>>;
+
 // The volume objects a snapshot resolves pods' claims against.
 struct VolumeObjects {
-  std::map<std::string, PersistentVolume, std::less<>> volumes;  // by name
-  // By "namespace/name".
-  std::map<std::string, PersistentVolumeClaim, std::less<>> claims;
-  std::map<std::string, StorageClass, std::less<>> classes;  // by name
+  SharedObjects<PersistentVolume> volumes;      // by name
+  SharedObjects<PersistentVolumeClaim> claims;  // by "namespace/name"
+  SharedObjects<StorageClass> classes;          // by name
   // Each node's limits, by node name (CSINodes with none left out).
   std::map<std::string, VolumeLimits, std::less<>> node_limits;
 };

@@ -243,6 +243,13 @@ ListWatchCodec<T> CodecOf(JsonObjectDecoder<T> decode, const char* list,
           false};
 }
 
+// The object under the key `key_of` gives it.
+template <typename T, typename KeyOf>
+void Put(T object, KeyOf key_of, SharedObjects<T>* objects) {
+  auto shared = std::make_shared<const T>(std::move(object));
+  objects->insert_or_assign(key_of(*shared), std::move(shared));
+}
+
 // One item of a volume objects file into `out`, by its kind.
 Status AddVolumeObject(const Value& item, const std::string& path,
                        VolumeObjects* out) {
@@ -251,15 +258,19 @@ Status AddVolumeObject(const Value& item, const std::string& path,
   if (kind == "PersistentVolume") {
     PersistentVolume volume;
     PS_ASSIGN_OR_RETURN(volume, DecodePersistentVolume(item, path));
-    out->volumes.insert_or_assign(volume.name, std::move(volume));
+    Put(
+        std::move(volume), [](const auto& v) { return v.name; }, &out->volumes);
   } else if (kind == "PersistentVolumeClaim") {
     PersistentVolumeClaim claim;
     PS_ASSIGN_OR_RETURN(claim, DecodePersistentVolumeClaim(item, path));
-    out->claims.insert_or_assign(claim.Key(), std::move(claim));
+    Put(
+        std::move(claim), [](const auto& c) { return c.Key(); }, &out->claims);
   } else if (kind == "StorageClass") {
     StorageClass storage_class;
     PS_ASSIGN_OR_RETURN(storage_class, DecodeStorageClass(item, path));
-    out->classes.insert_or_assign(storage_class.name, std::move(storage_class));
+    Put(
+        std::move(storage_class), [](const auto& c) { return c.name; },
+        &out->classes);
   } else if (kind == "CSINode") {
     CsiNode node;
     PS_ASSIGN_OR_RETURN(node, DecodeCsiNode(item, path));

@@ -2,7 +2,8 @@
 // gives that capacity up: its nodes still starting are deleted, the nodes
 // requested that never registered are taken off its target, and it counts
 // only the nodes that arrived (Ready or Unready) from then on; never below
-// its minimum size. Pure.
+// its minimum size (the never-registered ones may go below it with
+// --force-delete-unregistered-nodes, as Cluster Autoscaler's flag). Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_CAPACITY_GIVE_UP_H_
 #define PROPSCALER_NODESCALE_PLAN_CAPACITY_GIVE_UP_H_
 
@@ -27,9 +28,9 @@ struct CapacityGiveUp {
 };
 
 // `registered`: the group's nodes as the API server has them.
-CapacityGiveUp PlanCapacityGiveUp(
-    const nodescale::NodeGroup& group,
-    const std::vector<RegisteredNode>& registered);
+CapacityGiveUp PlanCapacityGiveUp(const nodescale::NodeGroup& group,
+                                  const std::vector<RegisteredNode>& registered,
+                                  bool force_delete_unregistered = false);
 
 }  // namespace propscaler::nodescale
 

@@ -13,6 +13,7 @@
 #include "common/clock.h"
 #include "nodescale/plan/disruption_budget.h"
 #include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/taint_kinds.h"
 
 namespace propscaler::nodescale {
 
@@ -46,6 +47,8 @@ struct DisruptionInput {
   std::map<std::string, int64_t, std::less<>> not_ready_nodes;
   // Groups that may not grow now (backed off after a failed scale-up).
   std::set<std::string, std::less<>> backed_off_groups;
+  // Which taints of a live node its group's template leaves out.
+  TaintKinds taints;
   TimePoint now;
 };
 

@@ -56,7 +56,7 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     std::optional<NodeTemplate> shape = group.declared_template;
     if (!shape) {
       std::optional<ChosenTemplate> chosen =
-          ChooseTemplate(group, members[group.name], nullptr);
+          ChooseTemplate(group, members[group.name], nullptr, input.taints);
       if (chosen) shape = chosen->node;
     }
     if (!shape) continue;

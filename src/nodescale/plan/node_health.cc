@@ -26,19 +26,13 @@ std::string_view ReadinessName(Readiness readiness) {
   return "";
 }
 
-bool IsStartupTaint(const Taint& taint, const NodeHealthConfig& config) {
-  return taint.key.starts_with(kStartupTaintPrefix) ||
-         taint.key.starts_with(kIgnoreTaintPrefix) ||
-         std::find(config.startup_taints.begin(), config.startup_taints.end(),
-                   taint.key) != config.startup_taints.end();
-}
-
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
                       std::optional<TimePoint> requested_since) {
   bool ready = node.ready;
   for (const Taint& taint : node.taints) {
-    if (MarksNotReady(taint) || IsStartupTaint(taint, config)) ready = false;
+    if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints))
+      ready = false;
   }
   if (ready) return Readiness::kReady;
   const bool requested = requested_since && node.created >= *requested_since;

@@ -21,33 +21,23 @@
 
 #include "common/clock.h"
 #include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/taint_kinds.h"
 
 namespace propscaler::nodescale {
-
-// CA's startup taint prefixes: the current one and the deprecated
-// "ignore" one.
-inline constexpr std::string_view kStartupTaintPrefix =
-    "startup-taint.cluster-autoscaler.kubernetes.io/";
-inline constexpr std::string_view kIgnoreTaintPrefix =
-    "ignore-taint.cluster-autoscaler.kubernetes.io/";
 
 struct NodeHealthConfig {
   Duration max_node_startup_time = std::chrono::minutes(15);
   // --max-total-unready-percentage and --ok-total-unready-count.
   double max_total_unready_percentage = 45;
   int64_t ok_total_unready_count = 3;
-  // --startup-taint and the deprecated --ignore-taint: keys treated as the
-  // prefixed ones are.
-  std::vector<std::string> startup_taints;
+  // Startup taints make a node not Ready (taint_kinds.h).
+  TaintKinds taints;
 };
 
 enum class Readiness { kReady, kNotStarted, kUnready };
 
 std::string_view ReadinessName(Readiness readiness);
 
-// Whether the taint marks a node still starting (its key has a startup
-// prefix or is one of `config.startup_taints`).
-bool IsStartupTaint(const Taint& taint, const NodeHealthConfig& config);
 // `requested_since`: when the node's group was asked for the capacity that
 // is still coming (nullopt: none is). A node registered since then is
 // NotStarted until the group's request is fulfilled or given up

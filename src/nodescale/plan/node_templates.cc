@@ -4,60 +4,38 @@
 #include <utility>
 
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/node_health.h"
 #include "nodescale/plan/predicates.h"
+#include "nodescale/plan/taint_kinds.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-// Taints describing one node's condition or CA's plans for it, not the
-// group's nodes in general (Cluster Autoscaler's SanitizeTaints: the node
-// lifecycle controller's and cloud controller's, CA's own, the impending
-// termination and impaired volumes marks, and the startup and status
-// taints).
-bool IsNodeStateTaint(const Taint& taint) {
-  return taint.key.starts_with("node.kubernetes.io/") ||
-         taint.key.starts_with("node.cloudprovider.kubernetes.io/") ||
-         taint.key.starts_with(kStartupTaintPrefix) ||
-         taint.key.starts_with(kIgnoreTaintPrefix) ||
-         taint.key.starts_with(
-             "status-taint.cluster-autoscaler.kubernetes.io/") ||
-         taint.key == kToBeDeletedTaint ||
-         taint.key == kDeletionCandidateTaint ||
-         taint.key == "cloud.google.com/impending-node-termination" ||
-         taint.key == "NodeWithImpairedVolumes";
-}
-
-}  // namespace
-
-NodeTemplate TemplateFromNode(const NodeState& node) {
+NodeTemplate TemplateFromNode(const NodeState& node, const TaintKinds& kinds) {
   NodeTemplate out;
   out.allocatable = node.allocatable;
   out.labels = node.labels;
   out.labels.erase(std::string(kHostnameLabel));
   for (const Taint& taint : node.taints) {
-    if (!IsNodeStateTaint(taint)) out.taints.push_back(taint);
+    if (!IsNodeStateTaint(taint, kinds)) out.taints.push_back(taint);
   }
   return out;
 }
 
-NodeTemplate GroupMemberTemplate(const NodeState& node,
-                                 std::string_view group) {
-  NodeTemplate out = TemplateFromNode(node);
+NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
+                                 const TaintKinds& kinds) {
+  NodeTemplate out = TemplateFromNode(node, kinds);
   out.labels[std::string(kNodeGroupLabel)] = std::string(group);
   return out;
 }
 
 std::optional<ChosenTemplate> ChooseTemplate(
     const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
-    const NodeTemplate* remembered) {
+    const NodeTemplate* remembered, const TaintKinds& kinds) {
   const NodeState* best = nullptr;
   for (const NodeState* node : group_nodes) {
     if (!node->ready || node->unschedulable) continue;
     if (best == nullptr || node->name < best->name) best = node;
   }
   if (best != nullptr) {
-    return ChosenTemplate{GroupMemberTemplate(*best, group.name),
+    return ChosenTemplate{GroupMemberTemplate(*best, group.name, kinds),
                           TemplateSource::kReadyNode};
   }
   if (remembered != nullptr) {

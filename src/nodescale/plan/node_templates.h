@@ -16,6 +16,7 @@
 
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/taint_kinds.h"
 
 namespace propscaler::nodescale {
 
@@ -28,19 +29,21 @@ struct ChosenTemplate {
 
 // What a new node of the group would look like built from `node`: its
 // allocatable, its labels but the hostname, and its taints but the ones
-// that belong to that node's state (cordon, not-ready, CA's own).
-NodeTemplate TemplateFromNode(const NodeState& node);
+// that belong to that node's state (cordon, not-ready, CA's own, startup
+// and status taints: taint_kinds.h).
+NodeTemplate TemplateFromNode(const NodeState& node, const TaintKinds& kinds);
 // The same for a member of `group`: a new node is one of the group's, so it
 // carries kNodeGroupLabel whatever labels its model carries (a Cluster API
 // node has none of propscaler's).
-NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group);
+NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
+                                 const TaintKinds& kinds);
 
 // The ready, schedulable node of `group_nodes` that comes first by name,
 // else `remembered` (may be null), else the declared template; nullopt when
 // the group has none of them.
 std::optional<ChosenTemplate> ChooseTemplate(
     const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
-    const NodeTemplate* remembered);
+    const NodeTemplate* remembered, const TaintKinds& kinds);
 
 // One pod per DaemonSet (the first seen), standing for the pod that
 // DaemonSet would start on a new node. (Pointers into `pods`: never a

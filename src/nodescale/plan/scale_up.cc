@@ -122,7 +122,8 @@ class ScaleUpPlanner {
           ChooseTemplate(group, nodes_by_group[group.name],
                          remembered == memory_.remembered_templates.end()
                              ? nullptr
-                             : &remembered->second);
+                             : &remembered->second,
+                         config_.taints);
       if (state.chosen) {
         state.free = FreeOnNewNode(state.chosen->node, daemonsets);
         const int64_t registered =

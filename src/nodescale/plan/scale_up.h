@@ -33,6 +33,8 @@ struct ScaleUpConfig {
   // Groups that pack alike share one estimate per round. Off only to check
   // that sharing changes no plan.
   bool share_estimates = true;
+  // Which taints of a live node its group's template leaves out.
+  TaintKinds taints;
 };
 
 // What the live loop carries from one iteration to the next.

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "nodescale/plan/read_write_once_pod.h"
+
 namespace propscaler::nodescale {
 namespace {
 
@@ -123,11 +125,11 @@ std::optional<VolumeNeed> DelayedBindingNeed(const PersistentVolumeClaim& claim,
                       ")",
                   {}};
   for (const auto& [name, volume] : objects.volumes) {
-    if (!CouldBind(volume, claim)) continue;
-    if (volume.node_affinity.empty()) return std::nullopt;
+    if (!CouldBind(*volume, claim)) continue;
+    if (volume->node_affinity.empty()) return std::nullopt;
     need.alternatives.insert(need.alternatives.end(),
-                             volume.node_affinity.begin(),
-                             volume.node_affinity.end());
+                             volume->node_affinity.begin(),
+                             volume->node_affinity.end());
   }
   if (!storage_class.provisioner.empty() &&
       storage_class.provisioner != kube::kNoProvisioner) {
@@ -172,7 +174,7 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
   const std::string claim_name = kube::ClaimNameOf(pod, ref);
   auto found = objects.claims.find(pod.namespace_ + "/" + claim_name);
   const PersistentVolumeClaim* claim =
-      found == objects.claims.end() ? nullptr : &found->second;
+      found == objects.claims.end() ? nullptr : found->second.get();
   if (std::optional<std::string> why = UnusableClaim(pod, ref, claim)) {
     out->needs.push_back(Nowhere(std::move(*why)));
     return;
@@ -187,11 +189,11 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
                   what + ", volume " + Quoted(claim->volume_name) + ")"));
       return;
     }
-    AddBoundNeeds(volume->second, what + ", volume " + Quoted(volume->first),
+    AddBoundNeeds(*volume->second, what + ", volume " + Quoted(volume->first),
                   &out->needs);
-    if (!volume->second.csi_driver.empty()) {
+    if (!volume->second->csi_driver.empty()) {
       out->attached.push_back(
-          {volume->second.csi_driver, volume->second.csi_handle});
+          {volume->second->csi_driver, volume->second->csi_handle});
     }
     return;
   }
@@ -204,12 +206,12 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
     return;
   }
   if (claim->volume_name.empty() && storage_class != objects.classes.end() &&
-      storage_class->second.wait_for_first_consumer) {
+      storage_class->second->wait_for_first_consumer) {
     if (std::optional<VolumeNeed> need =
-            DelayedBindingNeed(*claim, storage_class->second, objects, what)) {
+            DelayedBindingNeed(*claim, *storage_class->second, objects, what)) {
       out->needs.push_back(std::move(*need));
     }
-    const std::string& provisioner = storage_class->second.provisioner;
+    const std::string& provisioner = storage_class->second->provisioner;
     if (!provisioner.empty() && provisioner != kube::kNoProvisioner) {
       out->attached.push_back({provisioner, claim->Key()});
     }
@@ -259,6 +261,12 @@ void ApplyNodeLimits(const VolumeObjects& objects, ClusterSnapshot* snapshot) {
 
 }  // namespace
 
+bool FitsNowhere(const PodState& pod) {
+  return std::ranges::any_of(
+      pod.volume_needs.get(),
+      [](const VolumeNeed& need) { return need.alternatives.empty(); });
+}
+
 void ResolveSnapshotVolumes(const VolumeObjects& objects,
                             ClusterSnapshot* snapshot) {
   for (size_t i = 0; i < snapshot->pods.size(); ++i) {
@@ -266,29 +274,50 @@ void ResolveSnapshotVolumes(const VolumeObjects& objects,
       ResolvePod(objects, i, &snapshot->pods);
     }
   }
+  MarkReadWriteOncePodConflicts(ReadWriteOncePodClaims(objects),
+                                &snapshot->pods);
   ApplyNodeLimits(objects, snapshot);
 }
 
-void ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
-                            ClusterSnapshot* snapshot,
-                            ResolvedPodCache* cache) {
-  if (cache->objects != objects) cache->by_source.clear();
+ClaimCounts ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
+                                   ClusterSnapshot* snapshot,
+                                   ResolvedPodCache* cache) {
+  if (cache->objects != objects) {
+    cache->by_source.clear();
+    cache->read_write_once_pod = ReadWriteOncePodClaims(*objects);
+  }
   cache->objects = objects;
-  decltype(cache->by_source) kept;
+  const uint64_t now = ++cache->resolutions;
+  size_t used = 0;
+  ClaimCounts counts;
   PodList& pods = snapshot->pods;
   for (size_t i = 0; i < pods.size(); ++i) {
     if (pods[i].claims.empty()) continue;
-    PodList::Shared source = pods.SharedAt(i);
-    auto hit = cache->by_source.find(source.get());
+    ++used;
+    auto hit = cache->by_source.find(&pods[i]);
     if (hit != cache->by_source.end()) {
-      pods.ShareAt(i, hit->second.second);
+      hit->second.seen = now;
+      pods.ShareAt(i, hit->second.resolved);
     } else {
+      PodList::Shared source = pods.SharedAt(i);
       ResolvePod(*objects, i, &pods);
+      cache->by_source.emplace(
+          source.get(), ResolvedPodCache::Entry{source, pods.SharedAt(i), now});
     }
-    kept.emplace(source.get(), std::make_pair(source, pods.SharedAt(i)));
+    if (FitsNowhere(pods[i])) ++counts.fitting_nowhere;
   }
-  cache->by_source = std::move(kept);
+  counts.pods_with_claims = static_cast<int64_t>(used);
+  // Not cached: it depends on the other pods too.
+  counts.fitting_nowhere +=
+      MarkReadWriteOncePodConflicts(cache->read_write_once_pod, &pods);
+  // Entries of pods gone are forgotten; a loop at rest allocates nothing.
+  if (used < cache->by_source.size()) {
+    std::erase_if(cache->by_source, [now](const auto& entry) {
+      return entry.second.seen != now;
+    });
+  }
   ApplyNodeLimits(*objects, snapshot);
+  return counts;
 }
 
 }  // namespace propscaler::nodescale

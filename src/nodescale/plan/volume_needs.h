@@ -4,11 +4,16 @@
 // PersistentVolume node affinity and legacy zone labels; an unbound
 // WaitForFirstConsumer claim's selected node, matching unbound PVs or its
 // class's allowedTopologies; claims missing, lost, being deleted, bound to
-// no volume or unbound with Immediate binding fit no node at all. Pure.
+// no volume or unbound with Immediate binding fit no node at all, as does
+// a pending pod's ReadWriteOncePod claim a scheduled pod uses
+// (read_write_once_pod.h). Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
 #define PROPSCALER_NODESCALE_PLAN_VOLUME_NEEDS_H_
 
+#include <cstdint>
 #include <memory>
+#include <set>
+#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -38,6 +43,9 @@ inline std::vector<VolumeNeed> ResolveVolumeNeeds(
   return ResolveVolumes(pod, objects).needs;
 }
 
+// Some need of the pod's volumes no node meets.
+bool FitsNowhere(const PodState& pod);
+
 // The snapshot's pods with claims get their needs and attached volumes
 // (copies of those pods; the others stay shared), and every node its CSI
 // attach limits.
@@ -49,15 +57,28 @@ void ResolveSnapshotVolumes(const VolumeObjects& objects,
 // not made again (a loop at rest resolved 15,000 claims and copied their
 // pods every loop: bench/README.md, issue 43).
 struct ResolvedPodCache {
+  struct Entry {
+    // The source pod is kept so that its address is not reused by another
+    // pod while the entry lives.
+    PodList::Shared source;
+    PodList::Shared resolved;
+    uint64_t seen = 0;  // the last resolution that used it
+  };
   std::shared_ptr<const VolumeObjects> objects;
-  // By the source pod; the source is kept so that its address is not
-  // reused by another pod while the entry lives.
-  std::unordered_map<const PodState*,
-                     std::pair<PodList::Shared, PodList::Shared>>
-      by_source;
+  std::unordered_map<const PodState*, Entry> by_source;
+  // Of `objects` (read_write_once_pod.h).
+  std::set<std::string, std::less<>> read_write_once_pod;
+  uint64_t resolutions = 0;
 };
-void ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
-                            ClusterSnapshot* snapshot, ResolvedPodCache* cache);
+// Returns how many of the snapshot's pods hold claims, and how many of
+// those fit no node for one of them.
+struct ClaimCounts {
+  int64_t pods_with_claims = 0;
+  int64_t fitting_nowhere = 0;
+};
+ClaimCounts ResolveSnapshotVolumes(std::shared_ptr<const VolumeObjects> objects,
+                                   ClusterSnapshot* snapshot,
+                                   ResolvedPodCache* cache);
 
 }  // namespace propscaler::nodescale
 

@@ -38,6 +38,11 @@ void DeclareMetrics() {
                  "Registered nodes by readiness, as Cluster Autoscaler "
                  "counts them: ready, not_started (capacity still coming), "
                  "unready.");
+  m.DeclareGauge("propscaler_pods_with_claims",
+                 "Pods holding PersistentVolumeClaims, by whether some node "
+                 "can take their volumes (fit=somewhere) or none "
+                 "(fit=nowhere: the claim is missing, lost, unbound "
+                 "Immediate, or its volume or class is missing).");
   m.DeclareCounter("propscaler_disruption_decisions_total",
                    "Disruption commands started, by method and action.");
   m.DeclareCounter("propscaler_disruption_failed_validations_total",
@@ -118,7 +123,13 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
   InjectBuffers(it);
   // After the buffers: their pods' claims are placed as a real pod's.
-  ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
+  const ClaimCounts claims =
+      ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
+  GlobalMetrics().Set(
+      "propscaler_pods_with_claims", {{"fit", "somewhere"}},
+      static_cast<double>(claims.pods_with_claims - claims.fitting_nowhere));
+  GlobalMetrics().Set("propscaler_pods_with_claims", {{"fit", "nowhere"}},
+                      static_cast<double>(claims.fitting_nowhere));
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.
@@ -134,7 +145,7 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   }
   for (const auto& [group, node] : model_of_group) {
     memory_.remembered_templates[std::string(group)] =
-        GroupMemberTemplate(*node, group);
+        GroupMemberTemplate(*node, group, options_.scale_up.taints);
   }
   return Status::Ok();
 }
@@ -257,7 +268,8 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
       registered.push_back({&node, readiness[i]});
     }
   }
-  const CapacityGiveUp give_up = PlanCapacityGiveUp(group, registered);
+  const CapacityGiveUp give_up = PlanCapacityGiveUp(
+      group, registered, options_.force_delete_unregistered_nodes);
   std::set<std::string> not_started;
   for (const NodeState* node : give_up.not_started) {
     not_started.insert(node->name);

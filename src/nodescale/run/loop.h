@@ -56,6 +56,10 @@ struct LoopOptions {
   Duration scan_interval = std::chrono::seconds(10);
   Duration new_pod_scale_up_delay = Duration(0);
   Duration max_node_provision_time = std::chrono::minutes(15);
+  // Cluster Autoscaler's flag: replicas that never registered within
+  // max_node_provision_time are taken off the target even below the
+  // group's minimum size.
+  bool force_delete_unregistered_nodes = false;
   Duration initial_backoff = std::chrono::minutes(5);
   Duration max_backoff = std::chrono::minutes(30);
   bool scale_down_enabled = true;

@@ -83,6 +83,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   input.pools = provider_->Pools();
   input.group_priority = GroupPriorities(it.groups, it.priorities);
   input.backed_off_groups = backoff_.BackedOffGroups(it.now);
+  input.taints = options_.scale_up.taints;
   input.now = it.now;
   return input;
 }
