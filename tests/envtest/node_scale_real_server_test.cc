@@ -579,6 +579,105 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
   EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
 }
 
+// A group whose nodes never become Ready (kwok made to leave them NotReady)
+// gives its capacity up after --max-node-provision-time: the node made for
+// the pending pod is deleted, the group backed off (no new node within the
+// test), and the log says why.
+TEST_F(NodeScaleRealServerTest, NodesThatNeverBecomeReadyAreDeletedInTime) {
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "1").ok());
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--kwok-not-ready-node-groups=small",
+            "--max-node-provision-time=3s"}));
+  ASSERT_TRUE(WaitForGroupNodes(1, *propscaler));
+  ASSERT_TRUE(WaitForGroupNodes(0, *propscaler));
+  EXPECT_FALSE(
+      e2e::WaitUntil([&] { return !GroupNodes().empty(); }, seconds(3)))
+      << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+  EXPECT_EQ(CountOf(log, "kwok: deleted node"), 1) << log;
+  EXPECT_NE(log.find("nodes not Ready within --max-node-provision-time"),
+            std::string::npos)
+      << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+}
+
+// CSI attach limits from the real server's CSINode: the group's one node
+// has CPU to spare but attaches at most one volume of the driver, and a pod
+// on it holds one. A second pod with a claim of that driver's class gets a
+// new node; without the limit it would have fitted the node there is.
+TEST_F(NodeScaleRealServerTest, ANodeAtItsAttachLimitTakesNoMoreVolumes) {
+  ASSERT_TRUE(
+      PutConfigMap(cluster(), ns(), kNodeGroups, "node-groups.json",
+                   R"({"nodeGroups":[{"name":"attach","minSize":0,"maxSize":3,)"
+                   R"("template":{"allocatable":{"cpu":"4","memory":"16Gi",)"
+                   R"("pods":"110"}}}]})")
+          .ok());
+  const std::string node = ns() + "-attach";
+  ASSERT_TRUE(
+      CreateNode(cluster(),
+                 {.name = node, .label = "propscaler.io/node-group=attach"})
+          .ok());
+  auto create = [&](const std::string& path, const std::string& body) {
+    Result<std::string> created = AdminCall(cluster(), "POST", path, body);
+    ASSERT_TRUE(created.ok()) << path << ": " << created.status().message();
+  };
+  create("/apis/storage.k8s.io/v1/csinodes",
+         R"({"apiVersion":"storage.k8s.io/v1","kind":"CSINode",)"
+         R"("metadata":{"name":")" +
+             node +
+             R"("},"spec":{"drivers":[{"name":"attach.example.com",)"
+             R"("nodeID":")" +
+             node + R"(","allocatable":{"count":1}}]}})");
+  create("/api/v1/persistentvolumes",
+         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
+         R"("metadata":{"name":")" +
+             ns() +
+             R"(-held"},"spec":{"capacity":{"storage":"1Gi"},)"
+             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+             R"("csi":{"driver":"attach.example.com","volumeHandle":"vol-1"},)"
+             R"("claimRef":{"namespace":")" +
+             ns() + R"(","name":"held"}}})");
+  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"held","annotations":)"
+         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
+         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+         R"("volumeName":")" +
+             ns() + R"(-held","resources":{"requests":{"storage":"1Gi"}}}})");
+  create("/apis/storage.k8s.io/v1/storageclasses",
+         R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
+         R"("metadata":{"name":")" +
+             ns() +
+             R"(-attach"},"provisioner":"attach.example.com",)"
+             R"("volumeBindingMode":"WaitForFirstConsumer"})");
+  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"fresh"},)"
+         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":")" +
+             ns() + R"(-attach","resources":{"requests":{"storage":"1Gi"}}}})");
+  for (const char* claim : {"held", "fresh"}) {
+    ASSERT_TRUE(
+        CreatePendingPod(
+            cluster(), ns(), std::string("with-") + claim, "1",
+            {.spec = R"("nodeSelector":{"propscaler.io/node-group":"attach"},)"
+                     R"("volumes":[{"name":"data",)"
+                     R"("persistentVolumeClaim":{"claimName":")" +
+                     std::string(claim) + R"("}}])"})
+            .ok());
+  }
+  ASSERT_TRUE(BindPod(cluster(), ns(), "with-held", node).ok());
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return NodesInGroup("attach") == 2; }, seconds(30)))
+      << propscaler->Output();
+  EXPECT_FALSE(
+      e2e::WaitUntil([&] { return NodesInGroup("attach") > 2; }, seconds(3)));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+}
+
 // The body the kwok provider deletes nodes with: the real server refuses
 // it for a node registered again under the same name (another uid), with
 // the 409 the simulated server gives, and takes it for the node itself.
