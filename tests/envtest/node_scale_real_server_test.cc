@@ -678,6 +678,107 @@ TEST_F(NodeScaleRealServerTest, ANodeAtItsAttachLimitTakesNoMoreVolumes) {
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
 }
 
+// Consolidation with a zonal volume, on the real server: a $1/h node in
+// zone volume-b runs one pod whose claim is bound to a zone-b PV. A zone-a
+// node would be the cheapest replacement ($0.1/h), but the volume refuses
+// it: the node is replaced by a zone-b one ($0.3/h), and nothing is made in
+// zone a.
+TEST_F(NodeScaleRealServerTest, ConsolidationKeepsAZonalPodInItsZone) {
+  std::string groups =
+      R"({"pools":[{"name":"general","disruption":{"consolidateAfter":"0s",)"
+      R"("budgets":[{"nodes":"100%"}]}}],"nodeGroups":[)";
+  const std::vector<std::vector<std::string>> shapes = {
+      {"vol-big", "16", "1.0", "volume-b"},
+      {"vol-cheap-a", "4", "0.1", "volume-a"},
+      {"vol-small-b", "4", "0.3", "volume-b"}};
+  for (const std::vector<std::string>& shape : shapes) {
+    groups += (shape == shapes.front() ? "" : ",") +
+              std::string(R"({"name":")") + shape[0] +
+              R"(","pool":"general","price":)" + shape[2] +
+              R"(,"minSize":0,"maxSize":3,"template":{"allocatable":{"cpu":")" +
+              shape[1] + R"(","memory":"16Gi","pods":"110"},"labels":{)" +
+              R"("consolidation":"zonal","topology.kubernetes.io/zone":")" +
+              shape[3] + R"("}}})";
+  }
+  ASSERT_TRUE(PutConfigMap(cluster(), ns(), kNodeGroups, "node-groups.json",
+                           groups + "]}")
+                  .ok());
+  const std::string node = ns() + "-vol-big";
+  ASSERT_TRUE(
+      CreateNode(cluster(), {.name = node,
+                             .cpu = "16",
+                             .label = "propscaler.io/node-group=vol-big"})
+          .ok());
+  ASSERT_TRUE(AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + node,
+                        R"({"metadata":{"labels":{"consolidation":"zonal",)"
+                        R"("topology.kubernetes.io/zone":"volume-b"}}})",
+                        "application/merge-patch+json")
+                  .ok());
+  auto create = [&](const std::string& path, const std::string& body) {
+    Result<std::string> created = AdminCall(cluster(), "POST", path, body);
+    ASSERT_TRUE(created.ok()) << path << ": " << created.status().message();
+  };
+  create("/api/v1/persistentvolumes",
+         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
+         R"("metadata":{"name":")" +
+             ns() +
+             R"(-zonal"},"spec":{"capacity":{"storage":"1Gi"},)"
+             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+             R"("csi":{"driver":"disk.example.com","volumeHandle":"zonal"},)"
+             R"("claimRef":{"namespace":")" +
+             ns() +
+             R"(","name":"data"},)"
+             R"("nodeAffinity":{"required":{"nodeSelectorTerms":[{)"
+             R"("matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
+             R"("operator":"In","values":["volume-b"]}]}]}}}})");
+  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"data","annotations":)"
+         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
+         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
+         R"("volumeName":")" +
+             ns() + R"(-zonal","resources":{"requests":{"storage":"1Gi"}}}})");
+  const std::string pod = "/api/v1/namespaces/" + ns() + "/pods/db";
+  ASSERT_TRUE(
+      CreatePendingPod(cluster(), ns(), "db", "1",
+                       {.spec = R"("nodeSelector":{"consolidation":"zonal"},)"
+                                R"("volumes":[{"name":"data",)"
+                                R"("persistentVolumeClaim":{"claimName":)"
+                                R"("data"}}])"})
+          .ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "db", node).ok());
+  ASSERT_TRUE(AdminCall(cluster(), "PATCH", pod + "/status",
+                        R"({"status":{"phase":"Running","conditions":[)"
+                        R"({"type":"Ready","status":"True"}]}})",
+                        "application/strategic-merge-patch+json")
+                  .ok());
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--max-graceful-termination-sec=2"}));
+  // The test plays the node lifecycle controller for the replacement and
+  // the kubelet for the evicted pod, which is gone at once.
+  auto big_nodes = [&] {
+    Result<std::vector<std::string>> made =
+        NodeNames(cluster(), "propscaler.io/node-group=vol-small-b");
+    if (made.ok()) {
+      for (const std::string& name : *made) {
+        (void)ClearNotReadyTaint(cluster(), name);
+      }
+    }
+    Result<std::string> json = AdminCall(cluster(), "GET", pod);
+    if (json.ok() && json->find("deletionTimestamp") != std::string::npos) {
+      (void)AdminCall(cluster(), "DELETE", pod, R"({"gracePeriodSeconds":0})");
+    }
+    return NodesInGroup("vol-big");
+  };
+  ASSERT_TRUE(e2e::WaitUntil([&] { return big_nodes() == 0; }, seconds(90)))
+      << propscaler->Output();
+  EXPECT_EQ(NodesInGroup("vol-small-b"), 1u) << propscaler->Output();
+  EXPECT_EQ(NodesInGroup("vol-cheap-a"), 0u) << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+}
+
 // The body the kwok provider deletes nodes with: the real server refuses
 // it for a node registered again under the same name (another uid), with
 // the 409 the simulated server gives, and takes it for the node itself.
