@@ -492,6 +492,13 @@ TEST_F(NodeScaleRealServerTest, ZoneSpreadPicksTheGroupOfTheEmptierZone) {
   EXPECT_EQ(NodesInGroup("in-a"), 0u) << propscaler->Output();
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "kwok: created node"), 1) << log;
+  // Labelled only with their zone, the teardown would not find them: a
+  // 4-cpu node left empty would take later tests' pending pods.
+  for (const char* node : {"full-a", "full-b"}) {
+    EXPECT_TRUE(
+        AdminCall(cluster(), "DELETE", std::string("/api/v1/nodes/") + node)
+            .ok());
+  }
 }
 
 // Two groups of one shape in zones a and b, and two pending 1-cpu pods that
@@ -584,7 +591,11 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
 // the pending pod is deleted, the group backed off (no new node within the
 // test), and the log says why.
 TEST_F(NodeScaleRealServerTest, NodesThatNeverBecomeReadyAreDeletedInTime) {
-  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "1").ok());
+  ASSERT_TRUE(
+      CreatePendingPod(cluster(), ns(), "web-1", "1",
+                       {.spec = R"("nodeSelector":{"propscaler.io/node-group":)"
+                                R"("small"})"})
+          .ok());
   auto propscaler = StartWithToken(
       Args({"--leader-elect=false", "--kwok-not-ready-node-groups=small",
             "--max-node-provision-time=3s"}));

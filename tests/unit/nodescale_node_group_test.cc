@@ -31,7 +31,10 @@ TEST(NodescaleTemplateTest, ReadyNodeFirstThenRememberedThenDeclared) {
   chosen = ChooseTemplate(group, {&not_ready}, nullptr, {});
   ASSERT_TRUE(chosen);
   EXPECT_EQ(chosen->source, TemplateSource::kDeclared);
-  EXPECT_EQ(chosen->node, *group.declared_template);
+  // As the group's nodes will be: with its label, which a pod may select.
+  NodeTemplate declared = *group.declared_template;
+  declared.labels[std::string(kNodeGroupLabel)] = "g";
+  EXPECT_EQ(chosen->node, declared);
 
   group.declared_template.reset();
   EXPECT_FALSE(ChooseTemplate(group, {}, nullptr, {}));

@@ -53,7 +53,7 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
   for (const NodeGroup& group : input.groups) {
     // A new node is made from the group's declared template when it has
     // one: a drifted node is no model of its replacement.
-    std::optional<NodeTemplate> shape = group.declared_template;
+    std::optional<NodeTemplate> shape = DeclaredTemplate(group);
     if (!shape) {
       std::optional<ChosenTemplate> chosen =
           ChooseTemplate(group, members[group.name], nullptr, input.taints);

@@ -26,6 +26,13 @@ NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
   return out;
 }
 
+std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group) {
+  if (!group.declared_template) return std::nullopt;
+  NodeTemplate out = *group.declared_template;
+  out.labels[std::string(kNodeGroupLabel)] = group.name;
+  return out;
+}
+
 std::optional<ChosenTemplate> ChooseTemplate(
     const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
     const NodeTemplate* remembered, const TaintKinds& kinds) {
@@ -41,8 +48,8 @@ std::optional<ChosenTemplate> ChooseTemplate(
   if (remembered != nullptr) {
     return ChosenTemplate{*remembered, TemplateSource::kRemembered};
   }
-  if (group.declared_template) {
-    return ChosenTemplate{*group.declared_template, TemplateSource::kDeclared};
+  if (std::optional<NodeTemplate> declared = DeclaredTemplate(group)) {
+    return ChosenTemplate{std::move(*declared), TemplateSource::kDeclared};
   }
   return std::nullopt;
 }

@@ -38,6 +38,11 @@ NodeTemplate TemplateFromNode(const NodeState& node, const TaintKinds& kinds);
 NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
                                  const TaintKinds& kinds);
 
+// The group's declared template as a member of the group looks: with
+// kNodeGroupLabel, as every node the group makes (a pod may select it);
+// nullopt when none is declared.
+std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group);
+
 // The ready, schedulable node of `group_nodes` that comes first by name,
 // else `remembered` (may be null), else the declared template; nullopt when
 // the group has none of them.
