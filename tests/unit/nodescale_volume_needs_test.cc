@@ -264,6 +264,28 @@ TEST_F(VolumeNeedsTest, DelayedBindingToExistingVolumes) {
   EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());
 }
 
+// The PV controller's matching (FindMatchingVolume's cases as facts): a
+// free PV must match the claim's selector and volume mode; a PV pre-bound
+// to the claim is not held to the selector.
+TEST_F(VolumeNeedsTest, DelayedBindingHonoursSelectorAndVolumeMode) {
+  Class("local", std::string(kube::kNoProvisioner), true);
+  PersistentVolumeClaim& claim = Claim("data", "local");
+  claim.selector = *LabelSelector::Parse("tier=fast");
+  const PodState pod = PodWith({{"data", false}});
+  Volume("slow", "local").labels_while_free = {{"tier", "slow"}};
+  PersistentVolume& block = Volume("fast-block", "local");
+  block.labels_while_free = {{"tier", "fast"}};
+  block.block = true;
+  EXPECT_FALSE(FitsOn(pod, Zone("a")));
+
+  claim.block = true;
+  EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());
+  claim.block = false;
+
+  Volume("pre-bound", "local").claim = "default/data";
+  EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());
+}
+
 TEST_F(VolumeNeedsTest, SelectedNodeHoldsTheClaimToThatNode) {
   Class("zonal", "ebs.csi.aws.com", true);
   Claim("data", "zonal").selected_node = "node-1";
@@ -567,6 +589,42 @@ TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {
   const ScaleUpPlan plan = Plan();
   ASSERT_EQ(plan.increases.size(), 1u);
   EXPECT_EQ(plan.increases[0].delta, 1);
+}
+
+// Labels are kept only while a PV is free; the claim's selector and both
+// volume modes are read, and a mode the API would refuse is named.
+TEST(VolumesJsonTest, DecodesSelectorsVolumeModesAndFreeLabels) {
+  Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(R"({
+    "kind": "List", "items": [
+    {"kind": "PersistentVolume", "metadata": {"name": "free",
+       "labels": {"tier": "fast"}}, "spec": {"volumeMode": "Block"}},
+    {"kind": "PersistentVolume", "metadata": {"name": "taken",
+       "labels": {"tier": "fast"}},
+     "spec": {"claimRef": {"namespace": "shop", "name": "data"}}},
+    {"kind": "PersistentVolumeClaim", "metadata": {"name": "data",
+       "namespace": "shop"},
+     "spec": {"volumeMode": "Block", "selector": {
+       "matchLabels": {"tier": "fast"},
+       "matchExpressions": [{"key": "zone", "operator": "NotIn",
+                             "values": ["c"]}]}}}]})");
+  ASSERT_TRUE(objects.ok()) << objects.status().message();
+  EXPECT_EQ(objects->volumes.at("free")->labels_while_free,
+            (Labels{{"tier", "fast"}}));
+  EXPECT_TRUE(objects->volumes.at("free")->block);
+  EXPECT_TRUE(objects->volumes.at("taken")->labels_while_free.empty());
+  const PersistentVolumeClaim& claim = *objects->claims.at("shop/data");
+  EXPECT_TRUE(claim.block);
+  EXPECT_TRUE(claim.selector.Matches({{"tier", "fast"}, {"zone", "a"}}));
+  EXPECT_FALSE(claim.selector.Matches({{"tier", "fast"}, {"zone", "c"}}));
+
+  Result<kube::VolumeObjects> bad = kube::DecodeVolumeObjectsJson(R"({
+    "kind": "List", "items": [{"kind": "PersistentVolume",
+      "metadata": {"name": "odd"}, "spec": {"volumeMode": "Raw"}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(
+                "spec.volumeMode: \"Raw\" is not Filesystem or Block"),
+            std::string::npos)
+      << bad.status().message();
 }
 
 TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {

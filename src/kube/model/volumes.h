@@ -41,6 +41,10 @@ struct PersistentVolume {
   std::vector<NodeSelectorTerm> node_affinity;
   // Only the legacy zone and region labels (VolumeZone reads them).
   Labels topology_labels;
+  // Every label, but only while no claim is bound or pre-bound to it: an
+  // unbound claim's selector reads them.
+  Labels labels_while_free;
+  bool block = false;      // spec.volumeMode Block (else Filesystem)
   std::string csi_driver;  // spec.csi.driver; "": not a CSI volume
   std::string csi_handle;  // spec.csi.volumeHandle
 };
@@ -56,6 +60,8 @@ struct PersistentVolumeClaim {
   bool deleting = false;
   int64_t request_bytes = 0;  // spec.resources.requests.storage
   std::vector<std::string> access_modes;
+  LabelSelector selector;  // spec.selector: the PVs it may bind; {}: any
+  bool block = false;      // spec.volumeMode Block (else Filesystem)
   // The controller owner's kind and name (ephemeral claims: the pod).
   std::string owner_kind;
   std::string owner_name;

@@ -31,6 +31,10 @@ Result<PdbState> DecodePdbObject(const rapidjson::Value& item,
 Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
     const rapidjson::Value& selector, const std::string& path);
 
+// A metav1.LabelSelector object (matchLabels, matchExpressions) at `at`.
+Result<LabelSelector> LabelSelectorOf(const rapidjson::Value& selector,
+                                      const std::string& at);
+
 // A node's or node template's taints array, at `object`[`name`].
 Result<std::vector<Taint>> TaintsAt(const rapidjson::Value& object,
                                     const char* name, const std::string& path);

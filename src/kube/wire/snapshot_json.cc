@@ -88,23 +88,6 @@ Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
   return out;
 }
 
-namespace {
-
-Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
-                                                     const std::string& path) {
-  const Value* affinity = Member(spec, "affinity");
-  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
-  const Value* required =
-      node ? Member(*node, "requiredDuringSchedulingIgnoredDuringExecution")
-           : nullptr;
-  if (required == nullptr) return std::vector<NodeSelectorTerm>();
-  return NodeSelectorTermsAt(
-      *required, Join(path,
-                      "affinity.nodeAffinity."
-                      "requiredDuringSchedulingIgnoredDuringExecution"));
-}
-
-// A metav1.LabelSelector object at `at`.
 Result<LabelSelector> LabelSelectorOf(const Value& selector,
                                       const std::string& at) {
   std::vector<LabelRequirement> requirements;
@@ -128,6 +111,22 @@ Result<LabelSelector> LabelSelectorOf(const Value& selector,
     requirements.push_back(std::move(req));
   }
   return LabelSelector(std::move(requirements));
+}
+
+namespace {
+
+Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
+                                                     const std::string& path) {
+  const Value* affinity = Member(spec, "affinity");
+  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
+  const Value* required =
+      node ? Member(*node, "requiredDuringSchedulingIgnoredDuringExecution")
+           : nullptr;
+  if (required == nullptr) return std::vector<NodeSelectorTerm>();
+  return NodeSelectorTermsAt(
+      *required, Join(path,
+                      "affinity.nodeAffinity."
+                      "requiredDuringSchedulingIgnoredDuringExecution"));
 }
 
 Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {

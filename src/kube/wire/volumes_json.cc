@@ -80,6 +80,16 @@ Result<int64_t> StorageAt(const Value& object, const char* name,
 
 const Value* SpecOf(const Value& item) { return Member(item, "spec"); }
 
+// spec.volumeMode: true for Block; Filesystem when missing.
+Result<bool> BlockModeAt(const Value& spec, const std::string& at) {
+  std::string mode;
+  PS_ASSIGN_OR_RETURN(mode, StringAt(spec, "volumeMode", at));
+  if (mode.empty() || mode == "Filesystem") return false;
+  if (mode == "Block") return true;
+  return Status::Invalid(Join(at, "volumeMode") + ": \"" + mode +
+                         "\" is not Filesystem or Block");
+}
+
 }  // namespace
 
 Result<PersistentVolume> DecodePersistentVolume(const Value& item,
@@ -107,6 +117,8 @@ Result<PersistentVolume> DecodePersistentVolume(const Value& item,
     PS_ASSIGN_OR_RETURN(name, StringAt(*claim, "name", Join(at, "claimRef")));
     if (!name.empty()) volume.claim = ns + "/" + name;
   }
+  if (volume.claim.empty()) volume.labels_while_free = std::move(meta.labels);
+  PS_ASSIGN_OR_RETURN(volume.block, BlockModeAt(*spec, at));
   if (const Value* csi = Member(*spec, "csi")) {
     PS_ASSIGN_OR_RETURN(volume.csi_driver,
                         StringAt(*csi, "driver", Join(at, "csi")));
@@ -143,6 +155,11 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
                         StringsAt(*spec, "accessModes", at));
     PS_ASSIGN_OR_RETURN(claim.storage_class,
                         StringAt(*spec, "storageClassName", at));
+    PS_ASSIGN_OR_RETURN(claim.block, BlockModeAt(*spec, at));
+    if (const Value* selector = Member(*spec, "selector")) {
+      PS_ASSIGN_OR_RETURN(claim.selector,
+                          LabelSelectorOf(*selector, Join(at, "selector")));
+    }
     if (const Value* resources = Member(*spec, "resources")) {
       PS_ASSIGN_OR_RETURN(
           claim.request_bytes,

@@ -96,12 +96,17 @@ bool HasAccessModes(const PersistentVolume& volume,
                      });
 }
 
-// An unbound PV the binder could give the claim: same class, free (or
-// pre-bound to it), large enough, with its access modes.
+// An unbound PV the binder could give the claim: same class, free and
+// matching the claim's selector (or pre-bound to it), the same volume
+// mode, large enough, with its access modes.
 bool CouldBind(const PersistentVolume& volume,
                const PersistentVolumeClaim& claim) {
+  // A PV pre-bound to the claim is not held to its selector.
+  const bool free_and_selected =
+      volume.claim.empty() && claim.selector.Matches(volume.labels_while_free);
   return volume.storage_class == claim.storage_class && !volume.deleting &&
-         (volume.claim.empty() || volume.claim == claim.Key()) &&
+         (free_and_selected || volume.claim == claim.Key()) &&
+         volume.block == claim.block &&
          volume.capacity_bytes >= claim.request_bytes &&
          HasAccessModes(volume, claim);
 }
