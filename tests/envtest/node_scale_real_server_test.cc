@@ -525,29 +525,12 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
     Result<std::string> created = AdminCall(cluster(), "POST", path, body);
     ASSERT_TRUE(created.ok()) << path << ": " << created.status().message();
   };
-  create("/api/v1/persistentvolumes",
-         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
-         R"("metadata":{"name":")" +
-             ns() +
-             R"(-pv-b"},)"
-             R"("spec":{"capacity":{"storage":"1Gi"},)"
-             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-             R"("csi":{"driver":"disk.example.com","volumeHandle":"vol-b"},)"
-             R"("claimRef":{"namespace":")" +
-             ns() +
-             R"(","name":"data-b"},)"
-             R"("nodeAffinity":{"required":{"nodeSelectorTerms":[{)"
-             R"("matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
-             R"("operator":"In","values":["volume-b"]}]}]}}}})");
-  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
-         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
-         R"("metadata":{"name":"data-b","annotations":)"
-         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
-         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-         R"("volumeName":")" +
-             ns() +
-             R"(-pv-b",)"
-             R"("resources":{"requests":{"storage":"1Gi"}}}})");
+  ASSERT_TRUE(CreateBoundClaim(cluster(), ns(),
+                               {.claim = "data-b",
+                                .driver = "disk.example.com",
+                                .handle = "vol-b",
+                                .zone = "volume-b"})
+                  .ok());
   create(
       "/apis/storage.k8s.io/v1/storageclasses",
       R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
@@ -640,22 +623,11 @@ TEST_F(NodeScaleRealServerTest, ANodeAtItsAttachLimitTakesNoMoreVolumes) {
              R"("},"spec":{"drivers":[{"name":"attach.example.com",)"
              R"("nodeID":")" +
              node + R"(","allocatable":{"count":1}}]}})");
-  create("/api/v1/persistentvolumes",
-         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
-         R"("metadata":{"name":")" +
-             ns() +
-             R"(-held"},"spec":{"capacity":{"storage":"1Gi"},)"
-             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-             R"("csi":{"driver":"attach.example.com","volumeHandle":"vol-1"},)"
-             R"("claimRef":{"namespace":")" +
-             ns() + R"(","name":"held"}}})");
-  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
-         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
-         R"("metadata":{"name":"held","annotations":)"
-         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
-         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-         R"("volumeName":")" +
-             ns() + R"(-held","resources":{"requests":{"storage":"1Gi"}}}})");
+  ASSERT_TRUE(
+      CreateBoundClaim(
+          cluster(), ns(),
+          {.claim = "held", .driver = "attach.example.com", .handle = "vol-1"})
+          .ok());
   create("/apis/storage.k8s.io/v1/storageclasses",
          R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
          R"("metadata":{"name":")" +
@@ -725,30 +697,12 @@ TEST_F(NodeScaleRealServerTest, ConsolidationKeepsAZonalPodInItsZone) {
                         R"("topology.kubernetes.io/zone":"volume-b"}}})",
                         "application/merge-patch+json")
                   .ok());
-  auto create = [&](const std::string& path, const std::string& body) {
-    Result<std::string> created = AdminCall(cluster(), "POST", path, body);
-    ASSERT_TRUE(created.ok()) << path << ": " << created.status().message();
-  };
-  create("/api/v1/persistentvolumes",
-         R"({"apiVersion":"v1","kind":"PersistentVolume",)"
-         R"("metadata":{"name":")" +
-             ns() +
-             R"(-zonal"},"spec":{"capacity":{"storage":"1Gi"},)"
-             R"("accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-             R"("csi":{"driver":"disk.example.com","volumeHandle":"zonal"},)"
-             R"("claimRef":{"namespace":")" +
-             ns() +
-             R"(","name":"data"},)"
-             R"("nodeAffinity":{"required":{"nodeSelectorTerms":[{)"
-             R"("matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
-             R"("operator":"In","values":["volume-b"]}]}]}}}})");
-  create("/api/v1/namespaces/" + ns() + "/persistentvolumeclaims",
-         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
-         R"("metadata":{"name":"data","annotations":)"
-         R"({"pv.kubernetes.io/bind-completed":"yes"}},)"
-         R"("spec":{"accessModes":["ReadWriteOnce"],"storageClassName":"disk",)"
-         R"("volumeName":")" +
-             ns() + R"(-zonal","resources":{"requests":{"storage":"1Gi"}}}})");
+  ASSERT_TRUE(CreateBoundClaim(cluster(), ns(),
+                               {.claim = "data",
+                                .driver = "disk.example.com",
+                                .handle = "zonal",
+                                .zone = "volume-b"})
+                  .ok());
   const std::string pod = "/api/v1/namespaces/" + ns() + "/pods/db";
   ASSERT_TRUE(
       CreatePendingPod(cluster(), ns(), "db", "1",

@@ -495,6 +495,44 @@ Status BindPod(const RealCluster& cluster, const std::string& ns,
       .status();
 }
 
+Status CreateBoundClaim(const RealCluster& cluster, const std::string& ns,
+                        const RealBoundClaim& bound) {
+  const std::string volume = ns + "-" + bound.claim;
+  std::string affinity;
+  if (!bound.zone.empty()) {
+    affinity = R"(,"nodeAffinity":{"required":{"nodeSelectorTerms":[{)"
+               R"("matchExpressions":[{"key":"topology.kubernetes.io/zone",)"
+               R"("operator":"In","values":[)" +
+               Quoted(bound.zone) + "]}]}]}}";
+  }
+  Status pv =
+      AdminCall(cluster, "POST", "/api/v1/persistentvolumes",
+                R"({"apiVersion":"v1","kind":"PersistentVolume","metadata":)"
+                R"({"name":)" +
+                    Quoted(volume) +
+                    R"(},"spec":{"capacity":{"storage":"1Gi"},)"
+                    R"("accessModes":["ReadWriteOnce"],)"
+                    R"("storageClassName":"disk","csi":{"driver":)" +
+                    Quoted(bound.driver) + R"(,"volumeHandle":)" +
+                    Quoted(bound.handle) + R"(},"claimRef":{"namespace":)" +
+                    Quoted(ns) + R"(,"name":)" + Quoted(bound.claim) + "}" +
+                    affinity + "}}")
+          .status();
+  if (!pv.ok()) return pv;
+  return AdminCall(
+             cluster, "POST",
+             "/api/v1/namespaces/" + ns + "/persistentvolumeclaims",
+             R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+             R"("metadata":{"name":)" +
+                 Quoted(bound.claim) +
+                 R"(,"annotations":{"pv.kubernetes.io/bind-completed":"yes"}},)"
+                 R"("spec":{"accessModes":["ReadWriteOnce"],)"
+                 R"("storageClassName":"disk","volumeName":)" +
+                 Quoted(volume) +
+                 R"(,"resources":{"requests":{"storage":"1Gi"}}}})")
+      .status();
+}
+
 Status DeletePod(const RealCluster& cluster, const std::string& ns,
                  const std::string& name) {
   return AdminCall(cluster, "DELETE",

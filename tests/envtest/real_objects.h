@@ -122,6 +122,18 @@ Status BindPod(const RealCluster& cluster, const std::string& ns,
                const std::string& name, const std::string& node);
 Status DeletePod(const RealCluster& cluster, const std::string& ns,
                  const std::string& name);
+// A claim bound to its PersistentVolume both ways, as the PV controller
+// leaves them: the PV "<ns>-<claim>" (1Gi, ReadWriteOnce, class "disk", CSI
+// `driver` and `handle`, and with `zone` a node affinity on
+// topology.kubernetes.io/zone) and the claim with bind-completed.
+struct RealBoundClaim {
+  std::string claim;
+  std::string driver;
+  std::string handle;
+  std::string zone;  // empty: the PV goes anywhere
+};
+Status CreateBoundClaim(const RealCluster& cluster, const std::string& ns,
+                        const RealBoundClaim& bound);
 // Names of the nodes matching a label selector.
 Result<std::vector<std::string>> NodeNames(const RealCluster& cluster,
                                            const std::string& selector);

@@ -6,6 +6,10 @@ std::string ClaimNameOf(const PodState& pod, const PodClaim& claim) {
   return claim.ephemeral ? pod.name + "-" + claim.name : claim.name;
 }
 
+std::string ClaimKeyOf(const PodState& pod, const PodClaim& claim) {
+  return pod.namespace_ + "/" + ClaimNameOf(pod, claim);
+}
+
 bool IsPending(const PodState& pod) {
   return pod.node_name.empty() && !pod.terminated;
 }

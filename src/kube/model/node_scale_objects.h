@@ -205,6 +205,8 @@ struct PdbState {
 
 // The name of the claim `claim` refers to.
 std::string ClaimNameOf(const PodState& pod, const PodClaim& claim);
+// Its "namespace/name", as PersistentVolumeClaim::Key spells it.
+std::string ClaimKeyOf(const PodState& pod, const PodClaim& claim);
 
 // Not bound to a node and not finished.
 bool IsPending(const PodState& pod);

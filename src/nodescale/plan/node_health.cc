@@ -31,8 +31,9 @@ Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       std::optional<TimePoint> requested_since) {
   bool ready = node.ready;
   for (const Taint& taint : node.taints) {
-    if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints))
+    if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints)) {
       ready = false;
+    }
   }
   if (ready) return Readiness::kReady;
   const bool requested = requested_since && node.created >= *requested_since;

@@ -6,14 +6,6 @@
 #include "nodescale/plan/volume_needs.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-std::string ClaimKey(const PodState& pod, const kube::PodClaim& claim) {
-  return pod.namespace_ + "/" + kube::ClaimNameOf(pod, claim);
-}
-
-}  // namespace
-
 ClaimKeys ReadWriteOncePodClaims(const kube::VolumeObjects& objects) {
   ClaimKeys out;
   for (const auto& [key, claim] : objects.claims) {
@@ -31,7 +23,7 @@ int64_t MarkReadWriteOncePodConflicts(const ClaimKeys& claims, PodList* pods) {
   for (const PodState& pod : *pods) {
     if (pod.node_name.empty() || pod.terminated) continue;
     for (const kube::PodClaim& claim : pod.claims) {
-      std::string key = ClaimKey(pod, claim);
+      std::string key = kube::ClaimKeyOf(pod, claim);
       if (claims.contains(key)) user_of.emplace(std::move(key), pod.Key());
     }
   }
@@ -41,7 +33,7 @@ int64_t MarkReadWriteOncePodConflicts(const ClaimKeys& claims, PodList* pods) {
     const PodState& pod = (*pods)[i];
     if (!IsPending(pod)) continue;
     for (const kube::PodClaim& claim : pod.claims) {
-      auto user = user_of.find(ClaimKey(pod, claim));
+      auto user = user_of.find(kube::ClaimKeyOf(pod, claim));
       if (user == user_of.end()) continue;
       newly_nowhere += FitsNowhere(pod) ? 0 : 1;
       std::vector<kube::VolumeNeed> needs = pod.volume_needs.get();

@@ -177,7 +177,7 @@ std::optional<std::string> UnusableClaim(const PodState& pod,
 void AddClaim(const PodState& pod, const kube::PodClaim& ref,
               const VolumeObjects& objects, ResolvedVolumes* out) {
   const std::string claim_name = kube::ClaimNameOf(pod, ref);
-  auto found = objects.claims.find(pod.namespace_ + "/" + claim_name);
+  auto found = objects.claims.find(kube::ClaimKeyOf(pod, ref));
   const PersistentVolumeClaim* claim =
       found == objects.claims.end() ? nullptr : found->second.get();
   if (std::optional<std::string> why = UnusableClaim(pod, ref, claim)) {
