@@ -109,6 +109,10 @@ DEFINE_bool(force_delete_unregistered_nodes, false,
             "node-scale: replicas that never became nodes within "
             "--max-node-provision-time are taken off their group's target "
             "even below its minimum size.");
+DEFINE_bool(enable_csi_node_aware_scheduling, false,
+            "node-scale: new and upcoming nodes take the CSI attach limits "
+            "(CSINode allocatable counts) of the live node their group's "
+            "template is taken from, as Cluster Autoscaler's flag.");
 DEFINE_string(startup_taint_prefix, "",
               "node-scale: comma list of taint key prefixes that mark a node "
               "still starting, besides "
@@ -312,6 +316,8 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   if (Status st = CheckProvider(s); !st.ok()) return st;
   if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
   loop.scale_up.taints = loop.node_health.taints;
+  loop.scale_up.csi_node_aware_scheduling =
+      FLAGS_enable_csi_node_aware_scheduling;
   if (Status st = CheckCounts(); !st.ok()) return st;
   if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
   loop.scale_down.limits = loop.scale_up.limits;

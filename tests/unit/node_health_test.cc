@@ -52,6 +52,29 @@ TEST(NodeHealthTest, ANodeOfAPendingRequestStaysNotStarted) {
             Readiness::kUnready);
 }
 
+// With --enable-csi-node-aware-scheduling, Cluster Autoscaler's CSI
+// processor: a Ready node whose CSINode lacks a driver of its group's
+// template is not ready (still starting while young); drivers the template
+// does not have, and a template without drivers, change nothing.
+TEST(NodeHealthTest, AReadyNodeWithoutATemplateCsiDriverIsNotReady) {
+  const VolumeLimits model = {{"ebs.csi.aws.com", 25}};
+  const VolumeLimits same = {{"ebs.csi.aws.com", 39}};
+  const VolumeLimits more = {{"ebs.csi.aws.com", 25}, {"efs.csi.aws.com", 5}};
+  const VolumeLimits other = {{"efs.csi.aws.com", 5}};
+  EXPECT_FALSE(LacksTemplateCsiDriver(&same, model));
+  EXPECT_FALSE(LacksTemplateCsiDriver(&more, model));
+  EXPECT_TRUE(LacksTemplateCsiDriver(&other, model));
+  EXPECT_TRUE(LacksTemplateCsiDriver(nullptr, model));
+  EXPECT_FALSE(LacksTemplateCsiDriver(nullptr, {}));
+  const NodeHealthConfig config;
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(5), true), kNow, config,
+                        std::nullopt, false),
+            Readiness::kNotStarted);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(20), true), kNow, config,
+                        std::nullopt, false),
+            Readiness::kUnready);
+}
+
 // CA's GetNodeReadiness: the node lifecycle controller's not-ready,
 // disk-pressure and network-unavailable taints make a node not ready; so
 // does a startup taint (prefixed, or named by --startup-taint); the

@@ -82,6 +82,8 @@ struct NodeScaleInstance {
              "poddisruptionbudgets"),
         buffers(cluster->client().CapacityBuffers(),
                 pending.WrapBuffers(state.BufferSink()), "capacitybuffers"),
+        csi_nodes(cluster->client().CsiNodes(), state.CsiNodeSink(),
+                  "csinodes"),
         provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
@@ -93,6 +95,7 @@ struct NodeScaleInstance {
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { pdbs.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { buffers.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { csi_nodes.Run(&stop); }));
     if (elector.has_value()) {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
@@ -124,6 +127,7 @@ struct NodeScaleInstance {
   kube::Reflector<kube::LiveNode> nodes;
   kube::Reflector<kube::PdbState> pdbs;
   kube::Reflector<kube::CapacityBuffer> buffers;
+  kube::Reflector<kube::CsiNode> csi_nodes;
   std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;
@@ -1668,6 +1672,46 @@ TEST_F(NodeScaleScenarioTest, AnUnneededUnreadyNodeGoesAfterTheUnreadyTime) {
   EXPECT_EQ(NodesWithPrefix("pool-"), std::vector<std::string>{"pool-unready"});
   clock_.SleepFor(minutes(4));
   EXPECT_TRUE(NodesWithPrefix("pool-").empty());
+}
+
+// --enable-csi-node-aware-scheduling: a Ready node whose CSINode lacks a
+// driver its group's template has (its CSI node plugin not registered yet)
+// is still starting, as Cluster Autoscaler counts it: not an empty node to
+// remove. Once the driver registers the node is Ready, and unneeded it goes
+// after --scale-down-unneeded-time.
+TEST_F(NodeScaleScenarioTest, ANodeWithoutItsGroupsCsiDriverIsStillStarting) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  auto register_driver = [&](const std::string& node) {
+    ASSERT_TRUE(sim::CreateObject(
+                    cluster_.store(), "/apis/storage.k8s.io/v1/csinodes",
+                    R"({"apiVersion":"storage.k8s.io/v1","kind":"CSINode",)"
+                    R"("metadata":{"name":")" +
+                        node +
+                        R"("},"spec":{"drivers":[{"name":"ebs.csi.aws.com",)"
+                        R"("nodeID":")" +
+                        node + R"(","allocatable":{"count":25}}]}})")
+                    .ok());
+  };
+  for (const char* name : {"pool-1", "pool-2"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(name, Shape("pool", 4000), true)
+                    .ok());
+  }
+  register_driver("pool-1");
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("busy", "3", "pool-1"))
+                  .ok());
+  nodescale::LoopOptions options;
+  options.delays.delay_after_add = Duration(0);
+  options.scale_up.csi_node_aware_scheduling = true;
+  Start(options);
+  clock_.SleepFor(minutes(12));
+  EXPECT_EQ(NodesWithPrefix("pool-"),
+            (std::vector<std::string>{"pool-1", "pool-2"}));
+  register_driver("pool-2");
+  clock_.SleepFor(minutes(11));
+  EXPECT_EQ(NodesWithPrefix("pool-"), std::vector<std::string>{"pool-1"});
 }
 
 // Cluster API: a scale-up of two whose second machine never gets a node.

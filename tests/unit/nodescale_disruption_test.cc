@@ -525,6 +525,34 @@ TEST_F(DisruptionTest, DriftMayNeedSeveralNewNodes) {
   EXPECT_EQ(plan.command->replacement->count, 3);
 }
 
+// --enable-csi-node-aware-scheduling: a replacement node takes the attach
+// limits of its group's live node, so three pods with a volume each need
+// three replacements under a limit of 1; by default (CA's), one.
+TEST_F(DisruptionTest, ReplacementsTakeTheLiveNodesAttachLimits) {
+  FindGroup("cheap")->max_size = 0;
+  NodeState& n = AddNode("n", "big");
+  n.volume_limits = {{"ebs.csi.aws.com", 1}};
+  for (const char* name : {"a", "b", "c"}) {
+    AddPod(name, "n", 1000).attached_volumes =
+        std::vector<kube::AttachedVolume>{
+            {"ebs.csi.aws.com", std::string("vol-") + name}};
+  }
+  FindGroup("big")->declared_template->labels["version"] = "2";
+  DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->count, 1);
+
+  input_ = Input();
+  input_.csi_node_aware_scheduling = true;
+  plan = PlanDisruption(input_, {});
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  EXPECT_EQ(plan.command->method, Method::kDrift);
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->group, "big");
+  EXPECT_EQ(plan.command->replacement->count, 3);
+}
+
 // S30 (drift_test.go:345): a drifted node whose pod fits nowhere is skipped.
 TEST_F(DisruptionTest, DriftSkipsANodeWhosePodsFitNowhere) {
   AddNode("huge-pod", "big");

@@ -419,12 +419,12 @@ class VolumeScaleUpTest : public VolumeNeedsTest {
     groups_[1].declared_template->labels = Zone("b");
   }
 
-  ScaleUpPlan Plan() {
+  ScaleUpPlan Plan(const ScaleUpConfig& config = {}) {
     ResolveSnapshotVolumes(objects_, &snapshot_);
     std::mt19937_64 rng(7);
     auto chain = MakeExpanderChain("least-waste", {}, &rng);
     EXPECT_TRUE(chain.ok());
-    return PlanScaleUp(snapshot_, groups_, {}, {}, chain->get());
+    return PlanScaleUp(snapshot_, groups_, {}, config, chain->get());
   }
 
   ClusterSnapshot snapshot_;
@@ -589,6 +589,72 @@ TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {
   const ScaleUpPlan plan = Plan();
   ASSERT_EQ(plan.increases.size(), 1u);
   EXPECT_EQ(plan.increases[0].delta, 1);
+}
+
+// --enable-csi-node-aware-scheduling: new nodes of a group take the attach
+// limits of its live node; by default (CA's) they have none, and one new
+// node is planned for more volumes than it can attach.
+TEST_F(VolumeScaleUpTest, CsiNodeAwareNewNodesTakeTheLiveNodesLimit) {
+  groups_.resize(1);
+  groups_[0].target_size = 1;
+  Class("csi", "ebs.csi.aws.com", true);
+  NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
+  node.labels[std::string(kZoneLabel)] = "a";
+  snapshot_.nodes = {node};
+  // a-1 is at its limit of 1 with a running pod's volume.
+  PersistentVolume& attached = Volume("attached");
+  attached.csi_driver = "ebs.csi.aws.com";
+  attached.csi_handle = "vol-0";
+  BoundClaim("attached", "attached");
+  PodState running = PodWith({{"attached", false}});
+  running.name = "running";
+  running.node_name = "a-1";
+  snapshot_.pods = {running};
+  for (const char* name : {"data-0", "data-1", "data-2"}) {
+    Claim(name, "csi");
+    PodState pod = PodWith({{name, false}});
+    pod.name = name;
+    snapshot_.pods.push_back(pod);
+  }
+  objects_.node_limits["a-1"] = {{"ebs.csi.aws.com", 1}};
+
+  ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].delta, 1);  // CA's default: no limit known
+
+  ScaleUpConfig aware;
+  aware.csi_node_aware_scheduling = true;
+  snapshot_.nodes = {node};
+  plan = Plan(aware);
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].delta, 3);  // one volume per new node
+}
+
+// A pod with more volumes than a new node attaches gets no node, and the
+// reason says so.
+TEST_F(VolumeScaleUpTest, CsiNodeAwarePodWithTooManyVolumesGetsNoNode) {
+  groups_.resize(1);
+  groups_[0].target_size = 1;
+  Class("csi", "ebs.csi.aws.com", true);
+  NodeState node = Node("a-1", "zone-a", 100, kMi);  // no room at all
+  node.labels[std::string(kZoneLabel)] = "a";
+  snapshot_.nodes = {node};
+  Claim("one", "csi");
+  Claim("two", "csi");
+  snapshot_.pods = {PodWith({{"one", false}, {"two", false}})};
+  objects_.node_limits["a-1"] = {{"ebs.csi.aws.com", 1}};
+  ScaleUpConfig aware;
+  aware.csi_node_aware_scheduling = true;
+  const ScaleUpPlan plan = Plan(aware);
+  EXPECT_TRUE(plan.increases.empty());
+  ASSERT_EQ(plan.unschedulable.size(), 1u);
+  ASSERT_NE(plan.unschedulable[0].reasons, nullptr);
+  EXPECT_EQ(plan.unschedulable[0].reasons->at("zone-a"),
+            "node(s) exceed max volume count: the pod's volumes exceed the "
+            "CSI attach limits of an empty new node");
+
+  snapshot_.nodes = {node};
+  EXPECT_EQ(Plan().increases.size(), 1u);  // without the flag: a node
 }
 
 // Labels are kept only while a PV is free; the claim's selector and both

@@ -16,6 +16,9 @@ struct NodeTemplate {
   // Written on the nodes made from it (kwok: the template's hash); not part
   // of the shape a pod sees.
   Labels annotations;
+  // CSI attach limits of the live node it was taken from (its CSINode);
+  // used only with --enable-csi-node-aware-scheduling.
+  VolumeLimits volume_limits;
   bool operator==(const NodeTemplate&) const = default;
 };
 

@@ -49,6 +49,9 @@ struct DisruptionInput {
   std::set<std::string, std::less<>> backed_off_groups;
   // Which taints of a live node its group's template leaves out.
   TaintKinds taints;
+  // --enable-csi-node-aware-scheduling: a replacement node takes the attach
+  // limits of the live node its group's template was taken from.
+  bool csi_node_aware_scheduling = false;
   TimePoint now;
 };
 

@@ -54,12 +54,17 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
     // A new node is made from the group's declared template when it has
     // one: a drifted node is no model of its replacement.
     std::optional<NodeTemplate> shape = DeclaredTemplate(group);
-    if (!shape) {
-      std::optional<ChosenTemplate> chosen =
+    std::optional<ChosenTemplate> chosen;
+    if (!shape || input.csi_node_aware_scheduling) {
+      chosen =
           ChooseTemplate(group, members[group.name], nullptr, input.taints);
-      if (chosen) shape = chosen->node;
     }
+    if (!shape && chosen) shape = chosen->node;
     if (!shape) continue;
+    // Its attach limits, though, are known only from a live node.
+    if (chosen && shape->volume_limits.empty()) {
+      shape->volume_limits = chosen->node.volume_limits;
+    }
     shapes_.push_back({&group, *shape, {}});
     shapes_.back().free = FreeOnNewNode(shapes_.back().node, daemonsets);
   }
@@ -144,11 +149,17 @@ std::vector<NewNodes> DisruptionSimulator::NewNodeOptions(
         placement_.use_topology()
             ? EstimateTopology{&placement_.topology(), &shape.node.labels}
             : EstimateTopology{};
+    const VolumeLimits* limits =
+        NewNodeVolumeLimits(shape.node, input_.csi_node_aware_scheduling);
     const PodEstimate estimate =
         EstimateNewNodes(pods, shape.free, shape.node.allocatable,
-                         std::min(room, max_new_nodes), topology);
+                         std::min(room, max_new_nodes), topology, limits);
+    // A pod left out (its topology or volumes reject even an empty node)
+    // would have nowhere to go.
     if (estimate.stopped_at_max_nodes || estimate.some_pod_too_big ||
-        estimate.node_count == 0) {
+        estimate.node_count == 0 ||
+        std::find(estimate.node_of_pod.begin(), estimate.node_of_pod.end(),
+                  -1) != estimate.node_of_pod.end()) {
       continue;
     }
     options.push_back(

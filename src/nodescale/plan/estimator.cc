@@ -95,10 +95,14 @@ class FirstFitIndex {
 };
 
 bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods,
-             const Topology* topology) {
+             const Topology* topology, const VolumeLimits* volume_limits) {
   if (!Fits(pod.requests, node.free)) return false;
   if (!track_pods) return true;
   if (!HostPortsFree(pod, node.pods)) return false;
+  if (volume_limits != nullptr &&
+      !AttachLimitsAllow(pod, node.pods, *volume_limits)) {
+    return false;
+  }
   // The cluster's topology counts the node's pods by each anti-affinity
   // term's key, as kube-scheduler does; the node's own list is the check
   // only without it.
@@ -142,18 +146,23 @@ class Packer {
  public:
   Packer(const std::vector<PodCount>& pods, const Resources& free_per_node,
          int64_t max_nodes, const EstimateTopology& topology,
-         Estimate* estimate)
+         const VolumeLimits* volume_limits, Estimate* estimate)
       : free_per_node_(free_per_node),
         max_nodes_(max_nodes),
         estimate_(estimate),
         topology_(TopologyFor(pods, topology)),
         first_new_node_(topology_ != nullptr ? topology_->node_count() : 0),
         node_labels_(topology.node_labels),
+        volume_limits_(volume_limits == nullptr || volume_limits->empty()
+                           ? nullptr
+                           : volume_limits),
         track_pods_(
             topology_ != nullptr ||
-            std::any_of(pods.begin(), pods.end(), [](const PodCount& p) {
+            std::any_of(pods.begin(), pods.end(), [&](const PodCount& p) {
               return !p.pod->anti_affinity.empty() ||
-                     !p.pod->host_ports.empty();
+                     !p.pod->host_ports.empty() ||
+                     (volume_limits_ != nullptr &&
+                      !p.pod->attached_volumes.empty());
             })) {}
 
   // Takes the estimate's pods and nodes back out of the cluster's topology.
@@ -182,7 +191,7 @@ class Packer {
     int64_t left = entry.count;
     while (left > 0) {
       node = index_.FindFirst(node, nodes_.size(), pod.requests, [&](size_t n) {
-        return HasRoom(nodes_[n], pod, track_pods_, topology);
+        return HasRoom(nodes_[n], pod, track_pods_, topology, volume_limits_);
       });
       if (node == nodes_.size() && !OpenNode(pod)) return;
       const int64_t copies =
@@ -207,11 +216,16 @@ class Packer {
 
  private:
   // A new node for `pod`, unless the limit is reached or the pod's topology
-  // constraints reject even an empty one (a zone already at its skew, say):
-  // then no copy of it can be placed.
+  // constraints or its volumes reject even an empty one (a zone already at
+  // its skew, more volumes than a node attaches): then no copy of it can be
+  // placed.
   bool OpenNode(const PodState& pod) {
     if (static_cast<int64_t>(nodes_.size()) >= max_nodes_) {
       estimate_->stopped_at_max_nodes = true;
+      return false;
+    }
+    if (volume_limits_ != nullptr &&
+        !AttachLimitsAllow(pod, {}, *volume_limits_)) {
       return false;
     }
     NewNode node{free_per_node_, {}, 0};
@@ -243,6 +257,7 @@ class Packer {
   const size_t first_new_node_;
   std::vector<std::pair<const PodState*, size_t>> placed_;  // pod, node
   const Labels* node_labels_;
+  const VolumeLimits* volume_limits_;  // null: none
   const bool track_pods_;
   std::vector<NewNode> nodes_;
   FirstFitIndex index_;
@@ -268,10 +283,12 @@ double PackingScore(const Resources& requests, const Resources& allocatable) {
 Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
                           const Resources& free_per_node,
                           const Resources& allocatable, int64_t max_nodes,
-                          const EstimateTopology& topology) {
+                          const EstimateTopology& topology,
+                          const VolumeLimits* volume_limits) {
   Estimate estimate;
   const std::vector<size_t> order = PackingOrder(pods, allocatable);
-  Packer packer(pods, free_per_node, max_nodes, topology, &estimate);
+  Packer packer(pods, free_per_node, max_nodes, topology, volume_limits,
+                &estimate);
   for (size_t i : order) {
     if (!Fits(pods[i].pod->requests, free_per_node)) {
       estimate.some_pod_too_big = true;
@@ -286,11 +303,12 @@ Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
 PodEstimate EstimateNewNodes(const std::vector<const PodState*>& pods,
                              const Resources& free_per_node,
                              const Resources& allocatable, int64_t max_nodes,
-                             const EstimateTopology& topology) {
+                             const EstimateTopology& topology,
+                             const VolumeLimits* volume_limits) {
   std::vector<PodCount> entries;
   for (const PodState* pod : pods) entries.push_back({pod, 1});
   Estimate estimate = EstimateNewNodes(entries, free_per_node, allocatable,
-                                       max_nodes, topology);
+                                       max_nodes, topology, volume_limits);
   PodEstimate out{estimate.node_count, std::vector<int64_t>(pods.size(), -1),
                   estimate.stopped_at_max_nodes, estimate.some_pod_too_big};
   for (const Placement& p : estimate.placements) {

@@ -55,10 +55,12 @@ struct EstimateTopology {
 // taken out); `allocatable` weighs the sort score. Copies of an entry are
 // placed in bulk, so the cost grows with entries and nodes, not pods; input
 // already in packing order is not sorted again.
+// `volume_limits`: the CSI attach limits of every new node (null: none).
 Estimate EstimateNewNodes(const std::vector<PodCount>& pods,
                           const Resources& free_per_node,
                           const Resources& allocatable, int64_t max_nodes,
-                          const EstimateTopology& topology = {});
+                          const EstimateTopology& topology = {},
+                          const VolumeLimits* volume_limits = nullptr);
 
 // The same for single pods; node_of_pod[i] is pod i's new node or -1.
 struct PodEstimate {
@@ -70,7 +72,8 @@ struct PodEstimate {
 PodEstimate EstimateNewNodes(const std::vector<const PodState*>& pods,
                              const Resources& free_per_node,
                              const Resources& allocatable, int64_t max_nodes,
-                             const EstimateTopology& topology = {});
+                             const EstimateTopology& topology = {},
+                             const VolumeLimits* volume_limits = nullptr);
 
 // CA's FFD score of a pod for a template.
 double PackingScore(const Resources& requests, const Resources& allocatable);

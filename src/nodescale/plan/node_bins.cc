@@ -30,8 +30,10 @@ std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
   return bins;
 }
 
-Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free) {
-  return Bin{&node_template.labels, &node_template.taints, free, {}, true};
+Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free,
+                    const VolumeLimits* volume_limits) {
+  return Bin{&node_template.labels, &node_template.taints, free, {}, true,
+             volume_limits};
 }
 
 bool BinAccepts(const Bin& bin, const PodState& pod) {

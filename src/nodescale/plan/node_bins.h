@@ -18,7 +18,8 @@ struct Bin {
   std::vector<const PodState*> pods;
   bool accepts_pods = true;  // false for cordoned and not-ready nodes
   // CSI attach limits; null: none (templates and upcoming nodes, whose
-  // CSINode does not exist yet, as in Cluster Autoscaler by default).
+  // CSINode does not exist yet, as in Cluster Autoscaler by default, unless
+  // --enable-csi-node-aware-scheduling).
   const kube::VolumeLimits* volume_limits = nullptr;
 };
 
@@ -29,8 +30,10 @@ std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
 std::vector<Bin> BinsFromNodes(const std::vector<NodeState>& nodes,
                                PodList&& pods) = delete;
 
-// An upcoming node of a group: the template with `free` left.
-Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free);
+// An upcoming node of a group: the template with `free` left, and
+// `volume_limits` (may be null: none).
+Bin BinFromTemplate(const NodeTemplate& node_template, const Resources& free,
+                    const VolumeLimits* volume_limits = nullptr);
 
 // All predicates: node constraints, resources, hostname anti-affinity,
 // host ports, CSI attach limits.

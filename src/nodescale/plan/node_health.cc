@@ -28,8 +28,9 @@ std::string_view ReadinessName(Readiness readiness) {
 
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
-                      std::optional<TimePoint> requested_since) {
-  bool ready = node.ready;
+                      std::optional<TimePoint> requested_since,
+                      bool drivers_registered) {
+  bool ready = node.ready && drivers_registered;
   for (const Taint& taint : node.taints) {
     if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints)) {
       ready = false;
@@ -40,6 +41,13 @@ Readiness ReadinessOf(const NodeState& node, TimePoint now,
   return requested || now - node.created < config.max_node_startup_time
              ? Readiness::kNotStarted
              : Readiness::kUnready;
+}
+
+bool LacksTemplateCsiDriver(const VolumeLimits* node_limits,
+                            const VolumeLimits& template_limits) {
+  return std::ranges::any_of(template_limits, [&](const auto& driver) {
+    return node_limits == nullptr || !node_limits->contains(driver.first);
+  });
 }
 
 ReadinessCounts CountReadiness(const std::vector<Readiness>& readiness) {

@@ -43,9 +43,20 @@ std::string_view ReadinessName(Readiness readiness);
 // NotStarted until the group's request is fulfilled or given up
 // (--max-node-provision-time), whatever its age; any other node that is not
 // ready is NotStarted for --max-node-startup-time after its creation.
+// `drivers_registered` false (see LacksTemplateCsiDriver) makes a Ready
+// node not ready.
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
-                      std::optional<TimePoint> requested_since);
+                      std::optional<TimePoint> requested_since,
+                      bool drivers_registered = true);
+
+// With --enable-csi-node-aware-scheduling: whether a node's CSINode (its
+// drivers' attach limits; null: no CSINode) lacks a driver its group's
+// template has: its CSI node plugin has not registered yet, so it cannot
+// attach the volumes it is planned for. Cluster Autoscaler counts such a
+// node as not ready (still coming while it is young).
+bool LacksTemplateCsiDriver(const VolumeLimits* node_limits,
+                            const VolumeLimits& template_limits);
 
 struct ReadinessCounts {
   int64_t ready = 0;

@@ -11,6 +11,7 @@ namespace propscaler::nodescale {
 NodeTemplate TemplateFromNode(const NodeState& node, const TaintKinds& kinds) {
   NodeTemplate out;
   out.allocatable = node.allocatable;
+  out.volume_limits = node.volume_limits;
   out.labels = node.labels;
   out.labels.erase(std::string(kHostnameLabel));
   for (const Taint& taint : node.taints) {
@@ -52,6 +53,13 @@ std::optional<ChosenTemplate> ChooseTemplate(
     return ChosenTemplate{std::move(*declared), TemplateSource::kDeclared};
   }
   return std::nullopt;
+}
+
+const VolumeLimits* NewNodeVolumeLimits(const NodeTemplate& node_template,
+                                        bool csi_node_aware) {
+  return csi_node_aware && !node_template.volume_limits.empty()
+             ? &node_template.volume_limits
+             : nullptr;
 }
 
 std::vector<const PodState*> OnePodPerDaemonSet(const PodList& pods) {

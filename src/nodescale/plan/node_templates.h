@@ -50,6 +50,13 @@ std::optional<ChosenTemplate> ChooseTemplate(
     const NodeGroup& group, const std::vector<const NodeState*>& group_nodes,
     const NodeTemplate* remembered, const TaintKinds& kinds);
 
+// The CSI attach limits a new node of `node_template` is planned with: the
+// limits of the live node it was taken from with
+// --enable-csi-node-aware-scheduling (`csi_node_aware`); else null, none, as
+// Cluster Autoscaler by default (a new node's CSINode does not exist yet).
+const VolumeLimits* NewNodeVolumeLimits(const NodeTemplate& node_template,
+                                        bool csi_node_aware);
+
 // One pod per DaemonSet (the first seen), standing for the pod that
 // DaemonSet would start on a new node. (Pointers into `pods`: never a
 // temporary list.)

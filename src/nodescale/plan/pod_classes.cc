@@ -19,7 +19,8 @@ bool SameSchedulingSpec(const PodState& a, const PodState& b) {
          a.node_affinity == b.node_affinity && a.tolerations == b.tolerations &&
          a.host_ports == b.host_ports && a.affinity == b.affinity &&
          a.anti_affinity == b.anti_affinity && a.spread == b.spread &&
-         a.volume_needs == b.volume_needs;
+         a.volume_needs == b.volume_needs &&
+         a.attached_volumes == b.attached_volumes;
 }
 
 PodClasses ClassifyPods(const std::vector<const PodState*>& pods) {

@@ -24,6 +24,7 @@ enum class Unfit {
   kResources,
   kAntiAffinity,
   kVolume,
+  kVolumeLimits,  // more CSI volumes than an empty node attaches
 };
 
 bool MatchesNodeSelector(const PodState& pod, const Labels& node_labels);

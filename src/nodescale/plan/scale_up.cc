@@ -35,7 +35,9 @@ struct SharedEstimate {
 struct PackingKind {
   Resources free;
   Resources allocatable;
-  const Labels* labels = nullptr;       // the template's, when topology matters
+  const Labels* labels = nullptr;  // the template's, when topology matters
+  // The template's attach limits, with --enable-csi-node-aware-scheduling.
+  const VolumeLimits* volume_limits = nullptr;
   std::vector<size_t> fitting_classes;  // in packing order
   std::vector<std::shared_ptr<const SharedEstimate>> estimates;
 };
@@ -147,8 +149,9 @@ class ScaleUpPlanner {
     placement_.emplace(snapshot_.nodes, snapshot_.pods);
     for (const auto& [group, count] : upcoming_) {
       for (int64_t i = 0; i < count; ++i) {
+        const NodeTemplate& node = groups_[group].chosen->node;
         placement_->AddBin(
-            BinFromTemplate(groups_[group].chosen->node, groups_[group].free));
+            BinFromTemplate(node, groups_[group].free, TemplateLimits(node)));
       }
     }
     BinPlacement::PendingResult placed = placement_->PlacePending(candidates);
@@ -182,6 +185,11 @@ class ScaleUpPlanner {
         if (fit == Unfit::kNone && !Fits(pod.requests, state.free)) {
           fit = Unfit::kResources;
         }
+        const VolumeLimits* limits = TemplateLimits(state.chosen->node);
+        if (fit == Unfit::kNone && limits != nullptr &&
+            !AttachLimitsAllow(pod, {}, *limits)) {
+          fit = Unfit::kVolumeLimits;
+        }
         state.class_fit.push_back(fit);
         if (fit == Unfit::kNone) fitting.push_back(c);
       }
@@ -210,16 +218,27 @@ class ScaleUpPlanner {
   size_t KindOf(const GroupPlanState& state, std::vector<size_t> fitting) {
     const Resources& allocatable = state.chosen->node.allocatable;
     const Labels* labels = &state.chosen->node.labels;
+    const VolumeLimits* limits = TemplateLimits(state.chosen->node);
     for (size_t k = 0; config_.share_estimates && k < kinds_.size(); ++k) {
       if (kinds_[k].free == state.free &&
           kinds_[k].allocatable == allocatable &&
           kinds_[k].fitting_classes == fitting &&
-          (!topology_matters_ || *kinds_[k].labels == *labels)) {
+          (!topology_matters_ || *kinds_[k].labels == *labels) &&
+          SameLimits(kinds_[k].volume_limits, limits)) {
         return k;
       }
     }
-    kinds_.push_back({state.free, allocatable, labels, std::move(fitting), {}});
+    kinds_.push_back(
+        {state.free, allocatable, labels, limits, std::move(fitting), {}});
     return kinds_.size() - 1;
+  }
+
+  const VolumeLimits* TemplateLimits(const NodeTemplate& node) const {
+    return NewNodeVolumeLimits(node, config_.csi_node_aware_scheduling);
+  }
+
+  static bool SameLimits(const VolumeLimits* a, const VolumeLimits* b) {
+    return a == b || (a != nullptr && b != nullptr && *a == *b);
   }
 
   // The most nodes the group may add now, and the limit that says so.
@@ -271,8 +290,9 @@ class ScaleUpPlanner {
     if (!entries.empty()) {
       const EstimateTopology topology{
           topology_matters_ ? &placement_->topology() : nullptr, kind->labels};
-      shared->estimate = EstimateNewNodes(entries, kind->free,
-                                          kind->allocatable, cap, topology);
+      shared->estimate =
+          EstimateNewNodes(entries, kind->free, kind->allocatable, cap,
+                           topology, kind->volume_limits);
     }
     for (const Placement& p : shared->estimate.placements) {
       shared->pod_count += p.count;
@@ -445,6 +465,9 @@ class ScaleUpPlanner {
         return "does not fit: insufficient " +
                FirstShortResource(pod.requests, state.free) +
                " on an empty new node";
+      case Unfit::kVolumeLimits:
+        return "node(s) exceed max volume count: the pod's volumes exceed "
+               "the CSI attach limits of an empty new node";
       default:
         return DescribeNodeConstraintFailure(pod, state.chosen->node.labels,
                                              state.chosen->node.taints);

@@ -35,6 +35,9 @@ struct ScaleUpConfig {
   bool share_estimates = true;
   // Which taints of a live node its group's template leaves out.
   TaintKinds taints;
+  // --enable-csi-node-aware-scheduling: new and upcoming nodes take the
+  // attach limits of the live node their template was taken from.
+  bool csi_node_aware_scheduling = false;
 };
 
 // What the live loop carries from one iteration to the next.

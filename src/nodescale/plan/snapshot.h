@@ -29,6 +29,7 @@ using kube::SpreadConstraint;
 using kube::Taint;
 using kube::TaintEffect;
 using kube::Toleration;
+using kube::VolumeLimits;
 
 using kube::kHostnameLabel;
 using kube::kMirrorPodAnnotation;

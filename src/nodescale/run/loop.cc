@@ -133,14 +133,20 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.
-  // The last such node of each group, copied once per group (a copy per
-  // node was 5,000 copies of labels and taints every loop at 5,000 nodes).
+  // The last such node of each group among those with the most CSI
+  // drivers registered (a node whose CSI plugin has not registered yet is
+  // no model), copied once per group (a copy per node was 5,000 copies of
+  // labels and taints every loop at 5,000 nodes).
   std::unordered_map<std::string_view, const NodeState*> model_of_group;
   for (size_t i = 0; i < it->snapshot.nodes.size(); ++i) {
     const NodeState& node = it->snapshot.nodes[i];
     const std::string_view group = it->snapshot.GroupOf(i);
     if (!group.empty() && node.ready && !node.unschedulable) {
-      model_of_group[group] = &node;
+      const NodeState*& model = model_of_group[group];
+      if (model == nullptr ||
+          node.volume_limits.size() >= model->volume_limits.size()) {
+        model = &node;
+      }
     }
   }
   for (const auto& [group, node] : model_of_group) {
@@ -223,14 +229,30 @@ void NodeScaleLoop::ObserveDuration(const Iteration& it, const char* kind) {
 }
 
 std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
+  std::shared_ptr<const kube::VolumeObjects> volumes;
+  if (options_.scale_up.csi_node_aware_scheduling) volumes = state_->Volumes();
   std::vector<Readiness> readiness;
   readiness.reserve(it.nodes.size());
   for (const LiveNode& node : it.nodes) {
-    readiness.push_back(
-        ReadinessOf(node.state, it.now, options_.node_health,
-                    provision_.RequestedSince(it.group_of(node.state))));
+    const std::string group = it.group_of(node.state);
+    const bool drivers_registered =
+        volumes == nullptr || CsiDriversRegistered(node.state, group, *volumes);
+    readiness.push_back(ReadinessOf(node.state, it.now, options_.node_health,
+                                    provision_.RequestedSince(group),
+                                    drivers_registered));
   }
   return readiness;
+}
+
+bool NodeScaleLoop::CsiDriversRegistered(
+    const NodeState& node, const std::string& group,
+    const kube::VolumeObjects& volumes) const {
+  auto model = memory_.remembered_templates.find(group);
+  if (model == memory_.remembered_templates.end()) return true;
+  auto limits = volumes.node_limits.find(node.name);
+  return !LacksTemplateCsiDriver(
+      limits == volumes.node_limits.end() ? nullptr : &limits->second,
+      model->second.volume_limits);
 }
 
 // A group's progress counts its nodes no longer coming: Ready, or Unready

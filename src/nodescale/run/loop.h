@@ -121,6 +121,10 @@ class NodeScaleLoop {
   void TrackProvisioning(Iteration* it);
   // Each node's readiness with the tracker's requests as they stand.
   std::vector<Readiness> ClassifyNodes(const Iteration& it) const;
+  // With --enable-csi-node-aware-scheduling: false when the node's CSINode
+  // lacks a driver of its group's remembered template.
+  bool CsiDriversRegistered(const NodeState& node, const std::string& group,
+                            const kube::VolumeObjects& volumes) const;
   // The health gate (loop_health.cc): false while too many nodes are
   // Unready, when the iteration stops after saying so (log, Event, status)
   // and forgetting the unneeded nodes' timers, as Cluster Autoscaler does.

@@ -84,6 +84,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   input.group_priority = GroupPriorities(it.groups, it.priorities);
   input.backed_off_groups = backoff_.BackedOffGroups(it.now);
   input.taints = options_.scale_up.taints;
+  input.csi_node_aware_scheduling = options_.scale_up.csi_node_aware_scheduling;
   input.now = it.now;
   return input;
 }
