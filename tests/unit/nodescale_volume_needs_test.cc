@@ -5,7 +5,9 @@
 
 #include <random>
 
+#include "kube/model/in_tree_volumes.h"
 #include "kube/wire/volumes_json.h"
+#include "nodescale/plan/node_volume_limits.h"
 #include "nodescale/plan/predicates.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
@@ -748,6 +750,80 @@ TEST(VolumesJsonTest, DecodesAKubectlListOfEveryKind) {
   EXPECT_TRUE(zonal.wait_for_first_consumer);
   EXPECT_EQ(zonal.allowed_topologies,
             std::vector<NodeSelectorTerm>{ZoneTerm({"a", "c"})});
+}
+
+// In-tree volumes as the CSI volumes they migrate to (csi-translation-lib's
+// driver names): a PV's in-tree source, a class's in-tree provisioner.
+TEST(VolumesJsonTest, InTreeVolumesAreCountedAsTheirCsiDrivers) {
+  Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(R"({
+    "kind": "List", "items": [
+    {"kind": "PersistentVolume", "metadata": {"name": "ebs"},
+     "spec": {"awsElasticBlockStore": {"volumeID": "vol-1", "fsType": "ext4"}}},
+    {"kind": "PersistentVolume", "metadata": {"name": "pd"},
+     "spec": {"gcePersistentDisk": {"pdName": "disk-1"}}},
+    {"kind": "PersistentVolume", "metadata": {"name": "nfs"},
+     "spec": {"nfs": {"server": "s", "path": "/"}}}]})");
+  ASSERT_TRUE(objects.ok()) << objects.status().message();
+  EXPECT_EQ(objects->volumes.at("ebs")->csi_driver, "ebs.csi.aws.com");
+  EXPECT_EQ(objects->volumes.at("ebs")->csi_handle, "vol-1");
+  EXPECT_EQ(objects->volumes.at("pd")->csi_driver, "pd.csi.storage.gke.io");
+  EXPECT_EQ(objects->volumes.at("pd")->csi_handle, "disk-1");
+  EXPECT_EQ(objects->volumes.at("nfs")->csi_driver, "");
+
+  Result<kube::VolumeObjects> bad = kube::DecodeVolumeObjectsJson(R"({
+    "items": [{"kind": "PersistentVolume", "metadata": {"name": "x"},
+     "spec": {"awsElasticBlockStore": {"volumeID": 7}}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(
+                "items[0].spec.awsElasticBlockStore.volumeID"),
+            std::string::npos)
+      << bad.status().message();
+
+  EXPECT_EQ(kube::MigratedDriverName("kubernetes.io/aws-ebs"),
+            "ebs.csi.aws.com");
+  EXPECT_EQ(kube::MigratedDriverName("kubernetes.io/azure-disk"),
+            "disk.csi.azure.com");
+  EXPECT_EQ(kube::MigratedDriverName("ebs.csi.aws.com"), "ebs.csi.aws.com");
+}
+
+TEST_F(VolumeNeedsTest, AClaimOfAnInTreeClassAttachesItsCsiDriversVolume) {
+  Class("gp2", "kubernetes.io/aws-ebs", true);
+  Claim("data", "gp2");
+  EXPECT_EQ(
+      ResolveVolumes(PodWith({{"data", false}}), objects_).attached,
+      (std::vector<kube::AttachedVolume>{{"ebs.csi.aws.com", "default/data"}}));
+}
+
+// NodeVolumeLimits' limits: node allocatable attachable-volumes-csi-<driver>
+// and the in-tree plugins' keys (for their migrated drivers), each
+// overridden by the CSINode's count.
+TEST(NodeVolumeLimitsTest, AllocatableKeysUnderTheCsiNodesCounts) {
+  Resources allocatable;
+  allocatable.SetExtended("attachable-volumes-aws-ebs", 39);
+  allocatable.SetExtended("attachable-volumes-csi-pd.csi.storage.gke.io", 15);
+  allocatable.SetExtended("example.com/gpu", 2);
+  EXPECT_TRUE(HasAllocatableVolumeLimits(allocatable));
+  EXPECT_EQ(NodeVolumeLimits(allocatable, nullptr),
+            (kube::VolumeLimits{{"ebs.csi.aws.com", 39},
+                                {"pd.csi.storage.gke.io", 15}}));
+  const kube::VolumeLimits csi_node = {{"ebs.csi.aws.com", 25},
+                                       {"efs.csi.aws.com", 5}};
+  EXPECT_EQ(NodeVolumeLimits(allocatable, &csi_node),
+            (kube::VolumeLimits{{"ebs.csi.aws.com", 25},
+                                {"efs.csi.aws.com", 5},
+                                {"pd.csi.storage.gke.io", 15}}));
+  Resources plain;
+  plain.SetExtended("example.com/gpu", 2);
+  EXPECT_FALSE(HasAllocatableVolumeLimits(plain));
+
+  // The snapshot's nodes get them.
+  ClusterSnapshot snapshot;
+  NodeState node = Node("n", "g", 4000, kGi);
+  node.allocatable.SetExtended("attachable-volumes-aws-ebs", 2);
+  snapshot.nodes = {node};
+  ResolveSnapshotVolumes(kube::VolumeObjects{}, &snapshot);
+  EXPECT_EQ(snapshot.nodes[0].volume_limits,
+            (kube::VolumeLimits{{"ebs.csi.aws.com", 2}}));
 }
 
 TEST(VolumesJsonTest, BadInputNamesTheFieldAndValue) {

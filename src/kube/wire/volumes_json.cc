@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "common/quantity.h"
+#include "kube/model/in_tree_volumes.h"
 #include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/object_json.h"
@@ -92,6 +93,26 @@ Result<bool> BlockModeAt(const Value& spec, const std::string& at) {
 
 }  // namespace
 
+namespace {
+
+// An in-tree source (awsElasticBlockStore, gcePersistentDisk, ...) as the
+// CSI volume it migrates to.
+Status MigrateInTreeSource(const Value& spec, const std::string& at,
+                           PersistentVolume* volume) {
+  for (const InTreePlugin& plugin : kInTreePlugins) {
+    const Value* source = Member(spec, plugin.pv_source);
+    if (source == nullptr) continue;
+    const std::string source_at = Join(at, plugin.pv_source);
+    PS_ASSIGN_OR_RETURN(volume->csi_handle,
+                        StringAt(*source, plugin.handle_field, source_at));
+    volume->csi_driver = std::string(plugin.csi_driver);
+    return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<PersistentVolume> DecodePersistentVolume(const Value& item,
                                                 const std::string& path) {
   Meta meta;
@@ -124,6 +145,9 @@ Result<PersistentVolume> DecodePersistentVolume(const Value& item,
                         StringAt(*csi, "driver", Join(at, "csi")));
     PS_ASSIGN_OR_RETURN(volume.csi_handle,
                         StringAt(*csi, "volumeHandle", Join(at, "csi")));
+  }
+  if (Status st = MigrateInTreeSource(*spec, at, &volume); !st.ok()) {
+    return st;
   }
   const Value* affinity = Member(*spec, "nodeAffinity");
   const Value* required = affinity ? Member(*affinity, "required") : nullptr;

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "kube/model/in_tree_volumes.h"
+#include "nodescale/plan/node_volume_limits.h"
 #include "nodescale/plan/read_write_once_pod.h"
 
 namespace propscaler::nodescale {
@@ -218,7 +220,8 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
     }
     const std::string& provisioner = storage_class->second->provisioner;
     if (!provisioner.empty() && provisioner != kube::kNoProvisioner) {
-      out->attached.push_back({provisioner, claim->Key()});
+      out->attached.push_back(
+          {std::string(kube::MigratedDriverName(provisioner)), claim->Key()});
     }
     return;
   }
@@ -256,10 +259,15 @@ bool ResolvePod(const VolumeObjects& objects, size_t i, PodList* pods) {
 void ApplyNodeLimits(const VolumeObjects& objects, ClusterSnapshot* snapshot) {
   for (NodeState& node : snapshot->nodes) {
     auto limits = objects.node_limits.find(node.name);
-    if (limits == objects.node_limits.end()) {
+    const VolumeLimits* csi_node =
+        limits == objects.node_limits.end() ? nullptr : &limits->second;
+    if (HasAllocatableVolumeLimits(node.allocatable)) {
+      VolumeLimits merged = NodeVolumeLimits(node.allocatable, csi_node);
+      if (node.volume_limits != merged) node.volume_limits = std::move(merged);
+    } else if (csi_node == nullptr) {
       node.volume_limits.clear();
-    } else if (node.volume_limits != limits->second) {
-      node.volume_limits = limits->second;
+    } else if (node.volume_limits != *csi_node) {
+      node.volume_limits = *csi_node;
     }
   }
 }

@@ -10,6 +10,7 @@
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/capacity_give_up.h"
+#include "nodescale/plan/node_volume_limits.h"
 #include "nodescale/plan/volume_needs.h"
 #include "nodescale/run/loop_iteration.h"
 
@@ -250,9 +251,14 @@ bool NodeScaleLoop::CsiDriversRegistered(
   auto model = memory_.remembered_templates.find(group);
   if (model == memory_.remembered_templates.end()) return true;
   auto limits = volumes.node_limits.find(node.name);
-  return !LacksTemplateCsiDriver(
-      limits == volumes.node_limits.end() ? nullptr : &limits->second,
-      model->second.volume_limits);
+  const VolumeLimits* csi_node =
+      limits == volumes.node_limits.end() ? nullptr : &limits->second;
+  // Limits as the template's were made: allocatable keys too.
+  if (HasAllocatableVolumeLimits(node.allocatable)) {
+    const VolumeLimits merged = NodeVolumeLimits(node.allocatable, csi_node);
+    return !LacksTemplateCsiDriver(&merged, model->second.volume_limits);
+  }
+  return !LacksTemplateCsiDriver(csi_node, model->second.volume_limits);
 }
 
 // A group's progress counts its nodes no longer coming: Ready, or Unready
