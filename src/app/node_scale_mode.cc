@@ -59,6 +59,20 @@ std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> WatchedIf(
                                  [](const std::string&) {});
 }
 
+// The newest storage.k8s.io version that serves CSIStorageCapacities (v1
+// from Kubernetes 1.24, v1beta1 from 1.21, v1alpha1 in 1.19-1.20 behind a
+// feature gate); "" when none does. Any answer but 404 (a 403 too: the
+// watch then says which grant is missing) counts as served.
+std::string ServedStorageCapacityVersion(const kube::KubeApi& api) {
+  for (const char* version : {"v1", "v1beta1", "v1alpha1"}) {
+    const Result<std::string> answer =
+        api.Call({.path = std::string("/apis/storage.k8s.io/") + version +
+                          "/csistoragecapacities?limit=1"});
+    if (answer.status().code() != StatusCode::kNotFound) return version;
+  }
+  return "";
+}
+
 // Lists of pods arrive as pages of several MB, decoded into documents of
 // 64 KB blocks, interleaved with the small objects the store keeps. With
 // glibc's default (a threshold that rises to the largest block freed, up to
@@ -155,6 +169,29 @@ int RunNodeScaleMode() {
        "Grant list and watch on csinodes (storage.k8s.io): nodes at their "
        "CSI attach limit take no more volumes."},
       nothing_to_notify);
+  runtime::WatchedCollection<kube::CsiDriver> csi_drivers(
+      &clock, [&api] { return api.CsiDrivers(); }, state.CsiDriverSink(),
+      {"csidrivers",
+       "Grant list and watch on csidrivers (storage.k8s.io): a driver that "
+       "checks storage capacity provisions only where there is room."},
+      nothing_to_notify);
+  std::optional<runtime::WatchedCollection<kube::CsiStorageCapacity>>
+      capacities;
+  if (const std::string version = ServedStorageCapacityVersion(api);
+      version.empty()) {
+    LOG(INFO) << "the server serves no CSIStorageCapacity API "
+                 "(storage.k8s.io v1, v1beta1 or v1alpha1): storage capacity "
+                 "is not checked";
+  } else {
+    capacities.emplace(
+        &clock, [&api, version] { return api.CsiStorageCapacities(version); },
+        state.CsiStorageCapacitySink(),
+        runtime::WatchedCollection<kube::CsiStorageCapacity>::Options{
+            "csistoragecapacities",
+            "Grant list and watch on csistoragecapacities (storage.k8s.io): "
+            "new volumes are provisioned only where there is room."},
+        nothing_to_notify);
+  }
   // CapacityBuffers where the server serves their API (the CRD installed).
   std::optional<runtime::WatchedCollection<kube::CapacityBuffer>> buffers;
   if (api.Call({.path = kube::kCapacityBufferApi}).status().code() ==
@@ -225,6 +262,8 @@ int RunNodeScaleMode() {
   watches.Add(&claims);
   watches.Add(&storage_classes);
   watches.Add(&csi_nodes);
+  watches.Add(&csi_drivers);
+  if (capacities) watches.Add(&*capacities);
   if (buffers) watches.Add(&*buffers);
   for (auto& watch : cluster_api_watches) watches.Add(watch.get());
   if (node_groups) watches.Add(node_groups.get());

@@ -41,7 +41,8 @@ struct SimulateFlags {
   std::string pods;
   std::string node_groups;
   std::string pdbs;  // optional: `kubectl get pdb -A -o json`
-  // optional: `kubectl get pv,pvc,storageclass -A -o json`
+  // optional: `kubectl get
+  // pv,pvc,storageclass,csinode,csidriver,csistoragecapacity -A -o json`
   std::string volumes;
   std::string expander = "least-waste";
   std::string output = "json";

@@ -25,6 +25,10 @@ Key KeyOf(const kube::StorageClass& storage_class) {
   return {{}, storage_class.name};
 }
 Key KeyOf(const kube::CsiNode& node) { return {{}, node.name}; }
+Key KeyOf(const kube::CsiDriver& driver) { return {{}, driver.name}; }
+Key KeyOf(const kube::CsiStorageCapacity& capacity) {
+  return {capacity.namespace_, capacity.name};
+}
 
 // The key as one string: "namespace/name", or the name alone.
 class KeyText {
@@ -56,6 +60,8 @@ void Intern(kube::PersistentVolume*, PodInterner*) {}
 void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
 void Intern(kube::StorageClass*, PodInterner*) {}
 void Intern(kube::CsiNode*, PodInterner*) {}
+void Intern(kube::CsiDriver*, PodInterner*) {}
+void Intern(kube::CsiStorageCapacity*, PodInterner*) {}
 
 // The key views the new object, so an object replaced takes its new key
 // with it (the old one's views die with the old object).
@@ -193,6 +199,17 @@ kube::ReflectorSink<kube::CsiNode> LiveObjectStore::CsiNodeSink() {
                        &volume_objects_);
 }
 
+kube::ReflectorSink<kube::CsiDriver> LiveObjectStore::CsiDriverSink() {
+  return ResettingSink(SinkFor(&mutex_, &csi_drivers_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
+kube::ReflectorSink<kube::CsiStorageCapacity>
+LiveObjectStore::CsiStorageCapacitySink() {
+  return ResettingSink(SinkFor(&mutex_, &capacities_, &interner_), &mutex_,
+                       &volume_objects_);
+}
+
 std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (volume_objects_) return volume_objects_;
@@ -209,6 +226,15 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
   for (const auto& [key, node] : csi_nodes_.items) {
     if (!node->limits.empty())
       objects->node_limits.emplace(node->name, node->limits);
+  }
+  for (const auto& [key, driver] : csi_drivers_.items) {
+    if (driver->storage_capacity) {
+      objects->capacity_checked_drivers.insert(driver->name);
+    }
+  }
+  for (const auto& [key, capacity] : capacities_.items) {
+    objects->capacities.emplace(capacity->namespace_ + "/" + capacity->name,
+                                capacity);
   }
   volume_objects_ = std::move(objects);
   return volume_objects_;

@@ -39,6 +39,8 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::PersistentVolumeClaim> ClaimSink();
   kube::ReflectorSink<kube::StorageClass> StorageClassSink();
   kube::ReflectorSink<kube::CsiNode> CsiNodeSink();
+  kube::ReflectorSink<kube::CsiDriver> CsiDriverSink();
+  kube::ReflectorSink<kube::CsiStorageCapacity> CsiStorageCapacitySink();
 
   SharedList<kube::LivePod> Pods() const;
   SharedList<kube::LiveNode> Nodes() const;
@@ -82,6 +84,8 @@ class LiveObjectStore {
   Collection<kube::PersistentVolumeClaim> claims_;
   Collection<kube::StorageClass> classes_;
   Collection<kube::CsiNode> csi_nodes_;
+  Collection<kube::CsiDriver> csi_drivers_;
+  Collection<kube::CsiStorageCapacity> capacities_;
   mutable std::shared_ptr<const kube::VolumeObjects> volume_objects_;
   PodInterner interner_;
 };

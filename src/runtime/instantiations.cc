@@ -23,5 +23,7 @@ template class WatchedCollection<kube::PersistentVolume>;
 template class WatchedCollection<kube::PersistentVolumeClaim>;
 template class WatchedCollection<kube::StorageClass>;
 template class WatchedCollection<kube::CsiNode>;
+template class WatchedCollection<kube::CsiDriver>;
+template class WatchedCollection<kube::CsiStorageCapacity>;
 
 }  // namespace propscaler::runtime

@@ -440,6 +440,22 @@ std::unique_ptr<ListWatch<CsiNode>> KubeApi::CsiNodes() const {
       CsiNodeCodec());
 }
 
+std::unique_ptr<ListWatch<CsiDriver>> KubeApi::CsiDrivers() const {
+  return std::make_unique<HttpListWatch<CsiDriver>>(
+      this, Collection{"/apis/storage.k8s.io/v1/csidrivers", "", ""},
+      CsiDriverCodec());
+}
+
+std::unique_ptr<ListWatch<CsiStorageCapacity>> KubeApi::CsiStorageCapacities(
+    std::string_view version) const {
+  return std::make_unique<HttpListWatch<CsiStorageCapacity>>(
+      this,
+      Collection{"/apis/storage.k8s.io/" + std::string(version) +
+                     "/csistoragecapacities",
+                 "", ""},
+      CsiStorageCapacityCodec());
+}
+
 std::unique_ptr<ListWatch<CapacityBuffer>> KubeApi::CapacityBuffers() const {
   return std::make_unique<HttpListWatch<CapacityBuffer>>(
       this,

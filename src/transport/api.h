@@ -129,6 +129,9 @@ class KubeApi : public Client {
       const override;
   std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const override;
   std::unique_ptr<ListWatch<CsiNode>> CsiNodes() const override;
+  std::unique_ptr<ListWatch<CsiDriver>> CsiDrivers() const override;
+  std::unique_ptr<ListWatch<CsiStorageCapacity>> CsiStorageCapacities(
+      std::string_view version) const override;
   std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers() const override;
   Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const override;

@@ -192,6 +192,10 @@ TEST_F(NodeScaleRealServerTest, ScalesUpForPendingPodsAndDownWhenEmpty) {
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
   EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
+  // kube-apiserver 1.20 serves CSIStorageCapacity only behind a feature
+  // gate: said once, and the other watches go on.
+  EXPECT_EQ(CountOf(log, "the server serves no CSIStorageCapacity API"), 1)
+      << log;
   // Events on Nodes are accepted by the real server (namespace default).
   EXPECT_EQ(CountOf(log, "posting event"), 0) << log;
   Result<std::string> events =

@@ -297,6 +297,23 @@ std::unique_ptr<kube::ListWatch<kube::CsiNode>> MemoryClient::CsiNodes() const {
       std::multimap<std::string, std::string>{}, kube::CsiNodeCodec());
 }
 
+std::unique_ptr<kube::ListWatch<kube::CsiDriver>> MemoryClient::CsiDrivers()
+    const {
+  return std::make_unique<MemoryListWatch<kube::CsiDriver>>(
+      cluster_, sim::ResourcePath{&TypeNamed("csidrivers"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::CsiDriverCodec());
+}
+
+// The in-memory cluster serves storage.k8s.io/v1 alone, whatever `version`.
+std::unique_ptr<kube::ListWatch<kube::CsiStorageCapacity>>
+MemoryClient::CsiStorageCapacities(std::string_view) const {
+  return std::make_unique<MemoryListWatch<kube::CsiStorageCapacity>>(
+      cluster_,
+      sim::ResourcePath{&TypeNamed("csistoragecapacities"), "", "", ""},
+      std::multimap<std::string, std::string>{},
+      kube::CsiStorageCapacityCodec());
+}
+
 std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>>
 MemoryClient::CapacityBuffers() const {
   return std::make_unique<MemoryListWatch<kube::CapacityBuffer>>(

@@ -64,6 +64,9 @@ class MemoryClient : public kube::Client {
   std::unique_ptr<kube::ListWatch<kube::StorageClass>> StorageClasses()
       const override;
   std::unique_ptr<kube::ListWatch<kube::CsiNode>> CsiNodes() const override;
+  std::unique_ptr<kube::ListWatch<kube::CsiDriver>> CsiDrivers() const override;
+  std::unique_ptr<kube::ListWatch<kube::CsiStorageCapacity>>
+  CsiStorageCapacities(std::string_view version) const override;
   std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>> CapacityBuffers()
       const override;
   Result<kube::BufferChunk> GetBufferChunk(

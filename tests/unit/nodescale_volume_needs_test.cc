@@ -243,6 +243,63 @@ TEST_F(VolumeNeedsTest, DelayedBindingGoesWhereTheClassMayProvision) {
             "\"data\", storage class \"zonal\")");
 }
 
+// VolumeBinding's capacity check: a driver whose CSIDriver has
+// storageCapacity provisions only where a CSIStorageCapacity of the class
+// selects the node and holds the claim (maximumVolumeSize, else capacity).
+TEST_F(VolumeNeedsTest, DelayedBindingNeedsRoomWhereTheDriverChecksCapacity) {
+  StorageClass& wffc = Class("zonal", "ebs.csi.aws.com", true);
+  Claim("data", "zonal");  // 1Gi
+  const PodState pod = PodWith({{"data", false}});
+  auto capacity = [&](const std::string& name, const std::string& zone,
+                      std::optional<int64_t> bytes,
+                      std::optional<int64_t> max_size = std::nullopt) {
+    kube::CsiStorageCapacity c;
+    c.namespace_ = "kube-system";
+    c.name = name;
+    c.storage_class = "zonal";
+    c.node_topology =
+        *LabelSelector::Parse(std::string(kZoneLabel) + "=" + zone);
+    c.capacity_bytes = bytes;
+    c.maximum_volume_size_bytes = max_size;
+    Put(&objects_.capacities, "kube-system/" + name, c);
+  };
+  capacity("in-a", "a", 10 * kGi);
+  capacity("in-b", "b", 10 * kGi, kMi);  // no volume above 1Mi
+  capacity("in-c", "c", std::nullopt);   // unknown: no room
+  // The driver does not check capacity: anywhere.
+  EXPECT_TRUE(ResolveVolumeNeeds(pod, objects_).empty());
+
+  objects_.capacity_checked_drivers.insert("ebs.csi.aws.com");
+  EXPECT_TRUE(FitsOn(pod, Zone("a")));
+  EXPECT_FALSE(FitsOn(pod, Zone("b")));
+  EXPECT_FALSE(FitsOn(pod, Zone("c")));
+  EXPECT_EQ(Why(pod, Zone("b")),
+            "node(s) didn't find available persistent volumes to bind (claim "
+            "\"data\", storage class \"zonal\")");
+
+  // With allowedTopologies, both must hold.
+  wffc.allowed_topologies = {ZoneTerm({"b", "c"})};
+  const std::vector<kube::VolumeNeed> needs = ResolveVolumeNeeds(pod, objects_);
+  ASSERT_EQ(needs.size(), 1u);
+  EXPECT_TRUE(needs[0].alternatives.empty());
+  EXPECT_EQ(needs[0].reason,
+            "node(s) did not have enough free storage (claim \"data\", "
+            "storage class \"zonal\")");
+  wffc.allowed_topologies = {ZoneTerm({"a", "b"})};
+  EXPECT_TRUE(FitsOn(pod, Zone("a")));
+  EXPECT_FALSE(FitsOn(pod, Zone("b")));
+
+  // A capacity whose topology selects every node: anywhere allowed.
+  kube::CsiStorageCapacity everywhere;
+  everywhere.name = "everywhere";
+  everywhere.storage_class = "zonal";
+  everywhere.node_topology = LabelSelector();
+  everywhere.capacity_bytes = 10 * kGi;
+  Put(&objects_.capacities, "everywhere", everywhere);
+  EXPECT_TRUE(FitsOn(pod, Zone("b")));
+  EXPECT_FALSE(FitsOn(pod, Zone("c")));
+}
+
 // ... or an unbound PV it could bind; a no-provisioner class has nothing
 // else (CA: such claims never fit a template, autoscaler#1658).
 TEST_F(VolumeNeedsTest, DelayedBindingToExistingVolumes) {
@@ -464,6 +521,24 @@ TEST_F(VolumeScaleUpTest, WaitForFirstConsumerClassLimitedToZoneA) {
   const ScaleUpPlan plan = Plan();
   ASSERT_EQ(plan.increases.size(), 1u);
   EXPECT_EQ(plan.increases[0].group, "zone-a");
+}
+
+// A driver that checks capacity, with room only in zone b: the zone-b
+// group gets the node.
+TEST_F(VolumeScaleUpTest, StorageCapacityOnlyInZoneBGetsAZoneBNode) {
+  Class("zonal", "ebs.csi.aws.com", true);
+  Claim("data", "zonal");
+  objects_.capacity_checked_drivers.insert("ebs.csi.aws.com");
+  kube::CsiStorageCapacity room;
+  room.name = "room-b";
+  room.storage_class = "zonal";
+  room.node_topology = *LabelSelector::Parse(std::string(kZoneLabel) + "=b");
+  room.capacity_bytes = 100 * kGi;
+  Put(&objects_.capacities, "room-b", room);
+  snapshot_.pods = {PodWith({{"data", false}})};
+  const ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].group, "zone-b");
 }
 
 TEST_F(VolumeScaleUpTest, UnboundImmediateClaimTriggersNothingAndSaysWhy) {
@@ -826,6 +901,51 @@ TEST(NodeVolumeLimitsTest, AllocatableKeysUnderTheCsiNodesCounts) {
             (kube::VolumeLimits{{"ebs.csi.aws.com", 2}}));
 }
 
+TEST(VolumesJsonTest, DecodesCsiDriversAndStorageCapacities) {
+  Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(R"({
+    "kind": "List", "items": [
+    {"kind": "CSIDriver", "metadata": {"name": "ebs.csi.aws.com"},
+     "spec": {"storageCapacity": true}},
+    {"kind": "CSIDriver", "metadata": {"name": "efs.csi.aws.com"},
+     "spec": {"storageCapacity": false}},
+    {"kind": "CSIStorageCapacity", "metadata": {"name": "cap-a",
+       "namespace": "kube-system"},
+     "storageClassName": "zonal", "capacity": "100Gi",
+     "maximumVolumeSize": "16Ti",
+     "nodeTopology": {"matchLabels": {"topology.kubernetes.io/zone": "a"}}},
+    {"kind": "CSIStorageCapacity", "metadata": {"name": "bare",
+       "namespace": "kube-system"}, "storageClassName": "zonal"}]})");
+  ASSERT_TRUE(objects.ok()) << objects.status().message();
+  EXPECT_EQ(objects->capacity_checked_drivers,
+            (std::set<std::string, std::less<>>{"ebs.csi.aws.com"}));
+  const kube::CsiStorageCapacity& a =
+      *objects->capacities.at("kube-system/cap-a");
+  EXPECT_EQ(a.storage_class, "zonal");
+  EXPECT_EQ(a.capacity_bytes, 100 * kGi);
+  EXPECT_EQ(a.maximum_volume_size_bytes, int64_t{16} << 40);
+  ASSERT_TRUE(a.node_topology.has_value());
+  EXPECT_TRUE(a.node_topology->Matches(Zone("a")));
+  EXPECT_FALSE(a.node_topology->Matches(Zone("b")));
+  const kube::CsiStorageCapacity& bare =
+      *objects->capacities.at("kube-system/bare");
+  EXPECT_FALSE(bare.node_topology.has_value());
+  EXPECT_FALSE(bare.capacity_bytes.has_value());
+
+  Result<kube::VolumeObjects> bad = kube::DecodeVolumeObjectsJson(R"({
+    "items": [{"kind": "CSIStorageCapacity", "metadata": {"name": "x"},
+      "capacity": "lots"}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(),
+            "items[0].capacity: \"lots\" is not a quantity");
+  Result<kube::VolumeObjects> odd = kube::DecodeVolumeObjectsJson(R"({
+    "items": [{"kind": "CSIDriver", "metadata": {"name": "x"},
+      "spec": {"storageCapacity": "yes"}}]})");
+  ASSERT_FALSE(odd.ok());
+  EXPECT_NE(odd.status().message().find("items[0].spec.storageCapacity"),
+            std::string::npos)
+      << odd.status().message();
+}
+
 TEST(VolumesJsonTest, BadInputNamesTheFieldAndValue) {
   auto error = [](const char* text) {
     Result<kube::VolumeObjects> objects = kube::DecodeVolumeObjectsJson(text);
@@ -840,8 +960,8 @@ TEST(VolumesJsonTest, BadInputNamesTheFieldAndValue) {
             "items[0].spec.capacity.storage: \"ten\" is not a quantity");
   EXPECT_EQ(error(R"({"items": [{"metadata": {"name": "x"}}]})"),
             "items[0].kind: missing (each item must say whether it is a "
-            "PersistentVolume, PersistentVolumeClaim, StorageClass or "
-            "CSINode)");
+            "PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode, "
+            "CSIDriver or CSIStorageCapacity)");
   EXPECT_EQ(error(R"({"items": [{"kind": "PersistentVolumeClaim",
       "metadata": {}}]})"),
             "items[0].metadata.name: missing");

@@ -152,6 +152,12 @@ class ClusterStateClient {
   virtual std::unique_ptr<ListWatch<StorageClass>> StorageClasses() const = 0;
   // CSINodes (storage.k8s.io/v1): each node's CSI attach limits.
   virtual std::unique_ptr<ListWatch<CsiNode>> CsiNodes() const = 0;
+  // CSIDrivers (storage.k8s.io/v1) and CSIStorageCapacities (every
+  // namespace) of storage.k8s.io/`version` (v1 from Kubernetes 1.24,
+  // v1beta1 from 1.21): where new volumes have room.
+  virtual std::unique_ptr<ListWatch<CsiDriver>> CsiDrivers() const = 0;
+  virtual std::unique_ptr<ListWatch<CsiStorageCapacity>> CsiStorageCapacities(
+      std::string_view version) const = 0;
   // CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in every namespace.
   virtual std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers()
       const = 0;

@@ -1,17 +1,20 @@
-// PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSINodes as
-// node-scale mode keeps them: only the fields kube-scheduler's volume
-// filters read (VolumeBinding, VolumeZone, NodeVolumeLimits). Plain structs,
-// no I/O.
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSINodes,
+// CSIDrivers and CSIStorageCapacities as node-scale mode keeps them: only
+// the fields kube-scheduler's volume filters read (VolumeBinding, VolumeZone,
+// NodeVolumeLimits). Plain structs, no I/O.
 #ifndef PROPSCALER_KUBE_MODEL_VOLUMES_H_
 #define PROPSCALER_KUBE_MODEL_VOLUMES_H_
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "common/label_selector.h"
 #include "kube/model/node_scale_objects.h"
 
 namespace propscaler::kube {
@@ -84,6 +87,25 @@ struct CsiNode {
   VolumeLimits limits;
 };
 
+// A CSIDriver: whether the scheduler checks CSIStorageCapacity before it
+// provisions the driver's volumes.
+struct CsiDriver {
+  std::string name;
+  bool storage_capacity = false;  // spec.storageCapacity
+};
+
+// A CSIStorageCapacity: room for new volumes of a class on the nodes its
+// topology selects.
+struct CsiStorageCapacity {
+  std::string namespace_;
+  std::string name;
+  std::string storage_class;  // storageClassName
+  // nodeTopology; nullopt: it selects no node.
+  std::optional<LabelSelector> node_topology;
+  std::optional<int64_t> capacity_bytes;
+  std::optional<int64_t> maximum_volume_size_bytes;
+};
+
 // Immutable objects by key, shared with the store that holds them (one
 // copy of each object however many loops read it).
 template <typename T>
@@ -97,6 +119,9 @@ struct VolumeObjects {
   SharedObjects<StorageClass> classes;          // by name
   // Each node's limits, by node name (CSINodes with none left out).
   std::map<std::string, VolumeLimits, std::less<>> node_limits;
+  // CSIDrivers whose volumes need a CSIStorageCapacity to be provisioned.
+  std::set<std::string, std::less<>> capacity_checked_drivers;
+  SharedObjects<CsiStorageCapacity> capacities;  // by "namespace/name"
 };
 
 }  // namespace propscaler::kube

@@ -35,6 +35,15 @@ Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
 Result<LabelSelector> LabelSelectorOf(const rapidjson::Value& selector,
                                       const std::string& at);
 
+// The kind and name of `metadata`'s controller owner reference (empty when
+// it has none).
+struct ControllerRef {
+  std::string kind;
+  std::string name;
+};
+Result<ControllerRef> ControllerOwnerOf(const rapidjson::Value& metadata,
+                                        const std::string& path);
+
 // A node's or node template's taints array, at `object`[`name`].
 Result<std::vector<Taint>> TaintsAt(const rapidjson::Value& object,
                                     const char* name, const std::string& path);

@@ -88,6 +88,24 @@ Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
   return out;
 }
 
+Result<ControllerRef> ControllerOwnerOf(const Value& metadata,
+                                        const std::string& path) {
+  ControllerRef owner;
+  const Value* owners = nullptr;
+  PS_ASSIGN_OR_RETURN(owners, ArrayAt(metadata, "ownerReferences", path));
+  for (size_t i = 0; owners != nullptr && i < owners->Size(); ++i) {
+    const Value* controller = Member((*owners)[i], "controller");
+    if (controller == nullptr || !controller->IsBool() ||
+        !controller->GetBool()) {
+      continue;
+    }
+    const std::string at = Index(Join(path, "ownerReferences"), i);
+    PS_ASSIGN_OR_RETURN(owner.kind, StringAt((*owners)[i], "kind", at));
+    PS_ASSIGN_OR_RETURN(owner.name, StringAt((*owners)[i], "name", at));
+  }
+  return owner;
+}
+
 Result<LabelSelector> LabelSelectorOf(const Value& selector,
                                       const std::string& at) {
   std::vector<LabelRequirement> requirements;
@@ -333,18 +351,10 @@ Status DecodeVolumes(const Value& spec, const std::string& path,
 
 Status DecodeOwner(const Value& metadata, const std::string& path,
                    PodState* pod) {
-  const Value* owners = nullptr;
-  PS_ASSIGN_OR_RETURN(owners, ArrayAt(metadata, "ownerReferences", path));
-  for (size_t i = 0; owners != nullptr && i < owners->Size(); ++i) {
-    const Value* controller = Member((*owners)[i], "controller");
-    if (controller == nullptr || !controller->IsBool() ||
-        !controller->GetBool()) {
-      continue;
-    }
-    const std::string at = Index(Join(path, "ownerReferences"), i);
-    PS_ASSIGN_OR_RETURN(pod->owner_kind, StringAt((*owners)[i], "kind", at));
-    PS_ASSIGN_OR_RETURN(pod->owner_name, StringAt((*owners)[i], "name", at));
-  }
+  ControllerRef owner;
+  PS_ASSIGN_OR_RETURN(owner, ControllerOwnerOf(metadata, path));
+  pod->owner_kind = std::move(owner.kind);
+  pod->owner_name = std::move(owner.name);
   return Status::Ok();
 }
 

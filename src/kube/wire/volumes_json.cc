@@ -27,8 +27,7 @@ struct Meta {
   Labels labels;
   Labels annotations;
   bool deleting = false;
-  std::string owner_kind;  // of the controller owner reference
-  std::string owner_name;
+  ControllerRef owner;
 };
 
 Result<Meta> MetaOf(const Value& item, const std::string& path) {
@@ -44,21 +43,22 @@ Result<Meta> MetaOf(const Value& item, const std::string& path) {
   PS_ASSIGN_OR_RETURN(meta.annotations,
                       StringMapAt(*metadata, "annotations", at));
   meta.deleting = Member(*metadata, "deletionTimestamp") != nullptr;
-  const Value* owners = nullptr;
-  PS_ASSIGN_OR_RETURN(owners, ArrayAt(*metadata, "ownerReferences", at));
-  for (size_t i = 0; owners != nullptr && i < owners->Size(); ++i) {
-    const Value* controller = Member((*owners)[i], "controller");
-    if (controller == nullptr || !controller->IsBool() ||
-        !controller->GetBool()) {
-      continue;
-    }
-    const std::string owner_at = Index(Join(at, "ownerReferences"), i);
-    PS_ASSIGN_OR_RETURN(meta.owner_kind,
-                        StringAt((*owners)[i], "kind", owner_at));
-    PS_ASSIGN_OR_RETURN(meta.owner_name,
-                        StringAt((*owners)[i], "name", owner_at));
-  }
+  PS_ASSIGN_OR_RETURN(meta.owner, ControllerOwnerOf(*metadata, at));
   return meta;
+}
+
+// `object`.`name` as a quantity; nullopt when missing.
+Result<std::optional<int64_t>> QuantityAt(const Value& object, const char* name,
+                                          const std::string& path) {
+  std::string text;
+  PS_ASSIGN_OR_RETURN(text, StringAt(object, name, path));
+  if (text.empty()) return std::optional<int64_t>();
+  Result<int64_t> bytes = ParseQuantity(text);
+  if (!bytes.ok()) {
+    return Status::Invalid(Join(path, name) + ": \"" + text +
+                           "\" is not a quantity");
+  }
+  return std::optional<int64_t>(*bytes);
 }
 
 // `object`.`name`.storage as bytes; 0 when missing.
@@ -67,16 +67,9 @@ Result<int64_t> StorageAt(const Value& object, const char* name,
   const Value* list = nullptr;
   PS_ASSIGN_OR_RETURN(list, ObjectAt(object, name, path));
   if (list == nullptr) return int64_t{0};
-  std::string text;
-  const std::string at = Join(path, name);
-  PS_ASSIGN_OR_RETURN(text, StringAt(*list, "storage", at));
-  if (text.empty()) return int64_t{0};
-  Result<int64_t> bytes = ParseQuantity(text);
-  if (!bytes.ok()) {
-    return Status::Invalid(Join(at, "storage") + ": \"" + text +
-                           "\" is not a quantity");
-  }
-  return bytes;
+  std::optional<int64_t> bytes;
+  PS_ASSIGN_OR_RETURN(bytes, QuantityAt(*list, "storage", Join(path, name)));
+  return bytes.value_or(0);
 }
 
 const Value* SpecOf(const Value& item) { return Member(item, "spec"); }
@@ -167,13 +160,14 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
   claim.namespace_ = meta.namespace_.empty() ? "default" : meta.namespace_;
   claim.name = std::move(meta.name);
   claim.deleting = meta.deleting;
-  claim.owner_kind = std::move(meta.owner_kind);
-  claim.owner_name = std::move(meta.owner_name);
+  claim.owner_kind = std::move(meta.owner.kind);
+  claim.owner_name = std::move(meta.owner.name);
   claim.bind_completed = meta.annotations.contains(kBindCompletedAnnotation);
   claim.selected_node =
       std::string(AnnotationOf(meta.annotations, kSelectedNodeAnnotation));
   const std::string at = Join(path, "spec");
-  if (const Value* spec = SpecOf(item)) {
+  const Value* spec = SpecOf(item);
+  if (spec != nullptr) {
     PS_ASSIGN_OR_RETURN(claim.volume_name, StringAt(*spec, "volumeName", at));
     PS_ASSIGN_OR_RETURN(claim.access_modes,
                         StringsAt(*spec, "accessModes", at));
@@ -190,7 +184,6 @@ Result<PersistentVolumeClaim> DecodePersistentVolumeClaim(
           StorageAt(*resources, "requests", Join(at, "resources")));
     }
   }
-  const Value* spec = SpecOf(item);
   if (spec == nullptr || Member(*spec, "storageClassName") == nullptr) {
     claim.storage_class = std::string(
         AnnotationOf(meta.annotations, kBetaStorageClassAnnotation));
@@ -269,6 +262,44 @@ Result<CsiNode> DecodeCsiNode(const Value& item, const std::string& path) {
   return node;
 }
 
+Result<CsiDriver> DecodeCsiDriver(const Value& item, const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  CsiDriver driver;
+  driver.name = std::move(meta.name);
+  const Value* spec = SpecOf(item);
+  const Value* checked =
+      spec != nullptr ? Member(*spec, "storageCapacity") : nullptr;
+  if (checked != nullptr) {
+    if (!checked->IsBool()) {
+      return WrongType(Join(Join(path, "spec"), "storageCapacity"), "a boolean",
+                       *checked);
+    }
+    driver.storage_capacity = checked->GetBool();
+  }
+  return driver;
+}
+
+Result<CsiStorageCapacity> DecodeCsiStorageCapacity(const Value& item,
+                                                    const std::string& path) {
+  Meta meta;
+  PS_ASSIGN_OR_RETURN(meta, MetaOf(item, path));
+  CsiStorageCapacity capacity;
+  capacity.namespace_ = std::move(meta.namespace_);
+  capacity.name = std::move(meta.name);
+  PS_ASSIGN_OR_RETURN(capacity.storage_class,
+                      StringAt(item, "storageClassName", path));
+  if (const Value* topology = Member(item, "nodeTopology")) {
+    PS_ASSIGN_OR_RETURN(capacity.node_topology,
+                        LabelSelectorOf(*topology, Join(path, "nodeTopology")));
+  }
+  PS_ASSIGN_OR_RETURN(capacity.capacity_bytes,
+                      QuantityAt(item, "capacity", path));
+  PS_ASSIGN_OR_RETURN(capacity.maximum_volume_size_bytes,
+                      QuantityAt(item, "maximumVolumeSize", path));
+  return capacity;
+}
+
 namespace {
 
 template <typename T>
@@ -318,11 +349,25 @@ Status AddVolumeObject(const Value& item, const std::string& path,
     if (!node.limits.empty()) {
       out->node_limits.insert_or_assign(node.name, std::move(node.limits));
     }
+  } else if (kind == "CSIDriver") {
+    CsiDriver driver;
+    PS_ASSIGN_OR_RETURN(driver, DecodeCsiDriver(item, path));
+    if (driver.storage_capacity) {
+      out->capacity_checked_drivers.insert(std::move(driver.name));
+    }
+  } else if (kind == "CSIStorageCapacity") {
+    CsiStorageCapacity capacity;
+    PS_ASSIGN_OR_RETURN(capacity, DecodeCsiStorageCapacity(item, path));
+    Put(
+        std::move(capacity),
+        [](const auto& c) { return c.namespace_ + "/" + c.name; },
+        &out->capacities);
   } else if (kind.empty()) {
     return Status::Invalid(Join(path, "kind") +
                            ": missing (each item must say whether it is a "
                            "PersistentVolume, PersistentVolumeClaim, "
-                           "StorageClass or CSINode)");
+                           "StorageClass, CSINode, CSIDriver or "
+                           "CSIStorageCapacity)");
   }
   return Status::Ok();
 }
@@ -349,6 +394,17 @@ ListWatchCodec<StorageClass> StorageClassCodec() {
 ListWatchCodec<CsiNode> CsiNodeCodec() {
   return CodecOf<CsiNode>(&DecodeCsiNode, "CSINode list",
                           "CSINode watch event");
+}
+
+ListWatchCodec<CsiDriver> CsiDriverCodec() {
+  return CodecOf<CsiDriver>(&DecodeCsiDriver, "CSIDriver list",
+                            "CSIDriver watch event");
+}
+
+ListWatchCodec<CsiStorageCapacity> CsiStorageCapacityCodec() {
+  return CodecOf<CsiStorageCapacity>(&DecodeCsiStorageCapacity,
+                                     "CSIStorageCapacity list",
+                                     "CSIStorageCapacity watch event");
 }
 
 Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text) {

@@ -1,8 +1,9 @@
-// PersistentVolumes, PersistentVolumeClaims, StorageClasses and CSINodes
-// decoded from JSON into their compact form (kube/model/volumes.h): for the
-// watches (codecs) and for `propscaler simulate --volumes` (any `kubectl get
-// pv,pvc,storageclass,csinode -A -o json` output). Errors name the field and
-// the bad value.
+// PersistentVolumes, PersistentVolumeClaims, StorageClasses, CSINodes,
+// CSIDrivers and CSIStorageCapacities decoded from JSON into their compact
+// form (kube/model/volumes.h): for the watches (codecs) and for `propscaler
+// simulate --volumes` (any `kubectl get
+// pv,pvc,storageclass,csinode,csidriver,csistoragecapacity -A -o json`
+// output). Errors name the field and the bad value.
 #ifndef PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
 #define PROPSCALER_KUBE_WIRE_VOLUMES_JSON_H_
 
@@ -27,14 +28,21 @@ Result<StorageClass> DecodeStorageClass(const rapidjson::Value& item,
 Result<CsiNode> DecodeCsiNode(const rapidjson::Value& item,
                               const std::string& path);
 
+Result<CsiDriver> DecodeCsiDriver(const rapidjson::Value& item,
+                                  const std::string& path);
+Result<CsiStorageCapacity> DecodeCsiStorageCapacity(
+    const rapidjson::Value& item, const std::string& path);
+
 ListWatchCodec<PersistentVolume> PersistentVolumeCodec();
 ListWatchCodec<PersistentVolumeClaim> PersistentVolumeClaimCodec();
 ListWatchCodec<StorageClass> StorageClassCodec();
 ListWatchCodec<CsiNode> CsiNodeCodec();
+ListWatchCodec<CsiDriver> CsiDriverCodec();
+ListWatchCodec<CsiStorageCapacity> CsiStorageCapacityCodec();
 
 // A List (or one object) of PersistentVolumes, PersistentVolumeClaims,
-// StorageClasses and CSINodes, told apart by each item's kind; items of
-// other kinds are skipped.
+// StorageClasses, CSINodes, CSIDrivers and CSIStorageCapacities, told apart by
+// each item's kind; items of other kinds are skipped.
 Result<VolumeObjects> DecodeVolumeObjectsJson(std::string_view text);
 
 }  // namespace propscaler::kube

@@ -113,6 +113,89 @@ bool CouldBind(const PersistentVolume& volume,
          HasAccessModes(volume, claim);
 }
 
+// The nodes a CSIStorageCapacity's topology selects, as a node selector
+// term (its requirements ANDed; the selector is not empty).
+NodeSelectorTerm TermOf(const LabelSelector& selector) {
+  NodeSelectorTerm term;
+  for (const LabelRequirement& r : selector.requirements()) {
+    using LabelOp = LabelRequirement::Op;
+    const Op op = r.op == LabelOp::kEquals || r.op == LabelOp::kIn ? Op::kIn
+                  : r.op == LabelOp::kNotEquals || r.op == LabelOp::kNotIn
+                      ? Op::kNotIn
+                  : r.op == LabelOp::kExists ? Op::kExists
+                                             : Op::kDoesNotExist;
+    term.requirements.push_back({r.key, op, r.values});
+  }
+  return term;
+}
+
+// Two In requirements of the term on one key with no value in common:
+// the term matches no node (an allowed zone without room, say).
+bool NoValueMeetsBoth(const NodeSelectorTerm& term) {
+  const std::vector<NodeSelectorRequirement>& all = term.requirements;
+  for (size_t i = 0; i < all.size(); ++i) {
+    for (size_t j = i + 1; j < all.size(); ++j) {
+      if (all[i].op != Op::kIn || all[j].op != Op::kIn ||
+          all[i].key != all[j].key) {
+        continue;
+      }
+      const bool shared =
+          std::ranges::any_of(all[i].values, [&](const std::string& value) {
+            return std::ranges::find(all[j].values, value) !=
+                   all[j].values.end();
+          });
+      if (!shared) return true;
+    }
+  }
+  return false;
+}
+
+// Where the class's provisioner can make the claim's volume: its
+// allowedTopologies and, when the provisioner's CSIDriver asks for
+// capacity checks (VolumeBinding's hasEnoughCapacity), only where a
+// CSIStorageCapacity of the class holds the claim's size. nullopt:
+// anywhere; empty: nowhere.
+std::optional<std::vector<NodeSelectorTerm>> ProvisioningTopology(
+    const PersistentVolumeClaim& claim, const StorageClass& storage_class,
+    const VolumeObjects& objects) {
+  const std::vector<NodeSelectorTerm>& allowed =
+      storage_class.allowed_topologies;
+  auto anywhere_allowed =
+      [&]() -> std::optional<std::vector<NodeSelectorTerm>> {
+    if (allowed.empty()) return std::nullopt;
+    return allowed;
+  };
+  if (claim.request_bytes == 0 ||
+      !objects.capacity_checked_drivers.contains(storage_class.provisioner)) {
+    return anywhere_allowed();
+  }
+  std::vector<NodeSelectorTerm> rooms;
+  for (const auto& [key, capacity] : objects.capacities) {
+    const std::optional<int64_t>& limit =
+        capacity->maximum_volume_size_bytes
+            ? capacity->maximum_volume_size_bytes
+            : capacity->capacity_bytes;
+    if (capacity->storage_class != storage_class.name || !limit ||
+        *limit < claim.request_bytes || !capacity->node_topology) {
+      continue;
+    }
+    if (capacity->node_topology->empty()) return anywhere_allowed();
+    rooms.push_back(TermOf(*capacity->node_topology));
+  }
+  if (allowed.empty()) return rooms;
+  std::vector<NodeSelectorTerm> crossed;
+  for (const NodeSelectorTerm& a : allowed) {
+    for (const NodeSelectorTerm& room : rooms) {
+      NodeSelectorTerm both = a;
+      both.requirements.insert(both.requirements.end(),
+                               room.requirements.begin(),
+                               room.requirements.end());
+      if (!NoValueMeetsBoth(both)) crossed.push_back(std::move(both));
+    }
+  }
+  return crossed;
+}
+
 // An unbound WaitForFirstConsumer claim: the node the scheduler already
 // chose, else where a matching PV or the class's provisioner can put it.
 // nullopt: any node will do.
@@ -140,10 +223,15 @@ std::optional<VolumeNeed> DelayedBindingNeed(const PersistentVolumeClaim& claim,
   }
   if (!storage_class.provisioner.empty() &&
       storage_class.provisioner != kube::kNoProvisioner) {
-    if (storage_class.allowed_topologies.empty()) return std::nullopt;
-    need.alternatives.insert(need.alternatives.end(),
-                             storage_class.allowed_topologies.begin(),
-                             storage_class.allowed_topologies.end());
+    std::optional<std::vector<NodeSelectorTerm>> where =
+        ProvisioningTopology(claim, storage_class, objects);
+    if (!where) return std::nullopt;
+    if (where->empty() && need.alternatives.empty()) {
+      need.reason = "node(s) did not have enough free storage (" + what +
+                    ", storage class " + Quoted(storage_class.name) + ")";
+    }
+    need.alternatives.insert(need.alternatives.end(), where->begin(),
+                             where->end());
   }
   return need;
 }
