@@ -318,7 +318,12 @@ TEST_F(WireRealServerTest, ProtobufPodListDecodesAsItsJson) {
           "topologySpreadConstraints":[{"maxSkew":2,"topologyKey":"topology.kubernetes.io/zone","whenUnsatisfiable":"DoNotSchedule","labelSelector":{"matchLabels":{"app":"web"}}},
                                        {"maxSkew":1,"topologyKey":"kubernetes.io/hostname","whenUnsatisfiable":"ScheduleAnyway"}],
           "initContainers":[{"name":"init","image":"busybox","resources":{"requests":{"cpu":"5","memory":"1Gi"}}}],
-          "volumes":[{"name":"logs","hostPath":{"path":"/var/log"}}])"};
+          "volumes":[{"name":"logs","hostPath":{"path":"/var/log"}},
+            {"name":"ebs","awsElasticBlockStore":{"volumeID":"vol-1"}},
+            {"name":"pd","gcePersistentDisk":{"pdName":"disk-1","readOnly":true}},
+            {"name":"lun","iscsi":{"targetPortal":"10.0.0.1:3260","iqn":"iqn.2001-04.com.example:storage","lun":0,"readOnly":true}},
+            {"name":"cinder","cinder":{"volumeID":"c-1"}},
+            {"name":"azure","azureDisk":{"kind":"Managed","diskName":"d","diskURI":"/subscriptions/s/disks/d","readOnly":true}}])"};
   for (Status created :
        {CreateServiceAccount(cluster(), ns(), "default"),
         CreatePendingPod(cluster(), ns(), "every-field", "3", scheduling),
@@ -384,6 +389,11 @@ TEST_F(WireRealServerTest, ProtobufPodListDecodesAsItsJson) {
         "antiAffinity [kubernetes.io/hostname {tier op3 [back,];} [shop,]]",
         "spread 2 topology.kubernetes.io/zone {app op0 [web,];} min 0",
         "owner ReplicaSet/web", "localStorage 1", "grace 45",
+        "disk ebs.csi.aws.com vol-1\n",
+        "disk pd.csi.storage.gke.io disk-1 read-only",
+        "disk iscsi iqn.2001-04.com.example:storage read-only",
+        "disk cinder.csi.openstack.org c-1\n",
+        "disk disk.csi.azure.com /subscriptions/s/disks/d read-only",
         "unschedulable 1"}) {
     EXPECT_NE(every.find(line), std::string::npos) << line << "\n" << every;
   }

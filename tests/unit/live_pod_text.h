@@ -89,6 +89,10 @@ inline std::string LivePodText(const LivePod& live) {
   for (const PodClaim& claim : pod.claims.get()) {
     out += "claim " + claim.name + (claim.ephemeral ? " ephemeral" : "") + "\n";
   }
+  for (const InlineDisk& disk : pod.inline_disks.get()) {
+    out += "disk " + disk.driver + " " + disk.handle +
+           (disk.read_only ? " read-only" : "") + "\n";
+  }
   out += "grace " + std::to_string(pod.termination_grace_seconds) + "\n";
   out += "priority " + std::to_string(pod.priority) + "\n";
   out += "started " + Text(pod.start_time) + "\n";

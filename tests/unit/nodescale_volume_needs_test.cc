@@ -641,6 +641,83 @@ TEST(AttachLimitsTest, UniqueVolumesPerDriverWithinTheLimit) {
       AttachLimitsAllow(with({{"ebs", "vol-3"}}), on_node, {{"ebs", 3}}));
 }
 
+// VolumeRestrictions' inline disk conflicts (volume_restrictions_test.go's
+// TestGCEDiskConflicts, TestAWSDiskConflicts, TestISCSIDiskConflicts as
+// facts): a pod without volumes fits anywhere; one whose disk a pod on the
+// node uses does not; another disk does. Read-only on both sides shares a
+// GCE PD or an iSCSI LUN, never an EBS volume.
+TEST(InlineDiskTest, VolumeRestrictionsTables) {
+  auto with = [](std::vector<kube::InlineDisk> disks) {
+    PodState pod = Pod("p", 1, 1);
+    pod.inline_disks = std::move(disks);
+    return pod;
+  };
+  const PodState empty = Pod("empty", 1, 1);
+  for (const char* driver :
+       {"pd.csi.storage.gke.io", "ebs.csi.aws.com", "iscsi"}) {
+    SCOPED_TRACE(driver);
+    const PodState foo = with({{driver, "foo"}});
+    const PodState bar = with({{driver, "bar"}});
+    EXPECT_TRUE(InlineDisksFree(empty, {}));
+    EXPECT_TRUE(InlineDisksFree(empty, {&foo}));
+    EXPECT_FALSE(InlineDisksFree(foo, {&foo}));
+    EXPECT_TRUE(InlineDisksFree(bar, {&foo}));
+    const PodState foo_read = with({{driver, "foo", true}});
+    EXPECT_EQ(InlineDisksFree(foo_read, {&foo_read}),
+              std::string_view(driver) != "ebs.csi.aws.com");
+    EXPECT_FALSE(InlineDisksFree(foo_read, {&foo}));
+  }
+  // Another driver's disk of the same name is another disk.
+  const PodState pd = with({{"pd.csi.storage.gke.io", "foo"}});
+  EXPECT_TRUE(InlineDisksFree(with({{"ebs.csi.aws.com", "foo"}}), {&pd}));
+}
+
+// NodeVolumeLimits counts migratable inline volumes (csi_test.go's "should
+// count in-tree inline volumes if migration is enabled") with the PVs' ones.
+TEST(InlineDiskTest, InlineDisksCountAgainstTheirCsiDriversLimit) {
+  PodState on_node = Pod("on-node", 1, 1);
+  on_node.attached_volumes =
+      std::vector<kube::AttachedVolume>{{"ebs.csi.aws.com", "vol-1"}};
+  PodState inline_pod = Pod("inline", 1, 1);
+  inline_pod.inline_disks =
+      std::vector<kube::InlineDisk>{{"ebs.csi.aws.com", "vol-2"}};
+  EXPECT_FALSE(
+      AttachLimitsAllow(inline_pod, {&on_node}, {{"ebs.csi.aws.com", 1}}));
+  EXPECT_TRUE(
+      AttachLimitsAllow(inline_pod, {&on_node}, {{"ebs.csi.aws.com", 2}}));
+  // And a node's inline disks count against a new claim's volume.
+  PodState claimed = Pod("claimed", 1, 1);
+  claimed.attached_volumes =
+      std::vector<kube::AttachedVolume>{{"ebs.csi.aws.com", "vol-3"}};
+  EXPECT_FALSE(
+      AttachLimitsAllow(claimed, {&inline_pod}, {{"ebs.csi.aws.com", 1}}));
+}
+
+// A pending pod whose inline disk a node's pod already uses gets a new
+// node, though the existing one has room.
+TEST_F(VolumeScaleUpTest, ANodeUsingThePodsInlineDiskIsNoRoom) {
+  NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
+  node.labels[std::string(kZoneLabel)] = "a";
+  snapshot_.nodes = {node};
+  groups_.resize(1);
+  groups_[0].target_size = 1;
+  PodState running = BoundPod("running", "a-1", 100, kMi);
+  running.inline_disks =
+      std::vector<kube::InlineDisk>{{"ebs.csi.aws.com", "vol-1"}};
+  PodState pending = Pod("pending", 100, kMi, "");
+  pending.inline_disks = running.inline_disks;
+  snapshot_.pods = {running, pending};
+  ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  EXPECT_EQ(plan.increases[0].delta, 1);
+
+  snapshot_.nodes = {node};
+  pending.inline_disks =
+      std::vector<kube::InlineDisk>{{"ebs.csi.aws.com", "vol-2"}};
+  snapshot_.pods = {running, pending};
+  EXPECT_TRUE(Plan().increases.empty());
+}
+
 // A node at its attach limit takes no more volume pods: the pending pod
 // with a CSI claim gets a new node, though the existing one has room.
 TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {

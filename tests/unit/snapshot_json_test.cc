@@ -106,6 +106,34 @@ TEST(NodescaleSnapshotJsonTest, KeepsOnlyThePodAnnotationsThatMatter) {
   EXPECT_TRUE(IsMirrorPod((*pods)[0]));
 }
 
+// Attachable in-tree disks and iSCSI LUNs in a pod's own volumes, as the
+// CSI drivers they migrate to; other volumes are not disks.
+TEST(NodescaleSnapshotJsonTest, DecodesInlineDisks) {
+  Result<std::vector<PodState>> pods = DecodePodListJson(R"({"items":[{
+    "metadata":{"name":"p"},
+    "spec":{"containers":[{}],"volumes":[
+      {"name":"a","awsElasticBlockStore":{"volumeID":"vol-1"}},
+      {"name":"b","gcePersistentDisk":{"pdName":"pd-1","readOnly":true}},
+      {"name":"c","iscsi":{"iqn":"iqn.2001-04.com.example:x","lun":0}},
+      {"name":"d","nfs":{"server":"s","path":"/"}},
+      {"name":"e","configMap":{"name":"x"}}]}}]})");
+  ASSERT_TRUE(pods.ok()) << pods.status().message();
+  ASSERT_EQ(pods->size(), 1u);
+  EXPECT_EQ((*pods)[0].inline_disks.get(),
+            (std::vector<InlineDisk>{{"ebs.csi.aws.com", "vol-1", false},
+                                     {"pd.csi.storage.gke.io", "pd-1", true},
+                                     {std::string(kIscsiDisk),
+                                      "iqn.2001-04.com.example:x", false}}));
+  auto bad = DecodePodListJson(R"({"items":[{"metadata":{"name":"p"},
+    "spec":{"volumes":[{"name":"a","gcePersistentDisk":{"pdName":"x",
+      "readOnly":"yes"}}]}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find(
+                "items[0].spec.volumes[0].gcePersistentDisk.readOnly"),
+            std::string::npos)
+      << bad.status().message();
+}
+
 TEST(NodescaleSnapshotJsonTest, DecodesNodes) {
   Result<std::vector<NodeState>> nodes = DecodeNodeListJson(R"({"items":[{
     "metadata":{"name":"n1","labels":{"propscaler.io/node-group":"g"}},

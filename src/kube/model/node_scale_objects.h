@@ -135,6 +135,20 @@ struct AttachedVolume {
   auto operator<=>(const AttachedVolume&) const = default;
 };
 
+// A disk a pod names in its own volumes, not through a claim (in-tree
+// awsElasticBlockStore, gcePersistentDisk, azureDisk, cinder; iscsi).
+// kube-scheduler's VolumeRestrictions keeps two pods that use one off the
+// same node (unless both only read it; an EBS volume attaches to one node
+// however it is used), and NodeVolumeLimits counts a migratable one against
+// the CSI driver it migrates to.
+struct InlineDisk {
+  std::string driver;  // the CSI driver it migrates to; kIscsiDisk for iSCSI
+  std::string handle;  // volumeID, pdName, diskURI; an iSCSI IQN
+  bool read_only = false;
+  auto operator<=>(const InlineDisk&) const = default;
+};
+inline constexpr std::string_view kIscsiDisk = "iscsi";
+
 // The most volumes of each CSI driver a node can attach
 // (CSINode.spec.drivers[].allocatable.count); a driver not listed has no
 // limit.
@@ -168,6 +182,7 @@ struct PodState {
   Frozen<std::vector<VolumeNeed>> volume_needs;
   // Set with volume_needs: the CSI volumes it attaches.
   Frozen<std::vector<AttachedVolume>> attached_volumes;
+  Frozen<std::vector<InlineDisk>> inline_disks;
   // spec.terminationGracePeriodSeconds (the API server's default: 30).
   int64_t termination_grace_seconds = 30;
   int32_t priority = 0;  // spec.priority

@@ -30,6 +30,19 @@ constexpr uint32_t kSpecVolumes = 1, kSpecContainers = 2, kSpecGrace = 4,
 constexpr uint32_t kVolumeName = 1, kVolumeSource = 2, kSourceHostPath = 1,
                    kSourceEmptyDir = 2, kSourceClaim = 10,
                    kSourceEphemeral = 29, kClaimName = 1;
+// The inline disks' sources: the source's field, its handle's and its
+// readOnly's.
+struct DiskSourceFields {
+  uint32_t source, handle, read_only;
+  std::string_view driver;
+};
+constexpr DiskSourceFields kDiskSources[] = {
+    {3, 1, 4, "pd.csi.storage.gke.io"},      // gcePersistentDisk: pdName
+    {4, 1, 4, "ebs.csi.aws.com"},            // awsElasticBlockStore: volumeID
+    {8, 2, 6, kIscsiDisk},                   // iscsi: iqn
+    {13, 1, 3, "cinder.csi.openstack.org"},  // cinder: volumeID
+    {22, 2, 5, "disk.csi.azure.com"},        // azureDisk: diskURI
+};
 constexpr uint32_t kContainerPorts = 6, kContainerResources = 8;
 constexpr uint32_t kResourcesRequests = 2;
 constexpr uint32_t kPortHostPort = 2, kPortProtocol = 4;
@@ -188,6 +201,7 @@ class PodReader {
     pod.spread = std::move(spread_);
     pod.host_ports = std::move(host_ports_);
     pod.claims = std::move(claims_);
+    pod.inline_disks = std::move(inline_disks_);
     return std::move(live_);
   }
 
@@ -347,6 +361,26 @@ class PodReader {
         return Status::Ok();
       });
     }
+    for (const DiskSourceFields& fields : kDiskSources) {
+      if (s.number == fields.source) return ReadDisk(s.bytes, path, fields);
+    }
+    return Status::Ok();
+  }
+
+  Status ReadDisk(std::string_view source, const std::string& path,
+                  const DiskSourceFields& fields) {
+    InlineDisk disk;
+    disk.driver = std::string(fields.driver);
+    Status read =
+        EachProtoField(source, path.c_str(), [&](const ProtoField& f) {
+          if (IsBytes(f) && f.number == fields.handle) disk.handle = f.bytes;
+          if (f.type == WireType::kVarint && f.number == fields.read_only) {
+            disk.read_only = f.varint != 0;
+          }
+          return Status::Ok();
+        });
+    if (!read.ok()) return read;
+    inline_disks_.push_back(std::move(disk));
     return Status::Ok();
   }
 
@@ -596,6 +630,7 @@ class PodReader {
   std::vector<SpreadConstraint> spread_;
   std::vector<HostPort> host_ports_;
   std::vector<PodClaim> claims_;
+  std::vector<InlineDisk> inline_disks_;
   size_t spread_index_ = 0;
   bool seen_scheduled_ = false;
 };

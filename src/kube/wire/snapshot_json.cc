@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <optional>
 
 #include "common/duration.h"
 #include "common/quantity.h"
 #include "common/utc_time.h"
+#include "kube/model/in_tree_volumes.h"
 #include "kube/wire/json_fields.h"
 #include "kube/wire/object_json.h"
 #include "kube/wire/pod_field_values.h"
@@ -320,19 +322,54 @@ Result<std::vector<HostPort>> HostPortsAt(const Value& spec,
   return out;
 }
 
-// Whether a volume is local to the node (emptyDir, hostPath), and the
-// claims the volumes use.
+// The volume's disk when it is an attachable in-tree disk or iSCSI.
+Result<std::optional<InlineDisk>> InlineDiskOf(const Value& volume,
+                                               const std::string& at) {
+  auto read =
+      [&](const char* source_name, const char* handle_field,
+          std::string_view driver) -> Result<std::optional<InlineDisk>> {
+    const Value* source = Member(volume, source_name);
+    if (source == nullptr) return std::optional<InlineDisk>();
+    const std::string source_at = Join(at, source_name);
+    InlineDisk disk;
+    disk.driver = std::string(driver);
+    PS_ASSIGN_OR_RETURN(disk.handle,
+                        StringAt(*source, handle_field, source_at));
+    if (const Value* read_only = Member(*source, "readOnly")) {
+      if (!read_only->IsBool()) {
+        return WrongType(Join(source_at, "readOnly"), "a boolean", *read_only);
+      }
+      disk.read_only = read_only->GetBool();
+    }
+    return std::optional<InlineDisk>(std::move(disk));
+  };
+  for (const InTreePlugin& plugin : kInTreePlugins) {
+    if (plugin.limit_key.empty()) continue;  // not an attachable disk
+    std::optional<InlineDisk> disk;
+    PS_ASSIGN_OR_RETURN(
+        disk, read(plugin.pv_source, plugin.handle_field, plugin.csi_driver));
+    if (disk) return disk;
+  }
+  return read("iscsi", "iqn", kIscsiDisk);
+}
+
+// Whether a volume is local to the node (emptyDir, hostPath), the claims
+// the volumes use, and their inline disks.
 Status DecodeVolumes(const Value& spec, const std::string& path,
                      PodState* pod) {
   const Value* volumes = nullptr;
   PS_ASSIGN_OR_RETURN(volumes, ArrayAt(spec, "volumes", path));
   std::vector<PodClaim> claims;
+  std::vector<InlineDisk> disks;
   for (size_t i = 0; volumes != nullptr && i < volumes->Size(); ++i) {
     const Value& volume = (*volumes)[i];
     const std::string at = Index(Join(path, "volumes"), i);
     if (Member(volume, "emptyDir") || Member(volume, "hostPath")) {
       pod->has_local_storage = true;
     }
+    std::optional<InlineDisk> disk;
+    PS_ASSIGN_OR_RETURN(disk, InlineDiskOf(volume, at));
+    if (disk) disks.push_back(std::move(*disk));
     PodClaim claim;
     if (const Value* source = Member(volume, "persistentVolumeClaim")) {
       PS_ASSIGN_OR_RETURN(
@@ -346,6 +383,7 @@ Status DecodeVolumes(const Value& spec, const std::string& path,
     claims.push_back(std::move(claim));
   }
   pod->claims = std::move(claims);
+  pod->inline_disks = std::move(disks);
   return Status::Ok();
 }
 

@@ -98,7 +98,9 @@ bool HasRoom(const NewNode& node, const PodState& pod, bool track_pods,
              const Topology* topology, const VolumeLimits* volume_limits) {
   if (!Fits(pod.requests, node.free)) return false;
   if (!track_pods) return true;
-  if (!HostPortsFree(pod, node.pods)) return false;
+  if (!HostPortsFree(pod, node.pods) || !InlineDisksFree(pod, node.pods)) {
+    return false;
+  }
   if (volume_limits != nullptr &&
       !AttachLimitsAllow(pod, node.pods, *volume_limits)) {
     return false;
@@ -161,6 +163,7 @@ class Packer {
             std::any_of(pods.begin(), pods.end(), [&](const PodCount& p) {
               return !p.pod->anti_affinity.empty() ||
                      !p.pod->host_ports.empty() ||
+                     !p.pod->inline_disks.empty() ||
                      (volume_limits_ != nullptr &&
                       !p.pod->attached_volumes.empty());
             })) {}

@@ -40,6 +40,7 @@ bool BinAccepts(const Bin& bin, const PodState& pod) {
   return bin.accepts_pods && Fits(pod.requests, bin.free) &&
          CheckNodeConstraints(pod, *bin.labels, *bin.taints) == Unfit::kNone &&
          AntiAffinityAllows(pod, bin.pods) && HostPortsFree(pod, bin.pods) &&
+         InlineDisksFree(pod, bin.pods) &&
          (bin.volume_limits == nullptr ||
           AttachLimitsAllow(pod, bin.pods, *bin.volume_limits));
 }

@@ -20,7 +20,8 @@ bool SameSchedulingSpec(const PodState& a, const PodState& b) {
          a.host_ports == b.host_ports && a.affinity == b.affinity &&
          a.anti_affinity == b.anti_affinity && a.spread == b.spread &&
          a.volume_needs == b.volume_needs &&
-         a.attached_volumes == b.attached_volumes;
+         a.attached_volumes == b.attached_volumes &&
+         a.inline_disks == b.inline_disks;
 }
 
 PodClasses ClassifyPods(const std::vector<const PodState*>& pods) {

@@ -7,6 +7,8 @@
 #include <set>
 #include <string_view>
 
+#include "kube/model/in_tree_volumes.h"
+
 namespace propscaler::nodescale {
 namespace {
 
@@ -166,7 +168,10 @@ bool HostPortsFree(const PodState& pod,
 bool AttachLimitsAllow(const PodState& pod,
                        const std::vector<const PodState*>& pods_on_node,
                        const kube::VolumeLimits& limits) {
-  if (pod.attached_volumes.empty() || limits.empty()) return true;
+  if ((pod.attached_volumes.empty() && pod.inline_disks.empty()) ||
+      limits.empty()) {
+    return true;
+  }
   for (const auto& entry : limits) {
     // (A plain name, not a structured binding: clang's C++20 does not let
     // the lambda capture those.)
@@ -177,11 +182,29 @@ bool AttachLimitsAllow(const PodState& pod,
       for (const kube::AttachedVolume& volume : each.attached_volumes) {
         if (volume.driver == driver) handles.insert(volume.handle);
       }
+      for (const kube::InlineDisk& disk : each.inline_disks) {
+        if (disk.driver == driver) handles.insert(disk.handle);
+      }
     };
     count(pod);
     if (handles.empty()) continue;
     for (const PodState* other : pods_on_node) count(*other);
     if (static_cast<int64_t>(handles.size()) > limit) return false;
+  }
+  return true;
+}
+
+bool InlineDisksFree(const PodState& pod,
+                     const std::vector<const PodState*>& pods_on_node) {
+  for (const kube::InlineDisk& disk : pod.inline_disks) {
+    for (const PodState* other : pods_on_node) {
+      for (const kube::InlineDisk& used : other->inline_disks) {
+        if (used.driver != disk.driver || used.handle != disk.handle) continue;
+        const bool ebs =
+            disk.driver == kube::MigratedDriverName("kubernetes.io/aws-ebs");
+        if (ebs || !disk.read_only || !used.read_only) return false;
+      }
+    }
   }
   return true;
 }

@@ -63,6 +63,12 @@ bool AttachLimitsAllow(const PodState& pod,
                        const std::vector<const PodState*>& pods_on_node,
                        const kube::VolumeLimits& limits);
 
+// VolumeRestrictions' disk conflicts: no pod on the node uses one of the
+// pod's inline disks, unless both only read it (an EBS volume conflicts
+// however it is used).
+bool InlineDisksFree(const PodState& pod,
+                     const std::vector<const PodState*>& pods_on_node);
+
 // The checks that depend only on the node, not on what runs there: node
 // selector, node affinity, taints and volume needs, in that order.
 Unfit CheckNodeConstraints(const PodState& pod, const Labels& node_labels,
