@@ -8,6 +8,7 @@
 #include "kube/model/in_tree_volumes.h"
 #include "kube/wire/volumes_json.h"
 #include "nodescale/plan/node_volume_limits.h"
+#include "nodescale/plan/pod_classes.h"
 #include "nodescale/plan/predicates.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
@@ -282,7 +283,7 @@ TEST_F(VolumeNeedsTest, DelayedBindingNeedsRoomWhereTheDriverChecksCapacity) {
   const std::vector<kube::VolumeNeed> needs = ResolveVolumeNeeds(pod, objects_);
   ASSERT_EQ(needs.size(), 1u);
   EXPECT_TRUE(needs[0].alternatives.empty());
-  EXPECT_EQ(needs[0].reason,
+  EXPECT_EQ(needs[0].Text(),
             "node(s) did not have enough free storage (claim \"data\", "
             "storage class \"zonal\")");
   wffc.allowed_topologies = {ZoneTerm({"a", "b"})};
@@ -454,7 +455,7 @@ TEST_F(VolumeNeedsTest, AReadWriteOncePodClaimInUseFitsNowhere) {
   auto [snapshot, counts] = resolve({user, second, rwo});
   EXPECT_FALSE(FitsNowhere(snapshot.pods[0]));
   ASSERT_TRUE(FitsNowhere(snapshot.pods[1]));
-  EXPECT_EQ(snapshot.pods[1].volume_needs.get().back().reason,
+  EXPECT_EQ(snapshot.pods[1].volume_needs.get().back().Text(),
             "node has pod using PersistentVolumeClaim with the same name and "
             "ReadWriteOncePod access mode (claim \"solo\", used by pod "
             "\"default/user\")");
@@ -539,6 +540,35 @@ TEST_F(VolumeScaleUpTest, StorageCapacityOnlyInZoneBGetsAZoneBNode) {
   const ScaleUpPlan plan = Plan();
   ASSERT_EQ(plan.increases.size(), 1u);
   EXPECT_EQ(plan.increases[0].group, "zone-b");
+}
+
+// A StatefulSet's pods whose disks are in one zone ask the same of a node
+// through different claims: one pod class (planned together), and a reason
+// that names no one pod's claim.
+TEST_F(VolumeScaleUpTest, PodsWhoseVolumesAskTheSameAreOneClass) {
+  std::vector<PodState> pods;
+  for (const char* i : {"0", "1"}) {
+    Volume(std::string("pv-") + i).node_affinity = {ZoneTerm({"c"})};
+    BoundClaim(std::string("data-") + i, std::string("pv-") + i);
+    PodState pod = PodWith({{std::string("data-") + i, false}});
+    pod.name = std::string("web-") + i;
+    pods.push_back(pod);
+  }
+  snapshot_.pods = PodList(pods);
+  const ScaleUpPlan plan = Plan();
+  EXPECT_TRUE(plan.increases.empty());
+  ASSERT_EQ(plan.unschedulable.size(), 2u);
+  ASSERT_NE(plan.unschedulable[0].reasons, nullptr);
+  EXPECT_EQ(plan.unschedulable[0].reasons->at("zone-a"),
+            "node(s) had volume node affinity conflict (2 pods alike)");
+  EXPECT_EQ(plan.unschedulable[0].reasons, plan.unschedulable[1].reasons);
+  std::vector<const PodState*> pending;
+  for (const PodState& pod : snapshot_.pods) pending.push_back(&pod);
+  EXPECT_EQ(ClassifyPods(pending).classes.size(), 1u);
+  // Alone, the pod's own claim and volume are named.
+  EXPECT_EQ(Why(pods[0], Zone("a")),
+            "node(s) had volume node affinity conflict (claim \"data-0\", "
+            "volume \"pv-0\")");
 }
 
 TEST_F(VolumeScaleUpTest, UnboundImmediateClaimTriggersNothingAndSaysWhy) {

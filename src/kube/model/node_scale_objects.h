@@ -119,11 +119,21 @@ struct PodClaim {
 // What one of a pod's volumes asks of a node, resolved from its claim, the
 // claim's PersistentVolume and StorageClass (plan/volume_needs.h): a node
 // whose labels match one of `alternatives` can take it; with none, no node
-// can, and `reason` says why in kube-scheduler's words.
+// can, and `reason` says why in kube-scheduler's words, `detail` which
+// claim and volume. Two needs are equal without their details: pods whose
+// volumes ask the same of a node are placed alike (one pod class for a
+// StatefulSet's pods whose disks are in one zone).
 struct VolumeNeed {
   std::string reason;
   std::vector<NodeSelectorTerm> alternatives;  // ORed
-  auto operator<=>(const VolumeNeed&) const = default;
+  std::string detail;                          // "claim \"data\", volume ..."
+  bool operator==(const VolumeNeed& other) const {
+    return reason == other.reason && alternatives == other.alternatives;
+  }
+  // "reason (detail)".
+  std::string Text() const {
+    return detail.empty() ? reason : reason + " (" + detail + ")";
+  }
 };
 
 // A volume as CSI attach limits count it: the driver and a handle unique

@@ -235,7 +235,7 @@ std::string DescribeNodeConstraintFailure(const PodState& pod,
            std::string(TaintEffectName(taint->effect)) + " not tolerated";
   }
   if (const kube::VolumeNeed* need = FirstUnmetVolumeNeed(pod, node_labels)) {
-    return need->reason;
+    return need->Text();
   }
   return "";
 }

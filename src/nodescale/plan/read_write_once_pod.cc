@@ -39,10 +39,10 @@ int64_t MarkReadWriteOncePodConflicts(const ClaimKeys& claims, PodList* pods) {
       std::vector<kube::VolumeNeed> needs = pod.volume_needs.get();
       needs.push_back(
           {"node has pod using PersistentVolumeClaim with the same name and "
-           "ReadWriteOncePod access mode (claim \"" +
-               kube::ClaimNameOf(pod, claim) + "\", used by pod \"" +
-               user->second + "\")",
-           {}});
+           "ReadWriteOncePod access mode",
+           {},
+           "claim \"" + kube::ClaimNameOf(pod, claim) + "\", used by pod \"" +
+               user->second + "\""});
       pods->Mutable(i).volume_needs = std::move(needs);
       break;
     }

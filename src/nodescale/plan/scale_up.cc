@@ -465,6 +465,17 @@ class ScaleUpPlanner {
         return "does not fit: insufficient " +
                FirstShortResource(pod.requests, state.free) +
                " on an empty new node";
+      case Unfit::kVolume:
+        // The class's pods ask the same of a node through different claims:
+        // the representative's claim is named only when it is the one pod.
+        if (classes_.classes[pod_class].members.size() > 1) {
+          return FirstUnmetVolumeNeed(pod, state.chosen->node.labels)->reason +
+                 " (" +
+                 std::to_string(classes_.classes[pod_class].members.size()) +
+                 " pods alike)";
+        }
+        return DescribeNodeConstraintFailure(pod, state.chosen->node.labels,
+                                             state.chosen->node.taints);
       case Unfit::kVolumeLimits:
         return "node(s) exceed max volume count: the pod's volumes exceed "
                "the CSI attach limits of an empty new node";

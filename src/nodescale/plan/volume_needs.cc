@@ -34,7 +34,9 @@ std::string Quoted(std::string_view text) {
   return "\"" + std::string(text) + "\"";
 }
 
-VolumeNeed Nowhere(std::string reason) { return {std::move(reason), {}}; }
+VolumeNeed Nowhere(std::string reason, std::string detail = "") {
+  return {std::move(reason), {}, std::move(detail)};
+}
 
 NodeSelectorRequirement Requirement(std::string_view key, Op op,
                                     std::vector<std::string> values = {}) {
@@ -58,9 +60,9 @@ std::vector<std::string> SplitZones(std::string_view value) {
 VolumeNeed ZoneLabelNeed(std::string_view key, std::string_view ga_key,
                          std::string_view value, const std::string& what) {
   const std::vector<std::string> zones = SplitZones(value);
-  VolumeNeed need{"node(s) had no available volume zone (" + what + ", " +
-                      std::string(key) + "=" + std::string(value) + ")",
-                  {}};
+  VolumeNeed need{"node(s) had no available volume zone",
+                  {},
+                  what + ", " + std::string(key) + "=" + std::string(value)};
   need.alternatives.push_back({{Requirement(key, Op::kIn, zones)}});
   if (!ga_key.empty()) {
     need.alternatives.push_back({{Requirement(key, Op::kDoesNotExist),
@@ -77,8 +79,8 @@ VolumeNeed ZoneLabelNeed(std::string_view key, std::string_view ga_key,
 void AddBoundNeeds(const PersistentVolume& volume, const std::string& what,
                    std::vector<VolumeNeed>* out) {
   if (!volume.node_affinity.empty()) {
-    out->push_back({"node(s) had volume node affinity conflict (" + what + ")",
-                    volume.node_affinity});
+    out->push_back({"node(s) had volume node affinity conflict",
+                    volume.node_affinity, what});
   }
   for (const auto& [key, ga_key] : kTopologyLabels) {
     auto it = volume.topology_labels.find(key);
@@ -205,15 +207,14 @@ std::optional<VolumeNeed> DelayedBindingNeed(const PersistentVolumeClaim& claim,
                                              const std::string& what) {
   if (!claim.selected_node.empty()) {
     return VolumeNeed{
-        "node(s) didn't match the claim's selected node (" + what + ", " +
-            std::string(kube::kSelectedNodeAnnotation) + "=" +
-            claim.selected_node + ")",
-        {{{Requirement(kHostnameLabel, Op::kIn, {claim.selected_node})}}}};
+        "node(s) didn't match the claim's selected node",
+        {{{Requirement(kHostnameLabel, Op::kIn, {claim.selected_node})}}},
+        what + ", " + std::string(kube::kSelectedNodeAnnotation) + "=" +
+            claim.selected_node};
   }
-  VolumeNeed need{"node(s) didn't find available persistent volumes to bind (" +
-                      what + ", storage class " + Quoted(storage_class.name) +
-                      ")",
-                  {}};
+  VolumeNeed need{"node(s) didn't find available persistent volumes to bind",
+                  {},
+                  what + ", storage class " + Quoted(storage_class.name)};
   for (const auto& [name, volume] : objects.volumes) {
     if (!CouldBind(*volume, claim)) continue;
     if (volume->node_affinity.empty()) return std::nullopt;
@@ -227,8 +228,7 @@ std::optional<VolumeNeed> DelayedBindingNeed(const PersistentVolumeClaim& claim,
         ProvisioningTopology(claim, storage_class, objects);
     if (!where) return std::nullopt;
     if (where->empty() && need.alternatives.empty()) {
-      need.reason = "node(s) did not have enough free storage (" + what +
-                    ", storage class " + Quoted(storage_class.name) + ")";
+      need.reason = "node(s) did not have enough free storage";
     }
     need.alternatives.insert(need.alternatives.end(), where->begin(),
                              where->end());
@@ -280,8 +280,8 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
     if (volume == objects.volumes.end()) {
       out->needs.push_back(
           Nowhere("node(s) unavailable due to one or more pvc(s) bound to "
-                  "non-existent pv(s) (" +
-                  what + ", volume " + Quoted(claim->volume_name) + ")"));
+                  "non-existent pv(s)",
+                  what + ", volume " + Quoted(claim->volume_name)));
       return;
     }
     AddBoundNeeds(*volume->second, what + ", volume " + Quoted(volume->first),
@@ -296,8 +296,9 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
   if (!claim->storage_class.empty() && claim->volume_name.empty() &&
       storage_class == objects.classes.end()) {
     out->needs.push_back(Nowhere("storageclass.storage.k8s.io " +
-                                 Quoted(claim->storage_class) + " not found (" +
-                                 what + ")"));
+                                     Quoted(claim->storage_class) +
+                                     " not found",
+                                 what));
     return;
   }
   if (claim->volume_name.empty() && storage_class != objects.classes.end() &&
@@ -313,8 +314,8 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
     }
     return;
   }
-  out->needs.push_back(Nowhere(
-      "pod has unbound immediate PersistentVolumeClaims (" + what + ")"));
+  out->needs.push_back(
+      Nowhere("pod has unbound immediate PersistentVolumeClaims", what));
 }
 
 }  // namespace
@@ -334,8 +335,13 @@ namespace {
 bool ResolvePod(const VolumeObjects& objects, size_t i, PodList* pods) {
   const PodState& pod = (*pods)[i];
   ResolvedVolumes resolved = ResolveVolumes(pod, objects);
-  if (resolved.needs == pod.volume_needs.get() &&
-      resolved.attached == pod.attached_volumes.get()) {
+  // Details too: a claim bound again names its new volume.
+  const bool same_needs =
+      std::ranges::equal(resolved.needs, pod.volume_needs.get(),
+                         [](const VolumeNeed& a, const VolumeNeed& b) {
+                           return a == b && a.detail == b.detail;
+                         });
+  if (same_needs && resolved.attached == pod.attached_volumes.get()) {
     return false;
   }
   PodState& copy = pods->Mutable(i);
