@@ -479,6 +479,21 @@ class VolumeScaleUpTest : public VolumeNeedsTest {
     groups_[1].declared_template->labels = Zone("b");
   }
 
+  // Node a-1 of zone-a, and a pod running there whose claim's PV is the
+  // CSI volume vol-0 of ebs.csi.aws.com.
+  std::pair<NodeState, PodState> NodeWithAttachedVolume() {
+    NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
+    node.labels[std::string(kZoneLabel)] = "a";
+    PersistentVolume& attached = Volume("attached");
+    attached.csi_driver = "ebs.csi.aws.com";
+    attached.csi_handle = "vol-0";
+    BoundClaim("attached", "attached");
+    PodState running = PodWith({{"attached", false}});
+    running.name = "running";
+    running.node_name = "a-1";
+    return {node, running};
+  }
+
   ScaleUpPlan Plan(const ScaleUpConfig& config = {}) {
     ResolveSnapshotVolumes(objects_, &snapshot_);
     std::mt19937_64 rng(7);
@@ -753,17 +768,9 @@ TEST_F(VolumeScaleUpTest, ANodeUsingThePodsInlineDiskIsNoRoom) {
 TEST_F(VolumeScaleUpTest, ANodeAtItsAttachLimitIsNoRoomForVolumes) {
   Class("csi", "ebs.csi.aws.com", true);
   Claim("data", "csi");
-  NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
-  node.labels[std::string(kZoneLabel)] = "a";
+  const auto [node, running] = NodeWithAttachedVolume();
   snapshot_.nodes = {node};
   groups_[0].target_size = 1;
-  PersistentVolume& attached = Volume("attached");
-  attached.csi_driver = "ebs.csi.aws.com";
-  attached.csi_handle = "vol-0";
-  BoundClaim("attached", "attached");
-  PodState running = PodWith({{"attached", false}});
-  running.name = "running";
-  running.node_name = "a-1";
   snapshot_.pods = {running, PodWith({{"data", false}})};
   objects_.node_limits["a-1"] = {{"ebs.csi.aws.com", 2}};
   EXPECT_TRUE(Plan().increases.empty());  // a-1 takes it: 2 of 2
@@ -782,17 +789,9 @@ TEST_F(VolumeScaleUpTest, CsiNodeAwareNewNodesTakeTheLiveNodesLimit) {
   groups_.resize(1);
   groups_[0].target_size = 1;
   Class("csi", "ebs.csi.aws.com", true);
-  NodeState node = Node("a-1", "zone-a", 4000, 16 * kGi);
-  node.labels[std::string(kZoneLabel)] = "a";
-  snapshot_.nodes = {node};
   // a-1 is at its limit of 1 with a running pod's volume.
-  PersistentVolume& attached = Volume("attached");
-  attached.csi_driver = "ebs.csi.aws.com";
-  attached.csi_handle = "vol-0";
-  BoundClaim("attached", "attached");
-  PodState running = PodWith({{"attached", false}});
-  running.name = "running";
-  running.node_name = "a-1";
+  const auto [node, running] = NodeWithAttachedVolume();
+  snapshot_.nodes = {node};
   snapshot_.pods = {running};
   for (const char* name : {"data-0", "data-1", "data-2"}) {
     Claim(name, "csi");
