@@ -32,7 +32,7 @@ constexpr std::string_view kUsage =
     "--node-groups=groups.json [--pdbs=pdbs.json] [--volumes=volumes.json] "
     "[--expander=least-waste] "
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
-    "[--balance-similar-node-groups] "
+    "[--balance-similar-node-groups] [--enable-csi-node-aware-scheduling] "
     "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
     "[--seed=N] [--now=2026-01-01T00:00:00Z]";
 
@@ -102,12 +102,17 @@ Status ApplyFlag(const std::string& name, const std::string& value,
     *it->second = value;
     return Status::Ok();
   }
-  if (name == "balance-similar-node-groups") {
+  std::map<std::string, bool*> bools = {
+      {"balance-similar-node-groups",
+       &flags->scale_up.balance_similar_node_groups},
+      {"enable-csi-node-aware-scheduling",
+       &flags->scale_up.csi_node_aware_scheduling}};
+  if (auto it = bools.find(name); it != bools.end()) {
     if (has_value && value != "true" && value != "false") {
       return Status::Invalid("--" + name + "=" + value +
                              ": want true or false");
     }
-    flags->scale_up.balance_similar_node_groups = !has_value || value == "true";
+    *it->second = !has_value || value == "true";
     return Status::Ok();
   }
   if (name == "max-nodes-total" || name == "cores-total" ||
@@ -231,6 +236,7 @@ DisruptionPlan PreviewDisruption(const Inputs& inputs,
       priorities.ok()) {
     input.group_priority = GroupPriorities(input.groups, *priorities);
   }
+  input.csi_node_aware_scheduling = flags.scale_up.csi_node_aware_scheduling;
   input.now = flags.now;
   DisruptionOptions options;
   options.preview = true;

@@ -250,6 +250,19 @@ TEST(SimulateTest, VolumesPlacePodsInTheirZones) {
   EXPECT_EQ(bad.exit_code, 2) << bad.output;
   EXPECT_NE(bad.output.find("groups.json: kind: missing"), std::string::npos)
       << bad.output;
+
+  // Templates with their live nodes' attach limits: the same plan here (no
+  // CSINode in the file); a value that is not a boolean is refused.
+  SimulateRun aware = run({"--volumes=" + dir + "volumes.json",
+                           "--enable-csi-node-aware-scheduling"});
+  ASSERT_EQ(aware.exit_code, 0) << aware.output;
+  EXPECT_EQ(Json(aware)["scaleUp"].Size(), 2u) << aware.output;
+  SimulateRun odd = run({"--enable-csi-node-aware-scheduling=maybe"});
+  EXPECT_EQ(odd.exit_code, 2) << odd.output;
+  EXPECT_NE(odd.output.find(
+                "--enable-csi-node-aware-scheduling=maybe: want true or false"),
+            std::string::npos)
+      << odd.output;
 }
 
 }  // namespace
