@@ -33,6 +33,62 @@ TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
       seconds(5)));
 }
 
+// Storage capacity end to end: the binary finds CSIStorageCapacities
+// served (storage.k8s.io/v1 here), watches them and the CSIDrivers, and a
+// pod whose WaitForFirstConsumer claim has room only in zone b gets a zone-b
+// node, though least-waste would pick zone a's smaller nodes.
+TEST_F(NodeScaleTest, AClaimWithRoomOnlyInZoneBGetsAZoneBNode) {
+  auto zonal = [](const std::string& name, const std::string& zone,
+                  const std::string& cpu) {
+    std::string group = GroupJson(name, 0, 10, cpu, "8Gi");
+    const std::string labels = R"("labels":{})";
+    group.replace(
+        group.find(labels), labels.size(),
+        R"("labels":{"topology.kubernetes.io/zone":")" + zone + R"("})");
+    return group;
+  };
+  PutGroups({zonal("zone-a", "a", "2"), zonal("zone-b", "b", "16")});
+  for (
+      const auto& [path, body] :
+      std::vector<std::pair<std::string, std::string>>{
+          {"/apis/storage.k8s.io/v1/csidrivers",
+           R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver",)"
+           R"("metadata":{"name":"ebs.csi.aws.com"},)"
+           R"("spec":{"storageCapacity":true}})"},
+          {"/apis/storage.k8s.io/v1/storageclasses",
+           R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
+           R"("metadata":{"name":"zonal"},"provisioner":"ebs.csi.aws.com",)"
+           R"("volumeBindingMode":"WaitForFirstConsumer"})"},
+          {"/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities",
+           R"({"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity",)"
+           R"("metadata":{"name":"room-b","namespace":"default"},)"
+           R"("storageClassName":"zonal","capacity":"100Gi","nodeTopology":)"
+           R"({"matchLabels":{"topology.kubernetes.io/zone":"b"}}})"},
+          {"/api/v1/namespaces/default/persistentvolumeclaims",
+           R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+           R"("metadata":{"name":"data","namespace":"default"},)"
+           R"("spec":{"storageClassName":"zonal","accessModes":)"
+           R"(["ReadWriteOnce"],"resources":{"requests":{"storage":"10Gi"}}}})"}}) {
+    Status created = server_.CreateObject(path, body);
+    ASSERT_TRUE(created.ok()) << path << ": " << created.message();
+  }
+  std::string pod = sim::PodJson("db-0", "1", "");
+  const std::string containers = R"("containers":)";
+  pod.replace(pod.find(containers), containers.size(),
+              R"("volumes":[{"name":"data","persistentVolumeClaim":)"
+              R"({"claimName":"data"}}],"containers":)");
+  ASSERT_TRUE(
+      server_.CreateObject("/api/v1/namespaces/default/pods", pod).ok());
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("zone-b-").size() == 1; },
+                        seconds(15)))
+      << propscaler->Report();
+  EXPECT_TRUE(NodesWithPrefix("zone-a-").empty()) << propscaler->Report();
+  EXPECT_EQ(propscaler->Output().find("serves no CSIStorageCapacity"),
+            std::string::npos)
+      << propscaler->Report();
+}
+
 // --once: one iteration on one list of each collection, then exit 0; the
 // scale-up is made (leader election is not waited for) and nothing runs on.
 TEST_F(NodeScaleTest, OnceRunsOneIterationAndExits) {
