@@ -179,35 +179,46 @@ kube::ReflectorSink<T> ResettingSink(
   return sink;
 }
 
+// A volume collection's sink: the collection must be listed before the
+// store is synced (a pod's claim read before its class or capacities would
+// be placed wrongly), and its changes drop the VolumeObjects copy.
+template <typename T>
+kube::ReflectorSink<T> VolumeCollectionSink(
+    std::mutex* mutex, LiveObjectStore::Collection<T>* collection,
+    PodInterner* interner, std::shared_ptr<const kube::VolumeObjects>* copy) {
+  {
+    std::lock_guard<std::mutex> lock(*mutex);
+    collection->required = true;
+  }
+  return ResettingSink(SinkFor(mutex, collection, interner), mutex, copy);
+}
+
 kube::ReflectorSink<kube::PersistentVolume> LiveObjectStore::VolumeSink() {
-  return ResettingSink(SinkFor(&mutex_, &volumes_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &volumes_, &interner_, &volume_objects_);
 }
 
 kube::ReflectorSink<kube::PersistentVolumeClaim> LiveObjectStore::ClaimSink() {
-  return ResettingSink(SinkFor(&mutex_, &claims_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &claims_, &interner_, &volume_objects_);
 }
 
 kube::ReflectorSink<kube::StorageClass> LiveObjectStore::StorageClassSink() {
-  return ResettingSink(SinkFor(&mutex_, &classes_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &classes_, &interner_, &volume_objects_);
 }
 
 kube::ReflectorSink<kube::CsiNode> LiveObjectStore::CsiNodeSink() {
-  return ResettingSink(SinkFor(&mutex_, &csi_nodes_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &csi_nodes_, &interner_,
+                              &volume_objects_);
 }
 
 kube::ReflectorSink<kube::CsiDriver> LiveObjectStore::CsiDriverSink() {
-  return ResettingSink(SinkFor(&mutex_, &csi_drivers_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &csi_drivers_, &interner_,
+                              &volume_objects_);
 }
 
 kube::ReflectorSink<kube::CsiStorageCapacity>
 LiveObjectStore::CsiStorageCapacitySink() {
-  return ResettingSink(SinkFor(&mutex_, &capacities_, &interner_), &mutex_,
-                       &volume_objects_);
+  return VolumeCollectionSink(&mutex_, &capacities_, &interner_,
+                              &volume_objects_);
 }
 
 std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
@@ -269,7 +280,12 @@ SharedList<kube::LiveNode> LiveObjectStore::Nodes() const {
 
 bool LiveObjectStore::Synced() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return pods_.synced && nodes_.synced;
+  auto listed = [](const auto& collection) {
+    return !collection.required || collection.synced;
+  };
+  return pods_.synced && nodes_.synced && listed(volumes_) && listed(claims_) &&
+         listed(classes_) && listed(csi_nodes_) && listed(csi_drivers_) &&
+         listed(capacities_);
 }
 
 }  // namespace propscaler

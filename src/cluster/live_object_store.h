@@ -44,7 +44,8 @@ class LiveObjectStore {
 
   SharedList<kube::LivePod> Pods() const;
   SharedList<kube::LiveNode> Nodes() const;
-  // Pods and nodes were listed at least once.
+  // Pods, nodes and every volume collection with a sink were listed at
+  // least once.
   bool Synced() const;
   // nullopt until PodDisruptionBudgets were listed: only disruption needs
   // them, and it waits for them rather than act without.
@@ -68,6 +69,8 @@ class LiveObjectStore {
     std::map<Key, std::shared_ptr<const T>> items;
     std::map<Key, std::shared_ptr<const T>> staged;
     bool synced = false;
+    // Synced() waits for it (a volume collection whose sink was made).
+    bool required = false;
     // The items as a list, kept until they change: a loop at rest copies
     // a vector instead of walking the map (150,000 pods: a fifth of a
     // loop's CPU).

@@ -96,7 +96,8 @@ StatusReport NodeScaleLoop::LastReport() const {
 
 Status NodeScaleLoop::ReadyToIterate() const {
   if (!state_->Synced()) {
-    return Status::Unavailable("waiting for the first list of pods and nodes");
+    return Status::Unavailable(
+        "waiting for the first list of pods, nodes and volume objects");
   }
   return provider_->Ready();
 }
