@@ -68,8 +68,13 @@ TEST_F(WatchTest, FirstListIsWholeFromTheCacheAListAgainComesInPages) {
   EXPECT_EQ(server_.Requests().Count("GET /api/v1/nodes"), 1);
 
   auto propscaler = Start({"--healthz-port=0"});
-  ASSERT_TRUE(
-      WaitUntil([&] { return server_.open_watches() >= 2; }, seconds(5)));
+  // Its watches may open before its nodes' list is counted: both waited.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return server_.open_watches() >= 2 &&
+               server_.Requests().Count("GET /api/v1/nodes") >= 2;
+      },
+      seconds(5)));
   const int64_t lists_before = server_.Requests().Count("GET /api/v1/nodes");
   EXPECT_EQ(lists_before, 2);
   AddNodesWhileTheHistoryExpires(2);
