@@ -9,9 +9,9 @@
 #include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
+#include "app/replica_parts.h"
 #include "app/shared_flags.h"
 #include "kube/controllers/event_recorder.h"
-#include "replicas/autoscaler.h"
 #include "replicas/replica_status_page.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
@@ -79,8 +79,8 @@ int RunReplicaMode() {
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   ReplicaStatusBoard board;
-  ReplicaAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
-                               &session.events, &board);
+  ReplicaParts autoscaler(&session.api, &clock, *options, &session.health,
+                          &session.events, &board);
   std::vector<std::string> start_lines = {
       "propscaler " PROPSCALER_VERSION " scaling " + FLAGS_target +
       " in namespace " + options->namespace_ + " from " + FLAGS_configmap +

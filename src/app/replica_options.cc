@@ -4,6 +4,7 @@
 #include "common/label_selector.h"
 #include "common/object_names.h"
 #include "common/taint_filter.h"
+#include "replicas/params.h"
 
 namespace propscaler {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "replicas/autoscaler.h"
+#include "replicas/autoscaler_options.h"
 
 namespace propscaler {
 

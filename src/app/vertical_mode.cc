@@ -11,10 +11,10 @@
 #include "app/loop_runner.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
+#include "app/vertical_parts.h"
 #include "kube/controllers/event_recorder.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
-#include "vertical/vertical_autoscaler.h"
 #include "vertical/vertical_status_page.h"
 
 // Shared with replica mode, which defines them.
@@ -90,8 +90,8 @@ int RunVerticalMode() {
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   VerticalStatusBoard board;
-  VerticalAutoscaler autoscaler(&session.api, &clock, *options, &session.health,
-                                &session.events, &board);
+  VerticalParts autoscaler(&session.api, &clock, *options, &session.health,
+                           &session.events, &board);
   return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "common/status.h"
-#include "vertical/vertical_autoscaler.h"
+#include "vertical/vertical_autoscaler_options.h"
 
 namespace propscaler {
 

@@ -27,35 +27,19 @@ using runtime::CycleDriver;
 
 }  // namespace
 
-ReplicaAutoscaler::ReplicaAutoscaler(
-    const kube::Client* client, const Clock* clock, AutoscalerOptions options,
-    HealthState* health, kube::EventRecorder* events, ReplicaStatusBoard* board)
+ReplicaAutoscaler::ReplicaAutoscaler(const kube::Client* client,
+                                     const Clock* clock,
+                                     AutoscalerOptions options,
+                                     ReplicaWatches* watches,
+                                     runtime::CycleDriver* driver,
+                                     ReplicaReporter* reporter)
     : client_(client),
       clock_(clock),
       options_(std::move(options)),
-      reporter_(clock, options_.dry_run ? nullptr : events, board,
-                options_.namespace_, options_.configmap),
-      hpa_check_(clock, client, options_.namespace_, options_.targets),
+      watches_(watches),
+      driver_(driver),
+      reporter_(reporter),
       scale_writer_(client),
-      driver_(clock, health,
-              {options_.poll_period, options_.max_sync_failures}),
-      node_watch_(
-          clock,
-          [this] {
-            return client_->CountedNodes(options_.node_selector,
-                                         options_.excluded_taints,
-                                         kube::CountedCpu::kAllocatable);
-          },
-          NodeStoreSink(&nodes_, [this] { driver_.Notify("nodes changed"); }),
-          {"nodes", "Grant list and watch on nodes."},
-          [this](const std::string& cause) { driver_.Notify(cause); }),
-      config_map_(runtime::WatchConfigMap(
-          clock, client, options_.namespace_, options_.configmap,
-          "params changed",
-          [this](const std::string& cause) { driver_.Notify(cause); })),
-      target_scales_(
-          client, clock, options_.namespace_, options_.targets,
-          [this](const std::string& cause) { driver_.Notify(cause); }),
       update_refusal_(clock, "applying " + ConfigMapRef() +
                                  " as it is (grant update on it to keep it "
                                  "current with --default-params)") {}
@@ -65,13 +49,13 @@ std::string ReplicaAutoscaler::ConfigMapRef() const {
 }
 
 std::optional<kube::ConfigMap> ReplicaAutoscaler::ReadConfigMap(Status* error) {
-  Result<kube::ConfigMap> read = config_map_->Read();
+  Result<kube::ConfigMap> read = watches_->config_map->Read();
   if (read.ok()) return *read;
   if (read.status().code() == StatusCode::kNotFound) return std::nullopt;
   // Without a fresh read the last one applies; the failure is reported.
   *error = read.status().WithContext("reading " + ConfigMapRef());
   LOG(WARNING) << error->message();
-  return config_map_->Cached();
+  return watches_->config_map->Cached();
 }
 
 Status ReplicaAutoscaler::ApplyDefaultParams(
@@ -120,7 +104,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   if (!written.ok()) {
     if (written.status().code() == StatusCode::kConflict) {
       // Someone else wrote it meanwhile: the watch brings their version.
-      written = config_map_->ReadFresh();
+      written = watches_->config_map->ReadFresh();
     }
     if (!written.ok()) {
       return written.status().WithContext((create ? "creating " : "updating ") +
@@ -131,7 +115,7 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
               << " from --default-params";
   }
   *current = *written;
-  config_map_->Wrote(*written);
+  watches_->config_map->Wrote(*written);
   return Status::Ok();
 }
 
@@ -148,7 +132,7 @@ Result<Params> ReplicaAutoscaler::CurrentParams(
   if (status.ok()) {
     Result<Params> params = ParseParams(current->data);
     if (params.ok()) {
-      reporter_.ParamsAccepted(
+      reporter_->ParamsAccepted(
           current->data,
           !last_valid_params_.has_value() || !(*last_valid_params_ == *params));
       last_valid_params_ = *params;
@@ -156,7 +140,7 @@ Result<Params> ReplicaAutoscaler::CurrentParams(
       return params;
     }
     status = params.status().WithContext("invalid params in " + ConfigMapRef());
-    reporter_.ParamsRejected(current->data, status.message());
+    reporter_->ParamsRejected(current->data, status.message());
   }
   if (status.message() != last_params_error_) {
     LOG(ERROR) << status.message()
@@ -189,7 +173,7 @@ Status ReplicaAutoscaler::ScaleOne(
     const std::optional<ScaleDownPolicy>& scale_down, TimePoint now) {
   const std::string ref =
       target.ToString() + " in namespace " + options_.namespace_;
-  Result<kube::Scale> scale = target_scales_.Read(target);
+  Result<kube::Scale> scale = watches_->target_scales.Read(target);
   if (scale.status().code() == StatusCode::kPermissionDenied) {
     return ScaleBlind(target, scale.status(), computed, counts)
         .WithContext("scaling " + ref);
@@ -204,12 +188,12 @@ Status ReplicaAutoscaler::ScaleOne(
   constexpr int kAttempts = 3;
   Status status;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    reporter_.TargetRead(target, scale->spec_replicas, desired);
+    reporter_->TargetRead(target, scale->spec_replicas, desired);
     if (scale->spec_replicas == desired) return Status::Ok();
     status = WriteScale(target, *scale, desired, counts);
     if (status.code() != StatusCode::kConflict || attempt == kAttempts) break;
     VLOG(1) << "scale of " << ref << " changed meanwhile; reading it again";
-    scale = target_scales_.ReadFresh(target);
+    scale = watches_->target_scales.ReadFresh(target);
     if (!scale.ok()) {
       return scale.status().WithContext("reading scale of " + ref);
     }
@@ -254,11 +238,11 @@ Status ReplicaAutoscaler::WriteScale(const kube::ScaleTarget& target,
   Result<kube::Scale> written =
       scale_writer_.Write(options_.namespace_, target, read, desired);
   if (!written.ok()) return written.status();
-  target_scales_.Wrote(target, *written);
-  reporter_.Scaled(target, read.spec_replicas, desired, counts,
-                   cycle_cause_ == "poll period"
-                       ? "re-asserted at the poll period"
-                       : cycle_cause_);
+  watches_->target_scales.Wrote(target, *written);
+  reporter_->Scaled(target, read.spec_replicas, desired, counts,
+                    cycle_cause_ == "poll period"
+                        ? "re-asserted at the poll period"
+                        : cycle_cause_);
   return Status::Ok();
 }
 
@@ -270,8 +254,8 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
     return CycleDriver::JoinErrors({read_error, params.status()});
   }
   const Params& in_force = params.ok() ? *params : *last_valid_params_;
-  const ClusterCounts counts = nodes_.Counts();
-  reporter_.Counts(counts);
+  const ClusterCounts counts = watches_->nodes.Counts();
+  reporter_->Counts(counts);
   const int64_t desired = ClampToInt32(DesiredReplicas(in_force, counts));
   const std::optional<ScaleDownPolicy>& scale_down = ScaleDownOf(in_force);
   // Without a policy nothing is held back; a policy added later starts afresh.
@@ -284,7 +268,7 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
     Status status = ScaleOne(target, desired, counts, scale_down, now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
-      reporter_.TargetFailed(target, status.message());
+      reporter_->TargetFailed(target, status.message());
       errors.push_back(status);
     }
   }
@@ -292,16 +276,17 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
 }
 
 Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
-  for (const HpaConflict& conflict : hpa_check_.CheckIfDue(start)) {
-    reporter_.HpaConflictFound(conflict);
+  for (const HpaConflict& conflict : watches_->hpa_check.CheckIfDue(start)) {
+    reporter_->HpaConflictFound(conflict);
   }
   Status status = RunCycle(start);
-  reporter_.CycleFinished(status, clock_->Now() - start);
+  reporter_->CycleFinished(status, clock_->Now() - start);
   return status;
 }
 
 Status ReplicaAutoscaler::Ready() const {
-  if (node_watch_.synced() && config_map_->synced()) return Status::Ok();
+  if (watches_->node_watch.synced() && watches_->config_map->synced())
+    return Status::Ok();
   return Status::Unavailable("waiting for the first list of nodes and of " +
                              ConfigMapRef());
 }
@@ -312,7 +297,8 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
       .cycle =
           [this](TimePoint start, const std::string& cause) {
             cycle_cause_ = cause;
-            if (Status listed = node_watch_.ListIfPolled(); !listed.ok()) {
+            if (Status listed = watches_->node_watch.ListIfPolled();
+                !listed.ok()) {
               return listed;
             }
             return TimedCycle(start);
@@ -321,29 +307,18 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
       // cycle holds the last known replicas, and reports the failure.
       .staleness =
           [this] {
-            return CycleDriver::JoinErrors(
-                {node_watch_.LastError(), config_map_->LastError()});
+            return CycleDriver::JoinErrors({watches_->node_watch.LastError(),
+                                            watches_->config_map->LastError()});
           },
       .may_act = options_.may_act,
   };
 }
 
 int ReplicaAutoscaler::Run(StopSignal* stop) {
-  node_watch_.Start(stop);
-  config_map_->Start(stop);
-  target_scales_.Start(stop);
-  hpa_check_.Start(stop);
-  const int exit_code = driver_.Run(stop, Hooks());
-  stop->Stop();
-  node_watch_.Join();
-  config_map_->Join();
-  target_scales_.Join();
-  hpa_check_.Join();
-  return exit_code;
+  return driver_->Run(stop, Hooks());
 }
 
 Status ReplicaAutoscaler::RunOnce() {
-  if (Status status = node_watch_.ListOnce(); !status.ok()) return status;
   cycle_cause_ = "--once";
   return TimedCycle(clock_->Now());
 }

@@ -6,8 +6,11 @@
 // clock; --once has no history, so only the step limit applies. All I/O goes
 // through a kube::Client and all time through a Clock (virtual in tests).
 //
-// It watches each target's workload, so a cycle reads no scale and another
-// writer's change is undone at once (replicas/target_scales.h).
+// What it reads comes from its watches (replicas/replica_watches.h), which
+// app/ builds, starts and joins beside it: a cycle reads no scale, and
+// another writer's change is undone at once (replicas/target_scales.h).
+// What it tells people goes through its reporter
+// (replicas/replica_reporter.h).
 //
 // It runs on the loop runtime (runtime/): one cycle driver, watched objects
 // whose copies never go backwards, one way to handle what RBAC refuses.
@@ -29,56 +32,36 @@
 #include <string>
 #include <vector>
 
-#include "cluster/node_store.h"
-#include "common/health_state.h"
 #include "common/status.h"
 #include "common/stop_signal.h"
-#include "common/taint_filter.h"
 #include "kube/client/client.h"
-#include "kube/controllers/event_recorder.h"
 #include "kube/controllers/scale_writer.h"
 #include "kube/model/objects.h"
 #include "kube/model/scale_target.h"
-#include "replicas/cycle_reporter.h"
+#include "replicas/autoscaler_options.h"
 #include "replicas/default_params.h"
-#include "replicas/hpa_conflict_check.h"
 #include "replicas/params.h"
-#include "replicas/replica_status.h"
+#include "replicas/replica_reporter.h"
+#include "replicas/replica_watches.h"
 #include "replicas/scale_down_smoothing.h"
-#include "replicas/target_scales.h"
 #include "runtime/cycle_driver.h"
-#include "runtime/loop.h"
 #include "runtime/refusal.h"
-#include "runtime/watched_collection.h"
-#include "runtime/watched_config_map.h"
-#include "runtime/watched_object.h"
 
 namespace propscaler {
 
-struct AutoscalerOptions {
-  std::string namespace_;
-  std::string configmap;
-  std::vector<kube::ScaleTarget> targets;
-  std::optional<ConfigMapData> default_params;
-  std::string node_selector;    // --nodelabels, passed to the server as is
-  TaintFilter excluded_taints;  // --exclude-node-taints
-  std::chrono::seconds poll_period{10};
-  int max_sync_failures = 0;  // 0: never exit
-  bool dry_run = false;
-  // Leader election: while false, no cycle runs and nothing is written
-  // (empty: always acts).
-  std::function<bool()> may_act;
-};
-
-class ReplicaAutoscaler : public runtime::Loop {
+class ReplicaAutoscaler {
  public:
-  // `events` may be null: no Events are posted (dry runs do not post any).
+  // Every pointer outlives the autoscaler; `driver` is the one the watches
+  // notify.
   ReplicaAutoscaler(const kube::Client* client, const Clock* clock,
-                    AutoscalerOptions options, HealthState* health,
-                    kube::EventRecorder* events, ReplicaStatusBoard* board);
+                    AutoscalerOptions options, ReplicaWatches* watches,
+                    runtime::CycleDriver* driver, ReplicaReporter* reporter);
 
-  int Run(StopSignal* stop) override;
-  Status RunOnce() override;
+  // Cycles on the driver until `stop` (the watches run meanwhile); returns
+  // the exit code: 0, or 1 after --max-sync-failures failed cycles.
+  int Run(StopSignal* stop);
+  // One cycle, for --once (the nodes listed first).
+  Status RunOnce();
 
  private:
   runtime::CycleHooks Hooks();
@@ -112,14 +95,10 @@ class ReplicaAutoscaler : public runtime::Loop {
   const kube::Client* client_;
   const Clock* clock_;
   const AutoscalerOptions options_;
-  CycleReporter reporter_;
-  HpaConflictCheck hpa_check_;
+  ReplicaWatches* const watches_;
+  runtime::CycleDriver* const driver_;
+  ReplicaReporter* const reporter_;
   kube::ScaleWriter scale_writer_;
-  runtime::CycleDriver driver_;
-  NodeStore nodes_;
-  runtime::WatchedCollection<kube::NodeInfo> node_watch_;
-  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map_;
-  TargetScales target_scales_;
   // RBAC's refusal of the ConfigMap's update (--default-params changed):
   // asked again only every few minutes, meanwhile applied as it is.
   runtime::Refusal update_refusal_;

@@ -1,7 +1,6 @@
 // A mode's control loop on the runtime, as app/loop_runner.h runs it:
-// replica mode (replicas/autoscaler.h) and vertical mode
-// (vertical/vertical_autoscaler.h) each watch what they read, decide, and
-// write on a runtime::CycleDriver.
+// replica and vertical mode's parts (app/mode_parts.h) each watch what they
+// read, decide, and write on a runtime::CycleDriver.
 #ifndef PROPSCALER_RUNTIME_LOOP_H_
 #define PROPSCALER_RUNTIME_LOOP_H_
 

@@ -15,7 +15,9 @@ void WatchSet::Join() const {
 Status WatchSet::Staleness() const {
   std::vector<Status> errors;
   errors.reserve(members_.size());
-  for (const Member& member : members_) errors.push_back(member.last_error());
+  for (const Member& member : members_) {
+    if (member.last_error) errors.push_back(member.last_error());
+  }
   return CycleDriver::JoinErrors(errors);
 }
 

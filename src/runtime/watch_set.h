@@ -20,12 +20,16 @@ class WatchSet {
  public:
   // `watch` outlives the set. A watch without ListOnce() (a WatchedObject,
   // which GETs its object while it is not watched) is not listed by
-  // ListOnce().
+  // ListOnce(). One without LastError() (a set of objects each read with a
+  // GET while its watch fails, as replica mode's targets) adds nothing to
+  // Staleness().
   template <typename Watch>
   void Add(Watch* watch) {
     Member member{[watch](StopSignal* stop) { watch->Start(stop); },
-                  [watch] { watch->Join(); },
-                  [watch] { return watch->LastError(); }, nullptr};
+                  [watch] { watch->Join(); }, nullptr, nullptr};
+    if constexpr (requires { watch->LastError(); }) {
+      member.last_error = [watch] { return watch->LastError(); };
+    }
     if constexpr (requires { watch->ListOnce(); }) {
       member.list_once = [watch] { return watch->ListOnce(); };
     }
@@ -44,8 +48,8 @@ class WatchSet {
   struct Member {
     std::function<void(StopSignal*)> start;
     std::function<void()> join;
-    std::function<Status()> last_error;
-    std::function<Status()> list_once;  // empty: not listable
+    std::function<Status()> last_error;  // empty: never stale
+    std::function<Status()> list_once;   // empty: not listable
   };
   std::vector<Member> members_;
 };

@@ -11,6 +11,9 @@
 //
 // The target is watched too (list+watch by name), so a cycle reads nothing
 // and another writer's change to the resources is set back within a second.
+// The watches (vertical/vertical_watches.h) are built, started and joined
+// by app/; what it tells people goes through its reporter
+// (vertical/vertical_reporter.h).
 //
 // It runs on the loop runtime (runtime/), as replica mode does, and under
 // CPVA's RBAC: where watching nodes is forbidden it lists them every cycle;
@@ -29,61 +32,40 @@
 #include <optional>
 #include <string>
 
-#include "cluster/node_store.h"
 #include "common/files.h"
-#include "common/health_state.h"
 #include "common/status.h"
-#include "common/status_board.h"
 #include "common/stop_signal.h"
 #include "kube/client/client.h"
-#include "kube/controllers/event_recorder.h"
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
 #include "runtime/cycle_driver.h"
-#include "runtime/loop.h"
-#include "runtime/watched_collection.h"
-#include "runtime/watched_config_map.h"
-#include "runtime/watched_object.h"
 #include "vertical/resize_plan.h"
+#include "vertical/vertical_autoscaler_options.h"
 #include "vertical/vertical_config.h"
-#include "vertical/vertical_status.h"
+#include "vertical/vertical_reporter.h"
+#include "vertical/vertical_watches.h"
 
 namespace propscaler {
 
-struct VerticalOptions {
-  std::string namespace_;
-  kube::WorkloadRef target;
-  std::optional<VerticalConfig> default_config;  // --default-config
-  std::string config_file;                       // --config-file
-  std::string configmap;      // --configmap: watched, instead of a file
-  std::string node_selector;  // --nodelabels, passed to the server as is
-  bool schedulable_nodes_only = false;
-  ResizePolicy policy;
-  std::chrono::seconds poll_period{10};
-  int max_sync_failures = 0;  // 0: never exit
-  bool dry_run = false;
-  // Leader election: while false, no cycle runs and nothing is written
-  // (empty: always acts).
-  std::function<bool()> may_act;
-};
-
-using VerticalStatusBoard = StatusBoard<VerticalStatus>;
-
-class VerticalAutoscaler : public runtime::Loop {
+class VerticalAutoscaler {
  public:
-  // `events` may be null: no Events are posted (dry runs post none).
+  // Every pointer outlives the autoscaler; `driver` is the one the watches
+  // notify.
   VerticalAutoscaler(const kube::Client* client, const Clock* clock,
-                     VerticalOptions options, HealthState* health,
-                     kube::EventRecorder* events, VerticalStatusBoard* board);
+                     VerticalOptions options, VerticalWatches* watches,
+                     runtime::CycleDriver* driver, VerticalReporter* reporter);
 
-  int Run(StopSignal* stop) override;
-  Status RunOnce() override;
+  // Cycles on the driver until `stop` (the watches run meanwhile); returns
+  // the exit code: 0, or 1 after --max-sync-failures failed cycles.
+  int Run(StopSignal* stop);
+  // One cycle, for --once (the nodes listed first; the target and ConfigMap
+  // read with GETs).
+  Status RunOnce();
 
  private:
   runtime::CycleHooks Hooks();
   Status Ready() const;
   Status RunCycle(TimePoint now);
-  void CycleFinished(TimePoint start, const Status& status);
   // The config in force: the defaults with the file's or the ConfigMap's
   // laid over them; the last valid one while a new one is invalid.
   Result<VerticalConfig> CurrentConfig();
@@ -92,8 +74,6 @@ class VerticalAutoscaler : public runtime::Loop {
   void AcceptConfig(const VerticalConfig& config);
   void RejectConfig(const Status& status);
   VerticalCounts Counts() const;
-  void SetMetrics(const VerticalCounts& counts,
-                  const std::map<std::string, ComputedResources>& computed);
   // Reads the target and patches what moved; CPVA's blind patch where
   // reading it is forbidden.
   Status Resize(const std::map<std::string, ComputedResources>& computed,
@@ -103,26 +83,16 @@ class VerticalAutoscaler : public runtime::Loop {
   Status Apply(const std::vector<ResourceChange>& changes,
                const std::string& resource_version,
                const VerticalCounts& counts);
-  void Report(const std::vector<ResourceChange>& changes,
-              const VerticalCounts& counts);
-  void WatchConfigFile(StopSignal* stop);
-  std::string TargetRef() const;
   std::string ConfigMapRef() const;
 
   const kube::Client* client_;
   const Clock* clock_;
   const VerticalOptions options_;
-  kube::EventRecorder* events_;
-  VerticalStatusBoard* board_;
-  runtime::CycleDriver driver_;
-  NodeStore nodes_;
-  runtime::WatchedCollection<kube::NodeInfo> node_watch_;
-  runtime::WatchedObject<kube::PodTemplateWorkload> target_;
-  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>>
-      config_map_;  // with --configmap
+  VerticalWatches* const watches_;
+  runtime::CycleDriver* const driver_;
+  VerticalReporter* const reporter_;
 
-  // Touched only by the loop's thread (and, for the file stamp, by the
-  // file watcher before the loop starts).
+  // Touched only by the loop's thread.
   std::string cycle_cause_ = "first cycle";
   std::optional<FileStamp> file_stamp_;
   std::optional<VerticalConfig> file_config_;

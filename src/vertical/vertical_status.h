@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status_board.h"
 #include "kube/model/pod_template.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_arithmetic.h"
@@ -41,6 +42,8 @@ struct VerticalStatus {
 
   static constexpr size_t kMaxDecisions = 20;
 };
+
+using VerticalStatusBoard = StatusBoard<VerticalStatus>;
 
 }  // namespace propscaler
 

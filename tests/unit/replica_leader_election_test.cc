@@ -13,13 +13,13 @@
 #include <string>
 #include <thread>
 
+#include "app/replica_parts.h"
 #include "common/clock.h"
 #include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/controllers/leader_election.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
-#include "replicas/autoscaler.h"
 
 namespace propscaler {
 namespace {
@@ -55,8 +55,8 @@ struct Candidate {
     options.targets = {{kube::ScaleTarget::Kind::kDeployment, "coredns"}};
     options.node_selector = node_selector;
     options.may_act = [this] { return elector.IsLeader(); };
-    autoscaler = std::make_unique<ReplicaAutoscaler>(client, clock, options,
-                                                     &health, nullptr, &board);
+    autoscaler = std::make_unique<ReplicaParts>(client, clock, options, &health,
+                                                nullptr, &board);
     elector_thread = clock->StartThread([this] { elector.Run(&elector_stop); });
     loop_thread = clock->StartThread([this, clock] {
       autoscaler->Run(&loop_stop);
@@ -79,7 +79,7 @@ struct Candidate {
   StopSignal loop_stop;
   HealthState health;
   ReplicaStatusBoard board;
-  std::unique_ptr<ReplicaAutoscaler> autoscaler;
+  std::unique_ptr<ReplicaParts> autoscaler;
   std::thread elector_thread;
   std::thread loop_thread;
   std::atomic<bool> exited{false};

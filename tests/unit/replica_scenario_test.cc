@@ -8,13 +8,13 @@
 #include <string>
 #include <thread>
 
+#include "app/replica_parts.h"
 #include "common/clock.h"
 #include "common/health_state.h"
 #include "common/stop_signal.h"
 #include "kube/controllers/event_recorder.h"
 #include "memcluster/memory_cluster.h"
 #include "memcluster/scenario_test.h"
-#include "replicas/autoscaler.h"
 #include "replicas/default_params.h"
 
 namespace propscaler {
@@ -74,7 +74,7 @@ class ReplicaScenarioTest : public memcluster::ScenarioTest {
   }
 
   void Start() {
-    autoscaler_ = std::make_unique<ReplicaAutoscaler>(
+    autoscaler_ = std::make_unique<ReplicaParts>(
         &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
     loop_ = clock_.StartThread([this] {
       exit_code_ = autoscaler_->Run(&stop_);
@@ -111,7 +111,7 @@ class ReplicaScenarioTest : public memcluster::ScenarioTest {
 
   ReplicaStatusBoard board_;
   AutoscalerOptions options_;
-  std::unique_ptr<ReplicaAutoscaler> autoscaler_;
+  std::unique_ptr<ReplicaParts> autoscaler_;
   std::thread loop_;
   std::atomic<bool> exited_{false};
   int exit_code_ = -1;

@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "apiserver/store_objects.h"
+#include "app/vertical_parts.h"
 #include "kube/controllers/leader_election.h"
 #include "memcluster/scenario_test.h"
-#include "vertical/vertical_autoscaler.h"
 
 namespace propscaler {
 namespace {
@@ -75,7 +75,7 @@ class VerticalScenarioTest : public memcluster::ScenarioTest {
   }
 
   void Start() {
-    autoscaler_ = std::make_unique<VerticalAutoscaler>(
+    autoscaler_ = std::make_unique<VerticalParts>(
         &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
     loop_ = clock_.StartThread([this] {
       autoscaler_->Run(&stop_);
@@ -111,7 +111,7 @@ class VerticalScenarioTest : public memcluster::ScenarioTest {
 
   VerticalStatusBoard board_;
   VerticalOptions options_;
-  std::unique_ptr<VerticalAutoscaler> autoscaler_;
+  std::unique_ptr<VerticalParts> autoscaler_;
   std::thread loop_;
   std::atomic<bool> exited_{false};
 };

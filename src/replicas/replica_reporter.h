@@ -2,9 +2,10 @@
 // Prometheus metrics, Kubernetes Events (ScaledReplicas on the target,
 // InvalidParams on the ConfigMap, ConflictingAutoscaler on a target an HPA
 // also scales; de-duplicated by the recorder), and the
-// /status board. Keeps the loop free of reporting detail.
-#ifndef PROPSCALER_REPLICAS_CYCLE_REPORTER_H_
-#define PROPSCALER_REPLICAS_CYCLE_REPORTER_H_
+// /status board (runtime/mode_reporter.h). Keeps the loop free of reporting
+// detail.
+#ifndef PROPSCALER_REPLICAS_REPLICA_REPORTER_H_
+#define PROPSCALER_REPLICAS_REPLICA_REPORTER_H_
 
 #include <chrono>
 #include <map>
@@ -14,17 +15,18 @@
 #include "common/status.h"
 #include "kube/controllers/event_recorder.h"
 #include "kube/model/scale_target.h"
+#include "replicas/autoscaler_options.h"
 #include "replicas/hpa_conflicts.h"
 #include "replicas/replica_status.h"
+#include "runtime/mode_reporter.h"
 
 namespace propscaler {
 
-class CycleReporter {
+class ReplicaReporter : public runtime::ModeReporter<ReplicaStatus> {
  public:
-  // `events` may be null (dry runs, --once without events).
-  CycleReporter(const Clock* clock, kube::EventRecorder* events,
-                ReplicaStatusBoard* board, std::string ns,
-                std::string configmap);
+  // `events` may be null (dry runs, tests without Events).
+  ReplicaReporter(const Clock* clock, kube::EventRecorder* events,
+                  ReplicaStatusBoard* board, const AutoscalerOptions& options);
 
   void ParamsAccepted(const std::map<std::string, std::string>& data,
                       bool changed);
@@ -41,8 +43,6 @@ class CycleReporter {
 
  private:
   const Clock* clock_;
-  kube::EventRecorder* events_;
-  ReplicaStatusBoard* board_;
   const std::string namespace_;
   const std::string configmap_;
   int64_t params_generation_ = 0;
@@ -50,4 +50,4 @@ class CycleReporter {
 
 }  // namespace propscaler
 
-#endif  // PROPSCALER_REPLICAS_CYCLE_REPORTER_H_
+#endif  // PROPSCALER_REPLICAS_REPLICA_REPORTER_H_

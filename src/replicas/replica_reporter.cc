@@ -1,4 +1,4 @@
-#include "replicas/cycle_reporter.h"
+#include "replicas/replica_reporter.h"
 
 #include "common/metrics.h"
 
@@ -33,44 +33,42 @@ kube::ObjectRef TargetRef(const kube::ScaleTarget& target,
 
 }  // namespace
 
-CycleReporter::CycleReporter(const Clock* clock, kube::EventRecorder* events,
-                             ReplicaStatusBoard* board, std::string ns,
-                             std::string configmap)
-    : clock_(clock),
-      events_(events),
-      board_(board),
-      namespace_(std::move(ns)),
-      configmap_(std::move(configmap)) {
+ReplicaReporter::ReplicaReporter(const Clock* clock,
+                                 kube::EventRecorder* events,
+                                 ReplicaStatusBoard* board,
+                                 const AutoscalerOptions& options)
+    : ModeReporter(events, board),
+      clock_(clock),
+      namespace_(options.namespace_),
+      configmap_(options.configmap) {
   DeclareReplicaMetrics(GlobalMetrics());
-  board_->Update([this](ReplicaStatus& status) {
+  UpdateBoard([this](ReplicaStatus& status) {
     status.namespace_ = namespace_;
     status.configmap = configmap_;
   });
 }
 
-void CycleReporter::ParamsAccepted(
+void ReplicaReporter::ParamsAccepted(
     const std::map<std::string, std::string>& data, bool changed) {
   if (changed) ++params_generation_;
   GlobalMetrics().Set("propscaler_params_generation", {}, params_generation_);
-  board_->Update([&](ReplicaStatus& status) { status.params_in_force = data; });
+  UpdateBoard([&](ReplicaStatus& status) { status.params_in_force = data; });
 }
 
-void CycleReporter::ParamsRejected(
+void ReplicaReporter::ParamsRejected(
     const std::map<std::string, std::string>& data, const std::string& reason) {
   GlobalMetrics().Add("propscaler_params_rejected_total");
-  board_->Update([&](ReplicaStatus& status) {
+  UpdateBoard([&](ReplicaStatus& status) {
     status.rejected_params = data;
     status.rejected_reason = reason;
   });
-  if (events_ != nullptr) {
-    events_->Record({{"v1", "ConfigMap", namespace_, configmap_, ""},
-                     /*warning=*/true,
-                     "InvalidParams",
-                     reason});
-  }
+  Event({{"v1", "ConfigMap", namespace_, configmap_, ""},
+         /*warning=*/true,
+         "InvalidParams",
+         reason});
 }
 
-void CycleReporter::Counts(const ClusterCounts& counts) {
+void ReplicaReporter::Counts(const ClusterCounts& counts) {
   Metrics& metrics = GlobalMetrics();
   metrics.Set("propscaler_nodes", {{"state", "all"}}, counts.total_nodes);
   metrics.Set("propscaler_nodes", {{"state", "schedulable"}},
@@ -78,64 +76,60 @@ void CycleReporter::Counts(const ClusterCounts& counts) {
   metrics.Set("propscaler_cores", {{"state", "all"}}, counts.total_cores);
   metrics.Set("propscaler_cores", {{"state", "schedulable"}},
               counts.schedulable_cores);
-  board_->Update([&](ReplicaStatus& status) { status.counts = counts; });
+  UpdateBoard([&](ReplicaStatus& status) { status.counts = counts; });
 }
 
-void CycleReporter::TargetRead(const kube::ScaleTarget& target, int64_t current,
+void ReplicaReporter::TargetRead(const kube::ScaleTarget& target, int64_t current,
                                int64_t desired) {
   const std::string name = target.ToString();
   GlobalMetrics().Set("propscaler_desired_replicas", {{"target", name}},
                       desired);
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}},
                       current);
-  board_->Update([&](ReplicaStatus& status) {
+  UpdateBoard([&](ReplicaStatus& status) {
     status.targets[name] = TargetStatus{desired, current, ""};
   });
 }
 
-void CycleReporter::TargetFailed(const kube::ScaleTarget& target,
+void ReplicaReporter::TargetFailed(const kube::ScaleTarget& target,
                                  const std::string& error) {
-  board_->Update([&](ReplicaStatus& status) {
+  UpdateBoard([&](ReplicaStatus& status) {
     status.targets[target.ToString()].error = error;
   });
 }
 
-void CycleReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
+void ReplicaReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
                            int64_t to, const ClusterCounts& counts,
                            const std::string& cause) {
   const std::string name = target.ToString();
   GlobalMetrics().Add("propscaler_scaled_total", {{"target", name}});
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}}, to);
-  board_->Update([&](ReplicaStatus& status) {
+  UpdateBoard([&](ReplicaStatus& status) {
     status.targets[name].current = to;
     status.decisions.push_front({clock_->Now(), name, from, to, cause, counts});
     if (status.decisions.size() > ReplicaStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }
   });
-  if (events_ != nullptr) {
-    events_->Record(
-        {TargetRef(target, namespace_), /*warning=*/false, "ScaledReplicas",
+  Event({TargetRef(target, namespace_), /*warning=*/false, "ScaledReplicas",
          "Scaled from " + std::to_string(from) + " to " + std::to_string(to) +
              " replicas (" + DescribeCounts(counts) + "; " + cause + ")"});
-  }
 }
 
-void CycleReporter::HpaConflictFound(const HpaConflict& conflict) {
-  if (events_ == nullptr) return;
-  events_->Record({TargetRef(conflict.target, namespace_), /*warning=*/true,
-                   "ConflictingAutoscaler",
-                   "HorizontalPodAutoscaler " + conflict.hpa + " also scales " +
-                       conflict.target.ToString() +
-                       ": the two will fight over its replicas; remove one"});
+void ReplicaReporter::HpaConflictFound(const HpaConflict& conflict) {
+  Event({TargetRef(conflict.target, namespace_), /*warning=*/true,
+         "ConflictingAutoscaler",
+         "HorizontalPodAutoscaler " + conflict.hpa + " also scales " +
+             conflict.target.ToString() +
+             ": the two will fight over its replicas; remove one"});
 }
 
-void CycleReporter::CycleFinished(const Status& status, Duration took) {
+void ReplicaReporter::CycleFinished(const Status& status, Duration took) {
   Metrics& metrics = GlobalMetrics();
   metrics.Observe("propscaler_cycle_duration_seconds", {},
                   std::chrono::duration<double>(took).count());
   const auto now = clock_->Now();
-  board_->Update([&](ReplicaStatus& board) {
+  UpdateBoard([&](ReplicaStatus& board) {
     board.last_cycle = now;
     board.last_cycle_error = status.ok() ? "" : status.message();
   });

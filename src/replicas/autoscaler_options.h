@@ -1,0 +1,34 @@
+// Replica mode's settings, from its flags (app/replica_options.h).
+#ifndef PROPSCALER_REPLICAS_AUTOSCALER_OPTIONS_H_
+#define PROPSCALER_REPLICAS_AUTOSCALER_OPTIONS_H_
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/taint_filter.h"
+#include "kube/model/scale_target.h"
+#include "replicas/default_params.h"
+
+namespace propscaler {
+
+struct AutoscalerOptions {
+  std::string namespace_;
+  std::string configmap;
+  std::vector<kube::ScaleTarget> targets;
+  std::optional<ConfigMapData> default_params;
+  std::string node_selector;    // --nodelabels, passed to the server as is
+  TaintFilter excluded_taints;  // --exclude-node-taints
+  std::chrono::seconds poll_period{10};
+  int max_sync_failures = 0;  // 0: never exit
+  bool dry_run = false;
+  // Leader election: while false, no cycle runs and nothing is written
+  // (empty: always acts).
+  std::function<bool()> may_act;
+};
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_REPLICAS_AUTOSCALER_OPTIONS_H_

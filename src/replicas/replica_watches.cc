@@ -1,0 +1,33 @@
+#include "replicas/replica_watches.h"
+
+#include "cluster/node_store_sink.h"
+#include "runtime/watched_config_map.h"
+
+namespace propscaler {
+
+ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
+                               const AutoscalerOptions& options,
+                               const Notify& notify)
+    : node_watch(
+          clock,
+          [client, selector = options.node_selector,
+           taints = options.excluded_taints] {
+            return client->CountedNodes(selector, taints,
+                                        kube::CountedCpu::kAllocatable);
+          },
+          NodeStoreSink(&nodes, [notify] { notify("nodes changed"); }),
+          {"nodes", "Grant list and watch on nodes."}, notify),
+      config_map(runtime::WatchConfigMap(clock, client, options.namespace_,
+                                         options.configmap, "params changed",
+                                         notify)),
+      target_scales(client, clock, options.namespace_, options.targets, notify),
+      hpa_check(clock, client, options.namespace_, options.targets) {}
+
+void ReplicaWatches::AddTo(runtime::WatchSet* set) {
+  set->Add(&node_watch);
+  set->Add(config_map.get());
+  set->Add(&target_scales);
+  set->Add(&hpa_check);
+}
+
+}  // namespace propscaler

@@ -1,0 +1,46 @@
+// What replica mode reads, each kept current by a watch so that a cycle
+// reads memory and a change starts one within a second: the counted nodes,
+// the params ConfigMap, each target's scale and the namespace's
+// HorizontalPodAutoscalers. app/ builds them beside the loop and starts and
+// joins them on its runtime::WatchSet; each change calls `notify` with its
+// cause (the cycle driver's Notify).
+#ifndef PROPSCALER_REPLICAS_REPLICA_WATCHES_H_
+#define PROPSCALER_REPLICAS_REPLICA_WATCHES_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cluster/node_store.h"
+#include "common/clock.h"
+#include "kube/client/client.h"
+#include "kube/model/objects.h"
+#include "replicas/autoscaler_options.h"
+#include "replicas/hpa_conflict_check.h"
+#include "replicas/target_scales.h"
+#include "runtime/watch_set.h"
+#include "runtime/watched_collection.h"
+#include "runtime/watched_object.h"
+
+namespace propscaler {
+
+struct ReplicaWatches {
+  using Notify = std::function<void(const std::string& cause)>;
+
+  ReplicaWatches(const kube::Client* client, const Clock* clock,
+                 const AutoscalerOptions& options, const Notify& notify);
+
+  // Every watch, on the set that starts and joins them (and lists the
+  // nodes once for --once; the rest are read with GETs then).
+  void AddTo(runtime::WatchSet* set);
+
+  NodeStore nodes;
+  runtime::WatchedCollection<kube::NodeInfo> node_watch;
+  std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map;
+  TargetScales target_scales;
+  HpaConflictCheck hpa_check;
+};
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_REPLICAS_REPLICA_WATCHES_H_

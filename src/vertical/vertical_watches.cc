@@ -1,0 +1,53 @@
+#include "vertical/vertical_watches.h"
+
+#include "cluster/node_store_sink.h"
+#include "common/taint_filter.h"
+#include "runtime/watched_config_map.h"
+
+namespace propscaler {
+
+VerticalWatches::VerticalWatches(const kube::Client* client, const Clock* clock,
+                                 const VerticalOptions& options,
+                                 const Notify& notify)
+    : node_watch(
+          clock,
+          [client, selector = options.node_selector,
+           cpu = options.schedulable_nodes_only ? kube::CountedCpu::kAllocatable
+                                                : kube::CountedCpu::kCapacity] {
+            return client->CountedNodes(selector, TaintFilter(), cpu);
+          },
+          NodeStoreSink(&nodes, [notify] { notify("nodes changed"); }),
+          {"nodes", "Grant watch on nodes to react within a second."}, notify),
+      target(
+          clock, client->PodTemplateNamed(options.namespace_, options.target),
+          [client, ns = options.namespace_, ref = options.target] {
+            return client->GetPodTemplate(ns, ref);
+          },
+          {.name = options.target.name,
+           .what = options.TargetRef(),
+           .grant_hint = "Grant list and watch on it to read nothing at rest "
+                         "and set back other writers' changes within a second",
+           .changed_cause = "target changed",
+           .get_fallback =
+               "patching " + options.TargetRef() +
+               " whenever the computed resources change, as "
+               "cluster-proportional-vertical-autoscaler does (grant get on "
+               "it to compare with its current resources first)"},
+          notify) {
+  if (!options.configmap.empty()) {
+    config_map =
+        runtime::WatchConfigMap(clock, client, options.namespace_,
+                                options.configmap, "config changed", notify);
+  } else if (!options.config_file.empty()) {
+    config_file.emplace(clock, options.config_file, notify);
+  }
+}
+
+void VerticalWatches::AddTo(runtime::WatchSet* set) {
+  set->Add(&node_watch);
+  set->Add(&target);
+  if (config_map) set->Add(config_map.get());
+  if (config_file) set->Add(&*config_file);
+}
+
+}  // namespace propscaler
