@@ -21,6 +21,7 @@
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
+#include "nodescale/run/node_scale_reporter.h"
 #include "nodescale/run/status_page.h"
 #include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
@@ -251,8 +252,11 @@ int RunNodeScaleMode() {
                  : leadership.MayActFunction();
   std::unique_ptr<nodescale::Provider> provider = MakeProvider(
       &api, &clock, *settings, &cluster_api_objects, node_groups.get());
-  nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &session.events,
-                                &clock, settings->loop, may_act);
+  nodescale::NodeScaleStatusBoard board;
+  const nodescale::NodeScaleReporter reporter(&session.events, &board, &api,
+                                              settings->loop.namespace_);
+  nodescale::NodeScaleLoop loop(&api, provider.get(), &state, &reporter, &clock,
+                                settings->loop, may_act);
 
   runtime::WatchSet watches;
   watches.Add(&pods);
@@ -296,8 +300,8 @@ int RunNodeScaleMode() {
                         return 0;
                       },
                   .status_page =
-                      [&loop, &leadership] {
-                        return nodescale::RenderStatusPage(loop.LastReport(),
+                      [&board, &leadership] {
+                        return nodescale::RenderStatusPage(board.Snapshot(),
                                                            leadership.View());
                       },
                   .start_lines = {"propscaler " PROPSCALER_VERSION

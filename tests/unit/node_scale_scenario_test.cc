@@ -75,6 +75,7 @@ struct NodeScaleInstance {
         stop(clock),
         health(clock, minutes(2)),
         events(&cluster->client(), clock, "propscaler"),
+        reporter(&events, &board, &cluster->client(), options.namespace_),
         pending(clock, options.batch, options.expendable_pods_priority_cutoff),
         pods(cluster->client().Pods(), pending.Wrap(state.PodSink()), "pods"),
         nodes(cluster->client().LiveNodes(), state.NodeSink(), "nodes"),
@@ -89,7 +90,7 @@ struct NodeScaleInstance {
       elector.emplace(&cluster->client(), *election, clock);
     }
     may_act = [this] { return !elector.has_value() || elector->IsLeader(); };
-    loop.emplace(&cluster->client(), this->provider.get(), &state, &events,
+    loop.emplace(&cluster->client(), this->provider.get(), &state, &reporter,
                  clock, options, may_act);
     threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
@@ -121,6 +122,8 @@ struct NodeScaleInstance {
   StopSignal stop;
   HealthState health;
   kube::EventRecorder events;
+  nodescale::NodeScaleStatusBoard board;
+  nodescale::NodeScaleReporter reporter;
   LiveObjectStore state;
   nodescale::PendingPodTrigger pending;
   kube::Reflector<kube::LivePod> pods;
@@ -624,7 +627,7 @@ TEST_F(NodeScaleScenarioTest, GroupThatNeverGetsReadyIsGivenUpAfter15Minutes) {
   EXPECT_EQ((*status)["status"].find("Backoff: until"), std::string::npos)
       << (*status)["status"];
   for (const nodescale::GroupStatus& group :
-       instances_.back()->loop->LastReport().groups) {
+       instances_.back()->board.Snapshot().groups) {
     EXPECT_EQ(group.backoff_until, TimePoint()) << group.name;
   }
 }

@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-#include "common/metrics.h"
 #include "kube/model/lease.h"
 
 namespace propscaler::nodescale {
@@ -28,13 +27,14 @@ std::string DescribeCommand(const DisruptionCommand& command) {
   return out;
 }
 
-CommandQueue::CommandQueue(Provider* provider, kube::EventRecorder* events,
+CommandQueue::CommandQueue(Provider* provider,
+                           const NodeScaleReporter* reporter,
                            std::function<bool()> may_act,
                            Duration validation_delay,
                            Duration max_provision_time,
                            DisruptionOptions options)
     : provider_(provider),
-      events_(events),
+      reporter_(reporter),
       may_act_(std::move(may_act)),
       validation_delay_(validation_delay),
       max_provision_time_(max_provision_time),
@@ -70,9 +70,7 @@ CommandQueue::Step CommandQueue::Advance(const DisruptionInput* input,
   if (validated.ok()) return Start(*validated, view);
   LOG(INFO) << "disruption: " << DescribeCommand(command)
             << " rejected: " << validated.status().message();
-  GlobalMetrics().Add(
-      "propscaler_disruption_failed_validations_total",
-      {{"method", std::string(DisruptionMethodName(command.method))}}, 1);
+  reporter_->ValidationFailed(command.method);
   for (const std::string& name : command.nodes) {
     Event(view, name, false, "ConsolidationRejected",
           validated.status().message());
@@ -85,11 +83,7 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
   if (!may_act_()) return {};
   LOG(INFO) << "disruption: starting " << DescribeCommand(command) << " (saves "
             << command.savings_per_hour << "/h)";
-  GlobalMetrics().Add(
-      "propscaler_disruption_decisions_total",
-      {{"method", std::string(DisruptionMethodName(command.method))},
-       {"action", std::string(command.action())}},
-      1);
+  reporter_->DisruptionStarted(command.method, command.action());
   if (!command.replacement) {
     lines_.clear();
     return Remove(command, view);
@@ -150,8 +144,7 @@ void CommandQueue::Event(const ClusterView& view, const std::string& node,
                          const std::string& message) {
   const LiveNode* live = FindNode(*view.nodes, node);
   if (live == nullptr) return;
-  events_->Record(
-      {{"v1", "Node", "", live->state.name, ""}, warning, reason, message});
+  reporter_->NodeEvent(live->state.name, warning, reason, message);
 }
 
 }  // namespace propscaler::nodescale

@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "kube/controllers/event_recorder.h"
 #include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/live_snapshot.h"
@@ -35,7 +34,7 @@ class CommandQueue {
     std::string failed_group;
   };
 
-  CommandQueue(Provider* provider, kube::EventRecorder* events,
+  CommandQueue(Provider* provider, const NodeScaleReporter* reporter,
                std::function<bool()> may_act, Duration validation_delay,
                Duration max_provision_time, DisruptionOptions options);
 
@@ -68,7 +67,7 @@ class CommandQueue {
              const std::string& reason, const std::string& message);
 
   Provider* provider_;
-  kube::EventRecorder* events_;
+  const NodeScaleReporter* reporter_;
   std::function<bool()> may_act_;
   const Duration validation_delay_;
   const Duration max_provision_time_;

@@ -6,7 +6,6 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "common/metrics.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/capacity_give_up.h"
@@ -15,83 +14,26 @@
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-std::string Describe(const GroupIncrease& increase, const NodeGroup& group) {
-  return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
-         std::to_string(group.target_size + increase.delta) +
-         " (max: " + std::to_string(group.max_size) + ")}";
-}
-
-void DeclareMetrics() {
-  Metrics& m = GlobalMetrics();
-  m.DeclareGauge("propscaler_unschedulable_pods",
-                 "Pending pods the scheduler marked Unschedulable.");
-  m.DeclareCounter("propscaler_scale_ups_total",
-                   "Scale-ups requested, by node group.");
-  m.DeclareCounter("propscaler_scale_up_failures_total",
-                   "Scale-ups the provider refused or failed, by node group.");
-  m.DeclareCounter("propscaler_scale_downs_total",
-                   "Nodes removed, by node group.");
-  m.DeclareGauge("propscaler_node_group_size",
-                 "Node group sizes: min, max, target and ready.");
-  m.DeclareGauge("propscaler_nodes",
-                 "Registered nodes by readiness, as Cluster Autoscaler "
-                 "counts them: ready, not_started (capacity still coming), "
-                 "unready.");
-  m.DeclareGauge("propscaler_pods_with_claims",
-                 "Pods holding PersistentVolumeClaims, by whether some node "
-                 "can take their volumes (fit=somewhere) or none "
-                 "(fit=nowhere: the claim is missing, lost, unbound "
-                 "Immediate, or its volume or class is missing).");
-  m.DeclareCounter("propscaler_disruption_decisions_total",
-                   "Disruption commands started, by method and action.");
-  m.DeclareCounter("propscaler_disruption_failed_validations_total",
-                   "Consolidation commands rejected after the validation "
-                   "delay, by method.");
-  m.DeclareGauge("propscaler_disruption_eligible_nodes",
-                 "Nodes a disruption method could take, by reason.");
-  m.DeclareGauge("propscaler_disruption_allowed_disruptions",
-                 "Disruptions the budgets allow now, by pool and reason.");
-  m.DeclareHistogram("propscaler_node_scale_loop_duration_seconds",
-                     "Duration of one node-scale loop iteration, by kind: "
-                     "\"full\" every --scan-interval, \"scale-up\" when a "
-                     "batch of pending pods closes.",
-                     {0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30});
-  m.DeclareHistogram(
-      "propscaler_pod_unschedulable_to_scale_up_seconds",
-      "From a pod's PodScheduled=False (Unschedulable) condition to the "
-      "provider call that asks for its node.",
-      {0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 15, 30, 60});
-}
-
-}  // namespace
-
 NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
                              const LiveObjectStore* state,
-                             kube::EventRecorder* events, const Clock* clock,
-                             LoopOptions options, std::function<bool()> may_act)
+                             const NodeScaleReporter* reporter,
+                             const Clock* clock, LoopOptions options,
+                             std::function<bool()> may_act)
     : api_(api),
       provider_(provider),
       state_(state),
-      events_(events),
+      reporter_(reporter),
       clock_(clock),
       options_(std::move(options)),
       may_act_(std::move(may_act)),
       backoff_(options_.initial_backoff, options_.max_backoff),
       provision_(options_.max_node_provision_time),
       timers_(options_.delays),
-      removals_(api_, provider_, events_, clock_, may_act_,
+      removals_(api_, provider_, reporter_, clock_, may_act_,
                 options_.max_graceful_termination),
-      commands_(provider_, events_, may_act_,
+      commands_(provider_, reporter_, may_act_,
                 options_.disruption_validation_delay,
                 options_.max_node_provision_time, options_.disruption_options) {
-  DeclareMetrics();
-}
-
-StatusReport NodeScaleLoop::LastReport() const {
-  MutexLock lock(&report_mutex_);
-  return last_report_;
 }
 
 Status NodeScaleLoop::ReadyToIterate() const {
@@ -127,11 +69,7 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   // After the buffers: their pods' claims are placed as a real pod's.
   const ClaimCounts claims =
       ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
-  GlobalMetrics().Set(
-      "propscaler_pods_with_claims", {{"fit", "somewhere"}},
-      static_cast<double>(claims.pods_with_claims - claims.fitting_nowhere));
-  GlobalMetrics().Set("propscaler_pods_with_claims", {{"fit", "nowhere"}},
-                      static_cast<double>(claims.fitting_nowhere));
+  reporter_->Claims(claims);
   // Remembered from the nodes ChooseTemplate would take (ready, not
   // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
   // often tainted for maintenance too, is no model of a new one.
@@ -225,9 +163,7 @@ Status NodeScaleLoop::RunScaleUp() {
 }
 
 void NodeScaleLoop::ObserveDuration(const Iteration& it, const char* kind) {
-  GlobalMetrics().Observe(
-      "propscaler_node_scale_loop_duration_seconds", {{"kind", kind}},
-      std::chrono::duration<double>(clock_->Now() - it.now).count());
+  reporter_->LoopDuration(kind, clock_->Now() - it.now);
 }
 
 std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
@@ -326,8 +262,7 @@ Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
   for (const LivePod& pod : it->pods) {
     if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
   }
-  GlobalMetrics().Set("propscaler_unschedulable_pods", {},
-                      static_cast<double>(unschedulable));
+  reporter_->UnschedulablePods(unschedulable);
   memory_.backed_off_groups = backoff_.BackedOffGroups(it->now);
   memory_.unhealthy_groups.clear();
   const std::map<std::string, ReadinessCounts> by_group =
@@ -363,27 +298,25 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
   for (const GroupIncrease& increase : plan.increases) {
     const NodeGroup* group = it->Group(increase.group);
     if (group == nullptr || !may_act_()) continue;
-    LOG(INFO) << "scale-up: " << Describe(increase, *group) << " for "
+    LOG(INFO) << "scale-up: " << DescribeIncrease(increase, *group) << " for "
               << increase.pods.size() << " pods";
     ObserveWaits(increase, pods);
     Status status = provider_->IncreaseSize(*group, increase.delta);
     if (!status.ok()) {
       LOG(WARNING) << "scale-up of " << group->name
                    << " failed: " << status.message();
-      GlobalMetrics().Add("propscaler_scale_up_failures_total",
-                          {{"node_group", group->name}}, 1);
+      reporter_->ScaleUpFailed(group->name);
       backoff_.Fail(group->name, it->now);
       continue;
     }
     scaled = true;
     provision_.ScaledUp(group->name, it->now);
-    GlobalMetrics().Add("propscaler_scale_ups_total",
-                        {{"node_group", group->name}}, 1);
-    last_scale_up_ =
-        Describe(increase, *group) + " at " + kube::FormatMicroTime(it->now);
+    reporter_->ScaleUpRequested(group->name);
+    last_scale_up_ = DescribeIncrease(increase, *group) + " at " +
+                     kube::FormatMicroTime(it->now);
   }
   if (scaled) timers_.ScaledUp(it->now);
-  ReportScaleUp(plan, *it, pods);
+  reporter_->ScaleUpEvents(plan, it->groups, pods);
   NoteUnfitBuffers(plan, it);
   return scaled;
 }
@@ -406,34 +339,7 @@ void NodeScaleLoop::ObserveWaits(
     if (found == pods.end() ||
         found->second->unschedulable_since == TimePoint{})
       continue;
-    GlobalMetrics().Observe(
-        "propscaler_pod_unschedulable_to_scale_up_seconds", {},
-        std::chrono::duration<double>(now - found->second->unschedulable_since)
-            .count());
-  }
-}
-
-void NodeScaleLoop::ReportScaleUp(
-    const ScaleUpPlan& plan, const Iteration& it,
-    const std::map<std::string, const LivePod*>& pods) {
-  for (const GroupIncrease& increase : plan.increases) {
-    const NodeGroup* group = it.Group(increase.group);
-    for (const std::string& key : increase.pods) {
-      if (group == nullptr || !pods.contains(key)) continue;
-      events_->Record(
-          {PodRef(*pods.at(key)), false, "TriggeredScaleUp",
-           "pod triggered scale-up: [" + Describe(increase, *group) + "]"});
-    }
-  }
-  for (const UnschedulablePod& pod : plan.unschedulable) {
-    if (!pods.contains(pod.pod)) continue;
-    std::ostringstream message;
-    message << "pod didn't trigger scale-up:";
-    for (const auto& [group, reason] : *pod.reasons) {
-      message << " " << group << ": " << reason << ";";
-    }
-    events_->Record(
-        {PodRef(*pods.at(pod.pod)), false, "NotTriggerScaleUp", message.str()});
+    reporter_->PodWaited(now - found->second->unschedulable_since);
   }
 }
 
@@ -470,25 +376,8 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
                            ? backoff_.Until(group.name)
                            : TimePoint()};
     report.groups.push_back(status);
-    Metrics& m = GlobalMetrics();
-    const std::string& g = group.name;
-    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "min"}},
-          status.min);
-    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "max"}},
-          status.max);
-    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "target"}},
-          status.target);
-    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "ready"}},
-          status.ready);
   }
-  {
-    MutexLock lock(&report_mutex_);
-    last_report_ = report;
-  }
-  if (!may_act_()) return;
-  Status written =
-      WriteStatusConfigMap(*api_, options_.namespace_, RenderStatus(report));
-  LOG_IF(WARNING, !written.ok()) << written.message();
+  reporter_->Report(report, may_act_());
 }
 
 }  // namespace propscaler::nodescale

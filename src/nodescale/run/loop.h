@@ -4,7 +4,8 @@
 // scale-up with the core for unschedulable pods and ask the provider for the
 // nodes; else plan a scale-down, taint unneeded nodes, and after the
 // unneeded time drain (evict) and delete them, empty ones in bulk, others
-// one at a time. Writes Events, metrics and the propscaler-status ConfigMap.
+// one at a time. Tells people through its reporter (Events, metrics, the
+// status board and the propscaler-status ConfigMap: node_scale_reporter.h).
 //
 // Time comes from an injected Clock; `may_act` (leader election) is asked
 // before every write, so losing the lease stops acting at once.
@@ -25,7 +26,6 @@
 #include "common/mutex.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "kube/controllers/event_recorder.h"
 #include "kube/model/lease.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/command_progress.h"
@@ -42,6 +42,7 @@
 #include "nodescale/plan/volume_needs.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/command_queue.h"
+#include "nodescale/run/node_scale_reporter.h"
 #include "nodescale/run/removal_queue.h"
 #include "nodescale/run/status_report.h"
 
@@ -98,7 +99,7 @@ struct LoopOptions {
 class NodeScaleLoop {
  public:
   NodeScaleLoop(const kube::Client* api, Provider* provider,
-                const LiveObjectStore* state, kube::EventRecorder* events,
+                const LiveObjectStore* state, const NodeScaleReporter* reporter,
                 const Clock* clock, LoopOptions options,
                 std::function<bool()> may_act);
 
@@ -109,8 +110,6 @@ class NodeScaleLoop {
   Status RunOnce();
   // Scale-up alone, for a batch of pending pods between iterations.
   Status RunScaleUp();
-  // What the last iteration reported (for /status); thread-safe.
-  StatusReport LastReport() const EXCLUDES(report_mutex_);
 
  private:
   struct Iteration;
@@ -152,8 +151,6 @@ class NodeScaleLoop {
   // How long the pods of `increase` waited since the scheduler gave up.
   void ObserveWaits(const GroupIncrease& increase,
                     const std::map<std::string, const LivePod*>& pods) const;
-  void ReportScaleUp(const ScaleUpPlan& plan, const Iteration& it,
-                     const std::map<std::string, const LivePod*>& pods);
   // The timers and candidate taints as decided; the removals due handed to
   // the removal queue.
   void ScaleDown(const ScaleDownDecision& decision, Iteration* it);
@@ -166,8 +163,6 @@ class NodeScaleLoop {
   ClusterView ClusterViewOf(const Iteration& it, const SharedPods& pods) const;
   // The timers and the status take what the removal queue did.
   void NoteRemovals(const RemovalQueue::Progress& progress, TimePoint now);
-  void NodeEvent(const NodeState& node, bool warning, const std::string& reason,
-                 const std::string& message);
   void WriteStatus(const Iteration& it, const Status& health);
 
   // Karpenter-style disruption (loop_disruption.cc): plan, wait and
@@ -187,7 +182,7 @@ class NodeScaleLoop {
   const kube::Client* api_;
   Provider* provider_;
   const LiveObjectStore* state_;
-  kube::EventRecorder* events_;
+  const NodeScaleReporter* reporter_;
   const Clock* clock_;
   const LoopOptions options_;
   std::function<bool()> may_act_;
@@ -216,8 +211,6 @@ class NodeScaleLoop {
   std::map<std::string, PodEvents> pod_events_;
   std::set<std::string> seen_ready_;
   std::vector<BlockedCandidate> blocked_;
-  mutable Mutex report_mutex_;
-  StatusReport last_report_ GUARDED_BY(report_mutex_);
 };
 
 }  // namespace propscaler::nodescale

@@ -6,7 +6,6 @@
 
 #include <functional>
 
-#include "common/metrics.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/run/loop.h"
@@ -127,23 +126,12 @@ void NodeScaleLoop::Execute(const CommandQueue::Step& step, Iteration* it) {
 
 void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
                                      const Iteration& it) {
-  Metrics& m = GlobalMetrics();
-  for (const auto& [reason, count] : plan.eligible) {
-    m.Set("propscaler_disruption_eligible_nodes",
-          {{"reason", std::string(DisruptionReasonName(reason))}},
-          static_cast<double>(count));
-  }
-  for (const PoolAllowanceReport& report : plan.allowances) {
-    m.Set("propscaler_disruption_allowed_disruptions",
-          {{"pool", report.pool},
-           {"reason", std::string(DisruptionReasonName(report.reason))}},
-          static_cast<double>(report.allowed));
-    LOG_IF(WARNING, !report.error.empty()) << report.error;
-  }
+  reporter_->DisruptionAllowances(plan);
   std::map<std::string, const LivePod*, std::less<>> pods;
   for (const BlockedCandidate& blocked : plan.blocked) {
     if (const LiveNode* node = it.Node(blocked.node)) {
-      NodeEvent(node->state, false, "DisruptionBlocked", blocked.reason);
+      reporter_->NodeEvent(node->state.name, false, "DisruptionBlocked",
+                           blocked.reason);
     }
     if (blocked.pod.empty()) continue;
     if (pods.empty()) {
@@ -151,9 +139,9 @@ void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
     }
     auto found = pods.find(blocked.pod);
     if (found != pods.end()) {
-      events_->Record(
-          {PodRef(*found->second), false, "DisruptionBlocked",
-           "node " + blocked.node + " is not disrupted: " + blocked.reason});
+      reporter_->PodEvent(
+          *found->second, false, "DisruptionBlocked",
+          "node " + blocked.node + " is not disrupted: " + blocked.reason);
     }
   }
   blocked_ = plan.blocked;

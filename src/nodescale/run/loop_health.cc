@@ -2,7 +2,6 @@
 // ready for autoscaling".
 #include <glog/logging.h>
 
-#include "common/metrics.h"
 #include "nodescale/plan/node_health.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
@@ -11,12 +10,7 @@ namespace propscaler::nodescale {
 
 bool NodeScaleLoop::ClusterHealthy(Iteration* it) {
   const ReadinessCounts counts = CountReadiness(it->readiness);
-  GlobalMetrics().Set("propscaler_nodes", {{"readiness", "ready"}},
-                      static_cast<double>(counts.ready));
-  GlobalMetrics().Set("propscaler_nodes", {{"readiness", "not_started"}},
-                      static_cast<double>(counts.not_started));
-  GlobalMetrics().Set("propscaler_nodes", {{"readiness", "unready"}},
-                      static_cast<double>(counts.unready));
+  reporter_->Readiness(counts);
   const ClusterHealth health =
       AssessClusterHealth(counts, options_.node_health);
   if (health.healthy) {
@@ -29,10 +23,7 @@ bool NodeScaleLoop::ClusterHealthy(Iteration* it) {
       << "Cluster is not ready for autoscaling: " << health.reason
       << "; nothing is scaled up or down until fewer nodes are Unready";
   last_unhealthy_ = health.reason;
-  events_->Record({{"v1", "ConfigMap", options_.namespace_, kStatusConfigMap},
-                   true,
-                   "ClusterUnhealthy",
-                   "Cluster is unhealthy: " + health.reason});
+  reporter_->ClusterUnhealthy(health.reason);
   // As Cluster Autoscaler, the unneeded nodes start over once it is healthy.
   timers_.SetUnneeded({}, it->now);
   WriteStatus(*it, Status::Unavailable("cluster is not ready for "

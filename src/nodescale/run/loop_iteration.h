@@ -14,10 +14,6 @@
 
 namespace propscaler::nodescale {
 
-inline kube::ObjectRef PodRef(const LivePod& pod) {
-  return {"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid};
-}
-
 struct NodeScaleLoop::Iteration {
   TimePoint now;
   SharedNodes nodes;  // shared with the live store, not copied

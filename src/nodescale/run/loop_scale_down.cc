@@ -5,7 +5,6 @@
 #include <set>
 #include <string_view>
 
-#include "common/metrics.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
@@ -56,13 +55,6 @@ void NodeScaleLoop::UpdateCandidateTaints(
       LOG(INFO) << "scale-down: node " << node.state.name << " is unneeded";
     }
   }
-}
-
-void NodeScaleLoop::NodeEvent(const NodeState& node, bool warning,
-                              const std::string& reason,
-                              const std::string& message) {
-  events_->Record(
-      {{"v1", "Node", "", node.name, ""}, warning, reason, message});
 }
 
 ClusterView NodeScaleLoop::ClusterViewOf(const Iteration& it,

@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-#include "common/metrics.h"
 #include "common/parallel_calls.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/command_progress.h"
@@ -12,12 +11,13 @@
 
 namespace propscaler::nodescale {
 RemovalQueue::RemovalQueue(const kube::NodeActionClient* api,
-                           Provider* provider, kube::EventRecorder* events,
+                           Provider* provider,
+                           const NodeScaleReporter* reporter,
                            const Clock* clock, std::function<bool()> may_act,
                            Duration max_graceful_termination)
     : api_(api),
       provider_(provider),
-      events_(events),
+      reporter_(reporter),
       clock_(clock),
       may_act_(std::move(may_act)),
       max_graceful_termination_(max_graceful_termination) {}
@@ -45,8 +45,8 @@ RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
       }
       return progress;
     }
-    Event(node->state, false, "ScaleDown",
-          "marked the node as toBeDeleted/unschedulable");
+    reporter_->NodeEvent(node->state.name, false, "ScaleDown",
+                         "marked the node as toBeDeleted/unschedulable");
     marked.emplace_back(node, target.group);
   }
   for (const auto& [node, group] : marked) {
@@ -151,7 +151,8 @@ Status RemovalQueue::EvictPods(const std::string& node,
 void RemovalQueue::Fail(const NodeState& node, const std::string& why,
                         Progress* progress) {
   LOG(WARNING) << "scale-down of node " << node.name << " failed: " << why;
-  Event(node, true, "ScaleDownFailed", "failed to delete the node: " + why);
+  reporter_->NodeEvent(node.name, true, "ScaleDownFailed",
+                       "failed to delete the node: " + why);
   Status unmarked = UnmarkToBeDeleted(*api_, node);
   LOG_IF(WARNING, !unmarked.ok()) << unmarked.message();
   ++progress->failed;
@@ -174,11 +175,11 @@ void RemovalQueue::Delete(
       deleting_.insert(node->name);
       LOG(INFO) << "scale-down: removed node " << node->name << " of group "
                 << name;
-      Event(*node, false, "ScaleDown", "node removed by propscaler");
+      reporter_->NodeEvent(node->name, false, "ScaleDown",
+                           "node removed by propscaler");
       progress->deleted.push_back(node->name + " of " + name);
     }
-    GlobalMetrics().Add("propscaler_scale_downs_total", {{"node_group", name}},
-                        static_cast<double>(nodes.size()));
+    reporter_->NodesRemoved(name, nodes.size());
   }
 }
 
@@ -202,13 +203,6 @@ void RemovalQueue::ClearStaleTaints(const ClusterView& view) {
     }
   }
   deleting_ = std::move(still_there);
-}
-
-void RemovalQueue::Event(const NodeState& node, bool warning,
-                         const std::string& reason,
-                         const std::string& message) {
-  events_->Record(
-      {{"v1", "Node", "", node.name, ""}, warning, reason, message});
 }
 
 }  // namespace propscaler::nodescale

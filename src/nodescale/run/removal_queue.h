@@ -24,11 +24,11 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "kube/controllers/event_recorder.h"
 #include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/snapshot.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/cluster_view.h"
+#include "nodescale/run/node_scale_reporter.h"
 
 namespace propscaler::nodescale {
 
@@ -50,7 +50,7 @@ class RemovalQueue {
   static constexpr size_t kNodesEvictedAtOnce = 16;
 
   RemovalQueue(const kube::NodeActionClient* api, Provider* provider,
-               kube::EventRecorder* events, const Clock* clock,
+               const NodeScaleReporter* reporter, const Clock* clock,
                std::function<bool()> may_act,
                Duration max_graceful_termination);
 
@@ -102,12 +102,10 @@ class RemovalQueue {
   void Delete(
       const std::map<std::string, std::vector<const NodeState*>>& by_group,
       const ClusterView& view, Progress* progress);
-  void Event(const NodeState& node, bool warning, const std::string& reason,
-             const std::string& message);
 
   const kube::NodeActionClient* api_;
   Provider* provider_;
-  kube::EventRecorder* events_;
+  const NodeScaleReporter* reporter_;
   const Clock* clock_;
   std::function<bool()> may_act_;
   const Duration max_graceful_termination_;

@@ -1,0 +1,233 @@
+#include "nodescale/run/node_scale_reporter.h"
+
+#include <glog/logging.h>
+
+#include <sstream>
+#include <utility>
+
+#include "common/metrics.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+void DeclareMetrics() {
+  Metrics& m = GlobalMetrics();
+  m.DeclareGauge("propscaler_unschedulable_pods",
+                 "Pending pods the scheduler marked Unschedulable.");
+  m.DeclareCounter("propscaler_scale_ups_total",
+                   "Scale-ups requested, by node group.");
+  m.DeclareCounter("propscaler_scale_up_failures_total",
+                   "Scale-ups the provider refused or failed, by node group.");
+  m.DeclareCounter("propscaler_scale_downs_total",
+                   "Nodes removed, by node group.");
+  m.DeclareGauge("propscaler_node_group_size",
+                 "Node group sizes: min, max, target and ready.");
+  m.DeclareGauge("propscaler_nodes",
+                 "Registered nodes by readiness, as Cluster Autoscaler "
+                 "counts them: ready, not_started (capacity still coming), "
+                 "unready.");
+  m.DeclareGauge("propscaler_pods_with_claims",
+                 "Pods holding PersistentVolumeClaims, by whether some node "
+                 "can take their volumes (fit=somewhere) or none "
+                 "(fit=nowhere: the claim is missing, lost, unbound "
+                 "Immediate, or its volume or class is missing).");
+  m.DeclareCounter("propscaler_disruption_decisions_total",
+                   "Disruption commands started, by method and action.");
+  m.DeclareCounter("propscaler_disruption_failed_validations_total",
+                   "Consolidation commands rejected after the validation "
+                   "delay, by method.");
+  m.DeclareGauge("propscaler_disruption_eligible_nodes",
+                 "Nodes a disruption method could take, by reason.");
+  m.DeclareGauge("propscaler_disruption_allowed_disruptions",
+                 "Disruptions the budgets allow now, by pool and reason.");
+  m.DeclareHistogram("propscaler_node_scale_loop_duration_seconds",
+                     "Duration of one node-scale loop iteration, by kind: "
+                     "\"full\" every --scan-interval, \"scale-up\" when a "
+                     "batch of pending pods closes.",
+                     {0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30});
+  m.DeclareHistogram(
+      "propscaler_pod_unschedulable_to_scale_up_seconds",
+      "From a pod's PodScheduled=False (Unschedulable) condition to the "
+      "provider call that asks for its node.",
+      {0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 15, 30, 60});
+}
+
+const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
+                           const std::string& name) {
+  for (const NodeGroup& group : groups) {
+    if (group.name == name) return &group;
+  }
+  return nullptr;
+}
+
+double Seconds(Duration duration) {
+  return std::chrono::duration<double>(duration).count();
+}
+
+}  // namespace
+
+std::string DescribeIncrease(const GroupIncrease& increase,
+                             const NodeGroup& group) {
+  return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
+         std::to_string(group.target_size + increase.delta) +
+         " (max: " + std::to_string(group.max_size) + ")}";
+}
+
+NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
+                                     NodeScaleStatusBoard* board,
+                                     const kube::ConfigMapClient* status_api,
+                                     std::string ns)
+    : ModeReporter(events, board),
+      status_api_(status_api),
+      namespace_(std::move(ns)) {
+  DeclareMetrics();
+}
+
+void NodeScaleReporter::NodeEvent(const std::string& node, bool warning,
+                                  const std::string& reason,
+                                  const std::string& message) const {
+  Event({{"v1", "Node", "", node, ""}, warning, reason, message});
+}
+
+void NodeScaleReporter::PodEvent(const LivePod& pod, bool warning,
+                                 const std::string& reason,
+                                 const std::string& message) const {
+  Event({{"v1", "Pod", pod.state.namespace_, pod.state.name, pod.uid},
+         warning,
+         reason,
+         message});
+}
+
+void NodeScaleReporter::ScaleUpEvents(
+    const ScaleUpPlan& plan, const std::vector<NodeGroup>& groups,
+    const std::map<std::string, const LivePod*>& pods) const {
+  for (const GroupIncrease& increase : plan.increases) {
+    const NodeGroup* group = FindGroup(groups, increase.group);
+    if (group == nullptr) continue;
+    const std::string message =
+        "pod triggered scale-up: [" + DescribeIncrease(increase, *group) + "]";
+    for (const std::string& key : increase.pods) {
+      auto pod = pods.find(key);
+      if (pod != pods.end()) {
+        PodEvent(*pod->second, false, "TriggeredScaleUp", message);
+      }
+    }
+  }
+  for (const UnschedulablePod& unschedulable : plan.unschedulable) {
+    auto pod = pods.find(unschedulable.pod);
+    if (pod == pods.end()) continue;
+    std::ostringstream message;
+    message << "pod didn't trigger scale-up:";
+    for (const auto& [group, reason] : *unschedulable.reasons) {
+      message << " " << group << ": " << reason << ";";
+    }
+    PodEvent(*pod->second, false, "NotTriggerScaleUp", message.str());
+  }
+}
+
+void NodeScaleReporter::ClusterUnhealthy(const std::string& reason) const {
+  Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
+         true,
+         "ClusterUnhealthy",
+         "Cluster is unhealthy: " + reason});
+}
+
+void NodeScaleReporter::Readiness(const ReadinessCounts& counts) const {
+  Metrics& m = GlobalMetrics();
+  m.Set("propscaler_nodes", {{"readiness", "ready"}},
+        static_cast<double>(counts.ready));
+  m.Set("propscaler_nodes", {{"readiness", "not_started"}},
+        static_cast<double>(counts.not_started));
+  m.Set("propscaler_nodes", {{"readiness", "unready"}},
+        static_cast<double>(counts.unready));
+}
+
+void NodeScaleReporter::Claims(const ClaimCounts& claims) const {
+  GlobalMetrics().Set(
+      "propscaler_pods_with_claims", {{"fit", "somewhere"}},
+      static_cast<double>(claims.pods_with_claims - claims.fitting_nowhere));
+  GlobalMetrics().Set("propscaler_pods_with_claims", {{"fit", "nowhere"}},
+                      static_cast<double>(claims.fitting_nowhere));
+}
+
+void NodeScaleReporter::UnschedulablePods(int64_t count) const {
+  GlobalMetrics().Set("propscaler_unschedulable_pods", {},
+                      static_cast<double>(count));
+}
+
+void NodeScaleReporter::ScaleUpRequested(const std::string& group) const {
+  GlobalMetrics().Add("propscaler_scale_ups_total", {{"node_group", group}}, 1);
+}
+
+void NodeScaleReporter::ScaleUpFailed(const std::string& group) const {
+  GlobalMetrics().Add("propscaler_scale_up_failures_total",
+                      {{"node_group", group}}, 1);
+}
+
+void NodeScaleReporter::PodWaited(Duration waited) const {
+  GlobalMetrics().Observe("propscaler_pod_unschedulable_to_scale_up_seconds",
+                          {}, Seconds(waited));
+}
+
+void NodeScaleReporter::NodesRemoved(const std::string& group,
+                                     size_t count) const {
+  GlobalMetrics().Add("propscaler_scale_downs_total", {{"node_group", group}},
+                      static_cast<double>(count));
+}
+
+void NodeScaleReporter::DisruptionStarted(DisruptionMethod method,
+                                          std::string_view action) const {
+  GlobalMetrics().Add("propscaler_disruption_decisions_total",
+                      {{"method", std::string(DisruptionMethodName(method))},
+                       {"action", std::string(action)}},
+                      1);
+}
+
+void NodeScaleReporter::ValidationFailed(DisruptionMethod method) const {
+  GlobalMetrics().Add("propscaler_disruption_failed_validations_total",
+                      {{"method", std::string(DisruptionMethodName(method))}},
+                      1);
+}
+
+void NodeScaleReporter::DisruptionAllowances(const DisruptionPlan& plan) const {
+  Metrics& m = GlobalMetrics();
+  for (const auto& [reason, count] : plan.eligible) {
+    m.Set("propscaler_disruption_eligible_nodes",
+          {{"reason", std::string(DisruptionReasonName(reason))}},
+          static_cast<double>(count));
+  }
+  for (const PoolAllowanceReport& report : plan.allowances) {
+    m.Set("propscaler_disruption_allowed_disruptions",
+          {{"pool", report.pool},
+           {"reason", std::string(DisruptionReasonName(report.reason))}},
+          static_cast<double>(report.allowed));
+    LOG_IF(WARNING, !report.error.empty()) << report.error;
+  }
+}
+
+void NodeScaleReporter::LoopDuration(const char* kind, Duration took) const {
+  GlobalMetrics().Observe("propscaler_node_scale_loop_duration_seconds",
+                          {{"kind", kind}}, Seconds(took));
+}
+
+void NodeScaleReporter::Report(const StatusReport& report, bool write) const {
+  Metrics& m = GlobalMetrics();
+  for (const GroupStatus& group : report.groups) {
+    const std::string& g = group.name;
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "min"}},
+          group.min);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "max"}},
+          group.max);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "target"}},
+          group.target);
+    m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "ready"}},
+          group.ready);
+  }
+  UpdateBoard([&](StatusReport& shown) { shown = report; });
+  if (!write) return;
+  Status written =
+      WriteStatusConfigMap(*status_api_, namespace_, RenderStatus(report));
+  LOG_IF(WARNING, !written.ok()) << written.message();
+}
+
+}  // namespace propscaler::nodescale

@@ -1,0 +1,86 @@
+// Reports what node-scale mode's loop and its queues do
+// (runtime/mode_reporter.h): Prometheus metrics (declared here, each set in
+// one place), Kubernetes Events on nodes, pods and the status ConfigMap (as
+// Cluster Autoscaler and Karpenter post them), and the status: the board
+// that /status renders and, for the leader, the propscaler-status
+// ConfigMap. Keeps the loop free of reporting detail.
+#ifndef PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
+#define PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cluster/live_object_store.h"
+#include "common/clock.h"
+#include "common/status_board.h"
+#include "kube/client/client.h"
+#include "kube/controllers/event_recorder.h"
+#include "nodescale/domain/node_group.h"
+#include "nodescale/plan/disruption.h"
+#include "nodescale/plan/disruption_budget.h"
+#include "nodescale/plan/disruption_command.h"
+#include "nodescale/plan/node_health.h"
+#include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/volume_needs.h"
+#include "nodescale/run/status_report.h"
+#include "runtime/mode_reporter.h"
+
+namespace propscaler::nodescale {
+
+using NodeScaleStatusBoard = StatusBoard<StatusReport>;
+
+// "{group 3->5 (max: 10)}", as Cluster Autoscaler describes an increase.
+std::string DescribeIncrease(const GroupIncrease& increase,
+                             const NodeGroup& group);
+
+class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
+ public:
+  // `events` may be null (no Events). The status ConfigMap is written
+  // through `status_api` in namespace `ns`.
+  NodeScaleReporter(kube::EventRecorder* events, NodeScaleStatusBoard* board,
+                    const kube::ConfigMapClient* status_api, std::string ns);
+
+  // Events.
+  void NodeEvent(const std::string& node, bool warning,
+                 const std::string& reason, const std::string& message) const;
+  void PodEvent(const LivePod& pod, bool warning, const std::string& reason,
+                const std::string& message) const;
+  // TriggeredScaleUp on each pod a group's increase is for, and
+  // NotTriggerScaleUp with every group's reason on each pod left out.
+  void ScaleUpEvents(const ScaleUpPlan& plan,
+                     const std::vector<NodeGroup>& groups,
+                     const std::map<std::string, const LivePod*>& pods) const;
+  void ClusterUnhealthy(const std::string& reason) const;
+
+  // Metrics.
+  void Readiness(const ReadinessCounts& counts) const;
+  void Claims(const ClaimCounts& claims) const;
+  void UnschedulablePods(int64_t count) const;
+  void ScaleUpRequested(const std::string& group) const;
+  void ScaleUpFailed(const std::string& group) const;
+  // From a pod's Unschedulable condition to the call asking for its node.
+  void PodWaited(Duration waited) const;
+  void NodesRemoved(const std::string& group, size_t count) const;
+  void DisruptionStarted(DisruptionMethod method,
+                         std::string_view action) const;
+  void ValidationFailed(DisruptionMethod method) const;
+  // The nodes each method could take and what the budgets allow; logs a
+  // pool's budget error.
+  void DisruptionAllowances(const DisruptionPlan& plan) const;
+  void LoopDuration(const char* kind, Duration took) const;
+
+  // The groups' size gauges and the board; the ConfigMap too when `write`
+  // (this process leads).
+  void Report(const StatusReport& report, bool write) const;
+
+ private:
+  const kube::ConfigMapClient* status_api_;
+  const std::string namespace_;
+};
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
