@@ -35,7 +35,8 @@ TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
   EXPECT_EQ(first.name, "ms-1");
   EXPECT_EQ(first.labels.at("cluster.x-k8s.io/deployment-name"), "md");
   EXPECT_EQ(first.annotations, (Labels{{"a", "1"}}));  // non-strings dropped
-  EXPECT_EQ(first.owner_kinds, std::vector<std::string>{"MachineDeployment"});
+  ASSERT_EQ(first.owners.size(), 1u);
+  EXPECT_EQ(first.owners[0], (ClusterApiOwner{"MachineDeployment", "md"}));
   EXPECT_EQ(first.replicas, 3);
   EXPECT_EQ(first.provider_id, "aws:///z/i-1");
   EXPECT_EQ(first.resource_version, "42");

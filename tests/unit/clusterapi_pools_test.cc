@@ -15,7 +15,7 @@ NodeGroup Named(const std::string& name) {
 
 TEST(ClusterApiPoolsTest, GroupsDeclareTheirPoolPriceAndCapacity) {
   ClusterApiPools pools;
-  NodeGroup spot = Named("machinedeployment/default/spot");
+  NodeGroup spot = Named("MachineDeployment/default/spot");
   ASSERT_TRUE(
       pools
           .Add({{"propscaler.io/pool", "batch"},
@@ -29,9 +29,9 @@ TEST(ClusterApiPoolsTest, GroupsDeclareTheirPoolPriceAndCapacity) {
   EXPECT_EQ(spot.pool, "batch");
   EXPECT_EQ(spot.price, 0.128);
   EXPECT_EQ(spot.capacity_type, "spot");
-  NodeGroup other = Named("machineset/default/other");
+  NodeGroup other = Named("MachineSet/default/other");
   ASSERT_TRUE(pools.Add({{"propscaler.io/pool", "batch"}}, &other).ok());
-  NodeGroup plain = Named("machinedeployment/default/plain");
+  NodeGroup plain = Named("MachineDeployment/default/plain");
   ASSERT_TRUE(pools.Add({}, &plain).ok());
   EXPECT_EQ(plain.pool, "");
   EXPECT_FALSE(plain.price.has_value());
@@ -51,24 +51,24 @@ TEST(ClusterApiPoolsTest, GroupsDeclareTheirPoolPriceAndCapacity) {
 TEST(ClusterApiPoolsTest, ErrorsNameTheGroupAnnotationAndValue) {
   auto error = [](const Labels& annotations) {
     ClusterApiPools pools;
-    NodeGroup group = Named("machinedeployment/ns/web");
+    NodeGroup group = Named("MachineDeployment/ns/web");
     return pools.Add(annotations, &group).message();
   };
   EXPECT_EQ(
       error({{"propscaler.io/price", "cheap"}}),
-      "machinedeployment/ns/web: annotation propscaler.io/price=\"cheap\": "
+      "MachineDeployment/ns/web: annotation propscaler.io/price=\"cheap\": "
       "want a non-negative number");
   EXPECT_EQ(error({{"propscaler.io/capacity-type", "reserved"}}),
-            "machinedeployment/ns/web: annotation "
+            "MachineDeployment/ns/web: annotation "
             "propscaler.io/capacity-type=\"reserved\": want on-demand or spot");
   EXPECT_EQ(error({{"propscaler.io/pool-settings", "{}"}}),
-            "machinedeployment/ns/web: annotation propscaler.io/pool-settings "
+            "MachineDeployment/ns/web: annotation propscaler.io/pool-settings "
             "without propscaler.io/pool");
   const std::string bad_policy =
       error({{"propscaler.io/pool", "p"},
              {"propscaler.io/pool-settings",
               R"({"disruption":{"consolidationPolicy":"Always"}})"}});
-  EXPECT_NE(bad_policy.find("machinedeployment/ns/web: annotation "
+  EXPECT_NE(bad_policy.find("MachineDeployment/ns/web: annotation "
                             "propscaler.io/pool-settings"),
             std::string::npos)
       << bad_policy;
@@ -78,8 +78,8 @@ TEST(ClusterApiPoolsTest, ErrorsNameTheGroupAnnotationAndValue) {
       << bad_policy;
 
   ClusterApiPools pools;
-  NodeGroup a = Named("machinedeployment/ns/a");
-  NodeGroup b = Named("machinedeployment/ns/b");
+  NodeGroup a = Named("MachineDeployment/ns/a");
+  NodeGroup b = Named("MachineDeployment/ns/b");
   ASSERT_TRUE(
       pools
           .Add({{"propscaler.io/pool", "p"},
@@ -92,7 +92,7 @@ TEST(ClusterApiPoolsTest, ErrorsNameTheGroupAnnotationAndValue) {
                 {"propscaler.io/pool-settings", R"({"expireAfter":"2h"})"}},
                &b)
           .message(),
-      "pool p: machinedeployment/ns/a and machinedeployment/ns/b "
+      "pool p: MachineDeployment/ns/a and MachineDeployment/ns/b "
       "annotate different propscaler.io/pool-settings");
 }
 

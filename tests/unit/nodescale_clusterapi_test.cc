@@ -149,6 +149,83 @@ TEST(ClusterApiTemplateTest, BadValuesNameTheAnnotationAndValue) {
   }
 }
 
+constexpr char kMinSizeKey[] =
+    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size";
+constexpr char kMaxSizeKey[] =
+    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size";
+
+// Cluster Autoscaler's TestUtilParseScalingBounds (clusterapi_utils_test.go),
+// its inputs and outcomes; a max of 0 (given or missing) is no node group.
+TEST(ClusterApiScalingBoundsTest, CaseForCaseAsClusterAutoscaler) {
+  struct Case {
+    std::optional<std::string> min;
+    std::optional<std::string> max;
+    std::string error;  // a substring; empty: no error
+    std::optional<std::pair<int64_t, int64_t>> bounds;  // nullopt: no group
+  };
+  const std::vector<Case> cases = {
+      {std::nullopt, "0", "", std::nullopt},  // missing min is 0
+      {"0", std::nullopt, "", std::nullopt},  // missing max is 0
+      {"-1", "0", "min-size=\"-1\"", std::nullopt},
+      {"not-an-int", "0", "min-size=\"not-an-int\"", std::nullopt},
+      {"0", "-1", "max-size=\"-1\"", std::nullopt},
+      {"0", "not-an-int", "max-size=\"not-an-int\"", std::nullopt},
+      {"1", "0", "max-size=\"0\" is below", std::nullopt},
+      {"0", "0", "", std::nullopt},
+      {"0", "1", "", std::pair<int64_t, int64_t>{0, 1}},
+      // Beyond CA's table: max alone is enough; strictly decimal.
+      {std::nullopt, "5", "", std::pair<int64_t, int64_t>{0, 5}},
+      {"2", "5", "", std::pair<int64_t, int64_t>{2, 5}},
+      {"1k", "5", "min-size=\"1k\"", std::nullopt},
+      {"1", " 5", "max-size=\" 5\"", std::nullopt},
+      {"1", std::nullopt, "min-size=\"1\" without", std::nullopt},
+  };
+  for (const Case& c : cases) {
+    Labels annotations;
+    if (c.min) annotations[kMinSizeKey] = *c.min;
+    if (c.max) annotations[kMaxSizeKey] = *c.max;
+    const std::string label =
+        "min " + c.min.value_or("(none)") + ", max " + c.max.value_or("(none)");
+    Result<std::optional<ScalingBounds>> bounds =
+        ParseScalingBounds(annotations, "MachineSet/default/test");
+    if (!c.error.empty()) {
+      ASSERT_FALSE(bounds.ok()) << label;
+      EXPECT_NE(bounds.status().message().find(c.error), std::string::npos)
+          << label << ": " << bounds.status().message();
+      EXPECT_NE(bounds.status().message().find("MachineSet/default/test"),
+                std::string::npos)
+          << bounds.status().message();
+      continue;
+    }
+    ASSERT_TRUE(bounds.ok()) << label << ": " << bounds.status().message();
+    ASSERT_EQ(bounds->has_value(), c.bounds.has_value()) << label;
+    if (!c.bounds) continue;
+    EXPECT_EQ((*bounds)->min, c.bounds->first) << label;
+    EXPECT_EQ((*bounds)->max, c.bounds->second) << label;
+  }
+}
+
+// Cluster Autoscaler's TestUtilNormalizedProviderID.
+TEST(ClusterApiProviderIdTest, NormalizedAsClusterAutoscaler) {
+  const std::string vmss =
+      "azure:///subscriptions/00000000-0000-0000-0000-000000000000/"
+      "resourceGroups/resourceGroupName/providers/Microsoft.Compute/"
+      "virtualMachineScaleSets/vmssName/virtualMachines/0";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", ""},
+      {"i-12345678", "i-12345678"},
+      {"aws:////i-12345678", "i-12345678"},
+      {"azure:///subscriptions/00000000-0000-0000-0000-000000000000/"
+       "resourceGroups/resourceGroupName/providers/Microsoft.Compute/"
+       "virtualMachines/control-plane-1cbe5-d4dx7",
+       "control-plane-1cbe5-d4dx7"},
+      {vmss, vmss},
+  };
+  for (const auto& [id, want] : cases) {
+    EXPECT_EQ(NormalizedProviderId(id), want) << id;
+  }
+}
+
 constexpr char kCapi[] = "/apis/cluster.x-k8s.io/v1beta1/namespaces/default/";
 constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
 
@@ -181,6 +258,29 @@ std::string MachineJson(const std::string& name,
          R"("metadata":{"name":")" +
          name + R"(","labels":{)" + label_json +
          R"(}},"spec":{"providerID":")" + provider_id + R"("}})";
+}
+
+// A group object with exactly `annotations`.
+std::string AnnotatedGroupJson(
+    const std::string& kind, const std::string& name,
+    const std::map<std::string, std::string>& annotations) {
+  std::string json;
+  for (const auto& [key, value] : annotations) {
+    json += (json.empty() ? "\"" : ",\"") + key + "\":\"" + value + "\"";
+  }
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":")" + kind +
+         R"(","metadata":{"name":")" + name + R"(","annotations":{)" + json +
+         R"(}},"spec":{"replicas":1}})";
+}
+
+// A Machine owned by MachineSet `set`, without Cluster API's labels.
+std::string OwnedMachineJson(const std::string& name, const std::string& set) {
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"Machine",)"
+         R"("metadata":{"name":")" +
+         name +
+         R"(","ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+         R"("kind":"MachineSet","name":")" +
+         set + R"(","uid":"u"}]},"spec":{}})";
 }
 
 // A Node that names its Machine only through spec.providerID.
@@ -310,21 +410,76 @@ class ClusterApiProviderTest : public ::testing::Test {
   std::vector<NodeGroup> groups_;
 };
 
-constexpr char kWorkers[] = "machinedeployment/default/workers";
+constexpr char kWorkers[] = "MachineDeployment/default/workers";
 
 TEST_F(ClusterApiProviderTest, GroupsAreAnnotatedDeploymentsAndLoneSets) {
   std::vector<std::string> names;
   for (const NodeGroup& group : groups_) names.push_back(group.name);
   EXPECT_EQ(names,
-            (std::vector<std::string>{kWorkers, "machineset/default/batch"}));
+            (std::vector<std::string>{kWorkers, "MachineSet/default/batch"}));
   EXPECT_EQ(Group(kWorkers).target_size, 2);
-  EXPECT_EQ(Group("machineset/default/batch").target_size, 1);
+  EXPECT_EQ(Group("MachineSet/default/batch").target_size, 1);
+}
+
+// As Cluster Autoscaler's clusterapi provider: max alone makes a group
+// (min 0), no max or a max of 0 makes none, and a paused object is none.
+TEST_F(ClusterApiProviderTest, GroupsAsClusterAutoscalerFindsThem) {
+  Create(
+      "machinedeployments",
+      AnnotatedGroupJson("MachineDeployment", "maxonly", {{kMaxSizeKey, "3"}}));
+  Create("machinedeployments", AnnotatedGroupJson("MachineDeployment", "nomax",
+                                                  {{kMinSizeKey, "0"}}));
+  Create("machinedeployments",
+         AnnotatedGroupJson(
+             "MachineDeployment", "paused",
+             {{kMaxSizeKey, "3"}, {"cluster.x-k8s.io/paused", "true"}}));
+  ListObjects();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  std::vector<std::string> names;
+  for (const NodeGroup& group : *groups) names.push_back(group.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"MachineDeployment/default/maxonly",
+                                      kWorkers, "MachineSet/default/batch"}));
+  EXPECT_EQ((*groups)[0].min_size, 0);
+  EXPECT_EQ((*groups)[0].max_size, 3);
+}
+
+TEST_F(ClusterApiProviderTest, MaxBelowMinFailsNamingTheObject) {
+  Create("machinedeployments",
+         AnnotatedGroupJson("MachineDeployment", "bad",
+                            {{kMinSizeKey, "3"}, {kMaxSizeKey, "2"}}));
+  ListObjects();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_FALSE(groups.ok());
+  EXPECT_NE(groups.status().message().find(
+                "MachineDeployment/default/bad: annotation " +
+                std::string(kMaxSizeKey) + "=\"2\" is below"),
+            std::string::npos)
+      << groups.status().message();
+}
+
+// Machines map to groups through their owners, as Cluster Autoscaler maps
+// them (no deployment-name or set-name label needed): a MachineSet's
+// MachineDeployment when it has one, else the MachineSet.
+TEST_F(ClusterApiProviderTest, MachinesMapThroughTheirOwners) {
+  Create("machinesets",
+         GroupJson("MachineSet", "workers-def", 1, "MachineDeployment"));
+  Create("machines", OwnedMachineJson("o-1", "workers-def"));
+  Create("machines", OwnedMachineJson("o-2", "batch"));
+  Create("machines", OwnedMachineJson("o-3", "gone"));
+  ListObjects();
+  ASSERT_TRUE(provider_->NodeGroups({}).ok());
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-o1", "o-1")), kWorkers);
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-o2", "o-2")),
+            "MachineSet/default/batch");
+  EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-o3", "o-3")), "");
 }
 
 TEST_F(ClusterApiProviderTest, NodesMapThroughMachineAnnotationAndLabels) {
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-1", "m-1")), kWorkers);
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("b", "b-1")),
-            "machineset/default/batch");
+            "MachineSet/default/batch");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("x", "x-1")), "");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-1", "m-1", "other")), "");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("bare", "")), "");
@@ -362,7 +517,7 @@ TEST_F(ClusterApiProviderTest, DeleteFindsTheMachineByProviderId) {
 
 TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {
   ASSERT_TRUE(
-      provider_->IncreaseSize(Group("machineset/default/batch"), 2).ok());
+      provider_->IncreaseSize(Group("MachineSet/default/batch"), 2).ok());
   EXPECT_EQ(Replicas("machinesets/batch"), 3);
   EXPECT_EQ(server_.Requests().by_request.count(std::string("PUT ") + kCapi +
                                                 "machinesets/batch/scale"),

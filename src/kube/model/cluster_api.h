@@ -14,14 +14,21 @@
 
 namespace propscaler::kube {
 
+// One of metadata.ownerReferences.
+struct ClusterApiOwner {
+  std::string kind;
+  std::string name;
+  bool operator==(const ClusterApiOwner&) const = default;
+};
+
 struct ClusterApiObject {
   std::string namespace_;
   std::string name;
   Labels labels;
   Labels annotations;
-  std::vector<std::string> owner_kinds;  // metadata.ownerReferences[].kind
-  std::optional<int64_t> replicas;       // spec.replicas
-  std::string provider_id;               // spec.providerID (Machines)
+  std::vector<ClusterApiOwner> owners;  // metadata.ownerReferences
+  std::optional<int64_t> replicas;      // spec.replicas
+  std::string provider_id;              // spec.providerID (Machines)
   std::string resource_version;
 };
 

@@ -23,16 +23,16 @@ Labels StringMap(const Value& object, const char* name) {
   return out;
 }
 
-std::vector<std::string> OwnerKinds(const Value& metadata) {
-  std::vector<std::string> kinds;
+std::vector<ClusterApiOwner> Owners(const Value& metadata) {
+  std::vector<ClusterApiOwner> owners;
   if (!metadata.HasMember("ownerReferences") ||
       !metadata["ownerReferences"].IsArray()) {
-    return kinds;
+    return owners;
   }
   for (const Value& owner : metadata["ownerReferences"].GetArray()) {
-    kinds.push_back(JsonString(owner, "kind"));
+    owners.push_back({JsonString(owner, "kind"), JsonString(owner, "name")});
   }
-  return kinds;
+  return owners;
 }
 
 Result<ClusterApiObject> DecodeItem(const Value& item,
@@ -47,7 +47,7 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
   object.name = JsonString(metadata, "name");
   object.labels = StringMap(metadata, "labels");
   object.annotations = StringMap(metadata, "annotations");
-  object.owner_kinds = OwnerKinds(metadata);
+  object.owners = Owners(metadata);
   object.resource_version = JsonString(metadata, "resourceVersion");
   if (item.HasMember("spec") && item["spec"].IsObject()) {
     const Value& spec = item["spec"];

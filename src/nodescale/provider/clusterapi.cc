@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 #include <sstream>
 
@@ -21,22 +22,16 @@ constexpr char kMachineAnnotation[] = "cluster.x-k8s.io/machine";
 constexpr char kClusterNamespaceAnnotation[] =
     "cluster.x-k8s.io/cluster-namespace";
 constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
+constexpr char kPaused[] = "cluster.x-k8s.io/paused";
 constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
 
-bool OwnedByMachineDeployment(const kube::ClusterApiObject& object) {
-  return std::find(object.owner_kinds.begin(), object.owner_kinds.end(),
-                   "MachineDeployment") != object.owner_kinds.end();
-}
-
-Result<int64_t> SizeAnnotation(const Labels& annotations, const char* key,
-                               const std::string& object) {
-  auto it = annotations.find(key);
-  Result<int64_t> n = ParseQuantity(it->second);
-  if (!n.ok() || *n < 0) {
-    return Status::Invalid(object + ": annotation " + key + "=\"" + it->second +
-                           "\": want a non-negative integer");
+// The name of `object`'s owner of kind `kind`; empty when it has none.
+std::string OwnerOfKind(const kube::ClusterApiObject& object,
+                        std::string_view kind) {
+  for (const kube::ClusterApiOwner& owner : object.owners) {
+    if (owner.kind == kind) return owner.name;
   }
-  return *n;
+  return "";
 }
 
 // The items of a comma list, trimmed; empty items are skipped.
@@ -96,15 +91,56 @@ Result<Labels> ParseLabels(const std::string& text) {
 
 std::string CapacityKey(const std::string& name) { return kCapacity + name; }
 
-// Nodes and Machines may spell a providerID differently before the
-// instance's own name (aws:///zone/i-1 and aws://zone/i-1), so, as CA does,
-// they are compared by the part after the last slash.
+}  // namespace
+
 std::string NormalizedProviderId(std::string_view provider_id) {
+  // An Azure scale set's instance IDs end in an index that repeats across
+  // scale sets, so, as CA does, they are compared whole.
+  if (provider_id.starts_with("azure://") &&
+      provider_id.find("virtualMachineScaleSets") != std::string_view::npos) {
+    return std::string(provider_id);
+  }
   const size_t slash = provider_id.rfind('/');
   return std::string(slash == std::string_view::npos
                          ? provider_id
                          : provider_id.substr(slash + 1));
 }
+
+Result<std::optional<ScalingBounds>> ParseScalingBounds(
+    const Labels& annotations, const std::string& object) {
+  ScalingBounds bounds;
+  for (const auto& [key, out] :
+       {std::pair{kMinSize, &bounds.min}, std::pair{kMaxSize, &bounds.max}}) {
+    auto it = annotations.find(key);
+    if (it == annotations.end()) continue;
+    int64_t value = -1;
+    const std::string& text = it->second;
+    const auto [end, error] =
+        std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < 0) {
+      return Status::Invalid(object + ": annotation " + key + "=\"" + text +
+                             "\": want a non-negative integer");
+    }
+    *out = value;
+  }
+  if (bounds.max < bounds.min && !annotations.contains(kMaxSize)) {
+    return Status::Invalid(object + ": annotation " + kMinSize + "=\"" +
+                           std::to_string(bounds.min) + "\" without " +
+                           kMaxSize);
+  }
+  if (bounds.max < bounds.min) {
+    return Status::Invalid(object + ": annotation " + kMaxSize + "=\"" +
+                           std::to_string(bounds.max) + "\" is below " +
+                           kMinSize + "=\"" + std::to_string(bounds.min) +
+                           "\"");
+  }
+  // As Cluster Autoscaler: a missing min is 0, and without a max above 0
+  // the object is no node group.
+  if (bounds.max == 0) return std::optional<ScalingBounds>();
+  return std::optional<ScalingBounds>(bounds);
+}
+
+namespace {
 
 // Parses one quantity annotation into `*out` (unchanged when absent).
 Status QuantityAnnotation(const Labels& annotations, const std::string& name,
@@ -187,31 +223,27 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
 Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
                                       ClusterApiPools* pools,
                                       std::vector<NodeGroup>* groups) {
-  const std::string resource = ClusterApiObjects::kResources[kind];
   const auto target_kind = kind == ClusterApiObjects::kMachineDeployments
                                ? kube::ScaleTarget::Kind::kMachineDeployment
                                : kube::ScaleTarget::Kind::kMachineSet;
   for (const kube::ClusterApiObject& object : objects_->Objects(kind)) {
     // A MachineSet a MachineDeployment manages is scaled through the
-    // deployment; CA does not treat it as a node group of its own.
-    if (!object.annotations.contains(kMinSize) ||
-        !object.annotations.contains(kMaxSize) ||
-        OwnedByMachineDeployment(object)) {
+    // deployment; CA does not treat it as a node group of its own, nor an
+    // object Cluster API was told to leave alone.
+    if (!OwnerOfKind(object, "MachineDeployment").empty() ||
+        object.annotations.contains(kPaused)) {
       continue;
     }
     GroupRef ref{object.namespace_, kube::ScaleTarget{target_kind, object.name},
                  kind};
     NodeGroup group;
-    // "machinedeployment/NS/NAME"
-    group.name = resource.substr(0, resource.size() - 1) + "/" + ref.ns + "/" +
-                 object.name;
-    Result<int64_t> min =
-        SizeAnnotation(object.annotations, kMinSize, group.name);
-    Result<int64_t> max =
-        SizeAnnotation(object.annotations, kMaxSize, group.name);
-    if (!min.ok() || !max.ok()) return min.ok() ? max.status() : min.status();
-    group.min_size = *min;
-    group.max_size = *max;
+    group.name = GroupName(kind, ref.ns, object.name);
+    Result<std::optional<ScalingBounds>> bounds =
+        ParseScalingBounds(object.annotations, group.name);
+    if (!bounds.ok()) return bounds.status();
+    if (!bounds->has_value()) continue;
+    group.min_size = (*bounds)->min;
+    group.max_size = (*bounds)->max;
     group.target_size = object.replicas.value_or(0);
     Result<std::optional<NodeTemplate>> declared =
         TemplateFromCapacityAnnotations(object.annotations);
@@ -224,28 +256,55 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
   return Status::Ok();
 }
 
+std::string ClusterApiProvider::GroupName(ClusterApiObjects::Kind kind,
+                                          const std::string& ns,
+                                          const std::string& name) {
+  return std::string(ClusterApiObjects::kKindNames[kind]) + "/" + ns + "/" +
+         name;
+}
+
+std::string ClusterApiProvider::GroupOfMachine(
+    const kube::ClusterApiObject& machine) const {
+  // Through the owners, as Cluster Autoscaler maps them: the Machine's
+  // MachineSet, and that MachineSet's MachineDeployment when it has one.
+  if (const std::string set = OwnerOfKind(machine, "MachineSet");
+      !set.empty()) {
+    std::optional<kube::ClusterApiObject> owner = objects_->Find(
+        ClusterApiObjects::kMachineSets, machine.namespace_, set);
+    const std::string deployment =
+        owner ? OwnerOfKind(*owner, "MachineDeployment") : "";
+    return deployment.empty()
+               ? GroupName(ClusterApiObjects::kMachineSets, machine.namespace_,
+                           set)
+               : GroupName(ClusterApiObjects::kMachineDeployments,
+                           machine.namespace_, deployment);
+  }
+  // A Machine without owners (made by hand, or by a controller that sets
+  // only Cluster API's labels): its labels.
+  for (const auto& [label, kind] :
+       {std::pair{"cluster.x-k8s.io/deployment-name",
+                  ClusterApiObjects::kMachineDeployments},
+        std::pair{"cluster.x-k8s.io/set-name",
+                  ClusterApiObjects::kMachineSets}}) {
+    auto it = machine.labels.find(label);
+    if (it == machine.labels.end()) continue;
+    const std::string group = GroupName(kind, machine.namespace_, it->second);
+    if (refs_.contains(group)) return group;
+  }
+  return "";
+}
+
 void ClusterApiProvider::MapMachines() {
   machine_to_group_.clear();
   machine_by_provider_id_.clear();
   for (const kube::ClusterApiObject& object :
        objects_->Objects(ClusterApiObjects::kMachines)) {
-    for (const auto& [label, kind] :
-         {std::pair{"cluster.x-k8s.io/deployment-name", "machinedeployment"},
-          std::pair{"cluster.x-k8s.io/set-name", "machineset"}}) {
-      auto it = object.labels.find(label);
-      if (it == object.labels.end()) continue;
-      const std::string group =
-          std::string(kind) + "/" + object.namespace_ + "/" + it->second;
-      if (refs_.contains(group)) {
-        const MachineRef machine{object.namespace_, object.name};
-        machine_to_group_[machine.Key()] = group;
-        const std::string provider_id =
-            NormalizedProviderId(object.provider_id);
-        if (!provider_id.empty())
-          machine_by_provider_id_[provider_id] = machine;
-        break;
-      }
-    }
+    const std::string group = GroupOfMachine(object);
+    if (!refs_.contains(group)) continue;
+    const MachineRef machine{object.namespace_, object.name};
+    machine_to_group_[machine.Key()] = group;
+    const std::string provider_id = NormalizedProviderId(object.provider_id);
+    if (!provider_id.empty()) machine_by_provider_id_[provider_id] = machine;
   }
 }
 

@@ -1,19 +1,22 @@
-// The Cluster API provider: node groups are MachineDeployments and
-// MachineSets carrying both of CA's annotations
-// cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size (a
-// MachineSet owned by a MachineDeployment is not a group of its own). Sizes
-// are read from spec.replicas and changed through the /scale subresource
-// (the watched copy changed by the delta, written under its
+// The Cluster API provider, as Cluster Autoscaler's clusterapi provider
+// finds node groups: MachineDeployments, and MachineSets no
+// MachineDeployment owns, with a max size above 0 in
+// cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size (min-size
+// defaults to 0) and not cluster.x-k8s.io/paused; each named as CA names
+// it, "MachineDeployment/NS/NAME" (so CA's priority-expander patterns
+// match). Sizes are read from spec.replicas and changed through the /scale
+// subresource (the watched copy changed by the delta, written under its
 // resourceVersion; on a 409 a fresh read of the scale, so another writer's
 // change is added to, never overwritten). The objects are held by watches
 // (clusterapi_objects.h): a loop at rest sends nothing, and the groups are
-// worked out again only when an object changed;
-// nodes map to groups through the cluster.x-k8s.io/machine annotation on the
-// Node (with cluster.x-k8s.io/cluster-namespace for the Machine's namespace),
-// or else through spec.providerID equal to a Machine's, and the Machine's
-// deployment-name / set-name labels; nodes are removed by
-// annotating their Machines cluster.x-k8s.io/delete-machine, then lowering
-// replicas once. Scale from zero builds the template from CA's
+// worked out again only when an object changed.
+// A node's Machine is named by the node's cluster.x-k8s.io/machine
+// annotation (with cluster.x-k8s.io/cluster-namespace), or else has its
+// normalised spec.providerID; the Machine's group is its owning MachineSet,
+// or that set's owning MachineDeployment (a Machine without owners: its
+// deployment-name / set-name labels). Nodes are removed by annotating their
+// Machines cluster.x-k8s.io/delete-machine, then lowering replicas once.
+// Scale from zero builds the template from CA's
 // capacity.cluster-autoscaler.kubernetes.io/* annotations. Pools, prices
 // and capacity types for disruption come from propscaler.io/ annotations
 // (clusterapi_pools.h); Cluster API rolls its own Machines when a template
@@ -24,6 +27,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/clock.h"
 #include "kube/client/client.h"
@@ -78,6 +82,12 @@ class ClusterApiProvider : public Provider {
   };
   Status ReadGroups(ClusterApiObjects::Kind kind, ClusterApiPools* pools,
                     std::vector<NodeGroup>* groups);
+  // Cluster Autoscaler's group IDs: "MachineDeployment/NS/NAME".
+  static std::string GroupName(ClusterApiObjects::Kind kind,
+                               const std::string& ns, const std::string& name);
+  // The group the Machine belongs to (its owners, else its labels); empty
+  // when none.
+  std::string GroupOfMachine(const kube::ClusterApiObject& machine) const;
   void MapMachines();
   // The group's scale as the watch last brought it (or as this provider
   // last wrote it); nullopt when its replicas are not known.
@@ -117,6 +127,24 @@ class ClusterApiProvider : public Provider {
   // Machines of the groups by normalized providerID.
   std::map<std::string, MachineRef> machine_by_provider_id_;
 };
+
+// A node group's size bounds from Cluster Autoscaler's annotations
+// cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size.
+struct ScalingBounds {
+  int64_t min = 0;
+  int64_t max = 0;
+};
+// As Cluster Autoscaler reads them: decimal integers, a missing min is 0;
+// nullopt (no node group) when max is missing or 0; an error naming
+// `object`, the annotation and its value when one is not a non-negative
+// integer or max is below min.
+Result<std::optional<ScalingBounds>> ParseScalingBounds(
+    const Labels& annotations, const std::string& object);
+
+// A providerID as Cluster Autoscaler compares them: the part after the last
+// slash (aws:///zone/i-1 and aws://zone/i-1 are one instance), but an Azure
+// scale set's whole.
+std::string NormalizedProviderId(std::string_view provider_id);
 
 // The template from capacity.cluster-autoscaler.kubernetes.io/*
 // annotations; nullopt when neither cpu nor memory is given. Errors name the

@@ -28,6 +28,9 @@ class ClusterApiObjects {
   // The resource each kind is listed and watched as.
   static constexpr std::array<const char*, kKinds> kResources = {
       "machinedeployments", "machinesets", "machines"};
+  // Each kind's Kind, as group names and ownerReferences spell it.
+  static constexpr std::array<const char*, kKinds> kKindNames = {
+      "MachineDeployment", "MachineSet", "Machine"};
 
   kube::ReflectorSink<kube::ClusterApiObject> Sink(Kind kind);
 
