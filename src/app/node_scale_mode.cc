@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/api_session.h"
+#include "app/cluster_api_version.h"
 #include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/node_scale_flags.h"
@@ -36,10 +37,11 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
     const kube::KubeApi* api, const Clock* clock,
     const NodeScaleSettings& settings,
     nodescale::ClusterApiObjects* cluster_api_objects,
+    const kube::ClusterApiVersion& cluster_api,
     runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
-    return std::make_unique<nodescale::ClusterApiProvider>(api, api, clock,
-                                                           cluster_api_objects);
+    return std::make_unique<nodescale::ClusterApiProvider>(
+        api, api, clock, cluster_api_objects, cluster_api);
   }
   return std::make_unique<nodescale::KwokProvider>(
       api, clock,
@@ -210,24 +212,37 @@ int RunNodeScaleMode() {
             "(autoscaling.x-k8s.io)."},
         nothing_to_notify);
   }
-  // Cluster API's objects, watched as the pods and nodes are.
+  // Cluster API's objects, watched as the pods and nodes are, in the
+  // version Cluster Autoscaler would pick.
   nodescale::ClusterApiObjects cluster_api_objects;
+  kube::ClusterApiVersion cluster_api;
   std::vector<
       std::unique_ptr<runtime::WatchedCollection<kube::ClusterApiObject>>>
       cluster_api_watches;
   if (settings->cloud_provider == "clusterapi") {
+    Result<kube::ClusterApiVersion> resolved = ResolveClusterApiVersion(
+        api, EnvOrEmpty("CAPI_GROUP"), EnvOrEmpty("CAPI_VERSION"));
+    if (!resolved.ok()) {
+      LOG(ERROR) << resolved.status().message();
+      return 1;
+    }
+    cluster_api = *resolved;
+    LOG(INFO) << "Cluster API objects are read and written as "
+              << cluster_api.GroupVersion();
     for (int kind = 0; kind < nodescale::ClusterApiObjects::kKinds; ++kind) {
       const std::string resource =
           nodescale::ClusterApiObjects::kResources[kind];
       cluster_api_watches.push_back(
           std::make_unique<runtime::WatchedCollection<kube::ClusterApiObject>>(
               &clock,
-              [&api, resource] { return api.ClusterApiObjects(resource); },
+              [&api, &cluster_api, resource] {
+                return api.ClusterApiObjects(cluster_api, resource);
+              },
               cluster_api_objects.Sink(
                   static_cast<nodescale::ClusterApiObjects::Kind>(kind)),
               runtime::WatchedCollection<kube::ClusterApiObject>::Options{
-                  resource, "Grant list and watch on " + resource +
-                                " (cluster.x-k8s.io)."},
+                  resource, "Grant list and watch on " + resource + " (" +
+                                cluster_api.group + ")."},
               nothing_to_notify));
     }
   }
@@ -250,8 +265,9 @@ int RunNodeScaleMode() {
   const std::function<bool()> may_act =
       FLAGS_once ? std::function<bool()>([] { return true; })
                  : leadership.MayActFunction();
-  std::unique_ptr<nodescale::Provider> provider = MakeProvider(
-      &api, &clock, *settings, &cluster_api_objects, node_groups.get());
+  std::unique_ptr<nodescale::Provider> provider =
+      MakeProvider(&api, &clock, *settings, &cluster_api_objects, cluster_api,
+                   node_groups.get());
   nodescale::NodeScaleStatusBoard board;
   const nodescale::NodeScaleReporter reporter(&session.events, &board, &api,
                                               settings->loop.namespace_);

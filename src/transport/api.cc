@@ -573,20 +573,19 @@ Result<Lease> KubeApi::UpdateLease(const Lease& lease) const {
 }
 
 std::unique_ptr<ListWatch<ClusterApiObject>> KubeApi::ClusterApiObjects(
-    const std::string& resource) const {
+    const ClusterApiVersion& api, const std::string& resource) const {
   return std::make_unique<HttpListWatch<ClusterApiObject>>(
-      this, Collection{std::string(kClusterApiPrefix) + "/" + resource, "", ""},
+      this, Collection{api.Prefix() + "/" + resource, "", ""},
       ClusterApiCodec());
 }
 
-Status KubeApi::AnnotateMachine(const std::string& ns, const std::string& name,
+Status KubeApi::AnnotateMachine(const ClusterApiVersion& api,
+                                const std::string& ns, const std::string& name,
                                 const std::string& key,
                                 const std::optional<std::string>& value) const {
-  HttpRequest request{"PATCH",
-                      std::string(kClusterApiPrefix) + "/namespaces/" + ns +
-                          "/machines/" + name,
-                      EncodeAnnotationPatch(key, value),
-                      "application/merge-patch+json"};
+  HttpRequest request{
+      "PATCH", api.Prefix() + "/namespaces/" + ns + "/machines/" + name,
+      EncodeAnnotationPatch(key, value), "application/merge-patch+json"};
   return Call(request).status();
 }
 

@@ -151,9 +151,10 @@ class KubeApi : public Client {
   Result<Lease> CreateLease(const Lease& lease) const override;
   Result<Lease> UpdateLease(const Lease& lease) const override;
   std::unique_ptr<ListWatch<ClusterApiObject>> ClusterApiObjects(
-      const std::string& resource) const override;
+      const ClusterApiVersion& api, const std::string& resource) const override;
   Status AnnotateMachine(
-      const std::string& ns, const std::string& name, const std::string& key,
+      const ClusterApiVersion& api, const std::string& ns,
+      const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.

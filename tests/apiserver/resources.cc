@@ -126,7 +126,36 @@ std::optional<ResourcePath> ParseResourcePath(std::string_view path) {
   return std::nullopt;
 }
 
+// An APIGroup document for /apis/GROUP: its versions in the table's order,
+// the first preferred (the table lists one version a group).
+std::optional<std::string> GroupDocument(std::string_view group) {
+  std::vector<std::string> versions;
+  for (const ResourceType& type : AllResourceTypes()) {
+    if (type.group != group || std::find(versions.begin(), versions.end(),
+                                         type.version) != versions.end()) {
+      continue;
+    }
+    versions.push_back(type.version);
+  }
+  if (versions.empty()) return std::nullopt;
+  auto entry = [&](const std::string& version) {
+    return R"({"groupVersion":")" + std::string(group) + "/" + version +
+           R"(","version":")" + version + R"("})";
+  };
+  std::string list;
+  for (const std::string& version : versions) {
+    list += (list.empty() ? "" : ",") + entry(version);
+  }
+  return R"({"kind":"APIGroup","apiVersion":"v1","name":")" +
+         std::string(group) + R"(","versions":[)" + list +
+         R"(],"preferredVersion":)" + entry(versions.front()) + "}";
+}
+
 std::optional<std::string> DiscoveryDocument(std::string_view path) {
+  if (path.starts_with("/apis/") &&
+      std::count(path.begin(), path.end(), '/') == 2) {
+    return GroupDocument(path.substr(6));
+  }
   std::string group_version;
   if (path == "/api/v1") {
     group_version = "v1";

@@ -54,7 +54,8 @@ struct ResourcePath {
 std::optional<ResourcePath> ParseResourcePath(std::string_view path);
 
 // For /api/v1 or /apis/GROUP/VERSION of a group version the table holds:
-// its APIResourceList (names and kinds). nullopt for any other path (the
+// its APIResourceList (names and kinds); /apis/GROUP: its APIGroup (the
+// versions and the preferred one). nullopt for any other path (the
 // server then answers 404 as kube-apiserver does for a version it does not
 // serve).
 std::optional<std::string> DiscoveryDocument(std::string_view path);

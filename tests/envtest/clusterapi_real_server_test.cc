@@ -51,15 +51,29 @@ class ClusterApiRealServerTest : public RealServerTest {
     RealServerTest::TearDown();
   }
 
-  std::string Path(const std::string& resource, const std::string& name = "") {
-    return "/apis/cluster.x-k8s.io/v1beta1/namespaces/" + ns() + "/" +
+  std::string Path(const std::string& resource, const std::string& name = "",
+                   const std::string& version = "v1beta1") {
+    return "/apis/cluster.x-k8s.io/" + version + "/namespaces/" + ns() + "/" +
            resource + (name.empty() ? "" : "/" + name);
   }
 
-  void Create(const std::string& resource, const std::string& json) {
+  void Create(const std::string& resource, const std::string& json,
+              const std::string& version = "v1beta1") {
     Result<std::string> created =
-        AdminCall(cluster(), "POST", Path(resource), json);
+        AdminCall(cluster(), "POST", Path(resource, "", version), json);
     ASSERT_TRUE(created.ok()) << created.status().message();
+  }
+
+  // A Ready Node that names `machine` in Cluster API's annotations.
+  void AddNodeOfMachine(const std::string& machine, int node_index) {
+    AddNodes(node_index, 1);
+    Result<std::string> patched = AdminCall(
+        cluster(), "PATCH", "/api/v1/nodes/" + NodeName(node_index),
+        R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
+            machine + R"(","cluster.x-k8s.io/cluster-namespace":")" + ns() +
+            R"("}}})",
+        "application/merge-patch+json");
+    ASSERT_TRUE(patched.ok()) << patched.status().message();
   }
 
   // A MachineDeployment with CA's size and capacity annotations.
@@ -90,14 +104,7 @@ class ClusterApiRealServerTest : public RealServerTest {
                R"(","labels":{"cluster.x-k8s.io/deployment-name":"workers"}},)"
                R"("spec":{"clusterName":"c","providerID":"aws:///z/i-)" +
                node + R"("}})");
-    AddNodes(node_index, 1);
-    Result<std::string> patched = AdminCall(
-        cluster(), "PATCH", "/api/v1/nodes/" + node,
-        R"({"metadata":{"annotations":{"cluster.x-k8s.io/machine":")" +
-            machine + R"(","cluster.x-k8s.io/cluster-namespace":")" + ns() +
-            R"("}}})",
-        "application/merge-patch+json");
-    ASSERT_TRUE(patched.ok()) << patched.status().message();
+    AddNodeOfMachine(machine, node_index);
   }
 
   int64_t Replicas() {
@@ -204,6 +211,62 @@ TEST_F(ClusterApiRealServerTest, AtRestSendsNoListAndFollowsAnEditInASecond) {
   EXPECT_LT(std::chrono::steady_clock::now() - edited, seconds(1));
   EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
       << propscaler->Output();
+}
+
+// Cluster API as 1.11 and later serve it: v1beta2 stored and preferred,
+// v1beta1 deprecated. propscaler asks discovery, as Cluster Autoscaler does,
+// and works in v1beta2: objects in its layout (an infrastructureRef with
+// apiGroup, a nodeRef with only a name, no deployment-name or set-name
+// labels: a Machine's group comes from its owners), the MachineDeployment
+// named as CA names it, the chosen Machine marked and the group lowered.
+TEST_F(ClusterApiRealServerTest, DiscoversV1beta2AndWorksInItsLayout) {
+  const std::string v2 = "v1beta2";
+  Create(
+      "machinedeployments",
+      R"({"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"MachineDeployment",)"
+      R"("metadata":{"name":"workers","annotations":{)"
+      R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5"}},)"
+      R"("spec":{"clusterName":"c","replicas":2,"template":{"spec":{)"
+      R"("clusterName":"c","infrastructureRef":{"apiGroup":)"
+      R"("infrastructure.cluster.x-k8s.io","kind":"DockerMachineTemplate",)"
+      R"("name":"workers"}}}}})",
+      v2);
+  Create(
+      "machinesets",
+      R"({"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"MachineSet",)"
+      R"("metadata":{"name":"workers-abc","ownerReferences":[{)"
+      R"("apiVersion":"cluster.x-k8s.io/v1beta2","kind":"MachineDeployment",)"
+      R"("name":"workers","uid":"00000000-0000-0000-0000-000000000001"}]},)"
+      R"("spec":{"clusterName":"c","replicas":2}})",
+      v2);
+  for (int i = 0; i < 2; ++i) {
+    const std::string machine = "m-" + std::to_string(i);
+    Create(
+        "machines",
+        R"({"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"Machine",)"
+        R"("metadata":{"name":")" +
+            machine +
+            R"(","ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta2",)"
+            R"("kind":"MachineSet","name":"workers-abc",)"
+            R"("uid":"00000000-0000-0000-0000-000000000002"}]},)"
+            R"("spec":{"clusterName":"c","providerID":"aws:///z/i-)" +
+            NodeName(i) + R"("}})",
+        v2);
+    AddNodeOfMachine(machine, i);
+  }
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-0", "3").ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "web-0", NodeName(0)).ok());
+  auto propscaler = Start({});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
+  EXPECT_TRUE(Marked("m-1"));
+  EXPECT_FALSE(Marked("m-0"));
+  const std::string out = propscaler->Output();
+  EXPECT_EQ(CountOf(out, "read and written as cluster.x-k8s.io/v1beta2"), 1)
+      << out;
+  EXPECT_GE(CountOf(out, "MachineDeployment/" + ns() + "/workers"), 1) << out;
+  EXPECT_EQ(CountOf(out, "is forbidden: User"), 0) << out;
 }
 
 }  // namespace

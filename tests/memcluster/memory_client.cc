@@ -447,14 +447,16 @@ Result<kube::Lease> MemoryClient::UpdateLease(const kube::Lease& lease) const {
 }
 
 std::unique_ptr<kube::ListWatch<kube::ClusterApiObject>>
-MemoryClient::ClusterApiObjects(const std::string& resource) const {
+MemoryClient::ClusterApiObjects(const kube::ClusterApiVersion&,
+                                const std::string& resource) const {
   return std::make_unique<MemoryListWatch<kube::ClusterApiObject>>(
       cluster_, sim::ResourcePath{&TypeNamed(resource.c_str()), "", "", ""},
       std::multimap<std::string, std::string>{}, kube::ClusterApiCodec());
 }
 
 Status MemoryClient::AnnotateMachine(
-    const std::string& ns, const std::string& name, const std::string& key,
+    const kube::ClusterApiVersion&, const std::string& ns,
+    const std::string& name, const std::string& key,
     const std::optional<std::string>& value) const {
   if (Status fault = cluster_->CheckFault("patch machines"); !fault.ok()) {
     return fault;

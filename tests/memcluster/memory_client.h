@@ -88,9 +88,11 @@ class MemoryClient : public kube::Client {
   Result<kube::Lease> CreateLease(const kube::Lease& lease) const override;
   Result<kube::Lease> UpdateLease(const kube::Lease& lease) const override;
   std::unique_ptr<kube::ListWatch<kube::ClusterApiObject>> ClusterApiObjects(
+      const kube::ClusterApiVersion& api,
       const std::string& resource) const override;
   Status AnnotateMachine(
-      const std::string& ns, const std::string& name, const std::string& key,
+      const kube::ClusterApiVersion& api, const std::string& ns,
+      const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const override;
 
  private:

@@ -183,7 +183,7 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
           capi_reflectors_
               .emplace_back(
                   std::make_unique<kube::Reflector<kube::ClusterApiObject>>(
-                      cluster_.client().ClusterApiObjects(resource),
+                      cluster_.client().ClusterApiObjects({}, resource),
                       capi_objects_.Sink(
                           static_cast<nodescale::ClusterApiObjects::Kind>(
                               kind)),

@@ -344,7 +344,7 @@ class ClusterApiProviderTest : public ::testing::Test {
     for (int kind = 0; kind < ClusterApiObjects::kKinds; ++kind) {
       const std::string resource = ClusterApiObjects::kResources[kind];
       kube::Reflector<kube::ClusterApiObject> once(
-          api_->ClusterApiObjects(resource),
+          api_->ClusterApiObjects({}, resource),
           objects_.Sink(static_cast<ClusterApiObjects::Kind>(kind)), resource);
       Status listed = once.ListOnce();
       ASSERT_TRUE(listed.ok()) << listed.message();

@@ -226,15 +226,16 @@ class ClusterApiClient {
   virtual ~ClusterApiClient() = default;
 
   // Cluster API: every object of `resource` (machinedeployments,
-  // machinesets or machines) in every namespace, listed and watched. Their
-  // replicas go through GetScale/UpdateScale with a kMachineDeployment or
-  // kMachineSet target.
+  // machinesets or machines) in every namespace, listed and watched in
+  // `api`'s group and version. Their replicas go through
+  // GetScale/UpdateScale with a kMachineDeployment or kMachineSet target.
   virtual std::unique_ptr<ListWatch<ClusterApiObject>> ClusterApiObjects(
-      const std::string& resource) const = 0;
+      const ClusterApiVersion& api, const std::string& resource) const = 0;
   // Sets (nullopt: removes) one annotation of a Machine; nothing else of it
   // changes.
   virtual Status AnnotateMachine(
-      const std::string& ns, const std::string& name, const std::string& key,
+      const ClusterApiVersion& api, const std::string& ns,
+      const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const = 0;
 };
 

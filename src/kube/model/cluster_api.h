@@ -1,7 +1,7 @@
-// Cluster API (cluster.x-k8s.io/v1beta1) objects as node-scale mode's
-// provider reads them: MachineDeployments, MachineSets and Machines, each
-// with only the fields the provider uses (their JSON:
-// wire/cluster_api_json.h).
+// Cluster API objects as node-scale mode's provider reads them:
+// MachineDeployments, MachineSets and Machines, each with only the fields
+// the provider uses, which v1beta1 and v1beta2 spell alike (their JSON:
+// wire/cluster_api_json.h); and the group and version they are served in.
 #ifndef PROPSCALER_KUBE_MODEL_CLUSTER_API_H_
 #define PROPSCALER_KUBE_MODEL_CLUSTER_API_H_
 
@@ -13,6 +13,17 @@
 #include "common/label_selector.h"
 
 namespace propscaler::kube {
+
+// Where Cluster API's objects are read and written: Cluster Autoscaler's
+// CAPI_GROUP (its annotation keys follow it too) and CAPI_VERSION, else the
+// group's preferred version as the server's discovery gives it.
+struct ClusterApiVersion {
+  std::string group = "cluster.x-k8s.io";
+  std::string version = "v1beta1";
+
+  std::string GroupVersion() const { return group + "/" + version; }
+  std::string Prefix() const { return "/apis/" + GroupVersion(); }
+};
 
 // One of metadata.ownerReferences.
 struct ClusterApiOwner {

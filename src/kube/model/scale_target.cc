@@ -84,8 +84,10 @@ std::string ScaleTarget::ToString() const {
 
 std::string ScaleTarget::CollectionPath(const std::string& ns) const {
   const KindNames& names = NamesOf(kind);
-  return std::string(names.api_prefix) + "/namespaces/" + ns + "/" +
-         names.plural;
+  const std::string prefix = group_version.empty()
+                                 ? std::string(names.api_prefix)
+                                 : "/apis/" + group_version;
+  return prefix + "/namespaces/" + ns + "/" + names.plural;
 }
 
 std::string ScaleTarget::ScalePath(const std::string& ns) const {
@@ -94,7 +96,7 @@ std::string ScaleTarget::ScalePath(const std::string& ns) const {
 
 std::string ScaleTarget::ApiKind() const { return NamesOf(kind).api_kind; }
 std::string ScaleTarget::ApiVersion() const {
-  return NamesOf(kind).api_version;
+  return group_version.empty() ? NamesOf(kind).api_version : group_version;
 }
 
 Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view given) {

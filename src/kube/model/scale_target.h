@@ -24,6 +24,9 @@ struct ScaleTarget {
   };
   Kind kind = Kind::kDeployment;
   std::string name;
+  // Cluster API's kinds: the group/version they are served in, when not
+  // cluster.x-k8s.io/v1beta1 (kube/model/cluster_api.h).
+  std::string group_version;
 
   // "deployment/coredns": the canonical kind/name form used in logs.
   std::string ToString() const;

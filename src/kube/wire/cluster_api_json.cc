@@ -72,6 +72,21 @@ ListWatchCodec<ClusterApiObject> ClusterApiCodec() {
           }};
 }
 
+Result<std::string> DecodePreferredVersion(std::string_view api_group,
+                                           const std::string& group) {
+  const std::string what = "discovery of API group " + group;
+  Result<rapidjson::Document> doc = ParseJsonObject(api_group, what.c_str());
+  if (!doc.ok()) return doc.status();
+  const Value& root = *doc;
+  if (root.HasMember("preferredVersion") &&
+      root["preferredVersion"].IsObject()) {
+    const std::string version = JsonString(root["preferredVersion"], "version");
+    if (!version.empty()) return version;
+  }
+  return Status::Invalid(what + ": no preferredVersion.version in " +
+                         std::string(api_group.substr(0, 200)));
+}
+
 std::string EncodeAnnotationPatch(const std::string& key,
                                   const std::optional<std::string>& value) {
   return "{\"metadata\":{\"annotations\":{" + QuoteJsonString(key) + ":" +

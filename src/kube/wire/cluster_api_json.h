@@ -1,21 +1,26 @@
-// The JSON of Cluster API (cluster.x-k8s.io/v1beta1) objects and the
+// The JSON of Cluster API objects (v1beta1 and v1beta2) and the
 // annotation patch of a Machine.
 #ifndef PROPSCALER_KUBE_WIRE_CLUSTER_API_JSON_H_
 #define PROPSCALER_KUBE_WIRE_CLUSTER_API_JSON_H_
 
 #include <optional>
 #include <string>
+#include <string_view>
 
+#include "common/status.h"
 #include "kube/model/cluster_api.h"
 #include "kube/model/list_watch.h"
 
 namespace propscaler::kube {
 
-inline constexpr char kClusterApiPrefix[] = "/apis/cluster.x-k8s.io/v1beta1";
-
 // Lists and watch events of any of the three kinds. List items without
 // metadata are skipped.
 ListWatchCodec<ClusterApiObject> ClusterApiCodec();
+
+// The preferredVersion.version of an APIGroup discovery document (GET
+// /apis/GROUP); an error naming the group when there is none.
+Result<std::string> DecodePreferredVersion(std::string_view api_group,
+                                           const std::string& group);
 
 // A merge patch that sets one annotation to `value`, or removes it when
 // nullopt, and changes nothing else.

@@ -14,14 +14,6 @@
 namespace propscaler::nodescale {
 namespace {
 
-constexpr char kMinSize[] =
-    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size";
-constexpr char kMaxSize[] =
-    "cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size";
-constexpr char kMachineAnnotation[] = "cluster.x-k8s.io/machine";
-constexpr char kClusterNamespaceAnnotation[] =
-    "cluster.x-k8s.io/cluster-namespace";
-constexpr char kDeleteMachine[] = "cluster.x-k8s.io/delete-machine";
 constexpr char kPaused[] = "cluster.x-k8s.io/paused";
 constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
 
@@ -106,19 +98,29 @@ std::string NormalizedProviderId(std::string_view provider_id) {
                          : provider_id.substr(slash + 1));
 }
 
+ClusterApiKeys::ClusterApiKeys(const std::string& group)
+    : min_size(group + "/cluster-api-autoscaler-node-group-min-size"),
+      max_size(group + "/cluster-api-autoscaler-node-group-max-size"),
+      delete_machine(group + "/delete-machine"),
+      machine(group + "/machine"),
+      cluster_namespace(group + "/cluster-namespace") {}
+
 Result<std::optional<ScalingBounds>> ParseScalingBounds(
-    const Labels& annotations, const std::string& object) {
+    const Labels& annotations, const std::string& object,
+    const ClusterApiKeys& keys) {
+  const std::string& kMinSize = keys.min_size;
+  const std::string& kMaxSize = keys.max_size;
   ScalingBounds bounds;
   for (const auto& [key, out] :
-       {std::pair{kMinSize, &bounds.min}, std::pair{kMaxSize, &bounds.max}}) {
-    auto it = annotations.find(key);
+       {std::pair{&kMinSize, &bounds.min}, std::pair{&kMaxSize, &bounds.max}}) {
+    auto it = annotations.find(*key);
     if (it == annotations.end()) continue;
     int64_t value = -1;
     const std::string& text = it->second;
     const auto [end, error] =
         std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size() || value < 0) {
-      return Status::Invalid(object + ": annotation " + key + "=\"" + text +
+      return Status::Invalid(object + ": annotation " + *key + "=\"" + text +
                              "\": want a non-negative integer");
     }
     *out = value;
@@ -234,12 +236,13 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
         object.annotations.contains(kPaused)) {
       continue;
     }
-    GroupRef ref{object.namespace_, kube::ScaleTarget{target_kind, object.name},
-                 kind};
+    GroupRef ref{
+        object.namespace_,
+        kube::ScaleTarget{target_kind, object.name, api_.GroupVersion()}, kind};
     NodeGroup group;
     group.name = GroupName(kind, ref.ns, object.name);
     Result<std::optional<ScalingBounds>> bounds =
-        ParseScalingBounds(object.annotations, group.name);
+        ParseScalingBounds(object.annotations, group.name, keys_);
     if (!bounds.ok()) return bounds.status();
     if (!bounds->has_value()) continue;
     group.min_size = (*bounds)->min;
@@ -349,8 +352,8 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
 std::optional<ClusterApiProvider::MachineRef> ClusterApiProvider::FindMachine(
     const NodeState& node) const {
   const MachineRef annotated{
-      std::string(AnnotationOf(node.annotations, kClusterNamespaceAnnotation)),
-      std::string(AnnotationOf(node.annotations, kMachineAnnotation))};
+      std::string(AnnotationOf(node.annotations, keys_.cluster_namespace)),
+      std::string(AnnotationOf(node.annotations, keys_.machine))};
   if (!annotated.ns.empty() && !annotated.name.empty()) return annotated;
   const std::string provider_id = NormalizedProviderId(node.provider_id);
   if (provider_id.empty()) return std::nullopt;
@@ -471,8 +474,8 @@ Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
   const std::optional<MachineRef> found = FindMachine(node);
   if (!found.has_value()) {
     return Status::NotFound(std::string("node ") + node.name +
-                            ": no machine (annotations " + kMachineAnnotation +
-                            " and " + kClusterNamespaceAnnotation +
+                            ": no machine (annotations " + keys_.machine +
+                            " and " + keys_.cluster_namespace +
                             ", or a Machine with its spec.providerID \"" +
                             node.provider_id + "\")");
   }
@@ -491,8 +494,8 @@ Result<ClusterApiProvider::MachineRef> ClusterApiProvider::MachineOf(
 
 Status ClusterApiProvider::AnnotateMachine(
     const MachineRef& machine, const std::optional<std::string>& value) {
-  return machines_->AnnotateMachine(machine.ns, machine.name, kDeleteMachine,
-                                    value);
+  return machines_->AnnotateMachine(api_, machine.ns, machine.name,
+                                    keys_.delete_machine, value);
 }
 
 void ClusterApiProvider::UnmarkMachines(
@@ -500,8 +503,8 @@ void ClusterApiProvider::UnmarkMachines(
   for (const MachineRef& machine : machines) {
     Status status = AnnotateMachine(machine, std::nullopt);
     LOG_IF(WARNING, !status.ok())
-        << "removing " << kDeleteMachine << " from machine " << machine.Key()
-        << ": " << status.message();
+        << "removing " << keys_.delete_machine << " from machine "
+        << machine.Key() << ": " << status.message();
   }
 }
 

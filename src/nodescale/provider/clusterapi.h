@@ -28,9 +28,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "common/clock.h"
 #include "kube/client/client.h"
+#include "kube/model/cluster_api.h"
 #include "kube/model/scale_target.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/clusterapi_pools.h"
@@ -38,18 +40,53 @@
 
 namespace propscaler::nodescale {
 
+// Cluster Autoscaler's annotation keys in Cluster API's group (CAPI_GROUP,
+// cluster.x-k8s.io by default renames them all).
+struct ClusterApiKeys {
+  explicit ClusterApiKeys(const std::string& group = "cluster.x-k8s.io");
+  std::string min_size;           // on groups
+  std::string max_size;           // on groups
+  std::string delete_machine;     // on Machines
+  std::string machine;            // on Nodes
+  std::string cluster_namespace;  // on Nodes
+};
+
+// A node group's size bounds from Cluster Autoscaler's annotations
+// GROUP/cluster-api-autoscaler-node-group-{min,max}-size.
+struct ScalingBounds {
+  int64_t min = 0;
+  int64_t max = 0;
+};
+// As Cluster Autoscaler reads them: decimal integers, a missing min is 0;
+// nullopt (no node group) when max is missing or 0; an error naming
+// `object`, the annotation and its value when one is not a non-negative
+// integer or max is below min.
+Result<std::optional<ScalingBounds>> ParseScalingBounds(
+    const Labels& annotations, const std::string& object,
+    const ClusterApiKeys& keys = ClusterApiKeys());
+
+// A providerID as Cluster Autoscaler compares them: the part after the last
+// slash (aws:///zone/i-1 and aws://zone/i-1 are one instance), but an Azure
+// scale set's whole.
+std::string NormalizedProviderId(std::string_view provider_id);
+
 class ClusterApiProvider : public Provider {
  public:
   // `clock` stamps the delete-machine annotation; `objects` are kept
   // current by watches the caller runs.
   // `machines` marks Machines for deletion; `scales` resizes the groups.
+  // `api`: the group and version the objects are served in (the keys of
+  // its annotations follow the group).
   ClusterApiProvider(const kube::ClusterApiClient* machines,
                      const kube::ScaleClient* scales, const Clock* clock,
-                     ClusterApiObjects* objects)
+                     ClusterApiObjects* objects,
+                     kube::ClusterApiVersion api = {})
       : machines_(machines),
         scales_(scales),
         clock_(clock),
-        objects_(objects) {}
+        objects_(objects),
+        api_(std::move(api)),
+        keys_(api_.group) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   // Unavailable until every kind was listed.
@@ -118,6 +155,8 @@ class ClusterApiProvider : public Provider {
   const kube::ScaleClient* scales_;
   const Clock* clock_;
   ClusterApiObjects* objects_;
+  const kube::ClusterApiVersion api_;
+  const ClusterApiKeys keys_;
   // The groups as worked out from the objects at `groups_version_`.
   std::optional<std::vector<NodeGroup>> groups_;
   uint64_t groups_version_ = 0;
@@ -127,24 +166,6 @@ class ClusterApiProvider : public Provider {
   // Machines of the groups by normalized providerID.
   std::map<std::string, MachineRef> machine_by_provider_id_;
 };
-
-// A node group's size bounds from Cluster Autoscaler's annotations
-// cluster.x-k8s.io/cluster-api-autoscaler-node-group-{min,max}-size.
-struct ScalingBounds {
-  int64_t min = 0;
-  int64_t max = 0;
-};
-// As Cluster Autoscaler reads them: decimal integers, a missing min is 0;
-// nullopt (no node group) when max is missing or 0; an error naming
-// `object`, the annotation and its value when one is not a non-negative
-// integer or max is below min.
-Result<std::optional<ScalingBounds>> ParseScalingBounds(
-    const Labels& annotations, const std::string& object);
-
-// A providerID as Cluster Autoscaler compares them: the part after the last
-// slash (aws:///zone/i-1 and aws://zone/i-1 are one instance), but an Azure
-// scale set's whole.
-std::string NormalizedProviderId(std::string_view provider_id);
 
 // The template from capacity.cluster-autoscaler.kubernetes.io/*
 // annotations; nullopt when neither cpu nor memory is given. Errors name the

@@ -1,0 +1,32 @@
+#include "app/cluster_api_version.h"
+
+#include "kube/wire/cluster_api_json.h"
+
+namespace propscaler {
+
+Result<kube::ClusterApiVersion> ResolveClusterApiVersion(
+    const kube::KubeApi& api, const std::string& group_env,
+    const std::string& version_env) {
+  kube::ClusterApiVersion chosen;
+  if (!group_env.empty()) chosen.group = group_env;
+  if (!version_env.empty()) {
+    chosen.version = version_env;
+    return chosen;
+  }
+  const std::string path = "/apis/" + chosen.group;
+  Result<std::string> answer = api.Call({.path = path});
+  if (!answer.ok()) {
+    return answer.status().WithContext(
+        "discovering the served version of API group " + chosen.group +
+        " (GET " + path +
+        "; install Cluster API's CRDs, grant get on that path, or set "
+        "CAPI_VERSION)");
+  }
+  Result<std::string> version =
+      kube::DecodePreferredVersion(*answer, chosen.group);
+  if (!version.ok()) return version.status();
+  chosen.version = *version;
+  return chosen;
+}
+
+}  // namespace propscaler

@@ -1,0 +1,26 @@
+// Which group and version node-scale mode's Cluster API provider reads and
+// writes, chosen as Cluster Autoscaler chooses them: the group from
+// CAPI_GROUP (default cluster.x-k8s.io; its annotation keys follow it), the
+// version from CAPI_VERSION when set, else the group's preferred version in
+// the server's discovery (GET /apis/GROUP): v1beta2 on Cluster API 1.11 and
+// later, whose CRDs serve v1beta1 only as deprecated.
+#ifndef PROPSCALER_APP_CLUSTER_API_VERSION_H_
+#define PROPSCALER_APP_CLUSTER_API_VERSION_H_
+
+#include <string>
+
+#include "common/status.h"
+#include "kube/model/cluster_api.h"
+#include "transport/api.h"
+
+namespace propscaler {
+
+// `group_env` and `version_env`: the variables' values ("" when unset).
+// Errors say what was asked and what the server answered.
+Result<kube::ClusterApiVersion> ResolveClusterApiVersion(
+    const kube::KubeApi& api, const std::string& group_env,
+    const std::string& version_env);
+
+}  // namespace propscaler
+
+#endif  // PROPSCALER_APP_CLUSTER_API_VERSION_H_
