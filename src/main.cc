@@ -53,8 +53,10 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "plan") {
     return propscaler::RunPlanCommand(argc - 1, argv + 1);
   }
-  std::vector<std::string> args = propscaler::NormalizeFlagSpelling(
-      std::vector<std::string>(argv, argv + argc));
+  std::vector<std::string> args = propscaler::JoinRepeatedFlag(
+      propscaler::NormalizeFlagSpelling(
+          std::vector<std::string>(argv, argv + argc)),
+      "node_group_auto_discovery", ';');
   std::vector<char*> arg_pointers;
   for (std::string& arg : args) arg_pointers.push_back(arg.data());
   int normalized_argc = static_cast<int>(arg_pointers.size());

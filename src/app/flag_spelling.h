@@ -14,6 +14,14 @@ namespace propscaler {
 std::vector<std::string> NormalizeFlagSpelling(
     const std::vector<std::string>& args);
 
+// Joins every value of flag `name` (spelled with underscores: after
+// NormalizeFlagSpelling) given more than once, as --name=v or --name v,
+// into one --name=v1<separator>v2 where the first stood; gflags would keep
+// only the last. Cluster Autoscaler's repeatable flags are read this way.
+std::vector<std::string> JoinRepeatedFlag(const std::vector<std::string>& args,
+                                          const std::string& name,
+                                          char separator);
+
 }  // namespace propscaler
 
 #endif  // PROPSCALER_APP_FLAG_SPELLING_H_

@@ -14,6 +14,12 @@
 
 DEFINE_string(cloud_provider, "kwok",
               "node-scale: where nodes come from: kwok or clusterapi.");
+DEFINE_string(node_group_auto_discovery, "",
+              "node-scale, clusterapi: which MachineDeployments and "
+              "MachineSets may be node groups, as Cluster Autoscaler's "
+              "clusterapi:namespace=NS,clusterName=C,LABEL=VALUE (pairs "
+              "ANDed); give the flag again, or separate specs with ';', to "
+              "OR them. Empty: every annotated one.");
 DEFINE_string(node_group_config, "",
               "node-scale, kwok: ConfigMap (in --namespace) whose key "
               "node-groups.json declares the node groups.");
@@ -147,13 +153,19 @@ DEFINE_string(max_node_group_backoff_duration, "30m",
 namespace propscaler {
 namespace {
 
-std::set<std::string, std::less<>> SplitComma(const std::string& text) {
-  std::set<std::string, std::less<>> out;
+// The non-empty items of `text` between `separator`s, in order.
+std::vector<std::string> SplitOn(const std::string& text, char separator) {
+  std::vector<std::string> out;
   std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    if (!item.empty()) out.insert(item);
+  for (std::string item; std::getline(in, item, separator);) {
+    if (!item.empty()) out.push_back(item);
   }
   return out;
+}
+
+std::set<std::string, std::less<>> SplitComma(const std::string& text) {
+  const std::vector<std::string> items = SplitOn(text, ',');
+  return {items.begin(), items.end()};
 }
 
 Status ApplyLimits(nodescale::ResourceLimits* limits) {
@@ -314,6 +326,18 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
   if (Status st = CheckProvider(s); !st.ok()) return st;
+  if (!FLAGS_node_group_auto_discovery.empty() &&
+      s.cloud_provider != "clusterapi") {
+    return Status::Invalid(
+        "--node-group-auto-discovery=" + FLAGS_node_group_auto_discovery +
+        ": only --cloud-provider=clusterapi discovers "
+        "node groups (kwok's are in --node-group-config)");
+  }
+  Result<std::vector<nodescale::ClusterApiDiscoverySpec>> discovery =
+      nodescale::ParseClusterApiDiscovery(
+          SplitOn(FLAGS_node_group_auto_discovery, ';'));
+  if (!discovery.ok()) return discovery.status();
+  s.cluster_api_discovery = *std::move(discovery);
   if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
   loop.scale_up.taints = loop.node_health.taints;
   loop.scale_up.csi_node_aware_scheduling =

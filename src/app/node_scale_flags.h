@@ -7,8 +7,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
+#include "nodescale/provider/clusterapi_discovery.h"
 #include "nodescale/run/loop.h"
 
 namespace propscaler {
@@ -18,6 +20,8 @@ struct NodeScaleSettings {
   std::string cloud_provider;
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
+  // --node-group-auto-discovery (clusterapi): none admits every group.
+  std::vector<nodescale::ClusterApiDiscoverySpec> cluster_api_discovery;
   // --max-failing-time: how long the watches may fail before /healthz
   // does; empty: the health state's stall limit.
   std::optional<Duration> max_failing_time;

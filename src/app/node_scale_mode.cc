@@ -41,7 +41,9 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
     runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
     return std::make_unique<nodescale::ClusterApiProvider>(
-        api, api, clock, cluster_api_objects, cluster_api);
+        api, api, clock, cluster_api_objects,
+        nodescale::ClusterApiProviderOptions{cluster_api,
+                                             settings.cluster_api_discovery});
   }
   return std::make_unique<nodescale::KwokProvider>(
       api, clock,

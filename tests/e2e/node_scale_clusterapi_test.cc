@@ -155,6 +155,31 @@ TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
             1);
 }
 
+// --node-group-auto-discovery given twice, as Cluster Autoscaler's flag is:
+// the specs are ORed, so the group the first admits grows although the
+// second (the one gflags alone would keep) admits nothing.
+TEST_F(NodeScaleClusterApiTest, RepeatedAutoDiscoverySpecsAreOred) {
+  Create("machinesets", GroupObject("MachineSet", "batch", 0, 0, "4"));
+  CreatePod("web-0", "3");
+  auto propscaler =
+      Start({"--cloud-provider=clusterapi", "--scale-down-enabled=false",
+             "--node-group-auto-discovery=clusterapi:namespace=default",
+             "--node-group-auto-discovery=clusterapi:namespace=elsewhere"});
+  ASSERT_TRUE(WaitUntil([&] { return Replicas("machinesets/batch") == 1; },
+                        seconds(15)))
+      << propscaler->Report();
+}
+
+// A bad spec is a usage error that names it.
+TEST_F(NodeScaleClusterApiTest, BadAutoDiscoverySpecIsAUsageError) {
+  auto propscaler = Start(
+      {"--cloud-provider=clusterapi", "--node-group-auto-discovery=asg:tag=x"});
+  EXPECT_EQ(propscaler->WaitForExit(seconds(10)), 2) << propscaler->Report();
+  EXPECT_NE(propscaler->Output().find("unsupported discoverer \"asg\""),
+            std::string::npos)
+      << propscaler->Output();
+}
+
 // Nodes name their Machines by annotations, or only by providerID.
 class NodeScaleClusterApiLinkTest : public NodeScaleClusterApiTest,
                                     public ::testing::WithParamInterface<Link> {

@@ -26,7 +26,8 @@ TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
                                          "name": "md"}]},
        "spec": {"replicas": 3, "providerID": "aws:///z/i-1"}},
       {"spec": {"replicas": 9}},
-      {"metadata": {"name": "bare"}}
+      {"metadata": {"name": "bare",
+                    "deletionTimestamp": "2026-11-29T03:00:00Z"}}
     ]})");
   ASSERT_TRUE(objects.ok()) << objects.status().message();
   ASSERT_EQ(objects->size(), 2u);
@@ -40,7 +41,9 @@ TEST(ClusterApiDecodeTest, ListKeepsWhatTheProviderReads) {
   EXPECT_EQ(first.replicas, 3);
   EXPECT_EQ(first.provider_id, "aws:///z/i-1");
   EXPECT_EQ(first.resource_version, "42");
+  EXPECT_FALSE(first.deleting);
   EXPECT_EQ((*objects)[1].name, "bare");
+  EXPECT_TRUE((*objects)[1].deleting);
   EXPECT_FALSE((*objects)[1].replicas.has_value());
 }
 

@@ -445,6 +445,23 @@ TEST_F(ClusterApiProviderTest, GroupsAsClusterAutoscalerFindsThem) {
   EXPECT_EQ((*groups)[0].max_size, 3);
 }
 
+// --node-group-auto-discovery: only the objects a spec admits are groups.
+TEST_F(ClusterApiProviderTest, AutoDiscoveryLimitsTheGroups) {
+  for (const auto& [spec, want] : std::vector<std::pair<std::string, size_t>>{
+           {"clusterapi:namespace=default", 2},
+           {"clusterapi:namespace=other", 0},
+           {"clusterapi:clusterName=c1", 0}}) {
+    Result<std::vector<ClusterApiDiscoverySpec>> specs =
+        ParseClusterApiDiscovery({spec});
+    ASSERT_TRUE(specs.ok()) << specs.status().message();
+    ClusterApiProvider limited(api_.get(), api_.get(), &RealClock::Instance(),
+                               &objects_, {{}, *specs});
+    Result<std::vector<NodeGroup>> groups = limited.NodeGroups({});
+    ASSERT_TRUE(groups.ok()) << groups.status().message();
+    EXPECT_EQ(groups->size(), want) << spec;
+  }
+}
+
 TEST_F(ClusterApiProviderTest, MaxBelowMinFailsNamingTheObject) {
   Create("machinedeployments",
          AnnotatedGroupJson("MachineDeployment", "bad",
@@ -474,6 +491,30 @@ TEST_F(ClusterApiProviderTest, MachinesMapThroughTheirOwners) {
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-o2", "o-2")),
             "MachineSet/default/batch");
   EXPECT_EQ(provider_->NodeGroupOf(CapiNode("n-o3", "o-3")), "");
+}
+
+// As Cluster Autoscaler: a Machine that already has a deletionTimestamp is
+// neither marked nor counted again when its node is removed.
+TEST_F(ClusterApiProviderTest, AMachineBeingDeletedIsNotCountedAgain) {
+  std::string deleting =
+      MachineJson("d-1", {{"cluster.x-k8s.io/deployment-name", "workers"}});
+  deleting.replace(deleting.find(R"("metadata":{)"), 12,
+                   R"("metadata":{"deletionTimestamp":"2026-11-29T03:00:00Z",)"
+                   R"("finalizers":["machine.cluster.x-k8s.io"],)");
+  Create("machines", deleting);
+  ListObjects();
+  ASSERT_TRUE(provider_->NodeGroups({}).ok());
+  const NodeState gone = CapiNode("n-d", "d-1");
+  ASSERT_EQ(provider_->NodeGroupOf(gone), kWorkers);
+  ASSERT_TRUE(provider_->DeleteNodes(Group(kWorkers), {&gone}).ok());
+  EXPECT_EQ(Writes(), 0);
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 2);
+
+  const NodeState other = CapiNode("n-2", "m-2");
+  ASSERT_TRUE(provider_->DeleteNodes(Group(kWorkers), {&gone, &other}).ok());
+  EXPECT_FALSE(Marked("d-1"));
+  EXPECT_TRUE(Marked("m-2"));
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 1);
 }
 
 TEST_F(ClusterApiProviderTest, NodesMapThroughMachineAnnotationAndLabels) {

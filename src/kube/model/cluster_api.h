@@ -40,6 +40,8 @@ struct ClusterApiObject {
   std::vector<ClusterApiOwner> owners;  // metadata.ownerReferences
   std::optional<int64_t> replicas;      // spec.replicas
   std::string provider_id;              // spec.providerID (Machines)
+  bool deleting = false;                // metadata.deletionTimestamp set
+  std::string cluster_name;             // spec.clusterName
   std::string resource_version;
 };
 

@@ -49,12 +49,14 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
   object.annotations = StringMap(metadata, "annotations");
   object.owners = Owners(metadata);
   object.resource_version = JsonString(metadata, "resourceVersion");
+  object.deleting = !JsonString(metadata, "deletionTimestamp").empty();
   if (item.HasMember("spec") && item["spec"].IsObject()) {
     const Value& spec = item["spec"];
     if (spec.HasMember("replicas") && spec["replicas"].IsInt64()) {
       object.replicas = spec["replicas"].GetInt64();
     }
     object.provider_id = JsonString(spec, "providerID");
+    object.cluster_name = JsonString(spec, "clusterName");
   }
   return object;
 }

@@ -103,7 +103,8 @@ ClusterApiKeys::ClusterApiKeys(const std::string& group)
       max_size(group + "/cluster-api-autoscaler-node-group-max-size"),
       delete_machine(group + "/delete-machine"),
       machine(group + "/machine"),
-      cluster_namespace(group + "/cluster-namespace") {}
+      cluster_namespace(group + "/cluster-namespace"),
+      cluster_name(group + "/cluster-name") {}
 
 Result<std::optional<ScalingBounds>> ParseScalingBounds(
     const Labels& annotations, const std::string& object,
@@ -233,7 +234,8 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
     // deployment; CA does not treat it as a node group of its own, nor an
     // object Cluster API was told to leave alone.
     if (!OwnerOfKind(object, "MachineDeployment").empty() ||
-        object.annotations.contains(kPaused)) {
+        object.annotations.contains(kPaused) ||
+        !AllowedByDiscovery(discovery_, object, keys_.cluster_name)) {
       continue;
     }
     GroupRef ref{
@@ -300,12 +302,14 @@ std::string ClusterApiProvider::GroupOfMachine(
 void ClusterApiProvider::MapMachines() {
   machine_to_group_.clear();
   machine_by_provider_id_.clear();
+  deleting_.clear();
   for (const kube::ClusterApiObject& object :
        objects_->Objects(ClusterApiObjects::kMachines)) {
     const std::string group = GroupOfMachine(object);
     if (!refs_.contains(group)) continue;
     const MachineRef machine{object.namespace_, object.name};
     machine_to_group_[machine.Key()] = group;
+    if (object.deleting) deleting_.insert(machine.Key());
     const std::string provider_id = NormalizedProviderId(object.provider_id);
     if (!provider_id.empty()) machine_by_provider_id_[provider_id] = machine;
   }
@@ -448,8 +452,11 @@ Status ClusterApiProvider::DecreaseTargetSize(
        objects_->Objects(ClusterApiObjects::kMachines)) {
     const MachineRef machine{object.namespace_, object.name};
     auto group_of = machine_to_group_.find(machine.Key());
-    if (group_of == machine_to_group_.end() || group_of->second != group.name)
+    // A Machine being deleted is already off the replicas.
+    if (group_of == machine_to_group_.end() || group_of->second != group.name ||
+        deleting_.contains(machine.Key())) {
       continue;
+    }
     ++machines;
     if (!with_node.contains(machine.Key())) without_node.push_back(machine);
   }
@@ -510,7 +517,8 @@ void ClusterApiProvider::UnmarkMachines(
 
 // As CA: every machine is marked before replicas are lowered, so the
 // controller removes exactly these; a failure half-way unmarks what was
-// marked and leaves replicas alone.
+// marked and leaves replicas alone. A Machine already being deleted is
+// neither marked nor counted again.
 Status ClusterApiProvider::DeleteNodes(
     const NodeGroup& group, const std::vector<const NodeState*>& nodes) {
   if (nodes.empty()) return Status::Ok();
@@ -521,9 +529,16 @@ Status ClusterApiProvider::DeleteNodes(
     if (!machine.ok()) {
       return machine.status().WithContext("deleting nodes of " + group.name);
     }
+    if (deleting_.contains(machine->Key())) {
+      LOG(INFO) << "node " << node->name << ": machine " << machine->Key()
+                << " of " << group.name
+                << " is already being deleted; not counted again";
+      continue;
+    }
     machines.push_back(*machine);
     what.push_back("of node " + node->name);
   }
+  if (machines.empty()) return Status::Ok();
   return RemoveMachines(group, machines, what,
                         static_cast<int64_t>(machines.size()));
 }

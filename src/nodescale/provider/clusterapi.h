@@ -26,6 +26,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -34,6 +35,7 @@
 #include "kube/client/client.h"
 #include "kube/model/cluster_api.h"
 #include "kube/model/scale_target.h"
+#include "nodescale/provider/clusterapi_discovery.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/clusterapi_pools.h"
 #include "nodescale/provider/provider.h"
@@ -49,6 +51,13 @@ struct ClusterApiKeys {
   std::string delete_machine;     // on Machines
   std::string machine;            // on Nodes
   std::string cluster_namespace;  // on Nodes
+  std::string cluster_name;       // a label on groups
+};
+
+struct ClusterApiProviderOptions {
+  kube::ClusterApiVersion api;
+  std::vector<ClusterApiDiscoverySpec>
+      discovery;  // --node-group-auto-discovery
 };
 
 // A node group's size bounds from Cluster Autoscaler's annotations
@@ -75,18 +84,20 @@ class ClusterApiProvider : public Provider {
   // `clock` stamps the delete-machine annotation; `objects` are kept
   // current by watches the caller runs.
   // `machines` marks Machines for deletion; `scales` resizes the groups.
-  // `api`: the group and version the objects are served in (the keys of
-  // its annotations follow the group).
+  // `options.api`: the group and version the objects are served in (the
+  // keys of its annotations follow the group); `options.discovery`: which
+  // objects may be groups (none: every annotated one).
   ClusterApiProvider(const kube::ClusterApiClient* machines,
                      const kube::ScaleClient* scales, const Clock* clock,
                      ClusterApiObjects* objects,
-                     kube::ClusterApiVersion api = {})
+                     ClusterApiProviderOptions options = {})
       : machines_(machines),
         scales_(scales),
         clock_(clock),
         objects_(objects),
-        api_(std::move(api)),
-        keys_(api_.group) {}
+        api_(std::move(options.api)),
+        keys_(api_.group),
+        discovery_(std::move(options.discovery)) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   // Unavailable until every kind was listed.
@@ -157,12 +168,15 @@ class ClusterApiProvider : public Provider {
   ClusterApiObjects* objects_;
   const kube::ClusterApiVersion api_;
   const ClusterApiKeys keys_;
+  const std::vector<ClusterApiDiscoverySpec> discovery_;
   // The groups as worked out from the objects at `groups_version_`.
   std::optional<std::vector<NodeGroup>> groups_;
   uint64_t groups_version_ = 0;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
   std::vector<NodePool> pools_;
+  // Machines of the groups with a deletionTimestamp, by ns/name.
+  std::set<std::string> deleting_;
   // Machines of the groups by normalized providerID.
   std::map<std::string, MachineRef> machine_by_provider_id_;
 };
