@@ -1,5 +1,7 @@
 #include "app/cluster_api_version.h"
 
+#include <algorithm>
+
 #include "kube/wire/cluster_api_json.h"
 
 namespace propscaler {
@@ -27,6 +29,21 @@ Result<kube::ClusterApiVersion> ResolveClusterApiVersion(
   if (!version.ok()) return version.status();
   chosen.version = *version;
   return chosen;
+}
+
+Result<bool> ClusterApiServes(const kube::KubeApi& api,
+                              const kube::ClusterApiVersion& version,
+                              const std::string& resource) {
+  Result<std::string> answer = api.Call({.path = version.Prefix()});
+  if (!answer.ok()) {
+    return answer.status().WithContext("discovering the resources of " +
+                                       version.GroupVersion() + " (GET " +
+                                       version.Prefix() + ")");
+  }
+  Result<std::vector<std::string>> names =
+      kube::DecodeResourceNames(*answer, version.GroupVersion());
+  if (!names.ok()) return names.status();
+  return std::find(names->begin(), names->end(), resource) != names->end();
 }
 
 }  // namespace propscaler

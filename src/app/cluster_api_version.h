@@ -15,6 +15,13 @@
 
 namespace propscaler {
 
+// Whether the chosen version serves `resource` (GET /apis/GROUP/VERSION), as
+// Cluster Autoscaler asks before watching MachinePools. Errors name the
+// request.
+Result<bool> ClusterApiServes(const kube::KubeApi& api,
+                              const kube::ClusterApiVersion& version,
+                              const std::string& resource);
+
 // `group_env` and `version_env`: the variables' values ("" when unset).
 // Errors say what was asked and what the server answered.
 Result<kube::ClusterApiVersion> ResolveClusterApiVersion(

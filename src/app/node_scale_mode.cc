@@ -231,9 +231,24 @@ int RunNodeScaleMode() {
     cluster_api = *resolved;
     LOG(INFO) << "Cluster API objects are read and written as "
               << cluster_api.GroupVersion();
+    // MachinePools are optional in Cluster API: watched where served.
+    Result<bool> pools = ClusterApiServes(api, cluster_api, "machinepools");
+    if (!pools.ok()) {
+      LOG(ERROR) << pools.status().message();
+      return 1;
+    }
+    if (!*pools) {
+      LOG(INFO) << cluster_api.GroupVersion()
+                << " serves no machinepools: no MachinePool groups";
+      cluster_api_objects.NotServed(
+          nodescale::ClusterApiObjects::kMachinePools);
+    }
     for (int kind = 0; kind < nodescale::ClusterApiObjects::kKinds; ++kind) {
       const std::string resource =
           nodescale::ClusterApiObjects::kResources[kind];
+      if (kind == nodescale::ClusterApiObjects::kMachinePools && !*pools) {
+        continue;
+      }
       cluster_api_watches.push_back(
           std::make_unique<runtime::WatchedCollection<kube::ClusterApiObject>>(
               &clock,

@@ -37,6 +37,8 @@ const std::vector<ResourceType>& AllResourceTypes() {
        true, true},
       {"cluster.x-k8s.io", "v1beta1", "machinesets", "MachineSet", true, true},
       {"cluster.x-k8s.io", "v1beta1", "machines", "Machine", true, false},
+      {"cluster.x-k8s.io", "v1beta1", "machinepools", "MachinePool", true,
+       true},
       {"autoscaling.x-k8s.io", "v1beta1", "capacitybuffers", "CapacityBuffer",
        true, false, true},
   };

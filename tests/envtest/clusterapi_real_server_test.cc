@@ -43,7 +43,7 @@ class ClusterApiRealServerTest : public RealServerTest {
   // would be groups too (and an expander's choice) if left behind.
   void TearDown() override {
     for (const char* resource :
-         {"machinedeployments", "machinesets", "machines"}) {
+         {"machinedeployments", "machinesets", "machines", "machinepools"}) {
       Result<std::string> deleted =
           AdminCall(cluster(), "DELETE", Path(resource));
       EXPECT_TRUE(deleted.ok()) << deleted.status().message();
@@ -107,9 +107,38 @@ class ClusterApiRealServerTest : public RealServerTest {
     AddNodeOfMachine(machine, node_index);
   }
 
-  int64_t Replicas() {
-    Result<std::string> scale = AdminCall(
-        cluster(), "GET", Path("machinedeployments", "workers") + "/scale");
+  // A MachinePool whose instances are nodes `nodes` (their providerIDs in
+  // spec.providerIDList), with CA's size and capacity annotations.
+  void CreateMachinePool(int replicas, const std::vector<int>& nodes) {
+    std::string ids;
+    for (int index : nodes) {
+      ids += (ids.empty() ? "\"" : ",\"") + ProviderId(index) + "\"";
+      AddNodes(index, 1);
+      Result<std::string> patched =
+          AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + NodeName(index),
+                    R"({"spec":{"providerID":")" + ProviderId(index) + R"("}})",
+                    "application/merge-patch+json");
+      ASSERT_TRUE(patched.ok()) << patched.status().message();
+    }
+    Create(
+        "machinepools",
+        R"({"apiVersion":"cluster.x-k8s.io/v1beta2","kind":"MachinePool",)"
+        R"("metadata":{"name":"pool","annotations":{)"
+        R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+        R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+        R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+        R"("spec":{"clusterName":"c","replicas":)" +
+            std::to_string(replicas) + R"(,"providerIDList":[)" + ids + "]}}",
+        "v1beta2");
+  }
+  std::string ProviderId(int index) { return "aws:///z/i-" + NodeName(index); }
+
+  int64_t Replicas(const std::string& group = "machinedeployments/workers") {
+    Result<std::string> scale =
+        AdminCall(cluster(), "GET",
+                  Path(group.substr(0, group.find('/')),
+                       group.substr(group.find('/') + 1)) +
+                      "/scale");
     if (!scale.ok()) return -1;
     const size_t spec = scale->find("\"spec\"");
     const size_t at = scale->find("\"replicas\":", spec);
@@ -267,6 +296,47 @@ TEST_F(ClusterApiRealServerTest, DiscoversV1beta2AndWorksInItsLayout) {
       << out;
   EXPECT_GE(CountOf(out, "MachineDeployment/" + ns() + "/workers"), 1) << out;
   EXPECT_EQ(CountOf(out, "is forbidden: User"), 0) << out;
+}
+
+// A MachinePool, which has no Machines: it grows through its scale
+// subresource for a pending pod (its template from the capacity
+// annotations) and shrinks by its empty instance, nothing marked.
+TEST_F(ClusterApiRealServerTest, MachinePoolGrowsAndShrinks) {
+  CreateMachinePool(1, {0});
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-0", "3").ok());
+  ASSERT_TRUE(BindPod(cluster(), ns(), "web-0", NodeName(0)).ok());
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "3").ok());
+  auto grow = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas("machinepools/pool") == 2; },
+                             seconds(30)))
+      << "replicas " << Replicas("machinepools/pool") << "\n"
+      << grow->Output();
+  EXPECT_GE(CountOf(grow->Output(), "MachinePool/" + ns() + "/pool"), 1)
+      << grow->Output();
+  EXPECT_EQ(CountOf(grow->Output(), "is forbidden: User"), 0) << grow->Output();
+  grow.reset();
+
+  // The instance arrives, web-1 leaves: node 1 is empty and goes.
+  AdminCall(cluster(), "DELETE",
+            "/api/v1/namespaces/" + ns() + "/pods/web-1?gracePeriodSeconds=0");
+  Result<std::string> patched =
+      AdminCall(cluster(), "PATCH", Path("machinepools", "pool", "v1beta2"),
+                R"({"spec":{"providerIDList":[")" + ProviderId(0) + R"(",")" +
+                    ProviderId(1) + R"("]}})",
+                "application/merge-patch+json");
+  ASSERT_TRUE(patched.ok()) << patched.status().message();
+  AddNodes(1, 1);
+  ASSERT_TRUE(AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + NodeName(1),
+                        R"({"spec":{"providerID":")" + ProviderId(1) + R"("}})",
+                        "application/merge-patch+json")
+                  .ok());
+  auto shrink = Start({});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas("machinepools/pool") == 1; },
+                             seconds(30)))
+      << "replicas " << Replicas("machinepools/pool") << "\n"
+      << shrink->Output();
+  EXPECT_EQ(CountOf(shrink->Output(), "is forbidden: User"), 0)
+      << shrink->Output();
 }
 
 }  // namespace

@@ -462,6 +462,47 @@ TEST_F(ClusterApiProviderTest, AutoDiscoveryLimitsTheGroups) {
   }
 }
 
+// A MachinePool: its nodes are the instances in spec.providerIDList; it
+// grows and shrinks through its scale subresource, with no Machine marked,
+// and gives up only replicas that have no instance yet.
+TEST_F(ClusterApiProviderTest, MachinePoolScalesByItsInstances) {
+  Create(
+      "machinepools",
+      R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachinePool",)"
+      R"("metadata":{"name":"pool","annotations":{)"
+      R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5"}},)"
+      R"("spec":{"replicas":3,"providerIDList":["aws:///z/i-p1",)"
+      R"("aws:///z/i-p2"]}})");
+  ListObjects();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  groups_ = *groups;
+  const std::string pool = "MachinePool/default/pool";
+  NodeGroup group = Group(pool);
+  EXPECT_EQ(group.target_size, 3);
+  const NodeState p1 = ProviderIdNode("p1", "aws://z/i-p1");
+  EXPECT_EQ(provider_->NodeGroupOf(p1), pool);
+
+  ASSERT_TRUE(provider_->IncreaseSize(group, 1).ok());
+  EXPECT_EQ(Replicas("machinepools/pool"), 4);
+  ASSERT_TRUE(provider_->DeleteNodes(group, {&p1}).ok());
+  EXPECT_EQ(Replicas("machinepools/pool"), 3);
+  EXPECT_EQ(Writes(), 2);  // the two scale writes, nothing marked
+
+  const NodeState stranger = ProviderIdNode("s", "aws:///z/i-other");
+  Status refused = provider_->DeleteNodes(group, {&stranger});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("node s"), std::string::npos)
+      << refused.message();
+
+  // Target 3 with 2 instances: one replica may be given up, not two.
+  group.target_size = 3;
+  EXPECT_FALSE(provider_->DecreaseTargetSize(group, 2, {}).ok());
+  EXPECT_EQ(Replicas("machinepools/pool"), 3);
+  ASSERT_TRUE(provider_->DecreaseTargetSize(group, 1, {}).ok());
+  EXPECT_EQ(Replicas("machinepools/pool"), 2);
+}
+
 TEST_F(ClusterApiProviderTest, MaxBelowMinFailsNamingTheObject) {
   Create("machinedeployments",
          AnnotatedGroupJson("MachineDeployment", "bad",

@@ -1,5 +1,6 @@
 // Cluster API objects as node-scale mode's provider reads them:
-// MachineDeployments, MachineSets and Machines, each with only the fields
+// MachineDeployments, MachineSets, Machines and MachinePools, each with
+// only the fields
 // the provider uses, which v1beta1 and v1beta2 spell alike (their JSON:
 // wire/cluster_api_json.h); and the group and version they are served in.
 #ifndef PROPSCALER_KUBE_MODEL_CLUSTER_API_H_
@@ -37,11 +38,12 @@ struct ClusterApiObject {
   std::string name;
   Labels labels;
   Labels annotations;
-  std::vector<ClusterApiOwner> owners;  // metadata.ownerReferences
-  std::optional<int64_t> replicas;      // spec.replicas
-  std::string provider_id;              // spec.providerID (Machines)
-  bool deleting = false;                // metadata.deletionTimestamp set
-  std::string cluster_name;             // spec.clusterName
+  std::vector<ClusterApiOwner> owners;    // metadata.ownerReferences
+  std::optional<int64_t> replicas;        // spec.replicas
+  std::string provider_id;                // spec.providerID (Machines)
+  bool deleting = false;                  // metadata.deletionTimestamp set
+  std::string cluster_name;               // spec.clusterName
+  std::vector<std::string> provider_ids;  // spec.providerIDList (pools)
   std::string resource_version;
 };
 

@@ -19,7 +19,7 @@ struct KindNames {
   bool target_flag;        // accepted by --target
 };
 
-constexpr std::array<KindNames, 6> kKinds = {{
+constexpr std::array<KindNames, 7> kKinds = {{
     {ScaleTarget::Kind::kDeployment, "deployment", "deployments", "Deployment",
      "apps/v1", "/apis/apps/v1", true},
     {ScaleTarget::Kind::kReplicaSet, "replicaset", "replicasets", "ReplicaSet",
@@ -33,6 +33,9 @@ constexpr std::array<KindNames, 6> kKinds = {{
      "/apis/cluster.x-k8s.io/v1beta1", false},
     {ScaleTarget::Kind::kMachineSet, "machineset", "machinesets", "MachineSet",
      "cluster.x-k8s.io/v1beta1", "/apis/cluster.x-k8s.io/v1beta1", false},
+    {ScaleTarget::Kind::kMachinePool, "machinepool", "machinepools",
+     "MachinePool", "cluster.x-k8s.io/v1beta1",
+     "/apis/cluster.x-k8s.io/v1beta1", false},
 }};
 
 const KindNames& NamesOf(ScaleTarget::Kind kind) {

@@ -1,7 +1,7 @@
 // A workload whose replica count is set through its scale subresource, and
 // the --target flag that lists them ("deployment/coredns,statefulset/x").
-// Cluster API's MachineDeployments and MachineSets are scale targets too
-// (node-scale mode's groups), but not --target kinds.
+// Cluster API's MachineDeployments, MachineSets and MachinePools are scale
+// targets too (node-scale mode's groups), but not --target kinds.
 #ifndef PROPSCALER_KUBE_MODEL_SCALE_TARGET_H_
 #define PROPSCALER_KUBE_MODEL_SCALE_TARGET_H_
 
@@ -20,7 +20,8 @@ struct ScaleTarget {
     kReplicationController,
     kStatefulSet,
     kMachineDeployment,
-    kMachineSet
+    kMachineSet,
+    kMachinePool
   };
   Kind kind = Kind::kDeployment;
   std::string name;

@@ -57,6 +57,11 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
     }
     object.provider_id = JsonString(spec, "providerID");
     object.cluster_name = JsonString(spec, "clusterName");
+    if (spec.HasMember("providerIDList") && spec["providerIDList"].IsArray()) {
+      for (const Value& id : spec["providerIDList"].GetArray()) {
+        if (id.IsString()) object.provider_ids.push_back(id.GetString());
+      }
+    }
   }
   return object;
 }
@@ -87,6 +92,24 @@ Result<std::string> DecodePreferredVersion(std::string_view api_group,
   }
   return Status::Invalid(what + ": no preferredVersion.version in " +
                          std::string(api_group.substr(0, 200)));
+}
+
+Result<std::vector<std::string>> DecodeResourceNames(
+    std::string_view resource_list, const std::string& group_version) {
+  const std::string what = "discovery of " + group_version;
+  Result<rapidjson::Document> doc =
+      ParseJsonObject(resource_list, what.c_str());
+  if (!doc.ok()) return doc.status();
+  const Value& root = *doc;
+  if (!root.HasMember("resources") || !root["resources"].IsArray()) {
+    return Status::Invalid(what + ": no resources list");
+  }
+  std::vector<std::string> names;
+  for (const Value& resource : root["resources"].GetArray()) {
+    const std::string name = JsonString(resource, "name");
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
 }
 
 std::string EncodeAnnotationPatch(const std::string& key,

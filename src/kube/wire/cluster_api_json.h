@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "kube/model/cluster_api.h"
@@ -21,6 +22,11 @@ ListWatchCodec<ClusterApiObject> ClusterApiCodec();
 // /apis/GROUP); an error naming the group when there is none.
 Result<std::string> DecodePreferredVersion(std::string_view api_group,
                                            const std::string& group);
+
+// The resource names (e.g. "machinepools", "machinepools/scale") of an
+// APIResourceList discovery document (GET /apis/GROUP/VERSION).
+Result<std::vector<std::string>> DecodeResourceNames(
+    std::string_view resource_list, const std::string& group_version);
 
 // A merge patch that sets one annotation to `value`, or removes it when
 // nullopt, and changes nothing else.

@@ -228,6 +228,8 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
                                       std::vector<NodeGroup>* groups) {
   const auto target_kind = kind == ClusterApiObjects::kMachineDeployments
                                ? kube::ScaleTarget::Kind::kMachineDeployment
+                           : kind == ClusterApiObjects::kMachinePools
+                               ? kube::ScaleTarget::Kind::kMachinePool
                                : kube::ScaleTarget::Kind::kMachineSet;
   for (const kube::ClusterApiObject& object : objects_->Objects(kind)) {
     // A MachineSet a MachineDeployment manages is scaled through the
@@ -256,6 +258,9 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
     group.declared_template = *declared;
     if (Status s = pools->Add(object.annotations, &group); !s.ok()) return s;
     refs_[group.name] = ref;
+    for (const std::string& id : object.provider_ids) {
+      pool_by_provider_id_[NormalizedProviderId(id)] = group.name;
+    }
     groups->push_back(std::move(group));
   }
   return Status::Ok();
@@ -332,10 +337,12 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
   const uint64_t version = objects_->Version();
   if (groups_.has_value() && version == groups_version_) return *groups_;
   refs_.clear();
+  pool_by_provider_id_.clear();
   std::vector<NodeGroup> groups;
   ClusterApiPools pools;
-  for (ClusterApiObjects::Kind kind : {ClusterApiObjects::kMachineDeployments,
-                                       ClusterApiObjects::kMachineSets}) {
+  for (ClusterApiObjects::Kind kind :
+       {ClusterApiObjects::kMachineDeployments, ClusterApiObjects::kMachineSets,
+        ClusterApiObjects::kMachinePools}) {
     if (Status s = ReadGroups(kind, &pools, &groups); !s.ok()) {
       groups_.reset();
       return s;
@@ -366,7 +373,16 @@ std::optional<ClusterApiProvider::MachineRef> ClusterApiProvider::FindMachine(
   return it->second;
 }
 
+std::string ClusterApiProvider::PoolOf(const NodeState& node) const {
+  auto pool = pool_by_provider_id_.find(NormalizedProviderId(node.provider_id));
+  return node.provider_id.empty() || pool == pool_by_provider_id_.end()
+             ? ""
+             : pool->second;
+}
+
 std::string ClusterApiProvider::NodeGroupOf(const NodeState& node) const {
+  // A MachinePool's instances first, as Cluster Autoscaler looks them up.
+  if (std::string pool = PoolOf(node); !pool.empty()) return pool;
   const std::optional<MachineRef> machine = FindMachine(node);
   if (!machine.has_value()) return "";
   auto it = machine_to_group_.find(machine->Key());
@@ -436,10 +452,35 @@ Status ClusterApiProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
   return AdjustReplicas(group, delta);
 }
 
+std::optional<kube::ClusterApiObject> ClusterApiProvider::PoolObject(
+    const NodeGroup& group) const {
+  auto ref = refs_.find(group.name);
+  if (ref == refs_.end() ||
+      ref->second.kind != ClusterApiObjects::kMachinePools) {
+    return std::nullopt;
+  }
+  return objects_->Find(ClusterApiObjects::kMachinePools, ref->second.ns,
+                        ref->second.target.name);
+}
+
 Status ClusterApiProvider::DecreaseTargetSize(
     const NodeGroup& group, int64_t delta,
     const std::vector<const NodeState*>& registered) {
   if (delta <= 0) return Status::Ok();
+  // A MachinePool has no Machines to mark: only the replicas that have no
+  // instance in spec.providerIDList yet may go.
+  if (const std::optional<kube::ClusterApiObject> pool = PoolObject(group)) {
+    const int64_t unmade = std::max<int64_t>(
+        0, group.target_size - static_cast<int64_t>(pool->provider_ids.size()));
+    if (delta > unmade) {
+      return Status::Invalid(
+          "giving up " + std::to_string(delta) + " nodes of " + group.name +
+          " that never registered: only " + std::to_string(unmade) +
+          " replicas have no instance in spec.providerIDList; lowering "
+          "replicas further would remove an instance");
+    }
+    return AdjustReplicas(group, -delta);
+  }
   std::set<std::string> with_node;
   for (const NodeState* node : registered) {
     if (std::optional<MachineRef> machine = FindMachine(*node)) {
@@ -522,6 +563,7 @@ void ClusterApiProvider::UnmarkMachines(
 Status ClusterApiProvider::DeleteNodes(
     const NodeGroup& group, const std::vector<const NodeState*>& nodes) {
   if (nodes.empty()) return Status::Ok();
+  if (PoolObject(group).has_value()) return DeletePoolNodes(group, nodes);
   std::vector<MachineRef> machines;
   std::vector<std::string> what;
   for (const NodeState* node : nodes) {
@@ -541,6 +583,24 @@ Status ClusterApiProvider::DeleteNodes(
   if (machines.empty()) return Status::Ok();
   return RemoveMachines(group, machines, what,
                         static_cast<int64_t>(machines.size()));
+}
+
+// As Cluster Autoscaler: a MachinePool's instance has no Machine to mark;
+// the pool's replicas are lowered, and its infrastructure provider picks
+// the instance.
+Status ClusterApiProvider::DeletePoolNodes(
+    const NodeGroup& group, const std::vector<const NodeState*>& nodes) {
+  for (const NodeState* node : nodes) {
+    const std::string pool = PoolOf(*node);
+    if (pool != group.name) {
+      return Status::Invalid(
+          "deleting nodes of " + group.name + ": node " + node->name +
+          " (providerID \"" + node->provider_id + "\") is " +
+          (pool.empty() ? std::string("in no MachinePool's spec.providerIDList")
+                        : "of " + pool));
+    }
+  }
+  return AdjustReplicas(group, -static_cast<int64_t>(nodes.size()));
 }
 
 Status ClusterApiProvider::RemoveMachines(

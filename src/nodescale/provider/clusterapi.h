@@ -137,6 +137,14 @@ class ClusterApiProvider : public Provider {
   // when none.
   std::string GroupOfMachine(const kube::ClusterApiObject& machine) const;
   void MapMachines();
+  // The MachinePool whose spec.providerIDList holds the node's
+  // providerID; empty when none.
+  std::string PoolOf(const NodeState& node) const;
+  // The group's MachinePool; nullopt when the group is not one.
+  std::optional<kube::ClusterApiObject> PoolObject(
+      const NodeGroup& group) const;
+  Status DeletePoolNodes(const NodeGroup& group,
+                         const std::vector<const NodeState*>& nodes);
   // The group's scale as the watch last brought it (or as this provider
   // last wrote it); nullopt when its replicas are not known.
   std::optional<kube::Scale> WatchedScale(const GroupRef& ref) const;
@@ -175,6 +183,8 @@ class ClusterApiProvider : public Provider {
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
   std::vector<NodePool> pools_;
+  // MachinePool groups by the normalized providerIDs of their instances.
+  std::map<std::string, std::string> pool_by_provider_id_;
   // Machines of the groups with a deletionTimestamp, by ns/name.
   std::set<std::string> deleting_;
   // Machines of the groups by normalized providerID.

@@ -81,6 +81,13 @@ void ClusterApiObjects::WroteReplicas(Kind kind, const std::string& ns,
   ++version_;
 }
 
+void ClusterApiObjects::NotServed(Kind kind) {
+  MutexLock lock(&mutex_);
+  collections_[kind].items.clear();
+  collections_[kind].synced = true;
+  ++version_;
+}
+
 bool ClusterApiObjects::Synced() const {
   MutexLock lock(&mutex_);
   for (const Collection& collection : collections_) {

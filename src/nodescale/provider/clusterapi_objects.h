@@ -1,7 +1,7 @@
 // The Cluster API objects the provider reads (MachineDeployments,
-// MachineSets, Machines), kept current by a watch each (list once, then
-// watch; relist on 410), as nodes and pods are: a loop at rest sends no
-// request for them. The reflectors are wired by app/ into Sink(); the
+// MachineSets, Machines, MachinePools), kept current by a watch each (list
+// once, then watch; relist on 410), as nodes and pods are: a loop at rest sends
+// no request for them. The reflectors are wired by app/ into Sink(); the
 // provider reads Objects() and writes its own replicas changes through
 // (Wrote), so that a loop right after a scale-up does not see the group at
 // its old size while the watch event is on its way. Thread-safe.
@@ -24,16 +24,25 @@ namespace propscaler::nodescale {
 
 class ClusterApiObjects {
  public:
-  enum Kind { kMachineDeployments, kMachineSets, kMachines, kKinds };
+  enum Kind {
+    kMachineDeployments,
+    kMachineSets,
+    kMachines,
+    kMachinePools,
+    kKinds
+  };
   // The resource each kind is listed and watched as.
   static constexpr std::array<const char*, kKinds> kResources = {
-      "machinedeployments", "machinesets", "machines"};
+      "machinedeployments", "machinesets", "machines", "machinepools"};
   // Each kind's Kind, as group names and ownerReferences spell it.
   static constexpr std::array<const char*, kKinds> kKindNames = {
-      "MachineDeployment", "MachineSet", "Machine"};
+      "MachineDeployment", "MachineSet", "Machine", "MachinePool"};
 
   kube::ReflectorSink<kube::ClusterApiObject> Sink(Kind kind);
 
+  // The server does not serve `kind` (MachinePools are optional in
+  // Cluster API): it counts as listed, and empty.
+  void NotServed(Kind kind) EXCLUDES(mutex_);
   // Every kind was listed at least once.
   bool Synced() const EXCLUDES(mutex_);
   // Changes whenever any object does.
