@@ -31,6 +31,27 @@ Result<kube::ClusterApiVersion> ResolveClusterApiVersion(
   return chosen;
 }
 
+Result<std::optional<kube::ClientConfig>> ManagementClusterConfig(
+    const std::string& cloud_config, bool authoritative) {
+  if (!cloud_config.empty()) {
+    Result<kube::ClientConfig> config = kube::LoadKubeconfig(cloud_config);
+    if (!config.ok()) {
+      return config.status().WithContext(
+          "--cloud-config (the management cluster's kubeconfig)");
+    }
+    return std::optional<kube::ClientConfig>(*std::move(config));
+  }
+  if (!authoritative) return std::optional<kube::ClientConfig>();
+  Result<kube::ClientConfig> config =
+      kube::LoadInClusterConfig(kube::kServiceAccountDir);
+  if (!config.ok()) {
+    return config.status().WithContext(
+        "--clusterapi-cloud-config-authoritative without --cloud-config: "
+        "the management cluster is the one propscaler runs in");
+  }
+  return std::optional<kube::ClientConfig>(*std::move(config));
+}
+
 Result<bool> ClusterApiServes(const kube::KubeApi& api,
                               const kube::ClusterApiVersion& version,
                               const std::string& resource) {

@@ -7,13 +7,21 @@
 #ifndef PROPSCALER_APP_CLUSTER_API_VERSION_H_
 #define PROPSCALER_APP_CLUSTER_API_VERSION_H_
 
+#include <optional>
 #include <string>
 
 #include "common/status.h"
 #include "kube/model/cluster_api.h"
 #include "transport/api.h"
+#include "transport/client_config.h"
 
 namespace propscaler {
+
+// The management cluster's connection, as Cluster Autoscaler picks it:
+// `cloud_config`'s kubeconfig; else, when `authoritative`, the in-cluster
+// config; else nullopt: the workload cluster's own.
+Result<std::optional<kube::ClientConfig>> ManagementClusterConfig(
+    const std::string& cloud_config, bool authoritative);
 
 // Whether the chosen version serves `resource` (GET /apis/GROUP/VERSION), as
 // Cluster Autoscaler asks before watching MachinePools. Errors name the

@@ -14,6 +14,19 @@
 
 DEFINE_string(cloud_provider, "kwok",
               "node-scale: where nodes come from: kwok or clusterapi.");
+DEFINE_string(cloud_config, "",
+              "node-scale, clusterapi: kubeconfig of the Cluster API "
+              "management cluster, where MachineDeployments, MachineSets, "
+              "MachinePools and Machines are read and written (nodes, pods, "
+              "Leases, Events and the status stay in --kubeconfig's "
+              "cluster). Empty: --kubeconfig's cluster, unless "
+              "--clusterapi-cloud-config-authoritative.");
+DEFINE_bool(clusterapi_cloud_config_authoritative, false,
+            "node-scale, clusterapi: never fall back to --kubeconfig for "
+            "the management cluster: an empty --cloud-config means the "
+            "in-cluster config (propscaler runs in the management cluster "
+            "with --kubeconfig naming the workload cluster), as Cluster "
+            "Autoscaler's flag.");
 DEFINE_string(node_group_auto_discovery, "",
               "node-scale, clusterapi: which MachineDeployments and "
               "MachineSets may be node groups, as Cluster Autoscaler's "
@@ -326,6 +339,16 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
   if (Status st = CheckProvider(s); !st.ok()) return st;
+  if ((!FLAGS_cloud_config.empty() ||
+       FLAGS_clusterapi_cloud_config_authoritative) &&
+      s.cloud_provider != "clusterapi") {
+    return Status::Invalid(
+        "--cloud-config and --clusterapi-cloud-config-authoritative name "
+        "the Cluster API management cluster: they need "
+        "--cloud-provider=clusterapi");
+  }
+  s.cloud_config = FLAGS_cloud_config;
+  s.cloud_config_authoritative = FLAGS_clusterapi_cloud_config_authoritative;
   if (!FLAGS_node_group_auto_discovery.empty() &&
       s.cloud_provider != "clusterapi") {
     return Status::Invalid(

@@ -20,6 +20,10 @@ struct NodeScaleSettings {
   std::string cloud_provider;
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
+  // The Cluster API management cluster (Cluster Autoscaler's
+  // --cloud-config and --clusterapi-cloud-config-authoritative).
+  std::string cloud_config;
+  bool cloud_config_authoritative = false;
   // --node-group-auto-discovery (clusterapi): none admits every group.
   std::vector<nodescale::ClusterApiDiscoverySpec> cluster_api_discovery;
   // --max-failing-time: how long the watches may fail before /healthz

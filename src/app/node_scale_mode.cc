@@ -33,15 +33,17 @@
 namespace propscaler {
 namespace {
 
+// `management`: where Cluster API's objects are (the workload cluster's
+// `api` unless --cloud-config says otherwise).
 std::unique_ptr<nodescale::Provider> MakeProvider(
-    const kube::KubeApi* api, const Clock* clock,
-    const NodeScaleSettings& settings,
+    const kube::KubeApi* api, const kube::KubeApi* management,
+    const Clock* clock, const NodeScaleSettings& settings,
     nodescale::ClusterApiObjects* cluster_api_objects,
     const kube::ClusterApiVersion& cluster_api,
     runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
     return std::make_unique<nodescale::ClusterApiProvider>(
-        api, api, clock, cluster_api_objects,
+        management, management, clock, cluster_api_objects,
         nodescale::ClusterApiProviderOptions{cluster_api,
                                              settings.cluster_api_discovery});
   }
@@ -215,15 +217,32 @@ int RunNodeScaleMode() {
         nothing_to_notify);
   }
   // Cluster API's objects, watched as the pods and nodes are, in the
-  // version Cluster Autoscaler would pick.
+  // version Cluster Autoscaler would pick, in the management cluster (its
+  // own connection: TLS, token, watches) when --cloud-config names one.
   nodescale::ClusterApiObjects cluster_api_objects;
   kube::ClusterApiVersion cluster_api;
+  std::optional<kube::HttpClient> management_http;
+  std::optional<kube::KubeApi> management_api;
+  const kube::KubeApi* capi = &api;
   std::vector<
       std::unique_ptr<runtime::WatchedCollection<kube::ClusterApiObject>>>
       cluster_api_watches;
   if (settings->cloud_provider == "clusterapi") {
+    Result<std::optional<kube::ClientConfig>> management =
+        ManagementClusterConfig(settings->cloud_config,
+                                settings->cloud_config_authoritative);
+    if (!management.ok()) {
+      LOG(ERROR) << management.status().message();
+      return kExitUsage;
+    }
+    if (management->has_value()) {
+      management_http.emplace(**management, &clock);
+      management_api.emplace(&*management_http, ApiOptionsFromFlags());
+      capi = &*management_api;
+      LOG(INFO) << "Cluster API management cluster: " << (*management)->server;
+    }
     Result<kube::ClusterApiVersion> resolved = ResolveClusterApiVersion(
-        api, EnvOrEmpty("CAPI_GROUP"), EnvOrEmpty("CAPI_VERSION"));
+        *capi, EnvOrEmpty("CAPI_GROUP"), EnvOrEmpty("CAPI_VERSION"));
     if (!resolved.ok()) {
       LOG(ERROR) << resolved.status().message();
       return 1;
@@ -232,7 +251,7 @@ int RunNodeScaleMode() {
     LOG(INFO) << "Cluster API objects are read and written as "
               << cluster_api.GroupVersion();
     // MachinePools are optional in Cluster API: watched where served.
-    Result<bool> pools = ClusterApiServes(api, cluster_api, "machinepools");
+    Result<bool> pools = ClusterApiServes(*capi, cluster_api, "machinepools");
     if (!pools.ok()) {
       LOG(ERROR) << pools.status().message();
       return 1;
@@ -252,8 +271,8 @@ int RunNodeScaleMode() {
       cluster_api_watches.push_back(
           std::make_unique<runtime::WatchedCollection<kube::ClusterApiObject>>(
               &clock,
-              [&api, &cluster_api, resource] {
-                return api.ClusterApiObjects(cluster_api, resource);
+              [capi, &cluster_api, resource] {
+                return capi->ClusterApiObjects(cluster_api, resource);
               },
               cluster_api_objects.Sink(
                   static_cast<nodescale::ClusterApiObjects::Kind>(kind)),
@@ -283,8 +302,8 @@ int RunNodeScaleMode() {
       FLAGS_once ? std::function<bool()>([] { return true; })
                  : leadership.MayActFunction();
   std::unique_ptr<nodescale::Provider> provider =
-      MakeProvider(&api, &clock, *settings, &cluster_api_objects, cluster_api,
-                   node_groups.get());
+      MakeProvider(&api, capi, &clock, *settings, &cluster_api_objects,
+                   cluster_api, node_groups.get());
   nodescale::NodeScaleStatusBoard board;
   const nodescale::NodeScaleReporter reporter(&session.events, &board, &api,
                                               settings->loop.namespace_);

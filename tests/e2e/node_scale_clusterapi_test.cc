@@ -155,6 +155,59 @@ TEST_F(NodeScaleClusterApiTest, LoneMachineSetGrowsThroughItsScale) {
             1);
 }
 
+// Two clusters, as most Cluster API users run the autoscaler: the
+// MachineDeployment lives in the management cluster (--cloud-config, its own
+// server, token and TLS), the pending pod in the workload cluster
+// (--kubeconfig). Each server sees only its own half of the traffic.
+TEST_F(NodeScaleClusterApiTest, ManagementClusterHoldsTheMachines) {
+  sim::FakeApiServer management;
+  sim::FakeApiServerOptions options;
+  options.bearer_token = "management-token";
+  ASSERT_TRUE(management.Start(options).ok());
+  ASSERT_TRUE(
+      management
+          .CreateObject(std::string(kCapi) + "machinedeployments",
+                        GroupObject("MachineDeployment", "workers", 0, 0, "4"))
+          .ok());
+  CreatePod("web-0", "3");
+  const std::string cloud_config = dir_.Write(
+      "management", KubeconfigYaml(management.url(), "management-token"));
+  auto propscaler =
+      Start({"--cloud-provider=clusterapi", "--scale-down-enabled=false",
+             "--cloud-config=" + cloud_config});
+  const std::string path = std::string(kCapi) + "machinedeployments/workers";
+  ASSERT_TRUE(
+      WaitUntil([&] { return SpecReplicas(management.GetObject(path)) == 1; },
+                seconds(15)))
+      << propscaler->Report();
+  auto touched = [](const sim::RequestCounts& counts, const std::string& part) {
+    std::string found;
+    for (const auto& [request, n] : counts.by_request) {
+      if (request.find(part) != std::string::npos) found += " " + request;
+    }
+    return found;
+  };
+  EXPECT_EQ(touched(server_.Requests(), "cluster.x-k8s.io"), "");
+  EXPECT_EQ(touched(management.Requests(), "/pods"), "");
+  EXPECT_EQ(touched(management.Requests(), "/nodes"), "");
+  EXPECT_NE(propscaler->Output().find("Cluster API management cluster: " +
+                                      management.url()),
+            std::string::npos)
+      << propscaler->Output();
+}
+
+// Authoritative without --cloud-config means the in-cluster config, which a
+// process outside a cluster does not have: a usage error that says so.
+TEST_F(NodeScaleClusterApiTest, AuthoritativeOutsideAClusterIsAUsageError) {
+  auto propscaler = Start({"--cloud-provider=clusterapi",
+                           "--clusterapi-cloud-config-authoritative"});
+  EXPECT_EQ(propscaler->WaitForExit(seconds(10)), 2) << propscaler->Report();
+  EXPECT_NE(
+      propscaler->Output().find("--clusterapi-cloud-config-authoritative"),
+      std::string::npos)
+      << propscaler->Output();
+}
+
 // --node-group-auto-discovery given twice, as Cluster Autoscaler's flag is:
 // the specs are ORed, so the group the first admits grows although the
 // second (the one gflags alone would keep) admits nothing.
