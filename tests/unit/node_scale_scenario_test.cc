@@ -208,15 +208,16 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     return count;
   }
 
-  // A MachineDeployment of 4-core nodes with CA's size annotations (max 5).
-  void CreateMachineDeployment(const std::string& name, int min, int replicas) {
+  // A MachineDeployment of 4-core nodes with CA's size annotations (max 5)
+  // and `more` annotations ("\"key\":\"value\"," each).
+  void CreateMachineDeployment(const std::string& name, int min, int replicas,
+                               const std::string& more = "") {
     ASSERT_TRUE(
         sim::CreateObject(
             cluster_.store(), std::string(kCapi) + "machinedeployments",
             R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
             R"("kind":"MachineDeployment","metadata":{"name":")" +
-                name +
-                R"(","annotations":{)"
+                name + R"(","annotations":{)" + more +
                 R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":")" +
                 std::to_string(min) +
                 R"(","cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
@@ -1575,6 +1576,34 @@ TEST_F(NodeScaleScenarioTest,
             std::string::npos);
   EXPECT_EQ(NodeJson("n-1").find("ToBeDeletedByClusterAutoscaler"),
             std::string::npos);
+}
+
+// Cluster Autoscaler's per-NodeGroup options: a MachineDeployment's
+// cluster.x-k8s.io/autoscaling-options-scaledownunneededtime of 2 minutes
+// beats the flag's 10 for its own empty node only; a bad value of another
+// group's leaves the flag's.
+TEST_F(NodeScaleScenarioTest, AGroupsOwnUnneededTimeBeatsTheFlag) {
+  CreateMachineDeployment(
+      "quick", 0, 1,
+      R"("cluster.x-k8s.io/autoscaling-options-scaledownunneededtime":"2m0s",)");
+  CreateMachineDeployment(
+      "slow", 0, 1,
+      R"("cluster.x-k8s.io/autoscaling-options-scaledownunneededtime":"soon",)");
+  CreateMachineWithNode("q-1", "quick", "n-q");
+  CreateMachineWithNode("s-1", "slow", "n-s");
+  nodescale::LoopOptions options;  // --scale-down-unneeded-time=10m
+  options.delays.delay_after_add = seconds(0);
+  StartClusterApi(options);
+  auto replicas = [&](const std::string& name) -> int64_t {
+    Result<int64_t> read = sim::GetReplicas(
+        cluster_.store(), "machinedeployment", "default", name);
+    return read.ok() ? *read : -1;
+  };
+  clock_.SleepFor(minutes(3));
+  EXPECT_EQ(replicas("quick"), 0);
+  EXPECT_EQ(replicas("slow"), 1);
+  clock_.SleepFor(minutes(8));
+  EXPECT_EQ(replicas("slow"), 0);
 }
 
 // A node that stops being Ready long after it started is Unready (Cluster

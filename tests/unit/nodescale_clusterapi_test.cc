@@ -205,6 +205,39 @@ TEST(ClusterApiScalingBoundsTest, CaseForCaseAsClusterAutoscaler) {
   }
 }
 
+// Cluster Autoscaler's per-NodeGroup autoscaling options: each key, values
+// lower-cased, a bad value skipped (the flag's stays) and said.
+TEST(ClusterApiGroupOptionsTest, AnnotationsOverrideTheFlags) {
+  const ClusterApiKeys keys;
+  const std::string prefix = "cluster.x-k8s.io/autoscaling-options-";
+  std::vector<std::string> problems;
+  const NodeGroupOptions options =
+      ParseGroupOptions({{prefix + "scaledownutilizationthreshold", "0.3"},
+                         {prefix + "scaledownunneededtime", "1M0S"},
+                         {prefix + "scaledownunreadytime", "30m"},
+                         {prefix + "maxnodeprovisiontime", "20m0s"},
+                         {prefix + "maxnodestartuptime", "5m"}},
+                        keys, "MachineDeployment/default/md", &problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(options.scale_down_utilization_threshold, 0.3);
+  EXPECT_EQ(options.scale_down_unneeded_time, std::chrono::minutes(1));
+  EXPECT_EQ(options.scale_down_unready_time, std::chrono::minutes(30));
+  EXPECT_EQ(options.max_node_provision_time, std::chrono::minutes(20));
+  EXPECT_EQ(options.max_node_startup_time, std::chrono::minutes(5));
+
+  const NodeGroupOptions bad =
+      ParseGroupOptions({{prefix + "scaledownutilizationthreshold", "half"},
+                         {prefix + "scaledownunneededtime", "soon"}},
+                        keys, "MachineDeployment/default/md", &problems);
+  EXPECT_EQ(bad, NodeGroupOptions());
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_NE(problems[0].find("MachineDeployment/default/md: annotation " +
+                             prefix + "scaledownunneededtime=\"soon\""),
+            std::string::npos)
+      << problems[0];
+  EXPECT_NE(problems[1].find("\"half\""), std::string::npos) << problems[1];
+}
+
 // Cluster Autoscaler's TestUtilNormalizedProviderID.
 TEST(ClusterApiProviderIdTest, NormalizedAsClusterAutoscaler) {
   const std::string vmss =

@@ -90,6 +90,22 @@ TEST_F(NodescaleScaleDownTest, ThresholdAndDisabledAnnotation) {
   EXPECT_EQ(Removed(), (std::vector<std::string>{"g-1", "g-2"}));
 }
 
+// A group's own threshold (Cluster API's autoscaling-options annotation)
+// beats the flag's, and its own unneeded time rides on each removal.
+TEST_F(NodescaleScaleDownTest, AGroupsOwnThresholdAndWaitBeatTheFlags) {
+  AddPod("half", "g-2", 2000);  // 0.5: kept at the flag's 0.5
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-3"}));
+  groups_[0].options.scale_down_utilization_threshold = 0.6;
+  groups_[0].options.scale_down_unneeded_time = std::chrono::minutes(2);
+  const ScaleDownPlan plan = Plan();
+  ASSERT_EQ(plan.removals.size(), 2u);
+  EXPECT_EQ(plan.removals[0].wait, std::chrono::minutes(2));
+  config_.utilization_threshold = 0.6;
+  groups_[0].options = {};
+  EXPECT_EQ(Plan().removals.size(), 2u);
+  EXPECT_EQ(Plan().removals[0].wait, std::nullopt);
+}
+
 TEST_F(NodescaleScaleDownTest, GroupMinSizeIsKept) {
   groups_[0].min_size = 2;
   AddPod("light", "g-2", 100);

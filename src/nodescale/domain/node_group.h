@@ -52,6 +52,17 @@ struct NodePool {
 // The pool of groups that name none, with Karpenter's defaults.
 inline constexpr std::string_view kDefaultPoolName = "default";
 
+// A group's own values of node-scale flags (Cluster Autoscaler's
+// per-NodeGroup autoscaling options); unset: the flag's.
+struct NodeGroupOptions {
+  std::optional<double> scale_down_utilization_threshold;
+  std::optional<Duration> scale_down_unneeded_time;
+  std::optional<Duration> scale_down_unready_time;
+  std::optional<Duration> max_node_provision_time;
+  std::optional<Duration> max_node_startup_time;
+  bool operator==(const NodeGroupOptions&) const = default;
+};
+
 struct NodeGroup {
   std::string name;
   std::string pool;                         // empty: the default pool
@@ -61,6 +72,7 @@ struct NodeGroup {
   int64_t target_size = 0;
   std::optional<double> price;  // per node and hour; used by the price expander
   std::optional<NodeTemplate> declared_template;
+  NodeGroupOptions options;
 };
 
 }  // namespace propscaler::nodescale

@@ -29,7 +29,8 @@ std::string_view ReadinessName(Readiness readiness) {
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
                       std::optional<TimePoint> requested_since,
-                      bool drivers_registered) {
+                      bool drivers_registered,
+                      std::optional<Duration> max_startup_time) {
   bool ready = node.ready && drivers_registered;
   for (const Taint& taint : node.taints) {
     if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints)) {
@@ -38,7 +39,8 @@ Readiness ReadinessOf(const NodeState& node, TimePoint now,
   }
   if (ready) return Readiness::kReady;
   const bool requested = requested_since && node.created >= *requested_since;
-  return requested || now - node.created < config.max_node_startup_time
+  return requested || now - node.created < max_startup_time.value_or(
+                                               config.max_node_startup_time)
              ? Readiness::kNotStarted
              : Readiness::kUnready;
 }

@@ -44,11 +44,13 @@ std::string_view ReadinessName(Readiness readiness);
 // (--max-node-provision-time), whatever its age; any other node that is not
 // ready is NotStarted for --max-node-startup-time after its creation.
 // `drivers_registered` false (see LacksTemplateCsiDriver) makes a Ready
-// node not ready.
+// node not ready. `max_startup_time`: the node's group's own (unset:
+// config's).
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
                       std::optional<TimePoint> requested_since,
-                      bool drivers_registered = true);
+                      bool drivers_registered = true,
+                      std::optional<Duration> max_startup_time = {});
 
 // With --enable-csi-node-aware-scheduling: whether a node's CSINode (its
 // drivers' attach limits; null: no CSINode) lacks a driver its group's

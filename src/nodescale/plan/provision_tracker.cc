@@ -22,7 +22,8 @@ std::vector<std::string> ProvisionTracker::Update(
     } else if (scaled_up != scaled_up_.end()) {
       entry.since = entry.requested = scaled_up->second;
     }
-    if (now - entry.since >= max_provision_time_) {
+    if (now - entry.since >=
+        group.max_provision_time.value_or(max_provision_time_)) {
       failed.push_back(group.group);
       entry.since = now;
     }

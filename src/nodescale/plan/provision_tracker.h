@@ -27,6 +27,8 @@ struct GroupProgress {
   std::string group;
   int64_t target = 0;
   int64_t ready = 0;  // arrived: Ready or Unready
+  // The group's own --max-node-provision-time; unset: the tracker's.
+  std::optional<Duration> max_provision_time;
 };
 
 class ProvisionTracker {

@@ -1,6 +1,7 @@
 #include "nodescale/plan/removal_choice.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -30,11 +31,13 @@ RemovalChoice ChooseRemovals(const ScaleDownPlan& plan,
     return choice;
   }
   std::set<std::string> unready;
+  std::map<std::string, Duration> waits;
   for (const NodeRemoval& removal : plan.removals) {
     if (removal.unready) unready.insert(removal.node);
+    if (removal.wait) waits[removal.node] = *removal.wait;
   }
   const std::vector<std::string> due =
-      timers.RemovableNow(UnneededNodes(plan), now, unready);
+      timers.RemovableNow(UnneededNodes(plan), now, unready, waits);
   const int max_empty = std::min(parallelism.max_empty_bulk_delete,
                                  parallelism.max_scale_down_parallelism);
   std::vector<NodeRemoval> empty, busy;

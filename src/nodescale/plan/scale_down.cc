@@ -86,7 +86,12 @@ class ScaleDownPlanner {
       }
       const double utilization =
           NodeUtilization(node, placement_.bins()[i].pods, config_);
-      if (utilization >= config_.utilization_threshold) continue;
+      const NodeGroupOptions& options =
+          groups_.at(std::string(snapshot_.GroupOf(i)))->options;
+      if (utilization >= options.scale_down_utilization_threshold.value_or(
+                             config_.utilization_threshold)) {
+        continue;
+      }
       Candidate candidate{i, utilization, {}};
       for (const PodState* pod : placement_.bins()[i].pods) {
         if (MovesWithDrain(*pod)) candidate.to_move.push_back(pod);
@@ -187,11 +192,14 @@ class ScaleDownPlanner {
     --group_sizes_[group];
     totals_.Add(node.allocatable, -1);
     SpendPdbs(candidate);
+    const NodeGroupOptions& options = groups_.at(group)->options;
     plan_.removals.push_back({node.name, group,
                               candidate.to_move.empty()
                                   ? NodeRemoval::Reason::kEmpty
                                   : NodeRemoval::Reason::kUnderutilized,
-                              candidate.utilization, !node.ready});
+                              candidate.utilization, !node.ready,
+                              node.ready ? options.scale_down_unneeded_time
+                                         : options.scale_down_unready_time});
   }
 
   const ClusterSnapshot& snapshot_;

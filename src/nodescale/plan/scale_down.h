@@ -54,6 +54,9 @@ struct NodeRemoval {
   Reason reason = Reason::kEmpty;
   double utilization = 0;
   bool unready = false;  // due after --scale-down-unready-time
+  // The group's own unneeded (or, when unready, unready) time; unset: the
+  // flag's.
+  std::optional<Duration> wait;
 };
 
 // A candidate that stays, and why.

@@ -18,12 +18,15 @@ bool ScaleDownTimers::IsUnneeded(const std::string& node) const {
 
 std::vector<std::string> ScaleDownTimers::RemovableNow(
     const std::vector<std::string>& nodes, TimePoint now,
-    const std::set<std::string>& unready) const {
+    const std::set<std::string>& unready,
+    const std::map<std::string, Duration>& waits) const {
   std::vector<std::string> out;
   for (const std::string& node : nodes) {
     auto it = unneeded_since_.find(node);
-    const Duration wait =
-        unready.contains(node) ? delays_.unready_time : delays_.unneeded_time;
+    auto own = waits.find(node);
+    const Duration wait = own != waits.end()       ? own->second
+                          : unready.contains(node) ? delays_.unready_time
+                                                   : delays_.unneeded_time;
     if (it != unneeded_since_.end() && now - it->second >= wait) {
       out.push_back(node);
     }

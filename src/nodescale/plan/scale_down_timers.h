@@ -33,10 +33,12 @@ class ScaleDownTimers {
   void SetUnneeded(const std::vector<std::string>& nodes, TimePoint now);
   bool IsUnneeded(const std::string& node) const;
   // Unneeded for at least the unneeded time (the unready time for those in
-  // `unready`), in the order given.
+  // `unready`; a node's own wait in `waits` before either), in the order
+  // given.
   std::vector<std::string> RemovableNow(
       const std::vector<std::string>& nodes, TimePoint now,
-      const std::set<std::string>& unready = {}) const;
+      const std::set<std::string>& unready = {},
+      const std::map<std::string, Duration>& waits = {}) const;
   TimePoint UnneededSince(const std::string& node) const;
 
   void ScaledUp(TimePoint now) { last_add_ = now; }

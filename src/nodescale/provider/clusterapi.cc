@@ -3,10 +3,13 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <cstdlib>
 #include <set>
 #include <sstream>
 
+#include "common/duration.h"
 #include "common/quantity.h"
 #include "kube/model/lease.h"
 #include "nodescale/domain/node_marks.h"
@@ -104,7 +107,52 @@ ClusterApiKeys::ClusterApiKeys(const std::string& group)
       delete_machine(group + "/delete-machine"),
       machine(group + "/machine"),
       cluster_namespace(group + "/cluster-namespace"),
-      cluster_name(group + "/cluster-name") {}
+      cluster_name(group + "/cluster-name"),
+      options_prefix(group + "/autoscaling-options-") {}
+
+NodeGroupOptions ParseGroupOptions(const Labels& annotations,
+                                   const ClusterApiKeys& keys,
+                                   const std::string& object,
+                                   std::vector<std::string>* problems) {
+  NodeGroupOptions options;
+  const std::pair<const char*, std::optional<Duration>*> durations[] = {
+      {"scaledownunneededtime", &options.scale_down_unneeded_time},
+      {"scaledownunreadytime", &options.scale_down_unready_time},
+      {"maxnodeprovisiontime", &options.max_node_provision_time},
+      {"maxnodestartuptime", &options.max_node_startup_time}};
+  for (const auto& [suffix, out] : durations) {
+    auto it = annotations.find(keys.options_prefix + suffix);
+    if (it == annotations.end()) continue;
+    std::string value = it->second;
+    std::transform(value.begin(), value.end(), value.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    Result<std::chrono::milliseconds> parsed = ParseDuration(it->first, value);
+    if (parsed.ok() && parsed->count() >= 0) {
+      *out = *parsed;
+    } else {
+      problems->push_back(object + ": annotation " + it->first + "=\"" +
+                          it->second +
+                          "\" is not a duration such as 10m0s; "
+                          "the flag's value applies");
+    }
+  }
+  auto threshold =
+      annotations.find(keys.options_prefix + "scaledownutilizationthreshold");
+  if (threshold != annotations.end()) {
+    char* end = nullptr;
+    const double value = std::strtod(threshold->second.c_str(), &end);
+    if (!threshold->second.empty() && *end == '\0' && value >= 0 &&
+        value <= 1) {
+      options.scale_down_utilization_threshold = value;
+    } else {
+      problems->push_back(object + ": annotation " + threshold->first + "=\"" +
+                          threshold->second +
+                          "\" is not a number from 0 to 1; the flag's value "
+                          "applies");
+    }
+  }
+  return options;
+}
 
 Result<std::optional<ScalingBounds>> ParseScalingBounds(
     const Labels& annotations, const std::string& object,
@@ -256,6 +304,10 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
         TemplateFromCapacityAnnotations(object.annotations);
     if (!declared.ok()) return declared.status().WithContext(group.name);
     group.declared_template = *declared;
+    std::vector<std::string> problems;
+    group.options =
+        ParseGroupOptions(object.annotations, keys_, group.name, &problems);
+    for (const std::string& problem : problems) LOG(WARNING) << problem;
     if (Status s = pools->Add(object.annotations, &group); !s.ok()) return s;
     refs_[group.name] = ref;
     for (const std::string& id : object.provider_ids) {

@@ -52,7 +52,19 @@ struct ClusterApiKeys {
   std::string machine;            // on Nodes
   std::string cluster_namespace;  // on Nodes
   std::string cluster_name;       // a label on groups
+  std::string options_prefix;     // GROUP/autoscaling-options-
 };
+
+// A group's own autoscaling options from Cluster Autoscaler's
+// GROUP/autoscaling-options-* annotations (scaledownutilizationthreshold,
+// scaledownunneededtime, scaledownunreadytime, maxnodeprovisiontime,
+// maxnodestartuptime; values lower-cased). As in CA a bad value is not an
+// error: the flag's value stays, and `*problems` says which annotation and
+// value were skipped.
+NodeGroupOptions ParseGroupOptions(const Labels& annotations,
+                                   const ClusterApiKeys& keys,
+                                   const std::string& object,
+                                   std::vector<std::string>* problems);
 
 struct ClusterApiProviderOptions {
   kube::ClusterApiVersion api;

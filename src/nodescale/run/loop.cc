@@ -169,15 +169,23 @@ void NodeScaleLoop::ObserveDuration(const Iteration& it, const char* kind) {
 std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
   std::shared_ptr<const kube::VolumeObjects> volumes;
   if (options_.scale_up.csi_node_aware_scheduling) volumes = state_->Volumes();
+  std::map<std::string_view, std::optional<Duration>> startup_times;
+  for (const NodeGroup& group : it.groups) {
+    if (group.options.max_node_startup_time) {
+      startup_times[group.name] = group.options.max_node_startup_time;
+    }
+  }
   std::vector<Readiness> readiness;
   readiness.reserve(it.nodes.size());
   for (const LiveNode& node : it.nodes) {
     const std::string group = it.group_of(node.state);
     const bool drivers_registered =
         volumes == nullptr || CsiDriversRegistered(node.state, group, *volumes);
-    readiness.push_back(ReadinessOf(node.state, it.now, options_.node_health,
-                                    provision_.RequestedSince(group),
-                                    drivers_registered));
+    auto startup = startup_times.find(group);
+    readiness.push_back(ReadinessOf(
+        node.state, it.now, options_.node_health,
+        provision_.RequestedSince(group), drivers_registered,
+        startup == startup_times.end() ? std::nullopt : startup->second));
   }
   return readiness;
 }
@@ -209,7 +217,8 @@ void NodeScaleLoop::TrackProvisioning(Iteration* it) {
     progress.push_back({group.name, group.target_size,
                         found == by_group.end()
                             ? 0
-                            : found->second.ready + found->second.unready});
+                            : found->second.ready + found->second.unready,
+                        group.options.max_node_provision_time});
   }
   for (const std::string& name : provision_.Update(progress, it->now)) {
     for (NodeGroup& group : it->groups) {
