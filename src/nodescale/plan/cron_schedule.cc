@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/split.h"
+
 namespace propscaler::nodescale {
 namespace {
 
@@ -29,17 +31,6 @@ const std::array<Field, 5>& Fields() {
       {"day of week", 0, 6, {"sun", "mon", "tue", "wed", "thu", "fri", "sat"}},
   }};
   return fields;
-}
-
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> out;
-  size_t start = 0;
-  while (true) {
-    const size_t end = text.find(separator, start);
-    out.push_back(text.substr(start, end - start));
-    if (end == std::string_view::npos) return out;
-    start = end + 1;
-  }
 }
 
 std::string Lower(std::string_view text) {

@@ -2,21 +2,12 @@
 
 #include <algorithm>
 
+#include "common/split.h"
+
 namespace propscaler::nodescale {
 namespace {
 
 constexpr std::string_view kDiscoverer = "clusterapi";
-
-std::vector<std::string_view> Split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t at = text.find(separator, start);
-    parts.push_back(text.substr(start, at - start));
-    if (at == std::string_view::npos) return parts;
-    start = at + 1;
-  }
-}
 
 std::string ClusterNameOf(const kube::ClusterApiObject& object,
                           const std::string& cluster_name_label) {
