@@ -35,8 +35,11 @@ constexpr char kServiceAccountDir[] =
 // A ceiling against growth, not the 25 MB aimed at: the shared libraries
 // alone (Debian's libcurl4-openssl and what it links: gnutls through
 // librtmp, krb5, ldap, ssh2, ...) are 24.2 MB of the 27.9 MB measured
-// (bench/README.md). CPA's binary alone is 45.8 MB.
-constexpr int64_t kImageBytesCeiling = 29'000'000;
+// (bench/README.md). CPA's binary alone is 45.8 MB. Raised from 29 MB on
+// 2026-11-29, when issue 44's Cluster API work (discovery, MachinePools,
+// two clusters, per-group options) and issue 41's reporters took the
+// stripped binary from 4.45 to 4.64 MB and the image to 29.09 MB.
+constexpr int64_t kImageBytesCeiling = 30'000'000;
 
 fs::path SourceDir() { return PROPSCALER_SOURCE_DIR; }
 
