@@ -50,9 +50,14 @@ TEST(ClusterApiTemplateTest, CpuAndMemoryWithDefaultPods) {
   want.allocatable.memory_bytes = 16 * kGi;
   want.allocatable.pods = 110;
   EXPECT_EQ(TemplateOf({{"cpu", "4"}, {"memory", "16Gi"}}), want);
-  want.allocatable.cpu_millis = 500;
-  want.allocatable.memory_bytes = 0;
-  EXPECT_EQ(TemplateOf({{"cpu", "500m"}}), want);
+  // As Cluster Autoscaler: one of the two is no template.
+  for (const auto& one : std::vector<std::map<std::string, std::string>>{
+           {{"cpu", "500m"}}, {{"memory", "1Gi"}}}) {
+    Result<std::optional<NodeTemplate>> t =
+        TemplateFromCapacityAnnotations(Capacity(one));
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    EXPECT_FALSE(t->has_value());
+  }
 }
 
 TEST(ClusterApiTemplateTest, EphemeralDiskAndMaxPods) {
@@ -68,12 +73,12 @@ TEST(ClusterApiTemplateTest, EphemeralDiskAndMaxPods) {
             want);
 }
 
-TEST(ClusterApiTemplateTest, GpuCountDefaultsToNvidia) {
+// As Cluster Autoscaler: gpu-count without gpu-type adds no GPU.
+TEST(ClusterApiTemplateTest, GpuCountWithoutTypeAddsNoGpu) {
   NodeTemplate want;
   want.allocatable.cpu_millis = 8000;
   want.allocatable.memory_bytes = 32 * kGi;
   want.allocatable.pods = 110;
-  want.allocatable.SetExtended("nvidia.com/gpu", 2);
   EXPECT_EQ(TemplateOf({{"cpu", "8"}, {"memory", "32Gi"}, {"gpu-count", "2"}}),
             want);
 }
@@ -296,14 +301,14 @@ std::string MachineJson(const std::string& name,
 // A group object with exactly `annotations`.
 std::string AnnotatedGroupJson(
     const std::string& kind, const std::string& name,
-    const std::map<std::string, std::string>& annotations) {
+    const std::map<std::string, std::string>& annotations, int replicas = 1) {
   std::string json;
   for (const auto& [key, value] : annotations) {
     json += (json.empty() ? "\"" : ",\"") + key + "\":\"" + value + "\"";
   }
   return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":")" + kind +
          R"(","metadata":{"name":")" + name + R"(","annotations":{)" + json +
-         R"(}},"spec":{"replicas":1}})";
+         R"(}},"spec":{"replicas":)" + std::to_string(replicas) + "}}";
 }
 
 // A Machine owned by MachineSet `set`, without Cluster API's labels.
@@ -534,6 +539,31 @@ TEST_F(ClusterApiProviderTest, MachinePoolScalesByItsInstances) {
   EXPECT_EQ(Replicas("machinepools/pool"), 3);
   ASSERT_TRUE(provider_->DecreaseTargetSize(group, 1, {}).ok());
   EXPECT_EQ(Replicas("machinepools/pool"), 2);
+}
+
+// As Cluster Autoscaler: a group with no replicas scales from zero only
+// with cpu and memory to build its node from; without, it is no group.
+TEST_F(ClusterApiProviderTest, AnEmptyGroupNeedsCpuAndMemoryToBeOne) {
+  Create("machinedeployments", AnnotatedGroupJson("MachineDeployment", "bare",
+                                                  {{kMaxSizeKey, "3"}}, 0));
+  Create("machinedeployments",
+         AnnotatedGroupJson(
+             "MachineDeployment", "cpu-only",
+             {{kMaxSizeKey, "3"}, {std::string(kCapacity) + "cpu", "4"}}, 0));
+  Create("machinedeployments",
+         AnnotatedGroupJson("MachineDeployment", "sized",
+                            {{kMaxSizeKey, "3"},
+                             {std::string(kCapacity) + "cpu", "4"},
+                             {std::string(kCapacity) + "memory", "16Gi"}},
+                            0));
+  ListObjects();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  std::vector<std::string> names;
+  for (const NodeGroup& group : *groups) names.push_back(group.name);
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"MachineDeployment/default/sized",
+                                      kWorkers, "MachineSet/default/batch"}));
 }
 
 TEST_F(ClusterApiProviderTest, MaxBelowMinFailsNamingTheObject) {

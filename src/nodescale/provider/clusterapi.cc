@@ -210,12 +210,12 @@ Status QuantityAnnotation(const Labels& annotations, const std::string& name,
   return Status::Ok();
 }
 
-// The extended resource the GPUs are: gpu-type when given (CA uses it as
-// the resource name, e.g. nvidia.com/gpu or amd.com/gpu), else
-// nvidia.com/gpu as CA assumes.
+// The extended resource the GPUs are: gpu-type, which CA uses as the
+// resource name (e.g. nvidia.com/gpu or amd.com/gpu); empty when not given
+// (CA then adds no GPU, whatever gpu-count says).
 Result<std::string> GpuResourceName(const Labels& annotations) {
   const std::string type(AnnotationOf(annotations, CapacityKey("gpu-type")));
-  if (type.empty()) return std::string("nvidia.com/gpu");
+  if (type.empty()) return type;
   const size_t slash = type.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == type.size() ||
       type.find_first_of(" ,=:", 0) != std::string::npos) {
@@ -255,7 +255,7 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
   }
   Result<std::string> gpu_resource = GpuResourceName(annotations);
   if (!gpu_resource.ok()) return gpu_resource.status();
-  if (gpus > 0) r.SetExtended(*gpu_resource, gpus);
+  if (gpus > 0 && !gpu_resource->empty()) r.SetExtended(*gpu_resource, gpus);
   Result<Labels> labels = ParseLabels(
       std::string(AnnotationOf(annotations, CapacityKey("labels"))));
   if (!labels.ok()) {
@@ -268,6 +268,11 @@ Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
     return taints.status().WithContext("annotation " + CapacityKey("taints"));
   }
   t.taints = *taints;
+  // As Cluster Autoscaler: scaling from zero needs both.
+  if (!annotations.contains(CapacityKey("cpu")) ||
+      !annotations.contains(CapacityKey("memory"))) {
+    return std::optional<NodeTemplate>();
+  }
   return std::optional<NodeTemplate>(t);
 }
 
@@ -304,6 +309,14 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
         TemplateFromCapacityAnnotations(object.annotations);
     if (!declared.ok()) return declared.status().WithContext(group.name);
     group.declared_template = *declared;
+    // As Cluster Autoscaler: a group with no replicas and no cpu and memory
+    // to build a node from cannot scale from zero, and is no group.
+    if (group.target_size == 0 && !group.declared_template) {
+      VLOG(1) << group.name
+              << ": no replicas and no capacity annotations for cpu and "
+                 "memory: not a node group";
+      continue;
+    }
     std::vector<std::string> problems;
     group.options =
         ParseGroupOptions(object.annotations, keys_, group.name, &problems);

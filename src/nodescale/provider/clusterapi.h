@@ -204,7 +204,8 @@ class ClusterApiProvider : public Provider {
 };
 
 // The template from capacity.cluster-autoscaler.kubernetes.io/*
-// annotations; nullopt when neither cpu nor memory is given. Errors name the
+// annotations; nullopt unless both cpu and memory are given (as Cluster
+// Autoscaler); GPUs only with both gpu-count and gpu-type. Errors name the
 // annotation and its value.
 Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
     const Labels& annotations);
