@@ -317,8 +317,10 @@ TEST_F(ClusterApiRealServerTest, MachinePoolGrowsAndShrinks) {
   grow.reset();
 
   // The instance arrives, web-1 leaves: node 1 is empty and goes.
-  AdminCall(cluster(), "DELETE",
-            "/api/v1/namespaces/" + ns() + "/pods/web-1?gracePeriodSeconds=0");
+  ASSERT_TRUE(AdminCall(cluster(), "DELETE",
+                        "/api/v1/namespaces/" + ns() +
+                            "/pods/web-1?gracePeriodSeconds=0")
+                  .ok());
   Result<std::string> patched =
       AdminCall(cluster(), "PATCH", Path("machinepools", "pool", "v1beta2"),
                 R"({"spec":{"providerIDList":[")" + ProviderId(0) + R"(",")" +
