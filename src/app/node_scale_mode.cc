@@ -42,10 +42,14 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
     const kube::ClusterApiVersion& cluster_api,
     runtime::WatchedObject<kube::ConfigMap>* node_groups) {
   if (settings.cloud_provider == "clusterapi") {
+    std::string warning;
+    std::string arch = nodescale::ScaleFromZeroDefaultArch(
+        EnvOrEmpty("CAPI_SCALE_ZERO_DEFAULT_ARCH"), &warning);
+    LOG_IF(WARNING, !warning.empty()) << warning;
     return std::make_unique<nodescale::ClusterApiProvider>(
         management, management, clock, cluster_api_objects,
-        nodescale::ClusterApiProviderOptions{cluster_api,
-                                             settings.cluster_api_discovery});
+        nodescale::ClusterApiProviderOptions{
+            cluster_api, settings.cluster_api_discovery, std::move(arch)});
   }
   return std::make_unique<nodescale::KwokProvider>(
       api, clock,

@@ -7,6 +7,7 @@
 #include "kube/wire/cluster_api_json.h"
 #include "kube/wire/decode.h"
 #include "kube/wire/event_json.h"
+#include "kube/wire/json_fields.h"
 #include "kube/wire/lease_json.h"
 #include "kube/wire/node_scale_bodies.h"
 #include "kube/wire/node_taint_patch.h"
@@ -587,6 +588,52 @@ Status KubeApi::AnnotateMachine(const ClusterApiVersion& api,
       "PATCH", api.Prefix() + "/namespaces/" + ns + "/machines/" + name,
       EncodeAnnotationPatch(key, value), "application/merge-patch+json"};
   return Call(request).status();
+}
+
+namespace {
+
+// The version of `ref`'s group that serves its kind, and the kind's
+// resource: the ref's own version (v1beta1), else the first in discovery
+// order (v1beta2 refs name only a group).
+Result<std::pair<std::string, std::string>> InfrastructureResource(
+    const KubeApi& api, const InfrastructureRef& ref) {
+  const std::string group = ref.Group();
+  std::vector<std::string> versions;
+  if (!ref.Version().empty()) {
+    versions.push_back(ref.Version());
+  } else {
+    Result<std::string> answer = api.Call({.path = "/apis/" + group});
+    if (!answer.ok()) return answer.status();
+    PS_ASSIGN_OR_RETURN(versions, DecodeGroupVersions(*answer, group));
+  }
+  for (const std::string& version : versions) {
+    const std::string path = "/apis/" + group + "/" + version;
+    Result<std::string> answer = api.Call({.path = path});
+    if (!answer.ok()) return answer.status();
+    std::string resource;
+    PS_ASSIGN_OR_RETURN(
+        resource,
+        DecodeResourceOfKind(*answer, group + "/" + version, ref.kind));
+    if (!resource.empty()) return std::pair{version, resource};
+  }
+  return Status::NotFound("no version of API group " + group + " serves kind " +
+                          ref.kind);
+}
+
+}  // namespace
+
+Result<InfrastructureTemplate> KubeApi::GetInfrastructureTemplate(
+    const InfrastructureRef& ref, const std::string& ns) const {
+  const std::string what =
+      "infrastructure template " + ref.kind + " " + ns + "/" + ref.name;
+  Result<std::pair<std::string, std::string>> resource =
+      InfrastructureResource(*this, ref);
+  if (!resource.ok()) return resource.status().WithContext(what);
+  Result<std::string> json = Call(
+      {.path = "/apis/" + ref.Group() + "/" + resource->first + "/namespaces/" +
+               ns + "/" + resource->second + "/" + ref.name});
+  if (!json.ok()) return json.status().WithContext(what);
+  return DecodeInfrastructureTemplate(*json, what);
 }
 
 }  // namespace propscaler::kube

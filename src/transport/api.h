@@ -156,6 +156,8 @@ class KubeApi : public Client {
       const ClusterApiVersion& api, const std::string& ns,
       const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const override;
+  Result<InfrastructureTemplate> GetInfrastructureTemplate(
+      const InfrastructureRef& ref, const std::string& ns) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.
   Result<std::string> Call(const HttpRequest& request) const;

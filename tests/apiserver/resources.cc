@@ -39,6 +39,10 @@ const std::vector<ResourceType>& AllResourceTypes() {
       {"cluster.x-k8s.io", "v1beta1", "machines", "Machine", true, false},
       {"cluster.x-k8s.io", "v1beta1", "machinepools", "MachinePool", true,
        true},
+      // An infrastructure provider's machine templates (Cluster API's
+      // Docker provider), for scale from zero.
+      {"infrastructure.cluster.x-k8s.io", "v1beta1", "dockermachinetemplates",
+       "DockerMachineTemplate", true, false},
       {"autoscaling.x-k8s.io", "v1beta1", "capacitybuffers", "CapacityBuffer",
        true, false, true},
   };

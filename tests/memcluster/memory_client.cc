@@ -2,6 +2,9 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
+#include <cctype>
+
 #include "apiserver/eviction_route.h"
 #include "apiserver/json_util.h"
 #include "apiserver/resources.h"
@@ -466,6 +469,27 @@ Status MemoryClient::AnnotateMachine(
   if (!patch.ok()) return patch.status();
   return StatusOf(
       cluster_->store().Patch(TypeNamed("machines"), ns, name, *patch));
+}
+
+Result<kube::InfrastructureTemplate> MemoryClient::GetInfrastructureTemplate(
+    const kube::InfrastructureRef& ref, const std::string& ns) const {
+  std::string resource = ref.kind + "s";
+  std::transform(resource.begin(), resource.end(), resource.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  const std::string what =
+      "infrastructure template " + ref.kind + " " + ns + "/" + ref.name;
+  const sim::ResourceType* type = sim::FindResourceType(resource);
+  if (type == nullptr || type->group != ref.Group()) {
+    return Status::NotFound(what + ": no version of API group " + ref.Group() +
+                            " serves kind " + ref.kind);
+  }
+  if (Status fault = cluster_->CheckFault("get " + resource); !fault.ok()) {
+    return fault;
+  }
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(*type, ns, ref.name);
+  if (!stored.ok()) return stored.error().ToStatus().WithContext(what);
+  return kube::DecodeInfrastructureTemplate(stored.value()->json, what);
 }
 
 }  // namespace propscaler::memcluster

@@ -94,6 +94,10 @@ class MemoryClient : public kube::Client {
       const kube::ClusterApiVersion& api, const std::string& ns,
       const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const override;
+  // The kind's resource is found as the simulated server's discovery
+  // would: lower-case kind + "s", in the types it serves.
+  Result<kube::InfrastructureTemplate> GetInfrastructureTemplate(
+      const kube::InfrastructureRef& ref, const std::string& ns) const override;
 
  private:
   MemoryCluster* cluster_;

@@ -23,12 +23,19 @@ Labels Capacity(const std::map<std::string, std::string>& values) {
   return out;
 }
 
+// The template without the labels every one has (kubernetes.io/arch=amd64
+// and kubernetes.io/os=linux, checked here).
 NodeTemplate TemplateOf(const std::map<std::string, std::string>& values) {
   Result<std::optional<NodeTemplate>> t =
       TemplateFromCapacityAnnotations(Capacity(values));
   EXPECT_TRUE(t.ok()) << t.status().message();
   if (!t.ok() || !t->has_value()) return {};
-  return **t;
+  NodeTemplate out = **t;
+  EXPECT_EQ(out.labels["kubernetes.io/arch"], "amd64");
+  EXPECT_EQ(out.labels["kubernetes.io/os"], "linux");
+  out.labels.erase("kubernetes.io/arch");
+  out.labels.erase("kubernetes.io/os");
+  return out;
 }
 
 std::string ErrorOf(const std::map<std::string, std::string>& values) {
@@ -151,6 +158,208 @@ TEST(ClusterApiTemplateTest, BadValuesNameTheAnnotationAndValue) {
         << c.annotation << "=" << c.value << ": " << error;
     EXPECT_NE(error.find(c.value), std::string::npos)
         << c.annotation << "=" << c.value << ": " << error;
+  }
+}
+
+// A group with `annotations` (capacity.* keys) and the status of its
+// infrastructure template.
+Result<std::optional<NodeTemplate>> FromZero(
+    const std::map<std::string, std::string>& annotations,
+    const std::optional<kube::InfrastructureTemplate>& infrastructure,
+    const Labels& machine_labels = {},
+    const std::vector<Taint>& machine_taints = {},
+    std::string_view default_arch = "amd64") {
+  kube::ClusterApiObject group;
+  group.annotations = Capacity(annotations);
+  group.machine_labels = machine_labels;
+  group.machine_taints = machine_taints;
+  return ScaleFromZeroTemplate(
+      group, infrastructure ? &*infrastructure : nullptr, default_arch);
+}
+
+// Cluster Autoscaler's precedence: the template's status.capacity, then
+// every annotation over its key; pods always from maxPods (or 110), never
+// the template's; values that do not parse left out.
+TEST(ClusterApiScaleFromZeroTest, TemplateCapacityUnderTheAnnotations) {
+  const kube::InfrastructureTemplate infra{{{"cpu", "2"},
+                                            {"memory", "4Gi"},
+                                            {"pods", "50"},
+                                            {"nvidia.com/gpu", "1"},
+                                            {"ephemeral-storage", "lots"}},
+                                           "",
+                                           ""};
+  struct Case {
+    std::map<std::string, std::string> annotations;
+    Resources want;
+  };
+  Resources from_template;
+  from_template.cpu_millis = 2000;
+  from_template.memory_bytes = 4 * kGi;
+  from_template.pods = 110;
+  from_template.SetExtended("nvidia.com/gpu", 1);
+  Resources overridden = from_template;
+  overridden.cpu_millis = 4000;
+  overridden.ephemeral_storage_bytes = 20 * kGi;
+  overridden.pods = 30;
+  overridden.SetExtended("nvidia.com/gpu", 2);
+  for (const Case& c : std::vector<Case>{{{}, from_template},
+                                         {{{"cpu", "4"},
+                                           {"ephemeral-disk", "20Gi"},
+                                           {"maxPods", "30"},
+                                           {"gpu-count", "2"},
+                                           {"gpu-type", "nvidia.com/gpu"}},
+                                          overridden}}) {
+    Result<std::optional<NodeTemplate>> t = FromZero(c.annotations, infra);
+    ASSERT_TRUE(t.ok()) << t.status().message();
+    ASSERT_TRUE(t->has_value());
+    EXPECT_EQ((*t)->allocatable, c.want);
+  }
+}
+
+// cpu and memory may come one from each source; without both there is no
+// template.
+TEST(ClusterApiScaleFromZeroTest, CpuAndMemoryFromEitherSource) {
+  const kube::InfrastructureTemplate cpu_only{{{"cpu", "8"}}, "", ""};
+  Result<std::optional<NodeTemplate>> t =
+      FromZero({{"memory", "32Gi"}}, cpu_only);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_TRUE(t->has_value());
+  EXPECT_EQ((*t)->allocatable.cpu_millis, 8000);
+  EXPECT_EQ((*t)->allocatable.memory_bytes, 32 * kGi);
+  for (const auto& [annotations, infra] :
+       std::vector<std::pair<std::map<std::string, std::string>,
+                             std::optional<kube::InfrastructureTemplate>>>{
+           {{}, cpu_only},
+           {{{"cpu", "1"}}, std::nullopt},
+           {{{"memory", "1Gi"}}, kube::InfrastructureTemplate{}},
+           {{},
+            kube::InfrastructureTemplate{
+                {{"cpu", "4"}, {"memory", "sixteen"}}, "", ""}}}) {
+    Result<std::optional<NodeTemplate>> none = FromZero(annotations, infra);
+    ASSERT_TRUE(none.ok()) << none.status().message();
+    EXPECT_FALSE(none->has_value());
+  }
+}
+
+// Labels, later wins, as CA's buildTemplateLabels: the default arch and
+// linux; the template's status.nodeInfo; the Cluster API-managed labels of
+// the machines' template (others are not put on the Node by Cluster API);
+// the labels annotation.
+TEST(ClusterApiScaleFromZeroTest, LabelsInClusterAutoscalersOrder) {
+  const std::map<std::string, std::string> sized = {{"cpu", "4"},
+                                                    {"memory", "16Gi"}};
+  Result<std::optional<NodeTemplate>> plain =
+      FromZero(sized, std::nullopt, {}, {}, "arm64");
+  ASSERT_TRUE(plain.ok() && plain->has_value());
+  EXPECT_EQ((*plain)->labels, (Labels{{"kubernetes.io/arch", "arm64"},
+                                      {"kubernetes.io/os", "linux"}}));
+
+  const kube::InfrastructureTemplate infra{{}, "s390x", "windows"};
+  const Labels machine_labels = {
+      {"node-role.kubernetes.io/worker", ""},
+      {"node-restriction.kubernetes.io/pool", "a"},
+      {"team.node-restriction.kubernetes.io/owner", "b"},
+      {"node.cluster.x-k8s.io/tier", "gold"},
+      {"x.node.cluster.x-k8s.io/y", "z"},
+      {"app", "web"},
+      {"evilnode.cluster.x-k8s.io/k", "v"},
+      {"kubernetes.io/arch", "ppc64le"}};
+  std::map<std::string, std::string> annotated = sized;
+  annotated["labels"] = "node.cluster.x-k8s.io/tier=silver,disk=ssd";
+  Result<std::optional<NodeTemplate>> t =
+      FromZero(annotated, infra, machine_labels, {}, "arm64");
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_TRUE(t->has_value());
+  EXPECT_EQ((*t)->labels,
+            (Labels{{"kubernetes.io/arch", "s390x"},
+                    {"kubernetes.io/os", "windows"},
+                    {"node-role.kubernetes.io/worker", ""},
+                    {"node-restriction.kubernetes.io/pool", "a"},
+                    {"team.node-restriction.kubernetes.io/owner", "b"},
+                    {"node.cluster.x-k8s.io/tier", "silver"},
+                    {"x.node.cluster.x-k8s.io/y", "z"},
+                    {"disk", "ssd"}}));
+}
+
+TEST(ClusterApiScaleFromZeroTest, ManagedLabelDomains) {
+  for (const auto& [key, managed] : std::vector<std::pair<std::string, bool>>{
+           {"node-role.kubernetes.io/control-plane", true},
+           {"node-role.kubernetes.io", false},
+           {"sub.node-role.kubernetes.io/x", false},
+           {"node-restriction.kubernetes.io/a", true},
+           {"a.b.node-restriction.kubernetes.io/c", true},
+           {"xnode-restriction.kubernetes.io/a", false},
+           {"node.cluster.x-k8s.io/a", true},
+           {"a.node.cluster.x-k8s.io/b", true},
+           {"cluster.x-k8s.io/a", false},
+           {"kubernetes.io/arch", false},
+           {"app", false}}) {
+    EXPECT_EQ(IsClusterApiManagedLabel(key), managed) << key;
+  }
+}
+
+// The machines' template taints, with the annotation's winning on the same
+// key and effect.
+TEST(ClusterApiScaleFromZeroTest, TaintsFromTheMachineTemplateAndAnnotation) {
+  std::map<std::string, std::string> annotations = {
+      {"cpu", "4"},
+      {"memory", "16Gi"},
+      {"taints", "dedicated=batch:NoSchedule,extra:NoExecute"}};
+  const std::vector<Taint> machine_taints = {
+      {"dedicated", "infra", TaintEffect::kNoSchedule},
+      {"dedicated", "infra", TaintEffect::kPreferNoSchedule},
+      {"gpu", "true", TaintEffect::kNoSchedule}};
+  Result<std::optional<NodeTemplate>> t =
+      FromZero(annotations, std::nullopt, {}, machine_taints);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_TRUE(t->has_value());
+  EXPECT_EQ((*t)->taints,
+            (std::vector<Taint>{
+                {"dedicated", "infra", TaintEffect::kPreferNoSchedule},
+                {"gpu", "true", TaintEffect::kNoSchedule},
+                {"dedicated", "batch", TaintEffect::kNoSchedule},
+                {"extra", "", TaintEffect::kNoExecute}}));
+}
+
+// CA's csi-driver annotation: attach limits; 0 is a driver without one.
+TEST(ClusterApiScaleFromZeroTest, CsiDriverLimits) {
+  Result<std::optional<NodeTemplate>> t =
+      FromZero({{"cpu", "4"},
+                {"memory", "16Gi"},
+                {"csi-driver", "ebs.csi.aws.com=25, efs.csi.aws.com=0"}},
+               std::nullopt);
+  ASSERT_TRUE(t.ok()) << t.status().message();
+  ASSERT_TRUE(t->has_value());
+  EXPECT_EQ((*t)->volume_limits, (VolumeLimits{{"ebs.csi.aws.com", 25}}));
+  for (const std::string bad : {"ebs", "=3", "ebs=-1", "ebs=many"}) {
+    Result<std::optional<NodeTemplate>> error = FromZero(
+        {{"cpu", "4"}, {"memory", "16Gi"}, {"csi-driver", bad}}, std::nullopt);
+    ASSERT_FALSE(error.ok()) << bad;
+    EXPECT_NE(
+        error.status().message().find(std::string(kCapacity) + "csi-driver"),
+        std::string::npos)
+        << error.status().message();
+    EXPECT_NE(error.status().message().find(bad), std::string::npos)
+        << error.status().message();
+  }
+}
+
+TEST(ClusterApiScaleFromZeroTest, DefaultArchAsClusterAutoscaler) {
+  for (const auto& [env, want, warns] :
+       std::vector<std::tuple<std::string, std::string, bool>>{
+           {"", "amd64", false},
+           {"amd64", "amd64", false},
+           {"arm64", "arm64", false},
+           {"ppc64le", "ppc64le", false},
+           {"s390x", "s390x", false},
+           {"riscv64", "amd64", true},
+           {"ARM64", "amd64", true}}) {
+    std::string warning;
+    EXPECT_EQ(ScaleFromZeroDefaultArch(env, &warning), want) << env;
+    EXPECT_EQ(!warning.empty(), warns) << env << ": " << warning;
+    if (warns) {
+      EXPECT_NE(warning.find(env), std::string::npos) << warning;
+    }
   }
 }
 
@@ -564,6 +773,144 @@ TEST_F(ClusterApiProviderTest, AnEmptyGroupNeedsCpuAndMemoryToBeOne) {
   EXPECT_EQ(names,
             (std::vector<std::string>{"MachineDeployment/default/sized",
                                       kWorkers, "MachineSet/default/batch"}));
+}
+
+constexpr char kInfra[] =
+    "/apis/infrastructure.cluster.x-k8s.io/v1beta1/namespaces/default/"
+    "dockermachinetemplates";
+
+// An infrastructure template with status.capacity and status.nodeInfo.
+std::string InfraTemplateJson(const std::string& name) {
+  return R"({"apiVersion":"infrastructure.cluster.x-k8s.io/v1beta1",)"
+         R"("kind":"DockerMachineTemplate","metadata":{"name":")" +
+         name +
+         R"("},"spec":{},"status":{"capacity":{"cpu":"4","memory":"16Gi",)"
+         R"("nvidia.com/gpu":"1"},)"
+         R"("nodeInfo":{"architecture":"arm64","operatingSystem":"linux"}}})";
+}
+
+// A MachineDeployment at zero with only a max size, whose machines'
+// template names `ref` as spec.template.spec.infrastructureRef.
+std::string FromZeroGroupJson(const std::string& name, const std::string& ref) {
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+         R"("kind":"MachineDeployment","metadata":{"name":")" +
+         name + R"(","annotations":{")" + kMaxSizeKey +
+         R"(":"3"}},"spec":{"replicas":0,"template":{"metadata":{"labels":{)"
+         R"("node-role.kubernetes.io/worker":"","app":"x"}},"spec":{)"
+         R"("infrastructureRef":)" +
+         ref + "}}}}";
+}
+
+// Scale from zero as Cluster Autoscaler reads it: the infrastructure
+// template's status gives the node's resources and architecture, found
+// through a v1beta1 reference (apiVersion) or a v1beta2 one (apiGroup,
+// the version from discovery).
+TEST_F(ClusterApiProviderTest,
+       AnEmptyGroupScalesFromItsInfrastructureTemplate) {
+  ASSERT_TRUE(server_.CreateObject(kInfra, InfraTemplateJson("t")).ok());
+  Create("machinedeployments",
+         FromZeroGroupJson(
+             "v1beta1-ref",
+             R"({"apiVersion":"infrastructure.cluster.x-k8s.io/v1beta1",)"
+             R"("kind":"DockerMachineTemplate","name":"t"})"));
+  Create("machinedeployments",
+         FromZeroGroupJson("v1beta2-ref",
+                           R"({"apiGroup":"infrastructure.cluster.x-k8s.io",)"
+                           R"("kind":"DockerMachineTemplate","name":"t"})"));
+  ListObjects();
+  Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  groups_ = *groups;
+  for (const std::string name : {"v1beta1-ref", "v1beta2-ref"}) {
+    const NodeGroup& group = Group("MachineDeployment/default/" + name);
+    ASSERT_TRUE(group.declared_template.has_value()) << name;
+    Resources want;
+    want.cpu_millis = 4000;
+    want.memory_bytes = 16 * kGi;
+    want.pods = 110;
+    want.SetExtended("nvidia.com/gpu", 1);
+    EXPECT_EQ(group.declared_template->allocatable, want) << name;
+    EXPECT_EQ(group.declared_template->labels,
+              (Labels{{"kubernetes.io/arch", "arm64"},
+                      {"kubernetes.io/os", "linux"},
+                      {"node-role.kubernetes.io/worker", ""}}))
+        << name;
+  }
+}
+
+// A template that cannot be read (not there yet, or no cpu and memory in
+// its status yet) is read again a minute later, not every loop; one that
+// gave cpu and memory is not read again while its reference stays.
+TEST_F(ClusterApiProviderTest, AnUnreadTemplateIsReadAgainEachMinute) {
+  VirtualClock clock;
+  ClusterApiProvider provider(api_.get(), api_.get(), &clock, &objects_);
+  Create("machinedeployments",
+         FromZeroGroupJson("later",
+                           R"({"apiGroup":"infrastructure.cluster.x-k8s.io",)"
+                           R"("kind":"DockerMachineTemplate","name":"t"})"));
+  ListObjects();
+  auto names = [&provider] {
+    Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+    EXPECT_TRUE(groups.ok()) << groups.status().message();
+    std::set<std::string> out;
+    if (!groups.ok()) return out;
+    for (const NodeGroup& group : *groups) out.insert(group.name);
+    return out;
+  };
+  auto template_gets = [this] {
+    return server_.Requests().Count("GET " + std::string(kInfra) + "/t");
+  };
+  EXPECT_FALSE(names().contains("MachineDeployment/default/later"));
+  EXPECT_EQ(template_gets(), 1);
+  ASSERT_TRUE(server_.CreateObject(kInfra, InfraTemplateJson("t")).ok());
+  clock.Advance(std::chrono::seconds(59));
+  EXPECT_FALSE(names().contains("MachineDeployment/default/later"));
+  EXPECT_EQ(template_gets(), 1);
+  clock.Advance(std::chrono::seconds(1));
+  EXPECT_TRUE(names().contains("MachineDeployment/default/later"));
+  EXPECT_EQ(template_gets(), 2);
+  clock.Advance(std::chrono::minutes(10));
+  EXPECT_TRUE(names().contains("MachineDeployment/default/later"));
+  EXPECT_EQ(template_gets(), 2);
+}
+
+// A MachineSet of the deployment's, at `revision`, with spec and status
+// replicas.
+std::string RevisionSetJson(const std::string& name, int revision, int replicas,
+                            int status_replicas) {
+  return R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineSet",)"
+         R"("metadata":{"name":")" +
+         name +
+         R"(","annotations":{"machinedeployment.clusters.x-k8s.io/revision":")" +
+         std::to_string(revision) +
+         R"("},"ownerReferences":[{"apiVersion":"cluster.x-k8s.io/v1beta1",)"
+         R"("kind":"MachineDeployment","name":"workers","uid":"u"}]},)"
+         R"("spec":{"replicas":)" +
+         std::to_string(replicas) + R"(},"status":{"replicas":)" +
+         std::to_string(status_replicas) + "}}";
+}
+
+// Cluster Autoscaler's IsMachineDeploymentAndRollingOut: a MachineSet other
+// than the newest revision's still has replicas, in its spec or its status.
+TEST_F(ClusterApiProviderTest, ADeploymentWithAnOldSetStillUpIsRollingOut) {
+  auto rolling_out = [this] {
+    ListObjects();
+    Result<std::vector<NodeGroup>> groups = provider_->NodeGroups({});
+    EXPECT_TRUE(groups.ok()) << groups.status().message();
+    groups_ = groups.ok() ? *groups : std::vector<NodeGroup>{};
+    return Group(kWorkers).rolling_out;
+  };
+  // The fixture's workers-abc has no revision and 2 replicas: it is the
+  // newest while alone.
+  EXPECT_FALSE(rolling_out());
+  Create("machinesets", RevisionSetJson("workers-new", 2, 1, 0));
+  EXPECT_TRUE(rolling_out());
+  ASSERT_TRUE(sim::SetReplicas(server_.store(), "machineset", "default",
+                               "workers-abc", 0)
+                  .ok());
+  EXPECT_FALSE(rolling_out());
+  Create("machinesets", RevisionSetJson("workers-old", 1, 0, 1));
+  EXPECT_TRUE(rolling_out());
 }
 
 TEST_F(ClusterApiProviderTest, MaxBelowMinFailsNamingTheObject) {

@@ -106,6 +106,14 @@ TEST_F(NodescaleScaleDownTest, AGroupsOwnThresholdAndWaitBeatTheFlags) {
   EXPECT_EQ(Plan().removals[0].wait, std::nullopt);
 }
 
+// As Cluster Autoscaler (1.35) for a MachineDeployment rolling out: while
+// its machines are being replaced, none of its nodes is a candidate.
+TEST_F(NodescaleScaleDownTest, ARollingOutGroupKeepsItsNodes) {
+  EXPECT_EQ(Removed(), (std::vector<std::string>{"g-2", "g-3"}));
+  groups_[0].rolling_out = true;
+  EXPECT_TRUE(Removed().empty());
+}
+
 TEST_F(NodescaleScaleDownTest, GroupMinSizeIsKept) {
   groups_[0].min_size = 2;
   AddPod("light", "g-2", 100);

@@ -237,6 +237,12 @@ class ClusterApiClient {
       const ClusterApiVersion& api, const std::string& ns,
       const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const = 0;
+  // The infrastructure machine template `ref` names in namespace `ns`, in
+  // the version its apiVersion names, else (v1beta2 refs name only a group)
+  // the first of the group's versions in discovery order that serves the
+  // kind, as Cluster Autoscaler reads it for scale from zero.
+  virtual Result<InfrastructureTemplate> GetInfrastructureTemplate(
+      const InfrastructureRef& ref, const std::string& ns) const = 0;
 };
 
 // Every role: what KubeApi (HTTP) and the in-memory cluster implement. A

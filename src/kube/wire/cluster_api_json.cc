@@ -2,7 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include <initializer_list>
+
 #include "kube/wire/json_list_watch.h"
+#include "kube/wire/pod_field_values.h"
 #include "kube/wire/resources_json.h"
 
 namespace propscaler::kube {
@@ -35,6 +38,55 @@ std::vector<ClusterApiOwner> Owners(const Value& metadata) {
   return owners;
 }
 
+const Value* Member(const Value& object, const char* name) {
+  if (!object.IsObject() || !object.HasMember(name)) return nullptr;
+  return &object[name];
+}
+
+// A path of object members; nullptr when any is missing or not an object.
+const Value* ObjectAt(const Value& root,
+                      std::initializer_list<const char*> path) {
+  const Value* at = &root;
+  for (const char* name : path) {
+    at = Member(*at, name);
+    if (at == nullptr || !at->IsObject()) return nullptr;
+  }
+  return at;
+}
+
+// spec.template.spec.taints (v1beta2's MachineTaint); an item with an
+// unknown effect is left out, as the API server would not have taken it.
+std::vector<Taint> MachineTaints(const Value& template_spec) {
+  std::vector<Taint> out;
+  const Value* taints = Member(template_spec, "taints");
+  if (taints == nullptr || !taints->IsArray()) return out;
+  for (const Value& item : taints->GetArray()) {
+    Result<TaintEffect> effect =
+        ParseTaintEffect(JsonString(item, "effect"), "taints");
+    if (!effect.ok() || JsonString(item, "key").empty()) continue;
+    out.push_back(
+        {JsonString(item, "key"), JsonString(item, "value"), *effect});
+  }
+  return out;
+}
+
+// What a group's spec.template says about the machines it makes.
+void DecodeMachineTemplate(const Value& spec, ClusterApiObject* object) {
+  const Value* machine_template = ObjectAt(spec, {"template"});
+  if (machine_template == nullptr) return;
+  if (const Value* metadata = ObjectAt(*machine_template, {"metadata"})) {
+    object->machine_labels = StringMap(*metadata, "labels");
+  }
+  const Value* template_spec = ObjectAt(*machine_template, {"spec"});
+  if (template_spec == nullptr) return;
+  object->machine_taints = MachineTaints(*template_spec);
+  if (const Value* ref = ObjectAt(*template_spec, {"infrastructureRef"})) {
+    object->infrastructure_ref = {
+        JsonString(*ref, "apiVersion"), JsonString(*ref, "apiGroup"),
+        JsonString(*ref, "kind"), JsonString(*ref, "name")};
+  }
+}
+
 Result<ClusterApiObject> DecodeItem(const Value& item,
                                     const std::string& path) {
   if (!item.IsObject() || !item.HasMember("metadata") ||
@@ -61,6 +113,13 @@ Result<ClusterApiObject> DecodeItem(const Value& item,
       for (const Value& id : spec["providerIDList"].GetArray()) {
         if (id.IsString()) object.provider_ids.push_back(id.GetString());
       }
+    }
+    DecodeMachineTemplate(spec, &object);
+  }
+  if (const Value* status = ObjectAt(item, {"status"})) {
+    const Value* replicas = Member(*status, "replicas");
+    if (replicas != nullptr && replicas->IsInt64()) {
+      object.status_replicas = replicas->GetInt64();
     }
   }
   return object;
@@ -92,6 +151,68 @@ Result<std::string> DecodePreferredVersion(std::string_view api_group,
   }
   return Status::Invalid(what + ": no preferredVersion.version in " +
                          std::string(api_group.substr(0, 200)));
+}
+
+Result<std::vector<std::string>> DecodeGroupVersions(std::string_view api_group,
+                                                     const std::string& group) {
+  const std::string what = "discovery of API group " + group;
+  Result<rapidjson::Document> doc = ParseJsonObject(api_group, what.c_str());
+  if (!doc.ok()) return doc.status();
+  const Value* versions = Member(*doc, "versions");
+  if (versions == nullptr || !versions->IsArray()) {
+    return Status::Invalid(what + ": no versions list");
+  }
+  std::vector<std::string> out;
+  for (const Value& version : versions->GetArray()) {
+    const std::string name = JsonString(version, "version");
+    if (!name.empty()) out.push_back(name);
+  }
+  return out;
+}
+
+Result<std::string> DecodeResourceOfKind(std::string_view resource_list,
+                                         const std::string& group_version,
+                                         const std::string& kind) {
+  const std::string what = "discovery of " + group_version;
+  Result<rapidjson::Document> doc =
+      ParseJsonObject(resource_list, what.c_str());
+  if (!doc.ok()) return doc.status();
+  const Value* resources = Member(*doc, "resources");
+  if (resources == nullptr || !resources->IsArray()) {
+    return Status::Invalid(what + ": no resources list");
+  }
+  for (const Value& resource : resources->GetArray()) {
+    const std::string name = JsonString(resource, "name");
+    if (JsonString(resource, "kind") == kind &&
+        name.find('/') == std::string::npos) {
+      return name;
+    }
+  }
+  return std::string();
+}
+
+Result<InfrastructureTemplate> DecodeInfrastructureTemplate(
+    std::string_view json, const std::string& what) {
+  Result<rapidjson::Document> doc = ParseJsonObject(json, what.c_str());
+  if (!doc.ok()) return doc.status();
+  InfrastructureTemplate out;
+  const Value* status = ObjectAt(*doc, {"status"});
+  if (status == nullptr) return out;
+  if (const Value* capacity = ObjectAt(*status, {"capacity"})) {
+    for (const auto& member : capacity->GetObject()) {
+      if (member.value.IsString()) {
+        out.capacity[member.name.GetString()] = member.value.GetString();
+      } else if (member.value.IsInt64()) {
+        out.capacity[member.name.GetString()] =
+            std::to_string(member.value.GetInt64());
+      }
+    }
+  }
+  if (const Value* info = ObjectAt(*status, {"nodeInfo"})) {
+    out.architecture = JsonString(*info, "architecture");
+    out.operating_system = JsonString(*info, "operatingSystem");
+  }
+  return out;
 }
 
 Result<std::vector<std::string>> DecodeResourceNames(

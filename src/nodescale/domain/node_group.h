@@ -73,6 +73,10 @@ struct NodeGroup {
   std::optional<double> price;  // per node and hour; used by the price expander
   std::optional<NodeTemplate> declared_template;
   NodeGroupOptions options;
+  // Its machines are being replaced (a Cluster API MachineDeployment rolling
+  // out): as in Cluster Autoscaler, none of its nodes is a scale-down
+  // candidate meanwhile.
+  bool rolling_out = false;
 };
 
 }  // namespace propscaler::nodescale

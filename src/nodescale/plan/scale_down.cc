@@ -86,8 +86,9 @@ class ScaleDownPlanner {
       }
       const double utilization =
           NodeUtilization(node, placement_.bins()[i].pods, config_);
-      const NodeGroupOptions& options =
-          groups_.at(std::string(snapshot_.GroupOf(i)))->options;
+      const NodeGroup& group = *groups_.at(std::string(snapshot_.GroupOf(i)));
+      if (group.rolling_out) continue;
+      const NodeGroupOptions& options = group.options;
       if (utilization >= options.scale_down_utilization_threshold.value_or(
                              config_.utilization_threshold)) {
         continue;

@@ -18,7 +18,6 @@ namespace propscaler::nodescale {
 namespace {
 
 constexpr char kPaused[] = "cluster.x-k8s.io/paused";
-constexpr char kCapacity[] = "capacity.cluster-autoscaler.kubernetes.io/";
 
 // The name of `object`'s owner of kind `kind`; empty when it has none.
 std::string OwnerOfKind(const kube::ClusterApiObject& object,
@@ -28,63 +27,6 @@ std::string OwnerOfKind(const kube::ClusterApiObject& object,
   }
   return "";
 }
-
-// The items of a comma list, trimmed; empty items are skipped.
-std::vector<std::string> ListItems(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string item; std::getline(in, item, ',');) {
-    const size_t first = item.find_first_not_of(" \t");
-    if (first == std::string::npos) continue;
-    out.push_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
-  }
-  return out;
-}
-
-// CA's taints format: "key=value:Effect,key2:Effect".
-Result<std::vector<Taint>> ParseTaints(const std::string& text) {
-  std::vector<Taint> out;
-  for (const std::string& item : ListItems(text)) {
-    const size_t colon = item.rfind(':');
-    const size_t equals = item.find('=');
-    if (colon == std::string::npos || std::min(equals, colon) == 0) {
-      return Status::Invalid("taint \"" + item + "\": want key=value:Effect");
-    }
-    Taint taint;
-    taint.key = item.substr(0, std::min(equals, colon));
-    if (equals < colon) {
-      taint.value = item.substr(equals + 1, colon - equals - 1);
-    }
-    const std::string effect = item.substr(colon + 1);
-    if (effect == "NoSchedule") {
-      taint.effect = TaintEffect::kNoSchedule;
-    } else if (effect == "PreferNoSchedule") {
-      taint.effect = TaintEffect::kPreferNoSchedule;
-    } else if (effect == "NoExecute") {
-      taint.effect = TaintEffect::kNoExecute;
-    } else {
-      return Status::Invalid("taint \"" + item + "\": unknown effect \"" +
-                             effect + "\"");
-    }
-    out.push_back(taint);
-  }
-  return out;
-}
-
-// CA's labels format: "key=value,key2=value2".
-Result<Labels> ParseLabels(const std::string& text) {
-  Labels out;
-  for (const std::string& item : ListItems(text)) {
-    const size_t equals = item.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      return Status::Invalid("label \"" + item + "\": want key=value");
-    }
-    out[item.substr(0, equals)] = item.substr(equals + 1);
-  }
-  return out;
-}
-
-std::string CapacityKey(const std::string& name) { return kCapacity + name; }
 
 }  // namespace
 
@@ -191,91 +133,6 @@ Result<std::optional<ScalingBounds>> ParseScalingBounds(
   return std::optional<ScalingBounds>(bounds);
 }
 
-namespace {
-
-// Parses one quantity annotation into `*out` (unchanged when absent).
-Status QuantityAnnotation(const Labels& annotations, const std::string& name,
-                          bool milli, int64_t* out) {
-  auto it = annotations.find(CapacityKey(name));
-  if (it == annotations.end()) return Status::Ok();
-  Result<int64_t> value =
-      milli ? ParseMilliQuantity(it->second) : ParseQuantity(it->second);
-  if (value.ok() && *value < 0) {
-    value = Status::Invalid("quantity \"" + it->second + "\": negative");
-  }
-  if (!value.ok()) {
-    return value.status().WithContext("annotation " + it->first);
-  }
-  *out = *value;
-  return Status::Ok();
-}
-
-// The extended resource the GPUs are: gpu-type, which CA uses as the
-// resource name (e.g. nvidia.com/gpu or amd.com/gpu); empty when not given
-// (CA then adds no GPU, whatever gpu-count says).
-Result<std::string> GpuResourceName(const Labels& annotations) {
-  const std::string type(AnnotationOf(annotations, CapacityKey("gpu-type")));
-  if (type.empty()) return type;
-  const size_t slash = type.find('/');
-  if (slash == std::string::npos || slash == 0 || slash + 1 == type.size() ||
-      type.find_first_of(" ,=:", 0) != std::string::npos) {
-    return Status::Invalid("annotation " + CapacityKey("gpu-type") + "=\"" +
-                           type +
-                           "\": want a resource name such as nvidia.com/gpu");
-  }
-  return type;
-}
-
-}  // namespace
-
-Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
-    const Labels& annotations) {
-  if (!annotations.contains(CapacityKey("cpu")) &&
-      !annotations.contains(CapacityKey("memory"))) {
-    return std::optional<NodeTemplate>();
-  }
-  NodeTemplate t;
-  t.allocatable.pods = 110;
-  Resources& r = t.allocatable;
-  for (const auto& [name, milli, target] :
-       std::vector<std::tuple<std::string, bool, int64_t*>>{
-           {"cpu", true, &r.cpu_millis},
-           {"memory", false, &r.memory_bytes},
-           {"ephemeral-disk", false, &r.ephemeral_storage_bytes},
-           {"maxPods", false, &r.pods}}) {
-    if (Status s = QuantityAnnotation(annotations, name, milli, target);
-        !s.ok()) {
-      return s;
-    }
-  }
-  int64_t gpus = 0;
-  if (Status s = QuantityAnnotation(annotations, "gpu-count", false, &gpus);
-      !s.ok()) {
-    return s;
-  }
-  Result<std::string> gpu_resource = GpuResourceName(annotations);
-  if (!gpu_resource.ok()) return gpu_resource.status();
-  if (gpus > 0 && !gpu_resource->empty()) r.SetExtended(*gpu_resource, gpus);
-  Result<Labels> labels = ParseLabels(
-      std::string(AnnotationOf(annotations, CapacityKey("labels"))));
-  if (!labels.ok()) {
-    return labels.status().WithContext("annotation " + CapacityKey("labels"));
-  }
-  t.labels = *labels;
-  Result<std::vector<Taint>> taints = ParseTaints(
-      std::string(AnnotationOf(annotations, CapacityKey("taints"))));
-  if (!taints.ok()) {
-    return taints.status().WithContext("annotation " + CapacityKey("taints"));
-  }
-  t.taints = *taints;
-  // As Cluster Autoscaler: scaling from zero needs both.
-  if (!annotations.contains(CapacityKey("cpu")) ||
-      !annotations.contains(CapacityKey("memory"))) {
-    return std::optional<NodeTemplate>();
-  }
-  return std::optional<NodeTemplate>(t);
-}
-
 Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
                                       ClusterApiPools* pools,
                                       std::vector<NodeGroup>* groups) {
@@ -306,16 +163,20 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
     group.max_size = (*bounds)->max;
     group.target_size = object.replicas.value_or(0);
     Result<std::optional<NodeTemplate>> declared =
-        TemplateFromCapacityAnnotations(object.annotations);
+        ScaleFromZeroTemplate(object, Infrastructure(object), default_arch_);
     if (!declared.ok()) return declared.status().WithContext(group.name);
     group.declared_template = *declared;
     // As Cluster Autoscaler: a group with no replicas and no cpu and memory
     // to build a node from cannot scale from zero, and is no group.
     if (group.target_size == 0 && !group.declared_template) {
       VLOG(1) << group.name
-              << ": no replicas and no capacity annotations for cpu and "
+              << ": no replicas, and neither its capacity annotations nor its "
+                 "infrastructure template's status.capacity give cpu and "
                  "memory: not a node group";
       continue;
+    }
+    if (kind == ClusterApiObjects::kMachineDeployments) {
+      group.rolling_out = RollingOut(object);
     }
     std::vector<std::string> problems;
     group.options =
@@ -385,6 +246,82 @@ void ClusterApiProvider::MapMachines() {
   }
 }
 
+bool ClusterApiProvider::RollingOut(
+    const kube::ClusterApiObject& deployment) const {
+  constexpr char kRevision[] = "machinedeployment.clusters.x-k8s.io/revision";
+  std::vector<const kube::ClusterApiObject*> sets;
+  const std::vector<kube::ClusterApiObject> all =
+      objects_->Objects(ClusterApiObjects::kMachineSets);
+  const kube::ClusterApiObject* newest = nullptr;
+  int64_t newest_revision = -1;
+  for (const kube::ClusterApiObject& set : all) {
+    if (set.namespace_ != deployment.namespace_ ||
+        OwnerOfKind(set, "MachineDeployment") != deployment.name) {
+      continue;
+    }
+    sets.push_back(&set);
+    const int64_t revision = std::strtoll(
+        std::string(AnnotationOf(set.annotations, kRevision)).c_str(), nullptr,
+        10);
+    if (revision > newest_revision) {
+      newest_revision = revision;
+      newest = &set;
+    }
+  }
+  for (const kube::ClusterApiObject* set : sets) {
+    if (set != newest &&
+        (set->replicas.value_or(0) > 0 || set->status_replicas > 0)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+bool HasCpuAndMemory(const std::optional<kube::InfrastructureTemplate>& t) {
+  return t.has_value() && t->capacity.contains("cpu") &&
+         t->capacity.contains("memory");
+}
+
+constexpr std::chrono::minutes kIncompleteTemplateReread{1};
+
+}  // namespace
+
+const kube::InfrastructureTemplate* ClusterApiProvider::Infrastructure(
+    const kube::ClusterApiObject& group) {
+  const kube::InfrastructureRef& ref = group.infrastructure_ref;
+  if (ref.empty()) return nullptr;
+  const std::string key = group.namespace_ + "/" + ref.Group() + "/" +
+                          ref.Version() + "/" + ref.kind + "/" + ref.name;
+  const TimePoint now = clock_->Now();
+  auto it = infrastructure_.find(key);
+  if (it == infrastructure_.end() ||
+      (!HasCpuAndMemory(it->second.status) &&
+       now - it->second.read_at >= kIncompleteTemplateReread)) {
+    Result<kube::InfrastructureTemplate> read =
+        machines_->GetInfrastructureTemplate(ref, group.namespace_);
+    LOG_IF(WARNING, !read.ok())
+        << "scale from zero of " << group.namespace_ << "/" << group.name
+        << " without its infrastructure template: " << read.status().message();
+    ReadTemplate entry{read.ok() ? std::optional(*read) : std::nullopt, now};
+    it = infrastructure_.insert_or_assign(key, std::move(entry)).first;
+  }
+  it->second.used = true;
+  return it->second.status ? &*it->second.status : nullptr;
+}
+
+bool ClusterApiProvider::InfrastructureRefreshDue() const {
+  const TimePoint now = clock_->Now();
+  for (const auto& [key, entry] : infrastructure_) {
+    if (!HasCpuAndMemory(entry.status) &&
+        now - entry.read_at >= kIncompleteTemplateReread) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Status ClusterApiProvider::Ready() const {
   std::string missing;
   for (const std::string& resource : objects_->NotListed()) {
@@ -400,7 +337,11 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
   if (Status ready = Ready(); !ready.ok()) return ready;
   // Read before the objects: a change meanwhile is read again next time.
   const uint64_t version = objects_->Version();
-  if (groups_.has_value() && version == groups_version_) return *groups_;
+  if (groups_.has_value() && version == groups_version_ &&
+      !InfrastructureRefreshDue()) {
+    return *groups_;
+  }
+  for (auto& [key, entry] : infrastructure_) entry.used = false;
   refs_.clear();
   pool_by_provider_id_.clear();
   std::vector<NodeGroup> groups;
@@ -420,6 +361,8 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
   }
   pools_ = *std::move(declared);
   MapMachines();
+  std::erase_if(infrastructure_,
+                [](const auto& entry) { return !entry.second.used; });
   groups_ = groups;
   groups_version_ = version;
   return groups;

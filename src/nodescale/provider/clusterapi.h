@@ -16,8 +16,10 @@
 // or that set's owning MachineDeployment (a Machine without owners: its
 // deployment-name / set-name labels). Nodes are removed by annotating their
 // Machines cluster.x-k8s.io/delete-machine, then lowering replicas once.
-// Scale from zero builds the template from CA's
-// capacity.cluster-autoscaler.kubernetes.io/* annotations. Pools, prices
+// Scale from zero builds the template as CA does (clusterapi_template.h)
+// from the infrastructure machine template's status (read when the groups
+// are worked out, kept while its reference stays, read again each minute
+// while it lacks cpu or memory) and the group's annotations. Pools, prices
 // and capacity types for disruption come from propscaler.io/ annotations
 // (clusterapi_pools.h); Cluster API rolls its own Machines when a template
 // changes, so no node is ever drifted here.
@@ -38,6 +40,7 @@
 #include "nodescale/provider/clusterapi_discovery.h"
 #include "nodescale/provider/clusterapi_objects.h"
 #include "nodescale/provider/clusterapi_pools.h"
+#include "nodescale/provider/clusterapi_template.h"
 #include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
@@ -70,6 +73,8 @@ struct ClusterApiProviderOptions {
   kube::ClusterApiVersion api;
   std::vector<ClusterApiDiscoverySpec>
       discovery;  // --node-group-auto-discovery
+  // CAPI_SCALE_ZERO_DEFAULT_ARCH, checked (ScaleFromZeroDefaultArch).
+  std::string scale_zero_default_arch = "amd64";
 };
 
 // A node group's size bounds from Cluster Autoscaler's annotations
@@ -109,7 +114,8 @@ class ClusterApiProvider : public Provider {
         objects_(objects),
         api_(std::move(options.api)),
         keys_(api_.group),
-        discovery_(std::move(options.discovery)) {}
+        discovery_(std::move(options.discovery)),
+        default_arch_(std::move(options.scale_zero_default_arch)) {}
 
   Result<std::vector<NodeGroup>> NodeGroups(const SharedNodes& nodes) override;
   // Unavailable until every kind was listed.
@@ -157,6 +163,18 @@ class ClusterApiProvider : public Provider {
       const NodeGroup& group) const;
   Status DeletePoolNodes(const NodeGroup& group,
                          const std::vector<const NodeState*>& nodes);
+  // Whether the MachineDeployment is rolling out, as Cluster Autoscaler
+  // tells: a MachineSet of it other than the one of the highest
+  // machinedeployment.clusters.x-k8s.io/revision still has replicas (spec
+  // or status).
+  bool RollingOut(const kube::ClusterApiObject& deployment) const;
+  // The status of the infrastructure template `group` names; nullptr when
+  // it names none or it cannot be read (the error logged).
+  const kube::InfrastructureTemplate* Infrastructure(
+      const kube::ClusterApiObject& group);
+  // A template read without cpu or memory (or not read) is due to be read
+  // again.
+  bool InfrastructureRefreshDue() const;
   // The group's scale as the watch last brought it (or as this provider
   // last wrote it); nullopt when its replicas are not known.
   std::optional<kube::Scale> WatchedScale(const GroupRef& ref) const;
@@ -189,6 +207,14 @@ class ClusterApiProvider : public Provider {
   const kube::ClusterApiVersion api_;
   const ClusterApiKeys keys_;
   const std::vector<ClusterApiDiscoverySpec> discovery_;
+  const std::string default_arch_;
+  struct ReadTemplate {
+    std::optional<kube::InfrastructureTemplate> status;  // nullopt: failed
+    TimePoint read_at;
+    bool used = false;  // by the groups being worked out
+  };
+  // Infrastructure templates by namespace, group, kind and name.
+  std::map<std::string, ReadTemplate> infrastructure_;
   // The groups as worked out from the objects at `groups_version_`.
   std::optional<std::vector<NodeGroup>> groups_;
   uint64_t groups_version_ = 0;
@@ -202,13 +228,6 @@ class ClusterApiProvider : public Provider {
   // Machines of the groups by normalized providerID.
   std::map<std::string, MachineRef> machine_by_provider_id_;
 };
-
-// The template from capacity.cluster-autoscaler.kubernetes.io/*
-// annotations; nullopt unless both cpu and memory are given (as Cluster
-// Autoscaler); GPUs only with both gpu-count and gpu-type. Errors name the
-// annotation and its value.
-Result<std::optional<NodeTemplate>> TemplateFromCapacityAnnotations(
-    const Labels& annotations);
 
 }  // namespace propscaler::nodescale
 
