@@ -67,4 +67,22 @@ Result<bool> ClusterApiServes(const kube::KubeApi& api,
   return std::find(names->begin(), names->end(), resource) != names->end();
 }
 
+Status StillServed(const kube::KubeApi& api,
+                   const kube::ClusterApiVersion& version, bool pinned,
+                   const std::string& resource, const Status& watch_error) {
+  if (watch_error.code() != StatusCode::kNotFound) return Status::Ok();
+  Result<bool> served = ClusterApiServes(api, version, resource);
+  if (served.ok() ? *served : served.status().code() != StatusCode::kNotFound) {
+    return Status::Ok();
+  }
+  return Status::NotFound(
+      version.GroupVersion() + " no longer serves " + resource + " (" +
+      watch_error.message() +
+      "): its CRD stopped serving that version. Exiting, so that a restart "
+      "discovers the version served now" +
+      (pinned
+           ? "; CAPI_VERSION pins " + version.version + ": change or unset it"
+           : std::string()));
+}
+
 }  // namespace propscaler

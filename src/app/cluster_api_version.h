@@ -30,6 +30,15 @@ Result<bool> ClusterApiServes(const kube::KubeApi& api,
                               const kube::ClusterApiVersion& version,
                               const std::string& resource);
 
+// After a Cluster API watch of `resource` failed with `watch_error`: an
+// error saying `version` no longer serves it (its CRD stopped serving that
+// version while propscaler ran) when `watch_error` is a 404 and discovery
+// (GET /apis/GROUP/VERSION) confirms it; OK otherwise, and without a
+// request unless the watch got a 404. `pinned`: CAPI_VERSION chose it.
+Status StillServed(const kube::KubeApi& api,
+                   const kube::ClusterApiVersion& version, bool pinned,
+                   const std::string& resource, const Status& watch_error);
+
 // `group_env` and `version_env`: the variables' values ("" when unset).
 // Errors say what was asked and what the server answered.
 Result<kube::ClusterApiVersion> ResolveClusterApiVersion(

@@ -231,6 +231,7 @@ int RunNodeScaleMode() {
   std::vector<
       std::unique_ptr<runtime::WatchedCollection<kube::ClusterApiObject>>>
       cluster_api_watches;
+  std::vector<std::string> cluster_api_resources;  // each watch's
   if (settings->cloud_provider == "clusterapi") {
     Result<std::optional<kube::ClientConfig>> management =
         ManagementClusterConfig(settings->cloud_config,
@@ -272,6 +273,7 @@ int RunNodeScaleMode() {
       if (kind == nodescale::ClusterApiObjects::kMachinePools && !*pools) {
         continue;
       }
+      cluster_api_resources.push_back(resource);
       cluster_api_watches.push_back(
           std::make_unique<runtime::WatchedCollection<kube::ClusterApiObject>>(
               &clock,
@@ -333,40 +335,58 @@ int RunNodeScaleMode() {
   session.health.FailWhenStaleFor(
       settings->max_failing_time.value_or(session.health.stall_after()));
 
-  return RunLoop(clock, &session.health,
-                 {.once = [&]() -> Status {
-                    if (Status listed = watches.ListOnce(); !listed.ok()) {
-                      return listed;
-                    }
-                    if (Status ready = loop.ReadyToIterate(); !ready.ok()) {
-                      return ready;
-                    }
-                    return loop.RunOnce();
-                  },
-                  .run =
-                      [&](StopSignal* stop) {
-                        watches.Start(stop);
-                        nodescale::RunEveryScanInterval(
-                            &loop, &pending, may_act,
-                            [&watches] { return watches.Staleness(); },
-                            settings->loop.scan_interval, &session.health,
-                            stop);
-                        stop->Stop();
-                        watches.Join();
-                        return 0;
-                      },
-                  .status_page =
-                      [&board, &leadership] {
-                        return nodescale::RenderStatusPage(board.Snapshot(),
-                                                           leadership.View());
-                      },
-                  .start_lines = {"propscaler " PROPSCALER_VERSION
-                                  " node-scale mode, provider " +
-                                  settings->cloud_provider + ", namespace " +
-                                  settings->loop.namespace_ + ", identity " +
-                                  election->config.identity + ", against " +
-                                  config->server},
-                  .elector = leadership.elector()});
+  return RunLoop(
+      clock, &session.health,
+      {.once = [&]() -> Status {
+         if (Status listed = watches.ListOnce(); !listed.ok()) {
+           return listed;
+         }
+         if (Status ready = loop.ReadyToIterate(); !ready.ok()) {
+           return ready;
+         }
+         return loop.RunOnce();
+       },
+       .run =
+           [&](StopSignal* stop) {
+             watches.Start(stop);
+             bool unserved = false;
+             // A Cluster API version that stops being served is
+             // not followed in place: the process exits, and its
+             // restart discovers the version served now.
+             auto staleness = [&]() -> Status {
+               for (size_t i = 0; i < cluster_api_watches.size(); ++i) {
+                 Status served = StillServed(
+                     *capi, cluster_api, !EnvOrEmpty("CAPI_VERSION").empty(),
+                     cluster_api_resources[i],
+                     cluster_api_watches[i]->LastError());
+                 if (!served.ok()) {
+                   LOG(ERROR) << served.message();
+                   unserved = true;
+                   stop->Stop();
+                   return served;
+                 }
+               }
+               return watches.Staleness();
+             };
+             nodescale::RunEveryScanInterval(
+                 &loop, &pending, may_act, staleness,
+                 settings->loop.scan_interval, &session.health, stop);
+             stop->Stop();
+             watches.Join();
+             return unserved ? 1 : 0;
+           },
+       .status_page =
+           [&board, &leadership] {
+             return nodescale::RenderStatusPage(board.Snapshot(),
+                                                leadership.View());
+           },
+       .start_lines = {"propscaler " PROPSCALER_VERSION
+                       " node-scale mode, provider " +
+                       settings->cloud_provider + ", namespace " +
+                       settings->loop.namespace_ + ", identity " +
+                       election->config.identity + ", against " +
+                       config->server},
+       .elector = leadership.elector()});
 }
 
 }  // namespace propscaler

@@ -1018,9 +1018,19 @@ TEST_F(ClusterApiProviderTest, MachineSetGrowsThroughItsScale) {
 
 // Someone else scaled the MachineDeployment after propscaler read it: the
 // change is added to theirs, not written over it.
-TEST_F(ClusterApiProviderTest, ReplicasChangedMeanwhileAreAddedTo) {
+// Another writer changed the size after propscaler's view: a scale-up
+// planned from the old size is not written (the next iteration plans from
+// the new one); a scale-down, whose machines are marked, lowers the new
+// size by exactly them.
+TEST_F(ClusterApiProviderTest, ReplicasChangedMeanwhileStopAScaleUp) {
   SetReplicasBehindPropscaler(4);
   ASSERT_EQ(Group(kWorkers).target_size, 2);  // what propscaler last read
+  Status increased = provider_->IncreaseSize(Group(kWorkers), 1);
+  EXPECT_EQ(increased.code(), StatusCode::kConflict) << increased.message();
+  EXPECT_NE(increased.message().find("went from 2 to 4"), std::string::npos)
+      << increased.message();
+  EXPECT_EQ(Replicas("machinedeployments/workers"), 4);
+  ListObjects();
   ASSERT_TRUE(provider_->IncreaseSize(Group(kWorkers), 1).ok());
   EXPECT_EQ(Replicas("machinedeployments/workers"), 5);
   const NodeState node = CapiNode("n-2", "m-2");

@@ -414,12 +414,27 @@ Status ClusterApiProvider::AdjustReplicas(const NodeGroup& group,
   Status last;
   // The watched copy first: no GET when it is current (a 409 when not).
   std::optional<kube::Scale> scale = WatchedScale(group_ref);
+  std::optional<int64_t> planned_from;
   for (int attempt = 1; attempt <= kAttempts; ++attempt) {
     if (!scale.has_value()) {
       Result<kube::Scale> read =
           scales_->GetScale(group_ref.ns, group_ref.target);
       if (!read.ok()) return read.status().WithContext(what);
       scale = *read;
+    }
+    if (!planned_from) planned_from = scale->spec_replicas;
+    // A scale-up was planned from a size that someone else has changed
+    // since: writing it now would act on a stale view (the other writer's
+    // nodes may already hold the pods). The next iteration plans again from
+    // the size as it is. A scale-down's machines are marked already: they
+    // are taken off whatever the size is now.
+    if (delta > 0 && scale->spec_replicas != *planned_from) {
+      return Status(StatusCode::kConflict,
+                    what + ": its replicas went from " +
+                        std::to_string(*planned_from) + " to " +
+                        std::to_string(scale->spec_replicas) +
+                        " by another writer since this scale-up was "
+                        "planned; it is planned again from the new size");
     }
     // An increase stops at the group's max size (someone may have raised
     // it meanwhile); a decrease at zero.

@@ -311,6 +311,13 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
               << increase.pods.size() << " pods";
     ObserveWaits(increase, pods);
     Status status = provider_->IncreaseSize(*group, increase.delta);
+    // The group's size changed under the plan (another writer): not the
+    // group's failure, so no backoff; the next iteration plans again.
+    if (status.code() == StatusCode::kConflict) {
+      LOG(INFO) << "scale-up of " << group->name
+                << " not written: " << status.message();
+      continue;
+    }
     if (!status.ok()) {
       LOG(WARNING) << "scale-up of " << group->name
                    << " failed: " << status.message();
