@@ -86,8 +86,13 @@ std::map<std::string, int> RealServerTest::Refusals() const {
 
 std::map<std::string, int> RealServerTest::Requests(std::optional<int> code,
                                                     bool by_name) const {
+  return RequestsTo(*SharedCluster(), code, by_name);
+}
+
+std::map<std::string, int> RealServerTest::RequestsTo(
+    const RealCluster& cluster, std::optional<int> code, bool by_name) const {
   std::map<std::string, int> requests;
-  Result<std::string> log = ReadFile(SharedCluster()->audit_log());
+  Result<std::string> log = ReadFile(cluster.audit_log());
   if (!log.ok())
     return {{"(no audit log: " + log.status().message() + ")", 99}};
   const std::string user = "system:serviceaccount:" + ns_ + ":" + account_;
@@ -150,14 +155,14 @@ void RealServerTest::RotateToken(const std::string& bound_secret) {
 }
 
 std::unique_ptr<e2e::Process> RealServerTest::StartWithToken(
-    std::vector<std::string> args) {
+    std::vector<std::string> args, const std::vector<std::string>& env) {
   const std::string kubeconfig = dir_.Write(
       "kubeconfig",
       e2e::KubeconfigYaml(cluster().url(), "", cluster().ca_file(), "",
                           "    tokenFile: " + token_file_ + "\n"));
   args.insert(args.begin(), {"--kubeconfig=" + kubeconfig, "--namespace=" + ns_,
                              "--healthz-port=0", "--logtostderr"});
-  return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args);
+  return std::make_unique<e2e::Process>(e2e::PropscalerBinary(), args, env);
 }
 
 std::unique_ptr<e2e::Process> RealServerTest::StartPropscaler(

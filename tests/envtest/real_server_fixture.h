@@ -63,6 +63,11 @@ class RealServerTest : public ::testing::Test {
   // names one): every request, or those answered `code`.
   std::map<std::string, int> Requests(std::optional<int> code,
                                       bool by_name = false) const;
+  // The same, from `cluster`'s audit log (another cluster's, where the
+  // test made the same account).
+  std::map<std::string, int> RequestsTo(const RealCluster& cluster,
+                                        std::optional<int> code,
+                                        bool by_name = false) const;
   // No kind of request was refused more than twice (a refusal is not sent
   // again every cycle).
   ::testing::AssertionResult NoKindRefusedMoreThanTwice() const;
@@ -74,8 +79,10 @@ class RealServerTest : public ::testing::Test {
   // ConfigMap, the target and this test's node label.
   std::unique_ptr<e2e::Process> StartPropscaler(
       std::vector<std::string> extra_args);
-  // Starts propscaler with the token file's kubeconfig and `args` only.
-  std::unique_ptr<e2e::Process> StartWithToken(std::vector<std::string> args);
+  // Starts propscaler with the token file's kubeconfig and `args` only
+  // (and `env`'s NAME=VALUE variables).
+  std::unique_ptr<e2e::Process> StartWithToken(
+      std::vector<std::string> args, const std::vector<std::string>& env = {});
 
   // Polls the server until the target has `want` replicas.
   ::testing::AssertionResult WaitForReplicas(
