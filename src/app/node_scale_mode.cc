@@ -128,6 +128,22 @@ int RunNodeScaleMode() {
   }
   settings->loop.namespace_ = *ns;
   election->config.namespace_ = *ns;
+  // Cluster API's management cluster, where it is not the workload one:
+  // then each connection's API metrics say which cluster they count.
+  Result<std::optional<kube::ClientConfig>> management =
+      std::optional<kube::ClientConfig>();
+  if (settings->cloud_provider == "clusterapi") {
+    management = ManagementClusterConfig(settings->cloud_config,
+                                         settings->cloud_config_authoritative);
+    if (!management.ok()) {
+      LOG(ERROR) << management.status().message();
+      return kExitUsage;
+    }
+  }
+  if (management->has_value()) {
+    config->metrics_cluster = "workload";
+    (*management)->metrics_cluster = "management";
+  }
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, settings->loop.scan_interval);
   const kube::KubeApi& api = session.api;
@@ -233,13 +249,6 @@ int RunNodeScaleMode() {
       cluster_api_watches;
   std::vector<std::string> cluster_api_resources;  // each watch's
   if (settings->cloud_provider == "clusterapi") {
-    Result<std::optional<kube::ClientConfig>> management =
-        ManagementClusterConfig(settings->cloud_config,
-                                settings->cloud_config_authoritative);
-    if (!management.ok()) {
-      LOG(ERROR) << management.status().message();
-      return kExitUsage;
-    }
     if (management->has_value()) {
       management_http.emplace(**management, &clock);
       management_api.emplace(&*management_http, ApiOptionsFromFlags());

@@ -24,6 +24,9 @@ struct ClientConfig {
   std::string client_key_file;
   std::string client_key_pem;
   std::string namespace_;  // the default namespace, may be empty
+  // Where a process talks to two clusters: the "cluster" label of this
+  // connection's propscaler_api_* metrics; empty: no such label.
+  std::string metrics_cluster;
 };
 
 // Reads a kubeconfig file (YAML) and resolves its current context. Relative

@@ -25,15 +25,23 @@ int ParseRetryAfterSeconds(std::string_view value) {
   return seconds;
 }
 
+// `labels`, and the connection's cluster where it has one.
+MetricLabels OfCluster(MetricLabels labels, const std::string& cluster) {
+  if (!cluster.empty()) labels.emplace_back("cluster", cluster);
+  return labels;
+}
+
 // propscaler_api_requests_total{verb,code}; code "error" when no HTTP
 // response arrived (refused, timed out, cut). --v=2 logs each request as it
 // ends (a watch when its stream does).
 void CountRequest(const HttpRequest& request,
-                  const Result<HttpResponse>& response) {
+                  const Result<HttpResponse>& response,
+                  const std::string& cluster) {
   const std::string code =
       response.ok() ? std::to_string(response->status) : "error";
-  GlobalMetrics().Add("propscaler_api_requests_total",
-                      {{"verb", request.method}, {"code", code}});
+  GlobalMetrics().Add(
+      "propscaler_api_requests_total",
+      OfCluster({{"verb", request.method}, {"code", code}}, cluster));
   VLOG(2) << "API request " << request.method << " " << request.path << ": "
           << code;
 }
@@ -56,7 +64,7 @@ const char* ProtocolOf(long version) {
 // where the server compressed them), the connections it had to open (each
 // a TCP and, over https, a TLS handshake) and the protocol it spoke (HTTP/2
 // where the server offers it over TLS, by ALPN).
-void CountWire(CURL* curl) {
+void CountWire(CURL* curl, const std::string& cluster) {
   curl_off_t received = 0;
   long connects = 0;
   long version = 0;
@@ -65,15 +73,15 @@ void CountWire(CURL* curl) {
   curl_easy_getinfo(curl, CURLINFO_HTTP_VERSION, &version);
   if (const std::string protocol = ProtocolOf(version); !protocol.empty()) {
     GlobalMetrics().Add("propscaler_api_responses_total",
-                        {{"protocol", protocol}});
+                        OfCluster({{"protocol", protocol}}, cluster));
   }
   if (received > 0) {
-    GlobalMetrics().Add("propscaler_api_received_bytes_total", {},
-                        static_cast<double>(received));
+    GlobalMetrics().Add("propscaler_api_received_bytes_total",
+                        OfCluster({}, cluster), static_cast<double>(received));
   }
   if (connects > 0) {
-    GlobalMetrics().Add("propscaler_api_connections_total", {},
-                        static_cast<double>(connects));
+    GlobalMetrics().Add("propscaler_api_connections_total",
+                        OfCluster({}, cluster), static_cast<double>(connects));
   }
 }
 
@@ -301,7 +309,7 @@ Result<HttpResponse> HttpClient::PerformWithFreshToken(
     transfer.on_open = on_open;
     transfer.cancel = cancel;
     Result<HttpResponse> response = Perform(request, &transfer);
-    CountRequest(request, response);
+    CountRequest(request, response, config_.metrics_cluster);
     return response;
   };
   Result<HttpResponse> response = perform();
@@ -367,7 +375,7 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
 
   const CURLcode code = curl_easy_perform(c);
   curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &transfer->response.status);
-  CountWire(c);
+  CountWire(c, config_.metrics_cluster);
   const bool cancelled =
       code == CURLE_ABORTED_BY_CALLBACK ||
       (code == CURLE_WRITE_ERROR && transfer->stopped_by_reader);

@@ -8,8 +8,8 @@
 // cluster under deploy/node-scale/clusterapi's, each with a token of its own
 // cluster's service account. No Cluster API controller runs: the test plays
 // it, and checks what propscaler asks of it.
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -205,10 +205,10 @@ class ClusterApiTwoClustersTest : public RealServerTest {
     return std::strtoll(scale->c_str() + at + 11, nullptr, 10);
   }
   void SetReplicas(int64_t replicas) {
-    Result<std::string> patched = AdminCall(
-        mgmt(), "PATCH", CapiPath("machinedeployments", "workers"),
-        R"({"spec":{"replicas":)" + std::to_string(replicas) + "}}",
-        "application/merge-patch+json");
+    Result<std::string> patched =
+        AdminCall(mgmt(), "PATCH", CapiPath("machinedeployments", "workers"),
+                  R"({"spec":{"replicas":)" + std::to_string(replicas) + "}}",
+                  "application/merge-patch+json");
     ASSERT_TRUE(patched.ok()) << patched.status().message();
   }
   bool Marked(const std::string& machine) {
@@ -237,8 +237,9 @@ class ClusterApiTwoClustersTest : public RealServerTest {
     }
   }
 
-  std::unique_ptr<e2e::Process> Start(std::vector<std::string> extra,
-                                      const std::vector<std::string>& env = {}) {
+  std::unique_ptr<e2e::Process> Start(
+      std::vector<std::string> extra,
+      const std::vector<std::string>& env = {}) {
     const std::string management_kubeconfig = Write(
         "management-kubeconfig",
         e2e::KubeconfigYaml(mgmt().url(), "", mgmt().ca_file(), "",
@@ -279,7 +280,8 @@ std::unique_ptr<RealCluster> ClusterApiTwoClustersTest::management_;
 // template's status (no capacity annotation). Then the management token
 // is rotated and the old one revoked, and later the workload's: each
 // connection goes on with its own new token while the other keeps working.
-TEST_F(ClusterApiTwoClustersTest, ScalesFromZeroAcrossClustersAndTokenRotations) {
+TEST_F(ClusterApiTwoClustersTest,
+       ScalesFromZeroAcrossClustersAndTokenRotations) {
   CreateSecrets(mgmt(), {"first", "second"});
   CreateSecrets(cluster(), {"first", "second"});
   RotateManagementToken("first");
@@ -287,13 +289,25 @@ TEST_F(ClusterApiTwoClustersTest, ScalesFromZeroAcrossClustersAndTokenRotations)
   CreateInfrastructureTemplate();
   CreateMachineDeployment(0);
   ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "3").ok());
-  auto propscaler = Start({});
+  const int port = e2e::FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
       << "replicas " << Replicas() << "\n"
       << propscaler->Output();
+  // Each connection's API metrics are its cluster's.
+  httplib::Result metrics = e2e::HealthGet(port, "/metrics");
+  ASSERT_TRUE(metrics) << propscaler->Output();
+  for (
+      const char* series :
+      {R"(propscaler_api_requests_total{verb="PUT",code="200",cluster="management"} 1)",
+       R"(propscaler_api_requests_total{verb="GET",code="200",cluster="workload"})",
+       R"(propscaler_api_connections_total{cluster="management"})",
+       R"(propscaler_api_connections_total{cluster="workload"})"}) {
+    EXPECT_NE(metrics->body.find(series), std::string::npos) << series << "\n"
+                                                             << metrics->body;
+  }
 
-  const std::string first_management_token =
-      Contents(management_token_);
+  const std::string first_management_token = Contents(management_token_);
   RotateManagementToken("second");
   DeleteSecret(mgmt(), "first");
   ASSERT_TRUE(e2e::WaitUntil(
@@ -315,8 +329,7 @@ TEST_F(ClusterApiTwoClustersTest, ScalesFromZeroAcrossClustersAndTokenRotations)
       << "the first workload token was not revoked";
   ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-3", "3").ok());
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 3; }, seconds(60)))
-      << "after the workload token's rotation: replicas " << Replicas()
-      << "\n"
+      << "after the workload token's rotation: replicas " << Replicas() << "\n"
       << propscaler->Output();
 
   EXPECT_GE(RequestsTo(mgmt(), 200)["get dockermachinetemplates"], 1);
@@ -372,11 +385,11 @@ TEST_F(ClusterApiTwoClustersTest, MachinePoolGrowsAndShrinksAcrossClusters) {
     {
       const int node = count - 1;
       AddNodes(node, 1);
-      ASSERT_TRUE(AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + NodeName(node),
-                            R"({"spec":{"providerID":")" + provider_id(node) +
-                                R"("}})",
-                            "application/merge-patch+json")
-                      .ok());
+      ASSERT_TRUE(
+          AdminCall(cluster(), "PATCH", "/api/v1/nodes/" + NodeName(node),
+                    R"({"spec":{"providerID":")" + provider_id(node) + R"("}})",
+                    "application/merge-patch+json")
+              .ok());
     }
     ASSERT_TRUE(AdminCall(mgmt(), "PATCH", CapiPath("machinepools", "pool"),
                           R"({"spec":{"providerIDList":[)" + ids + "]}}",
@@ -492,7 +505,8 @@ TEST_F(ClusterApiTwoClustersTest, ManagementDownAMinuteThenNoStaleWrite) {
 // Cluster API 1.16 stops serving v1beta1. propscaler discovered v1beta2, the
 // preferred version, at start: taking v1beta1 out of the CRDs mid-run
 // changes nothing, and a pod that comes afterwards still gets its machine.
-TEST_F(ClusterApiTwoClustersTest, V1beta1UnservedMidRunChangesNothingOnV1beta2) {
+TEST_F(ClusterApiTwoClustersTest,
+       V1beta1UnservedMidRunChangesNothingOnV1beta2) {
   CreateInfrastructureTemplate();
   CreateMachineDeployment(0);
   ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-1", "3").ok());
