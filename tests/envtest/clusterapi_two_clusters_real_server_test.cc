@@ -11,6 +11,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -307,30 +308,36 @@ TEST_F(ClusterApiTwoClustersTest,
                                                              << metrics->body;
   }
 
-  const std::string first_management_token = Contents(management_token_);
-  RotateManagementToken("second");
-  DeleteSecret(mgmt(), "first");
-  ASSERT_TRUE(e2e::WaitUntil(
-      [&] { return StatusWithToken(mgmt(), first_management_token) == 401; },
-      seconds(10)))
-      << "the first management token was not revoked";
-  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-2", "3").ok());
-  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 2; }, seconds(60)))
-      << "after the management token's rotation: replicas " << Replicas()
-      << "\n"
-      << propscaler->Output();
-
-  const std::string first_workload_token = Contents(TokenFile());
-  RotateToken("second");
-  DeleteSecret(cluster(), "first");
-  ASSERT_TRUE(e2e::WaitUntil(
-      [&] { return StatusWithToken(cluster(), first_workload_token) == 401; },
-      seconds(10)))
-      << "the first workload token was not revoked";
-  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-3", "3").ok());
-  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 3; }, seconds(60)))
-      << "after the workload token's rotation: replicas " << Replicas() << "\n"
-      << propscaler->Output();
+  // Each cluster's token in turn: the file gets a token bound to Secret
+  // "second", the first one is revoked (its Secret deleted, the server
+  // refusing it), and one more pod gets one more machine.
+  const struct {
+    const char* which;
+    RealCluster* cluster;
+    std::string token_file;
+    std::function<void()> rotate;
+  } rotations[] = {
+      {"management", &mgmt(), management_token_,
+       [this] { RotateManagementToken("second"); }},
+      {"workload", &cluster(), TokenFile(), [this] { RotateToken("second"); }}};
+  int64_t want = 1;
+  for (const auto& rotation : rotations) {
+    const std::string first_token = Contents(rotation.token_file);
+    rotation.rotate();
+    DeleteSecret(*rotation.cluster, "first");
+    ASSERT_TRUE(e2e::WaitUntil(
+        [&] { return StatusWithToken(*rotation.cluster, first_token) == 401; },
+        seconds(10)))
+        << "the first " << rotation.which << " token was not revoked";
+    ++want;
+    ASSERT_TRUE(
+        CreatePendingPod(cluster(), ns(), "web-" + std::to_string(want), "3")
+            .ok());
+    ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == want; }, seconds(60)))
+        << "after the " << rotation.which << " token's rotation: replicas "
+        << Replicas() << "\n"
+        << propscaler->Output();
+  }
 
   EXPECT_GE(RequestsTo(mgmt(), 200)["get dockermachinetemplates"], 1);
   EXPECT_GE(RequestsTo(mgmt(), 200)["patch machinedeployments/scale"] +
