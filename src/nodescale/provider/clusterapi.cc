@@ -176,7 +176,8 @@ Status ClusterApiProvider::ReadGroups(ClusterApiObjects::Kind kind,
       continue;
     }
     if (kind == ClusterApiObjects::kMachineDeployments) {
-      group.rolling_out = RollingOut(object);
+      group.rolling_out =
+          rolling_out_.contains(object.namespace_ + "/" + object.name);
     }
     std::vector<std::string> problems;
     group.options =
@@ -205,10 +206,9 @@ std::string ClusterApiProvider::GroupOfMachine(
   // MachineSet, and that MachineSet's MachineDeployment when it has one.
   if (const std::string set = OwnerOfKind(machine, "MachineSet");
       !set.empty()) {
-    std::optional<kube::ClusterApiObject> owner = objects_->Find(
-        ClusterApiObjects::kMachineSets, machine.namespace_, set);
+    auto owner = deployment_of_set_.find(machine.namespace_ + "/" + set);
     const std::string deployment =
-        owner ? OwnerOfKind(*owner, "MachineDeployment") : "";
+        owner == deployment_of_set_.end() ? "" : owner->second;
     return deployment.empty()
                ? GroupName(ClusterApiObjects::kMachineSets, machine.namespace_,
                            set)
@@ -246,35 +246,37 @@ void ClusterApiProvider::MapMachines() {
   }
 }
 
-bool ClusterApiProvider::RollingOut(
-    const kube::ClusterApiObject& deployment) const {
+void ClusterApiProvider::IndexMachineSets() {
   constexpr char kRevision[] = "machinedeployment.clusters.x-k8s.io/revision";
-  std::vector<const kube::ClusterApiObject*> sets;
-  const std::vector<kube::ClusterApiObject> all =
-      objects_->Objects(ClusterApiObjects::kMachineSets);
-  const kube::ClusterApiObject* newest = nullptr;
-  int64_t newest_revision = -1;
-  for (const kube::ClusterApiObject& set : all) {
-    if (set.namespace_ != deployment.namespace_ ||
-        OwnerOfKind(set, "MachineDeployment") != deployment.name) {
-      continue;
-    }
-    sets.push_back(&set);
+  deployment_of_set_.clear();
+  rolling_out_.clear();
+  struct Sets {
+    int64_t newest_revision = -1;
+    std::string newest;
+    std::vector<std::pair<std::string, bool>> up;  // name, has replicas
+  };
+  std::map<std::string, Sets> by_deployment;  // ns/deployment
+  for (const kube::ClusterApiObject& set :
+       objects_->Objects(ClusterApiObjects::kMachineSets)) {
+    const std::string deployment = OwnerOfKind(set, "MachineDeployment");
+    if (deployment.empty()) continue;
+    deployment_of_set_[set.namespace_ + "/" + set.name] = deployment;
+    Sets& sets = by_deployment[set.namespace_ + "/" + deployment];
     const int64_t revision = std::strtoll(
         std::string(AnnotationOf(set.annotations, kRevision)).c_str(), nullptr,
         10);
-    if (revision > newest_revision) {
-      newest_revision = revision;
-      newest = &set;
+    if (revision > sets.newest_revision) {
+      sets.newest_revision = revision;
+      sets.newest = set.name;
+    }
+    sets.up.emplace_back(
+        set.name, set.replicas.value_or(0) > 0 || set.status_replicas > 0);
+  }
+  for (const auto& [deployment, sets] : by_deployment) {
+    for (const auto& [name, up] : sets.up) {
+      if (up && name != sets.newest) rolling_out_.insert(deployment);
     }
   }
-  for (const kube::ClusterApiObject* set : sets) {
-    if (set != newest &&
-        (set->replicas.value_or(0) > 0 || set->status_replicas > 0)) {
-      return true;
-    }
-  }
-  return false;
 }
 
 namespace {
@@ -342,6 +344,7 @@ Result<std::vector<NodeGroup>> ClusterApiProvider::NodeGroups(
     return *groups_;
   }
   for (auto& [key, entry] : infrastructure_) entry.used = false;
+  IndexMachineSets();
   refs_.clear();
   pool_by_provider_id_.clear();
   std::vector<NodeGroup> groups;

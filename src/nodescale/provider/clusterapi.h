@@ -163,11 +163,8 @@ class ClusterApiProvider : public Provider {
       const NodeGroup& group) const;
   Status DeletePoolNodes(const NodeGroup& group,
                          const std::vector<const NodeState*>& nodes);
-  // Whether the MachineDeployment is rolling out, as Cluster Autoscaler
-  // tells: a MachineSet of it other than the one of the highest
-  // machinedeployment.clusters.x-k8s.io/revision still has replicas (spec
-  // or status).
-  bool RollingOut(const kube::ClusterApiObject& deployment) const;
+  // Fills deployment_of_set_ and rolling_out_ from the MachineSets.
+  void IndexMachineSets();
   // The status of the infrastructure template `group` names; nullptr when
   // it names none or it cannot be read (the error logged).
   const kube::InfrastructureTemplate* Infrastructure(
@@ -220,6 +217,14 @@ class ClusterApiProvider : public Provider {
   uint64_t groups_version_ = 0;
   std::map<std::string, GroupRef> refs_;                 // by group name
   std::map<std::string, std::string> machine_to_group_;  // ns/machine
+  // The owning MachineDeployment's name of each MachineSet that has one,
+  // by ns/set.
+  std::map<std::string, std::string> deployment_of_set_;
+  // MachineDeployments rolling out, as Cluster Autoscaler tells: a
+  // MachineSet of it other than the one of the highest
+  // machinedeployment.clusters.x-k8s.io/revision still has replicas (spec
+  // or status). By ns/name.
+  std::set<std::string> rolling_out_;
   std::vector<NodePool> pools_;
   // MachinePool groups by the normalized providerIDs of their instances.
   std::map<std::string, std::string> pool_by_provider_id_;
