@@ -1469,6 +1469,44 @@ TEST_F(NodeScaleScenarioTest, MachineDeploymentGrowsOnceThroughScale) {
   EXPECT_EQ(CountEvents("TriggeredScaleUp"), 2u);
 }
 
+// Someone else resizes the MachineDeployment (0 -> 2) just as propscaler
+// writes the scale-up it planned from 0: the write, under the old
+// resourceVersion, is refused (409) and a fresh read shows another size, so
+// nothing is written on top of it, and the group is not backed off: once
+// the watch brings 2, the pod that fits on those upcoming nodes asks for
+// nothing, and a third pod's node is asked for within seconds, not after a
+// 5-minute backoff.
+TEST_F(NodeScaleScenarioTest, ScaleUpPlannedFromAStaleSizeIsNotWritten) {
+  CreateMachineDeployment("workers", 0, 0);
+  std::atomic<bool> raced = false;
+  cluster_.SetFault([this, &raced](std::string_view call) {
+    if (call == "update machinedeployments/scale" && !raced.exchange(true)) {
+      EXPECT_TRUE(sim::SetReplicas(cluster_.store(), "machinedeployment",
+                                   "default", "workers", 2)
+                      .ok());
+    }
+    return Status::Ok();
+  });
+  CreatePendingPod("web-0", "3");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  StartClusterApi(options);
+  clock_.SleepFor(seconds(30));
+  auto replicas = [this] {
+    Result<int64_t> read = sim::GetReplicas(
+        cluster_.store(), "machinedeployment", "default", "workers");
+    return read.ok() ? *read : -1;
+  };
+  ASSERT_TRUE(raced);
+  EXPECT_EQ(replicas(), 2);
+  EXPECT_EQ(Calls("update machinedeployments/scale"), 1);
+  CreatePendingPod("web-1", "3");
+  CreatePendingPod("web-2", "3");
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(replicas(), 3);
+  EXPECT_EQ(Calls("update machinedeployments/scale"), 2);
+}
+
 // Cluster API's objects are watched, not listed every loop: an hour at rest
 // lists each kind once. Someone else's edit of the MachineDeployment (two
 // more replicas) is followed at once: a pending pod that fits on those
