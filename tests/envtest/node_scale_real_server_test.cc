@@ -569,8 +569,12 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
       },
       seconds(30)))
       << propscaler->Output();
-  const std::string log = propscaler->Output();
-  EXPECT_EQ(CountOf(log, "kwok: created node"), 2) << log;
+  // The nodes may be on the server a moment before the second creation's
+  // log line is written: poll the log with a deadline too.
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] { return CountOf(propscaler->Output(), "kwok: created node") == 2; },
+      seconds(5)))
+      << propscaler->Output();
 }
 
 // A group whose nodes never become Ready (kwok made to leave them NotReady)
