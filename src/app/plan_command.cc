@@ -26,12 +26,13 @@ namespace {
 
 constexpr int64_t kMaxPlanNodes = 1'000'000;
 constexpr int64_t kMaxCpuMillisPerNode = 1'000'000'000;  // a million cores
+constexpr int64_t kMaxPodsPerNode = 1'000'000;
 
 constexpr std::string_view kUsage =
     "usage: propscaler plan --params=FILE|--configmap-json=FILE "
     "[--nodes=nodes.json] [--nodelabels=SELECTOR] "
     "[--exclude-node-taints=KEY[:EFFECT],...] [--cores-per-node=4] "
-    "[--max-nodes=5000] [--format=table|svg]\n"
+    "[--max-nodes=5000] [--pods-per-node=N] [--format=table|svg]\n"
     "       propscaler plan --vertical-config=FILE [--cores-per-node=4] "
     "[--max-nodes=5000] [--format=table|svg]";
 
@@ -47,6 +48,16 @@ struct PlanFlags {
 };
 
 Status ApplyRangeFlag(const SubcommandFlag& flag, PlanRange* range) {
+  if (flag.name == "pods-per-node") {
+    Result<int64_t> n = ParseNonNegativeFlag(flag.name, flag.value);
+    if (!n.ok()) return n.status();
+    if (*n > kMaxPodsPerNode) {
+      return Status::Invalid("--pods-per-node=" + flag.value + ": want 0 to " +
+                             std::to_string(kMaxPodsPerNode));
+    }
+    range->pods_per_node = *n;
+    return Status::Ok();
+  }
   if (flag.name == "max-nodes") {
     Result<int64_t> n = ParseNonNegativeFlag(flag.name, flag.value);
     if (!n.ok()) return n.status();
@@ -85,7 +96,8 @@ Status ApplyFlag(const SubcommandFlag& flag, PlanFlags* flags) {
     *it->second = flag.value;
     return Status::Ok();
   }
-  if (flag.name == "max-nodes" || flag.name == "cores-per-node") {
+  if (flag.name == "max-nodes" || flag.name == "cores-per-node" ||
+      flag.name == "pods-per-node") {
     return ApplyRangeFlag(flag, &flags->range);
   }
   return Status::Invalid("unknown flag --" + flag.name);
@@ -209,6 +221,13 @@ int RunPlanCommand(int argc, char** argv) {
   if (!flags->vertical_config.empty()) return PlanVertical(*flags);
   Result<Params> params = LoadParams(*flags);
   if (!params.ok()) return Fail(params.status());
+  if (UsesPods(*params) &&
+      (!flags->nodes.empty() || !flags->range.pods_per_node.has_value())) {
+    return Fail(Status::Invalid(
+        "the params count pods (podsPerReplica or podsToReplicas): preview "
+        "them over cluster sizes with --pods-per-node=N (the pods counted "
+        "per node), without --nodes"));
+  }
   if (!flags->nodes.empty()) {
     Result<NodeListPlan> plan = PlanNodeList(*flags, *params);
     if (!plan.ok()) return Fail(plan.status());

@@ -49,15 +49,20 @@ std::string PlanTableText(const Params& params, const PlanRange& range,
   std::ostringstream out;
   out << "params: " << SummarizeParams(params) << "\n"
       << "cluster: 1 to " << range.max_nodes << " nodes of "
-      << FormatCores(range.cpu_millis_per_node)
-      << " cores, all schedulable; rows where replicas change, and anchors\n\n"
-      << std::setw(8) << "nodes" << std::setw(10) << "cores" << std::setw(10)
-      << "replicas" << std::setw(8) << "change"
+      << FormatCores(range.cpu_millis_per_node) << " cores"
+      << (range.pods_per_node
+              ? " and " + std::to_string(*range.pods_per_node) + " counted pods"
+              : std::string())
+      << ", all schedulable; rows where replicas change, and anchors\n\n"
+      << std::setw(8) << "nodes" << std::setw(10) << "cores";
+  if (range.pods_per_node) out << std::setw(10) << "pods";
+  out << std::setw(10) << "replicas" << std::setw(8) << "change"
       << "  bound\n";
   for (const PlanRow& row : steps) {
     std::ostringstream line;
-    line << std::setw(8) << row.nodes << std::setw(10) << row.cores
-         << std::setw(10) << row.replicas << std::setw(8)
+    line << std::setw(8) << row.nodes << std::setw(10) << row.cores;
+    if (range.pods_per_node) line << std::setw(10) << row.pods;
+    line << std::setw(10) << row.replicas << std::setw(8)
          << ChangeText(row.change) << "  " << PlanBoundName(row.bound);
     std::string text = line.str();
     while (text.back() == ' ') text.pop_back();

@@ -41,6 +41,13 @@ DEFINE_int32(poll_period_seconds, 10,
 DEFINE_int32(max_sync_failures, 0,
              "Exit 1 after this many consecutive failed cycles; 0 = never.");
 // propscaler's own.
+DEFINE_string(pod_selector, "",
+              "Label selector of the pods params' podsPerReplica and "
+              "podsToReplicas count (Running and Pending ones), e.g. "
+              "app=web; empty: no pods are counted.");
+DEFINE_string(pod_namespace, "",
+              "The namespace of the pods --pod-selector counts; empty: every "
+              "namespace.");
 DEFINE_string(exclude_node_taints, "",
               "Comma list of taints, key or key:Effect (NoSchedule, "
               "PreferNoSchedule, NoExecute), whose nodes count as not "
@@ -60,7 +67,9 @@ int RunReplicaMode() {
                      FLAGS_exclude_node_taints,
                      FLAGS_poll_period_seconds,
                      FLAGS_max_sync_failures,
-                     FLAGS_dry_run};
+                     FLAGS_dry_run,
+                     FLAGS_pod_selector,
+                     FLAGS_pod_namespace};
   Result<AutoscalerOptions> options = BuildReplicaOptions(
       flags, EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {

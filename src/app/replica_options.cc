@@ -56,6 +56,23 @@ Result<AutoscalerOptions> BuildReplicaOptions(
     if (!data.ok()) return data.status();
     options.default_params = *data;
   }
+  if (!flags.pod_selector.empty()) {
+    Result<LabelSelector> pods = LabelSelector::Parse(flags.pod_selector);
+    if (!pods.ok()) return pods.status().WithContext("--pod-selector");
+  }
+  if (!flags.pod_namespace.empty()) {
+    if (flags.pod_selector.empty()) {
+      return Status::Invalid("--pod-namespace=" + flags.pod_namespace +
+                             " without --pod-selector: name the pods to "
+                             "count, e.g. --pod-selector=app=web");
+    }
+    if (Status valid = CheckDns1123Label("pod-namespace", flags.pod_namespace);
+        !valid.ok()) {
+      return valid;
+    }
+  }
+  options.pod_selector = flags.pod_selector;
+  options.pod_namespace = flags.pod_namespace;
   options.dry_run = flags.dry_run;
   return options;
 }

@@ -21,6 +21,8 @@ struct ReplicaFlags {
   int poll_period_seconds = 10;
   int max_sync_failures = 0;
   bool dry_run = false;
+  std::string pod_selector;
+  std::string pod_namespace;
 };
 
 // The namespace is --namespace, else MY_POD_NAMESPACE, else the kubeconfig

@@ -4,6 +4,7 @@
 #define PROPSCALER_CLUSTER_CLUSTER_COUNTS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace propscaler {
@@ -13,6 +14,8 @@ struct ClusterCounts {
   int64_t schedulable_nodes = 0;
   int64_t total_cores = 0;
   int64_t schedulable_cores = 0;
+  // Running and Pending pods matching --pod-selector; nullopt without it.
+  std::optional<int64_t> pods;
 
   bool operator==(const ClusterCounts&) const = default;
 };

@@ -61,7 +61,12 @@ int64_t LinearReplicas(const LinearParams& params,
   if (params.prevent_single_point_failure && nodes > 1 && from_nodes < 2) {
     from_nodes = 2;
   }
-  return std::max(from_cores, from_nodes);
+  // Pods, where counted, combine as cores and nodes do: the largest wins.
+  const int64_t from_pods = params.pods_per_replica
+                                ? OneResource(counts.pods.value_or(0),
+                                              *params.pods_per_replica, params)
+                                : 1;
+  return std::max({from_cores, from_nodes, from_pods});
 }
 
 int64_t LadderReplicas(const LadderParams& params,
@@ -70,8 +75,10 @@ int64_t LadderReplicas(const LadderParams& params,
                                                      : counts.schedulable_nodes;
   int64_t cores = params.include_unschedulable_nodes ? counts.total_cores
                                                      : counts.schedulable_cores;
-  return std::max(LadderLookup(cores, params.cores_to_replicas),
-                  LadderLookup(nodes, params.nodes_to_replicas));
+  return std::max(
+      {LadderLookup(cores, params.cores_to_replicas),
+       LadderLookup(nodes, params.nodes_to_replicas),
+       LadderLookup(counts.pods.value_or(0), params.pods_to_replicas)});
 }
 
 int64_t DesiredReplicas(const Params& params, const ClusterCounts& counts) {

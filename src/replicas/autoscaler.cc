@@ -254,7 +254,18 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
     return CycleDriver::JoinErrors({read_error, params.status()});
   }
   const Params& in_force = params.ok() ? *params : *last_valid_params_;
-  const ClusterCounts counts = watches_->nodes.Counts();
+  if (UsesPods(in_force) && watches_->pods == nullptr) {
+    // Counting no pods would scale the targets down to their minimum.
+    return CycleDriver::JoinErrors(
+        {read_error,
+         Status::Invalid(ConfigMapRef() +
+                         ": the params count pods (podsPerReplica or "
+                         "podsToReplicas), which needs --pod-selector, e.g. "
+                         "--pod-selector=app=web; the replicas are left as "
+                         "they are")});
+  }
+  ClusterCounts counts = watches_->nodes.Counts();
+  if (watches_->pods != nullptr) counts.pods = watches_->pods->Count();
   reporter_->Counts(counts);
   const int64_t desired = ClampToInt32(DesiredReplicas(in_force, counts));
   const std::optional<ScaleDownPolicy>& scale_down = ScaleDownOf(in_force);
@@ -285,10 +296,14 @@ Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
 }
 
 Status ReplicaAutoscaler::Ready() const {
-  if (watches_->node_watch.synced() && watches_->config_map->synced())
+  if (watches_->node_watch.synced() && watches_->config_map->synced() &&
+      (watches_->pod_watch == nullptr || watches_->pod_watch->synced())) {
     return Status::Ok();
-  return Status::Unavailable("waiting for the first list of nodes and of " +
-                             ConfigMapRef());
+  }
+  return Status::Unavailable(
+      std::string("waiting for the first list of nodes") +
+      (watches_->pod_watch != nullptr ? ", of the counted pods" : "") +
+      " and of " + ConfigMapRef());
 }
 
 runtime::CycleHooks ReplicaAutoscaler::Hooks() {
@@ -301,14 +316,24 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
                 !listed.ok()) {
               return listed;
             }
+            if (watches_->pod_watch != nullptr) {
+              if (Status listed = watches_->pod_watch->ListIfPolled();
+                  !listed.ok()) {
+                return listed;
+              }
+            }
             return TimedCycle(start);
           },
       // While a watch cannot reach the server its copy may be stale: the
       // cycle holds the last known replicas, and reports the failure.
       .staleness =
           [this] {
-            return CycleDriver::JoinErrors({watches_->node_watch.LastError(),
-                                            watches_->config_map->LastError()});
+            return CycleDriver::JoinErrors(
+                {watches_->node_watch.LastError(),
+                 watches_->config_map->LastError(),
+                 watches_->pod_watch != nullptr
+                     ? watches_->pod_watch->LastError()
+                     : Status::Ok()});
           },
       .may_act = options_.may_act,
   };

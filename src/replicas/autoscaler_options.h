@@ -21,6 +21,10 @@ struct AutoscalerOptions {
   std::optional<ConfigMapData> default_params;
   std::string node_selector;    // --nodelabels, passed to the server as is
   TaintFilter excluded_taints;  // --exclude-node-taints
+  // --pod-selector (passed to the server as is; empty: pods are not
+  // counted) and --pod-namespace ("": every namespace).
+  std::string pod_selector;
+  std::string pod_namespace;
   std::chrono::seconds poll_period{10};
   int max_sync_failures = 0;  // 0: never exit
   bool dry_run = false;

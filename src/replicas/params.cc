@@ -153,10 +153,15 @@ Status ValidateLinear(const LinearParams& p) {
         "linear.nodesPerReplica: must not be negative, got " +
         ShowNumber(p.nodes_per_replica));
   }
-  if (p.cores_per_replica == 0 && p.nodes_per_replica == 0) {
+  if (p.pods_per_replica && !(*p.pods_per_replica > 0)) {
+    return Status::Invalid("linear.podsPerReplica: must be above 0, got " +
+                           ShowNumber(*p.pods_per_replica));
+  }
+  if (p.cores_per_replica == 0 && p.nodes_per_replica == 0 &&
+      !p.pods_per_replica) {
     return Status::Invalid(
-        "linear: at least one of coresPerReplica and nodesPerReplica must be "
-        "set and non-zero, both are 0 or absent");
+        "linear: at least one of coresPerReplica, nodesPerReplica and "
+        "podsPerReplica must be set and non-zero, all are 0 or absent");
   }
   return Status::Ok();
 }
@@ -221,6 +226,15 @@ Result<LinearParams> ParseLinearParams(const std::string& json) {
     });
   }
   if (s.ok()) {
+    s = ForMemberIgnoringCase(doc, "podsPerReplica", [&](const Value& v) {
+      if (v.IsNull()) return Status::Ok();
+      double pods = 0;
+      Status read = ReadDouble(v, "linear.podsPerReplica", &pods);
+      if (read.ok()) p.pods_per_replica = pods;
+      return read;
+    });
+  }
+  if (s.ok()) {
     s = ForMemberIgnoringCase(doc, "min", [&](const Value& v) {
       return ReadJsonInt(v, "linear.min", &p.min);
     });
@@ -264,6 +278,11 @@ Result<LadderParams> ParseLadderParams(const std::string& json) {
   if (s.ok()) {
     s = ForMemberIgnoringCase(doc, "nodesToReplicas", [&](const Value& v) {
       return ReadLadder(v, "ladder.nodesToReplicas", &p.nodes_to_replicas);
+    });
+  }
+  if (s.ok()) {
+    s = ForMemberIgnoringCase(doc, "podsToReplicas", [&](const Value& v) {
+      return ReadLadder(v, "ladder.podsToReplicas", &p.pods_to_replicas);
     });
   }
   if (s.ok()) {
@@ -333,6 +352,13 @@ Result<std::map<std::string, std::string>> DefaultParamsToData(
 
 std::string ParamsMode(const Params& params) {
   return std::holds_alternative<LinearParams>(params) ? "linear" : "ladder";
+}
+
+bool UsesPods(const Params& params) {
+  if (const auto* linear = std::get_if<LinearParams>(&params)) {
+    return linear->pods_per_replica.has_value();
+  }
+  return !std::get<LadderParams>(params).pods_to_replicas.empty();
 }
 
 const std::optional<ScaleDownPolicy>& ScaleDownOf(const Params& params) {

@@ -38,6 +38,9 @@ struct ScaleDownPolicy {
 struct LinearParams {
   double cores_per_replica = 0;
   double nodes_per_replica = 0;
+  // A propscaler extension (CPA ignores it): replicas per Running or
+  // Pending pod matching --pod-selector; absent: pods are not counted.
+  std::optional<double> pods_per_replica;
   int64_t min = 0;  // 0 or absent means 1
   int64_t max = 0;  // 0 means no maximum
   bool prevent_single_point_failure = false;
@@ -57,6 +60,7 @@ struct LadderStep {
 struct LadderParams {
   std::vector<LadderStep> cores_to_replicas;  // sorted by threshold
   std::vector<LadderStep> nodes_to_replicas;  // sorted by threshold
+  std::vector<LadderStep> pods_to_replicas;   // propscaler's; sorted
   bool include_unschedulable_nodes = false;
   std::optional<ScaleDownPolicy> scale_down = std::nullopt;  // absent: as CPA
 
@@ -82,6 +86,10 @@ Result<std::map<std::string, std::string>> DefaultParamsToData(
 
 // "linear" or "ladder".
 std::string ParamsMode(const Params& params);
+
+// Whether the params count pods (podsPerReplica, podsToReplicas), which
+// needs --pod-selector.
+bool UsesPods(const Params& params);
 
 // The scaleDown policy of either pattern; absent when not configured.
 const std::optional<ScaleDownPolicy>& ScaleDownOf(const Params& params);

@@ -34,6 +34,7 @@ std::string Summarize(const LinearParams& p) {
     out << " coresPerReplica=" << p.cores_per_replica;
   if (p.nodes_per_replica != 0)
     out << " nodesPerReplica=" << p.nodes_per_replica;
+  if (p.pods_per_replica) out << " podsPerReplica=" << *p.pods_per_replica;
   if (p.min != 0) out << " min=" << p.min;
   if (p.max != 0) out << " max=" << p.max;
   if (p.prevent_single_point_failure) out << " preventSinglePointFailure";
@@ -47,6 +48,7 @@ std::string Summarize(const LadderParams& p) {
   out << "ladder:";
   AppendSteps("coresToReplicas", p.cores_to_replicas, &out);
   AppendSteps("nodesToReplicas", p.nodes_to_replicas, &out);
+  AppendSteps("podsToReplicas", p.pods_to_replicas, &out);
   if (p.include_unschedulable_nodes) out << " includeUnschedulableNodes";
   AppendScaleDown(p.scale_down, &out);
   return out.str();

@@ -59,9 +59,14 @@ std::vector<PlanRow> PlanCurve(const Params& params, const PlanRange& range) {
   for (int64_t nodes = 1; nodes <= range.max_nodes; ++nodes) {
     const int64_t cores =
         MilliToUnitsRoundUp(nodes * range.cpu_millis_per_node);
-    const ClusterCounts counts{nodes, nodes, cores, cores};
-    PlanRow row{nodes, cores, DesiredReplicas(params, counts), 0,
-                BoundAt(params, counts)};
+    ClusterCounts counts{nodes, nodes, cores, cores};
+    if (range.pods_per_node) counts.pods = nodes * *range.pods_per_node;
+    PlanRow row{nodes,
+                cores,
+                DesiredReplicas(params, counts),
+                0,
+                BoundAt(params, counts),
+                counts.pods.value_or(0)};
     if (!rows.empty()) row.change = row.replicas - rows.back().replicas;
     rows.push_back(row);
   }

@@ -30,6 +30,7 @@ struct PlanRow {
   int64_t replicas = 0;
   int64_t change = 0;  // replicas minus those at one node fewer; 0 at 1 node
   PlanBound bound = PlanBound::kNone;
+  int64_t pods = 0;  // with PlanRange::pods_per_node; else 0
 
   bool operator==(const PlanRow&) const = default;
 };
@@ -37,6 +38,8 @@ struct PlanRow {
 struct PlanRange {
   int64_t cpu_millis_per_node = 4000;
   int64_t max_nodes = 5000;
+  // Pods counted per node, for params that count pods; nullopt: none.
+  std::optional<int64_t> pods_per_node;
 };
 
 // The clamps a chart marks: the linear pattern's min (when above 1), max

@@ -21,10 +21,23 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
                                          options.configmap, "params changed",
                                          notify)),
       target_scales(client, clock, options.namespace_, options.targets, notify),
-      hpa_check(clock, client, options.namespace_, options.targets) {}
+      hpa_check(clock, client, options.namespace_, options.targets) {
+  if (options.pod_selector.empty()) return;
+  pods = std::make_unique<PodCountStore>();
+  pod_watch = std::make_unique<runtime::WatchedCollection<kube::CountedPod>>(
+      clock,
+      [client, ns = options.pod_namespace, selector = options.pod_selector] {
+        return client->CountedPods(ns, selector);
+      },
+      pods->Sink([notify] { notify("pods changed"); }),
+      runtime::WatchedCollection<kube::CountedPod>::Options{
+          "pods", "Grant list and watch on pods (deploy/replicas/rbac.yaml)."},
+      notify);
+}
 
 void ReplicaWatches::AddTo(runtime::WatchSet* set) {
   set->Add(&node_watch);
+  if (pod_watch) set->Add(pod_watch.get());
   set->Add(config_map.get());
   set->Add(&target_scales);
   set->Add(&hpa_check);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cluster/node_store.h"
+#include "cluster/pod_count_store.h"
 #include "common/clock.h"
 #include "kube/client/client.h"
 #include "kube/model/objects.h"
@@ -36,6 +37,9 @@ struct ReplicaWatches {
 
   NodeStore nodes;
   runtime::WatchedCollection<kube::NodeInfo> node_watch;
+  // With --pod-selector: the pods counted, and their watch.
+  std::unique_ptr<PodCountStore> pods;
+  std::unique_ptr<runtime::WatchedCollection<kube::CountedPod>> pod_watch;
   std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map;
   TargetScales target_scales;
   HpaConflictCheck hpa_check;

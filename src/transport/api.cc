@@ -5,6 +5,7 @@
 
 #include "kube/wire/capacity_buffer_json.h"
 #include "kube/wire/cluster_api_json.h"
+#include "kube/wire/counted_pod_json.h"
 #include "kube/wire/decode.h"
 #include "kube/wire/event_json.h"
 #include "kube/wire/json_fields.h"
@@ -325,6 +326,16 @@ std::unique_ptr<ListWatch<NodeInfo>> KubeApi::CountedNodes(
   return std::make_unique<HttpListWatch<NodeInfo>>(
       this, Collection{"/api/v1/nodes", label_selector, ""},
       CountedNodeCodec(excluded, cpu));
+}
+
+std::unique_ptr<ListWatch<CountedPod>> KubeApi::CountedPods(
+    const std::string& ns, const std::string& label_selector) const {
+  return std::make_unique<HttpListWatch<CountedPod>>(
+      this,
+      Collection{
+          ns.empty() ? "/api/v1/pods" : "/api/v1/namespaces/" + ns + "/pods",
+          label_selector, ""},
+      CountedPodCodec());
 }
 
 Result<PodTemplateWorkload> KubeApi::GetPodTemplate(

@@ -158,6 +158,8 @@ class KubeApi : public Client {
       const std::optional<std::string>& value) const override;
   Result<InfrastructureTemplate> GetInfrastructureTemplate(
       const InfrastructureRef& ref, const std::string& ns) const override;
+  std::unique_ptr<ListWatch<CountedPod>> CountedPods(
+      const std::string& ns, const std::string& label_selector) const override;
 
   // Sends a request and maps a non-2xx answer to an error Status.
   Result<std::string> Call(const HttpRequest& request) const;

@@ -63,6 +63,32 @@ TEST(PlanTest, LinearTableMarksTheClamps) {
       << run.output;
 }
 
+// Params that count pods preview with --pods-per-node: 30 pods a node,
+// 100 pods a replica, 2 to 6 replicas.
+TEST(PlanTest, PodParamsPreviewWithPodsPerNode) {
+  PlanRun run = Plan({"--params=" + kData + "pods.json", "--max-nodes=30",
+                      "--pods-per-node=30"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_EQ(run.output,
+            "params: linear: podsPerReplica=100 min=2 max=6\n"
+            "cluster: 1 to 30 nodes of 4 cores and 30 counted pods, all "
+            "schedulable; rows where replicas change, and anchors\n"
+            "\n"
+            "   nodes     cores      pods  replicas  change  bound\n"
+            "       1         4        30         2          min\n"
+            "       4        16       120         2\n"
+            "       7        28       210         3      +1\n"
+            "      10        40       300         3\n"
+            "      11        44       330         4      +1\n"
+            "      14        56       420         5      +1\n"
+            "      17        68       510         6      +1\n"
+            "      21        84       630         6          max\n"
+            "      30       120       900         6          max\n");
+  PlanRun without = Plan({"--params=" + kData + "pods.json"});
+  EXPECT_EQ(without.exit_code, 2) << without.output;
+  EXPECT_TRUE(Contains(without.output, "--pods-per-node=N")) << without.output;
+}
+
 TEST(PlanTest, CountsANodeList) {
   PlanRun run = Plan(
       {"--params=" + kData + "linear.json", "--nodes=" + kData + "nodes.json"});

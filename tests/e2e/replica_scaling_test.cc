@@ -2,6 +2,11 @@
 // params, as the server's objects show.
 #include <signal.h>
 
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "apiserver/store_objects.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -69,6 +74,78 @@ TEST_F(ReplicaScalingTest, EditedConfigMapTakesEffectWithoutRestart) {
                         {{"ladder", R"({"nodesToReplicas":[[1,1],[4,7]]})"}})
           .ok());
   ASSERT_TRUE(WaitForReplicas(7, seconds(2))) << propscaler->Report();
+}
+
+// A pod labelled `app` in namespace `ns`, in `phase`.
+std::string LabelledPodJson(const std::string& ns, const std::string& name,
+                            const std::string& app, const std::string& phase) {
+  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"namespace":")" + ns +
+         R"(","name":")" + name + R"(","labels":{"app":")" + app +
+         R"("}},"spec":{"containers":[{"name":"c","image":"web"}]},)"
+         R"("status":{"phase":")" +
+         phase + R"("}})";
+}
+
+// podsPerReplica counts the Running and Pending pods --pod-selector names
+// (not another app's, not finished ones), and follows them within a
+// second as they come, finish and go.
+TEST_F(ReplicaScalingTest, PodsPerReplicaFollowsTheMatchingPods) {
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"podsPerReplica":2})"}})
+                  .ok());
+  const std::string pods = "/api/v1/namespaces/shop/pods";
+  for (const auto& [name, app, phase] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"web-0", "web", "Running"},
+           {"web-1", "web", "Running"},
+           {"web-2", "web", "Pending"},
+           {"web-3", "web", "Succeeded"},
+           {"db-0", "db", "Running"}}) {
+    ASSERT_TRUE(
+        server_.CreateObject(pods, LabelledPodJson("shop", name, app, phase))
+            .ok());
+  }
+  auto propscaler = Start({"--healthz-port=0", "--pod-selector=app=web"});
+  ASSERT_TRUE(WaitForReplicas(2)) << propscaler->Report();  // ceil(3 / 2)
+
+  for (const char* name : {"web-4", "web-5"}) {
+    ASSERT_TRUE(
+        server_
+            .CreateObject(pods, LabelledPodJson("shop", name, "web", "Pending"))
+            .ok());
+  }
+  ASSERT_TRUE(WaitForReplicas(3, seconds(2))) << propscaler->Report();  // 5
+  for (const char* name : {"web-0", "web-1"}) {
+    ASSERT_TRUE(sim::PatchObject(server_.store(), pods + "/" + name,
+                                 R"({"status":{"phase":"Succeeded"}})")
+                    .ok());
+  }
+  ASSERT_TRUE(WaitForReplicas(2, seconds(2))) << propscaler->Report();  // 3
+  EXPECT_NE(propscaler->Output().find(", pods 3"), std::string::npos)
+      << propscaler->Report();
+}
+
+// Params that count pods without --pod-selector to count them: the
+// replicas stay as they are, and the log says what to set.
+TEST_F(ReplicaScalingTest, PodParamsWithoutPodSelectorLeaveTheReplicas) {
+  const int port = FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  ASSERT_TRUE(server_
+                  .PutConfigMap(kNamespace, kConfigMap,
+                                {{"linear", R"({"podsPerReplica":2})"}})
+                  .ok());
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        auto response = HealthGet(port, "/last-poll");
+        return response && response->status == 500 &&
+               response->body.find("which needs --pod-selector") !=
+                   std::string::npos;
+      },
+      seconds(3)))
+      << propscaler->Report();
+  EXPECT_TRUE(WaitForReplicas(4, seconds(1))) << propscaler->Report();
 }
 
 TEST_F(ReplicaScalingTest, ManualScaleIsUndoneAtTheNextCycle) {

@@ -285,6 +285,33 @@ TEST_F(ReplicaRealServerTest,
   EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
 }
 
+// podsPerReplica under deploy/replicas-count-pods' RBAC: the pods of this
+// namespace labelled app=web (Pending here: no scheduler runs) are
+// counted, another app's are not, and a deleted one leaves the count.
+TEST_F(ReplicaRealServerTest, PodsPerReplicaCountsTheSelectedPods) {
+  ASSERT_TRUE(CreateServiceAccount(cluster(), ns(), "default").ok());
+  GrantRbac("coredns-autoscaler",
+            {kDeployRbac, "deploy/replicas-count-pods/rbac.yaml"});
+  SetUpTarget(1);
+  SetParams(R"({"podsPerReplica":1})");
+  for (const char* pod : {"web-0", "web-1", "web-2"}) {
+    ASSERT_TRUE(CreateUntriedPod(cluster(), ns(), pod, "100m",
+                                 {.labels = R"({"app":"web"})"})
+                    .ok());
+  }
+  ASSERT_TRUE(CreateUntriedPod(cluster(), ns(), "db-0", "100m",
+                               {.labels = R"({"app":"db"})"})
+                  .ok());
+  auto propscaler =
+      StartPropscaler({"--pod-selector=app=web", "--pod-namespace=" + ns()});
+  ASSERT_TRUE(WaitForReplicas(3, *propscaler));
+  ASSERT_TRUE(DeletePod(cluster(), ns(), "web-2").ok());
+  ASSERT_TRUE(WaitForReplicas(2, *propscaler, seconds(5)));
+  EXPECT_TRUE(NoKindRefusedMoreThanTwice());
+  EXPECT_EQ(Refusals().count("list pods"), 0u);
+  EXPECT_EQ(Refusals().count("watch pods"), 0u);
+}
+
 // The token file is rotated and the old token revoked: propscaler reads
 // the new one and carries on.
 TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {

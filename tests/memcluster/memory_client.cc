@@ -13,6 +13,7 @@
 #include "kube/model/lease.h"
 #include "kube/wire/capacity_buffer_json.h"
 #include "kube/wire/cluster_api_json.h"
+#include "kube/wire/counted_pod_json.h"
 #include "kube/wire/decode.h"
 #include "kube/wire/event_json.h"
 #include "kube/wire/lease_json.h"
@@ -84,6 +85,15 @@ std::unique_ptr<kube::ListWatch<kube::NodeInfo>> MemoryClient::CountedNodes(
   return std::make_unique<MemoryListWatch<kube::NodeInfo>>(
       cluster_, sim::ResourcePath{&TypeNamed("nodes"), "", "", ""},
       std::move(params), kube::CountedNodeCodec(excluded, cpu));
+}
+
+std::unique_ptr<kube::ListWatch<kube::CountedPod>> MemoryClient::CountedPods(
+    const std::string& ns, const std::string& label_selector) const {
+  std::multimap<std::string, std::string> params;
+  if (!label_selector.empty()) params.emplace("labelSelector", label_selector);
+  return std::make_unique<MemoryListWatch<kube::CountedPod>>(
+      cluster_, sim::ResourcePath{&TypeNamed("pods"), ns, "", ""},
+      std::move(params), kube::CountedPodCodec());
 }
 
 Result<kube::PodTemplateWorkload> MemoryClient::GetPodTemplate(

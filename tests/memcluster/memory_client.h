@@ -94,6 +94,8 @@ class MemoryClient : public kube::Client {
       const kube::ClusterApiVersion& api, const std::string& ns,
       const std::string& name, const std::string& key,
       const std::optional<std::string>& value) const override;
+  std::unique_ptr<kube::ListWatch<kube::CountedPod>> CountedPods(
+      const std::string& ns, const std::string& label_selector) const override;
   // The kind's resource is found as the simulated server's discovery
   // would: lower-case kind + "s", in the types it serves.
   Result<kube::InfrastructureTemplate> GetInfrastructureTemplate(

@@ -30,6 +30,8 @@ const std::set<std::string> kKnownFlags = {
     "namespace",
     "default-params",
     "nodelabels",
+    "pod-selector",
+    "pod-namespace",
     "poll-period-seconds",
     "max-sync-failures",
     "kubeconfig",

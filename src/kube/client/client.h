@@ -19,6 +19,7 @@
 #include "common/taint_filter.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/cluster_api.h"
+#include "kube/model/counted_pod.h"
 #include "kube/model/event.h"
 #include "kube/model/lease.h"
 #include "kube/model/list_watch.h"
@@ -43,6 +44,18 @@ class CountedNodeClient {
   virtual std::unique_ptr<ListWatch<NodeInfo>> CountedNodes(
       const std::string& label_selector, const TaintFilter& excluded,
       CountedCpu cpu) const = 0;
+};
+
+// The pods replica mode counts for podsPerReplica.
+class CountedPodClient {
+ public:
+  virtual ~CountedPodClient() = default;
+
+  // The pods matching `label_selector` (passed to the server as is) in
+  // namespace `ns` ("": every namespace), each only its key and whether
+  // its phase counts.
+  virtual std::unique_ptr<ListWatch<CountedPod>> CountedPods(
+      const std::string& ns, const std::string& label_selector) const = 0;
 };
 
 // ConfigMaps: params, CPVA config, node groups, status.
@@ -248,6 +261,7 @@ class ClusterApiClient {
 // Every role: what KubeApi (HTTP) and the in-memory cluster implement. A
 // part takes the roles it uses, not the whole client.
 class Client : public CountedNodeClient,
+               public CountedPodClient,
                public ConfigMapClient,
                public ScaleClient,
                public WorkloadClient,
