@@ -48,6 +48,11 @@ DEFINE_string(pod_selector, "",
 DEFINE_string(pod_namespace, "",
               "The namespace of the pods --pod-selector counts; empty: every "
               "namespace.");
+DEFINE_string(target_selector, "",
+              "KIND:LABEL-SELECTOR, e.g. deployment:k8s-app=kube-dns: every "
+              "workload of the kind in the namespace whose labels match is a "
+              "target, followed as they appear and go (needs list and watch "
+              "on the kind); with --target, both are.");
 DEFINE_string(exclude_node_taints, "",
               "Comma list of taints, key or key:Effect (NoSchedule, "
               "PreferNoSchedule, NoExecute), whose nodes count as not "
@@ -69,7 +74,8 @@ int RunReplicaMode() {
                      FLAGS_max_sync_failures,
                      FLAGS_dry_run,
                      FLAGS_pod_selector,
-                     FLAGS_pod_namespace};
+                     FLAGS_pod_namespace,
+                     FLAGS_target_selector};
   Result<AutoscalerOptions> options = BuildReplicaOptions(
       flags, EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {
@@ -92,6 +98,11 @@ int RunReplicaMode() {
                           &session.events, &board);
   std::vector<std::string> start_lines = {
       "propscaler " PROPSCALER_VERSION " scaling " + FLAGS_target +
+      (FLAGS_target.empty() || FLAGS_target_selector.empty() ? "" : " and ") +
+      (FLAGS_target_selector.empty()
+           ? ""
+           : "the " + options->target_selector->Named("").ApiKind() +
+                 "s selected by " + options->target_selector->label_selector) +
       " in namespace " + options->namespace_ + " from " + FLAGS_configmap +
       " against " + config->server};
   if (!options->excluded_taints.empty()) {

@@ -22,10 +22,23 @@ Result<AutoscalerOptions> BuildReplicaOptions(
     return valid;
   }
   options.configmap = flags.configmap;
-  Result<std::vector<kube::ScaleTarget>> targets =
-      kube::ParseScaleTargets(flags.target);
-  if (!targets.ok()) return targets.status();
-  options.targets = *targets;
+  if (!flags.target_selector.empty()) {
+    Result<kube::TargetSelector> selector =
+        kube::ParseTargetSelector(flags.target_selector);
+    if (!selector.ok()) return selector.status();
+    options.target_selector = *selector;
+  }
+  // With --target-selector, --target may list more targets or none.
+  if (!options.target_selector.has_value() || !flags.target.empty()) {
+    Result<std::vector<kube::ScaleTarget>> targets =
+        kube::ParseScaleTargets(flags.target);
+    if (!targets.ok() && flags.target.empty()) {
+      return targets.status().WithContext(
+          "name the targets with --target or --target-selector");
+    }
+    if (!targets.ok()) return targets.status();
+    options.targets = *targets;
+  }
 
   Result<std::string> ns =
       ResolveNamespace({flags.namespace_, pod_namespace, config_namespace}, "");

@@ -23,6 +23,7 @@ struct ReplicaFlags {
   bool dry_run = false;
   std::string pod_selector;
   std::string pod_namespace;
+  std::string target_selector;
 };
 
 // The namespace is --namespace, else MY_POD_NAMESPACE, else the kubeconfig

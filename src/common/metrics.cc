@@ -65,6 +65,13 @@ void Metrics::Set(const std::string& name, const MetricLabels& labels,
   FamilyLocked(name, Type::kGauge).series[RenderLabels(labels)].value = value;
 }
 
+void Metrics::Remove(const std::string& name, const MetricLabels& labels) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto family = families_.find(name);
+  if (family != families_.end())
+    family->second.series.erase(RenderLabels(labels));
+}
+
 void Metrics::Observe(const std::string& name, const MetricLabels& labels,
                       double value) {
   std::lock_guard<std::mutex> lock(mutex_);

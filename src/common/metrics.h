@@ -45,6 +45,8 @@ class Metrics {
   void Set(const std::string& name, const MetricLabels& labels, double value);
   void Observe(const std::string& name, const MetricLabels& labels,
                double value);
+  // Drops one series (a gauge of something that is gone).
+  void Remove(const std::string& name, const MetricLabels& labels);
 
   // The value of a counter or gauge series; 0 when absent. For tests.
   double Value(const std::string& name, const MetricLabels& labels = {}) const;

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include "cluster/node_store_sink.h"
@@ -275,7 +276,10 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
           << " replicas";
   std::vector<Status> errors = {read_error};
   if (!params.ok()) errors.push_back(params.status());
-  for (const kube::ScaleTarget& target : options_.targets) {
+  const std::vector<kube::ScaleTarget> targets =
+      watches_->target_scales.Targets();
+  TrackTargets(targets);
+  for (const kube::ScaleTarget& target : targets) {
     Status status = ScaleOne(target, desired, counts, scale_down, now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
@@ -286,8 +290,39 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
   return CycleDriver::JoinErrors(errors);
 }
 
+void ReplicaAutoscaler::TrackTargets(
+    const std::vector<kube::ScaleTarget>& targets) {
+  std::set<std::string> current;
+  for (const kube::ScaleTarget& target : targets) {
+    current.insert(target.ToString());
+  }
+  if (current == known_targets_) return;
+  if (options_.target_selector.has_value()) {
+    for (const std::string& target : current) {
+      LOG_IF(INFO, known_targets_.count(target) == 0)
+          << "scaling " << target << " in namespace " << options_.namespace_
+          << " (--target or --target-selector="
+          << options_.target_selector->ToString() << ")";
+    }
+    for (const std::string& target : known_targets_) {
+      LOG_IF(INFO, current.count(target) == 0)
+          << "no longer scaling " << target << ": gone, or no longer selected "
+          << "by --target-selector=" << options_.target_selector->ToString();
+    }
+  }
+  std::erase_if(smoothing_, [&current](const auto& entry) {
+    return current.count(entry.first) == 0;
+  });
+  std::erase_if(blind_written_, [&current](const auto& entry) {
+    return current.count(entry.first) == 0;
+  });
+  reporter_->TargetsAre(current);
+  known_targets_ = std::move(current);
+}
+
 Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
-  for (const HpaConflict& conflict : watches_->hpa_check.CheckIfDue(start)) {
+  for (const HpaConflict& conflict : watches_->hpa_check.CheckIfDue(
+           start, watches_->target_scales.Targets())) {
     reporter_->HpaConflictFound(conflict);
   }
   Status status = RunCycle(start);
@@ -297,12 +332,15 @@ Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
 
 Status ReplicaAutoscaler::Ready() const {
   if (watches_->node_watch.synced() && watches_->config_map->synced() &&
-      (watches_->pod_watch == nullptr || watches_->pod_watch->synced())) {
+      (watches_->pod_watch == nullptr || watches_->pod_watch->synced()) &&
+      (watches_->selected_watch == nullptr ||
+       watches_->selected_watch->synced())) {
     return Status::Ok();
   }
   return Status::Unavailable(
       std::string("waiting for the first list of nodes") +
       (watches_->pod_watch != nullptr ? ", of the counted pods" : "") +
+      (watches_->selected_watch != nullptr ? ", of the selected targets" : "") +
       " and of " + ConfigMapRef());
 }
 
@@ -322,6 +360,12 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
                 return listed;
               }
             }
+            if (watches_->selected_watch != nullptr) {
+              if (Status listed = watches_->selected_watch->ListIfPolled();
+                  !listed.ok()) {
+                return listed;
+              }
+            }
             return TimedCycle(start);
           },
       // While a watch cannot reach the server its copy may be stale: the
@@ -333,6 +377,9 @@ runtime::CycleHooks ReplicaAutoscaler::Hooks() {
                  watches_->config_map->LastError(),
                  watches_->pod_watch != nullptr
                      ? watches_->pod_watch->LastError()
+                     : Status::Ok(),
+                 watches_->selected_watch != nullptr
+                     ? watches_->selected_watch->LastError()
                      : Status::Ok()});
           },
       .may_act = options_.may_act,

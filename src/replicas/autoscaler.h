@@ -29,6 +29,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,9 @@ class ReplicaAutoscaler {
   int64_t SmoothedDesired(const kube::ScaleTarget& target,
                           const ScaleDownPolicy& policy, TimePoint now,
                           int64_t current, int64_t computed);
+  // Notes the targets of this cycle: logs those --target-selector added or
+  // dropped, and forgets what is kept for the ones gone.
+  void TrackTargets(const std::vector<kube::ScaleTarget>& targets);
   Status TimedCycle(TimePoint start);
   Status WriteScale(const kube::ScaleTarget& target, const kube::Scale& read,
                     int64_t desired, const ClusterCounts& counts);
@@ -114,6 +118,7 @@ class ReplicaAutoscaler {
   };
   std::map<std::string, TargetSmoothing> smoothing_;  // by "kind/name"
   std::map<std::string, int64_t> blind_written_;      // by "kind/name"
+  std::set<std::string> known_targets_;  // "kind/name", as last cycle
 };
 
 }  // namespace propscaler

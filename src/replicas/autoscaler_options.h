@@ -17,7 +17,9 @@ namespace propscaler {
 struct AutoscalerOptions {
   std::string namespace_;
   std::string configmap;
-  std::vector<kube::ScaleTarget> targets;
+  std::vector<kube::ScaleTarget> targets;  // --target
+  // --target-selector: every matching workload is a target too.
+  std::optional<kube::TargetSelector> target_selector;
   std::optional<ConfigMapData> default_params;
   std::string node_selector;    // --nodelabels, passed to the server as is
   TaintFilter excluded_taints;  // --exclude-node-taints

@@ -5,10 +5,8 @@
 namespace propscaler {
 
 HpaConflictCheck::HpaConflictCheck(const Clock* clock,
-                                   const kube::HpaClient* api, std::string ns,
-                                   std::vector<kube::ScaleTarget> targets)
+                                   const kube::HpaClient* api, std::string ns)
     : namespace_(std::move(ns)),
-      targets_(std::move(targets)),
       watch_(
           clock,
           [api, ns = namespace_] { return api->HorizontalPodAutoscalers(ns); },
@@ -69,16 +67,22 @@ bool HpaConflictCheck::Watching() const {
   return watch_.synced() && watch_.LastError().ok();
 }
 
-std::vector<HpaConflict> HpaConflictCheck::CheckIfDue(TimePoint now) {
+std::vector<HpaConflict> HpaConflictCheck::CheckIfDue(
+    TimePoint now, const std::vector<kube::ScaleTarget>& targets) {
   if (disabled_) return {};
+  // New targets (--target-selector's) are checked at once, as new HPAs are.
+  const bool new_targets = targets != targets_;
+  targets_ = targets;
   if (started_ && !watch_.polled()) {
     // Until the watch has listed (or while it reconnects) its copy comes
     // soon: no list needed.
     if (!Watching()) return {};
     bool changed = false;
     std::vector<kube::HpaRef> hpas = Copy(&changed);
-    if (!changed && last_check_.has_value() && now - *last_check_ < kInterval)
+    if (!changed && !new_targets && last_check_.has_value() &&
+        now - *last_check_ < kInterval) {
       return {};
+    }
     last_check_ = now;
     return Report(hpas);
   }

@@ -31,7 +31,7 @@ class HpaConflictCheck {
   static constexpr std::chrono::minutes kInterval{5};
 
   HpaConflictCheck(const Clock* clock, const kube::HpaClient* api,
-                   std::string ns, std::vector<kube::ScaleTarget> targets);
+                   std::string ns);
 
   // Watches the HPAs until `stop`. Without it (a single cycle) each check
   // lists them.
@@ -39,9 +39,11 @@ class HpaConflictCheck {
   // Joins the watch (after `stop` was stopped).
   void Join();
 
-  // The conflicts found when a check is due at `now`; empty otherwise or on
-  // error. Logs a warning when a conflict first appears.
-  std::vector<HpaConflict> CheckIfDue(TimePoint now);
+  // The conflicts with `targets` found when a check is due at `now` (or
+  // the targets changed since the last call); empty otherwise or on error.
+  // Logs a warning when a conflict first appears.
+  std::vector<HpaConflict> CheckIfDue(
+      TimePoint now, const std::vector<kube::ScaleTarget>& targets);
 
  private:
   kube::ReflectorSink<kube::HpaRef> Sink();
@@ -55,7 +57,6 @@ class HpaConflictCheck {
   std::string watch_refusal() const EXCLUDES(mutex_);
 
   const std::string namespace_;
-  const std::vector<kube::ScaleTarget> targets_;
   mutable Mutex mutex_;  // the copy, written by the watch's thread
   std::map<std::string, kube::HpaRef> hpas_ GUARDED_BY(mutex_);
   bool changed_ GUARDED_BY(mutex_) = false;
@@ -68,7 +69,8 @@ class HpaConflictCheck {
   bool disabled_ = false;  // list forbidden too: check off
   bool watch_refusal_logged_ = false;
   std::optional<TimePoint> last_check_;
-  std::set<std::string> warned_;  // "hpa -> kind/name" already logged
+  std::vector<kube::ScaleTarget> targets_;  // as last checked
+  std::set<std::string> warned_;            // "hpa -> kind/name" already logged
 };
 
 }  // namespace propscaler

@@ -79,8 +79,8 @@ void ReplicaReporter::Counts(const ClusterCounts& counts) {
   UpdateBoard([&](ReplicaStatus& status) { status.counts = counts; });
 }
 
-void ReplicaReporter::TargetRead(const kube::ScaleTarget& target, int64_t current,
-                               int64_t desired) {
+void ReplicaReporter::TargetRead(const kube::ScaleTarget& target,
+                                 int64_t current, int64_t desired) {
   const std::string name = target.ToString();
   GlobalMetrics().Set("propscaler_desired_replicas", {{"target", name}},
                       desired);
@@ -91,16 +91,29 @@ void ReplicaReporter::TargetRead(const kube::ScaleTarget& target, int64_t curren
   });
 }
 
+void ReplicaReporter::TargetsAre(const std::set<std::string>& targets) {
+  UpdateBoard([&](ReplicaStatus& status) {
+    std::erase_if(status.targets, [&](const auto& entry) {
+      if (targets.count(entry.first) > 0) return false;
+      GlobalMetrics().Remove("propscaler_desired_replicas",
+                             {{"target", entry.first}});
+      GlobalMetrics().Remove("propscaler_current_replicas",
+                             {{"target", entry.first}});
+      return true;
+    });
+  });
+}
+
 void ReplicaReporter::TargetFailed(const kube::ScaleTarget& target,
-                                 const std::string& error) {
+                                   const std::string& error) {
   UpdateBoard([&](ReplicaStatus& status) {
     status.targets[target.ToString()].error = error;
   });
 }
 
 void ReplicaReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
-                           int64_t to, const ClusterCounts& counts,
-                           const std::string& cause) {
+                             int64_t to, const ClusterCounts& counts,
+                             const std::string& cause) {
   const std::string name = target.ToString();
   GlobalMetrics().Add("propscaler_scaled_total", {{"target", name}});
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}}, to);

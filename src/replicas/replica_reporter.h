@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 
 #include "common/clock.h"
@@ -36,6 +37,9 @@ class ReplicaReporter : public runtime::ModeReporter<ReplicaStatus> {
   void TargetRead(const kube::ScaleTarget& target, int64_t current,
                   int64_t desired);
   void TargetFailed(const kube::ScaleTarget& target, const std::string& error);
+  // The targets now ("kind/name"): those gone (--target-selector's) leave
+  // /status and the metrics.
+  void TargetsAre(const std::set<std::string>& targets);
   void Scaled(const kube::ScaleTarget& target, int64_t from, int64_t to,
               const ClusterCounts& counts, const std::string& cause);
   void HpaConflictFound(const HpaConflict& conflict);

@@ -20,8 +20,29 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
       config_map(runtime::WatchConfigMap(clock, client, options.namespace_,
                                          options.configmap, "params changed",
                                          notify)),
-      target_scales(client, clock, options.namespace_, options.targets, notify),
-      hpa_check(clock, client, options.namespace_, options.targets) {
+      selected(
+          options.target_selector.has_value()
+              ? std::make_unique<SelectedTargetStore>(*options.target_selector)
+              : nullptr),
+      target_scales(client, clock, options.namespace_, options.targets,
+                    selected.get(), notify),
+      hpa_check(clock, client, options.namespace_) {
+  if (selected != nullptr) {
+    const kube::TargetSelector& selector = *options.target_selector;
+    const std::string kind = selector.Named("").ApiKind();
+    selected_watch = std::make_unique<runtime::WatchedCollection<kube::Scale>>(
+        clock,
+        [client, ns = options.namespace_, selector] {
+          return client->TargetsSelected(ns, selector);
+        },
+        selected->Sink(notify),
+        runtime::WatchedCollection<kube::Scale>::Options{
+            "the " + kind + "s --target-selector=" + selector.ToString() +
+                " picks",
+            "Grant list and watch on the " + kind +
+                "s (deploy/replicas-target-selector/rbac.yaml)."},
+        notify);
+  }
   if (options.pod_selector.empty()) return;
   pods = std::make_unique<PodCountStore>();
   pod_watch = std::make_unique<runtime::WatchedCollection<kube::CountedPod>>(
@@ -38,6 +59,7 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
 void ReplicaWatches::AddTo(runtime::WatchSet* set) {
   set->Add(&node_watch);
   if (pod_watch) set->Add(pod_watch.get());
+  if (selected_watch) set->Add(selected_watch.get());
   set->Add(config_map.get());
   set->Add(&target_scales);
   set->Add(&hpa_check);

@@ -1,6 +1,7 @@
 // What replica mode reads, each kept current by a watch so that a cycle
 // reads memory and a change starts one within a second: the counted nodes,
-// the params ConfigMap, each target's scale and the namespace's
+// the params ConfigMap, each target's scale (and the workloads
+// --target-selector picks) and the namespace's
 // HorizontalPodAutoscalers. app/ builds them beside the loop and starts and
 // joins them on its runtime::WatchSet; each change calls `notify` with its
 // cause (the cycle driver's Notify).
@@ -18,6 +19,7 @@
 #include "kube/model/objects.h"
 #include "replicas/autoscaler_options.h"
 #include "replicas/hpa_conflict_check.h"
+#include "replicas/selected_target_store.h"
 #include "replicas/target_scales.h"
 #include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
@@ -41,6 +43,9 @@ struct ReplicaWatches {
   std::unique_ptr<PodCountStore> pods;
   std::unique_ptr<runtime::WatchedCollection<kube::CountedPod>> pod_watch;
   std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map;
+  // With --target-selector: the workloads it picks, and their watch.
+  std::unique_ptr<SelectedTargetStore> selected;
+  std::unique_ptr<runtime::WatchedCollection<kube::Scale>> selected_watch;
   TargetScales target_scales;
   HpaConflictCheck hpa_check;
 };

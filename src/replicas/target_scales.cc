@@ -5,7 +5,8 @@ namespace propscaler {
 TargetScales::TargetScales(const kube::ScaleClient* client, const Clock* clock,
                            std::string ns,
                            const std::vector<kube::ScaleTarget>& targets,
-                           OnChange on_change) {
+                           SelectedTargetStore* selected, OnChange on_change)
+    : client_(client), namespace_(ns), named_(targets), selected_(selected) {
   for (const kube::ScaleTarget& target : targets) {
     runtime::WatchedObject<kube::Scale>::Options options{
         .name = target.name,
@@ -35,22 +36,46 @@ void TargetScales::Join() {
   for (auto& [key, watched] : watched_) watched->Join();
 }
 
-runtime::WatchedObject<kube::Scale>& TargetScales::Of(
+std::vector<kube::ScaleTarget> TargetScales::Targets() const {
+  std::vector<kube::ScaleTarget> targets = named_;
+  if (selected_ == nullptr) return targets;
+  for (kube::ScaleTarget& target : selected_->Targets()) {
+    if (watched_.count(target.ToString()) == 0) {
+      targets.push_back(std::move(target));
+    }
+  }
+  return targets;
+}
+
+runtime::WatchedObject<kube::Scale>* TargetScales::Of(
     const kube::ScaleTarget& target) {
-  return *watched_.at(target.ToString());
+  auto it = watched_.find(target.ToString());
+  return it == watched_.end() ? nullptr : it->second.get();
 }
 
 Result<kube::Scale> TargetScales::Read(const kube::ScaleTarget& target) {
-  return Of(target).Read();
+  if (auto* watched = Of(target)) return watched->Read();
+  std::optional<kube::Scale> selected =
+      selected_ != nullptr ? selected_->Read(target.name) : std::nullopt;
+  if (!selected.has_value()) {
+    return Status::NotFound(target.ToString() + " in namespace " + namespace_ +
+                            " is no longer selected by --target-selector");
+  }
+  return *selected;
 }
 
 Result<kube::Scale> TargetScales::ReadFresh(const kube::ScaleTarget& target) {
-  return Of(target).ReadFresh();
+  if (auto* watched = Of(target)) return watched->ReadFresh();
+  return client_->GetScale(namespace_, target);
 }
 
 void TargetScales::Wrote(const kube::ScaleTarget& target,
                          const kube::Scale& written) {
-  Of(target).Wrote(written);
+  if (auto* watched = Of(target)) {
+    watched->Wrote(written);
+  } else if (selected_ != nullptr) {
+    selected_->Wrote(written);
+  }
 }
 
 }  // namespace propscaler

@@ -4,7 +4,8 @@
 // GET every cycle where RBAC forbids the watch (cluster-proportional-
 // autoscaler's RBAC grants only get and update on the scale subresource).
 // The answer to propscaler's own write never overwrites a newer change the
-// watch brought first.
+// watch brought first. The targets --target-selector picks come from their
+// own watch (replicas/selected_target_store.h).
 #ifndef PROPSCALER_REPLICAS_TARGET_SCALES_H_
 #define PROPSCALER_REPLICAS_TARGET_SCALES_H_
 
@@ -20,6 +21,7 @@
 #include "kube/client/client.h"
 #include "kube/model/objects.h"
 #include "kube/model/scale_target.h"
+#include "replicas/selected_target_store.h"
 #include "runtime/watched_object.h"
 
 namespace propscaler {
@@ -30,13 +32,17 @@ class TargetScales {
   // says which.
   using OnChange = std::function<void(const std::string& cause)>;
 
+  // `selected` (may be null) outlives this.
   TargetScales(const kube::ScaleClient* client, const Clock* clock,
                std::string ns, const std::vector<kube::ScaleTarget>& targets,
-               OnChange on_change);
+               SelectedTargetStore* selected, OnChange on_change);
 
   // Watches every target until `stop`; Join() after `stop`.
   void Start(StopSignal* stop);
   void Join();
+
+  // --target's targets, then the selected ones --target does not name.
+  std::vector<kube::ScaleTarget> Targets() const;
 
   // The target's scale: the watched copy while its watch is current, else a
   // GET of the scale subresource (held back while RBAC refuses it: the
@@ -48,7 +54,13 @@ class TargetScales {
   void Wrote(const kube::ScaleTarget& target, const kube::Scale& written);
 
  private:
-  runtime::WatchedObject<kube::Scale>& Of(const kube::ScaleTarget& target);
+  // The watch of a --target target; null for a selected one.
+  runtime::WatchedObject<kube::Scale>* Of(const kube::ScaleTarget& target);
+
+  const kube::ScaleClient* client_;
+  const std::string namespace_;
+  std::vector<kube::ScaleTarget> named_;
+  SelectedTargetStore* const selected_;
 
   std::map<std::string, std::unique_ptr<runtime::WatchedObject<kube::Scale>>>
       watched_;  // by "kind/name"

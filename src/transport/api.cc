@@ -392,6 +392,15 @@ std::unique_ptr<ListWatch<Scale>> KubeApi::TargetNamed(
       WorkloadScaleCodec());
 }
 
+std::unique_ptr<ListWatch<Scale>> KubeApi::TargetsSelected(
+    const std::string& ns, const TargetSelector& selector) const {
+  return std::make_unique<HttpListWatch<Scale>>(
+      this,
+      Collection{selector.Named("").CollectionPath(ns), selector.label_selector,
+                 ""},
+      WorkloadScaleCodec());
+}
+
 Status KubeApi::CreateEvent(const EventInfo& event,
                             const std::string& component, TimePoint now) const {
   HttpRequest request;

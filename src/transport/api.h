@@ -102,6 +102,8 @@ class KubeApi : public Client {
   Result<ConfigMap> UpdateConfigMap(const ConfigMap& config_map) const override;
   std::unique_ptr<ListWatch<Scale>> TargetNamed(
       const std::string& ns, const ScaleTarget& target) const override;
+  std::unique_ptr<ListWatch<Scale>> TargetsSelected(
+      const std::string& ns, const TargetSelector& selector) const override;
   Result<Scale> GetScale(const std::string& ns,
                          const ScaleTarget& target) const override;
   Result<Scale> PatchScale(const std::string& ns, const ScaleTarget& target,

@@ -283,5 +283,59 @@ TEST_F(ReplicaScalingTest, NodeLabelsSelectWhichNodesCount) {
   EXPECT_EQ(Replicas(), 4);
 }
 
+// A Deployment labelled `k8s_app` (none when empty), one replica.
+std::string LabelledDeploymentJson(const std::string& name,
+                                   const std::string& k8s_app) {
+  const std::string labels =
+      k8s_app.empty() ? "{}" : R"({"k8s-app":")" + k8s_app + R"("})";
+  return R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":")" +
+         name + R"(","labels":)" + labels +
+         R"(},"spec":{"replicas":1,"selector":{"matchLabels":{"app":")" + name +
+         R"("}},"template":{"metadata":{"labels":{"app":")" + name +
+         R"("}},"spec":{"containers":[{"name":"c","image":"i"}]}}}})";
+}
+
+// --target-selector beside --target: the matching Deployments are scaled
+// as they appear (within a second), and --once scales the ones there.
+TEST_F(ReplicaScalingTest, TargetSelectorScalesEveryMatchingDeployment) {
+  const std::string deployments =
+      std::string("/apis/apps/v1/namespaces/") + kNamespace + "/deployments";
+  ASSERT_TRUE(server_
+                  .CreateObject(deployments,
+                                LabelledDeploymentJson("dns-a", "kube-dns"))
+                  .ok());
+  ASSERT_TRUE(
+      server_.CreateObject(deployments, LabelledDeploymentJson("web", "web"))
+          .ok());
+  std::string output;
+  EXPECT_EQ(RunOnce({"--target-selector=deployment:k8s-app=kube-dns"}, &output),
+            0)
+      << output;
+  EXPECT_EQ(Replicas("deployment", "dns-a"), 4) << output;
+  EXPECT_EQ(Replicas(), 4) << output;
+  EXPECT_EQ(Replicas("deployment", "web"), 1) << output;
+
+  auto propscaler = Start(
+      {"--healthz-port=0", "--target-selector=deployment:k8s-app=kube-dns"});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  ASSERT_TRUE(server_
+                  .CreateObject(deployments,
+                                LabelledDeploymentJson("dns-b", "kube-dns"))
+                  .ok());
+  ASSERT_TRUE(WaitForReplicas(4, seconds(2), "deployment", "dns-b"))
+      << propscaler->Report();
+  AddNodes(1);
+  for (const char* name : {"coredns", "dns-a", "dns-b"}) {
+    ASSERT_TRUE(WaitForReplicas(5, seconds(2), "deployment", name))
+        << propscaler->Report();
+  }
+  EXPECT_EQ(Replicas("deployment", "web"), 1);
+  EXPECT_NE(propscaler->Output().find(
+                "scaling deployment/dns-b in namespace kube-system (--target "
+                "or --target-selector=deployment:k8s-app=kube-dns)"),
+            std::string::npos)
+      << propscaler->Report();
+}
+
 }  // namespace
 }  // namespace propscaler::e2e

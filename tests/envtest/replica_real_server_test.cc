@@ -312,6 +312,69 @@ TEST_F(ReplicaRealServerTest, PodsPerReplicaCountsTheSelectedPods) {
   EXPECT_EQ(Refusals().count("watch pods"), 0u);
 }
 
+// --target-selector under deploy/replicas-target-selector's RBAC: every
+// Deployment labelled k8s-app=kube-dns is scaled, one that appears or
+// starts to match within seconds, one that stops matching is left, and
+// nothing is refused.
+TEST_F(ReplicaRealServerTest, TargetSelectorScalesTheMatchingDeployments) {
+  GrantRbac("coredns-autoscaler",
+            {kDeployRbac, "deploy/replicas-target-selector/rbac.yaml"});
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  const std::string deployments =
+      "/apis/apps/v1/namespaces/" + ns() + "/deployments/";
+  auto label = [&](const std::string& name, const std::string& value) {
+    const std::string patch =
+        value.empty()
+            ? R"({"metadata":{"labels":{"k8s-app":null}}})"
+            : R"({"metadata":{"labels":{"k8s-app":")" + value + R"("}}})";
+    Status patched = AdminCall(cluster(), "PATCH", deployments + name, patch,
+                               "application/merge-patch+json")
+                         .status();
+    ASSERT_TRUE(patched.ok()) << patched.message();
+  };
+  auto reaches = [&](const std::string& name, int64_t want) {
+    Result<int64_t> last = Status::NotFound("never read");
+    const bool reached = e2e::WaitUntil(
+        [&] {
+          last = DeploymentReplicas(cluster(), ns(), name);
+          return last.ok() && *last == want;
+        },
+        seconds(10));
+    return reached ? ::testing::AssertionSuccess()
+                   : ::testing::AssertionFailure()
+                         << name << " has "
+                         << (last.ok() ? std::to_string(*last)
+                                       : last.status().message())
+                         << ", not " << want;
+  };
+  for (const char* name : {"dns-a", "web"}) {
+    ASSERT_TRUE(CreateDeployment(cluster(), ns(), name, 1).ok());
+  }
+  label("dns-a", "kube-dns");
+  label("web", "web");
+  auto propscaler = StartWithToken(
+      {"--configmap=" + std::string(kConfigMap), "--nodelabels=" + NodeLabel(),
+       "--target-selector=deployment:k8s-app=kube-dns"});
+  ASSERT_TRUE(reaches("dns-a", 2)) << propscaler->Report();
+
+  ASSERT_TRUE(CreateDeployment(cluster(), ns(), "dns-b", 1).ok());
+  label("dns-b", "kube-dns");
+  ASSERT_TRUE(reaches("dns-b", 2)) << propscaler->Report();
+  label(kTarget, "kube-dns");
+  ASSERT_TRUE(reaches(kTarget, 2)) << propscaler->Report();
+
+  label("dns-a", "");
+  ASSERT_TRUE(WaitForLog("no longer scaling deployment/dns-a", *propscaler));
+  AddNodes(2, 1);
+  ASSERT_TRUE(reaches("dns-b", 3)) << propscaler->Report();
+  ASSERT_TRUE(reaches(kTarget, 3)) << propscaler->Report();
+  EXPECT_EQ(*DeploymentReplicas(cluster(), ns(), "dns-a"), 2);
+  EXPECT_EQ(*DeploymentReplicas(cluster(), ns(), "web"), 1);
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Report();
+  EXPECT_TRUE(Refusals().empty()) << propscaler->Report();
+}
+
 // The token file is rotated and the old token revoked: propscaler reads
 // the new one and carries on.
 TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {

@@ -198,6 +198,18 @@ std::unique_ptr<kube::ListWatch<kube::Scale>> MemoryClient::TargetNamed(
       kube::WorkloadScaleCodec());
 }
 
+std::unique_ptr<kube::ListWatch<kube::Scale>> MemoryClient::TargetsSelected(
+    const std::string& ns, const kube::TargetSelector& selector) const {
+  const kube::ScaleTarget any = selector.Named("");
+  const sim::ResourceType* type = sim::FindResourceType(any.ApiKind());
+  CHECK(type != nullptr) << any.ApiKind();
+  return std::make_unique<MemoryListWatch<kube::Scale>>(
+      cluster_, sim::ResourcePath{type, ns, "", ""},
+      std::multimap<std::string, std::string>{
+          {"labelSelector", selector.label_selector}},
+      kube::WorkloadScaleCodec());
+}
+
 Result<kube::Scale> MemoryClient::GetScale(
     const std::string& ns, const kube::ScaleTarget& target) const {
   Result<sim::ResourcePath> path = ScaleCall(*cluster_, "get", ns, target);

@@ -32,6 +32,9 @@ class MemoryClient : public kube::Client {
       const kube::ConfigMap& config_map) const override;
   std::unique_ptr<kube::ListWatch<kube::Scale>> TargetNamed(
       const std::string& ns, const kube::ScaleTarget& target) const override;
+  std::unique_ptr<kube::ListWatch<kube::Scale>> TargetsSelected(
+      const std::string& ns,
+      const kube::TargetSelector& selector) const override;
   Result<kube::Scale> GetScale(const std::string& ns,
                                const kube::ScaleTarget& target) const override;
   Result<kube::Scale> PatchScale(const std::string& ns,

@@ -32,6 +32,7 @@ const std::set<std::string> kKnownFlags = {
     "nodelabels",
     "pod-selector",
     "pod-namespace",
+    "target-selector",
     "poll-period-seconds",
     "max-sync-failures",
     "kubeconfig",

@@ -43,5 +43,35 @@ TEST(BuildReplicaOptionsTest, BadExcludeNodeTaintsNamesFlagAndEntry) {
             "\"Sometimes\"; want NoSchedule, PreferNoSchedule or NoExecute");
 }
 
+TEST(BuildReplicaOptionsTest, TargetSelectorWithOrWithoutTarget) {
+  ReplicaFlags flags = Flags("");
+  flags.target = "";
+  flags.target_selector = "deployment:k8s-app=kube-dns";
+  Result<AutoscalerOptions> alone = BuildReplicaOptions(flags, "", "");
+  ASSERT_TRUE(alone.ok()) << alone.status().message();
+  EXPECT_TRUE(alone->targets.empty());
+  ASSERT_TRUE(alone->target_selector.has_value());
+  EXPECT_EQ(alone->target_selector->label_selector, "k8s-app=kube-dns");
+
+  flags.target = "statefulset/dns";
+  Result<AutoscalerOptions> both = BuildReplicaOptions(flags, "", "");
+  ASSERT_TRUE(both.ok()) << both.status().message();
+  ASSERT_EQ(both->targets.size(), 1u);
+  EXPECT_EQ(both->targets[0].ToString(), "statefulset/dns");
+
+  flags.target_selector = "deployment:";
+  Result<AutoscalerOptions> empty = BuildReplicaOptions(flags, "", "");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("empty label selector"),
+            std::string::npos);
+
+  flags.target = "";
+  flags.target_selector = "";
+  Result<AutoscalerOptions> neither = BuildReplicaOptions(flags, "", "");
+  ASSERT_FALSE(neither.ok());
+  EXPECT_NE(neither.status().message().find("--target is empty"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace propscaler

@@ -554,5 +554,122 @@ INSTANTIATE_TEST_SUITE_P(
       return info.param.name;
     });
 
+// --target-selector: every Deployment labelled k8s-app=kube-dns in the
+// namespace is a target, from the moment it appears or starts to match;
+// one that goes or stops matching is left alone; --target's stays.
+TEST_F(ReplicaScenarioTest, TargetsBySelectorAreFollowedAsTheyAppearAndGo) {
+  options_.target_selector = kube::TargetSelector{
+      kube::ScaleTarget::Kind::kDeployment, "k8s-app=kube-dns"};
+  const std::string deployments =
+      "/apis/apps/v1/namespaces/" + std::string(kNamespace) + "/deployments";
+  auto create = [&](const std::string& name, const std::string& label) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), deployments,
+            R"({"metadata":{"name":")" + name + R"(","labels":{"k8s-app":")" +
+                label +
+                R"("}},"spec":{"replicas":1,"selector":{"matchLabels":{"app":")" +
+                name + R"("}},"template":{"metadata":{"labels":{"app":")" +
+                name +
+                R"("}},"spec":{"containers":[{"name":"c","image":"i"}]}}}})")
+            .ok());
+  };
+  auto replicas = [&](const std::string& name) {
+    Result<int64_t> read =
+        sim::GetReplicas(cluster_.store(), "deployment", kNamespace, name);
+    return read.ok() ? *read : -1;
+  };
+  create("dns-a", "kube-dns");
+  create("other", "web");
+  StartWith(3, 1);
+  clock_.SleepFor(milliseconds(10));
+  EXPECT_EQ(Replicas(), 3);  // --target's
+  EXPECT_EQ(replicas("dns-a"), 3);
+  EXPECT_EQ(replicas("other"), 1);
+
+  // A new matching Deployment is scaled within a second, not at the poll.
+  clock_.SleepFor(seconds(3));
+  create("dns-b", "kube-dns");
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(replicas("dns-b"), 3);
+
+  // One that starts to match, likewise.
+  ASSERT_TRUE(
+      sim::PatchObject(cluster_.store(), deployments + "/other",
+                       R"({"metadata":{"labels":{"k8s-app":"kube-dns"}}})")
+          .ok());
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(replicas("other"), 3);
+
+  // Another writer's change of a selected one is undone at once.
+  ASSERT_TRUE(
+      sim::SetReplicas(cluster_.store(), "deployment", kNamespace, "dns-b", 7)
+          .ok());
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(replicas("dns-b"), 3);
+
+  // One that stops matching is no longer scaled; the others follow a node.
+  ASSERT_TRUE(sim::PatchObject(cluster_.store(), deployments + "/dns-a",
+                               R"({"metadata":{"labels":{"k8s-app":null}}})")
+                  .ok());
+  clock_.SleepFor(milliseconds(300));
+  AddNodes(4, 1);
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(replicas("dns-a"), 3);
+  EXPECT_EQ(replicas("dns-b"), 4);
+  EXPECT_EQ(replicas("other"), 4);
+  EXPECT_EQ(Replicas(), 4);
+  const ReplicaStatus status = board_.Snapshot();
+  EXPECT_EQ(status.targets.count("deployment/dns-a"), 0u);
+  EXPECT_EQ(status.targets.count("deployment/dns-b"), 1u);
+
+  // One deleted is dropped without a failed cycle.
+  ASSERT_TRUE(
+      cluster_.store()
+          .Delete(*sim::FindResourceType("Deployment"), kNamespace, "dns-b")
+          .ok());
+  clock_.SleepFor(milliseconds(300));
+  AddNodes(5, 1);
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(replicas("other"), 5);
+  EXPECT_EQ(Replicas(), 5);
+  EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
+}
+
+// With --target-selector alone, a matching Deployment with an HPA is
+// reported as a conflict as soon as it is selected.
+TEST_F(ReplicaScenarioTest, SelectedTargetWithAnHpaIsReportedAtOnce) {
+  auto ConflictEvents = [this] {
+    int found = 0;
+    for (const std::string& event : sim::Events(cluster_.store(), kNamespace)) {
+      found += event.find("ConflictingAutoscaler") != std::string::npos;
+    }
+    return found;
+  };
+  options_.targets.clear();
+  options_.target_selector = kube::TargetSelector{
+      kube::ScaleTarget::Kind::kDeployment, "k8s-app=kube-dns"};
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(),
+          "/apis/autoscaling/v1/namespaces/" + std::string(kNamespace) +
+              "/horizontalpodautoscalers",
+          R"({"metadata":{"name":"dns-hpa"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"coredns"},"minReplicas":1,"maxReplicas":5}})")
+          .ok());
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(30));
+  EXPECT_EQ(Replicas(), 1);  // not selected: untouched
+  EXPECT_EQ(ConflictEvents(), 0);
+  ASSERT_TRUE(
+      sim::PatchObject(cluster_.store(),
+                       "/apis/apps/v1/namespaces/" + std::string(kNamespace) +
+                           "/deployments/coredns",
+                       R"({"metadata":{"labels":{"k8s-app":"kube-dns"}}})")
+          .ok());
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(Replicas(), 3);
+  EXPECT_EQ(ConflictEvents(), 1);
+}
+
 }  // namespace
 }  // namespace propscaler

@@ -45,5 +45,39 @@ TEST(ScaleTargetTest, RejectsBadEntriesNamingThem) {
       std::string::npos);
 }
 
+TEST(TargetSelectorTest, TakesKindAndSelector) {
+  Result<TargetSelector> selector =
+      ParseTargetSelector(" StatefulSets : k8s-app in (kube-dns,dns), tier ");
+  ASSERT_TRUE(selector.ok()) << selector.status().message();
+  EXPECT_EQ(selector->kind, ScaleTarget::Kind::kStatefulSet);
+  EXPECT_EQ(selector->label_selector, "k8s-app in (kube-dns,dns), tier");
+  EXPECT_EQ(selector->ToString(),
+            "statefulset:k8s-app in (kube-dns,dns), tier");
+  EXPECT_EQ(selector->Named("dns").ScalePath("ns"),
+            "/apis/apps/v1/namespaces/ns/statefulsets/dns/scale");
+}
+
+TEST(TargetSelectorTest, RejectsBadInputNamingIt) {
+  struct Case {
+    const char* flag;
+    const char* says;
+  };
+  for (const Case& c : {
+           Case{"deployment/coredns", "not of the form KIND:LABEL-SELECTOR"},
+           Case{"daemonset:app=x", "unsupported kind \"daemonset\""},
+           Case{"deployment:", "empty label selector"},
+           Case{"deployment:  ", "empty label selector"},
+           Case{"deployment:a in (b", "\"deployment:a in (b\""},
+           Case{"deployment:a=b=c", "\"deployment:a=b=c\""},
+       }) {
+    Result<TargetSelector> selector = ParseTargetSelector(c.flag);
+    ASSERT_FALSE(selector.ok()) << c.flag;
+    EXPECT_NE(selector.status().message().find(c.says), std::string::npos)
+        << selector.status().message();
+    EXPECT_NE(selector.status().message().find("--target-selector"),
+              std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace propscaler::kube

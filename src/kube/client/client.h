@@ -88,6 +88,10 @@ class ScaleClient {
   // target needs no GET of its scale.
   virtual std::unique_ptr<ListWatch<Scale>> TargetNamed(
       const std::string& ns, const ScaleTarget& target) const = 0;
+  // The workloads of the selector's kind in `ns` whose labels match it,
+  // each read as its scale (RBAC `list` and `watch` on the kind).
+  virtual std::unique_ptr<ListWatch<Scale>> TargetsSelected(
+      const std::string& ns, const TargetSelector& selector) const = 0;
   virtual Result<Scale> GetScale(const std::string& ns,
                                  const ScaleTarget& target) const = 0;
   // A merge patch of spec.replicas (RBAC `patch`).

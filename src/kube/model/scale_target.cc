@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 
+#include "common/label_selector.h"
 #include "common/object_names.h"
 
 namespace propscaler::kube {
@@ -54,6 +55,20 @@ std::string Trim(std::string_view text) {
   return std::string(text);
 }
 
+// A kind --target and --target-selector accept, singular or plural, lower
+// case.
+const KindNames* TargetFlagKind(const std::string& kind) {
+  for (const KindNames& names : kKinds) {
+    if (names.target_flag && (kind == names.singular || kind == names.plural)) {
+      return &names;
+    }
+  }
+  return nullptr;
+}
+
+constexpr char kTargetKinds[] =
+    "deployment, replicaset, replicationcontroller or statefulset";
+
 Result<ScaleTarget> ParseOne(const std::string& entry) {
   const size_t slash = entry.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 == entry.size() ||
@@ -62,21 +77,17 @@ Result<ScaleTarget> ParseOne(const std::string& entry) {
                            "\" is not of the form KIND/NAME");
   }
   // As cluster-proportional-autoscaler: kind and name in lower case.
-  const std::string kind = AsciiLower(entry.substr(0, slash));
-  for (const KindNames& names : kKinds) {
-    if (!names.target_flag) continue;
-    if (kind == names.singular || kind == names.plural) {
-      const std::string name = AsciiLower(entry.substr(slash + 1));
-      if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
-        return valid.WithContext("--target entry \"" + entry + "\"");
-      }
-      return ScaleTarget{names.kind, name};
-    }
+  const KindNames* names = TargetFlagKind(AsciiLower(entry.substr(0, slash)));
+  if (names == nullptr) {
+    return Status::Invalid(
+        "--target entry \"" + entry + "\" has unsupported kind \"" +
+        entry.substr(0, slash) + "\" (want " + kTargetKinds + ")");
   }
-  return Status::Invalid(
-      "--target entry \"" + entry + "\" has unsupported kind \"" +
-      entry.substr(0, slash) +
-      "\" (want deployment, replicaset, replicationcontroller or statefulset)");
+  const std::string name = AsciiLower(entry.substr(slash + 1));
+  if (Status valid = CheckDns1123Subdomain("target", name); !valid.ok()) {
+    return valid.WithContext("--target entry \"" + entry + "\"");
+  }
+  return ScaleTarget{names->kind, name};
 }
 
 }  // namespace
@@ -125,6 +136,45 @@ Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view given) {
     targets.push_back(std::move(target).value());
   }
   return targets;
+}
+
+std::string TargetSelector::ToString() const {
+  return std::string(NamesOf(kind).singular) + ":" + label_selector;
+}
+
+ScaleTarget TargetSelector::Named(std::string name) const {
+  return ScaleTarget{kind, std::move(name)};
+}
+
+Result<TargetSelector> ParseTargetSelector(std::string_view given) {
+  const std::string flag = Trim(given);
+  const size_t colon = flag.find(':');
+  if (colon == std::string::npos) {
+    return Status::Invalid("--target-selector \"" + flag +
+                           "\" is not of the form KIND:LABEL-SELECTOR, e.g. "
+                           "deployment:k8s-app=kube-dns");
+  }
+  const std::string kind = Trim(std::string_view(flag).substr(0, colon));
+  const KindNames* names = TargetFlagKind(AsciiLower(kind));
+  if (names == nullptr) {
+    return Status::Invalid("--target-selector \"" + flag +
+                           "\" has unsupported kind \"" + kind + "\" (want " +
+                           kTargetKinds + ")");
+  }
+  const std::string selector = Trim(std::string_view(flag).substr(colon + 1));
+  if (selector.empty()) {
+    return Status::Invalid(
+        "--target-selector \"" + flag +
+        "\" has an empty label selector, which would make "
+        "every " +
+        names->singular + " in the namespace a target; name the labels, e.g. " +
+        names->singular + ":k8s-app=kube-dns");
+  }
+  Result<LabelSelector> parsed = LabelSelector::Parse(selector);
+  if (!parsed.ok()) {
+    return parsed.status().WithContext("--target-selector \"" + flag + "\"");
+  }
+  return TargetSelector{names->kind, selector};
 }
 
 }  // namespace propscaler::kube

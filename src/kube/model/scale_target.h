@@ -38,6 +38,8 @@ struct ScaleTarget {
   // The Kind as the API spells it, e.g. "Deployment"; and its apiVersion.
   std::string ApiKind() const;
   std::string ApiVersion() const;
+
+  bool operator==(const ScaleTarget&) const = default;
 };
 
 // Parses a comma list of KIND/NAME, lower-cased whole first (kind and name,
@@ -45,6 +47,23 @@ struct ScaleTarget {
 // empty entry is an error, as in CPA. Errors name the entry and why it is
 // wrong.
 Result<std::vector<ScaleTarget>> ParseScaleTargets(std::string_view flag);
+
+// --target-selector: every workload of `kind` in the namespace whose labels
+// match `label_selector` is a target.
+struct TargetSelector {
+  ScaleTarget::Kind kind = ScaleTarget::Kind::kDeployment;
+  std::string label_selector;  // valid and not empty
+
+  // "deployment:k8s-app=kube-dns".
+  std::string ToString() const;
+  // A target of the kind named `name`.
+  ScaleTarget Named(std::string name) const;
+};
+
+// Parses KIND:LABEL-SELECTOR (kinds as --target's, the kind case-blind, the
+// selector as written). An empty or invalid selector is an error naming it:
+// an empty one would make every workload of the kind a target.
+Result<TargetSelector> ParseTargetSelector(std::string_view flag);
 
 }  // namespace propscaler::kube
 
