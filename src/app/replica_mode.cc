@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "app/api_session.h"
+#include "app/hpa_version.h"
 #include "app/leadership.h"
 #include "app/loop_runner.h"
 #include "app/replica_options.h"
@@ -53,6 +54,12 @@ DEFINE_string(target_selector, "",
               "workload of the kind in the namespace whose labels match is a "
               "target, followed as they appear and go (needs list and watch "
               "on the kind); with --target, both are.");
+DEFINE_string(hpa_floor, "",
+              "Name of a HorizontalPodAutoscaler in the namespace that scales "
+              "one of the targets: the computed count is written as its "
+              "spec.minReplicas (capped at its maxReplicas) instead of the "
+              "target's replicas, so the HPA scales on load above the "
+              "proportional floor (needs get and patch on it).");
 DEFINE_string(exclude_node_taints, "",
               "Comma list of taints, key or key:Effect (NoSchedule, "
               "PreferNoSchedule, NoExecute), whose nodes count as not "
@@ -75,7 +82,8 @@ int RunReplicaMode() {
                      FLAGS_dry_run,
                      FLAGS_pod_selector,
                      FLAGS_pod_namespace,
-                     FLAGS_target_selector};
+                     FLAGS_target_selector,
+                     FLAGS_hpa_floor};
   Result<AutoscalerOptions> options = BuildReplicaOptions(
       flags, EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {
@@ -91,6 +99,16 @@ int RunReplicaMode() {
   }
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, options->poll_period);
+  if (options->hpa_floor.has_value()) {
+    Result<std::string> version = ResolveHpaVersion(session.api);
+    if (version.ok()) {
+      options->hpa_floor->version = *version;
+    } else {
+      LOG(WARNING) << version.status().message()
+                   << "; writing it through autoscaling/v1, which every "
+                      "release serves";
+    }
+  }
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   ReplicaStatusBoard board;
@@ -105,6 +123,13 @@ int RunReplicaMode() {
                  "s selected by " + options->target_selector->label_selector) +
       " in namespace " + options->namespace_ + " from " + FLAGS_configmap +
       " against " + config->server};
+  if (options->hpa_floor.has_value()) {
+    start_lines.push_back(
+        "the count is written as spec.minReplicas of horizontalpodautoscaler " +
+        options->namespace_ + "/" + options->hpa_floor->name +
+        " through autoscaling/" + options->hpa_floor->version +
+        " (--hpa-floor), not as the replicas of the target it scales");
+  }
   if (!options->excluded_taints.empty()) {
     start_lines.push_back("nodes tainted " +
                           options->excluded_taints.ToString() +

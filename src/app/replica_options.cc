@@ -84,6 +84,13 @@ Result<AutoscalerOptions> BuildReplicaOptions(
       return valid;
     }
   }
+  if (!flags.hpa_floor.empty()) {
+    if (Status valid = CheckDns1123Subdomain("hpa-floor", flags.hpa_floor);
+        !valid.ok()) {
+      return valid;
+    }
+    options.hpa_floor = AutoscalerOptions::HpaFloor{flags.hpa_floor};
+  }
   options.pod_selector = flags.pod_selector;
   options.pod_namespace = flags.pod_namespace;
   options.dry_run = flags.dry_run;

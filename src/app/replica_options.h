@@ -24,6 +24,7 @@ struct ReplicaFlags {
   std::string pod_selector;
   std::string pod_namespace;
   std::string target_selector;
+  std::string hpa_floor;
 };
 
 // The namespace is --namespace, else MY_POD_NAMESPACE, else the kubeconfig

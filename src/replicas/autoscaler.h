@@ -91,6 +91,19 @@ class ReplicaAutoscaler {
   // Notes the targets of this cycle: logs those --target-selector added or
   // dropped, and forgets what is kept for the ones gone.
   void TrackTargets(const std::vector<kube::ScaleTarget>& targets);
+  // --hpa-floor: the HPA, when it scales one of `targets`; else an error
+  // naming it and what it scales.
+  Result<kube::HpaRef> FloorHpa(const std::vector<kube::ScaleTarget>& targets);
+  static bool Scales(const kube::HpaRef& hpa, const kube::ScaleTarget& target);
+  std::string FloorHpaRef() const;
+  // Sets `hpa`'s minReplicas to `computed` (smoothed, and kept within
+  // 1..maxReplicas) instead of the target's replicas.
+  Status SetFloor(const kube::ScaleTarget& target, kube::HpaRef hpa,
+                  int64_t computed, const ClusterCounts& counts,
+                  const std::optional<ScaleDownPolicy>& scale_down,
+                  TimePoint now);
+  Status WriteFloor(const kube::ScaleTarget& target, const kube::HpaRef& read,
+                    int64_t wanted, const ClusterCounts& counts);
   Status TimedCycle(TimePoint start);
   Status WriteScale(const kube::ScaleTarget& target, const kube::Scale& read,
                     int64_t desired, const ClusterCounts& counts);
@@ -119,6 +132,7 @@ class ReplicaAutoscaler {
   std::map<std::string, TargetSmoothing> smoothing_;  // by "kind/name"
   std::map<std::string, int64_t> blind_written_;      // by "kind/name"
   std::set<std::string> known_targets_;  // "kind/name", as last cycle
+  int64_t capped_at_ = 0;  // the HPA's maxReplicas the floor was capped at
 };
 
 }  // namespace propscaler

@@ -20,6 +20,14 @@ struct AutoscalerOptions {
   std::vector<kube::ScaleTarget> targets;  // --target
   // --target-selector: every matching workload is a target too.
   std::optional<kube::TargetSelector> target_selector;
+  // --hpa-floor: the HorizontalPodAutoscaler whose spec.minReplicas is set
+  // to the computed count instead of its target's replicas, through
+  // autoscaling/`version` ("v2" where served, else "v1").
+  struct HpaFloor {
+    std::string name;
+    std::string version = "v1";
+  };
+  std::optional<HpaFloor> hpa_floor;
   std::optional<ConfigMapData> default_params;
   std::string node_selector;    // --nodelabels, passed to the server as is
   TaintFilter excluded_taints;  // --exclude-node-taints

@@ -80,14 +80,15 @@ void ReplicaReporter::Counts(const ClusterCounts& counts) {
 }
 
 void ReplicaReporter::TargetRead(const kube::ScaleTarget& target,
-                                 int64_t current, int64_t desired) {
+                                 int64_t current, int64_t desired,
+                                 const std::string& via) {
   const std::string name = target.ToString();
   GlobalMetrics().Set("propscaler_desired_replicas", {{"target", name}},
                       desired);
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}},
                       current);
   UpdateBoard([&](ReplicaStatus& status) {
-    status.targets[name] = TargetStatus{desired, current, ""};
+    status.targets[name] = TargetStatus{desired, current, "", via};
   });
 }
 
@@ -111,22 +112,46 @@ void ReplicaReporter::TargetFailed(const kube::ScaleTarget& target,
   });
 }
 
-void ReplicaReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
-                             int64_t to, const ClusterCounts& counts,
-                             const std::string& cause) {
+void ReplicaReporter::Decided(const kube::ScaleTarget& target,
+                              const std::string& what, int64_t from, int64_t to,
+                              const ClusterCounts& counts,
+                              const std::string& cause) {
   const std::string name = target.ToString();
   GlobalMetrics().Add("propscaler_scaled_total", {{"target", name}});
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}}, to);
   UpdateBoard([&](ReplicaStatus& status) {
     status.targets[name].current = to;
-    status.decisions.push_front({clock_->Now(), name, from, to, cause, counts});
+    status.decisions.push_front({clock_->Now(), what, from, to, cause, counts});
     if (status.decisions.size() > ReplicaStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }
   });
+}
+
+void ReplicaReporter::Scaled(const kube::ScaleTarget& target, int64_t from,
+                             int64_t to, const ClusterCounts& counts,
+                             const std::string& cause) {
+  Decided(target, target.ToString(), from, to, counts, cause);
   Event({TargetRef(target, namespace_), /*warning=*/false, "ScaledReplicas",
          "Scaled from " + std::to_string(from) + " to " + std::to_string(to) +
              " replicas (" + DescribeCounts(counts) + "; " + cause + ")"});
+}
+
+void ReplicaReporter::FloorSet(const kube::ScaleTarget& target,
+                               const std::string& hpa,
+                               const std::string& hpa_version, int64_t from,
+                               int64_t to, const ClusterCounts& counts,
+                               const std::string& cause) {
+  Decided(target, target.ToString() + " (minReplicas of " + hpa + ")", from, to,
+          counts, cause);
+  Event({{"autoscaling/" + hpa_version, "HorizontalPodAutoscaler", namespace_,
+          hpa, ""},
+         /*warning=*/false,
+         "SetMinReplicas",
+         "Set minReplicas from " + std::to_string(from) + " to " +
+             std::to_string(to) + ", the proportional floor of " +
+             target.ToString() + " (" + DescribeCounts(counts) + "; " + cause +
+             ")"});
 }
 
 void ReplicaReporter::HpaConflictFound(const HpaConflict& conflict) {

@@ -34,18 +34,30 @@ class ReplicaReporter : public runtime::ModeReporter<ReplicaStatus> {
   void ParamsRejected(const std::map<std::string, std::string>& data,
                       const std::string& reason);
   void Counts(const ClusterCounts& counts);
+  // `via`: how the count is set when not through the target's scale.
   void TargetRead(const kube::ScaleTarget& target, int64_t current,
-                  int64_t desired);
+                  int64_t desired, const std::string& via = "");
   void TargetFailed(const kube::ScaleTarget& target, const std::string& error);
   // The targets now ("kind/name"): those gone (--target-selector's) leave
   // /status and the metrics.
   void TargetsAre(const std::set<std::string>& targets);
   void Scaled(const kube::ScaleTarget& target, int64_t from, int64_t to,
               const ClusterCounts& counts, const std::string& cause);
+  // --hpa-floor: `hpa`'s minReplicas, the floor of `target`, went from
+  // `from` to `to`.
+  void FloorSet(const kube::ScaleTarget& target, const std::string& hpa,
+                const std::string& hpa_version, int64_t from, int64_t to,
+                const ClusterCounts& counts, const std::string& cause);
   void HpaConflictFound(const HpaConflict& conflict);
   void CycleFinished(const Status& status, Duration took);
 
  private:
+  // A write of `target`'s count (`what` names it on /status): metrics and
+  // the decisions on /status.
+  void Decided(const kube::ScaleTarget& target, const std::string& what,
+               int64_t from, int64_t to, const ClusterCounts& counts,
+               const std::string& cause);
+
   const Clock* clock_;
   const std::string namespace_;
   const std::string configmap_;

@@ -19,6 +19,9 @@ struct TargetStatus {
   int64_t desired = -1;  // -1: not computed yet
   int64_t current = -1;  // spec.replicas as last read; -1: unknown
   std::string error;     // of the last cycle, if it failed for this target
+  // How the count is set when not through the target's scale, e.g.
+  // "minReplicas of horizontalpodautoscaler dns" (--hpa-floor).
+  std::string via;
 };
 
 struct ScaleDecision {

@@ -28,9 +28,10 @@ void RenderTargets(std::ostringstream& out, const ReplicaStatus& status) {
   out << "<h2>Targets</h2><table><tr><th>target</th><th>desired</th>"
          "<th>current</th><th>state</th></tr>";
   for (const auto& [name, target] : status.targets) {
-    out << "<tr><td>" << EscapeMarkup(name) << "</td><td class=num>"
-        << target.desired << "</td><td class=num>" << target.current
-        << "</td><td>"
+    out << "<tr><td>" << EscapeMarkup(name)
+        << (target.via.empty() ? "" : " (" + EscapeMarkup(target.via) + ")")
+        << "</td><td class=num>" << target.desired << "</td><td class=num>"
+        << target.current << "</td><td>"
         << (target.error.empty()
                 ? std::string("<span class=ok>in sync</span>")
                 : "<span class=bad>" + EscapeMarkup(target.error) + "</span>")

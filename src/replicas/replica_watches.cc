@@ -43,6 +43,32 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
                 "s (deploy/replicas-target-selector/rbac.yaml)."},
         notify);
   }
+  if (options.hpa_floor.has_value()) {
+    const std::string ns = options.namespace_;
+    const AutoscalerOptions::HpaFloor floor = *options.hpa_floor;
+    const std::string what =
+        "horizontalpodautoscaler " + ns + "/" + floor.name + " (--hpa-floor)";
+    hpa_floor = std::make_unique<runtime::WatchedObject<kube::HpaRef>>(
+        clock, client->HpaNamed(ns, floor.name, floor.version),
+        [client, ns, floor] {
+          return client->GetHpa(ns, floor.name, floor.version);
+        },
+        runtime::WatchedObject<kube::HpaRef>::Options{
+            .name = floor.name,
+            .what = what,
+            .grant_hint = "Grant list and watch on it to follow its edits "
+                          "within a second and read nothing at rest",
+            .changed_cause = what + " changed",
+            .differs =
+                [](const kube::HpaRef& before, const kube::HpaRef& after) {
+                  return before.min_replicas != after.min_replicas ||
+                         before.max_replicas != after.max_replicas ||
+                         before.target_kind != after.target_kind ||
+                         before.target_name != after.target_name;
+                },
+        },
+        notify);
+  }
   if (options.pod_selector.empty()) return;
   pods = std::make_unique<PodCountStore>();
   pod_watch = std::make_unique<runtime::WatchedCollection<kube::CountedPod>>(
@@ -63,6 +89,7 @@ void ReplicaWatches::AddTo(runtime::WatchSet* set) {
   set->Add(config_map.get());
   set->Add(&target_scales);
   set->Add(&hpa_check);
+  if (hpa_floor) set->Add(hpa_floor.get());
 }
 
 }  // namespace propscaler

@@ -48,6 +48,8 @@ struct ReplicaWatches {
   std::unique_ptr<runtime::WatchedCollection<kube::Scale>> selected_watch;
   TargetScales target_scales;
   HpaConflictCheck hpa_check;
+  // With --hpa-floor: the HPA whose minReplicas is written.
+  std::unique_ptr<runtime::WatchedObject<kube::HpaRef>> hpa_floor;
 };
 
 }  // namespace propscaler

@@ -65,8 +65,10 @@ std::string ConfigMapPath(const std::string& ns, const std::string& name) {
          (name.empty() ? "" : "/" + name);
 }
 
-std::string HpaCollectionPath(const std::string& ns) {
-  return "/apis/autoscaling/v1/namespaces/" + ns + "/horizontalpodautoscalers";
+std::string HpaCollectionPath(const std::string& ns,
+                              const std::string& version = "v1") {
+  return "/apis/autoscaling/" + version + "/namespaces/" + ns +
+         "/horizontalpodautoscalers";
 }
 
 }  // namespace
@@ -382,6 +384,39 @@ std::unique_ptr<ListWatch<HpaRef>> KubeApi::HorizontalPodAutoscalers(
     const std::string& ns) const {
   return std::make_unique<HttpListWatch<HpaRef>>(
       this, Collection{HpaCollectionPath(ns), "", ""}, HpaCodec());
+}
+
+std::unique_ptr<ListWatch<HpaRef>> KubeApi::HpaNamed(
+    const std::string& ns, const std::string& name,
+    const std::string& version) const {
+  return std::make_unique<HttpListWatch<HpaRef>>(
+      this,
+      Collection{HpaCollectionPath(ns, version), "", "metadata.name=" + name},
+      HpaCodec());
+}
+
+Result<HpaRef> KubeApi::GetHpa(const std::string& ns, const std::string& name,
+                               const std::string& version) const {
+  HttpRequest request;
+  request.path = HpaCollectionPath(ns, version) + "/" + name;
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeHpa(*body);
+}
+
+Result<HpaRef> KubeApi::PatchHpaMinReplicas(const std::string& ns,
+                                            const std::string& name,
+                                            const std::string& version,
+                                            const std::string& resource_version,
+                                            int64_t min_replicas) const {
+  HttpRequest request;
+  request.method = "PATCH";
+  request.path = HpaCollectionPath(ns, version) + "/" + name;
+  request.content_type = "application/merge-patch+json";
+  request.body = EncodeMinReplicasPatch(resource_version, min_replicas);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeHpa(*body);
 }
 
 std::unique_ptr<ListWatch<Scale>> KubeApi::TargetNamed(

@@ -120,6 +120,16 @@ class KubeApi : public Client {
       const std::vector<ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
+  std::unique_ptr<ListWatch<HpaRef>> HpaNamed(
+      const std::string& ns, const std::string& name,
+      const std::string& version) const override;
+  Result<HpaRef> GetHpa(const std::string& ns, const std::string& name,
+                        const std::string& version) const override;
+  Result<HpaRef> PatchHpaMinReplicas(const std::string& ns,
+                                     const std::string& name,
+                                     const std::string& version,
+                                     const std::string& resource_version,
+                                     int64_t min_replicas) const override;
   Status CreateEvent(const EventInfo& event, const std::string& component,
                      TimePoint now) const override;
   std::unique_ptr<ListWatch<LivePod>> Pods() const override;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "apiserver/hpa_validation.h"
 #include "apiserver/json_util.h"
 #include "apiserver/merge_patch.h"
 #include "apiserver/pod_template_validation.h"
@@ -73,6 +74,7 @@ ApiResult<ObjectPtr> ObjectStore::Create(const ResourceType& type,
   if (auto error = PrepareNewLocked(type, ns, object)) return *error;
   ObjectKey key{ns, GetString(Metadata(object), "name")};
   if (auto error = ValidatePodTemplate(type, key.name, object)) return *error;
+  if (auto error = ValidateHpaBounds(type, key.name, object)) return *error;
   ObjectMap& objects = objects_[type.plural];
   if (objects.count(key) > 0) {
     return ApiError::AlreadyExists(type.QualifiedName(), key.name);
@@ -123,6 +125,7 @@ ApiResult<ObjectPtr> ObjectStore::Update(const ResourceType& type,
       return error;
     }
     if (auto error = ValidatePodTemplate(type, name, object)) return error;
+    if (auto error = ValidateHpaBounds(type, name, object)) return error;
     KeepServerFields(current, object);
     auto& alloc = object.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(object, "metadata", alloc);
@@ -154,6 +157,7 @@ ApiResult<ObjectPtr> ObjectStore::Patch(const ResourceType& type,
       return error;
     }
     if (auto error = ValidatePodTemplate(type, name, current)) return error;
+    if (auto error = ValidateHpaBounds(type, name, current)) return error;
     KeepServerFields(original, current);
     auto& alloc = current.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(current, "metadata", alloc);

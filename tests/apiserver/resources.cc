@@ -31,8 +31,8 @@ const std::vector<ResourceType>& AllResourceTypes() {
       // cover v1beta1 (kube-apiserver 1.20).
       {"policy", "v1", "poddisruptionbudgets", "PodDisruptionBudget", true,
        false},
-      {"autoscaling", "v1", "horizontalpodautoscalers",
-       "HorizontalPodAutoscaler", true, false},
+      {"autoscaling", "v2", "horizontalpodautoscalers",
+       "HorizontalPodAutoscaler", true, false, false, "v1"},
       {"cluster.x-k8s.io", "v1beta1", "machinedeployments", "MachineDeployment",
        true, true},
       {"cluster.x-k8s.io", "v1beta1", "machinesets", "MachineSet", true, true},
@@ -53,7 +53,8 @@ const ResourceType* FindByGroupVersion(std::string_view group,
                                        std::string_view version,
                                        std::string_view plural) {
   for (const ResourceType& type : AllResourceTypes()) {
-    if (type.group == group && type.version == version &&
+    if (type.group == group &&
+        (type.version == version || type.also_served == version) &&
         type.plural == plural) {
       return &type;
     }
@@ -142,6 +143,7 @@ std::optional<std::string> GroupDocument(std::string_view group) {
       continue;
     }
     versions.push_back(type.version);
+    if (!type.also_served.empty()) versions.push_back(type.also_served);
   }
   if (versions.empty()) return std::nullopt;
   auto entry = [&](const std::string& version) {
@@ -173,7 +175,11 @@ std::optional<std::string> DiscoveryDocument(std::string_view path) {
   }
   std::string resources;
   for (const ResourceType& type : AllResourceTypes()) {
-    if (type.ApiVersion() != group_version) continue;
+    if (type.ApiVersion() != group_version &&
+        (type.also_served.empty() ||
+         type.group + "/" + type.also_served != group_version)) {
+      continue;
+    }
     if (!resources.empty()) resources += ',';
     resources += R"({"name":")" + type.plural + R"(","namespaced":)" +
                  (type.namespaced ? "true" : "false") + R"(,"kind":")" +

@@ -24,6 +24,13 @@ struct ResourceType {
   // Has a /status subresource: writes to the object leave its status as it
   // was, writes to /status change nothing else (as a CRD that enables it).
   bool status_subresource = false;
+  // An older version serving the same objects ("" when none), as
+  // HorizontalPodAutoscalers are served in autoscaling/v2 and v1. A real
+  // server converts between them; the fields propscaler reads and writes
+  // (scaleTargetRef, minReplicas, maxReplicas) are the same in both, so the
+  // objects are served as stored, and discovery lists `version` first
+  // (preferred), then this.
+  std::string also_served;
 
   // "v1" or "apps/v1".
   std::string ApiVersion() const;

@@ -79,6 +79,7 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
           {{"--target=deployment/web,,"}, "empty entry"},
           {{"--target=daemonset/x"}, "daemonset"},
           {{"--target-selector=deployment:"}, "empty label selector"},
+          {{"--hpa-floor=Bad_Name"}, "Bad_Name"},
           {{"--target-selector=deployment"}, "KIND:LABEL-SELECTOR"},
           {{"--target-selector=daemonset:a=b"}, "\"daemonset\""},
           {{"--target-selector=deployment:a in (b"},

@@ -97,5 +97,40 @@ TEST_F(HpaConflictTest, ForbiddenTurnsTheCheckOffAndScalingGoesOn) {
       << output;
 }
 
+// --hpa-floor through the binary: the server serves autoscaling/v2, which
+// it is written through; the count goes to the HPA's minReplicas, within a
+// second of a node's arrival, and the Deployment's replicas are left to
+// the HPA; the HPA named is not reported as a conflict.
+TEST_F(HpaConflictTest, HpaFloorSetsMinReplicasThroughV2) {
+  ASSERT_TRUE(
+      server_.CreateObject(kHpaPath, HpaJson("dns", "Deployment", "coredns"))
+          .ok());
+  const int64_t replicas = Replicas();
+  auto propscaler = Start({"--healthz-port=0", "--hpa-floor=dns"});
+  auto min_replicas = [&] {
+    const std::optional<std::string> hpa = server_.GetObject(
+        "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers/"
+        "dns");
+    const size_t at = hpa ? hpa->find("\"minReplicas\":") : std::string::npos;
+    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
+  };
+  ASSERT_TRUE(WaitUntil([&] { return min_replicas() == 4; }, seconds(30)))
+      << propscaler->Report();
+  AddNodes(1);
+  ASSERT_TRUE(WaitUntil([&] { return min_replicas() == 5; }, seconds(2)))
+      << propscaler->Report();
+  EXPECT_EQ(Replicas(), replicas);
+  const std::string log = propscaler->Output();
+  EXPECT_NE(log.find("through autoscaling/v2 (--hpa-floor)"), std::string::npos)
+      << log;
+  EXPECT_NE(log.find("minReplicas from 4 to 5"), std::string::npos) << log;
+  EXPECT_EQ(ConflictEvents(), 0);
+  int floor_events = 0;
+  for (const std::string& event : server_.Events(kNamespace)) {
+    floor_events += event.find("\"SetMinReplicas\"") != std::string::npos;
+  }
+  EXPECT_GE(floor_events, 1);
+}
+
 }  // namespace
 }  // namespace propscaler::e2e

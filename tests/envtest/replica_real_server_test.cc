@@ -375,6 +375,51 @@ TEST_F(ReplicaRealServerTest, TargetSelectorScalesTheMatchingDeployments) {
   EXPECT_TRUE(Refusals().empty()) << propscaler->Report();
 }
 
+// --hpa-floor under deploy/replicas-hpa-floor's RBAC on the real server,
+// which serves no autoscaling/v2 (1.20): the count is written through
+// autoscaling/v1 as the HPA's minReplicas, following the nodes, its other
+// fields and the Deployment's replicas untouched, nothing refused.
+TEST_F(ReplicaRealServerTest, HpaFloorSetsMinReplicasThroughV1) {
+  GrantRbac("coredns-autoscaler",
+            {kDeployRbac, "deploy/replicas-hpa-floor/rbac.yaml"});
+  SetUpTarget(2);
+  SetParams(kPerNodeParams);
+  const std::string hpas =
+      "/apis/autoscaling/v1/namespaces/" + ns() + "/horizontalpodautoscalers";
+  ASSERT_TRUE(
+      AdminCall(
+          cluster(), "POST", hpas,
+          R"({"metadata":{"name":"coredns"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":")" +
+              std::string(kTarget) +
+              R"("},"minReplicas":1,"maxReplicas":10,"targetCPUUtilizationPercentage":70}})")
+          .ok());
+  auto min_replicas = [&]() -> int64_t {
+    Result<std::string> hpa = AdminCall(cluster(), "GET", hpas + "/coredns");
+    if (!hpa.ok()) return -1;
+    const size_t at = hpa->find("\"minReplicas\":");
+    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
+  };
+  auto propscaler = StartPropscaler({"--hpa-floor=coredns"});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return min_replicas() == 2; }, seconds(30)))
+      << propscaler->Report();
+  AddNodes(2, 1);
+  ASSERT_TRUE(e2e::WaitUntil([&] { return min_replicas() == 3; }, seconds(10)))
+      << propscaler->Report();
+  Result<std::string> hpa = AdminCall(cluster(), "GET", hpas + "/coredns");
+  ASSERT_TRUE(hpa.ok());
+  EXPECT_NE(hpa->find("\"targetCPUUtilizationPercentage\":70"),
+            std::string::npos)
+      << *hpa;
+  EXPECT_NE(hpa->find("\"maxReplicas\":10"), std::string::npos) << *hpa;
+  EXPECT_EQ(*DeploymentReplicas(cluster(), ns(), kTarget), 1);
+  EXPECT_NE(propscaler->Output().find("through autoscaling/v1 (--hpa-floor)"),
+            std::string::npos)
+      << propscaler->Report();
+  EXPECT_EQ(propscaler->Output().find("also scales"), std::string::npos);
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Report();
+  EXPECT_TRUE(Refusals().empty()) << propscaler->Report();
+}
+
 // The token file is rotated and the old token revoked: propscaler reads
 // the new one and carries on.
 TEST_F(ReplicaRealServerTest, RotatedTokenIsReadFromTheFile) {

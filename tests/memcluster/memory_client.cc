@@ -257,6 +257,67 @@ MemoryClient::HorizontalPodAutoscalers(const std::string& ns) const {
       std::multimap<std::string, std::string>{}, kube::HpaCodec());
 }
 
+namespace {
+
+// The HPA type, when autoscaling/`version` serves it.
+Result<const sim::ResourceType*> HpaType(const std::string& version) {
+  std::optional<sim::ResourcePath> path = sim::ParseResourcePath(
+      "/apis/autoscaling/" + version + "/horizontalpodautoscalers");
+  if (!path.has_value()) {
+    return Status::NotFound("autoscaling/" + version +
+                            " horizontalpodautoscalers: HTTP 404: not served");
+  }
+  return path->type;
+}
+
+}  // namespace
+
+std::unique_ptr<kube::ListWatch<kube::HpaRef>> MemoryClient::HpaNamed(
+    const std::string& ns, const std::string& name,
+    const std::string& version) const {
+  Result<const sim::ResourceType*> type = HpaType(version);
+  CHECK(type.ok()) << type.status().message();
+  return std::make_unique<MemoryListWatch<kube::HpaRef>>(
+      cluster_, sim::ResourcePath{*type, ns, "", ""},
+      std::multimap<std::string, std::string>{
+          {"fieldSelector", "metadata.name=" + name}},
+      kube::HpaCodec());
+}
+
+Result<kube::HpaRef> MemoryClient::GetHpa(const std::string& ns,
+                                          const std::string& name,
+                                          const std::string& version) const {
+  Result<const sim::ResourceType*> type = HpaType(version);
+  if (!type.ok()) return type.status();
+  if (Status fault = cluster_->CheckFault("get horizontalpodautoscalers");
+      !fault.ok()) {
+    return fault;
+  }
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(**type, ns, name);
+  if (!stored.ok()) return stored.error().ToStatus();
+  return kube::DecodeHpa(stored.value()->json);
+}
+
+Result<kube::HpaRef> MemoryClient::PatchHpaMinReplicas(
+    const std::string& ns, const std::string& name, const std::string& version,
+    const std::string& resource_version, int64_t min_replicas) const {
+  Result<const sim::ResourceType*> type = HpaType(version);
+  if (!type.ok()) return type.status();
+  if (Status fault = cluster_->CheckFault("patch horizontalpodautoscalers");
+      !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> patch =
+      Parse(kube::EncodeMinReplicasPatch(resource_version, min_replicas));
+  if (!patch.ok()) return patch.status();
+  sim::ApiResult<sim::ObjectPtr> stored = cluster_->store().Patch(
+      **type, ns, name, *patch, sim::ObjectStore::PatchType::kMerge);
+  if (!stored.ok()) return stored.error().ToStatus();
+  cluster_->Answering("patch horizontalpodautoscalers");
+  return kube::DecodeHpa(stored.value()->json);
+}
+
 Status MemoryClient::CreateEvent(const kube::EventInfo& event,
                                  const std::string& component,
                                  TimePoint now) const {

@@ -54,6 +54,16 @@ class MemoryClient : public kube::Client {
       const std::vector<kube::ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<kube::ListWatch<kube::HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
+  std::unique_ptr<kube::ListWatch<kube::HpaRef>> HpaNamed(
+      const std::string& ns, const std::string& name,
+      const std::string& version) const override;
+  Result<kube::HpaRef> GetHpa(const std::string& ns, const std::string& name,
+                              const std::string& version) const override;
+  Result<kube::HpaRef> PatchHpaMinReplicas(const std::string& ns,
+                                           const std::string& name,
+                                           const std::string& version,
+                                           const std::string& resource_version,
+                                           int64_t min_replicas) const override;
   Status CreateEvent(const kube::EventInfo& event, const std::string& component,
                      TimePoint now) const override;
   std::unique_ptr<kube::ListWatch<kube::LivePod>> Pods() const override;

@@ -33,6 +33,7 @@ const std::set<std::string> kKnownFlags = {
     "pod-selector",
     "pod-namespace",
     "target-selector",
+    "hpa-floor",
     "poll-period-seconds",
     "max-sync-failures",
     "kubeconfig",

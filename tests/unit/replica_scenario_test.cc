@@ -671,5 +671,124 @@ TEST_F(ReplicaScenarioTest, SelectedTargetWithAnHpaIsReportedAtOnce) {
   EXPECT_EQ(ConflictEvents(), 1);
 }
 
+// --hpa-floor: the computed count goes to the HPA's spec.minReplicas
+// (capped at its maxReplicas), never to the target's replicas; other
+// fields stay; another writer's edit between propscaler's read and write
+// is read again and kept.
+class HpaFloorScenarioTest : public ReplicaScenarioTest {
+ protected:
+  void SetUp() override {
+    ReplicaScenarioTest::SetUp();
+    options_.hpa_floor = AutoscalerOptions::HpaFloor{"dns", "v2"};
+  }
+
+  void CreateHpa(const std::string& target, int min, int max) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), kHpas,
+            R"({"metadata":{"name":"dns"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":")" +
+                target + R"("},"minReplicas":)" + std::to_string(min) +
+                R"(,"maxReplicas":)" + std::to_string(max) +
+                R"(,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":70}}}]}})")
+            .ok());
+  }
+  std::string Hpa() {
+    return sim::GetObject(cluster_.store(), kHpas + std::string("/dns"))
+        .value_or("");
+  }
+  int64_t MinReplicas() {
+    const std::string hpa = Hpa();
+    const size_t at = hpa.find("\"minReplicas\":");
+    return at == std::string::npos ? -1 : std::stoll(hpa.substr(at + 14));
+  }
+
+  static constexpr char kHpas[] =
+      "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers";
+};
+
+TEST_F(HpaFloorScenarioTest, WritesTheFloorNotTheReplicas) {
+  CreateHpa("coredns", 1, 6);
+  StartWith(3, 1);
+  clock_.SleepFor(milliseconds(10));
+  EXPECT_EQ(MinReplicas(), 3);
+  AddNodes(4, 1);
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(MinReplicas(), 4);
+
+  // Above maxReplicas: capped there.
+  AddNodes(5, 4);
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(MinReplicas(), 6);
+
+  // Another writer lowers the floor: set back within a second.
+  ASSERT_TRUE(sim::PatchObject(cluster_.store(), kHpas + std::string("/dns"),
+                               R"({"spec":{"minReplicas":2}})")
+                  .ok());
+  clock_.SleepFor(milliseconds(300));
+  EXPECT_EQ(MinReplicas(), 6);
+
+  // Another writer raises maxReplicas just before propscaler's write: its
+  // patch meets a 409, reads again and writes on top of the new maxReplicas.
+  std::atomic<int> raced{0};
+  cluster_.SetFault([&](std::string_view call) {
+    if (call == "patch horizontalpodautoscalers" && raced++ == 0) {
+      EXPECT_TRUE(sim::PatchObject(cluster_.store(),
+                                   kHpas + std::string("/dns"),
+                                   R"({"spec":{"maxReplicas":20}})")
+                      .ok());
+    }
+    return Status::Ok();
+  });
+  ASSERT_TRUE(sim::PatchObject(cluster_.store(), kHpas + std::string("/dns"),
+                               R"({"spec":{"maxReplicas":7}})")
+                  .ok());
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(raced, 2);
+  EXPECT_EQ(MinReplicas(), 8);
+  EXPECT_NE(Hpa().find("\"maxReplicas\":20"), std::string::npos) << Hpa();
+  EXPECT_NE(Hpa().find("\"averageUtilization\":70"), std::string::npos)
+      << Hpa();
+  // The target's replicas were never written.
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_EQ(Calls("update deployments/scale"), 0);
+  EXPECT_EQ(Calls("patch deployments/scale"), 0);
+  EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
+
+  // Nothing more is written at rest.
+  const int64_t patches = Calls("patch horizontalpodautoscalers");
+  clock_.SleepFor(hours(1));
+  EXPECT_EQ(Calls("patch horizontalpodautoscalers"), patches);
+}
+
+TEST_F(HpaFloorScenarioTest, AMissingOrElsewhereHpaLeavesEverythingSaying) {
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(30));
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_NE(board_.Snapshot().last_cycle_error.find(
+                "horizontalpodautoscaler kube-system/dns (--hpa-floor) not "
+                "found"),
+            std::string::npos)
+      << board_.Snapshot().last_cycle_error;
+
+  CreateHpa("web", 1, 5);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_EQ(MinReplicas(), 1);
+  EXPECT_NE(board_.Snapshot().last_cycle_error.find(
+                "scales Deployment web, which is not a target "
+                "(deployment/coredns)"),
+            std::string::npos)
+      << board_.Snapshot().last_cycle_error;
+
+  ASSERT_TRUE(
+      sim::PatchObject(cluster_.store(), kHpas + std::string("/dns"),
+                       R"({"spec":{"scaleTargetRef":{"name":"coredns"}}})")
+          .ok());
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(MinReplicas(), 3);
+  EXPECT_EQ(Replicas(), 1);
+  EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
+}
+
 }  // namespace
 }  // namespace propscaler

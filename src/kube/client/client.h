@@ -135,6 +135,21 @@ class HpaClient {
   // watched.
   virtual std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const = 0;
+
+  // --hpa-floor: the HPA `name` in `ns` through autoscaling/`version` ("v2"
+  // or "v1"): watched (a collection of at most one, selected by
+  // metadata.name), read, and its spec.minReplicas merge-patched under
+  // `resource_version` (kConflict when the HPA changed since), every other
+  // field left as it is.
+  virtual std::unique_ptr<ListWatch<HpaRef>> HpaNamed(
+      const std::string& ns, const std::string& name,
+      const std::string& version) const = 0;
+  virtual Result<HpaRef> GetHpa(const std::string& ns, const std::string& name,
+                                const std::string& version) const = 0;
+  virtual Result<HpaRef> PatchHpaMinReplicas(
+      const std::string& ns, const std::string& name,
+      const std::string& version, const std::string& resource_version,
+      int64_t min_replicas) const = 0;
 };
 
 // Events, written by kube/event_recorder.

@@ -30,11 +30,15 @@ struct Scale {
   int64_t status_replicas = 0;
 };
 
-// An autoscaling/v1 HorizontalPodAutoscaler: only what it scales.
+// A HorizontalPodAutoscaler (autoscaling/v1 or v2: these fields are the
+// same in both): what it scales, and its bounds.
 struct HpaRef {
   std::string name;
   std::string target_kind;  // spec.scaleTargetRef.kind, e.g. "Deployment"
   std::string target_name;
+  std::string resource_version;
+  int64_t min_replicas = 1;  // spec.minReplicas (the API's default: 1)
+  int64_t max_replicas = 0;  // spec.maxReplicas
 };
 
 template <typename T>

@@ -195,8 +195,40 @@ Result<HpaRef> DecodeHpaValue(const Value& object, const std::string& path) {
                             ": horizontalpodautoscaler without metadata or "
                             "spec.scaleTargetRef");
   }
-  return HpaRef{StringMember(*metadata, "name"), StringMember(*ref, "kind"),
-                StringMember(*ref, "name")};
+  HpaRef hpa{StringMember(*metadata, "name"), StringMember(*ref, "kind"),
+             StringMember(*ref, "name"),
+             StringMember(*metadata, "resourceVersion")};
+  const Value* min = Member(*spec, "minReplicas");
+  if (min != nullptr && min->IsInt64()) hpa.min_replicas = min->GetInt64();
+  const Value* max = Member(*spec, "maxReplicas");
+  if (max != nullptr && max->IsInt64()) hpa.max_replicas = max->GetInt64();
+  return hpa;
+}
+
+Result<HpaRef> DecodeHpa(std::string_view body) {
+  Result<rapidjson::Document> doc =
+      ParseJsonObject(body, "horizontalpodautoscaler");
+  if (!doc.ok()) return doc.status();
+  return DecodeHpaValue(*doc, "horizontalpodautoscaler");
+}
+
+std::string EncodeMinReplicasPatch(const std::string& resource_version,
+                                   int64_t min_replicas) {
+  rapidjson::StringBuffer text;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(text);
+  writer.StartObject();
+  writer.Key("metadata");
+  writer.StartObject();
+  writer.Key("resourceVersion");
+  writer.String(resource_version.c_str());
+  writer.EndObject();
+  writer.Key("spec");
+  writer.StartObject();
+  writer.Key("minReplicas");
+  writer.Int64(min_replicas);
+  writer.EndObject();
+  writer.EndObject();
+  return text.GetString();
 }
 
 Result<ListPage<HpaRef>> DecodeHpaPage(std::string_view body) {

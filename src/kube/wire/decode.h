@@ -66,6 +66,11 @@ std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
 // A page of an autoscaling/v1 HorizontalPodAutoscalerList; items without a
 // scaleTargetRef are skipped.
 Result<ListPage<HpaRef>> DecodeHpaPage(std::string_view body);
+Result<HpaRef> DecodeHpa(std::string_view body);
+// A merge patch of an HPA's spec.minReplicas, conditional on
+// `resource_version` (the server answers 409 when the HPA changed since).
+std::string EncodeMinReplicasPatch(const std::string& resource_version,
+                                   int64_t min_replicas);
 
 // "ADDED", "MODIFIED", "DELETED", "BOOKMARK" or "ERROR".
 Result<WatchEventType> ParseWatchEventType(const std::string& type);
