@@ -437,11 +437,6 @@ void ReplicaAutoscaler::TrackTargets(
 Status ReplicaAutoscaler::TimedCycle(TimePoint start) {
   for (const HpaConflict& conflict : watches_->hpa_check.CheckIfDue(
            start, watches_->target_scales.Targets())) {
-    // The HPA --hpa-floor names is meant to scale its target.
-    if (options_.hpa_floor.has_value() &&
-        conflict.hpa == options_.hpa_floor->name) {
-      continue;
-    }
     reporter_->HpaConflictFound(conflict);
   }
   Status status = RunCycle(start);

@@ -5,8 +5,10 @@
 namespace propscaler {
 
 HpaConflictCheck::HpaConflictCheck(const Clock* clock,
-                                   const kube::HpaClient* api, std::string ns)
+                                   const kube::HpaClient* api, std::string ns,
+                                   std::string floor_hpa)
     : namespace_(std::move(ns)),
+      floor_hpa_(std::move(floor_hpa)),
       watch_(
           clock,
           [api, ns = namespace_] { return api->HorizontalPodAutoscalers(ns); },
@@ -124,6 +126,9 @@ std::vector<HpaConflict> HpaConflictCheck::ListIfDue(TimePoint now) {
 std::vector<HpaConflict> HpaConflictCheck::Report(
     const std::vector<kube::HpaRef>& hpas) {
   std::vector<HpaConflict> conflicts = FindHpaConflicts(hpas, targets_);
+  std::erase_if(conflicts, [this](const HpaConflict& conflict) {
+    return conflict.hpa == floor_hpa_;
+  });
   std::set<std::string> current;
   for (const HpaConflict& conflict : conflicts) {
     const std::string key = conflict.hpa + " -> " + conflict.target.ToString();

@@ -30,8 +30,10 @@ class HpaConflictCheck {
  public:
   static constexpr std::chrono::minutes kInterval{5};
 
+  // `floor_hpa`: the HPA --hpa-floor names ("" when none), which is meant
+  // to scale its target and is never reported.
   HpaConflictCheck(const Clock* clock, const kube::HpaClient* api,
-                   std::string ns);
+                   std::string ns, std::string floor_hpa);
 
   // Watches the HPAs until `stop`. Without it (a single cycle) each check
   // lists them.
@@ -57,6 +59,7 @@ class HpaConflictCheck {
   std::string watch_refusal() const EXCLUDES(mutex_);
 
   const std::string namespace_;
+  const std::string floor_hpa_;
   mutable Mutex mutex_;  // the copy, written by the watch's thread
   std::map<std::string, kube::HpaRef> hpas_ GUARDED_BY(mutex_);
   bool changed_ GUARDED_BY(mutex_) = false;

@@ -26,7 +26,8 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
               : nullptr),
       target_scales(client, clock, options.namespace_, options.targets,
                     selected.get(), notify),
-      hpa_check(clock, client, options.namespace_) {
+      hpa_check(clock, client, options.namespace_,
+                options.hpa_floor.has_value() ? options.hpa_floor->name : "") {
   if (selected != nullptr) {
     const kube::TargetSelector& selector = *options.target_selector;
     const std::string kind = selector.Named("").ApiKind();

@@ -124,6 +124,7 @@ TEST_F(HpaConflictTest, HpaFloorSetsMinReplicasThroughV2) {
   EXPECT_NE(log.find("through autoscaling/v2 (--hpa-floor)"), std::string::npos)
       << log;
   EXPECT_NE(log.find("minReplicas from 4 to 5"), std::string::npos) << log;
+  EXPECT_EQ(log.find("also scales"), std::string::npos) << log;
   EXPECT_EQ(ConflictEvents(), 0);
   int floor_events = 0;
   for (const std::string& event : server_.Events(kNamespace)) {
