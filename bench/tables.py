@@ -14,6 +14,7 @@ Kinds:
   runonce GLOB...               propscaler_runonce --json_out files
   soak GLOB...                  propscaler_soak --json_out files
   memory GLOB...                propscaler_nodescale_memory --json_out files
+  podcount GLOB...              propscaler_pod_count_memory --json_out files
   gbench FILE [REGEX]           a propscaler_bench --benchmark_out file: each
                                 benchmark (its median when repeated) and its
                                 counters
@@ -207,6 +208,28 @@ def memory(*patterns):
                   "verdict", "raw"], rows)
 
 
+def podcount(*patterns):
+    rows = []
+    for path in files(patterns):
+        doc = load(path)
+        fig = figures(doc)
+        rows.append([
+            fig["server"], num(fig["pods"]), num(fig["pods_per_replica"]),
+            num(fig["first_scale_seconds"], 2) + " s",
+            num(fig["baseline_peak_rss_mib"], 1) + " MiB",
+            num(fig["pods_peak_rss_mib"], 1) + " MiB",
+            num(fig["baseline_rss_anon_mib"], 1) + " MiB",
+            num(fig["pods_rss_anon_mib"], 1) + " MiB",
+            "+" + num(fig["added_anon_mib"], 1) + " MiB",
+            num(fig.get("reaction_median_ms"), 0) + " ms",
+            verdict(doc), name(path)])
+    return table(["server", "matching pods", "podsPerReplica", "first scale",
+                  "peak RSS, no pods counted", "peak RSS, pods counted",
+                  "anonymous RSS, no pods", "anonymous RSS, pods",
+                  "pods add", "reaction to a pod (median)", "verdict", "raw"],
+                 rows)
+
+
 COUNTERS_SKIPPED = {"pods_per_s"}
 
 
@@ -288,7 +311,8 @@ def karpenter(*paths):
         "", "Raw: " + ", ".join(f"`{p}`" for p in paths) + "."]
 
 
-KINDS = {"runonce": runonce, "soak": soak, "memory": memory, "gbench": gbench,
+KINDS = {"runonce": runonce, "soak": soak, "memory": memory,
+         "podcount": podcount, "gbench": gbench,
          "compare": compare, "karpenter": karpenter}
 
 
