@@ -15,8 +15,8 @@
 // the median reaction exceeds --max_reaction_ms. The raw result goes to
 // --json_out (bench/results/).
 //
-//   build-perf/propscaler_pod_count_memory --pods=150000 \
-//     --json_out=bench/results/issue46-pod-count-150000.json
+//   propscaler_pod_count_memory --pods=150000
+//   --json_out=bench/results/issue46-pod-count-150000.json
 #include <gflags/gflags.h>
 #include <rapidjson/document.h>
 
