@@ -359,15 +359,16 @@ int RunNodeScaleMode() {
            [&](StopSignal* stop) {
              watches.Start(stop);
              bool unserved = false;
+             const bool version_pinned = !EnvOrEmpty("CAPI_VERSION").empty();
              // A Cluster API version that stops being served is
              // not followed in place: the process exits, and its
              // restart discovers the version served now.
              auto staleness = [&]() -> Status {
                for (size_t i = 0; i < cluster_api_watches.size(); ++i) {
-                 Status served = StillServed(
-                     *capi, cluster_api, !EnvOrEmpty("CAPI_VERSION").empty(),
-                     cluster_api_resources[i],
-                     cluster_api_watches[i]->LastError());
+                 Status served =
+                     StillServed(*capi, cluster_api, version_pinned,
+                                 cluster_api_resources[i],
+                                 cluster_api_watches[i]->LastError());
                  if (!served.ok()) {
                    LOG(ERROR) << served.message();
                    unserved = true;
