@@ -60,6 +60,12 @@ DEFINE_string(hpa_floor, "",
               "spec.minReplicas (capped at its maxReplicas) instead of the "
               "target's replicas, so the HPA scales on load above the "
               "proportional floor (needs get and patch on it).");
+DEFINE_bool(hpa_floor_auto, false,
+            "For each target exactly one HorizontalPodAutoscaler in the "
+            "namespace scales, write the computed count as that HPA's "
+            "spec.minReplicas instead of the target's replicas (a target "
+            "several HPAs scale is left alone and reported); needs list, "
+            "watch, get and patch on the namespace's HPAs.");
 DEFINE_string(exclude_node_taints, "",
               "Comma list of taints, key or key:Effect (NoSchedule, "
               "PreferNoSchedule, NoExecute), whose nodes count as not "
@@ -83,7 +89,8 @@ int RunReplicaMode() {
                      FLAGS_pod_selector,
                      FLAGS_pod_namespace,
                      FLAGS_target_selector,
-                     FLAGS_hpa_floor};
+                     FLAGS_hpa_floor,
+                     FLAGS_hpa_floor_auto};
   Result<AutoscalerOptions> options = BuildReplicaOptions(
       flags, EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
   if (!options.ok()) {
@@ -124,11 +131,16 @@ int RunReplicaMode() {
       " in namespace " + options->namespace_ + " from " + FLAGS_configmap +
       " against " + config->server};
   if (options->hpa_floor.has_value()) {
+    const AutoscalerOptions::HpaFloor& floor = *options->hpa_floor;
     start_lines.push_back(
-        "the count is written as spec.minReplicas of horizontalpodautoscaler " +
-        options->namespace_ + "/" + options->hpa_floor->name +
-        " through autoscaling/" + options->hpa_floor->version +
-        " (--hpa-floor), not as the replicas of the target it scales");
+        "the count is written as spec.minReplicas of " +
+        (floor.automatic ? std::string("the one horizontalpodautoscaler "
+                                       "scaling a target")
+                         : "horizontalpodautoscaler " + options->namespace_ +
+                               "/" + floor.name) +
+        " through autoscaling/" + floor.version +
+        (floor.automatic ? " (--hpa-floor-auto)" : " (--hpa-floor)") +
+        ", not as the replicas of the target it scales");
   }
   if (!options->excluded_taints.empty()) {
     start_lines.push_back("nodes tainted " +

@@ -84,6 +84,14 @@ Result<AutoscalerOptions> BuildReplicaOptions(
       return valid;
     }
   }
+  if (flags.hpa_floor_auto) {
+    if (!flags.hpa_floor.empty()) {
+      return Status::Invalid("--hpa-floor=" + flags.hpa_floor +
+                             " and --hpa-floor-auto: name the HPA, or let "
+                             "each target's one HPA take the floor, not both");
+    }
+    options.hpa_floor = AutoscalerOptions::HpaFloor{.automatic = true};
+  }
   if (!flags.hpa_floor.empty()) {
     if (Status valid = CheckDns1123Subdomain("hpa-floor", flags.hpa_floor);
         !valid.ok()) {

@@ -25,6 +25,7 @@ struct ReplicaFlags {
   std::string pod_namespace;
   std::string target_selector;
   std::string hpa_floor;
+  bool hpa_floor_auto = false;
 };
 
 // The namespace is --namespace, else MY_POD_NAMESPACE, else the kubeconfig

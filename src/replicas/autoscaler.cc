@@ -43,7 +43,25 @@ ReplicaAutoscaler::ReplicaAutoscaler(const kube::Client* client,
       scale_writer_(client),
       update_refusal_(clock, "applying " + ConfigMapRef() +
                                  " as it is (grant update on it to keep it "
-                                 "current with --default-params)") {}
+                                 "current with --default-params)") {
+  if (!options_.hpa_floor.has_value()) return;
+  const AutoscalerOptions::HpaFloor& floor = *options_.hpa_floor;
+  floor_writer_.emplace(
+      client_, reporter_,
+      HpaFloorWriter::Options{
+          .namespace_ = options_.namespace_,
+          .version = floor.version,
+          .flag = floor.automatic ? "--hpa-floor-auto" : "--hpa-floor",
+          .dry_run = options_.dry_run,
+          .may_act = options_.may_act},
+      [watches, automatic = floor.automatic](const kube::HpaRef& written) {
+        if (automatic) {
+          watches->hpa_check.Wrote(written);
+        } else {
+          watches->hpa_floor->Wrote(written);
+        }
+      });
+}
 
 std::string ReplicaAutoscaler::ConfigMapRef() const {
   return "configmap " + options_.namespace_ + "/" + options_.configmap;
@@ -202,105 +220,44 @@ Status ReplicaAutoscaler::ScaleOne(
   return status.WithContext("scaling " + ref);
 }
 
-bool ReplicaAutoscaler::Scales(const kube::HpaRef& hpa,
-                               const kube::ScaleTarget& target) {
-  return hpa.target_kind == target.ApiKind() && hpa.target_name == target.name;
-}
-
-std::string ReplicaAutoscaler::FloorHpaRef() const {
-  return "horizontalpodautoscaler " + options_.namespace_ + "/" +
-         options_.hpa_floor->name + " (--hpa-floor)";
-}
-
-Result<kube::HpaRef> ReplicaAutoscaler::FloorHpa(
+Result<FloorPlan> ReplicaAutoscaler::PlanFloors(
     const std::vector<kube::ScaleTarget>& targets) {
+  const AutoscalerOptions::HpaFloor& floor = *options_.hpa_floor;
+  if (floor.automatic) {
+    std::optional<std::vector<kube::HpaRef>> hpas =
+        watches_->hpa_check.Watched();
+    if (!hpas.has_value()) {
+      return Status::Unavailable(
+          "--hpa-floor-auto: the horizontalpodautoscalers in namespace " +
+          options_.namespace_ +
+          " are not watched (yet); the replicas are left as they are (grant "
+          "list and watch on them)");
+    }
+    return PlanAutoFloors(*hpas, targets);
+  }
+  const std::string ref = floor_writer_->Ref(floor.name);
   Result<kube::HpaRef> hpa = watches_->hpa_floor->Read();
   if (hpa.status().code() == StatusCode::kNotFound) {
-    return Status::NotFound(FloorHpaRef() +
+    return Status::NotFound(ref +
                             " not found; the replicas are left as they are: "
                             "create it, or drop --hpa-floor");
   }
-  if (!hpa.ok()) return hpa.status().WithContext("reading " + FloorHpaRef());
-  std::string names;
-  for (const kube::ScaleTarget& target : targets) {
-    if (Scales(*hpa, target)) return hpa;
-    names += (names.empty() ? "" : ", ") + target.ToString();
-  }
-  return Status::Invalid(FloorHpaRef() + " scales " + hpa->target_kind + " " +
-                         hpa->target_name + ", which is not a target (" +
-                         (names.empty() ? std::string("none now") : names) +
-                         "); the replicas are left as they are");
+  if (!hpa.ok()) return hpa.status().WithContext("reading " + ref);
+  return PlanNamedFloor(*hpa, targets, ref);
 }
 
 Status ReplicaAutoscaler::SetFloor(
-    const kube::ScaleTarget& target, kube::HpaRef hpa, int64_t computed,
+    const kube::ScaleTarget& target, const kube::HpaRef& hpa, int64_t computed,
     const ClusterCounts& counts,
     const std::optional<ScaleDownPolicy>& scale_down, TimePoint now) {
-  const std::string via = "minReplicas of horizontalpodautoscaler " + hpa.name;
   const int64_t desired = scale_down.has_value()
                               ? SmoothedDesired(target, *scale_down, now,
                                                 hpa.min_replicas, computed)
                               : computed;
-  // A conflict means someone edited the HPA between our read and our write:
-  // read it again and re-apply, a few times, as for a scale.
-  constexpr int kAttempts = 3;
-  Status status;
-  for (int attempt = 1; attempt <= kAttempts; ++attempt) {
-    // The API requires 1 <= minReplicas <= maxReplicas.
-    int64_t wanted = std::max<int64_t>(1, desired);
-    if (hpa.max_replicas >= 1 && wanted > hpa.max_replicas) {
-      LOG_IF(WARNING, capped_at_ != hpa.max_replicas)
-          << FloorHpaRef() << ": the computed floor " << desired
-          << " is above its maxReplicas " << hpa.max_replicas
-          << "; setting minReplicas to " << hpa.max_replicas
-          << " (raise maxReplicas to let the floor follow the cluster)";
-      capped_at_ = hpa.max_replicas;
-      wanted = hpa.max_replicas;
-    } else {
-      capped_at_ = 0;
-    }
-    reporter_->TargetRead(target, hpa.min_replicas, wanted, via);
-    if (hpa.min_replicas == wanted) return Status::Ok();
-    status = WriteFloor(target, hpa, wanted, counts);
-    if (status.code() != StatusCode::kConflict || attempt == kAttempts) break;
-    VLOG(1) << FloorHpaRef() << " changed meanwhile; reading it again";
-    Result<kube::HpaRef> fresh = watches_->hpa_floor->ReadFresh();
-    if (!fresh.ok())
-      return fresh.status().WithContext("reading " + FloorHpaRef());
-    if (!Scales(*fresh, target)) {
-      return Status(StatusCode::kConflict,
-                    FloorHpaRef() + " now scales " + fresh->target_kind + " " +
-                        fresh->target_name + "; not written");
-    }
-    hpa = *fresh;
-  }
-  return status.WithContext("setting minReplicas of " + FloorHpaRef());
-}
-
-Status ReplicaAutoscaler::WriteFloor(const kube::ScaleTarget& target,
-                                     const kube::HpaRef& read, int64_t wanted,
-                                     const ClusterCounts& counts) {
-  LOG(INFO) << (options_.dry_run ? "dry run: would set " : "setting ")
-            << "the floor of " << target.ToString() << ": " << FloorHpaRef()
-            << " minReplicas from " << read.min_replicas << " to " << wanted
-            << " (" << DescribeCounts(counts) << ")";
-  if (options_.dry_run) return Status::Ok();
-  if (Status leading = runtime::CheckStillLeading(
-          options_.may_act, "setting minReplicas of " + FloorHpaRef());
-      !leading.ok()) {
-    return leading;
-  }
-  const AutoscalerOptions::HpaFloor& floor = *options_.hpa_floor;
-  Result<kube::HpaRef> written = client_->PatchHpaMinReplicas(
-      options_.namespace_, floor.name, floor.version, read.resource_version,
-      wanted);
-  if (!written.ok()) return written.status();
-  watches_->hpa_floor->Wrote(*written);
-  reporter_->FloorSet(
-      target, read.name, floor.version, read.min_replicas, wanted, counts,
-      cycle_cause_ == "poll period" ? "re-asserted at the poll period"
-                                    : cycle_cause_);
-  return Status::Ok();
+  return floor_writer_->Write(target, hpa, desired, counts,
+                              cycle_cause_ == "poll period"
+                                  ? "re-asserted at the poll period"
+                                  : cycle_cause_);
 }
 
 Status ReplicaAutoscaler::ScaleBlind(const kube::ScaleTarget& target,
@@ -380,21 +337,29 @@ Status ReplicaAutoscaler::RunCycle(TimePoint now) {
   const std::vector<kube::ScaleTarget> targets =
       watches_->target_scales.Targets();
   TrackTargets(targets);
-  std::optional<kube::HpaRef> floor_hpa;
+  FloorPlan floors;
   if (options_.hpa_floor.has_value()) {
-    Result<kube::HpaRef> hpa = FloorHpa(targets);
-    if (!hpa.ok()) {
-      // Which target it should floor is unknown: nothing is written.
-      errors.push_back(hpa.status());
+    Result<FloorPlan> plan = PlanFloors(targets);
+    if (!plan.ok()) {
+      // Which target an HPA should floor is unknown: nothing is written.
+      errors.push_back(plan.status());
       return CycleDriver::JoinErrors(errors);
     }
-    floor_hpa = *hpa;
+    floors = std::move(plan).value();
   }
   for (const kube::ScaleTarget& target : targets) {
-    Status status =
-        floor_hpa.has_value() && Scales(*floor_hpa, target)
-            ? SetFloor(target, *floor_hpa, desired, counts, scale_down, now)
-            : ScaleOne(target, desired, counts, scale_down, now);
+    const std::string key = target.ToString();
+    Status status;
+    if (auto refused = floors.refused.find(key);
+        refused != floors.refused.end()) {
+      status = Status::Invalid(refused->second);
+    } else if (auto floor = floors.floors.find(key);
+               floor != floors.floors.end()) {
+      status =
+          SetFloor(target, floor->second, desired, counts, scale_down, now);
+    } else {
+      status = ScaleOne(target, desired, counts, scale_down, now);
+    }
     if (!status.ok()) {
       LOG(WARNING) << status.message();
       reporter_->TargetFailed(target, status.message());

@@ -41,6 +41,8 @@
 #include "kube/model/scale_target.h"
 #include "replicas/autoscaler_options.h"
 #include "replicas/default_params.h"
+#include "replicas/hpa_floor_writer.h"
+#include "replicas/hpa_floors.h"
 #include "replicas/params.h"
 #include "replicas/replica_reporter.h"
 #include "replicas/replica_watches.h"
@@ -91,19 +93,15 @@ class ReplicaAutoscaler {
   // Notes the targets of this cycle: logs those --target-selector added or
   // dropped, and forgets what is kept for the ones gone.
   void TrackTargets(const std::vector<kube::ScaleTarget>& targets);
-  // --hpa-floor: the HPA, when it scales one of `targets`; else an error
-  // naming it and what it scales.
-  Result<kube::HpaRef> FloorHpa(const std::vector<kube::ScaleTarget>& targets);
-  static bool Scales(const kube::HpaRef& hpa, const kube::ScaleTarget& target);
-  std::string FloorHpaRef() const;
-  // Sets `hpa`'s minReplicas to `computed` (smoothed, and kept within
-  // 1..maxReplicas) instead of the target's replicas.
-  Status SetFloor(const kube::ScaleTarget& target, kube::HpaRef hpa,
+  // Which HPA takes which target's count as its minReplicas (--hpa-floor,
+  // --hpa-floor-auto); an error when that cannot be known.
+  Result<FloorPlan> PlanFloors(const std::vector<kube::ScaleTarget>& targets);
+  // Sets `hpa`'s minReplicas to `computed` (smoothed) instead of the
+  // target's replicas.
+  Status SetFloor(const kube::ScaleTarget& target, const kube::HpaRef& hpa,
                   int64_t computed, const ClusterCounts& counts,
                   const std::optional<ScaleDownPolicy>& scale_down,
                   TimePoint now);
-  Status WriteFloor(const kube::ScaleTarget& target, const kube::HpaRef& read,
-                    int64_t wanted, const ClusterCounts& counts);
   Status TimedCycle(TimePoint start);
   Status WriteScale(const kube::ScaleTarget& target, const kube::Scale& read,
                     int64_t desired, const ClusterCounts& counts);
@@ -116,6 +114,8 @@ class ReplicaAutoscaler {
   runtime::CycleDriver* const driver_;
   ReplicaReporter* const reporter_;
   kube::ScaleWriter scale_writer_;
+  // With --hpa-floor or --hpa-floor-auto.
+  std::optional<HpaFloorWriter> floor_writer_;
   // RBAC's refusal of the ConfigMap's update (--default-params changed):
   // asked again only every few minutes, meanwhile applied as it is.
   runtime::Refusal update_refusal_;
@@ -132,7 +132,6 @@ class ReplicaAutoscaler {
   std::map<std::string, TargetSmoothing> smoothing_;  // by "kind/name"
   std::map<std::string, int64_t> blind_written_;      // by "kind/name"
   std::set<std::string> known_targets_;  // "kind/name", as last cycle
-  int64_t capped_at_ = 0;  // the HPA's maxReplicas the floor was capped at
 };
 
 }  // namespace propscaler

@@ -21,11 +21,14 @@ struct AutoscalerOptions {
   // --target-selector: every matching workload is a target too.
   std::optional<kube::TargetSelector> target_selector;
   // --hpa-floor: the HorizontalPodAutoscaler whose spec.minReplicas is set
-  // to the computed count instead of its target's replicas, through
-  // autoscaling/`version` ("v2" where served, else "v1").
+  // to the computed count instead of its target's replicas (with
+  // --hpa-floor-auto, `automatic` and no name: the one HPA that scales a
+  // target, for each target), through autoscaling/`version` ("v2" where
+  // served, else "v1").
   struct HpaFloor {
     std::string name;
     std::string version = "v1";
+    bool automatic = false;
   };
   std::optional<HpaFloor> hpa_floor;
   std::optional<ConfigMapData> default_params;

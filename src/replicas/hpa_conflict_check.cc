@@ -2,13 +2,16 @@
 
 #include <glog/logging.h>
 
+#include "kube/model/resource_version.h"
+
 namespace propscaler {
 
 HpaConflictCheck::HpaConflictCheck(const Clock* clock,
                                    const kube::HpaClient* api, std::string ns,
-                                   std::string floor_hpa)
+                                   std::string floor_hpa, bool floor_auto)
     : namespace_(std::move(ns)),
       floor_hpa_(std::move(floor_hpa)),
+      floor_auto_(floor_auto),
       watch_(
           clock,
           [api, ns = namespace_] { return api->HorizontalPodAutoscalers(ns); },
@@ -34,6 +37,14 @@ kube::ReflectorSink<kube::HpaRef> HpaConflictCheck::Sink() {
           },
           [this](const kube::HpaRef& hpa) {
             MutexLock lock(&mutex_);
+            auto known = hpas_.find(hpa.name);
+            // Older than the answer to propscaler's own write: dropped.
+            if (known != hpas_.end() &&
+                kube::CompareResourceVersions(hpa.resource_version,
+                                              known->second.resource_version) ==
+                    kube::VersionOrder::kOlder) {
+              return;
+            }
             hpas_[hpa.name] = hpa;
             changed_ = true;
           },
@@ -58,6 +69,25 @@ std::vector<kube::HpaRef> HpaConflictCheck::Copy(bool* changed) {
   *changed = changed_;
   changed_ = false;
   return hpas;
+}
+
+std::optional<std::vector<kube::HpaRef>> HpaConflictCheck::Watched() const {
+  if (!started_ || watch_.polled() || !Watching()) return std::nullopt;
+  MutexLock lock(&mutex_);
+  std::vector<kube::HpaRef> hpas;
+  for (const auto& [name, hpa] : hpas_) hpas.push_back(hpa);
+  return hpas;
+}
+
+void HpaConflictCheck::Wrote(const kube::HpaRef& written) {
+  MutexLock lock(&mutex_);
+  auto it = hpas_.find(written.name);
+  if (it != hpas_.end() &&
+      kube::CompareResourceVersions(written.resource_version,
+                                    it->second.resource_version) ==
+          kube::VersionOrder::kNewer) {
+    it->second = written;
+  }
 }
 
 std::string HpaConflictCheck::watch_refusal() const {
@@ -126,8 +156,13 @@ std::vector<HpaConflict> HpaConflictCheck::ListIfDue(TimePoint now) {
 std::vector<HpaConflict> HpaConflictCheck::Report(
     const std::vector<kube::HpaRef>& hpas) {
   std::vector<HpaConflict> conflicts = FindHpaConflicts(hpas, targets_);
-  std::erase_if(conflicts, [this](const HpaConflict& conflict) {
-    return conflict.hpa == floor_hpa_;
+  std::map<std::string, int> per_target;
+  for (const HpaConflict& conflict : conflicts) {
+    ++per_target[conflict.target.ToString()];
+  }
+  std::erase_if(conflicts, [&](const HpaConflict& conflict) {
+    return conflict.hpa == floor_hpa_ ||
+           (floor_auto_ && per_target[conflict.target.ToString()] == 1);
   });
   std::set<std::string> current;
   for (const HpaConflict& conflict : conflicts) {

@@ -31,9 +31,11 @@ class HpaConflictCheck {
   static constexpr std::chrono::minutes kInterval{5};
 
   // `floor_hpa`: the HPA --hpa-floor names ("" when none), which is meant
-  // to scale its target and is never reported.
+  // to scale its target and is never reported; `floor_auto`
+  // (--hpa-floor-auto): an HPA that alone scales a target is not reported
+  // either.
   HpaConflictCheck(const Clock* clock, const kube::HpaClient* api,
-                   std::string ns, std::string floor_hpa);
+                   std::string ns, std::string floor_hpa, bool floor_auto);
 
   // Watches the HPAs until `stop`. Without it (a single cycle) each check
   // lists them.
@@ -46,6 +48,12 @@ class HpaConflictCheck {
   // Logs a warning when a conflict first appears.
   std::vector<HpaConflict> CheckIfDue(
       TimePoint now, const std::vector<kube::ScaleTarget>& targets);
+
+  // The namespace's HPAs as watched; nullopt while the watch is not current
+  // (not listed yet, failing, or refused by RBAC).
+  std::optional<std::vector<kube::HpaRef>> Watched() const EXCLUDES(mutex_);
+  // The server's answer to propscaler's write of one of them.
+  void Wrote(const kube::HpaRef& written) EXCLUDES(mutex_);
 
  private:
   kube::ReflectorSink<kube::HpaRef> Sink();
@@ -60,6 +68,7 @@ class HpaConflictCheck {
 
   const std::string namespace_;
   const std::string floor_hpa_;
+  const bool floor_auto_;
   mutable Mutex mutex_;  // the copy, written by the watch's thread
   std::map<std::string, kube::HpaRef> hpas_ GUARDED_BY(mutex_);
   bool changed_ GUARDED_BY(mutex_) = false;

@@ -1,5 +1,7 @@
 #include "replicas/hpa_conflicts.h"
 
+#include "replicas/hpa_floors.h"
+
 namespace propscaler {
 
 std::vector<HpaConflict> FindHpaConflicts(
@@ -8,10 +10,7 @@ std::vector<HpaConflict> FindHpaConflicts(
   std::vector<HpaConflict> conflicts;
   for (const kube::ScaleTarget& target : targets) {
     for (const kube::HpaRef& hpa : hpas) {
-      if (hpa.target_kind == target.ApiKind() &&
-          hpa.target_name == target.name) {
-        conflicts.push_back({target, hpa.name});
-      }
+      if (HpaScales(hpa, target)) conflicts.push_back({target, hpa.name});
     }
   }
   return conflicts;

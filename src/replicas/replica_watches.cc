@@ -27,7 +27,8 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
       target_scales(client, clock, options.namespace_, options.targets,
                     selected.get(), notify),
       hpa_check(clock, client, options.namespace_,
-                options.hpa_floor.has_value() ? options.hpa_floor->name : "") {
+                options.hpa_floor.has_value() ? options.hpa_floor->name : "",
+                options.hpa_floor.has_value() && options.hpa_floor->automatic) {
   if (selected != nullptr) {
     const kube::TargetSelector& selector = *options.target_selector;
     const std::string kind = selector.Named("").ApiKind();
@@ -44,7 +45,7 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
                 "s (deploy/replicas-target-selector/rbac.yaml)."},
         notify);
   }
-  if (options.hpa_floor.has_value()) {
+  if (options.hpa_floor.has_value() && !options.hpa_floor->automatic) {
     const std::string ns = options.namespace_;
     const AutoscalerOptions::HpaFloor floor = *options.hpa_floor;
     const std::string what =

@@ -48,7 +48,8 @@ struct ReplicaWatches {
   std::unique_ptr<runtime::WatchedCollection<kube::Scale>> selected_watch;
   TargetScales target_scales;
   HpaConflictCheck hpa_check;
-  // With --hpa-floor: the HPA whose minReplicas is written.
+  // With --hpa-floor=NAME: the HPA whose minReplicas is written
+  // (--hpa-floor-auto reads hpa_check's HPAs).
   std::unique_ptr<runtime::WatchedObject<kube::HpaRef>> hpa_floor;
 };
 

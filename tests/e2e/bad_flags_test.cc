@@ -80,6 +80,7 @@ TEST_F(BadFlagsTest, ReplicaModeFlags) {
           {{"--target=daemonset/x"}, "daemonset"},
           {{"--target-selector=deployment:"}, "empty label selector"},
           {{"--hpa-floor=Bad_Name"}, "Bad_Name"},
+          {{"--hpa-floor=dns", "--hpa-floor-auto"}, "not both"},
           {{"--target-selector=deployment"}, "KIND:LABEL-SELECTOR"},
           {{"--target-selector=daemonset:a=b"}, "\"daemonset\""},
           {{"--target-selector=deployment:a in (b"},

@@ -34,6 +34,43 @@ class ReplicaRealServerTest : public RealServerTest {
     Status put = PutConfigMap(cluster(), ns(), kConfigMap, "linear", linear);
     ASSERT_TRUE(put.ok()) << put.message();
   }
+
+  std::string HpaPath() const {
+    return "/apis/autoscaling/v1/namespaces/" + ns() +
+           "/horizontalpodautoscalers";
+  }
+  // An autoscaling/v1 HPA `name` on the target: minReplicas 1,
+  // maxReplicas 10, a CPU target of `cpu` percent.
+  void CreateHpa(const std::string& name, int cpu) {
+    Status created =
+        AdminCall(
+            cluster(), "POST", HpaPath(),
+            R"({"metadata":{"name":")" + name +
+                R"("},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":")" +
+                std::string(kTarget) +
+                R"("},"minReplicas":1,"maxReplicas":10,"targetCPUUtilizationPercentage":)" +
+                std::to_string(cpu) + "}}")
+            .status();
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+  // Its spec.minReplicas as stored; -1 when unread.
+  int64_t HpaMinReplicas(const std::string& name) {
+    Result<std::string> hpa =
+        AdminCall(cluster(), "GET", HpaPath() + "/" + name);
+    if (!hpa.ok()) return -1;
+    const size_t at = hpa->find("\"minReplicas\":");
+    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
+  }
+  ::testing::AssertionResult WaitForMinReplicas(const std::string& name,
+                                                int64_t want) {
+    if (e2e::WaitUntil([&] { return HpaMinReplicas(name) == want; },
+                       std::chrono::seconds(30))) {
+      return ::testing::AssertionSuccess();
+    }
+    return ::testing::AssertionFailure()
+           << "horizontalpodautoscaler " << name << " has minReplicas "
+           << HpaMinReplicas(name) << ", not " << want;
+  }
 };
 
 // The chart creates the ConfigMap and grants get on it, and update (not
@@ -384,28 +421,12 @@ TEST_F(ReplicaRealServerTest, HpaFloorSetsMinReplicasThroughV1) {
             {kDeployRbac, "deploy/replicas-hpa-floor/rbac.yaml"});
   SetUpTarget(2);
   SetParams(kPerNodeParams);
-  const std::string hpas =
-      "/apis/autoscaling/v1/namespaces/" + ns() + "/horizontalpodautoscalers";
-  ASSERT_TRUE(
-      AdminCall(
-          cluster(), "POST", hpas,
-          R"({"metadata":{"name":"coredns"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":")" +
-              std::string(kTarget) +
-              R"("},"minReplicas":1,"maxReplicas":10,"targetCPUUtilizationPercentage":70}})")
-          .ok());
-  auto min_replicas = [&]() -> int64_t {
-    Result<std::string> hpa = AdminCall(cluster(), "GET", hpas + "/coredns");
-    if (!hpa.ok()) return -1;
-    const size_t at = hpa->find("\"minReplicas\":");
-    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
-  };
+  CreateHpa("coredns", 70);
   auto propscaler = StartPropscaler({"--hpa-floor=coredns"});
-  ASSERT_TRUE(e2e::WaitUntil([&] { return min_replicas() == 2; }, seconds(30)))
-      << propscaler->Report();
+  ASSERT_TRUE(WaitForMinReplicas("coredns", 2)) << propscaler->Report();
   AddNodes(2, 1);
-  ASSERT_TRUE(e2e::WaitUntil([&] { return min_replicas() == 3; }, seconds(10)))
-      << propscaler->Report();
-  Result<std::string> hpa = AdminCall(cluster(), "GET", hpas + "/coredns");
+  ASSERT_TRUE(WaitForMinReplicas("coredns", 3)) << propscaler->Report();
+  Result<std::string> hpa = AdminCall(cluster(), "GET", HpaPath() + "/coredns");
   ASSERT_TRUE(hpa.ok());
   EXPECT_NE(hpa->find("\"targetCPUUtilizationPercentage\":70"),
             std::string::npos)
@@ -417,6 +438,29 @@ TEST_F(ReplicaRealServerTest, HpaFloorSetsMinReplicasThroughV1) {
       << propscaler->Report();
   EXPECT_EQ(propscaler->Output().find("also scales"), std::string::npos);
   EXPECT_TRUE(propscaler->Running()) << propscaler->Report();
+  EXPECT_TRUE(Refusals().empty()) << propscaler->Report();
+}
+
+// --hpa-floor-auto under deploy/replicas-hpa-floor-auto's RBAC: the
+// target's one HPA takes the floor (through autoscaling/v1 on 1.20), no
+// request refused, no conflict reported.
+TEST_F(ReplicaRealServerTest, HpaFloorAutoFindsTheTargetsOneHpa) {
+  GrantRbac("coredns-autoscaler",
+            {kDeployRbac, "deploy/replicas-hpa-floor-auto/rbac.yaml"});
+  SetUpTarget(3);
+  SetParams(kPerNodeParams);
+  CreateHpa("dns-load", 60);
+  auto propscaler = StartPropscaler({"--hpa-floor-auto"});
+  ASSERT_TRUE(WaitForMinReplicas("dns-load", 3)) << propscaler->Report();
+  ASSERT_TRUE(DeleteNode(cluster(), NodeName(2)).ok());
+  ASSERT_TRUE(WaitForMinReplicas("dns-load", 2)) << propscaler->Report();
+  EXPECT_EQ(*DeploymentReplicas(cluster(), ns(), kTarget), 1);
+  EXPECT_NE(
+      propscaler->Output().find("through autoscaling/v1 (--hpa-floor-auto)"),
+      std::string::npos)
+      << propscaler->Report();
+  EXPECT_EQ(propscaler->Output().find("also scales"), std::string::npos)
+      << propscaler->Report();
   EXPECT_TRUE(Refusals().empty()) << propscaler->Report();
 }
 

@@ -34,6 +34,7 @@ const std::set<std::string> kKnownFlags = {
     "pod-namespace",
     "target-selector",
     "hpa-floor",
+    "hpa-floor-auto",
     "poll-period-seconds",
     "max-sync-failures",
     "kubeconfig",

@@ -790,5 +790,73 @@ TEST_F(HpaFloorScenarioTest, AMissingOrElsewhereHpaLeavesEverythingSaying) {
   EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
 }
 
+// --hpa-floor-auto: the target one HPA scales gets the floor on it; one no
+// HPA scales is scaled; one two HPAs scale is left alone, the cycle saying
+// why, and only those two are reported as conflicts.
+TEST_F(HpaFloorScenarioTest, AutoFloorsEachTargetItsOneHpa) {
+  options_.hpa_floor =
+      AutoscalerOptions::HpaFloor{.version = "v2", .automatic = true};
+  options_.targets = {{kube::ScaleTarget::Kind::kDeployment, "coredns"},
+                      {kube::ScaleTarget::Kind::kDeployment, "web"},
+                      {kube::ScaleTarget::Kind::kDeployment, "api"}};
+  for (const char* name : {"web", "api"}) {
+    ASSERT_TRUE(
+        sim::CreateWorkload(cluster_.store(), "deployment", kNamespace, name, 1)
+            .ok());
+  }
+  CreateHpa("coredns", 1, 10);
+  for (const char* name : {"web-cpu", "web-mem"}) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), kHpas,
+            R"({"metadata":{"name":")" + std::string(name) +
+                R"("},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"web"},"minReplicas":1,"maxReplicas":5}})")
+            .ok());
+  }
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(MinReplicas(), 3);
+  EXPECT_EQ(Replicas(), 1);
+  auto replicas = [&](const std::string& name) {
+    Result<int64_t> read =
+        sim::GetReplicas(cluster_.store(), "deployment", kNamespace, name);
+    return read.ok() ? *read : -1;
+  };
+  EXPECT_EQ(replicas("api"), 3);
+  EXPECT_EQ(replicas("web"), 1);
+  EXPECT_NE(board_.Snapshot().last_cycle_error.find(
+                "deployment/web is scaled by 2 HorizontalPodAutoscalers "
+                "(web-cpu, web-mem)"),
+            std::string::npos)
+      << board_.Snapshot().last_cycle_error;
+  std::vector<std::string> conflicts;
+  for (const std::string& event : sim::Events(cluster_.store(), kNamespace)) {
+    if (event.find("ConflictingAutoscaler") != std::string::npos) {
+      conflicts.push_back(event);
+    }
+  }
+  ASSERT_EQ(conflicts.size(), 2u);
+  for (const std::string& event : conflicts) {
+    EXPECT_NE(event.find("also scales deployment/web"), std::string::npos)
+        << event;
+  }
+
+  // The second HPA goes: web's one HPA takes the floor.
+  ASSERT_TRUE(cluster_.store()
+                  .Delete(*sim::FindResourceType("horizontalpodautoscalers"),
+                          kNamespace, "web-mem")
+                  .ok());
+  AddNodes(4, 1);
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(MinReplicas(), 4);
+  EXPECT_EQ(replicas("api"), 4);
+  EXPECT_EQ(replicas("web"), 1);
+  EXPECT_NE(sim::GetObject(cluster_.store(), kHpas + std::string("/web-cpu"))
+                .value_or("")
+                .find("\"minReplicas\":4"),
+            std::string::npos);
+  EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
+}
+
 }  // namespace
 }  // namespace propscaler
