@@ -6,6 +6,7 @@
 #include "apiserver/json_util.h"
 #include "apiserver/list_options.h"
 #include "apiserver/list_response.h"
+#include "apiserver/pod_resize.h"
 #include "apiserver/responses.h"
 #include "apiserver/scale_subresource.h"
 
@@ -37,13 +38,16 @@ ApiError NoSuchPath() {
 }
 
 std::optional<ResourcePath> ResolvePath(const httplib::Request& req,
-                                        httplib::Response& res) {
+                                        httplib::Response& res,
+                                        bool pod_resize) {
   std::optional<ResourcePath> path = ParseResourcePath(req.path);
   const bool known_subresource =
       path &&
       (path->subresource.empty() ||
        (path->subresource == "scale" && path->type->scalable) ||
-       (path->subresource == "status" && path->type->status_subresource));
+       (path->subresource == "status" && path->type->status_subresource) ||
+       (path->subresource == "resize" && path->type->plural == "pods" &&
+        pod_resize));
   if (!known_subresource) {
     WriteError(res, NoSuchPath());
     return std::nullopt;
@@ -127,7 +131,7 @@ void ApiRoutes::Get(const httplib::Request& req, httplib::Response& res) const {
   if (std::optional<std::string> discovery = DiscoveryDocument(req.path)) {
     return WriteJson(res, 200, *discovery);
   }
-  std::optional<ResourcePath> path = ResolvePath(req, res);
+  std::optional<ResourcePath> path = ResolvePath(req, res, context_.pod_resize);
   if (!path) return;
   if (path->is_collection()) return ListOrWatch(req, res, *path);
   if (path->subresource == "scale") {
@@ -174,7 +178,7 @@ void ApiRoutes::StartWatch(const httplib::Request& req, httplib::Response& res,
 
 void ApiRoutes::Post(const httplib::Request& req,
                      httplib::Response& res) const {
-  std::optional<ResourcePath> path = ResolvePath(req, res);
+  std::optional<ResourcePath> path = ResolvePath(req, res, context_.pod_resize);
   if (!path) return;
   if (!path->is_collection() || (path->type->namespaced && path->ns.empty())) {
     return WriteError(res, ApiError::MethodNotAllowed(
@@ -197,7 +201,7 @@ void ApiRoutes::Post(const httplib::Request& req,
 
 std::optional<ResourcePath> ApiRoutes::NamedPath(const httplib::Request& req,
                                                  httplib::Response& res) const {
-  std::optional<ResourcePath> path = ResolvePath(req, res);
+  std::optional<ResourcePath> path = ResolvePath(req, res, context_.pod_resize);
   if (path && path->is_collection()) {
     WriteError(
         res, ApiError::MethodNotAllowed(req.method + " needs an object name"));
@@ -213,6 +217,11 @@ void ApiRoutes::Put(const httplib::Request& req, httplib::Response& res) const {
   if (!ParseBody(req, res, &body)) return;
   if (path->subresource == "scale") {
     return WriteResult(res, 200, PutScale(*context_.store, *path, body));
+  }
+  if (path->subresource == "resize") {
+    return WriteError(res, ApiError::MethodNotAllowed(
+                               "PUT of pods/resize is not served here; PATCH "
+                               "it"));
   }
   if (path->type->status_subresource) {
     return WriteError(res, ApiError::MethodNotAllowed(
@@ -242,13 +251,17 @@ void ApiRoutes::Patch(const httplib::Request& req,
   if (path->subresource == "scale") {
     return WriteResult(res, 200, PatchScale(*context_.store, *path, patch));
   }
-  if (path->type->status_subresource) {
-    KeepToSubresource(path->subresource == "status", &patch);
-  }
   const auto patch_type =
       type.rfind("application/strategic-merge-patch+json", 0) == 0
           ? ObjectStore::PatchType::kStrategic
           : ObjectStore::PatchType::kMerge;
+  if (path->subresource == "resize") {
+    return WriteResult(res, 200,
+                       ResizePod(*context_.store, *path, patch, patch_type));
+  }
+  if (path->type->status_subresource) {
+    KeepToSubresource(path->subresource == "status", &patch);
+  }
   WriteResult(res, 200,
               ObjectJson(context_.store->Patch(*path->type, path->ns,
                                                path->name, patch, patch_type)));

@@ -20,6 +20,8 @@ struct ApiRouteContext {
   WatchSettings watch;
   std::atomic<int>* open_watches = nullptr;  // watches being served now
   WatchListSupport watch_list = WatchListSupport::kSupported;
+  // pods/resize (apiserver/pod_resize.h), served from Kubernetes 1.33.
+  bool pod_resize = true;
 };
 
 // `context.store` and `context.open_watches` must outlive the server.

@@ -99,6 +99,7 @@ void FakeApiServer::InstallRoutes(const FakeApiServerOptions& options) {
   api.watch.bookmark_interval = options.bookmark_interval;
   api.open_watches = &open_watches_;
   api.watch_list = options.watch_list;
+  api.pod_resize = options.pod_resize;
   InstallEvictionRoute(*server_, &store_);
   InstallApiRoutes(*server_, api);
 }

@@ -61,6 +61,9 @@ struct FakeApiServerOptions {
   // Serve WatchLists (sendInitialEvents) as Kubernetes 1.32+ does, or
   // refuse them as kube-apiserver 1.20 does.
   WatchListSupport watch_list = WatchListSupport::kSupported;
+  // Serve pods/resize (apiserver/pod_resize.h) as Kubernetes 1.33+ does, or
+  // answer it 404 as earlier releases do.
+  bool pod_resize = true;
 };
 
 class FakeApiServer {
