@@ -1,6 +1,7 @@
 #include "apiserver/pod_resize.h"
 
 #include <optional>
+#include <vector>
 
 #include "apiserver/json_util.h"
 #include "apiserver/merge_patch.h"
@@ -48,18 +49,36 @@ Usage Requests(const Value& pod) {
   return usage;
 }
 
-std::string QosClass(const Value& pod) {
-  bool any = false, guaranteed = true;
+// One container's request and limit of one resource, in thousandths.
+struct Sized {
+  const Value* container;
+  const char* resource;  // "cpu" or "memory"
+  int64_t request;
+  int64_t limit;
+};
+
+std::vector<Sized> CpuAndMemory(const Value& pod) {
+  std::vector<Sized> out;
   for (const Value& c : Containers(pod).GetArray()) {
     const Value* resources = Member(c, "resources");
     const Value* requests =
         resources ? Member(*resources, "requests") : nullptr;
     const Value* limits = resources ? Member(*resources, "limits") : nullptr;
     for (const char* r : {"cpu", "memory"}) {
-      const int64_t request = Milli(requests, r), limit = Milli(limits, r);
-      any = any || request > 0 || limit > 0;
-      // A missing request defaults to the limit.
-      if (limit == 0 || (request != 0 && request != limit)) guaranteed = false;
+      out.push_back({&c, r, Milli(requests, r), Milli(limits, r)});
+    }
+  }
+  return out;
+}
+
+std::string QosClass(const Value& pod) {
+  bool any = false, guaranteed = true;
+  for (const Sized& sized : CpuAndMemory(pod)) {
+    any = any || sized.request > 0 || sized.limit > 0;
+    // A missing request defaults to the limit.
+    if (sized.limit == 0 ||
+        (sized.request != 0 && sized.request != sized.limit)) {
+      guaranteed = false;
     }
   }
   return !any ? "BestEffort" : guaranteed ? "Guaranteed" : "Burstable";
@@ -100,19 +119,13 @@ std::optional<ApiError> CheckResize(const std::string& name,
                    "spec: Forbidden: only cpu and memory resources are "
                    "mutable");
   }
-  for (const Value& c : Containers(after).GetArray()) {
-    const Value* resources = Member(c, "resources");
-    const Value* requests =
-        resources ? Member(*resources, "requests") : nullptr;
-    const Value* limits = resources ? Member(*resources, "limits") : nullptr;
-    for (const char* r : {"cpu", "memory"}) {
-      const int64_t request = Milli(requests, r), limit = Milli(limits, r);
-      if (limit > 0 && request > limit) {
-        return Invalid(name, "spec.containers[" + GetString(c, "name") +
-                                 "].resources.requests: Invalid value: " + r +
-                                 " must be less than or equal to " + r +
-                                 " limit");
-      }
+  for (const Sized& sized : CpuAndMemory(after)) {
+    if (sized.limit > 0 && sized.request > sized.limit) {
+      const std::string r = sized.resource;
+      return Invalid(name,
+                     "spec.containers[" + GetString(*sized.container, "name") +
+                         "].resources.requests: Invalid value: " + r +
+                         " must be less than or equal to " + r + " limit");
     }
   }
   if (QosClass(before) != QosClass(after)) {
