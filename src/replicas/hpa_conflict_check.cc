@@ -72,7 +72,10 @@ std::vector<kube::HpaRef> HpaConflictCheck::Copy(bool* changed) {
 }
 
 std::optional<std::vector<kube::HpaRef>> HpaConflictCheck::Watched() const {
-  if (!started_ || watch_.polled() || !Watching()) return std::nullopt;
+  // Without a watch (a single cycle), the list this cycle's check made.
+  const bool current =
+      started_ ? !watch_.polled() && Watching() : listed_unwatched_;
+  if (!current) return std::nullopt;
   MutexLock lock(&mutex_);
   std::vector<kube::HpaRef> hpas;
   for (const auto& [name, hpa] : hpas_) hpas.push_back(hpa);
@@ -140,6 +143,7 @@ std::vector<HpaConflict> HpaConflictCheck::ListIfDue(TimePoint now) {
     }
     return {};
   }
+  if (!started_) listed_unwatched_ = true;
   // Said once the list works, so a check that is off warns only once.
   if (started_ && !watch_refusal_logged_) {
     LOG(WARNING)

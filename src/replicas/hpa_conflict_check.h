@@ -49,8 +49,9 @@ class HpaConflictCheck {
   std::vector<HpaConflict> CheckIfDue(
       TimePoint now, const std::vector<kube::ScaleTarget>& targets);
 
-  // The namespace's HPAs as watched; nullopt while the watch is not current
-  // (not listed yet, failing, or refused by RBAC).
+  // The namespace's HPAs as watched (without a watch, a single cycle: as
+  // listed by its check); nullopt while they are not current (not listed
+  // yet, the watch failing, or refused by RBAC).
   std::optional<std::vector<kube::HpaRef>> Watched() const EXCLUDES(mutex_);
   // The server's answer to propscaler's write of one of them.
   void Wrote(const kube::HpaRef& written) EXCLUDES(mutex_);
@@ -80,6 +81,7 @@ class HpaConflictCheck {
   bool started_ = false;
   bool disabled_ = false;  // list forbidden too: check off
   bool watch_refusal_logged_ = false;
+  bool listed_unwatched_ = false;  // listed by a check without a watch
   std::optional<TimePoint> last_check_;
   std::vector<kube::ScaleTarget> targets_;  // as last checked
   std::set<std::string> warned_;            // "hpa -> kind/name" already logged

@@ -133,5 +133,27 @@ TEST_F(HpaConflictTest, HpaFloorSetsMinReplicasThroughV2) {
   EXPECT_GE(floor_events, 1);
 }
 
+// --once with either floor flag: one cycle sets the floor.
+TEST_F(HpaConflictTest, HpaFloorWithOnce) {
+  ASSERT_TRUE(
+      server_.CreateObject(kHpaPath, HpaJson("dns", "Deployment", "coredns"))
+          .ok());
+  const int64_t replicas = Replicas();
+  auto min_replicas = [&] {
+    const std::optional<std::string> hpa = server_.GetObject(
+        "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers/"
+        "dns");
+    const size_t at = hpa ? hpa->find("\"minReplicas\":") : std::string::npos;
+    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
+  };
+  std::string output;
+  ASSERT_EQ(RunOnce({"--hpa-floor=dns"}, &output), 0) << output;
+  EXPECT_EQ(min_replicas(), 4) << output;
+  AddNodes(1);
+  ASSERT_EQ(RunOnce({"--hpa-floor-auto"}, &output), 0) << output;
+  EXPECT_EQ(min_replicas(), 5) << output;
+  EXPECT_EQ(Replicas(), replicas);
+}
+
 }  // namespace
 }  // namespace propscaler::e2e
