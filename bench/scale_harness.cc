@@ -17,6 +17,7 @@
 #include "e2e/process.h"
 #include "harness/percentile.h"
 #include "harness/real_bench_cluster.h"
+#include "harness/result_file.h"
 #include "harness/scale_run.h"
 #include "harness/simulated_bench_cluster.h"
 
@@ -64,6 +65,9 @@ DEFINE_string(propscaler_env, "",
               "space-separated, e.g. MALLOC_ARENA_MAX=2.");
 DEFINE_string(propscaler_args, "",
               "Extra flags for propscaler, space-separated.");
+DEFINE_string(json_out, "",
+              "Where to write the raw result (JSON, bench/results/): each "
+              "size's medians, under \"sizes\".");
 
 namespace propscaler::bench {
 namespace {
@@ -129,6 +133,43 @@ void PrintRun(int nodes, const std::string& rbac, int index,
   std::fflush(stdout);
 }
 
+// One size's medians as a JSON object, for the result file.
+std::string SummaryJson(int nodes, const std::string& rbac,
+                        const std::vector<ScaleRunResult>& runs) {
+  std::vector<double> reactions;
+  for (const ScaleRunResult& run : runs) {
+    reactions.insert(reactions.end(), run.reaction_ms.begin(),
+                     run.reaction_ms.end());
+  }
+  auto median = [&](double (*figure)(const ScaleRunResult&)) {
+    return std::to_string(Median(runs, figure));
+  };
+  return "{\"nodes\":" + std::to_string(nodes) +
+         ",\"rbac\":" + JsonQuoted(rbac) +
+         ",\"runs\":" + std::to_string(runs.size()) + ",\"list_send_s\":" +
+         median([](const ScaleRunResult& r) { return r.list_send_seconds; }) +
+         ",\"first_scale_s\":" +
+         median([](const ScaleRunResult& r) { return r.first_scale_seconds; }) +
+         ",\"peak_rss_after_list_mib\":" + median([](const ScaleRunResult& r) {
+           return MiB(r.peak_rss_after_list_kib);
+         }) +
+         ",\"peak_rss_after_events_mib\":" +
+         median([](const ScaleRunResult& r) {
+           return MiB(r.peak_rss_after_events_kib);
+         }) +
+         ",\"anon_after_events_mib\":" + median([](const ScaleRunResult& r) {
+           return MiB(r.anon_after_events_kib);
+         }) +
+         ",\"reaction_p50_ms\":" + std::to_string(Percentile(reactions, 0.5)) +
+         ",\"reaction_p99_ms\":" + std::to_string(Percentile(reactions, 0.99)) +
+         ",\"reaction_trials\":" + std::to_string(reactions.size()) +
+         ",\"requests_at_rest_per_hour\":" + median(&RequestsPerHour) +
+         ",\"events_per_cpu_s\":" + median([](const ScaleRunResult& r) {
+           return r.heartbeat_events / std::max(r.heartbeat_cpu_seconds, 1e-9);
+         }) +
+         "}";
+}
+
 void PrintSummary(int nodes, const std::string& rbac,
                   const std::vector<ScaleRunResult>& runs) {
   std::vector<double> reactions;
@@ -180,8 +221,9 @@ void PrintSummary(int nodes, const std::string& rbac,
 }
 
 // Every run of one cluster size under one RBAC (of propscaler, or of CPA
-// with `cpa_binary`); false when one failed.
+// with `cpa_binary`), its medians added to `sizes`; false when one failed.
 bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
+                 std::vector<std::string>* sizes,
                  const std::string& cpa_binary = "") {
   ScaleRunOptions options;
   options.nodes = nodes;
@@ -211,6 +253,7 @@ bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
     runs.push_back(*std::move(result));
   }
   PrintSummary(nodes, label, runs);
+  sizes->push_back(SummaryJson(nodes, label, runs));
   return true;
 }
 
@@ -244,6 +287,8 @@ std::unique_ptr<BenchCluster> MakeCluster() {
 }  // namespace propscaler::bench
 
 int main(int argc, char** argv) {
+  // As typed, for the result file: the flag parser takes the flags out.
+  propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   std::unique_ptr<propscaler::bench::BenchCluster> cluster =
       propscaler::bench::MakeCluster();
@@ -257,6 +302,7 @@ int main(int argc, char** argv) {
       "peak RSS after events | RSS after events | reaction p50 / p99 | "
       "requests at rest | events per CPU-second |\n");
   bool ok = true;
+  std::vector<std::string> sizes;
   for (const std::string& text : propscaler::bench::Split(FLAGS_nodes, ',')) {
     const int nodes = std::atoi(text.c_str());
     if (propscaler::Status grown = cluster->GrowTo(nodes); !grown.ok()) {
@@ -265,13 +311,26 @@ int main(int argc, char** argv) {
       return 1;
     }
     for (const std::string& rbac : propscaler::bench::Split(FLAGS_rbac, ',')) {
-      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac) && ok;
+      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac, &sizes) &&
+           ok;
     }
     if (!FLAGS_cpa.empty()) {
-      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa",
+      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa", &sizes,
                                           FLAGS_cpa) &&
            ok;
     }
+  }
+  std::string json;
+  for (const std::string& size : sizes) {
+    json += (json.empty() ? "" : ",") + size;
+  }
+  result.Add("server", cluster->ServerName());
+  result.AddJson("sizes", "[" + json + "]");
+  std::vector<std::string> failures;
+  if (!ok) failures.push_back("a run failed (its error is on stderr)");
+  if (propscaler::Status s = result.Write(FLAGS_json_out, failures); !s.ok()) {
+    std::cerr << s.message() << "\n";
+    return 1;
   }
   return ok ? 0 : 1;
 }

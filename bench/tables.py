@@ -15,6 +15,7 @@ Kinds:
   soak GLOB...                  propscaler_soak --json_out files
   memory GLOB...                propscaler_nodescale_memory --json_out files
   podcount GLOB...              propscaler_pod_count_memory --json_out files
+  scale GLOB...                 propscaler_scale_harness --json_out files
   gbench FILE [REGEX]           a propscaler_bench --benchmark_out file: each
                                 benchmark (its median when repeated) and its
                                 counters
@@ -230,6 +231,32 @@ def podcount(*patterns):
                  rows)
 
 
+def scale(*patterns):
+    rows = []
+    for path in files(patterns):
+        doc = load(path)
+        fig = figures(doc)
+        for size in fig["sizes"]:
+            rows.append([
+                fig["server"], num(size["nodes"]), size["rbac"],
+                num(size["runs"]), num(size["list_send_s"], 3) + " s",
+                num(size["first_scale_s"], 3) + " s",
+                num(size["peak_rss_after_list_mib"], 1) + " MiB",
+                num(size["peak_rss_after_events_mib"], 1) + " MiB",
+                num(size["anon_after_events_mib"], 1) + " MiB",
+                f"{num(size['reaction_p50_ms'])} / "
+                f"{num(size['reaction_p99_ms'])} ms "
+                f"({num(size['reaction_trials'])})",
+                num(size["requests_at_rest_per_hour"]) + " /h",
+                num(size["events_per_cpu_s"]) + " /s",
+                verdict(doc), name(path)])
+    return table(["server", "nodes", "RBAC", "runs", "list send",
+                  "first scale", "peak RSS after list",
+                  "peak RSS after events", "anonymous RSS after events",
+                  "reaction p50 / p99 (trials)", "requests at rest",
+                  "events per CPU-second", "verdict", "raw"], rows)
+
+
 COUNTERS_SKIPPED = {"pods_per_s"}
 
 
@@ -312,7 +339,7 @@ def karpenter(*paths):
 
 
 KINDS = {"runonce": runonce, "soak": soak, "memory": memory,
-         "podcount": podcount, "gbench": gbench,
+         "podcount": podcount, "scale": scale, "gbench": gbench,
          "compare": compare, "karpenter": karpenter}
 
 
