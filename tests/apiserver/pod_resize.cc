@@ -263,7 +263,8 @@ ApiResult<std::string> ResizePod(ObjectStore& store, const ResourcePath& path,
   }
   // Sized from the pod as patched now; the write below patches it again
   // under the store's lock.
-  const auto [reason, message] = Verdict(store, path.ns, path.name, resized);
+  const std::pair<std::string, std::string> verdict =
+      Verdict(store, path.ns, path.name, resized);
   ApiResult<ObjectPtr> written = store.Mutate(
       *path.type, path.ns, path.name,
       [&](rapidjson::Document& pod) -> std::optional<ApiError> {
@@ -289,7 +290,8 @@ ApiResult<std::string> ResizePod(ObjectStore& store, const ResourcePath& path,
         spec.AddMember("containers",
                        Value(Containers(after), pod.GetAllocator()),
                        pod.GetAllocator());
-        Actuate(pod, reason, message, Rfc3339(store.clock()->Now()));
+        Actuate(pod, verdict.first, verdict.second,
+                Rfc3339(store.clock()->Now()));
         return std::nullopt;
       });
   if (!written.ok()) return written.error();
@@ -308,10 +310,11 @@ void RetryDeferredResizes(ObjectStore& store, const std::string& ns) {
     rapidjson::Document pod;
     pod.Parse(object->json.c_str());
     if (PendingReason(pod) != "Deferred") continue;
-    const auto [reason, message] = Verdict(store, key.ns, key.name, pod);
+    const std::pair<std::string, std::string> verdict =
+        Verdict(store, key.ns, key.name, pod);
     store.Mutate(pods, key.ns, key.name,
                  [&](rapidjson::Document& stored) -> std::optional<ApiError> {
-                   Actuate(stored, reason, message,
+                   Actuate(stored, verdict.first, verdict.second,
                            Rfc3339(store.clock()->Now()));
                    return std::nullopt;
                  });
