@@ -26,6 +26,16 @@ class HpaConflictTest : public ReplicaClusterTest {
  protected:
   void SetUp() override { StartServerWithPerNodeParams(); }
 
+  // spec.minReplicas of HPA kube-system/dns, read through autoscaling/v2;
+  // -1 when absent.
+  int64_t DnsMinReplicas() const {
+    const std::optional<std::string> hpa = server_.GetObject(
+        "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers/"
+        "dns");
+    const size_t at = hpa ? hpa->find("\"minReplicas\":") : std::string::npos;
+    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
+  }
+
   int ConflictEvents() const {
     int count = 0;
     for (const std::string& event : server_.Events(kNamespace)) {
@@ -107,17 +117,10 @@ TEST_F(HpaConflictTest, HpaFloorSetsMinReplicasThroughV2) {
           .ok());
   const int64_t replicas = Replicas();
   auto propscaler = Start({"--healthz-port=0", "--hpa-floor=dns"});
-  auto min_replicas = [&] {
-    const std::optional<std::string> hpa = server_.GetObject(
-        "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers/"
-        "dns");
-    const size_t at = hpa ? hpa->find("\"minReplicas\":") : std::string::npos;
-    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
-  };
-  ASSERT_TRUE(WaitUntil([&] { return min_replicas() == 4; }, seconds(30)))
+  ASSERT_TRUE(WaitUntil([&] { return DnsMinReplicas() == 4; }, seconds(30)))
       << propscaler->Report();
   AddNodes(1);
-  ASSERT_TRUE(WaitUntil([&] { return min_replicas() == 5; }, seconds(2)))
+  ASSERT_TRUE(WaitUntil([&] { return DnsMinReplicas() == 5; }, seconds(2)))
       << propscaler->Report();
   EXPECT_EQ(Replicas(), replicas);
   const std::string log = propscaler->Output();
@@ -139,19 +142,12 @@ TEST_F(HpaConflictTest, HpaFloorWithOnce) {
       server_.CreateObject(kHpaPath, HpaJson("dns", "Deployment", "coredns"))
           .ok());
   const int64_t replicas = Replicas();
-  auto min_replicas = [&] {
-    const std::optional<std::string> hpa = server_.GetObject(
-        "/apis/autoscaling/v2/namespaces/kube-system/horizontalpodautoscalers/"
-        "dns");
-    const size_t at = hpa ? hpa->find("\"minReplicas\":") : std::string::npos;
-    return at == std::string::npos ? -1 : std::stoll(hpa->substr(at + 14));
-  };
   std::string output;
   ASSERT_EQ(RunOnce({"--hpa-floor=dns"}, &output), 0) << output;
-  EXPECT_EQ(min_replicas(), 4) << output;
+  EXPECT_EQ(DnsMinReplicas(), 4) << output;
   AddNodes(1);
   ASSERT_EQ(RunOnce({"--hpa-floor-auto"}, &output), 0) << output;
-  EXPECT_EQ(min_replicas(), 5) << output;
+  EXPECT_EQ(DnsMinReplicas(), 5) << output;
   EXPECT_EQ(Replicas(), replicas);
 }
 
