@@ -128,7 +128,8 @@ class ApiRoutes {
 };
 
 void ApiRoutes::Get(const httplib::Request& req, httplib::Response& res) const {
-  if (std::optional<std::string> discovery = DiscoveryDocument(req.path)) {
+  if (std::optional<std::string> discovery =
+          DiscoveryDocument(req.path, context_.pod_resize)) {
     return WriteJson(res, 200, *discovery);
   }
   std::optional<ResourcePath> path = ResolvePath(req, res, context_.pod_resize);

@@ -8,6 +8,7 @@
 #include "apiserver/json_util.h"
 #include "apiserver/merge_patch.h"
 #include "apiserver/pod_template_validation.h"
+#include "apiserver/pod_update_validation.h"
 
 namespace propscaler::sim {
 namespace {
@@ -126,6 +127,9 @@ ApiResult<ObjectPtr> ObjectStore::Update(const ResourceType& type,
     }
     if (auto error = ValidatePodTemplate(type, name, object)) return error;
     if (auto error = ValidateHpaBounds(type, name, object)) return error;
+    if (auto error = ValidatePodUpdate(type, name, current, object)) {
+      return error;
+    }
     KeepServerFields(current, object);
     auto& alloc = object.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(object, "metadata", alloc);
@@ -158,6 +162,9 @@ ApiResult<ObjectPtr> ObjectStore::Patch(const ResourceType& type,
     }
     if (auto error = ValidatePodTemplate(type, name, current)) return error;
     if (auto error = ValidateHpaBounds(type, name, current)) return error;
+    if (auto error = ValidatePodUpdate(type, name, original, current)) {
+      return error;
+    }
     KeepServerFields(original, current);
     auto& alloc = current.GetAllocator();
     rapidjson::Value& metadata = EnsureObject(current, "metadata", alloc);

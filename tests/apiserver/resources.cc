@@ -159,7 +159,8 @@ std::optional<std::string> GroupDocument(std::string_view group) {
          R"(],"preferredVersion":)" + entry(versions.front()) + "}";
 }
 
-std::optional<std::string> DiscoveryDocument(std::string_view path) {
+std::optional<std::string> DiscoveryDocument(std::string_view path,
+                                             bool pod_resize) {
   if (path.starts_with("/apis/") &&
       std::count(path.begin(), path.end(), '/') == 2) {
     return GroupDocument(path.substr(6));
@@ -186,6 +187,10 @@ std::optional<std::string> DiscoveryDocument(std::string_view path) {
                  type.kind + R"(","verbs":["get","list","watch"]})";
   }
   if (resources.empty()) return std::nullopt;
+  if (group_version == "v1" && pod_resize) {
+    resources += R"(,{"name":"pods/resize","namespaced":true,"kind":"Pod",)"
+                 R"("verbs":["get","patch","update"]})";
+  }
   return R"({"kind":"APIResourceList","apiVersion":"v1","groupVersion":")" +
          group_version + R"(","resources":[)" + resources + "]}";
 }

@@ -64,8 +64,9 @@ std::optional<ResourcePath> ParseResourcePath(std::string_view path);
 // its APIResourceList (names and kinds); /apis/GROUP: its APIGroup (the
 // versions and the preferred one). nullopt for any other path (the
 // server then answers 404 as kube-apiserver does for a version it does not
-// serve).
-std::optional<std::string> DiscoveryDocument(std::string_view path);
+// serve). /api/v1 lists pods/resize when `pod_resize` (1.33+).
+std::optional<std::string> DiscoveryDocument(std::string_view path,
+                                             bool pod_resize);
 
 }  // namespace propscaler::sim
 

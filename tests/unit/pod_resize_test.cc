@@ -168,6 +168,43 @@ TEST_F(PodResizeTest, ServersBefore133AnswerNotFound) {
   ASSERT_TRUE(server_.CreateObject(kPods, PodJson("a", "500m", "100")).ok());
   EXPECT_EQ(Resize("a", ResizePatch("1", "100Mi"))->status, 404);
   EXPECT_EQ(ActualCpu("a"), "500m");
+  httplib::Result discovery = client_->Get("/api/v1");
+  ASSERT_TRUE(discovery);
+  EXPECT_EQ(discovery->body.find("pods/resize"), std::string::npos);
+}
+
+TEST_F(PodResizeTest, DiscoveryListsTheSubresource) {
+  Start();
+  httplib::Result discovery = client_->Get("/api/v1");
+  ASSERT_TRUE(discovery);
+  EXPECT_NE(discovery->body.find(R"("name":"pods/resize")"), std::string::npos)
+      << discovery->body;
+}
+
+// Only pods/resize may resize: a PATCH or PUT of the pod itself is 422, as
+// the real server answers, and the pod keeps its size.
+TEST_F(PodResizeTest, ThePodItselfCannotBeResized) {
+  Start();
+  ASSERT_TRUE(server_.CreateObject(kPods, PodJson("a", "500m", "100")).ok());
+  httplib::Result patched =
+      client_->Patch(std::string(kPods) + "/a", ResizePatch("1", "100Mi"),
+                     "application/strategic-merge-patch+json");
+  ASSERT_TRUE(patched);
+  EXPECT_EQ(patched->status, 422) << patched->body;
+  EXPECT_NE(patched->body.find("pod updates may not change fields"),
+            std::string::npos)
+      << patched->body;
+  rapidjson::Document pod = Pod("a");
+  EXPECT_EQ(GetString(pod["spec"]["containers"][0]["resources"]["requests"],
+                      "cpu"),
+            "500m");
+  // Another field (a label) is still writable.
+  EXPECT_EQ(client_
+                ->Patch(std::string(kPods) + "/a",
+                        R"({"metadata":{"labels":{"x":"y"}}})",
+                        "application/merge-patch+json")
+                ->status,
+            200);
 }
 
 }  // namespace
