@@ -9,6 +9,7 @@
 #include "app/api_session.h"
 #include "app/leadership.h"
 #include "app/loop_runner.h"
+#include "app/pod_resize_discovery.h"
 #include "app/shared_flags.h"
 #include "app/vertical_options.h"
 #include "app/vertical_parts.h"
@@ -50,6 +51,14 @@ DEFINE_int32(scale_down_delay_seconds, 0,
              "Vertical mode: apply a decrease only after it has been wanted "
              "for this long without a break (increases apply at once).");
 
+DEFINE_string(resize, "rollout",
+              "Vertical mode: how a new size reaches the running pods. "
+              "rollout (the default): the pod template is patched and its "
+              "controller replaces the pods. in-place: each running pod is "
+              "resized through pods/resize (Kubernetes 1.33+), one at a "
+              "time, without a restart; see the README's \"Resizing in "
+              "place\".");
+
 namespace propscaler {
 int RunVerticalMode() {
   Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
@@ -68,7 +77,8 @@ int RunVerticalMode() {
                       FLAGS_scale_down_delay_seconds,
                       FLAGS_poll_period_seconds,
                       FLAGS_max_sync_failures,
-                      FLAGS_dry_run};
+                      FLAGS_dry_run,
+                      FLAGS_resize};
   Result<VerticalOptions> options =
       BuildVerticalOptions(flags, EnvOrEmpty("MY_NAMESPACE"),
                            EnvOrEmpty("MY_POD_NAMESPACE"), config->namespace_);
@@ -87,6 +97,19 @@ int RunVerticalMode() {
   }
   const Clock& clock = RealClock::Instance();
   ApiSession session(*config, &clock, options->poll_period);
+  if (options->resize == ResizeMethod::kInPlace) {
+    Result<bool> served = ServesPodResize(session.api);
+    if (!served.ok()) {
+      LOG(ERROR) << served.status().message();
+      return 1;
+    }
+    options->pod_resize_served = *served;
+    LOG_IF(WARNING, !*served)
+        << "--resize=in-place: " << config->server
+        << " does not serve pods/resize (Kubernetes 1.33+, with the "
+           "InPlacePodVerticalScaling gate on); patching the pod template "
+           "instead, which replaces the pods";
+  }
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   VerticalStatusBoard board;

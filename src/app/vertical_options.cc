@@ -85,6 +85,12 @@ Result<VerticalOptions> BuildVerticalOptions(
   options.node_selector = flags.nodelabels;
   options.schedulable_nodes_only = flags.schedulable_nodes_only;
   options.dry_run = flags.dry_run;
+  if (flags.resize == "in-place") {
+    options.resize = ResizeMethod::kInPlace;
+  } else if (flags.resize != "rollout") {
+    return Status::Invalid("--resize must be rollout or in-place, got \"" +
+                           flags.resize + "\"");
+  }
   return options;
 }
 

@@ -24,6 +24,7 @@ struct VerticalFlags {
   int poll_period_seconds = 10;
   int max_sync_failures = 0;
   bool dry_run = false;
+  std::string resize = "rollout";  // --resize: "rollout" or "in-place"
 };
 
 // The namespace is --namespace, else $MY_NAMESPACE (CPVA's), else

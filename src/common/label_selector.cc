@@ -378,6 +378,40 @@ Result<LabelSelector> LabelSelector::Parse(std::string_view text) {
   return Parser(text).Parse();
 }
 
+std::string LabelRequirement::ToString() const {
+  auto values_list = [this] {
+    std::string joined;
+    for (const std::string& value : values) {
+      joined += (joined.empty() ? "" : ",") + value;
+    }
+    return " (" + joined + ")";
+  };
+  const std::string first = values.empty() ? "" : values.front();
+  switch (op) {
+    case Op::kEquals:
+      return key + "=" + first;
+    case Op::kNotEquals:
+      return key + "!=" + first;
+    case Op::kIn:
+      return key + " in" + values_list();
+    case Op::kNotIn:
+      return key + " notin" + values_list();
+    case Op::kExists:
+      return key;
+    case Op::kDoesNotExist:
+      return "!" + key;
+  }
+  return key;
+}
+
+std::string LabelSelector::ToString() const {
+  std::string text;
+  for (const LabelRequirement& requirement : requirements_) {
+    text += (text.empty() ? "" : ",") + requirement.ToString();
+  }
+  return text;
+}
+
 bool LabelSelector::Matches(const Labels& labels) const {
   return std::all_of(
       requirements_.begin(), requirements_.end(),

@@ -24,6 +24,8 @@ struct LabelRequirement {
       values;  // one for = and !=; one or more for in/notin
 
   bool Matches(const Labels& labels) const;
+  // The string form: "a=b", "g in (x,y)", "!j".
+  std::string ToString() const;
   auto operator<=>(const LabelRequirement&) const = default;
 };
 
@@ -44,6 +46,8 @@ class LabelSelector {
   static Result<LabelSelector> Parse(std::string_view text);
 
   bool Matches(const Labels& labels) const;
+  // The string form, which Parse reads back ("" for the empty selector).
+  std::string ToString() const;
   bool empty() const { return requirements_.empty(); }
   const std::vector<LabelRequirement>& requirements() const {
     return requirements_;

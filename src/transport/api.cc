@@ -15,6 +15,7 @@
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
 #include "kube/wire/proto_wire.h"
+#include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "transport/chunk_pipe.h"
 #include "transport/http_list_watch.h"
@@ -371,6 +372,28 @@ Result<PodTemplateWorkload> KubeApi::PatchContainerResources(
   Result<std::string> body = Call(request);
   if (!body.ok()) return body.status();
   return DecodePodTemplateWorkload(*body);
+}
+
+std::unique_ptr<ListWatch<ResizedPod>> KubeApi::ResizablePods(
+    const std::string& ns, const std::string& label_selector) const {
+  return std::make_unique<HttpListWatch<ResizedPod>>(
+      this,
+      Collection{"/api/v1/namespaces/" + ns + "/pods", label_selector, ""},
+      ResizedPodCodec());
+}
+
+Result<ResizedPod> KubeApi::ResizePod(
+    const std::string& ns, const std::string& name,
+    const std::string& resource_version,
+    const std::vector<ContainerResourcesEdit>& edits) const {
+  HttpRequest request;
+  request.method = "PATCH";
+  request.path = "/api/v1/namespaces/" + ns + "/pods/" + name + "/resize";
+  request.content_type = "application/strategic-merge-patch+json";
+  request.body = EncodePodResizePatch(resource_version, edits);
+  Result<std::string> body = Call(request);
+  if (!body.ok()) return body.status();
+  return DecodeResizedPod(*body);
 }
 
 std::unique_ptr<ListWatch<ConfigMap>> KubeApi::ConfigMapNamed(

@@ -118,6 +118,12 @@ class KubeApi : public Client {
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<ContainerResourcesEdit>& edits) const override;
+  std::unique_ptr<ListWatch<ResizedPod>> ResizablePods(
+      const std::string& ns, const std::string& label_selector) const override;
+  Result<ResizedPod> ResizePod(
+      const std::string& ns, const std::string& name,
+      const std::string& resource_version,
+      const std::vector<ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<ListWatch<HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
   std::unique_ptr<ListWatch<HpaRef>> HpaNamed(

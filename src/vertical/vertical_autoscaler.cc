@@ -214,6 +214,10 @@ Status VerticalAutoscaler::Resize(
     }
     if (!workload.ok()) return workload.status();
     reporter_->TargetRead(workload->containers);
+    if (options_.InPlace() && TemplateChangeRolls(*workload)) {
+      // The template is left behind: patching it would replace every pod.
+      return ResizeInPlace(*workload, computed, counts, now);
+    }
     ResizePlan plan = PlanResize(computed, workload->containers,
                                  options_.policy, decreases_, now);
     decreases_ = std::move(plan.history);
@@ -225,6 +229,9 @@ Status VerticalAutoscaler::Resize(
     status = Status::Ok();
     if (!plan.changes.empty()) {
       status = Apply(plan.changes, workload->resource_version, counts);
+    }
+    if (status.ok() && options_.InPlace()) {
+      status = ResizeInPlace(*workload, computed, counts, now);
     }
     if (status.ok() && !plan.missing_containers.empty()) {
       std::string missing;
@@ -239,6 +246,123 @@ Status VerticalAutoscaler::Resize(
   return status;
 }
 
+bool VerticalAutoscaler::TemplateChangeRolls(
+    const kube::PodTemplateWorkload& workload) const {
+  return kube::TemplateChangeRolls(options_.target.kind,
+                                   workload.update_strategy);
+}
+
+Status VerticalAutoscaler::ResizeInPlace(
+    const kube::PodTemplateWorkload& workload,
+    const std::map<std::string, ComputedResources>& computed,
+    const VerticalCounts& counts, TimePoint now) {
+  if (workload.rolling_out) {
+    reporter_->InPlaceState("waiting for the rollout of " +
+                            options_.target.ToString() + " to finish");
+    return Status::Ok();
+  }
+  if (Status listed = watches_->pod_watch->ListIfPolled(); !listed.ok()) {
+    return listed;
+  }
+  InPlacePlan plan = PlanInPlace(computed, watches_->pods.Pods(),
+                                 options_.policy, decreases_, now);
+  decreases_ = plan.history;
+  if (plan.held != logged_held_) {
+    for (const std::string& held : plan.held) LOG(INFO) << held;
+  }
+  logged_held_ = plan.held;
+  reporter_->Held(plan.held);
+  switch (plan.step) {
+    case InPlacePlan::Step::kNothing:
+      reporter_->InPlaceState("every pod has its size");
+      return Status::Ok();
+    case InPlacePlan::Step::kWait:
+      reporter_->InPlaceState("waiting for the kubelet to apply pod " +
+                              plan.pod + "'s resize");
+      return Status::Ok();
+    case InPlacePlan::Step::kResize:
+      return ResizePod(plan, counts);
+    case InPlacePlan::Step::kFallBack:
+      return FallBack(workload, plan, computed, counts, now);
+  }
+  return Status::Ok();
+}
+
+Status VerticalAutoscaler::ResizePod(const InPlacePlan& plan,
+                                     const VerticalCounts& counts) {
+  const std::string pod = options_.namespace_ + "/" + plan.pod;
+  reporter_->InPlaceState("resizing pod " + plan.pod + " (" +
+                          std::to_string(plan.pods_to_resize) +
+                          " pod(s) to resize, this one included)");
+  LOG(INFO) << (options_.dry_run ? "dry run: would resize pod "
+                                 : "resizing pod ")
+            << pod << " of " << options_.target.ToString()
+            << " in place: " << DescribeChanges(plan.changes) << " ("
+            << DescribeVerticalCounts(counts) << "; " << cycle_cause_ << "; "
+            << plan.pods_to_resize << " pod(s) to resize)";
+  if (options_.dry_run) return Status::Ok();
+  if (Status leading =
+          runtime::CheckStillLeading(options_.may_act, "resizing pod " + pod);
+      !leading.ok()) {
+    return leading;
+  }
+  Result<kube::ResizedPod> resized =
+      client_->ResizePod(options_.namespace_, plan.pod, plan.resource_version,
+                         EditsOf(plan.changes));
+  if (resized.status().code() == StatusCode::kConflict) {
+    // The pod's watch brings its new version, and with it the next cycle.
+    VLOG(1) << "pod " << pod << " changed meanwhile; planning again";
+    return Status::Ok();
+  }
+  if (!resized.ok()) {
+    return resized.status().WithContext("resizing pod " + pod +
+                                        " through pods/resize");
+  }
+  reporter_->ResizedInPlace(plan.pod, plan.changes, counts, cycle_cause_);
+  return Status::Ok();
+}
+
+Status VerticalAutoscaler::FallBack(
+    const kube::PodTemplateWorkload& workload, const InPlacePlan& plan,
+    const std::map<std::string, ComputedResources>& computed,
+    const VerticalCounts& counts, TimePoint now) {
+  const bool rolls = TemplateChangeRolls(workload);
+  const std::string instead =
+      rolls
+          ? "patching the pod template instead, so that " +
+                options_.target.ToString() + " replaces its pods"
+          : "evicting the pod instead, so that " + options_.target.ToString() +
+                " recreates it from its template";
+  const std::string key = plan.pod + "/" + kube::ResizeStateName(plan.state);
+  if (fallen_back_.insert(key).second) {
+    LOG(WARNING) << "the in-place resize of pod " << options_.namespace_ << "/"
+                 << plan.pod << " is " << kube::ResizeStateName(plan.state)
+                 << (plan.message.empty() ? "" : " (" + plan.message + ")")
+                 << "; " << instead;
+    if (!options_.dry_run) {
+      reporter_->FellBack(plan.pod, plan.state, plan.message, instead);
+    }
+  }
+  reporter_->InPlaceState("fell back to replacing pods: pod " + plan.pod +
+                          " is " + kube::ResizeStateName(plan.state));
+  if (!rolls) {
+    if (options_.dry_run) return Status::Ok();
+    if (Status leading = runtime::CheckStillLeading(options_.may_act,
+                                                    "evicting pod " + plan.pod);
+        !leading.ok()) {
+      return leading;
+    }
+    return client_
+        ->EvictPod(options_.namespace_, plan.pod, /*grace_seconds=*/30)
+        .WithContext("evicting pod " + options_.namespace_ + "/" + plan.pod +
+                     " after its in-place resize was refused");
+  }
+  ResizePlan rollout = PlanResize(computed, workload.containers,
+                                  options_.policy, decreases_, now);
+  if (rollout.changes.empty()) return Status::Ok();
+  return Apply(rollout.changes, workload.resource_version, counts);
+}
+
 Status VerticalAutoscaler::RunCycle(TimePoint now) {
   if (Status listed = watches_->node_watch.ListIfPolled(); !listed.ok()) {
     return listed;
@@ -249,6 +373,11 @@ Status VerticalAutoscaler::RunCycle(TimePoint now) {
       : last_valid_ ? last_valid_
                     : options_.default_config;
   if (!in_force) return config.status();
+  if (options_.resize == ResizeMethod::kInPlace &&
+      !options_.pod_resize_served && !said_unavailable_) {
+    said_unavailable_ = true;
+    if (!options_.dry_run) reporter_->InPlaceUnavailable();
+  }
   const VerticalCounts counts = Counts();
   const auto computed = ComputeResources(*in_force, counts);
   reporter_->Computed(counts, computed);
@@ -260,12 +389,14 @@ Status VerticalAutoscaler::RunCycle(TimePoint now) {
 
 Status VerticalAutoscaler::Ready() const {
   if (watches_->node_watch.synced() && watches_->target.synced() &&
-      (options_.configmap.empty() || watches_->config_map->synced())) {
+      (options_.configmap.empty() || watches_->config_map->synced()) &&
+      (!watches_->pod_watch || watches_->pod_watch->synced())) {
     return Status::Ok();
   }
   return Status::Unavailable(
       "waiting for the first list of nodes and of " + options_.TargetRef() +
-      (options_.configmap.empty() ? "" : " and of " + ConfigMapRef()));
+      (options_.configmap.empty() ? "" : " and of " + ConfigMapRef()) +
+      (watches_->pod_watch ? " and of its pods" : ""));
 }
 
 runtime::CycleHooks VerticalAutoscaler::Hooks() {
@@ -280,9 +411,10 @@ runtime::CycleHooks VerticalAutoscaler::Hooks() {
           [this] {
             return CycleDriver::JoinErrors(
                 {watches_->node_watch.LastError(), watches_->target.LastError(),
-                 options_.configmap.empty()
-                     ? Status::Ok()
-                     : watches_->config_map->LastError()});
+                 options_.configmap.empty() ? Status::Ok()
+                                            : watches_->config_map->LastError(),
+                 watches_->pod_watch ? watches_->pod_watch->LastError()
+                                     : Status::Ok()});
           },
       .finished =
           [this](TimePoint start, const Status& status) {

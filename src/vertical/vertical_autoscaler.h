@@ -21,6 +21,14 @@
 // reading it is forbidden too (CPVA grants only patch) it patches, as CPVA
 // does, whenever the computed values change, and asks again only every
 // few minutes (runtime/refusal.h).
+// With --resize=in-place on a server that serves pods/resize, the running
+// pods are resized instead, one at a time (vertical/in_place_plan.h), and
+// the template is patched only where that does not replace the pods
+// (replicasets; daemonsets and statefulsets updated OnDelete): new pods of
+// a deployment start at the template's size and are resized as they
+// appear. A resize the kubelet refuses or puts off falls back to replacing
+// pods, with a Warning Event.
+//
 // All I/O goes through a kube::Client and all time through a Clock.
 #ifndef PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
 #define PROPSCALER_VERTICAL_VERTICAL_AUTOSCALER_H_
@@ -30,6 +38,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/files.h"
@@ -39,6 +48,7 @@
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
 #include "runtime/cycle_driver.h"
+#include "vertical/in_place_plan.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_autoscaler_options.h"
 #include "vertical/vertical_config.h"
@@ -83,6 +93,19 @@ class VerticalAutoscaler {
   Status Apply(const std::vector<ResourceChange>& changes,
                const std::string& resource_version,
                const VerticalCounts& counts);
+  // --resize=in-place: the next step over the target's pods
+  // (vertical/in_place_plan.h).
+  Status ResizeInPlace(const kube::PodTemplateWorkload& workload,
+                       const std::map<std::string, ComputedResources>& computed,
+                       const VerticalCounts& counts, TimePoint now);
+  Status ResizePod(const InPlacePlan& plan, const VerticalCounts& counts);
+  // A pod's resize was refused or put off: its pods are replaced instead,
+  // by patching the template where that rolls them, else by evicting it.
+  Status FallBack(const kube::PodTemplateWorkload& workload,
+                  const InPlacePlan& plan,
+                  const std::map<std::string, ComputedResources>& computed,
+                  const VerticalCounts& counts, TimePoint now);
+  bool TemplateChangeRolls(const kube::PodTemplateWorkload& workload) const;
   std::string ConfigMapRef() const;
 
   const kube::Client* client_;
@@ -104,6 +127,9 @@ class VerticalAutoscaler {
   std::optional<std::map<std::string, ComputedResources>> blind_patched_;
   DecreaseHistory decreases_;
   std::vector<std::string> logged_held_;
+  // Pods (name and state) whose refused resize was already reported.
+  std::set<std::string> fallen_back_;
+  bool said_unavailable_ = false;
 };
 
 }  // namespace propscaler

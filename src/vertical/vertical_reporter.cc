@@ -15,6 +15,13 @@ void DeclareVerticalMetrics(Metrics& metrics) {
                        "its unit (cores, bytes).");
   metrics.DeclareCounter("propscaler_vertical_resized_total",
                          "Patches of the target's container resources.");
+  metrics.DeclareCounter("propscaler_vertical_pods_resized_in_place_total",
+                         "Pods resized through pods/resize "
+                         "(--resize=in-place).");
+  metrics.DeclareCounter(
+      "propscaler_vertical_in_place_fallbacks_total",
+      "In-place resizes the kubelet refused or put off, by state "
+      "(Deferred, Infeasible, Error): pods were replaced instead.");
   metrics.DeclareCounter("propscaler_vertical_config_rejected_total",
                          "Cycles that found an invalid config.");
 }
@@ -58,6 +65,18 @@ void SetComputedMetrics(
   }
 }
 
+std::string ResizeMethodText(const VerticalOptions& options) {
+  if (options.resize == ResizeMethod::kRollout) {
+    return "patching the pod template (its controller replaces the pods)";
+  }
+  if (!options.pod_resize_served) {
+    return "patching the pod template: --resize=in-place was asked, but the "
+           "server does not serve pods/resize (Kubernetes 1.33+)";
+  }
+  return "resizing each running pod in place through pods/resize, one at a "
+         "time (--resize=in-place)";
+}
+
 }  // namespace
 
 std::string DescribeVerticalCounts(const VerticalCounts& counts) {
@@ -92,6 +111,7 @@ VerticalReporter::VerticalReporter(const Clock* clock,
                           : "every node and its capacity cores (as "
                             "cluster-proportional-vertical-autoscaler)";
     status.config_source = ConfigSource(options);
+    status.resize_method = ResizeMethodText(options);
   });
 }
 
@@ -137,11 +157,9 @@ void VerticalReporter::Resized(
     const std::string& cause,
     const std::vector<kube::ContainerResources>& now_current) {
   GlobalMetrics().Add("propscaler_vertical_resized_total");
-  Event({{"apps/v1", target_.ApiKind(), namespace_, target_.name, ""},
-         /*warning=*/false,
-         "ResizedContainers",
-         "set " + DescribeChanges(changes) + " (" +
-             DescribeVerticalCounts(counts) + ")"});
+  TargetEvent(/*warning=*/false, "ResizedContainers",
+              "set " + DescribeChanges(changes) + " (" +
+                  DescribeVerticalCounts(counts) + ")");
   UpdateBoard([&](VerticalStatus& status) {
     status.decisions.push_front({clock_->Now(), changes, counts, cause});
     if (status.decisions.size() > VerticalStatus::kMaxDecisions) {
@@ -149,6 +167,53 @@ void VerticalReporter::Resized(
     }
     status.current = now_current;
   });
+}
+
+void VerticalReporter::TargetEvent(bool warning, const std::string& reason,
+                                   const std::string& message) {
+  Event({{"apps/v1", target_.ApiKind(), namespace_, target_.name, ""},
+         warning,
+         reason,
+         message});
+}
+
+void VerticalReporter::InPlaceState(const std::string& state) {
+  UpdateBoard([&](VerticalStatus& s) { s.in_place = state; });
+}
+
+void VerticalReporter::ResizedInPlace(
+    const std::string& pod, const std::vector<ResourceChange>& changes,
+    const VerticalCounts& counts, const std::string& cause) {
+  GlobalMetrics().Add("propscaler_vertical_pods_resized_in_place_total");
+  TargetEvent(/*warning=*/false, "ResizedPodInPlace",
+              "pod " + pod + ": set " + DescribeChanges(changes) + " (" +
+                  DescribeVerticalCounts(counts) + ")");
+  UpdateBoard([&](VerticalStatus& status) {
+    status.decisions.push_front({clock_->Now(), changes, counts, cause, pod});
+    if (status.decisions.size() > VerticalStatus::kMaxDecisions) {
+      status.decisions.pop_back();
+    }
+  });
+}
+
+void VerticalReporter::FellBack(const std::string& pod, kube::ResizeState state,
+                                const std::string& message,
+                                const std::string& instead) {
+  GlobalMetrics().Add("propscaler_vertical_in_place_fallbacks_total",
+                      {{"state", kube::ResizeStateName(state)}});
+  const std::string text = "the in-place resize of pod " + pod + " is " +
+                           kube::ResizeStateName(state) +
+                           (message.empty() ? "" : " (" + message + ")") +
+                           "; " + instead;
+  TargetEvent(/*warning=*/true, "InPlaceResizeFallback", text);
+  UpdateBoard([&](VerticalStatus& s) { s.in_place_fallback = text; });
+}
+
+void VerticalReporter::InPlaceUnavailable() {
+  TargetEvent(/*warning=*/true, "InPlaceResizeUnavailable",
+              "--resize=in-place: the server does not serve pods/resize "
+              "(Kubernetes 1.33+, or the InPlacePodVerticalScaling gate off); "
+              "patching the pod template instead, which replaces the pods");
 }
 
 void VerticalReporter::CycleFinished(TimePoint start, const Status& status) {

@@ -14,6 +14,7 @@
 #include "common/status.h"
 #include "kube/controllers/event_recorder.h"
 #include "kube/model/pod_template.h"
+#include "kube/model/resized_pod.h"
 #include "runtime/mode_reporter.h"
 #include "vertical/resize_plan.h"
 #include "vertical/vertical_arithmetic.h"
@@ -44,6 +45,18 @@ class VerticalReporter : public runtime::ModeReporter<VerticalStatus> {
   void Resized(const std::vector<ResourceChange>& changes,
                const VerticalCounts& counts, const std::string& cause,
                const std::vector<kube::ContainerResources>& now_current);
+  // In-place resize (--resize=in-place): where it stands, for /status.
+  void InPlaceState(const std::string& state);
+  // `pod` resized through pods/resize: an Event on the target.
+  void ResizedInPlace(const std::string& pod,
+                      const std::vector<ResourceChange>& changes,
+                      const VerticalCounts& counts, const std::string& cause);
+  // `pod`'s resize came back `state`: replacing pods instead (`instead`
+  // says how); a Warning Event on the target.
+  void FellBack(const std::string& pod, kube::ResizeState state,
+                const std::string& message, const std::string& instead);
+  // The server does not serve pods/resize: a Warning Event on the target.
+  void InPlaceUnavailable();
   void CycleFinished(TimePoint start, const Status& status);
 
  private:
@@ -51,6 +64,10 @@ class VerticalReporter : public runtime::ModeReporter<VerticalStatus> {
   const std::string namespace_;
   const std::string configmap_;
   const kube::WorkloadRef target_;
+
+  // An Event on the target.
+  void TargetEvent(bool warning, const std::string& reason,
+                   const std::string& message);
 };
 
 }  // namespace propscaler

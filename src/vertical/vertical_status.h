@@ -23,6 +23,7 @@ struct ResizeDecision {
   std::vector<ResourceChange> changes;
   VerticalCounts counts;
   std::string cause;  // what started the cycle
+  std::string pod;    // resized in place; empty: the pod template
 };
 
 struct VerticalStatus {
@@ -36,6 +37,9 @@ struct VerticalStatus {
   std::map<std::string, ComputedResources> computed;
   std::vector<kube::ContainerResources> current;  // as last read
   std::vector<std::string> held;
+  std::string resize_method;      // how a new size reaches the pods (--resize)
+  std::string in_place;           // where in-place resize stands
+  std::string in_place_fallback;  // the last fallback to replacing pods
   std::deque<ResizeDecision> decisions;  // newest first
   std::chrono::system_clock::time_point last_cycle{};
   std::string last_cycle_error;

@@ -59,7 +59,8 @@ void RenderResizes(std::ostringstream& out, const VerticalStatus& status,
   out << "<table><tr><th>time</th><th>changes</th><th>nodes</th>"
          "<th>cores</th><th>cause</th></tr>";
   for (const ResizeDecision& decision : status.decisions) {
-    std::string changes;
+    std::string changes =
+        decision.pod.empty() ? "" : "pod " + EscapeMarkup(decision.pod) + ":";
     for (const ResourceChange& change : decision.changes) {
       changes +=
           (changes.empty() ? "" : "<br>") + EscapeMarkup(change.ToString());
@@ -96,6 +97,13 @@ std::string RenderVerticalStatusPage(
     out << "<p class=bad>" << EscapeMarkup(status.config_error) << "</p>";
   }
   RenderComputed(out, status);
+  out << "<p>resizing by " << EscapeMarkup(status.resize_method) << "</p>";
+  if (!status.in_place.empty()) {
+    out << "<p>in place: " << EscapeMarkup(status.in_place) << "</p>";
+  }
+  if (!status.in_place_fallback.empty()) {
+    out << "<p class=bad>" << EscapeMarkup(status.in_place_fallback) << "</p>";
+  }
   RenderResizes(out, status, now);
   runtime::RenderEnd(out);
   return out.str();

@@ -3,6 +3,7 @@
 #include "cluster/node_store_sink.h"
 #include "common/taint_filter.h"
 #include "runtime/watched_config_map.h"
+#include "vertical/target_pod_source.h"
 
 namespace propscaler {
 
@@ -41,6 +42,29 @@ VerticalWatches::VerticalWatches(const kube::Client* client, const Clock* clock,
   } else if (!options.config_file.empty()) {
     config_file.emplace(clock, options.config_file, notify);
   }
+  if (options.InPlace()) {
+    pod_watch = std::make_unique<runtime::WatchedCollection<kube::ResizedPod>>(
+        clock,
+        [this, client, ns = options.namespace_, ref = options.TargetRef()] {
+          return std::make_unique<TargetPodSource>(
+              client, ns, [this, ref]() -> Result<std::string> {
+                Result<kube::PodTemplateWorkload> read = target.Read();
+                if (!read.ok()) {
+                  return read.status().WithContext(
+                      "reading the pod selector of " + ref);
+                }
+                if (read->pod_selector.empty()) {
+                  return Status::Invalid(ref + " has no spec.selector");
+                }
+                return read->pod_selector;
+              });
+        },
+        pods.Sink([notify] { notify("pods changed"); }),
+        runtime::WatchedCollection<kube::ResizedPod>::Options{
+            "the target's pods",
+            "Grant list and watch on pods to resize them in place."},
+        notify);
+  }
 }
 
 void VerticalWatches::AddTo(runtime::WatchSet* set) {
@@ -48,6 +72,7 @@ void VerticalWatches::AddTo(runtime::WatchSet* set) {
   set->Add(&target);
   if (config_map) set->Add(config_map.get());
   if (config_file) set->Add(&*config_file);
+  if (pod_watch) set->Add(pod_watch.get());
 }
 
 }  // namespace propscaler

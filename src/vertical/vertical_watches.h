@@ -1,9 +1,10 @@
 // What vertical mode reads, each kept current so that a cycle reads memory
 // and a change starts one within a second: the counted nodes, the target's
 // pod template, and the config's source (a watched --configmap, or the
-// --config-file's stamp). app/ builds them beside the loop and starts and
-// joins them on its runtime::WatchSet; each change calls `notify` with its
-// cause (the cycle driver's Notify).
+// --config-file's stamp), and with in-place resize the target's pods. app/
+// builds them beside the loop and starts and joins them on its
+// runtime::WatchSet; each change calls `notify` with its cause (the cycle
+// driver's Notify).
 #ifndef PROPSCALER_VERTICAL_VERTICAL_WATCHES_H_
 #define PROPSCALER_VERTICAL_VERTICAL_WATCHES_H_
 
@@ -21,6 +22,7 @@
 #include "runtime/watched_collection.h"
 #include "runtime/watched_object.h"
 #include "vertical/config_file_watch.h"
+#include "vertical/target_pod_store.h"
 #include "vertical/vertical_autoscaler_options.h"
 
 namespace propscaler {
@@ -43,6 +45,10 @@ struct VerticalWatches {
   std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> config_map;
   // With --config-file (and no --configmap).
   std::optional<ConfigFileWatch> config_file;
+  // With --resize=in-place on a server that serves pods/resize: the
+  // target's pods (vertical/target_pod_source.h).
+  TargetPodStore pods;
+  std::unique_ptr<runtime::WatchedCollection<kube::ResizedPod>> pod_watch;
 };
 
 }  // namespace propscaler

@@ -7,6 +7,7 @@
 
 #include "apiserver/eviction_route.h"
 #include "apiserver/json_util.h"
+#include "apiserver/pod_resize.h"
 #include "apiserver/resources.h"
 #include "apiserver/scale_subresource.h"
 #include "kube/model/cluster_api.h"
@@ -21,6 +22,7 @@
 #include "kube/wire/node_taint_patch.h"
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
+#include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "memcluster/memory_list_watch.h"
 
@@ -247,6 +249,34 @@ Result<kube::Scale> MemoryClient::UpdateScale(const std::string& ns,
     cluster_->Answering("update " + path->type->plural + "/scale");
   }
   return written;
+}
+
+std::unique_ptr<kube::ListWatch<kube::ResizedPod>> MemoryClient::ResizablePods(
+    const std::string& ns, const std::string& label_selector) const {
+  std::multimap<std::string, std::string> params;
+  if (!label_selector.empty()) params.emplace("labelSelector", label_selector);
+  return std::make_unique<MemoryListWatch<kube::ResizedPod>>(
+      cluster_, sim::ResourcePath{&TypeNamed("pods"), ns, "", ""},
+      std::move(params), kube::ResizedPodCodec());
+}
+
+Result<kube::ResizedPod> MemoryClient::ResizePod(
+    const std::string& ns, const std::string& name,
+    const std::string& resource_version,
+    const std::vector<kube::ContainerResourcesEdit>& edits) const {
+  if (Status fault = cluster_->CheckFault("patch pods/resize"); !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> patch =
+      Parse(kube::EncodePodResizePatch(resource_version, edits));
+  if (!patch.ok()) return patch.status();
+  sim::ApiResult<std::string> resized =
+      sim::ResizePod(cluster_->store(),
+                     sim::ResourcePath{&TypeNamed("pods"), ns, name, "resize"},
+                     *patch, sim::ObjectStore::PatchType::kStrategic);
+  if (!resized.ok()) return resized.error().ToStatus();
+  cluster_->Answering("patch pods/resize");
+  return kube::DecodeResizedPod(resized.value());
 }
 
 std::unique_ptr<kube::ListWatch<kube::HpaRef>>

@@ -52,6 +52,12 @@ class MemoryClient : public kube::Client {
       const std::string& ns, const kube::WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<kube::ContainerResourcesEdit>& edits) const override;
+  std::unique_ptr<kube::ListWatch<kube::ResizedPod>> ResizablePods(
+      const std::string& ns, const std::string& label_selector) const override;
+  Result<kube::ResizedPod> ResizePod(
+      const std::string& ns, const std::string& name,
+      const std::string& resource_version,
+      const std::vector<kube::ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<kube::ListWatch<kube::HpaRef>> HorizontalPodAutoscalers(
       const std::string& ns) const override;
   std::unique_ptr<kube::ListWatch<kube::HpaRef>> HpaNamed(

@@ -44,6 +44,16 @@ TEST(LabelSelectorParseTest, EveryOperator) {
   EXPECT_EQ(r[8].values, std::vector<std::string>{"v"});
 }
 
+TEST(LabelSelectorParseTest, ToStringIsReadBackAsTheSameSelector) {
+  for (const std::string text :
+       {"a=b,c!=d,g in (x,y),h notin (z),i,!j,k=,example.com/name=v", ""}) {
+    const LabelSelector selector = MustParse(text);
+    EXPECT_EQ(selector.ToString(), text);
+    EXPECT_EQ(MustParse(selector.ToString()), selector);
+  }
+  EXPECT_EQ(MustParse("c==d").ToString(), "c=d");
+}
+
 TEST(LabelSelectorParseTest, WhitespaceTolerant) {
   LabelSelector s =
       MustParse("  a = b ,\tc!=d , e in( x , y ),f notin(z) , ! g , h  ");

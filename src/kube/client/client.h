@@ -28,6 +28,7 @@
 #include "kube/model/node_template.h"
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
+#include "kube/model/resized_pod.h"
 #include "kube/model/scale_target.h"
 #include "kube/model/volumes.h"
 
@@ -122,6 +123,25 @@ class WorkloadClient {
       const std::string& ns, const WorkloadRef& target) const = 0;
   virtual Result<PodTemplateWorkload> PatchContainerResources(
       const std::string& ns, const WorkloadRef& target,
+      const std::string& resource_version,
+      const std::vector<ContainerResourcesEdit>& edits) const = 0;
+};
+
+// Vertical mode's in-place resize (--resize=in-place): the target's pods
+// and their pods/resize subresource.
+class PodResizeClient {
+ public:
+  virtual ~PodResizeClient() = default;
+
+  // The pods in `ns` matching `label_selector` (RBAC list and watch on
+  // pods).
+  virtual std::unique_ptr<ListWatch<ResizedPod>> ResizablePods(
+      const std::string& ns, const std::string& label_selector) const = 0;
+  // A strategic merge patch of the pod's pods/resize under
+  // `resource_version` (RBAC patch on pods/resize): kConflict when the pod
+  // changed since, kNotFound where the server does not serve it.
+  virtual Result<ResizedPod> ResizePod(
+      const std::string& ns, const std::string& name,
       const std::string& resource_version,
       const std::vector<ContainerResourcesEdit>& edits) const = 0;
 };
@@ -284,6 +304,7 @@ class Client : public CountedNodeClient,
                public ConfigMapClient,
                public ScaleClient,
                public WorkloadClient,
+               public PodResizeClient,
                public HpaClient,
                public EventClient,
                public ClusterStateClient,

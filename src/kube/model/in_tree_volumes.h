@@ -13,7 +13,7 @@
 namespace propscaler::kube {
 
 struct InTreePlugin {
-  std::string_view plugin;        // "kubernetes.io/aws-ebs"
+  std::string_view plugin;   // "kubernetes.io/aws-ebs"
   const char* pv_source;     // the PV's spec field
   const char* handle_field;  // the source's field naming the volume
   std::string_view csi_driver;
@@ -28,8 +28,8 @@ inline constexpr InTreePlugin kInTreePlugins[] = {
      "pd.csi.storage.gke.io", "attachable-volumes-gce-pd"},
     {"kubernetes.io/azure-disk", "azureDisk", "diskURI", "disk.csi.azure.com",
      "attachable-volumes-azure-disk"},
-    {"kubernetes.io/azure-file", "azureFile", "shareName",
-     "file.csi.azure.com", ""},
+    {"kubernetes.io/azure-file", "azureFile", "shareName", "file.csi.azure.com",
+     ""},
     {"kubernetes.io/cinder", "cinder", "volumeID", "cinder.csi.openstack.org",
      "attachable-volumes-cinder"},
     {"kubernetes.io/vsphere-volume", "vsphereVolume", "volumePath",

@@ -45,6 +45,20 @@ std::string WorkloadRef::Path(const std::string& ns) const {
   return "/apis/apps/v1/namespaces/" + ns + "/" + Collection() + "/" + name;
 }
 
+bool TemplateChangeRolls(WorkloadRef::Kind kind,
+                         const std::string& update_strategy) {
+  switch (kind) {
+    case WorkloadRef::Kind::kDeployment:
+      return true;
+    case WorkloadRef::Kind::kReplicaSet:
+      return false;
+    case WorkloadRef::Kind::kDaemonSet:
+    case WorkloadRef::Kind::kStatefulSet:
+      return update_strategy != "OnDelete";
+  }
+  return true;
+}
+
 Result<WorkloadRef> ParseWorkloadRef(std::string_view given) {
   // As cluster-proportional-vertical-autoscaler: the whole flag in lower case.
   const std::string flag = AsciiLower(given);

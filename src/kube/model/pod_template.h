@@ -51,7 +51,23 @@ struct PodTemplateWorkload {
   std::string uid;
   std::string resource_version;
   std::vector<ContainerResources> containers;  // spec.template.spec's
+  // spec.selector in its string form ("k8s-app=kube-dns"); empty when the
+  // workload has none or it cannot be read.
+  std::string pod_selector;
+  // spec.updateStrategy.type (daemonsets, statefulsets): "OnDelete",
+  // "RollingUpdate", or empty.
+  std::string update_strategy;
+  // Its controller has not yet rolled out its newest template: it has not
+  // observed its generation, or fewer pods are updated than wanted (false
+  // where no controller has ever written its status).
+  bool rolling_out = false;
 };
+
+// Whether a change to `kind`'s pod template replaces its running pods:
+// always for deployments; for daemonsets and statefulsets unless their
+// update strategy is OnDelete; never for replicasets.
+bool TemplateChangeRolls(WorkloadRef::Kind kind,
+                         const std::string& update_strategy);
 
 // What to set on one container; resources not named keep their values.
 struct ContainerResourcesEdit {

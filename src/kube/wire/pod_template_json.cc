@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "kube/wire/json_list_watch.h"
+#include "kube/wire/object_json.h"
 
 namespace propscaler::kube {
 namespace {
@@ -39,6 +40,29 @@ void WriteResourceList(rapidjson::Writer<rapidjson::StringBuffer>& writer,
   writer.EndObject();
 }
 
+int64_t IntegerOr(const Value* object, const char* name, int64_t absent) {
+  const Value* value = object ? Member(*object, name) : nullptr;
+  return value != nullptr && value->IsInt64() ? value->GetInt64() : absent;
+}
+
+// Whether the controller has yet to roll out the newest template; false
+// where it has never written a status (no observedGeneration).
+bool RollingOut(const Value& object) {
+  const Value* metadata = Member(object, "metadata");
+  const Value* spec = Member(object, "spec");
+  const Value* status = Member(object, "status");
+  const int64_t observed = IntegerOr(status, "observedGeneration", -1);
+  if (observed < 0) return false;
+  if (observed < IntegerOr(metadata, "generation", 0)) return true;
+  // Deployments and statefulsets count replicas; daemonsets nodes.
+  const int64_t scheduled = IntegerOr(status, "desiredNumberScheduled", -1);
+  if (scheduled >= 0) {
+    return IntegerOr(status, "updatedNumberScheduled", 0) < scheduled;
+  }
+  return IntegerOr(status, "updatedReplicas", 0) <
+         IntegerOr(spec, "replicas", 1);
+}
+
 Result<PodTemplateWorkload> DecodeWorkloadValue(const Value& object,
                                                 const std::string& path) {
   PodTemplateWorkload out;
@@ -57,15 +81,44 @@ Result<PodTemplateWorkload> DecodeWorkloadValue(const Value& object,
     return Status::Internal(path + ": workload " + out.name +
                             " has no spec.template.spec.containers");
   }
-  for (const Value& container : containers->GetArray()) {
-    ContainerResources resources{JsonString(container, "name"), {}, {}};
-    if (const Value* r = Member(container, "resources")) {
-      resources.requests = ReadResourceList(Member(*r, "requests"));
-      resources.limits = ReadResourceList(Member(*r, "limits"));
-    }
-    out.containers.push_back(std::move(resources));
+  out.containers = ContainerResourcesOf(*containers);
+  if (const Value* selector = spec ? Member(*spec, "selector") : nullptr) {
+    Result<LabelSelector> parsed = LabelSelectorOf(*selector, "spec.selector");
+    if (parsed.ok()) out.pod_selector = parsed->ToString();
   }
+  if (const Value* strategy = Member(*spec, "updateStrategy")) {
+    out.update_strategy = JsonString(*strategy, "type");
+  }
+  out.rolling_out = RollingOut(object);
   return out;
+}
+
+void WriteContainerEdits(rapidjson::Writer<rapidjson::StringBuffer>& writer,
+                         const std::vector<ContainerResourcesEdit>& edits) {
+  writer.Key("containers");
+  writer.StartArray();
+  for (const ContainerResourcesEdit& edit : edits) {
+    writer.StartObject();
+    writer.Key("name");
+    writer.String(edit.container.c_str(), edit.container.size());
+    writer.Key("resources");
+    writer.StartObject();
+    WriteResourceList(writer, "requests", edit.requests);
+    WriteResourceList(writer, "limits", edit.limits);
+    writer.EndObject();
+    writer.EndObject();
+  }
+  writer.EndArray();
+}
+
+void WriteResourceVersion(rapidjson::Writer<rapidjson::StringBuffer>& writer,
+                          const std::string& resource_version) {
+  if (resource_version.empty()) return;
+  writer.Key("metadata");
+  writer.StartObject();
+  writer.Key("resourceVersion");
+  writer.String(resource_version.c_str(), resource_version.size());
+  writer.EndObject();
 }
 
 Result<ListPage<PodTemplateWorkload>> DecodeWorkloadList(
@@ -92,40 +145,51 @@ ListWatchCodec<PodTemplateWorkload> PodTemplateCodec() {
   return {&DecodeWorkloadList, &DecodeWorkloadEvent};
 }
 
+std::vector<ContainerResources> ContainerResourcesOf(
+    const rapidjson::Value& containers) {
+  std::vector<ContainerResources> out;
+  if (!containers.IsArray()) return out;
+  for (const Value& container : containers.GetArray()) {
+    ContainerResources resources{JsonString(container, "name"), {}, {}};
+    if (const Value* r = Member(container, "resources")) {
+      resources.requests = ReadResourceList(Member(*r, "requests"));
+      resources.limits = ReadResourceList(Member(*r, "limits"));
+    }
+    out.push_back(std::move(resources));
+  }
+  return out;
+}
+
 std::string EncodeContainerResourcesPatch(
     const std::string& resource_version,
     const std::vector<ContainerResourcesEdit>& edits) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   writer.StartObject();
-  if (!resource_version.empty()) {
-    writer.Key("metadata");
-    writer.StartObject();
-    writer.Key("resourceVersion");
-    writer.String(resource_version.c_str(), resource_version.size());
-    writer.EndObject();
-  }
+  WriteResourceVersion(writer, resource_version);
   writer.Key("spec");
   writer.StartObject();
   writer.Key("template");
   writer.StartObject();
   writer.Key("spec");
   writer.StartObject();
-  writer.Key("containers");
-  writer.StartArray();
-  for (const ContainerResourcesEdit& edit : edits) {
-    writer.StartObject();
-    writer.Key("name");
-    writer.String(edit.container.c_str(), edit.container.size());
-    writer.Key("resources");
-    writer.StartObject();
-    WriteResourceList(writer, "requests", edit.requests);
-    WriteResourceList(writer, "limits", edit.limits);
-    writer.EndObject();
-    writer.EndObject();
-  }
-  writer.EndArray();
+  WriteContainerEdits(writer, edits);
   for (int i = 0; i < 4; ++i) writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::string EncodePodResizePatch(
+    const std::string& resource_version,
+    const std::vector<ContainerResourcesEdit>& edits) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  WriteResourceVersion(writer, resource_version);
+  writer.Key("spec");
+  writer.StartObject();
+  WriteContainerEdits(writer, edits);
+  writer.EndObject();
+  writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
