@@ -286,5 +286,27 @@ TEST_F(VerticalInPlaceTest, AnOnDeleteStatefulSetGetsBoth) {
   EXPECT_EQ(AppliedCpu("dns-set-0"), "130m");
 }
 
+// Where the template does not roll, a refused resize is answered by
+// evicting the pod: its controller recreates it from the template, which
+// already has the new size.
+TEST_F(VerticalInPlaceTest, AnOnDeleteStatefulSetEvictsAPodThatCannotGrow) {
+  CreateWorkload("statefulsets", "dns-set",
+                 R"("updateStrategy":{"type":"OnDelete"},)");
+  options_.target = {kube::WorkloadRef::Kind::kStatefulSet, "dns-set"};
+  UseConfig("5", "0");
+  AddNodes(1, 1);
+  AddPod("dns-set-0", "node-1", "100m");
+  Start();
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(
+      TemplateCpu("/apis/apps/v1/namespaces/kube-system/statefulsets/dns-set"),
+      "5");
+  EXPECT_EQ(Calls("create pods/eviction"), 1);
+  EXPECT_FALSE(
+      sim::GetObject(cluster_.store(), std::string(kPods) + "/dns-set-0")
+          .has_value());
+  EXPECT_EQ(EventsWith("InPlaceResizeFallback"), 1);
+}
+
 }  // namespace
 }  // namespace propscaler
