@@ -129,6 +129,38 @@ class VerticalModeTest : public ReplicaClusterTest {
            << (process ? process->Output() : "");
   }
 
+  // A Running pod of the dns Deployment on `node`, at the template's size,
+  // as its kubelet reports it.
+  void CreateDnsPod(const std::string& name, const std::string& node) {
+    ASSERT_TRUE(
+        server_
+            .CreateObject(
+                "/api/v1/namespaces/kube-system/pods",
+                R"({"metadata":{"name":")" + name +
+                    R"(","labels":{"app":"dns"}},"spec":{"nodeName":")" + node +
+                    R"(","containers":[{"name":"dns","image":"dns:1",)"
+                    R"("resources":{"requests":{"cpu":"100m"},"limits":{"memory":"1Gi"}}},)"
+                    R"({"name":"sidecar","image":"sidecar:1"}]},)"
+                    R"("status":{"phase":"Running","containerStatuses":[)"
+                    R"({"name":"dns","resources":{"requests":{"cpu":"100m"},"limits":{"memory":"1Gi"}}},)"
+                    R"({"name":"sidecar","resources":{}}]}})")
+            .ok());
+  }
+  // The dns container's cpu request of pod `name`: asked (spec) or applied
+  // (status).
+  std::string PodCpu(const std::string& name, bool applied = false) const {
+    std::optional<std::string> json =
+        server_.GetObject("/api/v1/namespaces/kube-system/pods/" + name);
+    if (!json) return "";
+    rapidjson::Document doc;
+    doc.Parse(json->c_str());
+    const auto& c = applied ? doc["status"]["containerStatuses"][0]
+                            : doc["spec"]["containers"][0];
+    return c["resources"]["requests"].HasMember("cpu")
+               ? c["resources"]["requests"]["cpu"].GetString()
+               : "";
+  }
+
   static constexpr char kDns[] =
       "/apis/apps/v1/namespaces/kube-system/deployments/dns";
   static constexpr char kAgent[] =
@@ -357,6 +389,84 @@ TEST_F(VerticalModeTest, CpvaCommandLinesNeedNoModeFlag) {
   EXPECT_EQ(Resource(kAgent, "dns", "requests", "cpu"), "2");
 }
 
+// --resize=in-place: the Deployment's running pods are resized through
+// pods/resize and its template is left as it is.
+TEST_F(VerticalModeTest, InPlaceResizesTheRunningPodsNotTheTemplate) {
+  StartServer();
+  CreateTargets();
+  CreateDnsPod("dns-a", "node-0");
+  CreateDnsPod("dns-b", "node-1");
+  auto process = StartVertical(
+      "deployment/dns",
+      {std::string("--default-config=") + kDnsConfig, "--resize=in-place"});
+  for (const char* pod : {"dns-a", "dns-b"}) {
+    EXPECT_TRUE(
+        WaitUntil([&] { return PodCpu(pod, /*applied=*/true) == "140m"; },
+                  std::chrono::seconds(20)))
+        << pod << " " << PodCpu(pod) << "\n"
+        << process->Output();
+  }
+  AddNodes(2);
+  for (const char* pod : {"dns-a", "dns-b"}) {
+    EXPECT_TRUE(
+        WaitUntil([&] { return PodCpu(pod, /*applied=*/true) == "160m"; },
+                  std::chrono::seconds(20)))
+        << pod << " " << PodCpu(pod) << "\n"
+        << process->Output();
+  }
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "100m");
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        for (const std::string& event : server_.Events(kNamespace)) {
+          if (event.find("ResizedPodInPlace") != std::string::npos &&
+              event.find("pod dns-b: set dns requests.cpu 140m -> 160m") !=
+                  std::string::npos) {
+            return true;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(10)));
+  process->Signal(SIGTERM);
+  EXPECT_EQ(process->WaitForExit(std::chrono::seconds(10)), 0);
+  EXPECT_NE(process->Output().find("resizing pod kube-system/dns-a of "
+                                   "deployment/dns in place: dns "
+                                   "requests.cpu 100m -> 140m"),
+            std::string::npos)
+      << process->Output();
+}
+
+// A server without pods/resize (before 1.33) is found at start and said
+// once; the template is patched instead.
+TEST_F(VerticalModeTest, InPlaceOnAServerWithoutPodsResizePatchesTheTemplate) {
+  sim::FakeApiServerOptions options;
+  options.pod_resize = false;
+  StartServer(options);
+  CreateTargets();
+  CreateDnsPod("dns-a", "node-0");
+  auto process = StartVertical(
+      "deployment/dns",
+      {std::string("--default-config=") + kDnsConfig, "--resize=in-place"});
+  EXPECT_TRUE(
+      WaitForResource(kDns, "dns", "requests", "cpu", "140m", process.get()));
+  EXPECT_EQ(PodCpu("dns-a"), "100m");
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        for (const std::string& event : server_.Events(kNamespace)) {
+          if (event.find("InPlaceResizeUnavailable") != std::string::npos) {
+            return true;
+          }
+        }
+        return false;
+      },
+      std::chrono::seconds(10)));
+  process->Signal(SIGTERM);
+  EXPECT_EQ(process->WaitForExit(std::chrono::seconds(10)), 0);
+  EXPECT_NE(process->Output().find("does not serve pods/resize"),
+            std::string::npos)
+      << process->Output();
+}
+
 TEST_F(VerticalModeTest, BadFlagsExitTwoAndSayWhatIsWrong) {
   StartServer();
   struct Case {
@@ -374,6 +484,9 @@ TEST_F(VerticalModeTest, BadFlagsExitTwoAndSayWhatIsWrong) {
            Case{{"--target=deployment/dns", "--default-config={}",
                  "--poll-period-seconds=0"},
                 "--poll-period-seconds cannot be less than 1"},
+           Case{{"--target=deployment/dns", "--default-config={}",
+                 "--resize=sideways"},
+                "--resize must be rollout or in-place, got \"sideways\""},
        }) {
     std::vector<std::string> args = {"--mode=vertical"};
     args.insert(args.end(), c.args.begin(), c.args.end());

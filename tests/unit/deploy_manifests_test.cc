@@ -47,6 +47,7 @@ const std::set<std::string> kKnownFlags = {
     "resize-threshold-percent",
     "scale-down-delay-seconds",
     "schedulable-nodes-only",
+    "resize",
     "cloud-provider",
     "node-group-config",
     "cloud-config",
