@@ -140,6 +140,37 @@ TEST_F(VerticalRealServerTest, DeployRbacIsEnoughAndOtherFieldsStay) {
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 
+// --resize=in-place on this 1.20 server, which has no pods/resize (1.33+):
+// found at start from its discovery, said once in the log and in an Event,
+// and the template is patched instead, under deploy/vertical-in-place's
+// RBAC with no call refused.
+TEST_F(VerticalRealServerTest, InPlaceFindsNoPodsResizeAndPatchesTheTemplate) {
+  GrantRbac("coredns-vertical-autoscaler",
+            {kDeployRbac, "deploy/vertical-in-place/rbac.yaml"});
+  AddNodes(0, 3);
+  CreateWorkload("deployments", "Deployment", "coredns");
+  auto propscaler =
+      StartWithToken({"--mode=vertical", "--target=deployment/coredns",
+                      "--nodelabels=" + NodeLabel(), "--poll-period-seconds=60",
+                      "--resize=in-place", "--v=2",
+                      std::string("--default-config=") + kConfig});
+  ASSERT_TRUE(WaitForResource("deployments", "coredns", "requests", "cpu",
+                              "130m", *propscaler));
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> events = AdminCall(
+            cluster(), "GET", "/api/v1/namespaces/" + ns() + "/events");
+        return events.ok() &&
+               events->find("InPlaceResizeUnavailable") != std::string::npos;
+      },
+      seconds(10)));
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "does not serve pods/resize"), 1) << log;
+  EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
 // Two replicas under deploy/vertical/rbac.yaml with --leader-elect: only the
 // holder of the Lease resizes; killed, the other takes over and resizes.
 TEST_F(VerticalRealServerTest, TwoReplicasResizeFromOneLeader) {
