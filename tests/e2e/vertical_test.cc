@@ -436,6 +436,25 @@ TEST_F(VerticalModeTest, InPlaceResizesTheRunningPodsNotTheTemplate) {
       << process->Output();
 }
 
+// With --once, a run takes one step: one pod resized, the next run the
+// other.
+TEST_F(VerticalModeTest, InPlaceOnceResizesOnePodARun) {
+  StartServer();
+  CreateTargets();
+  CreateDnsPod("dns-a", "node-0");
+  CreateDnsPod("dns-b", "node-1");
+  const std::vector<std::string> args = {
+      "--mode=vertical", "--target=deployment/dns", "--resize=in-place",
+      std::string("--default-config=") + kDnsConfig};
+  std::string output;
+  EXPECT_EQ(RunOnceWith(args, &output), 0) << output;
+  EXPECT_EQ(PodCpu("dns-a"), "140m") << output;
+  EXPECT_EQ(PodCpu("dns-b"), "100m") << output;
+  EXPECT_EQ(RunOnceWith(args, &output), 0) << output;
+  EXPECT_EQ(PodCpu("dns-b"), "140m") << output;
+  EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "100m");
+}
+
 // A server without pods/resize (before 1.33) is found at start and said
 // once; the template is patched instead.
 TEST_F(VerticalModeTest, InPlaceOnAServerWithoutPodsResizePatchesTheTemplate) {
