@@ -71,6 +71,12 @@ rapidjson::Value& EnsureObject(rapidjson::Value& object, const char* key,
   return it->value;
 }
 
+const rapidjson::Value* Child(const rapidjson::Value* object, const char* key) {
+  if (object == nullptr || !object->IsObject()) return nullptr;
+  auto it = object->FindMember(key);
+  return it == object->MemberEnd() ? nullptr : &it->value;
+}
+
 const rapidjson::Value& Metadata(const rapidjson::Value& object) {
   static const rapidjson::Value kEmpty(rapidjson::kObjectType);
   if (!object.IsObject()) return kEmpty;

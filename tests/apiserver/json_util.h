@@ -39,6 +39,10 @@ void SetString(rapidjson::Value& object, const char* key,
 rapidjson::Value& EnsureObject(rapidjson::Value& object, const char* key,
                                JsonAllocator& alloc);
 
+// Member `key` of `object`; null when `object` is null or not an object,
+// or has no such member.
+const rapidjson::Value* Child(const rapidjson::Value* object, const char* key);
+
 // metadata of an object; a static empty object when absent.
 const rapidjson::Value& Metadata(const rapidjson::Value& object);
 

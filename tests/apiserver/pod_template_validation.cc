@@ -2,17 +2,11 @@
 
 #include <vector>
 
+#include "apiserver/json_util.h"
 #include "common/quantity.h"
 
 namespace propscaler::sim {
 namespace {
-
-const rapidjson::Value* Child(const rapidjson::Value* object,
-                              const char* name) {
-  if (object == nullptr || !object->IsObject()) return nullptr;
-  auto it = object->FindMember(name);
-  return it == object->MemberEnd() ? nullptr : &it->value;
-}
 
 std::string StringOf(const rapidjson::Value* value) {
   return value != nullptr && value->IsString()

@@ -2,15 +2,10 @@
 
 #include <vector>
 
+#include "apiserver/json_util.h"
+
 namespace propscaler::sim {
 namespace {
-
-const rapidjson::Value* Child(const rapidjson::Value* object,
-                              const char* name) {
-  if (object == nullptr || !object->IsObject()) return nullptr;
-  auto it = object->FindMember(name);
-  return it == object->MemberEnd() ? nullptr : &it->value;
-}
 
 // The resources of each container in spec.`list`, in order (null where a
 // container has none).

@@ -14,7 +14,7 @@
 
 #include "apiserver/store_objects.h"
 #include "app/vertical_parts.h"
-#include "memcluster/scenario_test.h"
+#include "memcluster/vertical_scenario.h"
 
 namespace propscaler {
 namespace {
@@ -29,7 +29,7 @@ constexpr char kDeployment[] =
     "/apis/apps/v1/namespaces/kube-system/deployments/dns";
 constexpr char kPods[] = "/api/v1/namespaces/kube-system/pods";
 
-class VerticalInPlaceTest : public memcluster::ScenarioTest {
+class VerticalInPlaceTest : public memcluster::VerticalScenario {
  protected:
   void SetUp() override {
     CreateWorkload("deployments", "dns", "");
@@ -38,14 +38,6 @@ class VerticalInPlaceTest : public memcluster::ScenarioTest {
     options_.target = {kube::WorkloadRef::Kind::kDeployment, "dns"};
     options_.poll_period = seconds(10);
     options_.resize = ResizeMethod::kInPlace;
-  }
-
-  void TearDown() override {
-    if (loop_.joinable()) {
-      stop_.Stop();
-      clock_.WaitFor(hours(1), [this] { return exited_.load(); });
-      loop_.join();
-    }
   }
 
   void CreateWorkload(const std::string& collection, const std::string& name,
@@ -71,15 +63,6 @@ class VerticalInPlaceTest : public memcluster::ScenarioTest {
     options_.default_config = *config;
   }
 
-  void AddNodes(int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      sim::NodeShape shape;
-      shape.name = "node-" + std::to_string(i);
-      shape.index = i;
-      ASSERT_TRUE(cluster_.AddNode(shape).ok());
-    }
-  }
-
   // A Running pod on `node` requesting `cpu`, as its kubelet reports it.
   void AddPod(const std::string& name, const std::string& node,
               const std::string& cpu, const std::string& app = "dns") {
@@ -95,16 +78,6 @@ class VerticalInPlaceTest : public memcluster::ScenarioTest {
                 R"([{"name":"dns","resources":{"requests":{"cpu":")" +
                 cpu + R"("}}}]}})")
             .ok());
-  }
-
-  void Start() {
-    autoscaler_ = std::make_unique<VerticalParts>(
-        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
-    loop_ = clock_.StartThread([this] {
-      autoscaler_->Run(&stop_);
-      exited_ = true;
-      clock_.Notify();
-    });
   }
 
   rapidjson::Document Json(const std::string& path) {
@@ -136,12 +109,6 @@ class VerticalInPlaceTest : public memcluster::ScenarioTest {
     }
     return found;
   }
-
-  VerticalStatusBoard board_;
-  VerticalOptions options_;
-  std::unique_ptr<VerticalParts> autoscaler_;
-  std::thread loop_;
-  std::atomic<bool> exited_{false};
 };
 
 TEST_F(VerticalInPlaceTest, ResizesEachPodAndLeavesTheDeploymentsTemplate) {

@@ -2,6 +2,8 @@
 // node churn within the threshold writes nothing, a decrease waits out its
 // delay, and under CPVA's RBAC it patches exactly when the computed values
 // change.
+#include "memcluster/vertical_scenario.h"
+
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
@@ -15,7 +17,6 @@
 #include "apiserver/store_objects.h"
 #include "app/vertical_parts.h"
 #include "kube/controllers/leader_election.h"
-#include "memcluster/scenario_test.h"
 
 namespace propscaler {
 namespace {
@@ -28,7 +29,7 @@ using std::chrono::seconds;
 constexpr char kNamespace[] = "kube-system";
 constexpr char kPath[] = "/apis/apps/v1/namespaces/kube-system/deployments/dns";
 
-class VerticalScenarioTest : public memcluster::ScenarioTest {
+class VerticalScenarioTest : public memcluster::VerticalScenario {
  protected:
   void SetUp() override {
     ASSERT_TRUE(
@@ -48,40 +49,6 @@ class VerticalScenarioTest : public memcluster::ScenarioTest {
     options_.target = {kube::WorkloadRef::Kind::kDeployment, "dns"};
     options_.default_config = *config;
     options_.poll_period = seconds(10);
-  }
-
-  void TearDown() override {
-    if (loop_.joinable()) {
-      stop_.Stop();
-      clock_.WaitFor(hours(1), [this] { return exited_.load(); });
-      loop_.join();
-    }
-  }
-
-  void AddNodes(int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      sim::NodeShape shape;
-      shape.name = "node-" + std::to_string(i);
-      shape.index = i;
-      ASSERT_TRUE(cluster_.AddNode(shape).ok());
-    }
-  }
-
-  void RemoveNodes(int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      ASSERT_TRUE(
-          sim::DeleteNode(cluster_.store(), "node-" + std::to_string(i)).ok());
-    }
-  }
-
-  void Start() {
-    autoscaler_ = std::make_unique<VerticalParts>(
-        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
-    loop_ = clock_.StartThread([this] {
-      autoscaler_->Run(&stop_);
-      exited_ = true;
-      clock_.Notify();
-    });
   }
 
   // What CPVA's example RBAC (nodes list, the target patch) refuses, plus
@@ -108,12 +75,6 @@ class VerticalScenarioTest : public memcluster::ScenarioTest {
     if (!c.HasMember("resources")) return "";
     return c["resources"]["requests"]["cpu"].GetString();
   }
-
-  VerticalStatusBoard board_;
-  VerticalOptions options_;
-  std::unique_ptr<VerticalParts> autoscaler_;
-  std::thread loop_;
-  std::atomic<bool> exited_{false};
 };
 
 TEST_F(VerticalScenarioTest, ChurnWithinTheThresholdWritesNothing) {

@@ -3,6 +3,8 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <initializer_list>
+
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/object_json.h"
 
@@ -121,6 +123,25 @@ void WriteResourceVersion(rapidjson::Writer<rapidjson::StringBuffer>& writer,
   writer.EndObject();
 }
 
+// A patch setting `edits` in the containers array below `path` (object
+// keys from the root), under `resource_version` when it is set.
+std::string EncodeEditsAt(const std::string& resource_version,
+                          const std::vector<ContainerResourcesEdit>& edits,
+                          std::initializer_list<const char*> path) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  WriteResourceVersion(writer, resource_version);
+  for (const char* key : path) {
+    writer.Key(key);
+    writer.StartObject();
+  }
+  WriteContainerEdits(writer, edits);
+  for (size_t i = 0; i < path.size(); ++i) writer.EndObject();
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 Result<ListPage<PodTemplateWorkload>> DecodeWorkloadList(
     std::string_view body) {
   return DecodeJsonList<PodTemplateWorkload>(body, &DecodeWorkloadValue,
@@ -163,34 +184,13 @@ std::vector<ContainerResources> ContainerResourcesOf(
 std::string EncodeContainerResourcesPatch(
     const std::string& resource_version,
     const std::vector<ContainerResourcesEdit>& edits) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  writer.StartObject();
-  WriteResourceVersion(writer, resource_version);
-  writer.Key("spec");
-  writer.StartObject();
-  writer.Key("template");
-  writer.StartObject();
-  writer.Key("spec");
-  writer.StartObject();
-  WriteContainerEdits(writer, edits);
-  for (int i = 0; i < 4; ++i) writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return EncodeEditsAt(resource_version, edits, {"spec", "template", "spec"});
 }
 
 std::string EncodePodResizePatch(
     const std::string& resource_version,
     const std::vector<ContainerResourcesEdit>& edits) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  writer.StartObject();
-  WriteResourceVersion(writer, resource_version);
-  writer.Key("spec");
-  writer.StartObject();
-  WriteContainerEdits(writer, edits);
-  writer.EndObject();
-  writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return EncodeEditsAt(resource_version, edits, {"spec"});
 }
 
 }  // namespace propscaler::kube

@@ -1,18 +1,14 @@
 #include "kube/wire/resized_pod_json.h"
 
+#include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/pod_template_json.h"
 
 namespace propscaler::kube {
 namespace {
 
+using json::Member;
 using rapidjson::Value;
-
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
 
 // status.resize, as 1.27 to 1.32 report it.
 ResizeState LegacyState(const std::string& resize) {
