@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
+
 #include "cluster/node_store_sink.h"
 #include "common/metrics.h"
 #include "common/quantity_format.h"
@@ -264,8 +266,10 @@ Status VerticalAutoscaler::ResizeInPlace(
   if (Status listed = watches_->pod_watch->ListIfPolled(); !listed.ok()) {
     return listed;
   }
-  InPlacePlan plan = PlanInPlace(computed, watches_->pods.Pods(),
-                                 options_.policy, decreases_, now);
+  const std::vector<kube::ResizedPod> pods = watches_->pods.Pods();
+  ForgetFallBacksOfGonePods(pods);
+  InPlacePlan plan =
+      PlanInPlace(computed, pods, options_.policy, decreases_, now);
   decreases_ = plan.history;
   if (plan.held != logged_held_) {
     for (const std::string& held : plan.held) LOG(INFO) << held;
@@ -286,6 +290,16 @@ Status VerticalAutoscaler::ResizeInPlace(
       return FallBack(workload, plan, computed, counts, now);
   }
   return Status::Ok();
+}
+
+void VerticalAutoscaler::ForgetFallBacksOfGonePods(
+    const std::vector<kube::ResizedPod>& pods) {
+  std::erase_if(fallen_back_, [&pods](const std::string& key) {
+    const std::string pod = key.substr(0, key.rfind('/'));
+    return std::none_of(
+        pods.begin(), pods.end(),
+        [&pod](const kube::ResizedPod& p) { return p.name == pod; });
+  });
 }
 
 Status VerticalAutoscaler::ResizePod(const InPlacePlan& plan,

@@ -106,6 +106,8 @@ class VerticalAutoscaler {
                   const std::map<std::string, ComputedResources>& computed,
                   const VerticalCounts& counts, TimePoint now);
   bool TemplateChangeRolls(const kube::PodTemplateWorkload& workload) const;
+  // Keeps fallen_back_ to the pods that still exist.
+  void ForgetFallBacksOfGonePods(const std::vector<kube::ResizedPod>& pods);
   std::string ConfigMapRef() const;
 
   const kube::Client* client_;

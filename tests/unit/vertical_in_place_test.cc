@@ -181,6 +181,15 @@ TEST_F(VerticalInPlaceTest, InfeasibleFallsBackToTheRollout) {
   const VerticalStatus status = board_.Snapshot();
   EXPECT_NE(status.in_place_fallback.find("Infeasible"), std::string::npos)
       << status.in_place_fallback;
+  // A new pod of that name meeting the same answer is reported again.
+  ASSERT_TRUE(cluster_.store()
+                  .Delete(*sim::FindResourceType("pods"), kNamespace, "dns-1",
+                          {})
+                  .ok());
+  clock_.SleepFor(seconds(1));
+  AddPod("dns-1", "node-1", "100m");
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(EventsWith("InPlaceResizeFallback"), 2);
 }
 
 // No room on the node now: Deferred falls back too.
