@@ -181,11 +181,13 @@ TEST_F(VerticalInPlaceTest, InfeasibleFallsBackToTheRollout) {
   const VerticalStatus status = board_.Snapshot();
   EXPECT_NE(status.in_place_fallback.find("Infeasible"), std::string::npos)
       << status.in_place_fallback;
-  // A new pod of that name meeting the same answer is reported again.
-  ASSERT_TRUE(cluster_.store()
-                  .Delete(*sim::FindResourceType("pods"), kNamespace, "dns-1",
-                          {})
-                  .ok());
+  // Both pods go; a new pod of dns-1's name meeting the same answer is
+  // reported again.
+  for (const char* pod : {"dns-2", "dns-1"}) {
+    ASSERT_TRUE(cluster_.store()
+                    .Delete(*sim::FindResourceType("pods"), kNamespace, pod, {})
+                    .ok());
+  }
   clock_.SleepFor(seconds(1));
   AddPod("dns-1", "node-1", "100m");
   clock_.SleepFor(seconds(1));
