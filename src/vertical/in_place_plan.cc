@@ -15,7 +15,7 @@ bool Sizable(const kube::ResizedPod& pod) {
 
 bool Refused(ResizeState state) {
   return state == ResizeState::kDeferred || state == ResizeState::kInfeasible ||
-         state == ResizeState::kError;
+         state == ResizeState::kError || state == ResizeState::kRefused;
 }
 
 const kube::ContainerResources* Named(
@@ -27,7 +27,9 @@ const kube::ContainerResources* Named(
   return nullptr;
 }
 
-// Whether `applied` reports `resource` at a value other than `asked`.
+// Whether `applied` reports `resource` at a value other than `asked`. The
+// runtime reports CPU back through cgroup shares, so a value within 1% (or
+// 2m) of the one asked counts as applied.
 bool Differs(const kube::ResourceList& asked, const kube::ResourceList& applied,
              const std::string& resource) {
   auto reported = applied.find(resource);
@@ -36,7 +38,9 @@ bool Differs(const kube::ResourceList& asked, const kube::ResourceList& applied,
   if (wanted == asked.end()) return true;
   Result<int64_t> a = ParseMilliQuantity(wanted->second);
   Result<int64_t> b = ParseMilliQuantity(reported->second);
-  return !a.ok() || !b.ok() || *a != *b;
+  if (!a.ok() || !b.ok()) return true;
+  const int64_t gap = *a > *b ? *a - *b : *b - *a;
+  return gap > std::max<int64_t>(2, *a / 100);
 }
 
 bool SideDiffers(const std::map<std::string, int64_t>& names,
@@ -52,6 +56,10 @@ bool SideDiffers(const std::map<std::string, int64_t>& names,
 bool ResizeUnderWay(const kube::ResizedPod& pod,
                     const std::map<std::string, ComputedResources>& computed) {
   if (pod.resize == ResizeState::kInProgress) return true;
+  // 1.34+: the kubelet has not yet observed the pod's newest spec.
+  if (pod.observed_generation >= 0 && pod.generation > 0) {
+    return pod.observed_generation < pod.generation;
+  }
   for (const auto& [name, wanted] : computed) {
     const kube::ContainerResources* asked = Named(pod.containers, name);
     const kube::ContainerResources* applied = Named(pod.applied, name);
@@ -105,6 +113,7 @@ InPlacePlan PlanInPlace(
     if (plan.step == InPlacePlan::Step::kNothing) {
       plan.step = InPlacePlan::Step::kResize;
       plan.pod = pod->name;
+      plan.uid = pod->uid;
       plan.resource_version = pod->resource_version;
       plan.changes = std::move(one.changes);
     }

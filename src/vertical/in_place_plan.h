@@ -4,7 +4,8 @@
 // Pods are resized one at a time, by name: while one pod's resize is under
 // way (accepted but not yet applied by its kubelet) nothing else starts.
 // A pod whose resize the kubelet put off (Deferred), cannot fit on its node
-// (Infeasible) or failed (Error) stops the walk: the caller falls back to
+// (Infeasible) or failed (Error), or the API server refused (Refused, set
+// by the caller), stops the walk: the caller falls back to
 // replacing pods. Otherwise the first pod whose resources moved beyond the
 // threshold (vertical/resize_plan.h, the same rules as the template) is
 // resized. Terminating and finished pods are left alone.
@@ -31,6 +32,7 @@ struct InPlacePlan {
   };
   Step step = Step::kNothing;
   std::string pod;                      // kWait, kResize, kFallBack
+  std::string uid;                      // kResize
   std::string resource_version;         // kResize: as read
   std::vector<ResourceChange> changes;  // kResize
   kube::ResizeState state = kube::ResizeState::kNone;  // kFallBack
@@ -46,9 +48,11 @@ InPlacePlan PlanInPlace(
     const std::vector<kube::ResizedPod>& pods, const ResizePolicy& policy,
     const DecreaseHistory& history, TimePoint now);
 
-// Whether the kubelet has yet to apply what `pod`'s spec asks, for the
-// resources `computed` names (a resource it does not report counts as
-// applied).
+// Whether the kubelet has yet to apply what `pod`'s spec asks: a resize in
+// progress, a spec generation the kubelet has not observed (1.34+), or,
+// where generations are not reported, a resource `computed` names whose
+// applied value differs from the asked one by more than 1% (a resource it
+// does not report counts as applied).
 bool ResizeUnderWay(const kube::ResizedPod& pod,
                     const std::map<std::string, ComputedResources>& computed);
 

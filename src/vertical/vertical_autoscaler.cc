@@ -266,8 +266,14 @@ Status VerticalAutoscaler::ResizeInPlace(
   if (Status listed = watches_->pod_watch->ListIfPolled(); !listed.ok()) {
     return listed;
   }
-  const std::vector<kube::ResizedPod> pods = watches_->pods.Pods();
+  std::vector<kube::ResizedPod> pods = watches_->pods.Pods();
   ForgetFallBacksOfGonePods(pods);
+  for (kube::ResizedPod& pod : pods) {
+    auto refused = refused_by_uid_.find(pod.uid);
+    if (refused == refused_by_uid_.end()) continue;
+    pod.resize = kube::ResizeState::kRefused;
+    pod.resize_message = refused->second;
+  }
   InPlacePlan plan =
       PlanInPlace(computed, pods, options_.policy, decreases_, now);
   decreases_ = plan.history;
@@ -294,6 +300,11 @@ Status VerticalAutoscaler::ResizeInPlace(
 
 void VerticalAutoscaler::ForgetFallBacksOfGonePods(
     const std::vector<kube::ResizedPod>& pods) {
+  std::erase_if(refused_by_uid_, [&pods](const auto& entry) {
+    return std::none_of(
+        pods.begin(), pods.end(),
+        [&entry](const kube::ResizedPod& p) { return p.uid == entry.first; });
+  });
   std::erase_if(fallen_back_, [&pods](const std::string& key) {
     const std::string pod = key.substr(0, key.rfind('/'));
     return std::none_of(
@@ -326,6 +337,13 @@ Status VerticalAutoscaler::ResizePod(const InPlacePlan& plan,
   if (resized.status().code() == StatusCode::kConflict) {
     // The pod's watch brings its new version, and with it the next cycle.
     VLOG(1) << "pod " << pod << " changed meanwhile; planning again";
+    return Status::Ok();
+  }
+  if (resized.status().code() == StatusCode::kInvalidArgument) {
+    // The API will not resize this pod in place (its QoS class would
+    // change, say): the next cycle falls back to replacing it.
+    refused_by_uid_[plan.uid] = resized.status().message();
+    driver_->Notify("pods/resize refused");
     return Status::Ok();
   }
   if (!resized.ok()) {

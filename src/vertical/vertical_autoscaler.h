@@ -106,7 +106,7 @@ class VerticalAutoscaler {
                   const std::map<std::string, ComputedResources>& computed,
                   const VerticalCounts& counts, TimePoint now);
   bool TemplateChangeRolls(const kube::PodTemplateWorkload& workload) const;
-  // Keeps fallen_back_ to the pods that still exist.
+  // Keeps fallen_back_ and refused_by_uid_ to the pods that still exist.
   void ForgetFallBacksOfGonePods(const std::vector<kube::ResizedPod>& pods);
   std::string ConfigMapRef() const;
 
@@ -131,6 +131,9 @@ class VerticalAutoscaler {
   std::vector<std::string> logged_held_;
   // Pods (name and state) whose refused resize was already reported.
   std::set<std::string> fallen_back_;
+  // Pods whose pods/resize the API server refused (422), by uid: the
+  // refusal's message.
+  std::map<std::string, std::string> refused_by_uid_;
   bool said_unavailable_ = false;
 };
 

@@ -70,9 +70,26 @@ TEST(InPlacePlanTest, AResizeUnderWayIsWaitedFor) {
   EXPECT_EQ(Plan({silent, Pod("b", "100m")}).pod, "b");
 }
 
+// 1.34+: generations say whether the kubelet has seen the newest spec.
+TEST(InPlacePlanTest, AnUnobservedGenerationIsWaitedFor) {
+  kube::ResizedPod seen = Pod("a", "200m", "100m");
+  seen.generation = 3;
+  seen.observed_generation = 2;
+  EXPECT_EQ(Plan({seen, Pod("b", "100m")}).step, Step::kWait);
+  seen.observed_generation = 3;  // observed: its applied values are final
+  EXPECT_EQ(Plan({seen, Pod("b", "100m")}).pod, "b");
+}
+
+// CPU comes back through cgroup shares: 1% (or 2m) off is applied.
+TEST(InPlacePlanTest, AppliedValuesWithinOnePercentCountAsApplied) {
+  EXPECT_EQ(Plan({Pod("a", "200m", "199m"), Pod("b", "100m")}).pod, "b");
+  EXPECT_EQ(Plan({Pod("a", "200m", "197m"), Pod("b", "100m")}).step,
+            Step::kWait);
+}
+
 TEST(InPlacePlanTest, ARefusedResizeStopsTheWalk) {
   for (ResizeState state : {ResizeState::kDeferred, ResizeState::kInfeasible,
-                            ResizeState::kError}) {
+                            ResizeState::kError, ResizeState::kRefused}) {
     kube::ResizedPod refused = Pod("b", "200m", "100m");
     refused.resize = state;
     refused.resize_message = "no room";

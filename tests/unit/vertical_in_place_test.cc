@@ -194,6 +194,32 @@ TEST_F(VerticalInPlaceTest, InfeasibleFallsBackToTheRollout) {
   EXPECT_EQ(EventsWith("InPlaceResizeFallback"), 2);
 }
 
+// A Guaranteed pod (requests equal to limits) cannot have its cpu request
+// raised alone: the API server refuses the resize (422), and the new size
+// is rolled out instead, said once.
+TEST_F(VerticalInPlaceTest, AResizeTheApiRefusesFallsBackToTheRollout) {
+  AddNodes(1, 3);
+  ASSERT_TRUE(
+      sim::CreateObject(
+          cluster_.store(), kPods,
+          R"({"metadata":{"name":"dns-1","labels":{"app":"dns"}},)"
+          R"("spec":{"nodeName":"node-1","containers":[{"name":"dns",)"
+          R"("image":"dns:1","resources":{"requests":{"cpu":"100m","memory":"100Mi"},)"
+          R"("limits":{"cpu":"100m","memory":"100Mi"}}}]},)"
+          R"("status":{"phase":"Running"}})")
+          .ok());
+  Start();
+  clock_.SleepFor(seconds(1));
+  EXPECT_EQ(PodCpu("dns-1"), "100m");
+  EXPECT_EQ(TemplateCpu(), "130m");
+  EXPECT_EQ(EventsWith("InPlaceResizeFallback"), 1);
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Calls("patch pods/resize"), 1) << "not asked again";
+  EXPECT_NE(board_.Snapshot().in_place_fallback.find("Refused"),
+            std::string::npos)
+      << board_.Snapshot().in_place_fallback;
+}
+
 // No room on the node now: Deferred falls back too.
 TEST_F(VerticalInPlaceTest, DeferredFallsBackToTheRollout) {
   AddNodes(1, 3);

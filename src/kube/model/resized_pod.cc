@@ -14,6 +14,8 @@ const char* ResizeStateName(ResizeState state) {
       return "Infeasible";
     case ResizeState::kError:
       return "Error";
+    case ResizeState::kRefused:
+      return "Refused";
   }
   return "None";
 }

@@ -6,6 +6,7 @@
 #ifndef PROPSCALER_KUBE_MODEL_RESIZED_POD_H_
 #define PROPSCALER_KUBE_MODEL_RESIZED_POD_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@ enum class ResizeState {
   kDeferred,    // the node has no room now; the kubelet retries
   kInfeasible,  // the node can never fit it
   kError,       // the kubelet failed to apply it
+  kRefused,     // the API server refused it (e.g. the QoS class would change)
 };
 
 // "Deferred", "Infeasible", ...
@@ -28,6 +30,10 @@ struct ResizedPod {
   std::string name;
   std::string uid;
   std::string resource_version;
+  // metadata.generation and status.observedGeneration (1.34+; 0 and -1
+  // where the server does not set them).
+  int64_t generation = 0;
+  int64_t observed_generation = -1;
   std::string phase;      // "Running", "Pending", ...
   std::string node_name;  // empty while unscheduled
   bool terminating = false;

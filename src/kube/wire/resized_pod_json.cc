@@ -56,6 +56,10 @@ Result<ResizedPod> DecodeResizedPodValue(const Value& object,
   pod.uid = JsonString(*metadata, "uid");
   pod.resource_version = JsonString(*metadata, "resourceVersion");
   pod.terminating = Member(*metadata, "deletionTimestamp") != nullptr;
+  if (const Value* generation = Member(*metadata, "generation");
+      generation != nullptr && generation->IsInt64()) {
+    pod.generation = generation->GetInt64();
+  }
   if (const Value* spec = Member(object, "spec")) {
     pod.node_name = JsonString(*spec, "nodeName");
     if (const Value* containers = Member(*spec, "containers")) {
@@ -64,6 +68,10 @@ Result<ResizedPod> DecodeResizedPodValue(const Value& object,
   }
   if (const Value* status = Member(object, "status")) {
     pod.phase = JsonString(*status, "phase");
+    if (const Value* observed = Member(*status, "observedGeneration");
+        observed != nullptr && observed->IsInt64()) {
+      pod.observed_generation = observed->GetInt64();
+    }
     pod.resize = LegacyState(JsonString(*status, "resize"));
     if (const Value* conditions = Member(*status, "conditions")) {
       ReadConditions(*conditions, &pod);
