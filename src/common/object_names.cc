@@ -32,7 +32,7 @@ Status CheckDns1123Label(std::string_view flag, std::string_view value) {
              "'-', starting and ending with a letter or digit");
 }
 
-Status CheckDns1123Subdomain(std::string_view flag, std::string_view value) {
+bool IsDns1123Subdomain(std::string_view value) {
   bool ok = !value.empty() && value.size() <= 253;
   for (size_t start = 0; ok;) {
     const size_t dot = value.find('.', start);
@@ -42,7 +42,11 @@ Status CheckDns1123Subdomain(std::string_view flag, std::string_view value) {
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  if (ok) return Status::Ok();
+  return ok;
+}
+
+Status CheckDns1123Subdomain(std::string_view flag, std::string_view value) {
+  if (IsDns1123Subdomain(value)) return Status::Ok();
   return Bad(flag, value,
              "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', "
              "at most 253 characters, each part starting and ending with a "

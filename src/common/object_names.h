@@ -15,6 +15,7 @@ namespace propscaler {
 
 Status CheckDns1123Label(std::string_view flag, std::string_view value);
 Status CheckDns1123Subdomain(std::string_view flag, std::string_view value);
+bool IsDns1123Subdomain(std::string_view value);
 
 // `value` in ASCII lower case, as cluster-proportional-autoscaler and CPVA
 // take their --target (kind and name alike).

@@ -1,0 +1,46 @@
+#include "nodescale/plan/provreq_capacity.h"
+
+#include <string>
+
+namespace propscaler::nodescale {
+
+std::vector<PodState> ProvisioningRequestPods(
+    const kube::ProvisioningRequest& request,
+    const std::vector<PodState>& set_pods, int64_t limit) {
+  std::vector<PodState> pods;
+  for (size_t i = 0; i < request.pod_sets.size() && i < set_pods.size(); ++i) {
+    for (int64_t j = 0; j < request.pod_sets[i].count; ++j) {
+      if (static_cast<int64_t>(pods.size()) >= limit) return pods;
+      PodState pod = set_pods[i];
+      pod.namespace_ = request.namespace_;
+      pod.name =
+          request.name + "-" + std::to_string(i) + "-" + std::to_string(j);
+      pod.node_name.clear();
+      pod.terminated = false;
+      pod.owner_kind = kProvisioningRequestKind;
+      pod.owner_name = request.name;
+      pods.push_back(std::move(pod));
+    }
+  }
+  return pods;
+}
+
+bool PlaceAllOrNothing(BinPlacement* placement,
+                       const std::vector<PodState>& pods) {
+  std::vector<std::pair<const PodState*, size_t>> placed;
+  placement->RestartNextFit();
+  for (const PodState& pod : pods) {
+    std::optional<size_t> bin = placement->NextFit(pod);
+    if (!bin) {
+      for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
+        placement->Remove(*it->first, it->second);
+      }
+      return false;
+    }
+    placement->Place(pod, *bin);
+    placed.emplace_back(&pod, *bin);
+  }
+  return true;
+}
+
+}  // namespace propscaler::nodescale

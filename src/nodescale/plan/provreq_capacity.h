@@ -1,0 +1,36 @@
+// check-capacity for ProvisioningRequests: whether every pod a request asks
+// for fits the nodes there are (and those already coming), never adding
+// one. Placed all or nothing, in a BinPlacement that already holds the
+// running and pending pods and the rooms booked before: a request that
+// fits stays placed, so the next request of the same batch cannot take its
+// room (Cluster Autoscaler's batch never double-books either). Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_PROVREQ_CAPACITY_H_
+#define PROPSCALER_NODESCALE_PLAN_PROVREQ_CAPACITY_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "kube/model/provisioning_request.h"
+#include "nodescale/plan/bin_placement.h"
+#include "nodescale/plan/snapshot.h"
+
+namespace propscaler::nodescale {
+
+inline constexpr char kProvisioningRequestKind[] = "ProvisioningRequest";
+
+// The request's pods: for podSet i, `count` copies of `set_pods[i]` (its
+// PodTemplate's pod), named <request>-<i>-<j> as Cluster Autoscaler names
+// them, pending in the request's namespace and owned by it. At most
+// `limit` pods in all (the rest would never fit anyway).
+std::vector<PodState> ProvisioningRequestPods(
+    const kube::ProvisioningRequest& request,
+    const std::vector<PodState>& set_pods, int64_t limit);
+
+// Places every pod of `pods` on a bin that accepts it and returns true, or
+// places none and returns false.
+bool PlaceAllOrNothing(BinPlacement* placement,
+                       const std::vector<PodState>& pods);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_PROVREQ_CAPACITY_H_
