@@ -163,6 +163,32 @@ DEFINE_string(initial_node_group_backoff_duration, "5m",
 DEFINE_string(max_node_group_backoff_duration, "30m",
               "node-scale: longest backoff of a failed group.");
 
+DEFINE_bool(enable_provisioning_requests, false,
+            "node-scale: serve ProvisioningRequests (autoscaling.x-k8s.io/v1) "
+            "of class check-capacity.autoscaling.x-k8s.io, as Cluster "
+            "Autoscaler's flag of that name (see the README's \"Batch "
+            "jobs: ProvisioningRequests\").");
+DEFINE_string(provisioning_request_initial_backoff_time, "1m",
+              "node-scale: first wait before a ProvisioningRequest that found "
+              "no capacity is checked again (doubled at each retry).");
+DEFINE_string(provisioning_request_max_backoff_time, "10m",
+              "node-scale: longest such wait.");
+DEFINE_int32(provisioning_request_max_backoff_cache_size, 1000,
+             "node-scale: ProvisioningRequests whose backoff is remembered "
+             "(the oldest is forgotten first and starts again at the first "
+             "wait).");
+DEFINE_bool(check_capacity_batch_processing, false,
+            "node-scale: check several check-capacity ProvisioningRequests "
+            "in one loop (at most "
+            "--check-capacity-provisioning-request-max-batch-size).");
+DEFINE_int32(check_capacity_provisioning_request_max_batch_size, 10,
+             "node-scale: with --check-capacity-batch-processing, the most "
+             "requests checked in one loop (1 or less: one).");
+DEFINE_string(check_capacity_processor_instance, "",
+              "node-scale: serve only the check-capacity ProvisioningRequests "
+              "whose processorInstance parameter equals this (and then no "
+              "best-effort-atomic-scale-up ones).");
+
 namespace propscaler {
 namespace {
 
@@ -383,8 +409,26 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
       {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},
       {"max_bulk_soft_taint_time", &loop.max_bulk_soft_taint_time},
+      {"provisioning_request_initial_backoff_time",
+       &loop.provreq_initial_backoff},
+      {"provisioning_request_max_backoff_time", &loop.provreq_max_backoff},
   });
   if (!durations.ok()) return durations;
+  loop.provisioning_requests = FLAGS_enable_provisioning_requests;
+  loop.provisioning.processor_instance =
+      FLAGS_check_capacity_processor_instance;
+  if (Status st = AtLeast("provisioning-request-max-backoff-cache-size",
+                          FLAGS_provisioning_request_max_backoff_cache_size, 0);
+      !st.ok()) {
+    return st;
+  }
+  loop.provreq_backoff_cache =
+      static_cast<size_t>(FLAGS_provisioning_request_max_backoff_cache_size);
+  loop.check_capacity_batch =
+      FLAGS_check_capacity_batch_processing
+          ? std::max(1,
+                     FLAGS_check_capacity_provisioning_request_max_batch_size)
+          : 1;
   Status positive = CheckPositiveDurations({
       {"scan_interval", loop.scan_interval},
       {"max_node_provision_time", loop.max_node_provision_time},

@@ -17,6 +17,7 @@
 #include "app/shared_flags.h"
 #include "kube/controllers/event_recorder.h"
 #include "kube/wire/capacity_buffer_json.h"
+#include "kube/wire/provisioning_request_json.h"
 #include "nodescale/expander/priority_config_yaml.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/clusterapi_objects.h"
@@ -236,6 +237,30 @@ int RunNodeScaleMode() {
             "(autoscaling.x-k8s.io)."},
         nothing_to_notify);
   }
+  // ProvisioningRequests, with --enable-provisioning-requests, where the
+  // server serves their API (the CRD installed).
+  std::optional<runtime::WatchedCollection<kube::ProvisioningRequest>>
+      provisioning_requests;
+  const bool provisioning_requests_served =
+      settings->loop.provisioning_requests &&
+      api.Call({.path = kube::kProvisioningRequestApi}).status().code() !=
+          StatusCode::kNotFound;
+  if (settings->loop.provisioning_requests && !provisioning_requests_served) {
+    LOG(WARNING) << "--enable-provisioning-requests: the server does not "
+                    "serve "
+                 << kube::kProvisioningRequestApi
+                 << ": no ProvisioningRequests (install their CRD and "
+                    "restart to serve them)";
+  } else if (provisioning_requests_served) {
+    provisioning_requests.emplace(
+        &clock, [&api] { return api.ProvisioningRequests(); },
+        state.ProvisioningRequestSink(),
+        runtime::WatchedCollection<kube::ProvisioningRequest>::Options{
+            "provisioningrequests",
+            "Grant list and watch on provisioningrequests "
+            "(autoscaling.x-k8s.io)."},
+        nothing_to_notify);
+  }
   // Cluster API's objects, watched as the pods and nodes are, in the
   // version Cluster Autoscaler would pick, in the management cluster (its
   // own connection: TLS, token, watches) when --cloud-config names one.
@@ -336,6 +361,7 @@ int RunNodeScaleMode() {
   watches.Add(&csi_drivers);
   if (capacities) watches.Add(&*capacities);
   if (buffers) watches.Add(&*buffers);
+  if (provisioning_requests) watches.Add(&*provisioning_requests);
   for (auto& watch : cluster_api_watches) watches.Add(watch.get());
   if (node_groups) watches.Add(node_groups.get());
   if (priorities) watches.Add(priorities.get());

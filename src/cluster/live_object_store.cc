@@ -17,6 +17,9 @@ Key KeyOf(const kube::PdbState& pdb) { return {pdb.namespace_, pdb.name}; }
 Key KeyOf(const kube::CapacityBuffer& buffer) {
   return {buffer.namespace_, buffer.name};
 }
+Key KeyOf(const kube::ProvisioningRequest& request) {
+  return {request.namespace_, request.name};
+}
 Key KeyOf(const kube::PersistentVolume& volume) { return {{}, volume.name}; }
 Key KeyOf(const kube::PersistentVolumeClaim& claim) {
   return {claim.namespace_, claim.name};
@@ -56,6 +59,7 @@ void Intern(kube::LivePod* pod, PodInterner* interner) {
 void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
 void Intern(kube::CapacityBuffer*, PodInterner*) {}
+void Intern(kube::ProvisioningRequest*, PodInterner*) {}
 void Intern(kube::PersistentVolume*, PodInterner*) {}
 void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
 void Intern(kube::StorageClass*, PodInterner*) {}
@@ -153,6 +157,11 @@ kube::ReflectorSink<kube::PdbState> LiveObjectStore::PdbSink() {
 
 kube::ReflectorSink<kube::CapacityBuffer> LiveObjectStore::BufferSink() {
   return SinkFor(&mutex_, &buffers_, &interner_);
+}
+
+kube::ReflectorSink<kube::ProvisioningRequest>
+LiveObjectStore::ProvisioningRequestSink() {
+  return SinkFor(&mutex_, &requests_, &interner_);
 }
 
 // The volume collections' sinks also drop the VolumeObjects copy.
@@ -256,6 +265,15 @@ std::vector<kube::CapacityBuffer> LiveObjectStore::Buffers() const {
   std::vector<kube::CapacityBuffer> out;
   out.reserve(buffers_.items.size());
   for (const auto& [key, buffer] : buffers_.items) out.push_back(*buffer);
+  return out;
+}
+
+std::vector<kube::ProvisioningRequest> LiveObjectStore::ProvisioningRequests()
+    const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<kube::ProvisioningRequest> out;
+  out.reserve(requests_.items.size());
+  for (const auto& [key, request] : requests_.items) out.push_back(*request);
   return out;
 }
 

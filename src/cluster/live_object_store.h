@@ -1,4 +1,5 @@
-// The pods, nodes, PodDisruptionBudgets, CapacityBuffers and volume objects
+// The pods, nodes, PodDisruptionBudgets, CapacityBuffers,
+// ProvisioningRequests and volume objects
 // (PersistentVolumes, their claims, StorageClasses, CSINodes) node-scale
 // mode knows,
 // kept compact
@@ -25,6 +26,7 @@
 #include "kube/controllers/reflector.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/live_objects.h"
+#include "kube/model/provisioning_request.h"
 #include "kube/model/volumes.h"
 
 namespace propscaler {
@@ -35,6 +37,7 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::LiveNode> NodeSink();
   kube::ReflectorSink<kube::PdbState> PdbSink();
   kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
+  kube::ReflectorSink<kube::ProvisioningRequest> ProvisioningRequestSink();
   kube::ReflectorSink<kube::PersistentVolume> VolumeSink();
   kube::ReflectorSink<kube::PersistentVolumeClaim> ClaimSink();
   kube::ReflectorSink<kube::StorageClass> StorageClassSink();
@@ -52,6 +55,8 @@ class LiveObjectStore {
   std::optional<std::vector<kube::PdbState>> Pdbs() const;
   // The CapacityBuffers; none until they were listed.
   std::vector<kube::CapacityBuffer> Buffers() const;
+  // The ProvisioningRequests, by namespace and name; none until listed.
+  std::vector<kube::ProvisioningRequest> ProvisioningRequests() const;
   // The volume objects, one copy kept until one of them changes (the
   // same pointer while none does).
   std::shared_ptr<const kube::VolumeObjects> Volumes() const;
@@ -83,6 +88,7 @@ class LiveObjectStore {
   Collection<kube::LiveNode> nodes_;
   Collection<kube::PdbState> pdbs_;
   Collection<kube::CapacityBuffer> buffers_;
+  Collection<kube::ProvisioningRequest> requests_;
   Collection<kube::PersistentVolume> volumes_;
   Collection<kube::PersistentVolumeClaim> claims_;
   Collection<kube::StorageClass> classes_;

@@ -15,6 +15,7 @@
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
 #include "kube/wire/proto_wire.h"
+#include "kube/wire/provisioning_request_json.h"
 #include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "transport/chunk_pipe.h"
@@ -565,6 +566,50 @@ Status KubeApi::PatchCapacityBufferStatus(const CapacityBuffer& buffer,
                .content_type = "application/merge-patch+json"})
       .status()
       .WithContext("writing the status of CapacityBuffer " + buffer.Key());
+}
+
+std::unique_ptr<ListWatch<ProvisioningRequest>> KubeApi::ProvisioningRequests()
+    const {
+  return std::make_unique<HttpListWatch<ProvisioningRequest>>(
+      this,
+      Collection{std::string(kProvisioningRequestApi) + "/provisioningrequests",
+                 "", ""},
+      ProvisioningRequestCodec());
+}
+
+Result<PodState> KubeApi::GetPodTemplatePod(const std::string& ns,
+                                            const std::string& name) const {
+  Result<std::string> body =
+      Call({.path = "/api/v1/namespaces/" + ns + "/podtemplates/" + name});
+  if (!body.ok()) {
+    return body.status().WithContext("reading PodTemplate " + ns + "/" + name);
+  }
+  Result<BufferChunk> chunk = DecodePodTemplateChunk(*body);
+  if (!chunk.ok()) return chunk.status();
+  chunk->pod.namespace_ = ns;
+  return chunk->pod;
+}
+
+Status KubeApi::PatchProvisioningRequestConditions(
+    const ProvisioningRequest& request,
+    const std::vector<ProvReqCondition>& set) const {
+  return Call({.method = "PATCH",
+               .path = ProvisioningRequestPath(request) + "/status",
+               .body = EncodeProvisioningRequestConditions(request, set),
+               .content_type = "application/merge-patch+json"})
+      .status()
+      .WithContext("writing the conditions of ProvisioningRequest " +
+                   request.Key());
+}
+
+Status KubeApi::DeleteProvisioningRequest(
+    const ProvisioningRequest& request) const {
+  return Call({.method = "DELETE",
+               .path = ProvisioningRequestPath(request),
+               .body = DeleteOptionsWithUid(request.uid),
+               .content_type = "application/json"})
+      .status()
+      .WithContext("deleting ProvisioningRequest " + request.Key());
 }
 
 Status KubeApi::EditNodeTaints(const std::string& name,

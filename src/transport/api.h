@@ -118,6 +118,15 @@ class KubeApi : public Client {
       const std::string& ns, const WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<ContainerResourcesEdit>& edits) const override;
+  std::unique_ptr<ListWatch<ProvisioningRequest>> ProvisioningRequests()
+      const override;
+  Result<PodState> GetPodTemplatePod(const std::string& ns,
+                                     const std::string& name) const override;
+  Status PatchProvisioningRequestConditions(
+      const ProvisioningRequest& request,
+      const std::vector<ProvReqCondition>& set) const override;
+  Status DeleteProvisioningRequest(
+      const ProvisioningRequest& request) const override;
   std::unique_ptr<ListWatch<ResizedPod>> ResizablePods(
       const std::string& ns, const std::string& label_selector) const override;
   Result<ResizedPod> ResizePod(

@@ -45,6 +45,8 @@ const std::vector<ResourceType>& AllResourceTypes() {
        "DockerMachineTemplate", true, false},
       {"autoscaling.x-k8s.io", "v1beta1", "capacitybuffers", "CapacityBuffer",
        true, false, true},
+      {"autoscaling.x-k8s.io", "v1", "provisioningrequests",
+       "ProvisioningRequest", true, false, true},
   };
   return kTypes;
 }

@@ -22,6 +22,7 @@
 #include "kube/wire/node_taint_patch.h"
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
+#include "kube/wire/provisioning_request_json.h"
 #include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "memcluster/memory_list_watch.h"
@@ -465,6 +466,56 @@ Status MemoryClient::PatchCapacityBufferStatus(
   if (!doc.ok()) return doc.status();
   return StatusOf(cluster_->store().Patch(
       TypeNamed("capacitybuffers"), buffer.namespace_, buffer.name, *doc));
+}
+
+std::unique_ptr<kube::ListWatch<kube::ProvisioningRequest>>
+MemoryClient::ProvisioningRequests() const {
+  return std::make_unique<MemoryListWatch<kube::ProvisioningRequest>>(
+      cluster_,
+      sim::ResourcePath{&TypeNamed("provisioningrequests"), "", "", ""},
+      std::multimap<std::string, std::string>{},
+      kube::ProvisioningRequestCodec());
+}
+
+Result<kube::PodState> MemoryClient::GetPodTemplatePod(
+    const std::string& ns, const std::string& name) const {
+  if (Status fault = cluster_->CheckFault("get podtemplates"); !fault.ok()) {
+    return fault;
+  }
+  sim::ApiResult<sim::ObjectPtr> stored =
+      cluster_->store().Get(TypeNamed("podtemplates"), ns, name);
+  if (!stored.ok()) return stored.error().ToStatus();
+  Result<kube::BufferChunk> chunk =
+      kube::DecodePodTemplateChunk(stored.value()->json);
+  if (!chunk.ok()) return chunk.status();
+  chunk->pod.namespace_ = ns;
+  return chunk->pod;
+}
+
+Status MemoryClient::PatchProvisioningRequestConditions(
+    const kube::ProvisioningRequest& request,
+    const std::vector<kube::ProvReqCondition>& set) const {
+  if (Status fault = cluster_->CheckFault("patch provisioningrequests/status");
+      !fault.ok()) {
+    return fault;
+  }
+  Result<rapidjson::Document> doc =
+      Parse(kube::EncodeProvisioningRequestConditions(request, set));
+  if (!doc.ok()) return doc.status();
+  return StatusOf(cluster_->store().Patch(TypeNamed("provisioningrequests"),
+                                          request.namespace_, request.name,
+                                          *doc));
+}
+
+Status MemoryClient::DeleteProvisioningRequest(
+    const kube::ProvisioningRequest& request) const {
+  if (Status fault = cluster_->CheckFault("delete provisioningrequests");
+      !fault.ok()) {
+    return fault;
+  }
+  return StatusOf(cluster_->store().Delete(TypeNamed("provisioningrequests"),
+                                           request.namespace_, request.name,
+                                           {.uid = request.uid}));
 }
 
 Status MemoryClient::EditNodeTaints(const std::string& name,

@@ -52,6 +52,15 @@ class MemoryClient : public kube::Client {
       const std::string& ns, const kube::WorkloadRef& target,
       const std::string& resource_version,
       const std::vector<kube::ContainerResourcesEdit>& edits) const override;
+  std::unique_ptr<kube::ListWatch<kube::ProvisioningRequest>>
+  ProvisioningRequests() const override;
+  Result<kube::PodState> GetPodTemplatePod(
+      const std::string& ns, const std::string& name) const override;
+  Status PatchProvisioningRequestConditions(
+      const kube::ProvisioningRequest& request,
+      const std::vector<kube::ProvReqCondition>& set) const override;
+  Status DeleteProvisioningRequest(
+      const kube::ProvisioningRequest& request) const override;
   std::unique_ptr<kube::ListWatch<kube::ResizedPod>> ResizablePods(
       const std::string& ns, const std::string& label_selector) const override;
   Result<kube::ResizedPod> ResizePod(

@@ -85,6 +85,8 @@ struct NodeScaleInstance {
                 pending.WrapBuffers(state.BufferSink()), "capacitybuffers"),
         csi_nodes(cluster->client().CsiNodes(), state.CsiNodeSink(),
                   "csinodes"),
+        requests(cluster->client().ProvisioningRequests(),
+                 state.ProvisioningRequestSink(), "provisioningrequests"),
         provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
@@ -97,6 +99,7 @@ struct NodeScaleInstance {
     threads.push_back(clock->StartThread([this] { pdbs.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { buffers.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { csi_nodes.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { requests.Run(&stop); }));
     if (elector.has_value()) {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
@@ -131,6 +134,7 @@ struct NodeScaleInstance {
   kube::Reflector<kube::PdbState> pdbs;
   kube::Reflector<kube::CapacityBuffer> buffers;
   kube::Reflector<kube::CsiNode> csi_nodes;
+  kube::Reflector<kube::ProvisioningRequest> requests;
   std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;
@@ -1825,6 +1829,157 @@ TEST_F(NodeScaleScenarioTest, AMachineThatNeverGetsANodeIsGivenUp) {
   EXPECT_EQ(machine("m-0").find("cluster.x-k8s.io/delete-machine"),
             std::string::npos);
   EXPECT_NE(NodeOf("web-0") + NodeOf("web-1"), "");
+}
+
+namespace provreq {
+
+constexpr char kRequests[] =
+    "/apis/autoscaling.x-k8s.io/v1/namespaces/default/provisioningrequests";
+
+// PodTemplate default/`name` of pods asking `cpu`.
+::testing::AssertionResult CreatePodTemplate(sim::ObjectStore& store,
+                                             const std::string& name,
+                                             const std::string& cpu) {
+  if (sim::CreateObject(store, "/api/v1/namespaces/default/podtemplates",
+                        R"({"apiVersion":"v1","kind":"PodTemplate",)"
+                        R"("metadata":{"name":")" +
+                            name +
+                            R"(","namespace":"default"},"template":)"
+                            R"({"spec":)" +
+                            PodSpecJson(cpu) + "}}")
+          .ok()) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "PodTemplate " << name;
+}
+
+// A check-capacity ProvisioningRequest default/`name` for `count` pods of
+// PodTemplate `pod_template`.
+::testing::AssertionResult CreateRequest(sim::ObjectStore& store,
+                                         const std::string& name,
+                                         const std::string& pod_template,
+                                         int count,
+                                         const std::string& parameters = "") {
+  if (sim::CreateObject(
+          store, kRequests,
+          R"({"apiVersion":"autoscaling.x-k8s.io/v1","kind":"ProvisioningRequest",)"
+          R"("metadata":{"name":")" +
+              name +
+              R"(","namespace":"default"},"spec":{"provisioningClassName":)"
+              R"("check-capacity.autoscaling.x-k8s.io","podSets":[)"
+              R"({"podTemplateRef":{"name":")" +
+              pod_template + R"("},"count":)" + std::to_string(count) + "}]" +
+              (parameters.empty() ? "" : ",\"parameters\":" + parameters) +
+              "}}")
+          .ok()) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "ProvisioningRequest " << name;
+}
+
+std::string RequestObject(const sim::ObjectStore& store,
+                          const std::string& name) {
+  return sim::GetObject(store, std::string(kRequests) + "/" + name)
+      .value_or("(gone)");
+}
+
+// The condition of `type` as `status/reason`, or "" when absent.
+std::string Condition(const sim::ObjectStore& store, const std::string& name,
+                      const std::string& type) {
+  rapidjson::Document doc;
+  doc.Parse(RequestObject(store, name).c_str());
+  if (!doc.IsObject() || !doc.HasMember("status")) return "";
+  for (const auto& c : doc["status"]["conditions"].GetArray()) {
+    if (c["type"].GetString() == type) {
+      return std::string(c["status"].GetString()) + "/" +
+             c["reason"].GetString();
+    }
+  }
+  return "";
+}
+
+}  // namespace provreq
+
+// Kueue's check-capacity flow on two empty 4-cpu nodes: 6 pods of 1 cpu
+// fit, so the request is Provisioned without a new node, and its room is
+// booked for 10 minutes: the empty nodes are not removed, and a burst of
+// unrelated pods gets a node of its own for what does not fit beside the
+// booking. Then the booking expires and the nodes go.
+TEST_F(NodeScaleScenarioTest, CheckCapacityProvisionsAndBooksTheRoom) {
+  using namespace provreq;  // NOLINT
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  for (const char* node : {"small-a", "small-b"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("small", 4000), true)
+                    .ok());
+  }
+  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "job", "1"));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "job", "job", 6));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.delays.unneeded_time = minutes(1);
+  options.delays.delay_after_add = seconds(0);
+  Start(options);
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Condition(cluster_.store(), "job", "Provisioned"),
+            "True/CapacityIsFound")
+      << RequestObject(cluster_.store(), "job");
+  EXPECT_EQ(Condition(cluster_.store(), "job", "Accepted"), "True/Accepted");
+  EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
+  // Three unrelated pods of 1 cpu: two fit beside the booking, one needs a
+  // node (without the booking all three would fit).
+  for (int i = 0; i < 3; ++i)
+    CreatePendingPod("burst-" + std::to_string(i), "1");
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Calls("create nodes"), 3);
+  // The booked nodes are kept while the booking lasts.
+  clock_.SleepFor(minutes(8));
+  EXPECT_EQ(Calls("delete nodes"), 0);
+  EXPECT_EQ(Condition(cluster_.store(), "job", "BookingExpired"), "");
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(Condition(cluster_.store(), "job", "BookingExpired"),
+            "True/CapacityReservationTimeExpired");
+}
+
+// 20 pods of 1 cpu on 8 cpus: not provisioned, never a scale-up, and
+// checked again after 1, then 2 minutes (the backoff doubling); with
+// noRetry it fails at once.
+TEST_F(NodeScaleScenarioTest, CheckCapacityThatDoesNotFitIsRetriedNotScaled) {
+  using namespace provreq;  // NOLINT
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  for (const char* node : {"small-a", "small-b"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("small", 4000), true)
+                    .ok());
+  }
+  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "job", "1"));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "big", "job", 20));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "once", "job", 20,
+                            R"({"noRetry":"true"})"));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.check_capacity_batch = 10;
+  Start(options);
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Condition(cluster_.store(), "big", "Provisioned"),
+            "False/CapacityIsNotFound");
+  EXPECT_EQ(Condition(cluster_.store(), "once", "Failed"),
+            "True/CapacityIsNotFound");
+  const int64_t first = Calls("patch provisioningrequests/status");
+  EXPECT_EQ(first, 2);
+  // Written at the first scan (0 s): checked again at the 60 s scan, then
+  // two minutes later, at the 180 s one.
+  clock_.SleepFor(seconds(45));
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), first)
+      << "within the minute's backoff";
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 1);
+  clock_.SleepFor(seconds(100));
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 1)
+      << "the second wait is two minutes";
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 2);
+  EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
 }
 
 }  // namespace

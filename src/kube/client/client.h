@@ -28,6 +28,7 @@
 #include "kube/model/node_template.h"
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
+#include "kube/model/provisioning_request.h"
 #include "kube/model/resized_pod.h"
 #include "kube/model/scale_target.h"
 #include "kube/model/volumes.h"
@@ -225,6 +226,28 @@ class ClusterStateClient {
                                            TimePoint now) const = 0;
 };
 
+// Node-scale mode's ProvisioningRequests (autoscaling.x-k8s.io/v1), with
+// --enable-provisioning-requests.
+class ProvisioningRequestClient {
+ public:
+  virtual ~ProvisioningRequestClient() = default;
+
+  // Every ProvisioningRequest, in every namespace (RBAC list and watch).
+  virtual std::unique_ptr<ListWatch<ProvisioningRequest>> ProvisioningRequests()
+      const = 0;
+  // The pod of a PodTemplate (RBAC get on podtemplates).
+  virtual Result<PodState> GetPodTemplatePod(const std::string& ns,
+                                             const std::string& name) const = 0;
+  // Sets `set` among the request's conditions (a merge patch of its status
+  // under the resourceVersion read): kConflict when it changed since.
+  virtual Status PatchProvisioningRequestConditions(
+      const ProvisioningRequest& request,
+      const std::vector<ProvReqCondition>& set) const = 0;
+  // Deletes the request, if it is still the one read (its uid).
+  virtual Status DeleteProvisioningRequest(
+      const ProvisioningRequest& request) const = 0;
+};
+
 // Node-scale mode: what the removal queue does to nodes and pods.
 class NodeActionClient {
  public:
@@ -308,6 +331,7 @@ class Client : public CountedNodeClient,
                public HpaClient,
                public EventClient,
                public ClusterStateClient,
+               public ProvisioningRequestClient,
                public NodeActionClient,
                public SimulatedNodeClient,
                public LeaseClient,

@@ -30,7 +30,9 @@ bool PdbCovers(const PdbState& pdb, const PodState& pod) {
 bool IsKeptPodAnnotation(std::string_view key) {
   return key == kSafeToEvictAnnotation || key == kMirrorPodAnnotation ||
          key == kDoNotDisruptAnnotation || key == kOwnDoNotDisruptAnnotation ||
-         key == kPodDeletionCostAnnotation;
+         key == kPodDeletionCostAnnotation ||
+         key == kConsumeProvisioningRequestAnnotation ||
+         key == kDeprecatedConsumeAnnotation;
 }
 
 std::string_view AnnotationOf(const Labels& annotations, std::string_view key) {

@@ -26,6 +26,12 @@ inline constexpr std::string_view kSafeToEvictAnnotation =
     "cluster-autoscaler.kubernetes.io/safe-to-evict";
 inline constexpr std::string_view kMirrorPodAnnotation =
     "kubernetes.io/config.mirror";
+// The ProvisioningRequest whose room the pod lands in
+// (kube/model/provisioning_request.h), and the first proposal's spelling.
+inline constexpr std::string_view kConsumeProvisioningRequestAnnotation =
+    "autoscaling.x-k8s.io/consume-provisioning-request";
+inline constexpr std::string_view kDeprecatedConsumeAnnotation =
+    "cluster-autoscaler.kubernetes.io/consume-provisioning-request";
 
 // Karpenter's opt-out, on a pod or a node: "true" blocks voluntary
 // disruption; on a pod a duration ("30m") blocks while the pod is younger.

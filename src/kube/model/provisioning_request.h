@@ -20,11 +20,8 @@ inline constexpr char kCheckCapacityClass[] =
     "check-capacity.autoscaling.x-k8s.io";
 inline constexpr char kBestEffortAtomicClass[] =
     "best-effort-atomic-scale-up.autoscaling.x-k8s.io";
-// On a pod: the request whose room it lands in (value: the request's name).
-inline constexpr char kConsumeRequestKey[] =
-    "autoscaling.x-k8s.io/consume-provisioning-request";
-inline constexpr char kDeprecatedConsumeRequestKey[] =
-    "cluster-autoscaler.kubernetes.io/consume-provisioning-request";
+// A pod lands in a request's room through the annotation
+// kConsumeProvisioningRequestAnnotation (kube/model/node_scale_objects.h).
 
 // Condition types.
 inline constexpr char kAccepted[] = "Accepted";

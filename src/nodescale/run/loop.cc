@@ -27,6 +27,9 @@ NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
       options_(std::move(options)),
       may_act_(std::move(may_act)),
       backoff_(options_.initial_backoff, options_.max_backoff),
+      provreq_backoff_(options_.provreq_initial_backoff,
+                       options_.provreq_max_backoff,
+                       options_.provreq_backoff_cache),
       provision_(options_.max_node_provision_time),
       timers_(options_.delays),
       removals_(api_, provider_, reporter_, clock_, may_act_,
@@ -65,6 +68,7 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   // Until they are listed, scale-down plans without PodDisruptionBudgets
   // (the eviction still enforces them) and disruption waits.
   if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
+  HandleProvisioningRequests(it);
   InjectBuffers(it);
   // After the buffers: their pods' claims are placed as a real pod's.
   const ClaimCounts claims =

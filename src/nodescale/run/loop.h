@@ -35,6 +35,8 @@
 #include "nodescale/plan/live_snapshot.h"
 #include "nodescale/plan/pending_batch.h"
 #include "nodescale/plan/provision_tracker.h"
+#include "nodescale/plan/provreq_backoff.h"
+#include "nodescale/plan/provreq_lifecycle.h"
 #include "nodescale/plan/removal_choice.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_down_timers.h"
@@ -94,6 +96,16 @@ struct LoopOptions {
   // Cluster Autoscaler's node readiness (--max-node-startup-time, startup
   // taints) and its health gate.
   NodeHealthConfig node_health;
+  // --enable-provisioning-requests and Cluster Autoscaler's settings of
+  // them: the backoff of a request that found no capacity, and how many
+  // check-capacity requests one loop checks (1 unless
+  // --check-capacity-batch-processing).
+  bool provisioning_requests = false;
+  ProvReqOptions provisioning;
+  Duration provreq_initial_backoff = std::chrono::minutes(1);
+  Duration provreq_max_backoff = std::chrono::minutes(10);
+  size_t provreq_backoff_cache = 1000;
+  int check_capacity_batch = 1;
 };
 
 class NodeScaleLoop {
@@ -143,6 +155,17 @@ class NodeScaleLoop {
   void ResolveBuffer(size_t index, const ChunkBound& bound, Iteration* it);
   void NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it);
   void WriteBufferStatuses(const Iteration& it);
+  // ProvisioningRequests (loop_provisioning.cc), before the buffers: their
+  // consuming pods taken out of the plan, their conditions written, the
+  // due check-capacity requests checked on the nodes there are, and the
+  // room of each provisioned one booked: its pods put first among the
+  // pending pods, so that no other pod takes it.
+  void HandleProvisioningRequests(Iteration* it);
+  // The request's pods from its PodTemplates (at most `limit`).
+  Result<std::vector<PodState>> RequestPods(
+      const kube::ProvisioningRequest& request, int64_t limit);
+  void WriteConditions(const kube::ProvisioningRequest& request,
+                       const std::vector<kube::ProvReqCondition>& set);
   static std::vector<std::string> BufferLines(const Iteration& it);
   PriorityConfig CurrentPriorities();
   void NotePriorities(const std::string& note);
@@ -188,6 +211,10 @@ class NodeScaleLoop {
   std::function<bool()> may_act_;
   std::mt19937_64 rng_{std::random_device{}()};
   GroupBackoff backoff_;
+  ProvReqBackoff provreq_backoff_;
+  // Requests this process wrote, by uid: the resourceVersion it read then
+  // (not acted on again before the watch brings the write).
+  std::map<std::string, std::string> provreq_acted_;
   ProvisionTracker provision_;
   ScaleDownTimers timers_;
   ScaleUpMemory memory_;

@@ -28,6 +28,8 @@ struct NodeScaleLoop::Iteration {
   PriorityConfig priorities;
   std::vector<BufferResolution> buffers;
   std::map<std::string, size_t> buffer_of_pod;  // virtual pod key -> buffer
+  // Each ProvisioningRequest: "namespace/name: where it stands".
+  std::vector<std::string> provisioning_requests;
 
   const NodeGroup* Group(const std::string& name) const {
     return FindGroup(groups, name);

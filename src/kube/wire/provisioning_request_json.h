@@ -1,0 +1,34 @@
+// The JSON of ProvisioningRequests (autoscaling.x-k8s.io/v1; CRDs serve no
+// protobuf), their paths, and the merge patch of their conditions.
+#ifndef PROPSCALER_KUBE_WIRE_PROVISIONING_REQUEST_JSON_H_
+#define PROPSCALER_KUBE_WIRE_PROVISIONING_REQUEST_JSON_H_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "kube/model/list_watch.h"
+#include "kube/model/provisioning_request.h"
+
+namespace propscaler::kube {
+
+inline constexpr char kProvisioningRequestApi[] =
+    "/apis/autoscaling.x-k8s.io/v1";
+
+ListWatchCodec<ProvisioningRequest> ProvisioningRequestCodec();
+Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body);
+
+// "/apis/autoscaling.x-k8s.io/v1/namespaces/NS/provisioningrequests/NAME".
+std::string ProvisioningRequestPath(const ProvisioningRequest& request);
+
+// A merge patch of the status subresource under the resourceVersion read:
+// the request's conditions with each of `set` in place of the one of its
+// type (or added), every other field untouched.
+std::string EncodeProvisioningRequestConditions(
+    const ProvisioningRequest& request,
+    const std::vector<ProvReqCondition>& set);
+
+}  // namespace propscaler::kube
+
+#endif  // PROPSCALER_KUBE_WIRE_PROVISIONING_REQUEST_JSON_H_

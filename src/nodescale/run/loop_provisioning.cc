@@ -1,0 +1,186 @@
+// ProvisioningRequests in the node-scale loop (--enable-provisioning-
+// requests): what each one's lifecycle says is done (plan/
+// provreq_lifecycle.h), the due check-capacity requests checked on the
+// nodes there are (plan/provreq_capacity.h), and the room of the
+// provisioned ones booked ahead of every other pending pod.
+#include <glog/logging.h>
+
+#include <string>
+#include <vector>
+
+#include "nodescale/plan/bin_placement.h"
+#include "nodescale/plan/buffer_demand.h"
+#include "nodescale/plan/provreq_capacity.h"
+#include "nodescale/run/loop.h"
+#include "nodescale/run/loop_iteration.h"
+
+namespace propscaler::nodescale {
+namespace {
+
+// The request a pod consumes ("" when none).
+std::string_view ConsumedRequest(const PodState& pod) {
+  std::string_view name = kube::AnnotationOf(
+      *pod.annotations, kube::kConsumeProvisioningRequestAnnotation);
+  return name.empty() ? kube::AnnotationOf(*pod.annotations,
+                                           kube::kDeprecatedConsumeAnnotation)
+                      : name;
+}
+
+// The consuming pods' requests, and how many of each are scheduled; the
+// pending ones leave the plan: they never trigger a scale-up of their own
+// (the request's room, or its nodes, are theirs).
+std::map<std::string, int64_t> TakeOutConsumingPods(PodList* pods) {
+  std::map<std::string, int64_t> scheduled;
+  pods->EraseIf([&scheduled](const PodState& pod) {
+    const std::string_view request = ConsumedRequest(pod);
+    if (request.empty() || pod.terminated) return false;
+    if (!pod.node_name.empty()) {
+      ++scheduled[pod.namespace_ + "/" + std::string(request)];
+      return false;
+    }
+    return true;
+  });
+  return scheduled;
+}
+
+// `first`, then every pod of `rest` (shared, not copied).
+PodList Prepended(std::vector<PodState> first, const PodList& rest) {
+  PodList out(std::move(first));
+  for (size_t i = 0; i < rest.size(); ++i) out.Share(rest.SharedAt(i));
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
+    const kube::ProvisioningRequest& request, int64_t limit) {
+  std::vector<PodState> set_pods;
+  for (const kube::PodSet& set : request.pod_sets) {
+    Result<PodState> pod =
+        api_->GetPodTemplatePod(request.namespace_, set.pod_template);
+    if (!pod.ok()) return pod.status();
+    set_pods.push_back(std::move(pod).value());
+  }
+  return ProvisioningRequestPods(request, set_pods, limit);
+}
+
+void NodeScaleLoop::WriteConditions(
+    const kube::ProvisioningRequest& request,
+    const std::vector<kube::ProvReqCondition>& set) {
+  provreq_acted_[request.uid] = request.resource_version;
+  if (!may_act_()) return;
+  Status written = api_->PatchProvisioningRequestConditions(request, set);
+  // A conflict: it changed; the next loop reads it again.
+  LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
+      << written.message();
+  if (!written.ok()) provreq_acted_.erase(request.uid);
+}
+
+void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
+  if (!options_.provisioning_requests) return;
+  const std::map<std::string, int64_t> consumed =
+      TakeOutConsumingPods(&it->snapshot.pods);
+  const std::vector<kube::ProvisioningRequest> requests =
+      state_->ProvisioningRequests();
+  std::vector<PodState> booked;
+  std::vector<const kube::ProvisioningRequest*> to_check;
+  for (const kube::ProvisioningRequest& request : requests) {
+    auto acted = provreq_acted_.find(request.uid);
+    if (acted != provreq_acted_.end() &&
+        acted->second == request.resource_version) {
+      it->provisioning_requests.push_back(request.Key() +
+                                          ": written, waiting to see it");
+      continue;
+    }
+    auto scheduled = consumed.find(request.Key());
+    const ProvReqVerdict verdict = ClassifyProvisioningRequest(
+        request, it->now, provreq_backoff_.Of(request.uid),
+        scheduled == consumed.end() ? 0 : scheduled->second,
+        options_.provisioning);
+    std::string line =
+        request.Key() + " (" + request.class_name + "): " + verdict.why;
+    switch (verdict.action) {
+      case ProvReqVerdict::Action::kNone:
+      case ProvReqVerdict::Action::kUnsupported:
+        break;
+      case ProvReqVerdict::Action::kWrite:
+        WriteConditions(request, verdict.conditions);
+        break;
+      case ProvReqVerdict::Action::kDelete:
+        provreq_backoff_.Forget(request.uid);
+        if (may_act_()) {
+          Status deleted = api_->DeleteProvisioningRequest(request);
+          LOG_IF(WARNING,
+                 !deleted.ok() && deleted.code() != StatusCode::kNotFound)
+              << deleted.message();
+        }
+        break;
+      case ProvReqVerdict::Action::kBook: {
+        Result<std::vector<PodState>> pods =
+            RequestPods(request, verdict.booked_pods);
+        if (pods.ok()) {
+          for (PodState& pod : *pods) booked.push_back(std::move(pod));
+        } else {
+          line += "; its room is not held: " + pods.status().message();
+        }
+        break;
+      }
+      case ProvReqVerdict::Action::kCheck:
+        if (request.class_name != kube::kCheckCapacityClass) {
+          line += "; best-effort-atomic-scale-up is not served yet";
+        } else if (static_cast<int>(to_check.size()) <
+                   std::max(1, options_.check_capacity_batch)) {
+          to_check.push_back(&request);
+        } else {
+          line += "; waits for the next loop";
+        }
+        break;
+    }
+    it->provisioning_requests.push_back(std::move(line));
+  }
+  if (!to_check.empty()) {
+    // The nodes there are, after the bookings and then the pending pods.
+    const PodList all = Prepended(booked, it->snapshot.pods);
+    std::vector<std::vector<PodState>> checked(to_check.size());
+    const ChunkBound bound = MaxBufferChunks(it->snapshot.nodes, it->groups);
+    {
+      BinPlacement placement(it->snapshot.nodes, all);
+      placement.PlacePending(PendingPods(all));
+      for (size_t i = 0; i < to_check.size(); ++i) {
+        const kube::ProvisioningRequest& request = *to_check[i];
+        // More pods than the cluster can ever hold are not built.
+        Result<std::vector<PodState>> pods = RequestPods(
+            request, std::min(request.PodCount(), bound.chunks + 1));
+        if (!pods.ok()) {
+          WriteConditions(request,
+                          {{kube::kFailed, "True", "FailedToCreatePods",
+                            pods.status().message(), it->now}});
+          continue;
+        }
+        checked[i] = std::move(pods).value();
+        const bool fits =
+            static_cast<int64_t>(checked[i].size()) == request.PodCount() &&
+            PlaceAllOrNothing(&placement, checked[i]);
+        LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
+                  << checked[i].size() << " pods "
+                  << (fits ? "fit the nodes there are: provisioned"
+                           : "do not all fit the nodes there are");
+        WriteConditions(request, CheckOutcome(request, fits, it->now));
+        if (fits) {
+          provreq_backoff_.Forget(request.uid);
+        } else {
+          provreq_backoff_.Failed(request.uid);
+          checked[i].clear();
+        }
+      }
+    }
+    for (std::vector<PodState>& pods : checked) {
+      for (PodState& pod : pods) booked.push_back(std::move(pod));
+    }
+  }
+  if (!booked.empty()) {
+    it->snapshot.pods = Prepended(std::move(booked), it->snapshot.pods);
+  }
+}
+
+}  // namespace propscaler::nodescale
