@@ -19,6 +19,7 @@
 #include "cluster/live_object_store.h"
 #include "common/clock.h"
 #include "common/health_state.h"
+#include "common/metrics.h"
 #include "common/stop_signal.h"
 #include "kube/controllers/event_recorder.h"
 #include "kube/controllers/leader_election.h"
@@ -1925,6 +1926,11 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityProvisionsAndBooksTheRoom) {
             "True/CapacityIsFound")
       << RequestObject(cluster_.store(), "job");
   EXPECT_EQ(Condition(cluster_.store(), "job", "Accepted"), "True/Accepted");
+  clock_.SleepFor(seconds(10));  // the next loop counts it booked
+  EXPECT_EQ(GlobalMetrics().Value("propscaler_provisioning_requests",
+                                  {{"class", kube::kCheckCapacityClass},
+                                   {"state", "provisioned"}}),
+            1);
   EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
   // Three unrelated pods of 1 cpu: two fit beside the booking, one needs a
   // node (without the booking all three would fit).
@@ -1939,6 +1945,15 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityProvisionsAndBooksTheRoom) {
   clock_.SleepFor(minutes(2));
   EXPECT_EQ(Condition(cluster_.store(), "job", "BookingExpired"),
             "True/CapacityReservationTimeExpired");
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(GlobalMetrics().Value("propscaler_provisioning_requests",
+                                  {{"class", kube::kCheckCapacityClass},
+                                   {"state", "provisioned"}}),
+            0);
+  EXPECT_EQ(GlobalMetrics().Value(
+                "propscaler_provisioning_requests",
+                {{"class", kube::kCheckCapacityClass}, {"state", "done"}}),
+            1);
 }
 
 // 20 pods of 1 cpu on 8 cpus: not provisioned, never a scale-up, and
@@ -1960,25 +1975,27 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityThatDoesNotFitIsRetriedNotScaled) {
   options.provisioning_requests = true;
   options.check_capacity_batch = 10;
   Start(options);
-  clock_.SleepFor(seconds(11));
+  // The first check, to the second (scans come every 10 s).
+  const std::string patches = "patch provisioningrequests/status";
+  for (int i = 0; i < 30 && Calls(patches) < 2; ++i) {
+    clock_.SleepFor(seconds(1));
+  }
   EXPECT_EQ(Condition(cluster_.store(), "big", "Provisioned"),
             "False/CapacityIsNotFound");
   EXPECT_EQ(Condition(cluster_.store(), "once", "Failed"),
             "True/CapacityIsNotFound");
-  const int64_t first = Calls("patch provisioningrequests/status");
+  const int64_t first = Calls(patches);
   EXPECT_EQ(first, 2);
-  // Written at the first scan (0 s): checked again at the 60 s scan, then
-  // two minutes later, at the 180 s one.
-  clock_.SleepFor(seconds(45));
-  EXPECT_EQ(Calls("patch provisioningrequests/status"), first)
-      << "within the minute's backoff";
-  clock_.SleepFor(seconds(10));
-  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 1);
+  // Checked again at the first scan a minute after, then at the first scan
+  // two minutes after that.
+  clock_.SleepFor(seconds(50));
+  EXPECT_EQ(Calls(patches), first) << "within the minute's backoff";
+  clock_.SleepFor(seconds(21));
+  EXPECT_EQ(Calls(patches), first + 1);
   clock_.SleepFor(seconds(100));
-  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 1)
-      << "the second wait is two minutes";
-  clock_.SleepFor(seconds(20));
-  EXPECT_EQ(Calls("patch provisioningrequests/status"), first + 2);
+  EXPECT_EQ(Calls(patches), first + 1) << "the second wait is two minutes";
+  clock_.SleepFor(seconds(40));
+  EXPECT_EQ(Calls(patches), first + 2);
   EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
 }
 

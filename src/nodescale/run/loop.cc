@@ -371,6 +371,7 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
   report.last_scale_down = last_scale_down_;
   report.disruption_commands = commands_.Lines();
   report.buffers = BufferLines(it);
+  report.provisioning_requests = it.provisioning_requests;
   for (const BlockedCandidate& blocked : blocked_) {
     report.disruption_blocked.push_back(
         blocked.node + " (" +

@@ -215,6 +215,8 @@ class NodeScaleLoop {
   // Requests this process wrote, by uid: the resourceVersion it read then
   // (not acted on again before the watch brings the write).
   std::map<std::string, std::string> provreq_acted_;
+  // Every (class, state) the metric has shown, so that one emptied reads 0.
+  std::map<std::pair<std::string, std::string>, int64_t> counts_seen_;
   ProvisionTracker provision_;
   ScaleDownTimers timers_;
   ScaleUpMemory memory_;

@@ -50,6 +50,20 @@ PodList Prepended(std::vector<PodState> first, const PodList& rest) {
   return out;
 }
 
+constexpr const char* kStates[] = {"pending", "provisioned", "done", "failed",
+                                   "unsupported"};
+
+// The metric's state of a request, as this loop found it.
+const char* StateOf(const kube::ProvisioningRequest& request,
+                    const ProvReqVerdict& verdict) {
+  using Action = ProvReqVerdict::Action;
+  if (verdict.action == Action::kUnsupported) return "unsupported";
+  if (verdict.action == Action::kBook) return "provisioned";
+  if (request.Is(kube::kFailed)) return "failed";
+  if (request.Is(kube::kProvisioned)) return "done";
+  return "pending";
+}
+
 }  // namespace
 
 Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
@@ -84,6 +98,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       state_->ProvisioningRequests();
   std::vector<PodState> booked;
   std::vector<const kube::ProvisioningRequest*> to_check;
+  std::map<std::pair<std::string, std::string>, int64_t> counts;
   for (const kube::ProvisioningRequest& request : requests) {
     auto acted = provreq_acted_.find(request.uid);
     if (acted != provreq_acted_.end() &&
@@ -99,6 +114,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
         options_.provisioning);
     std::string line =
         request.Key() + " (" + request.class_name + "): " + verdict.why;
+    ++counts[{request.class_name, StateOf(request, verdict)}];
     switch (verdict.action) {
       case ProvReqVerdict::Action::kNone:
       case ProvReqVerdict::Action::kUnsupported:
@@ -168,6 +184,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
         WriteConditions(request, CheckOutcome(request, fits, it->now));
         if (fits) {
           provreq_backoff_.Forget(request.uid);
+          reporter_->Provisioned(it->now - request.created);
         } else {
           provreq_backoff_.Failed(request.uid);
           checked[i].clear();
@@ -181,6 +198,14 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
   if (!booked.empty()) {
     it->snapshot.pods = Prepended(std::move(booked), it->snapshot.pods);
   }
+  for (const auto& [key, count] : counts) {
+    for (const char* state : kStates) counts_seen_[{key.first, state}];
+  }
+  for (auto& [key, count] : counts_seen_) {
+    auto now = counts.find(key);
+    count = now == counts.end() ? 0 : now->second;
+  }
+  reporter_->ProvisioningRequests(counts_seen_);
 }
 
 }  // namespace propscaler::nodescale

@@ -40,6 +40,14 @@ void DeclareMetrics() {
                  "Nodes a disruption method could take, by reason.");
   m.DeclareGauge("propscaler_disruption_allowed_disruptions",
                  "Disruptions the budgets allow now, by pool and reason.");
+  m.DeclareGauge("propscaler_provisioning_requests",
+                 "ProvisioningRequests by class and state: pending (to check, "
+                 "or waiting to retry), provisioned (room booked), done "
+                 "(booking over), failed, unsupported.");
+  m.DeclareHistogram(
+      "propscaler_provisioning_request_provisioned_seconds",
+      "From a ProvisioningRequest's creation to its Provisioned=True.",
+      {1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600});
   m.DeclareHistogram("propscaler_node_scale_loop_duration_seconds",
                      "Duration of one node-scale loop iteration, by kind: "
                      "\"full\" every --scan-interval, \"scale-up\" when a "
@@ -203,6 +211,21 @@ void NodeScaleReporter::DisruptionAllowances(const DisruptionPlan& plan) const {
           static_cast<double>(report.allowed));
     LOG_IF(WARNING, !report.error.empty()) << report.error;
   }
+}
+
+void NodeScaleReporter::ProvisioningRequests(
+    const std::map<std::pair<std::string, std::string>, int64_t>& counts)
+    const {
+  for (const auto& [key, count] : counts) {
+    GlobalMetrics().Set("propscaler_provisioning_requests",
+                        {{"class", key.first}, {"state", key.second}},
+                        static_cast<double>(count));
+  }
+}
+
+void NodeScaleReporter::Provisioned(Duration since_creation) const {
+  GlobalMetrics().Observe("propscaler_provisioning_request_provisioned_seconds",
+                          {}, Seconds(since_creation));
 }
 
 void NodeScaleReporter::LoopDuration(const char* kind, Duration took) const {

@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cluster/live_object_store.h"
@@ -71,6 +72,11 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   // pool's budget error.
   void DisruptionAllowances(const DisruptionPlan& plan) const;
   void LoopDuration(const char* kind, Duration took) const;
+  // ProvisioningRequests by (class, state), every state of a class seen
+  // (0 where none is in it).
+  void ProvisioningRequests(const std::map<std::pair<std::string, std::string>,
+                                           int64_t>& counts) const;
+  void Provisioned(Duration since_creation) const;
 
   // The groups' size gauges and the board; the ConfigMap too when `write`
   // (this process leads).

@@ -48,6 +48,10 @@ std::string RenderStatusPage(const StatusReport& report,
   list("Candidates held back", report.disruption_blocked);
   out << "<h2>CapacityBuffers</h2>";
   list("Buffers", report.buffers);
+  if (!report.provisioning_requests.empty()) {
+    out << "<h2>ProvisioningRequests</h2>";
+    list("Requests", report.provisioning_requests);
+  }
   runtime::RenderEnd(out);
   return out.str();
 }

@@ -40,6 +40,12 @@ std::string RenderStatus(const StatusReport& report) {
     out << "\nCapacityBuffers:\n";
     for (const std::string& line : report.buffers) out << "  " << line << "\n";
   }
+  if (!report.provisioning_requests.empty()) {
+    out << "\nProvisioningRequests:\n";
+    for (const std::string& line : report.provisioning_requests) {
+      out << "  " << line << "\n";
+    }
+  }
   return out.str();
 }
 

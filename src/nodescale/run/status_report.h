@@ -42,6 +42,8 @@ struct StatusReport {
   std::vector<std::string> disruption_blocked;
   // CapacityBuffers: "namespace/name: what it holds, or why not".
   std::vector<std::string> buffers;
+  // ProvisioningRequests: "namespace/name (class): where it stands".
+  std::vector<std::string> provisioning_requests;
 };
 
 std::string RenderStatus(const StatusReport& report);
