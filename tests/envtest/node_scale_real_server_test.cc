@@ -76,6 +76,28 @@ class NodeScaleRealServerTest : public RealServerTest {
             R"("pods":"110"},"labels":{},"taints":[]}}]})");
   }
 
+  // Installs the CRDs of tests/envtest/crds/`file`.
+  void InstallCrds(const std::string& file) {
+    Result<std::string> crds = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+                                        "/tests/envtest/crds/" + file);
+    ASSERT_TRUE(crds.ok()) << crds.status().message();
+    Status installed = CreateCustomResourceDefinitions(cluster(), *crds);
+    ASSERT_TRUE(installed.ok()) << installed.message();
+  }
+
+  // Group "small" (0 to 5 nodes of 4 cpu) whose nodes carry `label`
+  // (`key`=yes), which the test's pods select, so that other tests' empty
+  // nodes on the shared server do not take them.
+  void PutSmallGroupLabelled(const std::string& key) {
+    Status groups = PutConfigMap(
+        cluster(), ns(), kNodeGroups, "node-groups.json",
+        R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
+        R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
+        R"("labels":{")" +
+            key + R"(":"yes"},"taints":[]}}]})");
+    ASSERT_TRUE(groups.ok()) << groups.message();
+  }
+
   std::vector<std::string> Args(std::vector<std::string> extra) {
     std::vector<std::string> args = {
         "--mode=node-scale",
@@ -1074,18 +1096,8 @@ TEST_F(NodeScaleRealServerTest,
 // field.
 TEST_F(NodeScaleRealServerTest,
        CheckCapacityProvisioningRequestOnTheRealServer) {
-  Result<std::string> crds =
-      ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
-               "/tests/envtest/crds/provisioning-requests.yaml");
-  ASSERT_TRUE(crds.ok()) << crds.status().message();
-  Status installed = CreateCustomResourceDefinitions(cluster(), *crds);
-  ASSERT_TRUE(installed.ok()) << installed.message();
-  Status groups = PutConfigMap(
-      cluster(), ns(), kNodeGroups, "node-groups.json",
-      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
-      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
-      R"("labels":{"provreq":"yes"},"taints":[]}}]})");
-  ASSERT_TRUE(groups.ok()) << groups.message();
+  InstallCrds("provisioning-requests.yaml");
+  PutSmallGroupLabelled("provreq");
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(
         CreateNode(cluster(), {.name = NodeName(i),
@@ -1177,20 +1189,8 @@ TEST_F(NodeScaleRealServerTest,
 }
 
 TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
-  Result<std::string> crds =
-      ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
-               "/tests/envtest/crds/capacity-buffers.yaml");
-  ASSERT_TRUE(crds.ok()) << crds.status().message();
-  Status installed = CreateCustomResourceDefinitions(cluster(), *crds);
-  ASSERT_TRUE(installed.ok()) << installed.message();
-  // The chunks select this test's nodes, so other tests' empty nodes on
-  // the shared server do not hold them.
-  Status groups = PutConfigMap(
-      cluster(), ns(), kNodeGroups, "node-groups.json",
-      R"({"nodeGroups":[{"name":"small","minSize":0,"maxSize":5,)"
-      R"("template":{"allocatable":{"cpu":"4","memory":"16Gi","pods":"110"},)"
-      R"("labels":{"buffer":"yes"},"taints":[]}}]})");
-  ASSERT_TRUE(groups.ok()) << groups.message();
+  InstallCrds("capacity-buffers.yaml");
+  PutSmallGroupLabelled("buffer");
   Result<std::string> chunk = AdminCall(
       cluster(), "POST", "/api/v1/namespaces/" + ns() + "/podtemplates",
       R"({"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"chunk"},)"

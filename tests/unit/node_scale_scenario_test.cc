@@ -340,6 +340,10 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     return pod->substr(start, pod->find('"', start) - start);
   }
 
+  // Group "small" (up to 10 nodes of 4 cpu) with two empty nodes, and
+  // PodTemplate default/job of 1-cpu pods.
+  void TwoEmptySmallNodesAndAJobTemplate();
+
   std::vector<std::unique_ptr<NodeScaleInstance>> instances_;
   std::atomic<bool> late_bound_{false};
   nodescale::ClusterApiObjects capi_objects_;
@@ -1901,6 +1905,16 @@ std::string Condition(const sim::ObjectStore& store, const std::string& name,
 
 }  // namespace provreq
 
+void NodeScaleScenarioTest::TwoEmptySmallNodesAndAJobTemplate() {
+  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
+  for (const char* node : {"small-a", "small-b"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("small", 4000), true)
+                    .ok());
+  }
+  ASSERT_TRUE(provreq::CreatePodTemplate(cluster_.store(), "job", "1"));
+}
+
 // Kueue's check-capacity flow on two empty 4-cpu nodes: 6 pods of 1 cpu
 // fit, so the request is Provisioned without a new node, and its room is
 // booked for 10 minutes: the empty nodes are not removed, and a burst of
@@ -1908,13 +1922,7 @@ std::string Condition(const sim::ObjectStore& store, const std::string& name,
 // booking. Then the booking expires and the nodes go.
 TEST_F(NodeScaleScenarioTest, CheckCapacityProvisionsAndBooksTheRoom) {
   using namespace provreq;  // NOLINT
-  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
-  for (const char* node : {"small-a", "small-b"}) {
-    ASSERT_TRUE(cluster_.client()
-                    .CreateSimulatedNode(node, Shape("small", 4000), true)
-                    .ok());
-  }
-  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "job", "1"));
+  TwoEmptySmallNodesAndAJobTemplate();
   ASSERT_TRUE(CreateRequest(cluster_.store(), "job", "job", 6));
   nodescale::LoopOptions options;
   options.provisioning_requests = true;
@@ -1961,13 +1969,7 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityProvisionsAndBooksTheRoom) {
 // noRetry it fails at once.
 TEST_F(NodeScaleScenarioTest, CheckCapacityThatDoesNotFitIsRetriedNotScaled) {
   using namespace provreq;  // NOLINT
-  PutGroups({sim::GroupJson("small", 0, 10, "4", "8Gi")});
-  for (const char* node : {"small-a", "small-b"}) {
-    ASSERT_TRUE(cluster_.client()
-                    .CreateSimulatedNode(node, Shape("small", 4000), true)
-                    .ok());
-  }
-  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "job", "1"));
+  TwoEmptySmallNodesAndAJobTemplate();
   ASSERT_TRUE(CreateRequest(cluster_.store(), "big", "job", 20));
   ASSERT_TRUE(CreateRequest(cluster_.store(), "once", "job", 20,
                             R"({"noRetry":"true"})"));

@@ -132,19 +132,28 @@ ChunkBound MaxBufferChunks(const std::vector<NodeState>& nodes,
                      "max size can hold"};
 }
 
+PodState VirtualPod(const PodState& shape, const std::string& ns,
+                    const std::string& name, const std::string& owner_kind,
+                    const std::string& owner_name) {
+  PodState pod = shape;
+  pod.namespace_ = ns;
+  pod.name = name;
+  pod.node_name.clear();
+  pod.terminated = false;
+  pod.owner_kind = owner_kind;
+  pod.owner_name = owner_name;
+  return pod;
+}
+
 std::vector<PodState> BufferPods(const kube::CapacityBuffer& buffer,
                                  const PodState& chunk, int64_t count) {
   std::vector<PodState> pods;
   pods.reserve(static_cast<size_t>(std::max<int64_t>(count, 0)));
   for (int64_t i = 1; i <= count; ++i) {
-    PodState pod = chunk;
-    pod.namespace_ = buffer.namespace_;
-    pod.name = "capacity-buffer-" + buffer.name + "-" + std::to_string(i);
-    pod.node_name.clear();
-    pod.terminated = false;
-    pod.owner_kind = kBufferKind;
-    pod.owner_name = buffer.name;
-    pods.push_back(std::move(pod));
+    pods.push_back(
+        VirtualPod(chunk, buffer.namespace_,
+                   "capacity-buffer-" + buffer.name + "-" + std::to_string(i),
+                   kBufferKind, buffer.name));
   }
   return pods;
 }

@@ -44,6 +44,13 @@ struct ChunkBound {
 ChunkBound MaxBufferChunks(const std::vector<NodeState>& nodes,
                            const std::vector<NodeGroup>& groups);
 
+// A pending copy of `shape` named `ns`/`name`, owned by `owner_kind`
+// `owner_name`: the planners' stand-in for a pod that does not exist yet
+// (a buffer's chunk, a ProvisioningRequest's pod).
+PodState VirtualPod(const PodState& shape, const std::string& ns,
+                    const std::string& name, const std::string& owner_kind,
+                    const std::string& owner_name);
+
 // `count` pending copies of `chunk`, named capacity-buffer-<name>-<i> (i
 // from 1) in the buffer's namespace, as Cluster Autoscaler names its fake
 // pods, and owned by the buffer.

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "nodescale/plan/buffer_demand.h"
+
 namespace propscaler::nodescale {
 
 std::vector<PodState> ProvisioningRequestPods(
@@ -11,15 +13,10 @@ std::vector<PodState> ProvisioningRequestPods(
   for (size_t i = 0; i < request.pod_sets.size() && i < set_pods.size(); ++i) {
     for (int64_t j = 0; j < request.pod_sets[i].count; ++j) {
       if (static_cast<int64_t>(pods.size()) >= limit) return pods;
-      PodState pod = set_pods[i];
-      pod.namespace_ = request.namespace_;
-      pod.name =
-          request.name + "-" + std::to_string(i) + "-" + std::to_string(j);
-      pod.node_name.clear();
-      pod.terminated = false;
-      pod.owner_kind = kProvisioningRequestKind;
-      pod.owner_name = request.name;
-      pods.push_back(std::move(pod));
+      pods.push_back(VirtualPod(
+          set_pods[i], request.namespace_,
+          request.name + "-" + std::to_string(i) + "-" + std::to_string(j),
+          kProvisioningRequestKind, request.name));
     }
   }
   return pods;
