@@ -2001,5 +2001,54 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityThatDoesNotFitIsRetriedNotScaled) {
   EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
 }
 
+// Kueue admitted the job: its pods carry the consume annotation. Pending,
+// they trigger no scale-up (8 of them, beside 6 booked, would need more
+// than the two nodes), and each is told so once; once the 6 the request
+// was for run, its booking is over.
+TEST_F(NodeScaleScenarioTest, ConsumingPodsLandInTheBookedRoom) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "job", "job", 6));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  clock_.SleepFor(seconds(11));
+  ASSERT_EQ(Condition(cluster_.store(), "job", "Provisioned"),
+            "True/CapacityIsFound");
+  auto consuming = [](const std::string& name, const std::string& node) {
+    std::string pod = sim::PodJson(name, "1", node);
+    const std::string owner = R"("ownerReferences")";
+    pod.insert(
+        pod.find(owner),
+        R"("annotations":{"autoscaling.x-k8s.io/consume-provisioning-request":"job"},)");
+    return pod;
+  };
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                  "/api/v1/namespaces/default/pods",
+                                  consuming("job-pod-" + std::to_string(i), ""))
+                    .ok());
+  }
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
+  EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u);
+  for (int i = 0; i < 6; ++i) {
+    const std::string name = "job-pod-" + std::to_string(i);
+    rapidjson::Document bind;
+    bind.Parse((R"({"spec":{"nodeName":")" +
+                std::string(i < 3 ? "small-a" : "small-b") +
+                R"("},"status":{"phase":"Running"}})")
+                   .c_str());
+    ASSERT_TRUE(
+        cluster_.store()
+            .Patch(*sim::FindResourceType("pods"), "default", name, bind)
+            .ok());
+  }
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Condition(cluster_.store(), "job", "BookingExpired"),
+            "True/CapacityBookingConsumed");
+  EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u) << "once a pod";
+}
+
 }  // namespace
 }  // namespace propscaler

@@ -166,6 +166,10 @@ class NodeScaleLoop {
       const kube::ProvisioningRequest& request, int64_t limit);
   void WriteConditions(const kube::ProvisioningRequest& request,
                        const std::vector<kube::ProvReqCondition>& set);
+  // A NotTriggerScaleUp Event, once, on each pending pod that consumes a
+  // request (`waiting`: pod key -> namespace/request).
+  void TellConsumingPods(const std::map<std::string, std::string>& waiting,
+                         const Iteration& it);
   static std::vector<std::string> BufferLines(const Iteration& it);
   PriorityConfig CurrentPriorities();
   void NotePriorities(const std::string& note);
@@ -217,6 +221,8 @@ class NodeScaleLoop {
   std::map<std::string, std::string> provreq_acted_;
   // Every (class, state) the metric has shown, so that one emptied reads 0.
   std::map<std::pair<std::string, std::string>, int64_t> counts_seen_;
+  // Consuming pods already told why they trigger no scale-up, by key.
+  std::set<std::string> consumers_told_;
   ProvisionTracker provision_;
   ScaleDownTimers timers_;
   ScaleUpMemory memory_;

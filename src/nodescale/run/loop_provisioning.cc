@@ -26,21 +26,30 @@ std::string_view ConsumedRequest(const PodState& pod) {
                       : name;
 }
 
+struct ConsumingPods {
+  // Scheduled consuming pods, by namespace/request.
+  std::map<std::string, int64_t> scheduled;
+  // Pending ones: pod key -> namespace/request.
+  std::map<std::string, std::string> waiting;
+};
+
 // The consuming pods' requests, and how many of each are scheduled; the
 // pending ones leave the plan: they never trigger a scale-up of their own
 // (the request's room, or its nodes, are theirs).
-std::map<std::string, int64_t> TakeOutConsumingPods(PodList* pods) {
-  std::map<std::string, int64_t> scheduled;
-  pods->EraseIf([&scheduled](const PodState& pod) {
+ConsumingPods TakeOutConsumingPods(PodList* pods) {
+  ConsumingPods out;
+  pods->EraseIf([&out](const PodState& pod) {
     const std::string_view request = ConsumedRequest(pod);
     if (request.empty() || pod.terminated) return false;
+    const std::string key = pod.namespace_ + "/" + std::string(request);
     if (!pod.node_name.empty()) {
-      ++scheduled[pod.namespace_ + "/" + std::string(request)];
+      ++out.scheduled[key];
       return false;
     }
+    out.waiting[pod.Key()] = key;
     return true;
   });
-  return scheduled;
+  return out;
 }
 
 // `first`, then every pod of `rest` (shared, not copied).
@@ -90,10 +99,33 @@ void NodeScaleLoop::WriteConditions(
   if (!written.ok()) provreq_acted_.erase(request.uid);
 }
 
+void NodeScaleLoop::TellConsumingPods(
+    const std::map<std::string, std::string>& waiting, const Iteration& it) {
+  // As Cluster Autoscaler, at most 50 a loop; unlike it, once a pod.
+  constexpr int kMaxEvents = 50;
+  std::erase_if(consumers_told_, [&waiting](const std::string& key) {
+    return waiting.count(key) == 0;
+  });
+  if (waiting.empty() || !may_act_()) return;
+  const std::map<std::string, const LivePod*> pods = PodsByKey(it);
+  int told = 0;
+  for (const auto& [key, request] : waiting) {
+    if (told == kMaxEvents) break;
+    auto pod = pods.find(key);
+    if (pod == pods.end() || !consumers_told_.insert(key).second) continue;
+    reporter_->PodEvent(*pod->second, /*warning=*/false, "NotTriggerScaleUp",
+                        "Unschedulable pod didn't trigger scale-up, because "
+                        "it's consuming ProvisioningRequest " +
+                            request);
+    ++told;
+  }
+}
+
 void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
   if (!options_.provisioning_requests) return;
-  const std::map<std::string, int64_t> consumed =
-      TakeOutConsumingPods(&it->snapshot.pods);
+  const ConsumingPods consuming = TakeOutConsumingPods(&it->snapshot.pods);
+  const std::map<std::string, int64_t>& consumed = consuming.scheduled;
+  TellConsumingPods(consuming.waiting, *it);
   const std::vector<kube::ProvisioningRequest> requests =
       state_->ProvisioningRequests();
   std::vector<PodState> booked;
