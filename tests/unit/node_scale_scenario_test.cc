@@ -2050,5 +2050,36 @@ TEST_F(NodeScaleScenarioTest, ConsumingPodsLandInTheBookedRoom) {
   EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u) << "once a pod";
 }
 
+// Under leader election the standby checks nothing it writes: the request
+// created while it waits is answered by the leader alone, and one created
+// after the leader crashed is answered by the standby once it leads.
+TEST_F(NodeScaleScenarioTest, OnlyTheLeaderAnswersProvisioningRequests) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.scale_down_enabled = false;
+  NodeScaleInstance* first = Start(options, {}, Election("first"));
+  NodeScaleInstance* second = Start(options, {}, Election("second"));
+  clock_.SleepFor(seconds(5));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "early", "job", 2));
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Condition(cluster_.store(), "early", "Provisioned"),
+            "True/CapacityIsFound");
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), 1);
+  Result<kube::Lease> lease =
+      cluster_.client().GetLease(kNamespace, "propscaler");
+  ASSERT_TRUE(lease.ok());
+  NodeScaleInstance* leader = lease->holder == "first" ? first : second;
+  NodeScaleInstance* follower = leader == first ? second : first;
+  leader->Stop();
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "late", "job", 2));
+  clock_.SleepFor(minutes(1));
+  EXPECT_TRUE(follower->elector->IsLeader());
+  EXPECT_EQ(Condition(cluster_.store(), "late", "Provisioned"),
+            "True/CapacityIsFound");
+  EXPECT_EQ(Calls("patch provisioningrequests/status"), 2);
+}
+
 }  // namespace
 }  // namespace propscaler

@@ -5,6 +5,7 @@
 // provisioned ones booked ahead of every other pending pod.
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -90,13 +91,12 @@ Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
 void NodeScaleLoop::WriteConditions(
     const kube::ProvisioningRequest& request,
     const std::vector<kube::ProvReqCondition>& set) {
-  provreq_acted_[request.uid] = request.resource_version;
   if (!may_act_()) return;
   Status written = api_->PatchProvisioningRequestConditions(request, set);
   // A conflict: it changed; the next loop reads it again.
   LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
       << written.message();
-  if (!written.ok()) provreq_acted_.erase(request.uid);
+  if (written.ok()) provreq_acted_[request.uid] = request.resource_version;
 }
 
 void NodeScaleLoop::TellConsumingPods(
@@ -128,6 +128,12 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
   TellConsumingPods(consuming.waiting, *it);
   const std::vector<kube::ProvisioningRequest> requests =
       state_->ProvisioningRequests();
+  std::erase_if(provreq_acted_, [&requests](const auto& acted) {
+    return std::none_of(requests.begin(), requests.end(),
+                        [&acted](const kube::ProvisioningRequest& r) {
+                          return r.uid == acted.first;
+                        });
+  });
   std::vector<PodState> booked;
   std::vector<const kube::ProvisioningRequest*> to_check;
   std::map<std::pair<std::string, std::string>, int64_t> counts;
