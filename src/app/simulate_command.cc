@@ -10,9 +10,11 @@
 
 #include "app/shared_flags.h"
 #include "app/simulate_output.h"
+#include "app/simulate_provisioning.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"
 #include "common/utc_time.h"
+#include "kube/wire/provisioning_request_json.h"
 #include "kube/wire/snapshot_json.h"
 #include "kube/wire/volumes_json.h"
 #include "nodescale/domain/node_groups_json.h"
@@ -34,7 +36,8 @@ constexpr std::string_view kUsage =
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
     "[--balance-similar-node-groups] [--enable-csi-node-aware-scheduling] "
     "[--scale-down-utilization-threshold=0.5] [--output=json|table] "
-    "[--seed=N] [--now=2026-01-01T00:00:00Z]";
+    "[--seed=N] [--now=2026-01-01T00:00:00Z] "
+    "[--provisioning-requests=provreqs.json]";
 
 struct SimulateFlags {
   std::string nodes;
@@ -44,6 +47,8 @@ struct SimulateFlags {
   // optional: `kubectl get
   // pv,pvc,storageclass,csinode,csidriver,csistoragecapacity -A -o json`
   std::string volumes;
+  // optional: `kubectl get provisioningrequests,podtemplates -A -o json`
+  std::string provisioning_requests;
   std::string expander = "least-waste";
   std::string output = "json";
   ScaleUpConfig scale_up;
@@ -96,6 +101,7 @@ Status ApplyFlag(const std::string& name, const std::string& value,
       {"node-groups", &flags->node_groups},
       {"pdbs", &flags->pdbs},
       {"volumes", &flags->volumes},
+      {"provisioning-requests", &flags->provisioning_requests},
       {"expander", &flags->expander},
       {"output", &flags->output}};
   if (auto it = strings.find(name); it != strings.end()) {
@@ -172,6 +178,7 @@ Result<T> LoadFile(const std::string& path,
 struct Inputs {
   ClusterSnapshot snapshot;
   nodescale::NodeGroupsFile groups;
+  std::optional<kube::ProvisioningRequestsFile> requests;
 };
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
@@ -203,6 +210,13 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
     ResolveSnapshotVolumes(*volumes, &inputs.snapshot);
   }
   inputs.groups = std::move(groups).value();
+  if (!flags.provisioning_requests.empty()) {
+    Result<kube::ProvisioningRequestsFile> requests =
+        LoadFile<kube::ProvisioningRequestsFile>(
+            flags.provisioning_requests, &kube::DecodeProvisioningRequestsFile);
+    if (!requests.ok()) return requests.status();
+    inputs.requests = std::move(requests).value();
+  }
   return inputs;
 }
 
@@ -268,9 +282,14 @@ int RunSimulateCommand(int argc, char** argv) {
   const ScaleDownPlan down =
       PlanScaleDown(inputs->snapshot, inputs->groups.groups, flags->scale_down);
   const DisruptionPlan disruption = PreviewDisruption(*inputs, *flags);
+  std::optional<std::vector<ProvReqPreview>> requests;
+  if (inputs->requests) {
+    requests = PreviewProvisioningRequests(*inputs->requests, inputs->snapshot,
+                                           flags->now);
+  }
   std::cout << (flags->output == "json"
-                    ? SimulationJson(up, down, disruption)
-                    : SimulationTable(up, down, disruption));
+                    ? SimulationJson(up, down, disruption, requests)
+                    : SimulationTable(up, down, disruption, requests));
   return 0;
 }
 

@@ -108,6 +108,24 @@ void WriteDisruption(const nodescale::DisruptionPlan& plan, Writer* w) {
   w->EndArray();
 }
 
+void WriteRequests(const std::vector<ProvReqPreview>& requests, Writer* w) {
+  w->Key("provisioningRequests");
+  w->StartArray();
+  for (const ProvReqPreview& preview : requests) {
+    w->StartObject();
+    w->Key("request");
+    w->String(preview.request);
+    w->Key("class");
+    w->String(preview.class_name);
+    w->Key("pods");
+    w->Int64(preview.pods);
+    w->Key("result");
+    w->String(preview.result);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
 std::string Money(double amount) {
   char text[32];
   std::snprintf(text, sizeof(text), "%.4f", amount);
@@ -122,9 +140,10 @@ std::string Percent(double fraction) {
 
 }  // namespace
 
-std::string SimulationJson(const nodescale::ScaleUpPlan& up,
-                           const nodescale::ScaleDownPlan& down,
-                           const nodescale::DisruptionPlan& disruption) {
+std::string SimulationJson(
+    const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
+    const nodescale::DisruptionPlan& disruption,
+    const std::optional<std::vector<ProvReqPreview>>& requests) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
   writer.StartObject();
@@ -132,13 +151,15 @@ std::string SimulationJson(const nodescale::ScaleUpPlan& up,
   WriteUnschedulable(up, &writer);
   WriteScaleDown(down, &writer);
   WriteDisruption(disruption, &writer);
+  if (requests) WriteRequests(*requests, &writer);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-std::string SimulationTable(const nodescale::ScaleUpPlan& up,
-                            const nodescale::ScaleDownPlan& down,
-                            const nodescale::DisruptionPlan& disruption) {
+std::string SimulationTable(
+    const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
+    const nodescale::DisruptionPlan& disruption,
+    const std::optional<std::vector<ProvReqPreview>>& requests) {
   std::ostringstream out;
   out << "SCALE UP (" << up.increases.size() << " groups, "
       << up.fit_existing.size() << " pending pods fit existing nodes)\n";
@@ -178,6 +199,13 @@ std::string SimulationTable(const nodescale::ScaleUpPlan& up,
     out << "  blocked " << blocked.node << " ("
         << nodescale::DisruptionMethodName(blocked.method)
         << "): " << blocked.reason << "\n";
+  }
+  if (requests) {
+    out << "PROVISIONING REQUESTS (" << requests->size() << ")\n";
+    for (const ProvReqPreview& preview : *requests) {
+      out << "  " << preview.request << "  " << preview.class_name << "  "
+          << preview.pods << " pods: " << preview.result << "\n";
+    }
   }
   return out.str();
 }

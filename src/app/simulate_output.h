@@ -3,8 +3,11 @@
 #ifndef PROPSCALER_APP_SIMULATE_OUTPUT_H_
 #define PROPSCALER_APP_SIMULATE_OUTPUT_H_
 
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "app/simulate_provisioning.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
@@ -17,14 +20,18 @@ namespace propscaler {
 //  "disruption":[{"method","action":"delete"|"replace","nodes":[...],
 //                 "replacement":{"nodeGroup","count"}|null,
 //                 "savingsPerHour"}],
-//  "disruptionBlocked":[{"node","method","reason"}]}
-std::string SimulationJson(const nodescale::ScaleUpPlan& up,
-                           const nodescale::ScaleDownPlan& down,
-                           const nodescale::DisruptionPlan& disruption);
+//  "disruptionBlocked":[{"node","method","reason"}],
+//  "provisioningRequests":[{"request","class","pods","result"}]}
+// (the last with --provisioning-requests only).
+std::string SimulationJson(
+    const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
+    const nodescale::DisruptionPlan& disruption,
+    const std::optional<std::vector<ProvReqPreview>>& requests);
 
-std::string SimulationTable(const nodescale::ScaleUpPlan& up,
-                            const nodescale::ScaleDownPlan& down,
-                            const nodescale::DisruptionPlan& disruption);
+std::string SimulationTable(
+    const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
+    const nodescale::DisruptionPlan& disruption,
+    const std::optional<std::vector<ProvReqPreview>>& requests);
 
 }  // namespace propscaler
 

@@ -265,5 +265,54 @@ TEST(SimulateTest, VolumesPlacePodsInTheirZones) {
       << odd.output;
 }
 
+// --provisioning-requests: what each request would get on the snapshot's
+// room (8 one-cpu slots after the pending web-2 is placed): the first
+// takes them all, so the second finds none; an atomic one is not served
+// yet; one whose PodTemplate is not in the file would fail.
+TEST(SimulateTest, PreviewsProvisioningRequests) {
+  SimulateRun run = Simulate(
+      {"--provisioning-requests=" + kData + "provisioning_requests.json",
+       "--now=2026-01-01T00:05:00Z"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  rapidjson::Document doc = Json(run);
+  ASSERT_TRUE(doc.IsObject() && doc.HasMember("provisioningRequests"))
+      << run.output;
+  std::map<std::string, std::string> results;
+  for (const auto& r : doc["provisioningRequests"].GetArray()) {
+    results[r["request"].GetString()] = r["result"].GetString();
+  }
+  EXPECT_EQ(results["default/fits"],
+            "Provisioned=True (CapacityIsFound: "
+            "Capacity is found in the cluster)");
+  EXPECT_EQ(results["default/second"].rfind("Provisioned=False "
+                                            "(CapacityIsNotFound",
+                                            0),
+            0u)
+      << results["default/second"];
+  EXPECT_EQ(results["default/atomic"],
+            "best-effort-atomic-scale-up is not served yet");
+  EXPECT_NE(results["default/missing"].find(
+                "FailedToCreatePods: PodTemplate default/nope is not in the "
+                "file"),
+            std::string::npos)
+      << results["default/missing"];
+  // Without the flag the key is absent, and the table has its section.
+  EXPECT_FALSE(Json(Simulate({})).HasMember("provisioningRequests"));
+  SimulateRun table = Simulate(
+      {"--provisioning-requests=" + kData + "provisioning_requests.json",
+       "--output=table"});
+  ASSERT_EQ(table.exit_code, 0) << table.output;
+  EXPECT_NE(table.output.find("PROVISIONING REQUESTS (4)"), std::string::npos)
+      << table.output;
+  // A file of something else is a usage error naming the item.
+  SimulateRun wrong =
+      Simulate({"--provisioning-requests=" + kData + "nodes.json"});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("items[0].kind: \"Node\": want "
+                              "ProvisioningRequest or PodTemplate"),
+            std::string::npos)
+      << wrong.output;
+}
+
 }  // namespace
 }  // namespace propscaler::e2e

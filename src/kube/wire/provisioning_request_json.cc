@@ -4,6 +4,7 @@
 #include <rapidjson/writer.h>
 
 #include "common/utc_time.h"
+#include "kube/wire/capacity_buffer_json.h"
 #include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 
@@ -115,6 +116,44 @@ Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body) {
       ParseJsonObject(body, "provisioningrequest");
   if (!doc.ok()) return doc.status();
   return DecodeRequest(*doc, "provisioningrequest");
+}
+
+Result<ProvisioningRequestsFile> DecodeProvisioningRequestsFile(
+    std::string_view json) {
+  Result<rapidjson::Document> doc = ParseJsonObject(json, "list");
+  if (!doc.ok()) return doc.status();
+  const Value* items = nullptr;
+  PS_ASSIGN_OR_RETURN(items, ArrayAt(*doc, "items", "list"));
+  ProvisioningRequestsFile out;
+  for (size_t i = 0; items != nullptr && i < items->Size(); ++i) {
+    const std::string at = Index("items", i);
+    const Value& item = (*items)[i];
+    std::string kind;
+    PS_ASSIGN_OR_RETURN(kind, StringAt(item, "kind", at));
+    if (kind == "ProvisioningRequest") {
+      ProvisioningRequest request;
+      PS_ASSIGN_OR_RETURN(request, DecodeRequest(item, at));
+      out.requests.push_back(std::move(request));
+    } else if (kind == "PodTemplate") {
+      rapidjson::StringBuffer buffer;
+      rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+      item.Accept(writer);
+      Result<BufferChunk> chunk = DecodePodTemplateChunk(
+          std::string_view(buffer.GetString(), buffer.GetSize()));
+      if (!chunk.ok()) return chunk.status().WithContext(at);
+      const Value* metadata = Member(item, "metadata");
+      if (metadata == nullptr) return Status::Invalid(at + ": no metadata");
+      std::string ns, name;
+      PS_ASSIGN_OR_RETURN(ns, StringAt(*metadata, "namespace", at));
+      PS_ASSIGN_OR_RETURN(name, StringAt(*metadata, "name", at));
+      chunk->pod.namespace_ = ns;
+      out.pod_templates[ns + "/" + name] = std::move(chunk->pod);
+    } else {
+      return Status::Invalid(at + ".kind: \"" + kind +
+                             "\": want ProvisioningRequest or PodTemplate");
+    }
+  }
+  return out;
 }
 
 std::string ProvisioningRequestPath(const ProvisioningRequest& request) {

@@ -3,12 +3,14 @@
 #ifndef PROPSCALER_KUBE_WIRE_PROVISIONING_REQUEST_JSON_H_
 #define PROPSCALER_KUBE_WIRE_PROVISIONING_REQUEST_JSON_H_
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "common/status.h"
 #include "kube/model/list_watch.h"
+#include "kube/model/node_scale_objects.h"
 #include "kube/model/provisioning_request.h"
 
 namespace propscaler::kube {
@@ -18,6 +20,16 @@ inline constexpr char kProvisioningRequestApi[] =
 
 ListWatchCodec<ProvisioningRequest> ProvisioningRequestCodec();
 Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body);
+
+// What `propscaler simulate --provisioning-requests` reads: a List of
+// ProvisioningRequests and PodTemplates, as `kubectl get
+// provisioningrequests,podtemplates -A -o json` prints it.
+struct ProvisioningRequestsFile {
+  std::vector<ProvisioningRequest> requests;
+  std::map<std::string, PodState> pod_templates;  // by "namespace/name"
+};
+Result<ProvisioningRequestsFile> DecodeProvisioningRequestsFile(
+    std::string_view json);
 
 // "/apis/autoscaling.x-k8s.io/v1/namespaces/NS/provisioningrequests/NAME".
 std::string ProvisioningRequestPath(const ProvisioningRequest& request);

@@ -40,4 +40,19 @@ bool PlaceAllOrNothing(BinPlacement* placement,
   return true;
 }
 
+PodList BookedFirst(std::vector<PodState> first, const PodList& rest) {
+  PodList out(std::move(first));
+  for (size_t i = 0; i < rest.size(); ++i) out.Share(rest.SharedAt(i));
+  return out;
+}
+
+void CheckCapacity(const std::vector<NodeState>& nodes, const PodList& pods,
+                   std::vector<CapacityCheck>* checks) {
+  BinPlacement placement(nodes, pods);
+  placement.PlacePending(PendingPods(pods));
+  for (CapacityCheck& check : *checks) {
+    check.fits = PlaceAllOrNothing(&placement, check.pods);
+  }
+}
+
 }  // namespace propscaler::nodescale

@@ -31,6 +31,22 @@ std::vector<PodState> ProvisioningRequestPods(
 bool PlaceAllOrNothing(BinPlacement* placement,
                        const std::vector<PodState>& pods);
 
+// `first` (booked rooms' pods), then every pod of `rest`, shared.
+PodList BookedFirst(std::vector<PodState> first, const PodList& rest);
+
+// One request's pods and whether they all fit.
+struct CapacityCheck {
+  std::vector<PodState> pods;
+  bool fits = false;
+};
+
+// check-capacity over a batch: `nodes` with `pods` (the bound ones, then
+// the pending ones placed in order: booked rooms first), then each check's
+// pods in turn, all or nothing; a check that fits keeps its room from the
+// next.
+void CheckCapacity(const std::vector<NodeState>& nodes, const PodList& pods,
+                   std::vector<CapacityCheck>* checks);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_PROVREQ_CAPACITY_H_

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "nodescale/plan/bin_placement.h"
 #include "nodescale/plan/buffer_demand.h"
 #include "nodescale/plan/provreq_capacity.h"
 #include "nodescale/run/loop.h"
@@ -50,13 +49,6 @@ ConsumingPods TakeOutConsumingPods(PodList* pods) {
     out.waiting[pod.Key()] = key;
     return true;
   });
-  return out;
-}
-
-// `first`, then every pod of `rest` (shared, not copied).
-PodList Prepended(std::vector<PodState> first, const PodList& rest) {
-  PodList out(std::move(first));
-  for (size_t i = 0; i < rest.size(); ++i) out.Share(rest.SharedAt(i));
   return out;
 }
 
@@ -193,48 +185,45 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
     it->provisioning_requests.push_back(std::move(line));
   }
   if (!to_check.empty()) {
-    // The nodes there are, after the bookings and then the pending pods.
-    const PodList all = Prepended(booked, it->snapshot.pods);
-    std::vector<std::vector<PodState>> checked(to_check.size());
-    const ChunkBound bound = MaxBufferChunks(it->snapshot.nodes, it->groups);
-    {
-      BinPlacement placement(it->snapshot.nodes, all);
-      placement.PlacePending(PendingPods(all));
-      for (size_t i = 0; i < to_check.size(); ++i) {
-        const kube::ProvisioningRequest& request = *to_check[i];
-        // More pods than the cluster can ever hold are not built.
-        Result<std::vector<PodState>> pods = RequestPods(
-            request, std::min(request.PodCount(), bound.chunks + 1));
-        if (!pods.ok()) {
-          WriteConditions(request,
-                          {{kube::kFailed, "True", "FailedToCreatePods",
-                            pods.status().message(), it->now}});
-          continue;
-        }
-        checked[i] = std::move(pods).value();
-        const bool fits =
-            static_cast<int64_t>(checked[i].size()) == request.PodCount() &&
-            PlaceAllOrNothing(&placement, checked[i]);
-        LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
-                  << checked[i].size() << " pods "
-                  << (fits ? "fit the nodes there are: provisioned"
-                           : "do not all fit the nodes there are");
-        WriteConditions(request, CheckOutcome(request, fits, it->now));
-        if (fits) {
-          provreq_backoff_.Forget(request.uid);
-          reporter_->Provisioned(it->now - request.created);
-        } else {
-          provreq_backoff_.Failed(request.uid);
-          checked[i].clear();
-        }
+    // More pods than the cluster can ever hold are not built.
+    const int64_t bound =
+        MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
+    std::vector<CapacityCheck> checks;
+    std::vector<const kube::ProvisioningRequest*> checked;
+    for (const kube::ProvisioningRequest* request : to_check) {
+      Result<std::vector<PodState>> pods =
+          RequestPods(*request, std::min(request->PodCount(), bound));
+      if (!pods.ok()) {
+        WriteConditions(*request, {{kube::kFailed, "True", "FailedToCreatePods",
+                                    pods.status().message(), it->now}});
+        continue;
       }
+      checks.push_back({std::move(pods).value(), false});
+      checked.push_back(request);
     }
-    for (std::vector<PodState>& pods : checked) {
-      for (PodState& pod : pods) booked.push_back(std::move(pod));
+    CheckCapacity(it->snapshot.nodes, BookedFirst(booked, it->snapshot.pods),
+                  &checks);
+    for (size_t i = 0; i < checks.size(); ++i) {
+      const kube::ProvisioningRequest& request = *checked[i];
+      const bool fits =
+          checks[i].fits &&
+          static_cast<int64_t>(checks[i].pods.size()) == request.PodCount();
+      LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
+                << request.PodCount() << " pods "
+                << (fits ? "fit the nodes there are: provisioned"
+                         : "do not all fit the nodes there are");
+      WriteConditions(request, CheckOutcome(request, fits, it->now));
+      if (!fits) {
+        provreq_backoff_.Failed(request.uid);
+        continue;
+      }
+      provreq_backoff_.Forget(request.uid);
+      reporter_->Provisioned(it->now - request.created);
+      for (PodState& pod : checks[i].pods) booked.push_back(std::move(pod));
     }
   }
   if (!booked.empty()) {
-    it->snapshot.pods = Prepended(std::move(booked), it->snapshot.pods);
+    it->snapshot.pods = BookedFirst(std::move(booked), it->snapshot.pods);
   }
   for (const auto& [key, count] : counts) {
     for (const char* state : kStates) counts_seen_[{key.first, state}];
