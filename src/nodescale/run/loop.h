@@ -164,8 +164,17 @@ class NodeScaleLoop {
   // The request's pods from its PodTemplates (at most `limit`).
   Result<std::vector<PodState>> RequestPods(
       const kube::ProvisioningRequest& request, int64_t limit);
-  void WriteConditions(const kube::ProvisioningRequest& request,
+  // Whether they were written (never while this process may not act).
+  bool WriteConditions(const kube::ProvisioningRequest& request,
                        const std::vector<kube::ProvReqCondition>& set);
+  // The due check-capacity requests checked in one batch on the nodes
+  // there are; the room of each that fits booked (added to `booked`).
+  void CheckDueRequests(
+      const std::vector<const kube::ProvisioningRequest*>& due,
+      std::vector<PodState>* booked, Iteration* it);
+  // propscaler_provisioning_requests, 0 for a (class, state) emptied.
+  void PublishCounts(
+      const std::map<std::pair<std::string, std::string>, int64_t>& counts);
   // A NotTriggerScaleUp Event, once, on each pending pod that consumes a
   // request (`waiting`: pod key -> namespace/request).
   void TellConsumingPods(const std::map<std::string, std::string>& waiting,

@@ -80,15 +80,17 @@ Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
   return ProvisioningRequestPods(request, set_pods, limit);
 }
 
-void NodeScaleLoop::WriteConditions(
+bool NodeScaleLoop::WriteConditions(
     const kube::ProvisioningRequest& request,
     const std::vector<kube::ProvReqCondition>& set) {
-  if (!may_act_()) return;
+  if (!may_act_()) return false;
   Status written = api_->PatchProvisioningRequestConditions(request, set);
   // A conflict: it changed; the next loop reads it again.
   LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
       << written.message();
-  if (written.ok()) provreq_acted_[request.uid] = request.resource_version;
+  if (!written.ok()) return false;
+  provreq_acted_[request.uid] = request.resource_version;
+  return true;
 }
 
 void NodeScaleLoop::TellConsumingPods(
@@ -184,47 +186,59 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
     }
     it->provisioning_requests.push_back(std::move(line));
   }
-  if (!to_check.empty()) {
-    // More pods than the cluster can ever hold are not built.
-    const int64_t bound =
-        MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
-    std::vector<CapacityCheck> checks;
-    std::vector<const kube::ProvisioningRequest*> checked;
-    for (const kube::ProvisioningRequest* request : to_check) {
-      Result<std::vector<PodState>> pods =
-          RequestPods(*request, std::min(request->PodCount(), bound));
-      if (!pods.ok()) {
-        WriteConditions(*request, {{kube::kFailed, "True", "FailedToCreatePods",
-                                    pods.status().message(), it->now}});
-        continue;
-      }
-      checks.push_back({std::move(pods).value(), false});
-      checked.push_back(request);
-    }
-    CheckCapacity(it->snapshot.nodes, BookedFirst(booked, it->snapshot.pods),
-                  &checks);
-    for (size_t i = 0; i < checks.size(); ++i) {
-      const kube::ProvisioningRequest& request = *checked[i];
-      const bool fits =
-          checks[i].fits &&
-          static_cast<int64_t>(checks[i].pods.size()) == request.PodCount();
-      LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
-                << request.PodCount() << " pods "
-                << (fits ? "fit the nodes there are: provisioned"
-                         : "do not all fit the nodes there are");
-      WriteConditions(request, CheckOutcome(request, fits, it->now));
-      if (!fits) {
-        provreq_backoff_.Failed(request.uid);
-        continue;
-      }
-      provreq_backoff_.Forget(request.uid);
-      reporter_->Provisioned(it->now - request.created);
-      for (PodState& pod : checks[i].pods) booked.push_back(std::move(pod));
-    }
-  }
+  CheckDueRequests(to_check, &booked, it);
   if (!booked.empty()) {
     it->snapshot.pods = BookedFirst(std::move(booked), it->snapshot.pods);
   }
+  PublishCounts(counts);
+}
+
+void NodeScaleLoop::CheckDueRequests(
+    const std::vector<const kube::ProvisioningRequest*>& due,
+    std::vector<PodState>* booked, Iteration* it) {
+  if (due.empty()) return;
+  // More pods than the cluster can ever hold are not built.
+  const int64_t bound =
+      MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
+  std::vector<CapacityCheck> checks;
+  std::vector<const kube::ProvisioningRequest*> checked;
+  for (const kube::ProvisioningRequest* request : due) {
+    Result<std::vector<PodState>> pods =
+        RequestPods(*request, std::min(request->PodCount(), bound));
+    if (!pods.ok()) {
+      WriteConditions(*request, {{kube::kFailed, "True", "FailedToCreatePods",
+                                  pods.status().message(), it->now}});
+      continue;
+    }
+    checks.push_back({std::move(pods).value(), false});
+    checked.push_back(request);
+  }
+  CheckCapacity(it->snapshot.nodes, BookedFirst(*booked, it->snapshot.pods),
+                &checks);
+  for (size_t i = 0; i < checks.size(); ++i) {
+    const kube::ProvisioningRequest& request = *checked[i];
+    const bool fits =
+        checks[i].fits &&
+        static_cast<int64_t>(checks[i].pods.size()) == request.PodCount();
+    LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
+              << request.PodCount() << " pods "
+              << (fits ? "fit the nodes there are: provisioned"
+                       : "do not all fit the nodes there are");
+    if (!WriteConditions(request, CheckOutcome(request, fits, it->now))) {
+      continue;  // not this process's to answer, or not written
+    }
+    if (!fits) {
+      provreq_backoff_.Failed(request.uid);
+      continue;
+    }
+    provreq_backoff_.Forget(request.uid);
+    reporter_->Provisioned(it->now - request.created);
+    for (PodState& pod : checks[i].pods) booked->push_back(std::move(pod));
+  }
+}
+
+void NodeScaleLoop::PublishCounts(
+    const std::map<std::pair<std::string, std::string>, int64_t>& counts) {
   for (const auto& [key, count] : counts) {
     for (const char* state : kStates) counts_seen_[{key.first, state}];
   }
