@@ -18,15 +18,6 @@ bool Refused(ResizeState state) {
          state == ResizeState::kError || state == ResizeState::kRefused;
 }
 
-const kube::ContainerResources* Named(
-    const std::vector<kube::ContainerResources>& containers,
-    const std::string& name) {
-  for (const kube::ContainerResources& container : containers) {
-    if (container.name == name) return &container;
-  }
-  return nullptr;
-}
-
 // Whether `applied` reports `resource` at a value other than `asked`. The
 // runtime reports CPU back through cgroup shares, so a value within 1% (or
 // 2m) of the one asked counts as applied.
@@ -61,8 +52,10 @@ bool ResizeUnderWay(const kube::ResizedPod& pod,
     return pod.observed_generation < pod.generation;
   }
   for (const auto& [name, wanted] : computed) {
-    const kube::ContainerResources* asked = Named(pod.containers, name);
-    const kube::ContainerResources* applied = Named(pod.applied, name);
+    const kube::ContainerResources* asked =
+        kube::FindContainer(pod.containers, name);
+    const kube::ContainerResources* applied =
+        kube::FindContainer(pod.applied, name);
     if (asked == nullptr || applied == nullptr) continue;
     if (SideDiffers(wanted.requests, asked->requests, applied->requests) ||
         SideDiffers(wanted.limits, asked->limits, applied->limits)) {

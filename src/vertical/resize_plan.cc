@@ -17,15 +17,6 @@ bool WithinThreshold(int64_t current, int64_t wanted, int64_t percent) {
   return magnitude * 100 <= base * percent;
 }
 
-const kube::ContainerResources* FindContainer(
-    const std::vector<kube::ContainerResources>& containers,
-    const std::string& name) {
-  for (const kube::ContainerResources& container : containers) {
-    if (container.name == name) return &container;
-  }
-  return nullptr;
-}
-
 std::string Names(const std::vector<kube::ContainerResources>& containers) {
   std::string out;
   for (const kube::ContainerResources& container : containers) {
@@ -96,7 +87,8 @@ ResizePlan PlanResize(const std::map<std::string, ComputedResources>& computed,
   ResizePlan plan;
   SidePlanner planner{policy, now, history, &plan};
   for (const auto& [name, wanted] : computed) {
-    const kube::ContainerResources* container = FindContainer(current, name);
+    const kube::ContainerResources* container =
+        kube::FindContainer(current, name);
     if (container == nullptr) {
       plan.missing_containers.push_back("container " + name +
                                         " is not in the pod template (it has " +

@@ -305,11 +305,10 @@ void VerticalAutoscaler::ForgetFallBacksOfGonePods(
         pods.begin(), pods.end(),
         [&entry](const kube::ResizedPod& p) { return p.uid == entry.first; });
   });
-  std::erase_if(fallen_back_, [&pods](const std::string& key) {
-    const std::string pod = key.substr(0, key.rfind('/'));
+  std::erase_if(fallen_back_, [&pods](const auto& key) {
     return std::none_of(
         pods.begin(), pods.end(),
-        [&pod](const kube::ResizedPod& p) { return p.name == pod; });
+        [&key](const kube::ResizedPod& p) { return p.name == key.first; });
   });
 }
 
@@ -365,8 +364,7 @@ Status VerticalAutoscaler::FallBack(
                 options_.target.ToString() + " replaces its pods"
           : "evicting the pod instead, so that " + options_.target.ToString() +
                 " recreates it from its template";
-  const std::string key = plan.pod + "/" + kube::ResizeStateName(plan.state);
-  if (fallen_back_.insert(key).second) {
+  if (fallen_back_.insert({plan.pod, plan.state}).second) {
     LOG(WARNING) << "the in-place resize of pod " << options_.namespace_ << "/"
                  << plan.pod << " is " << kube::ResizeStateName(plan.state)
                  << (plan.message.empty() ? "" : " (" + plan.message + ")")

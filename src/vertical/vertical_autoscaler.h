@@ -130,7 +130,7 @@ class VerticalAutoscaler {
   DecreaseHistory decreases_;
   std::vector<std::string> logged_held_;
   // Pods (name and state) whose refused resize was already reported.
-  std::set<std::string> fallen_back_;
+  std::set<std::pair<std::string, kube::ResizeState>> fallen_back_;
   // Pods whose pods/resize the API server refused (422), by uid: the
   // refusal's message.
   std::map<std::string, std::string> refused_by_uid_;

@@ -45,6 +45,15 @@ std::string WorkloadRef::Path(const std::string& ns) const {
   return "/apis/apps/v1/namespaces/" + ns + "/" + Collection() + "/" + name;
 }
 
+const ContainerResources* FindContainer(
+    const std::vector<ContainerResources>& containers,
+    const std::string& name) {
+  for (const ContainerResources& container : containers) {
+    if (container.name == name) return &container;
+  }
+  return nullptr;
+}
+
 bool TemplateChangeRolls(WorkloadRef::Kind kind,
                          const std::string& update_strategy) {
   switch (kind) {

@@ -46,6 +46,10 @@ struct ContainerResources {
   bool operator==(const ContainerResources&) const = default;
 };
 
+// The container named `name` among `containers`; nullptr when absent.
+const ContainerResources* FindContainer(
+    const std::vector<ContainerResources>& containers, const std::string& name);
+
 struct PodTemplateWorkload {
   std::string name;
   std::string uid;

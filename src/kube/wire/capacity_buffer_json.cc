@@ -163,7 +163,12 @@ ListWatchCodec<CapacityBuffer> CapacityBufferCodec() {
 Result<BufferChunk> DecodePodTemplateChunk(std::string_view body) {
   rapidjson::Document doc;
   PS_ASSIGN_OR_RETURN(doc, ParseObject(body));
-  return ChunkFromTemplate(doc, "template", "PodTemplate");
+  return PodTemplateChunkOf(doc, "PodTemplate");
+}
+
+Result<BufferChunk> PodTemplateChunkOf(const rapidjson::Value& pod_template,
+                                       const std::string& path) {
+  return ChunkFromTemplate(pod_template, "template", path);
 }
 
 Result<BufferChunk> DecodeWorkloadChunk(std::string_view body) {

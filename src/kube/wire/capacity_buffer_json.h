@@ -3,6 +3,8 @@
 #ifndef PROPSCALER_KUBE_WIRE_CAPACITY_BUFFER_JSON_H_
 #define PROPSCALER_KUBE_WIRE_CAPACITY_BUFFER_JSON_H_
 
+#include <rapidjson/document.h>
+
 #include <string>
 #include <string_view>
 
@@ -19,6 +21,9 @@ inline constexpr char kCapacityBufferApi[] =
 ListWatchCodec<CapacityBuffer> CapacityBufferCodec();
 
 Result<BufferChunk> DecodePodTemplateChunk(std::string_view body);
+// The same of a PodTemplate already parsed (a List's item at `path`).
+Result<BufferChunk> PodTemplateChunkOf(const rapidjson::Value& pod_template,
+                                       const std::string& path);
 Result<BufferChunk> DecodeWorkloadChunk(std::string_view body);
 
 // Where a buffer's chunk is read: its PodTemplate, or its scalableRef (an

@@ -135,12 +135,8 @@ Result<ProvisioningRequestsFile> DecodeProvisioningRequestsFile(
       PS_ASSIGN_OR_RETURN(request, DecodeRequest(item, at));
       out.requests.push_back(std::move(request));
     } else if (kind == "PodTemplate") {
-      rapidjson::StringBuffer buffer;
-      rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-      item.Accept(writer);
-      Result<BufferChunk> chunk = DecodePodTemplateChunk(
-          std::string_view(buffer.GetString(), buffer.GetSize()));
-      if (!chunk.ok()) return chunk.status().WithContext(at);
+      Result<BufferChunk> chunk = PodTemplateChunkOf(item, at);
+      if (!chunk.ok()) return chunk.status();
       const Value* metadata = Member(item, "metadata");
       if (metadata == nullptr) return Status::Invalid(at + ": no metadata");
       std::string ns, name;
