@@ -284,8 +284,9 @@ int RunSimulateCommand(int argc, char** argv) {
   const DisruptionPlan disruption = PreviewDisruption(*inputs, *flags);
   std::optional<std::vector<ProvReqPreview>> requests;
   if (inputs->requests) {
-    requests = PreviewProvisioningRequests(*inputs->requests, inputs->snapshot,
-                                           flags->now);
+    requests = PreviewProvisioningRequests(
+        *inputs->requests, inputs->snapshot, flags->now,
+        {&inputs->groups.groups, &flags->scale_up, expander->get()});
   }
   std::cout << (flags->output == "json"
                     ? SimulationJson(up, down, disruption, requests)

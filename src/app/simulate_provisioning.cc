@@ -1,9 +1,12 @@
 #include "app/simulate_provisioning.h"
 
 #include <map>
+#include <optional>
 
+#include "nodescale/plan/provreq_atomic.h"
 #include "nodescale/plan/provreq_capacity.h"
 #include "nodescale/plan/provreq_lifecycle.h"
+#include "nodescale/plan/upcoming_nodes.h"
 
 namespace propscaler {
 namespace {
@@ -51,16 +54,37 @@ std::string Written(const std::vector<kube::ProvReqCondition>& conditions) {
          (last.message.empty() ? "" : ": " + last.message) + ")";
 }
 
+// The first due atomic request, planned after the checks: `booked` holds
+// the rooms booked before and those the checks just found.
+std::string PreviewAtomic(const kube::ProvisioningRequest& request,
+                          std::vector<PodState> pods,
+                          std::vector<PodState> booked,
+                          const nodescale::ClusterSnapshot& snapshot,
+                          TimePoint now, const PreviewScaleUp& inputs) {
+  nodescale::ClusterSnapshot planned = snapshot;
+  planned.pods = nodescale::BookedFirst(std::move(booked), snapshot.pods);
+  for (const PodState& pod : pods) planned.pods.push_back(pod);
+  const nodescale::AtomicOutcome outcome = nodescale::PlanAtomicRequest(
+      request, pods, planned, *inputs.groups, nodescale::ScaleUpMemory{},
+      *inputs.config, inputs.expander, now);
+  if (outcome.plan.increases.empty()) return Written(outcome.conditions);
+  return Written(nodescale::ScaleUpAccepted(outcome.summary, now)) +
+         " once the provider accepts";
+}
+
 }  // namespace
 
 std::vector<ProvReqPreview> PreviewProvisioningRequests(
     const kube::ProvisioningRequestsFile& file,
-    const nodescale::ClusterSnapshot& snapshot, TimePoint now) {
+    const nodescale::ClusterSnapshot& snapshot, TimePoint now,
+    const PreviewScaleUp& scale_up) {
   const std::map<std::string, int64_t> consumed = Consumed(snapshot.pods);
   std::vector<ProvReqPreview> out;
   std::vector<PodState> booked;
   std::vector<nodescale::CapacityCheck> checks;
   std::vector<size_t> check_of;  // the preview each check answers
+  std::optional<size_t> atomic_of;
+  std::vector<PodState> atomic_pods;
   for (const kube::ProvisioningRequest& request : file.requests) {
     auto used = consumed.find(request.Key());
     const ProvReqVerdict verdict = nodescale::ClassifyProvisioningRequest(
@@ -79,13 +103,17 @@ std::vector<ProvReqPreview> PreviewProvisioningRequests(
         preview.result += "; its room is not held: " + pods.status().message();
       }
     } else if (verdict.action == ProvReqVerdict::Action::kCheck) {
-      if (request.class_name != kube::kCheckCapacityClass) {
-        preview.result = "best-effort-atomic-scale-up is not served yet";
+      const bool atomic_class = request.class_name != kube::kCheckCapacityClass;
+      if (atomic_class && atomic_of) {
+        preview.result = "waits for the next loop (one atomic scale-up a loop)";
       } else if (Result<std::vector<PodState>> pods =
                      PodsOf(request, file, request.PodCount());
                  !pods.ok()) {
         preview.result =
             "Failed=True (FailedToCreatePods: " + pods.status().message() + ")";
+      } else if (atomic_class) {
+        atomic_of = out.size();
+        atomic_pods = std::move(pods).value();
       } else {
         checks.push_back({std::move(pods).value(), false});
         check_of.push_back(out.size());
@@ -93,12 +121,22 @@ std::vector<ProvReqPreview> PreviewProvisioningRequests(
     }
     out.push_back(std::move(preview));
   }
-  nodescale::CheckCapacity(
-      snapshot.nodes, nodescale::BookedFirst(booked, snapshot.pods), &checks);
+  const nodescale::UpcomingNodes upcoming = nodescale::UpcomingNodesOf(
+      snapshot, *scale_up.groups, {}, *scale_up.config);
+  nodescale::CheckCapacity(snapshot.nodes, upcoming.bins,
+                           nodescale::BookedFirst(booked, snapshot.pods),
+                           &checks);
   for (size_t i = 0; i < checks.size(); ++i) {
     const kube::ProvisioningRequest& request = file.requests[check_of[i]];
     out[check_of[i]].result =
         Written(nodescale::CheckOutcome(request, checks[i].fits, now));
+    if (!checks[i].fits) continue;
+    for (PodState& pod : checks[i].pods) booked.push_back(std::move(pod));
+  }
+  if (atomic_of) {
+    out[*atomic_of].result =
+        PreviewAtomic(file.requests[*atomic_of], std::move(atomic_pods),
+                      std::move(booked), snapshot, now, scale_up);
   }
   return out;
 }

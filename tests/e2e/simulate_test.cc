@@ -267,8 +267,9 @@ TEST(SimulateTest, VolumesPlacePodsInTheirZones) {
 
 // --provisioning-requests: what each request would get on the snapshot's
 // room (8 one-cpu slots after the pending web-2 is placed): the first
-// takes them all, so the second finds none; an atomic one is not served
-// yet; one whose PodTemplate is not in the file would fail.
+// takes them all, so the second finds none; an atomic one for 2 pods gets
+// one new node of small-a; one whose PodTemplate is not in the file would
+// fail.
 TEST(SimulateTest, PreviewsProvisioningRequests) {
   SimulateRun run = Simulate(
       {"--provisioning-requests=" + kData + "provisioning_requests.json",
@@ -290,7 +291,8 @@ TEST(SimulateTest, PreviewsProvisioningRequests) {
             0u)
       << results["default/second"];
   EXPECT_EQ(results["default/atomic"],
-            "best-effort-atomic-scale-up is not served yet");
+            "Provisioned=True (CapacityIsProvisioned: Capacity is provisioned: "
+            "node group small-a grows by 1) once the provider accepts");
   EXPECT_NE(results["default/missing"].find(
                 "FailedToCreatePods: PodTemplate default/nope is not in the "
                 "file"),

@@ -85,6 +85,56 @@ class NodeScaleRealServerTest : public RealServerTest {
     ASSERT_TRUE(installed.ok()) << installed.message();
   }
 
+  // PodTemplate `name` of pods of `cpu` (and 1Gi) selecting `key`=yes.
+  void CreatePodTemplate(const std::string& name, const std::string& key,
+                         const std::string& cpu) {
+    Result<std::string> created = AdminCall(
+        cluster(), "POST", "/api/v1/namespaces/" + ns() + "/podtemplates",
+        R"({"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":")" +
+            name + R"("},"template":{"spec":{"nodeSelector":{")" + key +
+            R"(":"yes"},"containers":[{"name":"c","image":"pause",)"
+            R"("resources":{"requests":{"cpu":")" +
+            cpu + R"(","memory":"1Gi"}}}]}}})");
+    ASSERT_TRUE(created.ok()) << created.status().message();
+  }
+
+  std::string ProvisioningRequests() {
+    return "/apis/autoscaling.x-k8s.io/v1/namespaces/" + ns() +
+           "/provisioningrequests";
+  }
+
+  // ProvisioningRequest `name` of `class_name` for `count` pods of
+  // PodTemplate `pod_template`, as Kueue creates it.
+  Result<std::string> CreateProvisioningRequest(
+      const std::string& name, const std::string& pod_template, int count,
+      const std::string& class_name = "check-capacity.autoscaling.x-k8s.io") {
+    return AdminCall(
+        cluster(), "POST", ProvisioningRequests(),
+        R"({"apiVersion":"autoscaling.x-k8s.io/v1","kind":"ProvisioningRequest",)"
+        R"("metadata":{"name":")" +
+            name + R"("},"spec":{"provisioningClassName":")" + class_name +
+            R"(","podSets":[{"podTemplateRef":{"name":")" + pod_template +
+            R"("},"count":)" + std::to_string(count) + "}]}}");
+  }
+
+  // Waits for request `name` to have a condition of `reason`; its object.
+  std::string WaitForReason(const std::string& name, const std::string& reason,
+                            const e2e::Process& propscaler) {
+    std::string object;
+    EXPECT_TRUE(e2e::WaitUntil(
+        [&] {
+          Result<std::string> read =
+              AdminCall(cluster(), "GET", ProvisioningRequests() + "/" + name);
+          object = read.ok() ? *read : "";
+          return object.find(R"("reason":")" + reason + "\"") !=
+                 std::string::npos;
+        },
+        seconds(30)))
+        << object << "\n"
+        << propscaler.Output();
+    return object;
+  }
+
   // Group "small" (0 to 5 nodes of 4 cpu) whose nodes carry `label`
   // (`key`=yes), which the test's pods select, so that other tests' empty
   // nodes on the shared server do not take them.
@@ -1109,31 +1159,11 @@ TEST_F(NodeScaleRealServerTest,
                           "application/merge-patch+json")
                     .ok());
   }
-  Result<std::string> job = AdminCall(
-      cluster(), "POST", "/api/v1/namespaces/" + ns() + "/podtemplates",
-      R"({"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"job"},)"
-      R"("template":{"spec":{"nodeSelector":{"provreq":"yes"},"containers":)"
-      R"([{"name":"c","image":"pause","resources":{"requests":)"
-      R"({"cpu":"1","memory":"1Gi"}}}]}}})");
-  ASSERT_TRUE(job.ok()) << job.status().message();
-  const std::string requests = "/apis/autoscaling.x-k8s.io/v1/namespaces/" +
-                               ns() + "/provisioningrequests";
-  auto create = [&](const std::string& name, const std::string& pod_template,
-                    int count) {
-    return AdminCall(
-        cluster(), "POST", requests,
-        R"({"apiVersion":"autoscaling.x-k8s.io/v1","kind":"ProvisioningRequest",)"
-        R"("metadata":{"name":")" +
-            name +
-            R"("},"spec":{"provisioningClassName":)"
-            R"("check-capacity.autoscaling.x-k8s.io","podSets":[)"
-            R"({"podTemplateRef":{"name":")" +
-            pod_template + R"("},"count":)" + std::to_string(count) + "}]}}");
-  };
-  ASSERT_TRUE(create("train", "job", 6).ok());
-  ASSERT_TRUE(create("typo", "Job_Template", 1).ok());
+  ASSERT_NO_FATAL_FAILURE(CreatePodTemplate("job", "provreq", "1"));
+  ASSERT_TRUE(CreateProvisioningRequest("train", "job", 6).ok());
+  ASSERT_TRUE(CreateProvisioningRequest("typo", "Job_Template", 1).ok());
   // The schema refuses what it can check itself.
-  Result<std::string> none = create("none", "job", 0);
+  Result<std::string> none = CreateProvisioningRequest("none", "job", 0);
   ASSERT_FALSE(none.ok());
   EXPECT_NE(none.status().message().find("spec.podSets.count"),
             std::string::npos)
@@ -1145,17 +1175,8 @@ TEST_F(NodeScaleRealServerTest,
   };
   auto propscaler = StartWithToken(
       Args({"--leader-elect=false", "--enable-provisioning-requests"}));
-  std::string train;
-  EXPECT_TRUE(e2e::WaitUntil(
-      [&] {
-        Result<std::string> read =
-            AdminCall(cluster(), "GET", requests + "/train");
-        train = read.ok() ? *read : "";
-        return train.find(R"("reason":"CapacityIsFound")") != std::string::npos;
-      },
-      seconds(30)))
-      << train << "\n"
-      << propscaler->Output();
+  const std::string train =
+      WaitForReason("train", "CapacityIsFound", *propscaler);
   rapidjson::Document provisioned;
   provisioned.Parse(train.c_str());
   ASSERT_TRUE(provisioned.IsObject() && provisioned.HasMember("status"))
@@ -1166,17 +1187,7 @@ TEST_F(NodeScaleRealServerTest,
   }
   EXPECT_EQ(conditions["Provisioned"], "True") << train;
   EXPECT_EQ(conditions["Accepted"], "True") << train;
-  std::string typo;
-  EXPECT_TRUE(e2e::WaitUntil(
-      [&] {
-        Result<std::string> read =
-            AdminCall(cluster(), "GET", requests + "/typo");
-        typo = read.ok() ? *read : "";
-        return typo.find(R"("reason":"InvalidSpec")") != std::string::npos;
-      },
-      seconds(30)))
-      << typo << "\n"
-      << propscaler->Output();
+  const std::string typo = WaitForReason("typo", "InvalidSpec", *propscaler);
   EXPECT_NE(typo.find("spec.podSets[0].podTemplateRef.name"), std::string::npos)
       << typo;
   // No node was added for it (the booking keeping the empty nodes from
@@ -1188,16 +1199,77 @@ TEST_F(NodeScaleRealServerTest,
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 
+// Kueue's atomic flow on the real server under deploy/'s RBAC, the test
+// playing Kueue and the scheduler: a best-effort-atomic-scale-up request
+// for 8 pods of 2 cpu gets the 4 new 4-cpu nodes it needs in one scale-up
+// and is Provisioned; the job's pods, admitted with the consume
+// annotation, trigger no scale-up of their own, are bound into the new
+// nodes, and end the booking.
+TEST_F(NodeScaleRealServerTest, AtomicProvisioningRequestOnTheRealServer) {
+  InstallCrds("provisioning-requests.yaml");
+  PutSmallGroupLabelled("gang");
+  ASSERT_NO_FATAL_FAILURE(CreatePodTemplate("job", "gang", "2"));
+  ASSERT_TRUE(
+      CreateProvisioningRequest(
+          "gang", "job", 8, "best-effort-atomic-scale-up.autoscaling.x-k8s.io")
+          .ok());
+  auto gang_nodes = [&] {
+    Result<std::vector<std::string>> names = NodeNames(cluster(), "gang=yes");
+    return names.ok() ? *names : std::vector<std::string>();
+  };
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--enable-provisioning-requests"}));
+  const std::string gang =
+      WaitForReason("gang", "CapacityIsProvisioned", *propscaler);
+  EXPECT_NE(gang.find("node group small grows by 4"), std::string::npos)
+      << gang;
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return gang_nodes().size() == 4; }, seconds(30)))
+      << propscaler->Output();
+  EXPECT_EQ(CountOf(propscaler->Output(), "scale-up (all or nothing"), 1)
+      << "one scale-up of 4 nodes\n"
+      << propscaler->Output();
+  const PodExtras admitted{
+      .spec = R"("nodeSelector":{"gang":"yes"})",
+      .memory = "1Gi",
+      .annotations =
+          R"({"autoscaling.x-k8s.io/consume-provisioning-request":"gang"})"};
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "gang-" + std::to_string(i),
+                                 "2", admitted)
+                    .ok());
+  }
+  // Each is told it triggers no scale-up; no node was added for them.
+  std::string events;
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] {
+        Result<std::string> listed = AdminCall(
+            cluster(), "GET", "/api/v1/namespaces/" + ns() + "/events");
+        events = listed.ok() ? *listed : listed.status().message();
+        return CountOf(events, "consuming ProvisioningRequest") == 8;
+      },
+      seconds(30)))
+      << events << "\n"
+      << propscaler->Output();
+  const std::vector<std::string> nodes = gang_nodes();
+  ASSERT_EQ(nodes.size(), 4u) << propscaler->Output();
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(
+        BindPod(cluster(), ns(), "gang-" + std::to_string(i), nodes[i / 2])
+            .ok());
+  }
+  WaitForReason("gang", "CapacityBookingConsumed", *propscaler);
+  EXPECT_EQ(gang_nodes().size(), 4u) << propscaler->Output();
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+}
+
 TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
   InstallCrds("capacity-buffers.yaml");
   PutSmallGroupLabelled("buffer");
-  Result<std::string> chunk = AdminCall(
-      cluster(), "POST", "/api/v1/namespaces/" + ns() + "/podtemplates",
-      R"({"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"chunk"},)"
-      R"("template":{"spec":{"nodeSelector":{"buffer":"yes"},"containers":)"
-      R"([{"name":"c","image":"pause","resources":{"requests":)"
-      R"({"cpu":"3","memory":"1Gi"}}}]}}})");
-  ASSERT_TRUE(chunk.ok()) << chunk.status().message();
+  ASSERT_NO_FATAL_FAILURE(CreatePodTemplate("chunk", "buffer", "3"));
   const std::string buffers = "/apis/autoscaling.x-k8s.io/v1beta1/namespaces/" +
                               ns() + "/capacitybuffers";
   Result<std::string> buffer = AdminCall(

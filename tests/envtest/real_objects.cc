@@ -455,6 +455,9 @@ Status CreateUntriedPod(const RealCluster& cluster, const std::string& ns,
              "\"name\":" +
                  Quoted(name) +
                  (extras.labels.empty() ? "" : ",\"labels\":" + extras.labels) +
+                 (extras.annotations.empty()
+                      ? ""
+                      : ",\"annotations\":" + extras.annotations) +
                  ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
                  "\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":"
                  "\"00000000-0000-0000-0000-000000000001\","

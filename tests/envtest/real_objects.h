@@ -103,6 +103,7 @@ struct PodExtras {
   std::string labels;
   std::string spec;
   std::string memory = "256Mi";  // its memory request
+  std::string annotations;       // a JSON object; empty: none
 };
 // A ReplicaSet-owned pod requesting `cpu`, marked Unschedulable by "the
 // scheduler" (its status written through /status, as the scheduler does).

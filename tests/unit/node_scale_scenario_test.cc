@@ -343,6 +343,13 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   // Group "small" (up to 10 nodes of 4 cpu) with two empty nodes, and
   // PodTemplate default/job of 1-cpu pods.
   void TwoEmptySmallNodesAndAJobTemplate();
+  // Whether request default/`name` has a condition of `type`.
+  std::function<bool()> ConditionWritten(const std::string& name,
+                                         const std::string& type);
+
+  // An empty kwok group "big" of 4-cpu nodes (at most `max`) and
+  // PodTemplate "job" of 2-cpu pods: 8 of them need 4 new nodes.
+  void EmptyBigGroupAndAJobTemplate(int max);
 
   std::vector<std::unique_ptr<NodeScaleInstance>> instances_;
   std::atomic<bool> late_bound_{false};
@@ -1860,18 +1867,19 @@ constexpr char kRequests[] =
 
 // A check-capacity ProvisioningRequest default/`name` for `count` pods of
 // PodTemplate `pod_template`.
-::testing::AssertionResult CreateRequest(sim::ObjectStore& store,
-                                         const std::string& name,
-                                         const std::string& pod_template,
-                                         int count,
-                                         const std::string& parameters = "") {
+::testing::AssertionResult CreateRequest(
+    sim::ObjectStore& store, const std::string& name,
+    const std::string& pod_template, int count,
+    const std::string& parameters = "",
+    const std::string& class_name = kube::kCheckCapacityClass) {
   if (sim::CreateObject(
           store, kRequests,
           R"({"apiVersion":"autoscaling.x-k8s.io/v1","kind":"ProvisioningRequest",)"
           R"("metadata":{"name":")" +
               name +
-              R"(","namespace":"default"},"spec":{"provisioningClassName":)"
-              R"("check-capacity.autoscaling.x-k8s.io","podSets":[)"
+              R"(","namespace":"default"},"spec":{"provisioningClassName":")" +
+              class_name +
+              R"(","podSets":[)"
               R"({"podTemplateRef":{"name":")" +
               pod_template + R"("},"count":)" + std::to_string(count) + "}]" +
               (parameters.empty() ? "" : ",\"parameters\":" + parameters) +
@@ -1888,19 +1896,49 @@ std::string RequestObject(const sim::ObjectStore& store,
       .value_or("(gone)");
 }
 
-// The condition of `type` as `status/reason`, or "" when absent.
+// The condition of `type` as `status/reason` (with `message`: its
+// message), or "" when absent.
 std::string Condition(const sim::ObjectStore& store, const std::string& name,
-                      const std::string& type) {
+                      const std::string& type, bool message = false) {
   rapidjson::Document doc;
   doc.Parse(RequestObject(store, name).c_str());
   if (!doc.IsObject() || !doc.HasMember("status")) return "";
   for (const auto& c : doc["status"]["conditions"].GetArray()) {
     if (c["type"].GetString() == type) {
-      return std::string(c["status"].GetString()) + "/" +
-             c["reason"].GetString();
+      return message ? c["message"].GetString()
+                     : std::string(c["status"].GetString()) + "/" +
+                           c["reason"].GetString();
     }
   }
   return "";
+}
+
+// A pod of `cpu` bound to `node` ("": pending) that consumes request
+// default/`request`, as Kueue admits a job's pods.
+std::string ConsumingPodJson(const std::string& name, const std::string& cpu,
+                             const std::string& node,
+                             const std::string& request) {
+  std::string pod = sim::PodJson(name, cpu, node);
+  pod.insert(
+      pod.find(R"("ownerReferences")"),
+      R"("annotations":{"autoscaling.x-k8s.io/consume-provisioning-request":")" +
+          request + R"("},)");
+  return pod;
+}
+
+// Binds default/`name` to `node`, running, as the scheduler and kubelet
+// would.
+::testing::AssertionResult BindPod(sim::ObjectStore& store,
+                                   const std::string& name,
+                                   const std::string& node) {
+  rapidjson::Document bind;
+  bind.Parse((R"({"spec":{"nodeName":")" + node +
+              R"("},"status":{"phase":"Running"}})")
+                 .c_str());
+  if (store.Patch(*sim::FindResourceType("pods"), "default", name, bind).ok()) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "binding pod " << name;
 }
 
 }  // namespace provreq
@@ -2015,34 +2053,19 @@ TEST_F(NodeScaleScenarioTest, ConsumingPodsLandInTheBookedRoom) {
   clock_.SleepFor(seconds(11));
   ASSERT_EQ(Condition(cluster_.store(), "job", "Provisioned"),
             "True/CapacityIsFound");
-  auto consuming = [](const std::string& name, const std::string& node) {
-    std::string pod = sim::PodJson(name, "1", node);
-    const std::string owner = R"("ownerReferences")";
-    pod.insert(
-        pod.find(owner),
-        R"("annotations":{"autoscaling.x-k8s.io/consume-provisioning-request":"job"},)");
-    return pod;
-  };
   for (int i = 0; i < 8; ++i) {
-    ASSERT_TRUE(sim::CreateObject(cluster_.store(),
-                                  "/api/v1/namespaces/default/pods",
-                                  consuming("job-pod-" + std::to_string(i), ""))
-                    .ok());
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), "/api/v1/namespaces/default/pods",
+            ConsumingPodJson("job-pod-" + std::to_string(i), "1", "", "job"))
+            .ok());
   }
   clock_.SleepFor(minutes(2));
   EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
   EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u);
   for (int i = 0; i < 6; ++i) {
-    const std::string name = "job-pod-" + std::to_string(i);
-    rapidjson::Document bind;
-    bind.Parse((R"({"spec":{"nodeName":")" +
-                std::string(i < 3 ? "small-a" : "small-b") +
-                R"("},"status":{"phase":"Running"}})")
-                   .c_str());
-    ASSERT_TRUE(
-        cluster_.store()
-            .Patch(*sim::FindResourceType("pods"), "default", name, bind)
-            .ok());
+    ASSERT_TRUE(BindPod(cluster_.store(), "job-pod-" + std::to_string(i),
+                        i < 3 ? "small-a" : "small-b"));
   }
   clock_.SleepFor(seconds(20));
   EXPECT_EQ(Condition(cluster_.store(), "job", "BookingExpired"),
@@ -2079,6 +2102,177 @@ TEST_F(NodeScaleScenarioTest, OnlyTheLeaderAnswersProvisioningRequests) {
   EXPECT_EQ(Condition(cluster_.store(), "late", "Provisioned"),
             "True/CapacityIsFound");
   EXPECT_EQ(Calls("patch provisioningrequests/status"), 2);
+}
+
+std::function<bool()> NodeScaleScenarioTest::ConditionWritten(
+    const std::string& name, const std::string& type) {
+  return [this, name, type] {
+    return !provreq::Condition(cluster_.store(), name, type).empty();
+  };
+}
+
+void NodeScaleScenarioTest::EmptyBigGroupAndAJobTemplate(int max) {
+  PutGroups({sim::GroupJson("big", 0, max, "4", "16Gi")});
+  ASSERT_TRUE(provreq::CreatePodTemplate(cluster_.store(), "job", "2"));
+}
+
+// Kueue's atomic flow: 8 pods of 2 cpu need 4 new 4-cpu nodes of one
+// group; all 4 are asked for in one scale-up and the request is
+// Provisioned as the provider accepts. Its room on the new nodes is
+// booked: no second scale-up, nothing removed, and the consuming pods
+// trigger none of their own. Past --max-node-provision-time nothing is
+// given back: every node came.
+TEST_F(NodeScaleScenarioTest, AtomicRequestGetsAllItsNodesAtOnce) {
+  using namespace provreq;  // NOLINT
+  EmptyBigGroupAndAJobTemplate(10);
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
+                            kube::kBestEffortAtomicClass));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.delays.unneeded_time = minutes(1);
+  Start(options);
+  SleepUntil(ConditionWritten("gang", "Provisioned"), seconds(30));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "True/CapacityIsProvisioned");
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned", true),
+            "Capacity is provisioned: node group big grows by 4");
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 4u) << "all four at once";
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(
+        sim::CreateObject(
+            cluster_.store(), "/api/v1/namespaces/default/pods",
+            ConsumingPodJson("gang-" + std::to_string(i), "2", "", "gang"))
+            .ok());
+  }
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(Calls("create nodes"), 4);
+  EXPECT_EQ(Calls("delete nodes"), 0) << "the booking keeps the new nodes";
+  EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u);
+  const std::vector<std::string> nodes = NodesWithPrefix("big-");
+  ASSERT_EQ(nodes.size(), 4u);
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(
+        BindPod(cluster_.store(), "gang-" + std::to_string(i), nodes[i / 2]));
+  }
+  clock_.SleepFor(minutes(16));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "BookingExpired"),
+            "True/CapacityBookingConsumed");
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed"), "");
+  EXPECT_EQ(Calls("create nodes"), 4);
+  EXPECT_EQ(Calls("delete nodes"), 0);
+}
+
+// A group whose maximum leaves room for 3 of the 4 nodes: no node at all,
+// Provisioned False naming why, retried after the backoff; ordinary
+// pending pods still get their node from the same group.
+TEST_F(NodeScaleScenarioTest, AtomicRequestLargerThanTheGroupGetsNoNode) {
+  using namespace provreq;  // NOLINT
+  EmptyBigGroupAndAJobTemplate(3);
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
+                            kube::kBestEffortAtomicClass));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  const std::string patches = "patch provisioningrequests/status";
+  SleepUntil([&] { return Calls(patches) > 0; }, seconds(30));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "False/CapacityIsNotFound");
+  EXPECT_NE(Condition(cluster_.store(), "gang", "Provisioned", true)
+                .find("big: not all pods would fit and scale-up is using "
+                      "all-or-nothing strategy: 6 of 8 pods on the 3 new "
+                      "nodes allowed"),
+            std::string::npos)
+      << Condition(cluster_.store(), "gang", "Provisioned", true);
+  CreatePendingPod("web", "1");
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Calls("create nodes"), 1) << "web's node, none for the request";
+  clock_.SleepFor(seconds(30));
+  EXPECT_EQ(Calls(patches), 1) << "within the minute's backoff";
+  SleepUntil([&] { return Calls(patches) > 1; }, seconds(30));
+  EXPECT_EQ(Calls(patches), 2);
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "False/CapacityIsNotFound");
+  EXPECT_EQ(Calls("create nodes"), 1);
+}
+
+// The provider makes 2 of the 4 nodes and then refuses (a quota): the
+// half-filled scale-up is given back (the 2 nodes removed), the request
+// told and retried; once the provider can, it gets all 4.
+TEST_F(NodeScaleScenarioTest, AtomicScaleUpTheProviderRefusesIsGivenBack) {
+  using namespace provreq;  // NOLINT
+  EmptyBigGroupAndAJobTemplate(10);
+  std::atomic<int> creates{0};
+  std::atomic<bool> quota{true};
+  cluster_.SetFault([&](std::string_view call) {
+    if (call == "create nodes" && quota && ++creates > 2) {
+      return Status(StatusCode::kPermissionDenied, "exceeded quota: nodes");
+    }
+    return Status::Ok();
+  });
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
+                            kube::kBestEffortAtomicClass));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  SleepUntil(ConditionWritten("gang", "Provisioned"), seconds(60));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "False/CapacityIsNotFound");
+  const std::string message =
+      Condition(cluster_.store(), "gang", "Provisioned", true);
+  EXPECT_NE(message.find("the provider refused the scale-up"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("the 2 nodes that came are given back"),
+            std::string::npos)
+      << message;
+  SleepUntil([&] { return NodesWithPrefix("big-").empty(); }, seconds(60));
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  quota = false;
+  // The group's backoff (5 minutes) and the request's (1 minute) pass.
+  SleepUntil(
+      [&] {
+        return Condition(cluster_.store(), "gang", "Provisioned") ==
+               "True/CapacityIsProvisioned";
+      },
+      minutes(8));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "True/CapacityIsProvisioned");
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 4u);
+  cluster_.SetFault(nullptr);
+}
+
+// All 4 nodes are made but 2 never become Ready: once
+// --max-node-provision-time has passed, the 2 that did are given back
+// with the 2 that did not, and the request fails saying so (Kueue then
+// evicts the job and asks again with a new request).
+TEST_F(NodeScaleScenarioTest, AtomicNodesNotAllReadyInTimeAreGivenBack) {
+  using namespace provreq;  // NOLINT
+  EmptyBigGroupAndAJobTemplate(10);
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
+                            kube::kBestEffortAtomicClass));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  SleepUntil([&] { return NodesWithPrefix("big-").size() == 4; }, seconds(30));
+  const std::vector<std::string> nodes = NodesWithPrefix("big-");
+  ASSERT_EQ(nodes.size(), 4u);
+  ASSERT_TRUE(cluster_.SetNodeReady(nodes[0], false).ok());
+  ASSERT_TRUE(cluster_.SetNodeReady(nodes[1], false).ok());
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "True/CapacityIsProvisioned");
+  clock_.SleepFor(minutes(14));
+  EXPECT_EQ(NodesWithPrefix("big-").size(), 4u);
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed"), "");
+  EXPECT_EQ(Calls("create nodes"), 4) << "no second scale-up meanwhile";
+  SleepUntil([&] { return NodesWithPrefix("big-").empty(); }, minutes(3));
+  EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed"),
+            "True/NodesGivenBack");
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed", true),
+            "only 2 of its 4 new nodes were Ready within 900s "
+            "(--max-node-provision-time); the 2 nodes that came are given "
+            "back");
+  EXPECT_EQ(Calls("create nodes"), 4);
 }
 
 }  // namespace

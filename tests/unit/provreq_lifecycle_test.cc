@@ -12,6 +12,7 @@
 #include "nodescale/plan/provreq_backoff.h"
 #include "nodescale/plan/provreq_capacity.h"
 #include "nodescale/plan/provreq_validation.h"
+#include "nodescale/plan/upcoming_nodes.h"
 #include "nodescale_test_util.h"
 
 namespace propscaler::nodescale {
@@ -293,6 +294,31 @@ TEST(ProvReqCapacityTest, AllOrNothingAndNoDoubleBooking) {
   const std::vector<PodState> one =
       ProvisioningRequestPods(Request(), {Pod("t", 1000, kGi)}, 1);
   EXPECT_TRUE(PlaceAllOrNothing(&fresh, one)) << "the 800m pod was taken off";
+}
+
+// Nodes still coming count: a group asked for 2 nodes of 4 cpu, 1
+// registered, so 8 pods of 1 cpu fit (4 on the registered node, 4 on the
+// coming one) where 9 do not; a group with nothing coming adds no room.
+TEST(ProvReqCapacityTest, NodesStillComingCount) {
+  ClusterSnapshot snapshot;
+  snapshot.nodes = {Node("g-1", "g", 4000, 16 * kGi)};
+  const std::vector<NodeGroup> groups = {
+      Group("g", 0, 5, 2, 4000, 16 * kGi),
+      Group("idle", 0, 5, 0, 4000, 16 * kGi)};
+  const UpcomingNodes upcoming =
+      UpcomingNodesOf(snapshot, groups, ScaleUpMemory{}, ScaleUpConfig{});
+  ASSERT_EQ(upcoming.bins.size(), 1u);
+  auto fits = [&](int count, const std::vector<Bin>& coming) {
+    kube::ProvisioningRequest request = Request();
+    request.pod_sets = {{"t", count}};
+    std::vector<CapacityCheck> checks = {
+        {ProvisioningRequestPods(request, {Pod("t", 1000, kGi)}, 1000), false}};
+    CheckCapacity(snapshot.nodes, coming, snapshot.pods, &checks);
+    return checks[0].fits;
+  };
+  EXPECT_TRUE(fits(8, upcoming.bins));
+  EXPECT_FALSE(fits(9, upcoming.bins));
+  EXPECT_FALSE(fits(5, {})) << "the registered node alone takes 4";
 }
 
 }  // namespace

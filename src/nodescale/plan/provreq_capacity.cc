@@ -46,9 +46,11 @@ PodList BookedFirst(std::vector<PodState> first, const PodList& rest) {
   return out;
 }
 
-void CheckCapacity(const std::vector<NodeState>& nodes, const PodList& pods,
+void CheckCapacity(const std::vector<NodeState>& nodes,
+                   const std::vector<Bin>& upcoming, const PodList& pods,
                    std::vector<CapacityCheck>* checks) {
   BinPlacement placement(nodes, pods);
+  for (const Bin& bin : upcoming) placement.AddBin(bin);
   placement.PlacePending(PendingPods(pods));
   for (CapacityCheck& check : *checks) {
     check.fits = PlaceAllOrNothing(&placement, check.pods);

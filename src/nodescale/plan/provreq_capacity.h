@@ -1,5 +1,5 @@
 // check-capacity for ProvisioningRequests: whether every pod a request asks
-// for fits the nodes there are (and those already coming), never adding
+// for fits the nodes there are and those already coming, never adding
 // one. Placed all or nothing, in a BinPlacement that already holds the
 // running and pending pods and the rooms booked before: a request that
 // fits stays placed, so the next request of the same batch cannot take its
@@ -40,11 +40,12 @@ struct CapacityCheck {
   bool fits = false;
 };
 
-// check-capacity over a batch: `nodes` with `pods` (the bound ones, then
-// the pending ones placed in order: booked rooms first), then each check's
-// pods in turn, all or nothing; a check that fits keeps its room from the
-// next.
-void CheckCapacity(const std::vector<NodeState>& nodes, const PodList& pods,
+// check-capacity over a batch: `nodes` and the nodes still coming
+// (`upcoming`, plan/upcoming_nodes.h) with `pods` (the bound ones, then the
+// pending ones placed in order: booked rooms first), then each check's pods
+// in turn, all or nothing; a check that fits keeps its room from the next.
+void CheckCapacity(const std::vector<NodeState>& nodes,
+                   const std::vector<Bin>& upcoming, const PodList& pods,
                    std::vector<CapacityCheck>* checks);
 
 }  // namespace propscaler::nodescale

@@ -133,4 +133,25 @@ std::vector<kube::ProvReqCondition> CheckOutcome(
   return out;
 }
 
+std::vector<kube::ProvReqCondition> ScaleUpAccepted(const std::string& what,
+                                                    TimePoint now) {
+  return {{kube::kAccepted, "True", "Accepted",
+           "ProvisioningRequest is accepted by propscaler", now},
+          {kube::kProvisioned, "True", "CapacityIsProvisioned",
+           "Capacity is provisioned: " + what, now}};
+}
+
+std::vector<kube::ProvReqCondition> GivenBack(
+    const kube::ProvisioningRequest& request, const std::string& what,
+    TimePoint now) {
+  const ProvReqCondition* provisioned = request.Condition(kube::kProvisioned);
+  if (provisioned != nullptr && provisioned->status == "True") {
+    return {{kube::kFailed, "True", "NodesGivenBack", what, now}};
+  }
+  return {
+      {kube::kProvisioned, "False", "CapacityIsNotFound",
+       "Capacity is not found, propscaler will try to find it later: " + what,
+       now}};
+}
+
 }  // namespace propscaler::nodescale

@@ -73,6 +73,22 @@ ProvReqVerdict ClassifyProvisioningRequest(
 std::vector<kube::ProvReqCondition> CheckOutcome(
     const kube::ProvisioningRequest& request, bool fits, TimePoint now);
 
+// An all-or-nothing scale-up the provider accepted: Accepted, and
+// Provisioned True (CapacityIsProvisioned) saying which groups grow.
+std::vector<kube::ProvReqCondition> ScaleUpAccepted(const std::string& what,
+                                                    TimePoint now);
+
+// An atomic scale-up whose nodes did not all come (the provider refused
+// part of it, or they were not Ready within --max-node-provision-time),
+// and whose nodes were given back, `what` saying which. Before Provisioned
+// was written (a refusal) it is retried: Provisioned False
+// (CapacityIsNotFound); after, pods may have been admitted onto the nodes
+// that came, so it fails (Failed True, NodesGivenBack) and the job's queue
+// (Kueue) makes a new request.
+std::vector<kube::ProvReqCondition> GivenBack(
+    const kube::ProvisioningRequest& request, const std::string& what,
+    TimePoint now);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_PROVREQ_LIFECYCLE_H_

@@ -62,6 +62,8 @@ struct GroupPlanState {
   size_t kind = 0;               // into kinds_, when chosen
   bool dirty = true;
   bool has_option = false;
+  // All or nothing: the pods its estimate took when that was not all.
+  int64_t took_only = 0;
   ExpansionOption option;
   std::shared_ptr<const SharedEstimate> estimate;  // behind the option
 };
@@ -77,11 +79,13 @@ class ScaleUpPlanner {
   ScaleUpPlanner(const ClusterSnapshot& snapshot,
                  const std::vector<NodeGroup>& groups,
                  const ScaleUpMemory& memory, const ScaleUpConfig& config,
-                 ExpanderChain* expander)
+                 ExpanderChain* expander,
+                 const std::set<std::string>* all_or_nothing = nullptr)
       : snapshot_(snapshot),
         memory_(memory),
         config_(config),
-        expander_(expander) {
+        expander_(expander),
+        all_or_nothing_(all_or_nothing) {
     InitGroups(groups);
   }
 
@@ -159,6 +163,11 @@ class ScaleUpPlanner {
       plan_.fit_existing.push_back(pod->Key());
     }
     pending_ = std::move(placed.left);
+    if (all_or_nothing_ != nullptr) {
+      std::erase_if(pending_, [this](const PodState* pod) {
+        return !all_or_nothing_->contains(pod->Key());
+      });
+    }
     topology_matters_ =
         placement_->use_topology() &&
         std::any_of(pending_.begin(), pending_.end(), [&](const PodState* pod) {
@@ -258,6 +267,7 @@ class ScaleUpPlanner {
   void RefreshOption(GroupPlanState* state) {
     state->dirty = false;
     state->has_option = false;
+    state->took_only = 0;
     if (!state->chosen || state->backed_off || !state->unhealthy.empty())
       return;
     const int64_t cap = Cap(*state).nodes;
@@ -265,6 +275,11 @@ class ScaleUpPlanner {
     state->estimate = EstimateFor(&kinds_[state->kind], cap);
     const SharedEstimate& shared = *state->estimate;
     if (shared.estimate.node_count == 0) return;
+    if (all_or_nothing_ != nullptr &&
+        shared.pod_count < static_cast<int64_t>(pending_.size())) {
+      state->took_only = shared.pod_count;
+      return;
+    }
     state->has_option = true;
     state->option = ExpansionOption{state->group->name,
                                     shared.estimate.node_count,
@@ -319,7 +334,7 @@ class ScaleUpPlanner {
       return false;
     }
     Apply(group_of[chosen]);
-    return true;
+    return all_or_nothing_ == nullptr;
   }
 
   std::vector<size_t> BalancedGroups(size_t chosen) const {
@@ -491,6 +506,13 @@ class ScaleUpPlanner {
     const NodeAllowance cap = Cap(state);
     if (cap.nodes <= 0)
       return DescribeBindingLimit(cap.binding, config_.limits);
+    if (state.took_only > 0) {
+      return "not all pods would fit and scale-up is using all-or-nothing "
+             "strategy: " +
+             std::to_string(state.took_only) + " of " +
+             std::to_string(pending_.size()) + " pods on the " +
+             std::to_string(cap.nodes) + " new nodes allowed";
+    }
     if (expander_declined_) return "not chosen by the expander";
     if (topology_matters_ && HasTopologyConstraints(pod)) {
       return "pod affinity, anti-affinity or topology spread not met on a "
@@ -524,6 +546,8 @@ class ScaleUpPlanner {
   const ScaleUpMemory& memory_;
   const ScaleUpConfig& config_;
   ExpanderChain* expander_;
+  // Set: one all-or-nothing scale-up for these pods.
+  const std::set<std::string>* all_or_nothing_;
   std::vector<GroupPlanState> groups_;
   std::vector<PackingKind> kinds_;
   std::vector<std::pair<size_t, int64_t>> upcoming_;  // group, nodes
@@ -548,6 +572,16 @@ ScaleUpPlan PlanScaleUp(const ClusterSnapshot& snapshot,
                         const ScaleUpMemory& memory,
                         const ScaleUpConfig& config, ExpanderChain* expander) {
   return ScaleUpPlanner(snapshot, groups, memory, config, expander).Plan();
+}
+
+ScaleUpPlan PlanAllOrNothingScaleUp(const ClusterSnapshot& snapshot,
+                                    const std::vector<NodeGroup>& groups,
+                                    const ScaleUpMemory& memory,
+                                    const ScaleUpConfig& config,
+                                    ExpanderChain* expander,
+                                    const std::set<std::string>& pods) {
+  return ScaleUpPlanner(snapshot, groups, memory, config, expander, &pods)
+      .Plan();
 }
 
 }  // namespace propscaler::nodescale

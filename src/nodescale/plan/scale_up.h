@@ -82,6 +82,23 @@ ScaleUpPlan PlanScaleUp(const ClusterSnapshot& snapshot,
                         const ScaleUpMemory& memory,
                         const ScaleUpConfig& config, ExpanderChain* expander);
 
+// One all-or-nothing scale-up, as Cluster Autoscaler makes it for a
+// best-effort-atomic-scale-up ProvisioningRequest: planned for `pods` alone
+// (keys of pending pods of the snapshot, placed after the others: the other
+// pending pods take their room on existing and upcoming nodes first and are
+// then left out). Those that fit existing or upcoming nodes need nothing;
+// for the rest a group (with its similar groups under
+// --balance-similar-node-groups) is an option only if its estimate takes
+// every one: a max size or limit that cuts the count makes it none. One
+// round: at most one option is taken. No increase and nothing unschedulable:
+// the pods fit as the cluster is.
+ScaleUpPlan PlanAllOrNothingScaleUp(const ClusterSnapshot& snapshot,
+                                    const std::vector<NodeGroup>& groups,
+                                    const ScaleUpMemory& memory,
+                                    const ScaleUpConfig& config,
+                                    ExpanderChain* expander,
+                                    const std::set<std::string>& pods);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_SCALE_UP_H_

@@ -112,8 +112,10 @@ Status NodeScaleLoop::RunOnce() {
     ReturnNodes(&it.snapshot, &node_cache_);
     return Status::Ok();
   }
+  AdvanceAtomicScaleUps(&it);
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   LOG_IF(ERROR, !chain.ok()) << chain.status().message();
+  const bool atomic = chain.ok() && ScaleUpAtomically(chain->get(), &it);
   DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
   std::optional<DisruptionInput> disruption;
   if (options_.scale_down_enabled) {
@@ -127,8 +129,8 @@ Status NodeScaleLoop::RunOnce() {
           DisruptionState{&*disruption, &options_.disruption_options};
     }
   }
-  const Decisions decisions = Decide(input);
-  const bool scaled_up = ExecuteScaleUp(decisions.scale_up, &it);
+  const Decisions decisions = atomic ? Decisions() : Decide(input);
+  const bool scaled_up = atomic || ExecuteScaleUp(decisions.scale_up, &it);
   WriteBufferStatuses(it);
   if (!scaled_up && options_.scale_down_enabled) {
     if (KarpenterDisruption()) {
@@ -156,7 +158,8 @@ Status NodeScaleLoop::RunScaleUp() {
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   if (!chain.ok()) {
     LOG(ERROR) << chain.status().message();
-  } else if (ExecuteScaleUp(Decide(DecideInputOf(it, chain->get())).scale_up,
+  } else if (ScaleUpAtomically(chain->get(), &it) ||
+             ExecuteScaleUp(Decide(DecideInputOf(it, chain->get())).scale_up,
                             &it)) {
     WriteStatus(it, Status::Ok());
   }

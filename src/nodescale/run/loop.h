@@ -125,6 +125,22 @@ class NodeScaleLoop {
 
  private:
   struct Iteration;
+  // An atomic scale-up asked of the provider, until all its nodes are
+  // Ready or it is given back. In memory: a process that takes over leaves
+  // the nodes of one in flight as ordinary nodes (Cluster Autoscaler never
+  // gives them back).
+  struct AtomicScaleUp {
+    std::string request_uid;
+    std::string request;  // namespace/name, for the log
+    struct Part {
+      std::string group;
+      int64_t delta = 0;
+      std::set<std::string> nodes_before;  // the group's, when asked
+    };
+    std::vector<Part> parts;
+    TimePoint asked;
+    std::string refused;  // the provider's error; empty: accepted
+  };
   // Reads the store and the provider's groups into `*it`, with the
   // planner's snapshot.
   Status ReadCluster(Iteration* it);
@@ -167,11 +183,30 @@ class NodeScaleLoop {
   // Whether they were written (never while this process may not act).
   bool WriteConditions(const kube::ProvisioningRequest& request,
                        const std::vector<kube::ProvReqCondition>& set);
+  // The due best-effort-atomic request for this iteration's atomic
+  // scale-up, its pods built; when another was taken, `line` says it waits.
+  void TakeAtomicRequest(const kube::ProvisioningRequest& request,
+                         Iteration* it, std::string* line);
   // The due check-capacity requests checked in one batch on the nodes
   // there are; the room of each that fits booked (added to `booked`).
   void CheckDueRequests(
       const std::vector<const kube::ProvisioningRequest*>& due,
       std::vector<PodState>* booked, Iteration* it);
+  // best-effort-atomic-scale-up (loop_atomic.cc): the due request's pods
+  // planned all or nothing and the plan asked of the provider; whether a
+  // node was asked for (the iteration's other scale-up then waits for the
+  // next, as Cluster Autoscaler alternates them).
+  bool ScaleUpAtomically(ExpanderChain* expander, Iteration* it);
+  // Each atomic scale-up in flight: done once all its nodes are Ready; given
+  // back (its nodes drained and deleted, the request told) when the
+  // provider refused part of it or they were not all Ready within
+  // --max-node-provision-time.
+  void AdvanceAtomicScaleUps(Iteration* it);
+  // Hands `came` to the removal queue, takes the nodes that never
+  // registered off their groups' targets, and tells the request.
+  void GiveBack(const AtomicScaleUp& scale_up,
+                const std::vector<RemovalQueue::Target>& came, int64_t ready,
+                int64_t asked, Duration provision_time, Iteration* it);
   // propscaler_provisioning_requests, 0 for a (class, state) emptied.
   void PublishCounts(
       const std::map<std::pair<std::string, std::string>, int64_t>& counts);
@@ -230,6 +265,7 @@ class NodeScaleLoop {
   std::map<std::string, std::string> provreq_acted_;
   // Every (class, state) the metric has shown, so that one emptied reads 0.
   std::map<std::pair<std::string, std::string>, int64_t> counts_seen_;
+  std::vector<AtomicScaleUp> atomic_scale_ups_;
   // Consuming pods already told why they trigger no scale-up, by key.
   std::set<std::string> consumers_told_;
   ProvisionTracker provision_;

@@ -30,6 +30,13 @@ struct NodeScaleLoop::Iteration {
   std::map<std::string, size_t> buffer_of_pod;  // virtual pod key -> buffer
   // Each ProvisioningRequest: "namespace/name: where it stands".
   std::vector<std::string> provisioning_requests;
+  // The best-effort-atomic-scale-up request due this iteration (one an
+  // iteration, as Cluster Autoscaler), with its pods.
+  struct AtomicRequest {
+    kube::ProvisioningRequest request;
+    std::vector<PodState> pods;
+  };
+  std::optional<AtomicRequest> atomic;
 
   const NodeGroup* Group(const std::string& name) const {
     return FindGroup(groups, name);

@@ -1,7 +1,8 @@
 // ProvisioningRequests in the node-scale loop (--enable-provisioning-
 // requests): what each one's lifecycle says is done (plan/
 // provreq_lifecycle.h), the due check-capacity requests checked on the
-// nodes there are (plan/provreq_capacity.h), and the room of the
+// nodes there are and those coming (plan/provreq_capacity.h), the due
+// atomic one taken for loop_atomic.cc, and the room of the
 // provisioned ones booked ahead of every other pending pod.
 #include <glog/logging.h>
 
@@ -11,6 +12,7 @@
 
 #include "nodescale/plan/buffer_demand.h"
 #include "nodescale/plan/provreq_capacity.h"
+#include "nodescale/plan/upcoming_nodes.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 
@@ -175,7 +177,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       }
       case ProvReqVerdict::Action::kCheck:
         if (request.class_name != kube::kCheckCapacityClass) {
-          line += "; best-effort-atomic-scale-up is not served yet";
+          TakeAtomicRequest(request, it, &line);
         } else if (static_cast<int>(to_check.size()) <
                    std::max(1, options_.check_capacity_batch)) {
           to_check.push_back(&request);
@@ -191,6 +193,26 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
     it->snapshot.pods = BookedFirst(std::move(booked), it->snapshot.pods);
   }
   PublishCounts(counts);
+}
+
+void NodeScaleLoop::TakeAtomicRequest(const kube::ProvisioningRequest& request,
+                                      Iteration* it, std::string* line) {
+  if (it->atomic) {
+    *line += "; waits for the next loop (one atomic scale-up a loop)";
+    return;
+  }
+  // More pods than the cluster grown to every group's maximum can hold
+  // are not built: such a request fits nowhere anyway.
+  const int64_t bound =
+      MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
+  Result<std::vector<PodState>> pods =
+      RequestPods(request, std::min(request.PodCount(), bound));
+  if (!pods.ok()) {
+    WriteConditions(request, {{kube::kFailed, "True", "FailedToCreatePods",
+                               pods.status().message(), it->now}});
+    return;
+  }
+  it->atomic = Iteration::AtomicRequest{request, std::move(pods).value()};
 }
 
 void NodeScaleLoop::CheckDueRequests(
@@ -213,8 +235,10 @@ void NodeScaleLoop::CheckDueRequests(
     checks.push_back({std::move(pods).value(), false});
     checked.push_back(request);
   }
-  CheckCapacity(it->snapshot.nodes, BookedFirst(*booked, it->snapshot.pods),
-                &checks);
+  const UpcomingNodes upcoming =
+      UpcomingNodesOf(it->snapshot, it->groups, memory_, options_.scale_up);
+  CheckCapacity(it->snapshot.nodes, upcoming.bins,
+                BookedFirst(*booked, it->snapshot.pods), &checks);
   for (size_t i = 0; i < checks.size(); ++i) {
     const kube::ProvisioningRequest& request = *checked[i];
     const bool fits =
