@@ -52,8 +52,8 @@ Result<std::string> ServiceAccountToken(const RealCluster& cluster,
 Status ApplyRbacManifest(const RealCluster& cluster, const std::string& yaml,
                          const std::string& ns);
 
-// Creates the CustomResourceDefinitions of a YAML manifest and waits until
-// each is Established.
+// Creates the CustomResourceDefinitions of a YAML manifest (one that
+// exists already is kept) and waits until each is Established.
 Status CreateCustomResourceDefinitions(const RealCluster& cluster,
                                        const std::string& yaml);
 
