@@ -343,6 +343,13 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   // Group "small" (up to 10 nodes of 4 cpu) with two empty nodes, and
   // PodTemplate default/job of 1-cpu pods.
   void TwoEmptySmallNodesAndAJobTemplate();
+  // The propscaler-status ConfigMap's text ("" while none is written).
+  std::string StatusText() {
+    std::optional<std::map<std::string, std::string>> status =
+        sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
+    return status.has_value() ? (*status)["status"] : "";
+  }
+
   // Whether request default/`name` has a condition of `type`.
   std::function<bool()> ConditionWritten(const std::string& name,
                                          const std::string& type);
@@ -2261,6 +2268,10 @@ TEST_F(NodeScaleScenarioTest, AtomicNodesNotAllReadyInTimeAreGivenBack) {
   EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
             "True/CapacityIsProvisioned");
   clock_.SleepFor(minutes(14));
+  EXPECT_NE(StatusText().find("default/gang: all-or-nothing scale-up in "
+                              "flight, 2 of 4 new nodes Ready"),
+            std::string::npos)
+      << StatusText();
   EXPECT_EQ(NodesWithPrefix("big-").size(), 4u);
   EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed"), "");
   EXPECT_EQ(Calls("create nodes"), 4) << "no second scale-up meanwhile";
@@ -2273,6 +2284,43 @@ TEST_F(NodeScaleScenarioTest, AtomicNodesNotAllReadyInTimeAreGivenBack) {
             "(--max-node-provision-time); the 2 nodes that came are given "
             "back");
   EXPECT_EQ(Calls("create nodes"), 4);
+}
+
+// Karpenter's disruption keeps the booked room too: two empty nodes of a
+// pool that consolidates after 30 s stay while a check-capacity request's
+// booking holds them, and go once it has expired.
+TEST_F(NodeScaleScenarioTest, ConsolidationKeepsTheBookedRoom) {
+  using namespace provreq;  // NOLINT
+  ASSERT_TRUE(
+      sim::PutConfigMap(
+          cluster_.store(), kNamespace, kGroupsConfigMap,
+          {{"node-groups.json",
+            R"({"pools":[{"name":"general","disruption":{)"
+            R"("consolidateAfter":"30s","budgets":[{"nodes":"100%"}]}}],)"
+            R"("nodeGroups":[{"name":"small","pool":"general","price":0.3,)"
+            R"("minSize":0,"maxSize":5,"template":{"allocatable":)"
+            R"({"cpu":"4","memory":"16Gi","pods":"110"}}}]})"}})
+          .ok());
+  for (const char* node : {"small-a", "small-b"}) {
+    ASSERT_TRUE(cluster_.client()
+                    .CreateSimulatedNode(node, Shape("small", 4000), true)
+                    .ok());
+  }
+  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "job", "1"));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "job", "job", 6));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  SleepUntil(ConditionWritten("job", "Provisioned"), seconds(30));
+  ASSERT_EQ(Condition(cluster_.store(), "job", "Provisioned"),
+            "True/CapacityIsFound");
+  clock_.SleepFor(minutes(9));
+  EXPECT_EQ(Calls("delete nodes"), 0) << "booked: not consolidated";
+  EXPECT_EQ(NodesWithPrefix("small-").size(), 2u);
+  SleepUntil(ConditionWritten("job", "BookingExpired"), minutes(2));
+  SleepUntil([&] { return NodesWithPrefix("small-").empty(); }, minutes(3));
+  EXPECT_TRUE(NodesWithPrefix("small-").empty())
+      << "empty once the booking expired";
 }
 
 }  // namespace

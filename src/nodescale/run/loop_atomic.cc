@@ -122,6 +122,11 @@ void NodeScaleLoop::AdvanceAtomicScaleUps(Iteration* it) {
       continue;
     }
     if (scale_up.refused.empty() && it->now - scale_up.asked < provision_time) {
+      it->provisioning_requests.push_back(
+          scale_up.request + ": all-or-nothing scale-up in flight, " +
+          std::to_string(ready) + " of " + std::to_string(asked) +
+          " new nodes Ready (given back unless all are by " +
+          kube::FormatMicroTime(scale_up.asked + provision_time) + ")");
       in_flight.push_back(std::move(scale_up));
       continue;
     }
