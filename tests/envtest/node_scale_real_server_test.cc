@@ -135,6 +135,22 @@ class NodeScaleRealServerTest : public RealServerTest {
     return object;
   }
 
+  // Waits for `count` Events of the test's namespace to say `text`.
+  void WaitForEvents(const std::string& text, int count,
+                     const e2e::Process& propscaler) {
+    std::string events;
+    EXPECT_TRUE(e2e::WaitUntil(
+        [&] {
+          Result<std::string> listed = AdminCall(
+              cluster(), "GET", "/api/v1/namespaces/" + ns() + "/events");
+          events = listed.ok() ? *listed : listed.status().message();
+          return CountOf(events, text) == count;
+        },
+        seconds(30)))
+        << events << "\n"
+        << propscaler.Output();
+  }
+
   // Group "small" (0 to 5 nodes of 4 cpu) whose nodes carry `label`
   // (`key`=yes), which the test's pods select, so that other tests' empty
   // nodes on the shared server do not take them.
@@ -1135,20 +1151,20 @@ TEST_F(NodeScaleRealServerTest,
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 
-// A CapacityBuffer against its CRD (tests/envtest/crds), under deploy's
-// RBAC: two 3-cpu chunks of a PodTemplate make two 4-cpu nodes before any
-// pod asks, the buffer's status subresource says so, 2^31-1 chunks are
-// capped (the group at its max of 5), and at 0 chunks the nodes go.
 // Kueue's check-capacity flow on the real server, the test playing Kueue
-// under deploy/'s RBAC: a 6-pod request on two empty 4-cpu nodes is
-// Provisioned without a new node; a request whose PodTemplate name the schema
-// let through but the API's rules refuse gets a Failed condition naming the
-// field.
+// and the scheduler under deploy/'s RBAC: on three empty 4-cpu nodes a
+// 10-pod request is Provisioned without a new node; an unrelated burst of
+// 3 pods finds 2 free slots beside the booking and gets a node for the
+// third (without the booking all 3 would fit); the job's pods, admitted
+// with the consume annotation, trigger no scale-up, are bound into the
+// booked room and end the booking. A request whose PodTemplate name the
+// schema let through but the API's rules refuse gets a Failed condition
+// naming the field.
 TEST_F(NodeScaleRealServerTest,
        CheckCapacityProvisioningRequestOnTheRealServer) {
   InstallCrds("provisioning-requests.yaml");
   PutSmallGroupLabelled("provreq");
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(
         CreateNode(cluster(), {.name = NodeName(i),
                                .cpu = "4",
@@ -1160,7 +1176,7 @@ TEST_F(NodeScaleRealServerTest,
                     .ok());
   }
   ASSERT_NO_FATAL_FAILURE(CreatePodTemplate("job", "provreq", "1"));
-  ASSERT_TRUE(CreateProvisioningRequest("train", "job", 6).ok());
+  ASSERT_TRUE(CreateProvisioningRequest("train", "job", 10).ok());
   ASSERT_TRUE(CreateProvisioningRequest("typo", "Job_Template", 1).ok());
   // The schema refuses what it can check itself.
   Result<std::string> none = CreateProvisioningRequest("none", "job", 0);
@@ -1171,7 +1187,7 @@ TEST_F(NodeScaleRealServerTest,
   auto small_nodes = [&] {
     Result<std::vector<std::string>> names =
         NodeNames(cluster(), "provreq=yes");
-    return names.ok() ? names->size() : size_t{99};
+    return names.ok() ? *names : std::vector<std::string>();
   };
   auto propscaler = StartWithToken(
       Args({"--leader-elect=false", "--enable-provisioning-requests"}));
@@ -1190,9 +1206,47 @@ TEST_F(NodeScaleRealServerTest,
   const std::string typo = WaitForReason("typo", "InvalidSpec", *propscaler);
   EXPECT_NE(typo.find("spec.podSets[0].podTemplateRef.name"), std::string::npos)
       << typo;
-  // No node was added for it (the booking keeping the empty nodes from
-  // scale-down is shown in virtual time: node_scale_scenario_test.cc).
-  EXPECT_EQ(small_nodes(), 2u) << propscaler->Output();
+  EXPECT_EQ(small_nodes().size(), 3u) << propscaler->Output();
+  // The burst: one new node, for the pod the booking leaves no slot for.
+  const PodExtras selecting{.spec = R"("nodeSelector":{"provreq":"yes"})",
+                            .memory = "1Gi"};
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "burst-" + std::to_string(i),
+                                 "1", selecting)
+                    .ok());
+  }
+  ASSERT_TRUE(
+      e2e::WaitUntil([&] { return small_nodes().size() == 4; }, seconds(30)))
+      << propscaler->Output();
+  std::string added;
+  for (const std::string& node : small_nodes()) {
+    if (node != NodeName(0) && node != NodeName(1) && node != NodeName(2)) {
+      added = node;
+    }
+  }
+  ASSERT_FALSE(added.empty());
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(
+        BindPod(cluster(), ns(), "burst-" + std::to_string(i), added).ok());
+  }
+  // The job admitted: its pods ask for nothing and go into the room.
+  PodExtras admitted = selecting;
+  admitted.annotations =
+      R"({"autoscaling.x-k8s.io/consume-provisioning-request":"train"})";
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "train-" + std::to_string(i),
+                                 "1", admitted)
+                    .ok());
+  }
+  WaitForEvents("consuming ProvisioningRequest", 10, *propscaler);
+  EXPECT_EQ(small_nodes().size(), 4u) << propscaler->Output();
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(
+        BindPod(cluster(), ns(), "train-" + std::to_string(i), NodeName(i / 4))
+            .ok());
+  }
+  WaitForReason("train", "CapacityBookingConsumed", *propscaler);
+  EXPECT_EQ(small_nodes().size(), 4u) << propscaler->Output();
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "HTTP 403"), 0) << log;
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
@@ -1240,17 +1294,7 @@ TEST_F(NodeScaleRealServerTest, AtomicProvisioningRequestOnTheRealServer) {
                     .ok());
   }
   // Each is told it triggers no scale-up; no node was added for them.
-  std::string events;
-  EXPECT_TRUE(e2e::WaitUntil(
-      [&] {
-        Result<std::string> listed = AdminCall(
-            cluster(), "GET", "/api/v1/namespaces/" + ns() + "/events");
-        events = listed.ok() ? *listed : listed.status().message();
-        return CountOf(events, "consuming ProvisioningRequest") == 8;
-      },
-      seconds(30)))
-      << events << "\n"
-      << propscaler->Output();
+  WaitForEvents("consuming ProvisioningRequest", 8, *propscaler);
   const std::vector<std::string> nodes = gang_nodes();
   ASSERT_EQ(nodes.size(), 4u) << propscaler->Output();
   for (int i = 0; i < 8; ++i) {
@@ -1266,6 +1310,10 @@ TEST_F(NodeScaleRealServerTest, AtomicProvisioningRequestOnTheRealServer) {
   EXPECT_TRUE(propscaler->Running()) << log;
 }
 
+// A CapacityBuffer against its CRD (tests/envtest/crds), under deploy's
+// RBAC: two 3-cpu chunks of a PodTemplate make two 4-cpu nodes before any
+// pod asks, the buffer's status subresource says so, 2^31-1 chunks are
+// capped (the group at its max of 5), and at 0 chunks the nodes go.
 TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
   InstallCrds("capacity-buffers.yaml");
   PutSmallGroupLabelled("buffer");
