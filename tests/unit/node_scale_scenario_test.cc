@@ -2234,6 +2234,7 @@ TEST_F(NodeScaleScenarioTest, AtomicScaleUpTheProviderRefusesIsGivenBack) {
       << message;
   SleepUntil([&] { return NodesWithPrefix("big-").empty(); }, seconds(60));
   EXPECT_TRUE(NodesWithPrefix("big-").empty());
+  EXPECT_EQ(CountEvents("NodesGivenBack"), 1u);
   quota = false;
   // The group's backoff (5 minutes) and the request's (1 minute) pass.
   SleepUntil(
@@ -2279,6 +2280,7 @@ TEST_F(NodeScaleScenarioTest, AtomicNodesNotAllReadyInTimeAreGivenBack) {
   EXPECT_TRUE(NodesWithPrefix("big-").empty());
   EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed"),
             "True/NodesGivenBack");
+  EXPECT_EQ(CountEvents("NodesGivenBack"), 1u) << "a Warning on the request";
   EXPECT_EQ(Condition(cluster_.store(), "gang", "Failed", true),
             "only 2 of its 4 new nodes were Ready within 900s "
             "(--max-node-provision-time); the 2 nodes that came are given "

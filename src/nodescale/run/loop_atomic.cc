@@ -176,6 +176,7 @@ void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
   for (const kube::ProvisioningRequest& request :
        state_->ProvisioningRequests()) {
     if (request.uid != scale_up.request_uid) continue;
+    reporter_->RequestEvent(request, /*warning=*/true, "NodesGivenBack", what);
     const std::vector<kube::ProvReqCondition> conditions =
         GivenBack(request, what, it->now);
     if (WriteConditions(request, conditions) &&

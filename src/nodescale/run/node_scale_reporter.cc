@@ -106,6 +106,16 @@ void NodeScaleReporter::PodEvent(const LivePod& pod, bool warning,
          message});
 }
 
+void NodeScaleReporter::RequestEvent(const kube::ProvisioningRequest& request,
+                                     bool warning, const std::string& reason,
+                                     const std::string& message) const {
+  Event({{"autoscaling.x-k8s.io/v1", "ProvisioningRequest", request.namespace_,
+          request.name, request.uid},
+         warning,
+         reason,
+         message});
+}
+
 void NodeScaleReporter::ScaleUpEvents(
     const ScaleUpPlan& plan, const std::vector<NodeGroup>& groups,
     const std::map<std::string, const LivePod*>& pods) const {

@@ -19,6 +19,7 @@
 #include "common/status_board.h"
 #include "kube/client/client.h"
 #include "kube/controllers/event_recorder.h"
+#include "kube/model/provisioning_request.h"
 #include "nodescale/domain/node_group.h"
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/disruption_budget.h"
@@ -49,6 +50,9 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
                  const std::string& reason, const std::string& message) const;
   void PodEvent(const LivePod& pod, bool warning, const std::string& reason,
                 const std::string& message) const;
+  void RequestEvent(const kube::ProvisioningRequest& request, bool warning,
+                    const std::string& reason,
+                    const std::string& message) const;
   // TriggeredScaleUp on each pod a group's increase is for, and
   // NotTriggerScaleUp with every group's reason on each pod left out.
   void ScaleUpEvents(const ScaleUpPlan& plan,
