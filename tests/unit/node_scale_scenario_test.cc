@@ -1933,6 +1933,23 @@ std::string ConsumingPodJson(const std::string& name, const std::string& cpu,
   return pod;
 }
 
+// `count` pending pods `prefix`0.. of `cpu` consuming request `request`.
+::testing::AssertionResult CreateConsumingPods(sim::ObjectStore& store,
+                                               const std::string& prefix,
+                                               int count,
+                                               const std::string& cpu,
+                                               const std::string& request) {
+  for (int i = 0; i < count; ++i) {
+    const std::string name = prefix + std::to_string(i);
+    if (!sim::CreateObject(store, "/api/v1/namespaces/default/pods",
+                           ConsumingPodJson(name, cpu, "", request))
+             .ok()) {
+      return ::testing::AssertionFailure() << "pod " << name;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // Binds default/`name` to `node`, running, as the scheduler and kubelet
 // would.
 ::testing::AssertionResult BindPod(sim::ObjectStore& store,
@@ -2060,13 +2077,7 @@ TEST_F(NodeScaleScenarioTest, ConsumingPodsLandInTheBookedRoom) {
   clock_.SleepFor(seconds(11));
   ASSERT_EQ(Condition(cluster_.store(), "job", "Provisioned"),
             "True/CapacityIsFound");
-  for (int i = 0; i < 8; ++i) {
-    ASSERT_TRUE(
-        sim::CreateObject(
-            cluster_.store(), "/api/v1/namespaces/default/pods",
-            ConsumingPodJson("job-pod-" + std::to_string(i), "1", "", "job"))
-            .ok());
-  }
+  ASSERT_TRUE(CreateConsumingPods(cluster_.store(), "job-pod-", 8, "1", "job"));
   clock_.SleepFor(minutes(2));
   EXPECT_EQ(Calls("create nodes"), 2) << "the test's own two";
   EXPECT_EQ(CountEvents("NotTriggerScaleUp"), 8u);
@@ -2144,13 +2155,7 @@ TEST_F(NodeScaleScenarioTest, AtomicRequestGetsAllItsNodesAtOnce) {
   EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned", true),
             "Capacity is provisioned: node group big grows by 4");
   EXPECT_EQ(NodesWithPrefix("big-").size(), 4u) << "all four at once";
-  for (int i = 0; i < 8; ++i) {
-    ASSERT_TRUE(
-        sim::CreateObject(
-            cluster_.store(), "/api/v1/namespaces/default/pods",
-            ConsumingPodJson("gang-" + std::to_string(i), "2", "", "gang"))
-            .ok());
-  }
+  ASSERT_TRUE(CreateConsumingPods(cluster_.store(), "gang-", 8, "2", "gang"));
   clock_.SleepFor(minutes(2));
   EXPECT_EQ(Calls("create nodes"), 4);
   EXPECT_EQ(Calls("delete nodes"), 0) << "the booking keeps the new nodes";

@@ -57,6 +57,22 @@ class AllOrNothingScaleUpTest : public ::testing::Test {
     return PlanScaleUp(snapshot_, groups_, memory_, config_, chain->get());
   }
 
+  // No increase and `left` pods unschedulable, test-cpu saying `why` of
+  // the first, where the usual plan grows test-cpu by `usual`.
+  void ExpectNothingWhereUsualGrows(size_t left, const std::string& why,
+                                    int64_t usual) {
+    const ScaleUpPlan plan = Plan();
+    EXPECT_TRUE(plan.increases.empty());
+    ASSERT_EQ(plan.unschedulable.size(), left);
+    EXPECT_EQ(plan.unschedulable[0].reasons->at("test-cpu"),
+              "not all pods would fit and scale-up is using all-or-nothing "
+              "strategy: " +
+                  why);
+    const ScaleUpPlan as_usual = PlanAsUsual();
+    ASSERT_EQ(as_usual.increases.size(), 1u);
+    EXPECT_EQ(as_usual.increases[0].delta, usual);
+  }
+
   ClusterSnapshot snapshot_;
   std::vector<NodeGroup> groups_;
   ScaleUpMemory memory_;
@@ -89,16 +105,8 @@ TEST_F(AllOrNothingScaleUpTest, ALargeRequestThatFitsNeedsNoScaleUp) {
 // 500 of the rest: no scale-up at all, where the usual plan adds the 50.
 TEST_F(AllOrNothingScaleUpTest, ARequestBeyondTheGroupsMaximumGetsNothing) {
   Request(5001, 1, 1);
-  const ScaleUpPlan plan = Plan();
-  EXPECT_TRUE(plan.increases.empty());
-  ASSERT_EQ(plan.unschedulable.size(), 5001u - 1100u);
-  EXPECT_EQ(plan.unschedulable[0].reasons->at("test-cpu"),
-            "not all pods would fit and scale-up is using all-or-nothing "
-            "strategy: 500 of 3901 pods on the 50 new nodes allowed");
-
-  const ScaleUpPlan usual = PlanAsUsual();
-  ASSERT_EQ(usual.increases.size(), 1u);
-  EXPECT_EQ(usual.increases[0].delta, 50);
+  ExpectNothingWhereUsualGrows(
+      5001 - 1100, "500 of 3901 pods on the 50 new nodes allowed", 50);
 }
 
 // CA: "possible atomic scale-up request triggers scale-up": 120 pods of
@@ -120,15 +128,8 @@ TEST_F(AllOrNothingScaleUpTest, ThePodsLeftGetOneIncrease) {
 TEST_F(AllOrNothingScaleUpTest, ALimitThatCutsTheCountAbortsIt) {
   Request(120, 100, 1);
   config_.limits.max_nodes_total = 210;
-  const ScaleUpPlan plan = Plan();
-  EXPECT_TRUE(plan.increases.empty());
-  ASSERT_EQ(plan.unschedulable.size(), 20u);
-  EXPECT_EQ(plan.unschedulable[0].reasons->at("test-cpu"),
-            "not all pods would fit and scale-up is using all-or-nothing "
-            "strategy: 10 of 20 pods on the 10 new nodes allowed");
-  const ScaleUpPlan usual = PlanAsUsual();
-  ASSERT_EQ(usual.increases.size(), 1u);
-  EXPECT_EQ(usual.increases[0].delta, 10);
+  ExpectNothingWhereUsualGrows(20, "10 of 20 pods on the 10 new nodes allowed",
+                               10);
 }
 
 // Other pending pods take the room there is first and get no nodes from
