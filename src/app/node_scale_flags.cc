@@ -165,7 +165,8 @@ DEFINE_string(max_node_group_backoff_duration, "30m",
 
 DEFINE_bool(enable_provisioning_requests, false,
             "node-scale: serve ProvisioningRequests (autoscaling.x-k8s.io/v1) "
-            "of class check-capacity.autoscaling.x-k8s.io, as Cluster "
+            "of classes check-capacity.autoscaling.x-k8s.io and "
+            "best-effort-atomic-scale-up.autoscaling.x-k8s.io, as Cluster "
             "Autoscaler's flag of that name (see the README's \"Batch "
             "jobs: ProvisioningRequests\").");
 DEFINE_string(provisioning_request_initial_backoff_time, "1m",
@@ -184,6 +185,10 @@ DEFINE_bool(check_capacity_batch_processing, false,
 DEFINE_int32(check_capacity_provisioning_request_max_batch_size, 10,
              "node-scale: with --check-capacity-batch-processing, the most "
              "requests checked in one loop (1 or less: one).");
+DEFINE_string(check_capacity_provisioning_request_batch_timebox, "10s",
+              "node-scale: with --check-capacity-batch-processing, no "
+              "further request is checked in a loop once this has passed "
+              "since its batch began (0: one a loop).");
 DEFINE_string(check_capacity_processor_instance, "",
               "node-scale: serve only the check-capacity ProvisioningRequests "
               "whose processorInstance parameter equals this (and then no "
@@ -412,6 +417,8 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       {"provisioning_request_initial_backoff_time",
        &loop.provreq_initial_backoff},
       {"provisioning_request_max_backoff_time", &loop.provreq_max_backoff},
+      {"check_capacity_provisioning_request_batch_timebox",
+       &loop.check_capacity_batch_timebox},
   });
   if (!durations.ok()) return durations;
   loop.provisioning_requests = FLAGS_enable_provisioning_requests;

@@ -2330,5 +2330,81 @@ TEST_F(NodeScaleScenarioTest, ConsolidationKeepsTheBookedRoom) {
       << "empty once the booking expired";
 }
 
+// Cluster Autoscaler's batch cases (orchestrator_test.go): with
+// --check-capacity-batch-processing a loop checks up to the batch size
+// (three requests, batch 2: two, then the third a loop later); one that
+// does not fit among them is answered in the same loop; a timebox of 0
+// checks one a loop.
+TEST_F(NodeScaleScenarioTest, CheckCapacityBatches) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  for (const char* name : {"a", "b", "c"}) {
+    ASSERT_TRUE(CreateRequest(cluster_.store(), name, "job", 2));
+  }
+  auto answered = [&] {
+    int count = 0;
+    for (const char* name : {"a", "b", "c", "huge"}) {
+      if (!Condition(cluster_.store(), name, "Provisioned").empty() ||
+          !Condition(cluster_.store(), name, "Failed").empty()) {
+        ++count;
+      }
+    }
+    return count;
+  };
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.scale_down_enabled = false;
+  options.check_capacity_batch = 2;
+  Start(options);
+  SleepUntil([&] { return answered() > 0; }, seconds(30));
+  EXPECT_EQ(answered(), 2) << "the batch size";
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(answered(), 3);
+  for (const char* name : {"a", "b", "c"}) {
+    EXPECT_EQ(Condition(cluster_.store(), name, "Provisioned"),
+              "True/CapacityIsFound")
+        << name;
+  }
+}
+
+TEST_F(NodeScaleScenarioTest, CheckCapacityBatchAnswersTheImpossibleToo) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "a", "job", 2));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "huge", "job", 20));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "b", "job", 2));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.scale_down_enabled = false;
+  options.check_capacity_batch = 3;
+  Start(options);
+  SleepUntil(ConditionWritten("a", "Provisioned"), seconds(30));
+  EXPECT_EQ(Condition(cluster_.store(), "a", "Provisioned"),
+            "True/CapacityIsFound");
+  EXPECT_EQ(Condition(cluster_.store(), "b", "Provisioned"),
+            "True/CapacityIsFound");
+  EXPECT_EQ(Condition(cluster_.store(), "huge", "Provisioned"),
+            "False/CapacityIsNotFound");
+}
+
+TEST_F(NodeScaleScenarioTest, CheckCapacityBatchTimeboxOfZeroChecksOne) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  for (const char* name : {"a", "b"}) {
+    ASSERT_TRUE(CreateRequest(cluster_.store(), name, "job", 2));
+  }
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  options.scale_down_enabled = false;
+  options.check_capacity_batch = 5;
+  options.check_capacity_batch_timebox = seconds(0);
+  Start(options);
+  const std::string patches = "patch provisioningrequests/status";
+  SleepUntil([&] { return Calls(patches) > 0; }, seconds(30));
+  EXPECT_EQ(Calls(patches), 1);
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(Calls(patches), 2);
+}
+
 }  // namespace
 }  // namespace propscaler

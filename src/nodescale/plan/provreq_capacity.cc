@@ -46,15 +46,23 @@ PodList BookedFirst(std::vector<PodState> first, const PodList& rest) {
   return out;
 }
 
+CapacityChecker::CapacityChecker(const std::vector<NodeState>& nodes,
+                                 const std::vector<Bin>& upcoming,
+                                 const PodList& pods)
+    : placement_(nodes, pods) {
+  for (const Bin& bin : upcoming) placement_.AddBin(bin);
+  placement_.PlacePending(PendingPods(pods));
+}
+
+bool CapacityChecker::Check(const std::vector<PodState>& pods) {
+  return PlaceAllOrNothing(&placement_, pods);
+}
+
 void CheckCapacity(const std::vector<NodeState>& nodes,
                    const std::vector<Bin>& upcoming, const PodList& pods,
                    std::vector<CapacityCheck>* checks) {
-  BinPlacement placement(nodes, pods);
-  for (const Bin& bin : upcoming) placement.AddBin(bin);
-  placement.PlacePending(PendingPods(pods));
-  for (CapacityCheck& check : *checks) {
-    check.fits = PlaceAllOrNothing(&placement, check.pods);
-  }
+  CapacityChecker checker(nodes, upcoming, pods);
+  for (CapacityCheck& check : *checks) check.fits = checker.Check(check.pods);
 }
 
 }  // namespace propscaler::nodescale

@@ -40,6 +40,22 @@ struct CapacityCheck {
   bool fits = false;
 };
 
+// check-capacity one request at a time: `nodes` and the nodes still
+// coming (`upcoming`) with `pods` placed (the bound ones, then the pending
+// ones in order: booked rooms first); each Check places a request's pods
+// all or nothing and keeps those that fit, so that the next request cannot
+// take their room. Holds pointers into `nodes`, `upcoming`, `pods` and
+// each Check's pods: keep them alive while it is used.
+class CapacityChecker {
+ public:
+  CapacityChecker(const std::vector<NodeState>& nodes,
+                  const std::vector<Bin>& upcoming, const PodList& pods);
+  bool Check(const std::vector<PodState>& pods);
+
+ private:
+  BinPlacement placement_;
+};
+
 // check-capacity over a batch: `nodes` and the nodes still coming
 // (`upcoming`, plan/upcoming_nodes.h) with `pods` (the bound ones, then the
 // pending ones placed in order: booked rooms first), then each check's pods

@@ -106,6 +106,9 @@ struct LoopOptions {
   Duration provreq_max_backoff = std::chrono::minutes(10);
   size_t provreq_backoff_cache = 1000;
   int check_capacity_batch = 1;
+  // A batch stops once this has passed since it began (checked after each
+  // request: 0 checks one).
+  Duration check_capacity_batch_timebox = std::chrono::seconds(10);
 };
 
 class NodeScaleLoop {

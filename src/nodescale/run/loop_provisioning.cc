@@ -222,28 +222,34 @@ void NodeScaleLoop::CheckDueRequests(
   // More pods than the cluster can ever hold are not built.
   const int64_t bound =
       MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
-  std::vector<CapacityCheck> checks;
-  std::vector<const kube::ProvisioningRequest*> checked;
-  for (const kube::ProvisioningRequest* request : due) {
-    Result<std::vector<PodState>> pods =
-        RequestPods(*request, std::min(request->PodCount(), bound));
-    if (!pods.ok()) {
-      WriteConditions(*request, {{kube::kFailed, "True", "FailedToCreatePods",
-                                  pods.status().message(), it->now}});
-      continue;
-    }
-    checks.push_back({std::move(pods).value(), false});
-    checked.push_back(request);
-  }
   const UpcomingNodes upcoming =
       UpcomingNodesOf(it->snapshot, it->groups, memory_, options_.scale_up);
-  CheckCapacity(it->snapshot.nodes, upcoming.bins,
-                BookedFirst(*booked, it->snapshot.pods), &checks);
-  for (size_t i = 0; i < checks.size(); ++i) {
-    const kube::ProvisioningRequest& request = *checked[i];
+  const PodList placed = BookedFirst(*booked, it->snapshot.pods);
+  CapacityChecker checker(it->snapshot.nodes, upcoming.bins, placed);
+  // Each request's pods stay where the checker placed them.
+  std::vector<std::vector<PodState>> checked;
+  std::vector<size_t> fitting;
+  const TimePoint started = clock_->Now();
+  for (size_t k = 0; k < due.size(); ++k) {
+    // --check-capacity-provisioning-request-batch-timebox, after each.
+    if (k > 0 &&
+        clock_->Now() - started >= options_.check_capacity_batch_timebox) {
+      LOG(INFO) << "check-capacity batch: the timebox is up; " << due.size() - k
+                << " requests wait for the next loop";
+      break;
+    }
+    const kube::ProvisioningRequest& request = *due[k];
+    Result<std::vector<PodState>> pods =
+        RequestPods(request, std::min(request.PodCount(), bound));
+    if (!pods.ok()) {
+      WriteConditions(request, {{kube::kFailed, "True", "FailedToCreatePods",
+                                 pods.status().message(), it->now}});
+      continue;
+    }
+    checked.push_back(std::move(pods).value());
     const bool fits =
-        checks[i].fits &&
-        static_cast<int64_t>(checks[i].pods.size()) == request.PodCount();
+        checker.Check(checked.back()) &&
+        static_cast<int64_t>(checked.back().size()) == request.PodCount();
     LOG(INFO) << "ProvisioningRequest " << request.Key() << ": "
               << request.PodCount() << " pods "
               << (fits ? "fit the nodes there are: provisioned"
@@ -257,7 +263,10 @@ void NodeScaleLoop::CheckDueRequests(
     }
     provreq_backoff_.Forget(request.uid);
     reporter_->Provisioned(it->now - request.created);
-    for (PodState& pod : checks[i].pods) booked->push_back(std::move(pod));
+    fitting.push_back(checked.size() - 1);
+  }
+  for (size_t i : fitting) {
+    for (PodState& pod : checked[i]) booked->push_back(std::move(pod));
   }
 }
 
