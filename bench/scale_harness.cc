@@ -14,6 +14,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "checks/scale_targets.h"
 #include "e2e/process.h"
 #include "harness/percentile.h"
 #include "harness/real_bench_cluster.h"
@@ -65,6 +66,11 @@ DEFINE_string(propscaler_env, "",
               "space-separated, e.g. MALLOC_ARENA_MAX=2.");
 DEFINE_string(propscaler_args, "",
               "Extra flags for propscaler, space-separated.");
+DEFINE_double(max_reaction_p99_ms, 1000,
+              "Target: each size's reaction p99 (README: sub-second).");
+DEFINE_double(max_requests_at_rest_per_hour, 60,
+              "Target under our RBAC: requests at rest an hour (README: "
+              "under one a minute), every one a watch.");
 DEFINE_string(json_out, "",
               "Where to write the raw result (JSON, bench/results/): each "
               "size's medians, under \"sizes\".");
@@ -220,10 +226,32 @@ void PrintSummary(int nodes, const std::string& rbac,
   std::fflush(stdout);
 }
 
+ScaleFigures FiguresOf(int nodes, const std::string& rbac,
+                       const std::vector<ScaleRunResult>& runs) {
+  ScaleFigures figures;
+  figures.nodes = nodes;
+  figures.rbac = rbac;
+  std::vector<double> reactions;
+  for (const ScaleRunResult& run : runs) {
+    reactions.insert(reactions.end(), run.reaction_ms.begin(),
+                     run.reaction_ms.end());
+    for (const auto& [request, count] : run.steady_requests) {
+      figures.requests_at_rest[request] += count;
+    }
+  }
+  figures.reaction_p99_ms = Percentile(reactions, 0.99);
+  figures.reaction_trials = static_cast<int64_t>(reactions.size());
+  figures.reaction_trials_asked =
+      static_cast<int64_t>(runs.size()) * FLAGS_reaction_trials;
+  figures.requests_at_rest_per_hour = Median(runs, &RequestsPerHour);
+  return figures;
+}
+
 // Every run of one cluster size under one RBAC (of propscaler, or of CPA
-// with `cpa_binary`), its medians added to `sizes`; false when one failed.
+// with `cpa_binary`), its medians added to `sizes` and what misses its
+// targets to `failures`; false when a run failed.
 bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
-                 std::vector<std::string>* sizes,
+                 std::vector<std::string>* sizes, Failures* failures,
                  const std::string& cpa_binary = "") {
   ScaleRunOptions options;
   options.nodes = nodes;
@@ -254,6 +282,12 @@ bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
   }
   PrintSummary(nodes, label, runs);
   sizes->push_back(SummaryJson(nodes, label, runs));
+  for (std::string& failure : ScaleTargetFailures(
+           FiguresOf(nodes, label, runs),
+           {FLAGS_max_reaction_p99_ms, FLAGS_max_requests_at_rest_per_hour})) {
+    std::cerr << "target missed: " << failure << std::endl;
+    failures->push_back(std::move(failure));
+  }
   return true;
 }
 
@@ -303,6 +337,7 @@ int main(int argc, char** argv) {
       "requests at rest | events per CPU-second |\n");
   bool ok = true;
   std::vector<std::string> sizes;
+  propscaler::bench::Failures failures;
   for (const std::string& text : propscaler::bench::Split(FLAGS_nodes, ',')) {
     const int nodes = std::atoi(text.c_str());
     if (propscaler::Status grown = cluster->GrowTo(nodes); !grown.ok()) {
@@ -311,12 +346,13 @@ int main(int argc, char** argv) {
       return 1;
     }
     for (const std::string& rbac : propscaler::bench::Split(FLAGS_rbac, ',')) {
-      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac, &sizes) &&
+      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac, &sizes,
+                                          &failures) &&
            ok;
     }
     if (!FLAGS_cpa.empty()) {
       ok = propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa", &sizes,
-                                          FLAGS_cpa) &&
+                                          &failures, FLAGS_cpa) &&
            ok;
     }
   }
@@ -326,11 +362,15 @@ int main(int argc, char** argv) {
   }
   result.Add("server", cluster->ServerName());
   result.AddJson("sizes", "[" + json + "]");
-  std::vector<std::string> failures;
+  result.AddJson(
+      "targets",
+      "{\"max_reaction_p99_ms\":" + std::to_string(FLAGS_max_reaction_p99_ms) +
+          ",\"max_requests_at_rest_per_hour\":" +
+          std::to_string(FLAGS_max_requests_at_rest_per_hour) + "}");
   if (!ok) failures.push_back("a run failed (its error is on stderr)");
   if (propscaler::Status s = result.Write(FLAGS_json_out, failures); !s.ok()) {
     std::cerr << s.message() << "\n";
     return 1;
   }
-  return ok ? 0 : 1;
+  return failures.empty() ? 0 : 1;
 }
