@@ -11,8 +11,11 @@ std::string Number(double value) {
   return text;
 }
 
+// The simulated server logs a watch as a GET with watch=1; the real
+// server's audit log as the verb WATCH.
 bool IsWatch(const std::string& verb_and_path) {
-  return verb_and_path.find("watch=1") != std::string::npos ||
+  return verb_and_path.starts_with("WATCH ") ||
+         verb_and_path.find("watch=1") != std::string::npos ||
          verb_and_path.find("watch=true") != std::string::npos ||
          verb_and_path.find("/watch/") != std::string::npos;
 }
