@@ -183,6 +183,11 @@ class NodeScaleLoop {
   // The request's pods from its PodTemplates (at most `limit`).
   Result<std::vector<PodState>> RequestPods(
       const kube::ProvisioningRequest& request, int64_t limit);
+  // Its pods to place (RequestPods, at most what the cluster could ever
+  // hold); nullopt when they cannot be built, the request then Failed
+  // (FailedToCreatePods).
+  std::optional<std::vector<PodState>> PodsToPlace(
+      const kube::ProvisioningRequest& request, const Iteration& it);
   // Whether they were written (never while this process may not act).
   bool WriteConditions(const kube::ProvisioningRequest& request,
                        const std::vector<kube::ProvReqCondition>& set);

@@ -7,6 +7,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -201,27 +202,30 @@ void NodeScaleLoop::TakeAtomicRequest(const kube::ProvisioningRequest& request,
     *line += "; waits for the next loop (one atomic scale-up a loop)";
     return;
   }
+  std::optional<std::vector<PodState>> pods = PodsToPlace(request, *it);
+  if (pods) it->atomic = Iteration::AtomicRequest{request, std::move(*pods)};
+}
+
+std::optional<std::vector<PodState>> NodeScaleLoop::PodsToPlace(
+    const kube::ProvisioningRequest& request, const Iteration& it) {
   // More pods than the cluster grown to every group's maximum can hold
   // are not built: such a request fits nowhere anyway.
   const int64_t bound =
-      MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
+      MaxBufferChunks(it.snapshot.nodes, it.groups).chunks + 1;
   Result<std::vector<PodState>> pods =
       RequestPods(request, std::min(request.PodCount(), bound));
   if (!pods.ok()) {
     WriteConditions(request, {{kube::kFailed, "True", "FailedToCreatePods",
-                               pods.status().message(), it->now}});
-    return;
+                               pods.status().message(), it.now}});
+    return std::nullopt;
   }
-  it->atomic = Iteration::AtomicRequest{request, std::move(pods).value()};
+  return std::move(pods).value();
 }
 
 void NodeScaleLoop::CheckDueRequests(
     const std::vector<const kube::ProvisioningRequest*>& due,
     std::vector<PodState>* booked, Iteration* it) {
   if (due.empty()) return;
-  // More pods than the cluster can ever hold are not built.
-  const int64_t bound =
-      MaxBufferChunks(it->snapshot.nodes, it->groups).chunks + 1;
   const UpcomingNodes upcoming =
       UpcomingNodesOf(it->snapshot, it->groups, memory_, options_.scale_up);
   const PodList placed = BookedFirst(*booked, it->snapshot.pods);
@@ -239,14 +243,9 @@ void NodeScaleLoop::CheckDueRequests(
       break;
     }
     const kube::ProvisioningRequest& request = *due[k];
-    Result<std::vector<PodState>> pods =
-        RequestPods(request, std::min(request.PodCount(), bound));
-    if (!pods.ok()) {
-      WriteConditions(request, {{kube::kFailed, "True", "FailedToCreatePods",
-                                 pods.status().message(), it->now}});
-      continue;
-    }
-    checked.push_back(std::move(pods).value());
+    std::optional<std::vector<PodState>> pods = PodsToPlace(request, *it);
+    if (!pods) continue;
+    checked.push_back(std::move(*pods));
     const bool fits =
         checker.Check(checked.back()) &&
         static_cast<int64_t>(checked.back().size()) == request.PodCount();
