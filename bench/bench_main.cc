@@ -1,20 +1,26 @@
 // propscaler_bench's main: Google Benchmark's, but a benchmark that finds
 // its result wrong (SkipWithError: a plan that fails its checks, a count
-// that is off) makes the program exit 1 and say which, so that a wrong run
-// never passes for a fast one.
+// that is off) or misses its time target (checks/time_targets.h: a single
+// run's time, or the median of its repetitions) makes the program exit 1
+// and say which, so that a wrong or slow run never passes.
+// `--time_targets=false` judges results only (under a profiler, say).
 #include <benchmark/benchmark.h>
 
+#include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "checks/time_targets.h"
 
 namespace {
 
 // The default display, noting each run that reported an error.
 class FailureNotingReporter : public benchmark::BenchmarkReporter {
  public:
-  explicit FailureNotingReporter(benchmark::BenchmarkReporter* display)
-      : display_(display) {}
+  FailureNotingReporter(benchmark::BenchmarkReporter* display, bool judge_times)
+      : display_(display), judge_times_(judge_times) {}
 
   bool ReportContext(const Context& context) override {
     return display_->ReportContext(context);
@@ -23,6 +29,14 @@ class FailureNotingReporter : public benchmark::BenchmarkReporter {
     for (const Run& run : runs) {
       if (run.error_occurred) {
         failures_.push_back(run.benchmark_name() + ": " + run.error_message);
+      } else if (judge_times_ && Judged(run)) {
+        const double ms = run.GetAdjustedRealTime() * 1e3 /
+                          benchmark::GetTimeUnitMultiplier(run.time_unit);
+        if (std::optional<std::string> miss = propscaler::bench::TimeTargetMiss(
+                propscaler::bench::BenchTimeTargets(), run.run_name.str(),
+                ms)) {
+          failures_.push_back(*miss);
+        }
       }
     }
     display_->ReportRuns(runs);
@@ -32,16 +46,42 @@ class FailureNotingReporter : public benchmark::BenchmarkReporter {
   const std::vector<std::string>& failures() const { return failures_; }
 
  private:
+  // A repeated benchmark is judged by its median, not by each repetition.
+  static bool Judged(const Run& run) {
+    if (run.run_type == Run::RT_Aggregate) {
+      return run.aggregate_name == "median";
+    }
+    return run.repetitions <= 1;
+  }
+
   benchmark::BenchmarkReporter* display_;
+  bool judge_times_;
   std::vector<std::string> failures_;
 };
+
+// Takes --time_targets=true|false out of argv; true unless it says false.
+bool TakeTimeTargetsFlag(int* argc, char** argv) {
+  bool judge = true;
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    if (std::strcmp(argv[i], "--time_targets=false") == 0) {
+      judge = false;
+    } else if (std::strcmp(argv[i], "--time_targets=true") != 0) {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  return judge;
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool judge_times = TakeTimeTargetsFlag(&argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  FailureNotingReporter reporter(benchmark::CreateDefaultDisplayReporter());
+  FailureNotingReporter reporter(benchmark::CreateDefaultDisplayReporter(),
+                                 judge_times);
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   for (const std::string& failure : reporter.failures()) {
@@ -49,7 +89,8 @@ int main(int argc, char** argv) {
   }
   if (!reporter.failures().empty()) {
     std::cerr << reporter.failures().size()
-              << " benchmark(s) found their result wrong\n";
+              << " benchmark(s) found their result wrong or missed a time "
+                 "target\n";
     return 1;
   }
   return 0;
