@@ -662,7 +662,8 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
   Result<ProcStats> after_bursts = ReadProcStats(first->pid());
   first.reset();
   if (!batched.ok()) {
-    std::cerr << "bursts: " << batched.status().message() << "\n";
+    failures->push_back("bursts: " + batched.status().message());
+    std::cerr << failures->back() << "\n";
     return 1;
   }
   if (!after_bursts.ok()) {
@@ -692,7 +693,9 @@ int MeasureBursts(const Cluster& cluster, std::unique_ptr<e2e::Process> first,
   Result<BurstTimes> unbatched =
       RunBursts(*cluster.real, FLAGS_bursts, FLAGS_bursts);
   if (!unbatched.ok()) {
-    std::cerr << "bursts: " << unbatched.status().message() << "\n";
+    failures->push_back("bursts, batching off: " +
+                        unbatched.status().message());
+    std::cerr << failures->back() << "\n";
     return 1;
   }
   std::printf(

@@ -48,6 +48,9 @@ DEFINE_double(max_added_mib, 32,
               "baseline's.");
 DEFINE_double(max_reaction_ms, 1000,
               "Target: the median reaction to a pod at most this.");
+DEFINE_int32(first_scale_timeout_seconds, 300,
+             "How long the pods run may take to its first correct scale "
+             "(one list of every pod) before it fails.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 DEFINE_string(json_out, "", "Where to write the raw result (JSON).");
 
@@ -212,8 +215,9 @@ class Bench {
     const int64_t want = CeilDiv(FLAGS_pods, FLAGS_pods_per_replica);
     auto propscaler =
         StartPropscaler({std::string("--pod-selector=") + kSelector});
-    std::optional<double> first =
-        AwaitReplicas(want, std::chrono::seconds(300), "pods", failures);
+    std::optional<double> first = AwaitReplicas(
+        want, std::chrono::seconds(FLAGS_first_scale_timeout_seconds), "pods",
+        failures);
     if (!first) return std::nullopt;
     result_->Add("first_scale_seconds", *first);
     std::printf("pods: first scale to %lld replicas after %.2fs\n",

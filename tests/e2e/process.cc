@@ -140,6 +140,15 @@ std::string TempDir::Write(const std::string& name,
   return file;
 }
 
+std::string WrapperAddingFlag(const TempDir& dir, const std::string& binary,
+                              const std::string& extra_flag) {
+  const std::string path = dir.Write(
+      "wrapped-" + std::filesystem::path(binary).filename().string(),
+      "#!/bin/sh\nexec '" + binary + "' \"$@\" '" + extra_flag + "'\n");
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all);
+  return path;
+}
+
 std::string KubeconfigYaml(const std::string& server, const std::string& token,
                            const std::string& ca_file,
                            const std::string& cluster_extra,

@@ -56,6 +56,12 @@ class TempDir {
   std::string path_;
 };
 
+// An executable script in `dir` that runs `binary` with its arguments and
+// then `extra_flag` (the last of a repeated flag wins): `binary` made
+// deliberately wrong, to show a harness failing it.
+std::string WrapperAddingFlag(const TempDir& dir, const std::string& binary,
+                              const std::string& extra_flag);
+
 // A kubeconfig for `server` with the given token and CA file, an optional
 // extra YAML line for the cluster (e.g. "insecure-skip-tls-verify: true"),
 // and optional extra lines for the user, each indented by four spaces.
