@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes bench/README.md's and RELIABILITY.md's generated tables from the
-raw result files.
+"""Writes the generated tables of bench/README.md, bench/HISTORY.md and
+RELIABILITY.md from the raw result files.
 
-A table is generated where either document holds a marker line
+A table is generated where a document holds a marker line
 
     <!-- tables.py: KIND ARG... -->
 
@@ -22,6 +22,7 @@ Kinds:
   compare BEFORE AFTER [REGEX]  two such files side by side
   karpenter FILE...             the Karpenter mix beside Karpenter's
                                 published figures
+  image GLOB...                 bench/image_size.sh result files
 
 Usage: bench/tables.py [--check]   (--check: exit 1 when a table is stale)
 """
@@ -36,6 +37,7 @@ import sys
 BENCH = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(BENCH, "results")
 DOCUMENTS = [os.path.join(BENCH, "README.md"),
+             os.path.join(BENCH, "HISTORY.md"),
              os.path.join(os.path.dirname(BENCH), "RELIABILITY.md")]
 MARKER = re.compile(r"^<!-- tables\.py: (.+) -->$")
 END = "<!-- /tables.py -->"
@@ -293,9 +295,17 @@ def counters_text(counters):
     return ", ".join(f"{k} {num(v)}" for k, v in sorted(counters.items()))
 
 
+def duration(ms):
+    if ms >= 1:
+        return num(ms, 2) + " ms"
+    if ms >= 1e-3:
+        return num(ms * 1e3, 2) + " us"
+    return num(ms * 1e6, 1) + " ns"
+
+
 def gbench(path, regex=None):
     full = os.path.join(RESULTS, path)
-    rows = [[f"`{n}`", num(ms, 2) + " ms", counters_text(c)]
+    rows = [[f"`{n}`", duration(ms), counters_text(c)]
             for n, (ms, c) in benchmarks(full, regex).items()]
     return table(["benchmark", "time", "counters"], rows) + [
         "", f"Raw: {name(full)}."]
@@ -338,9 +348,26 @@ def karpenter(*paths):
         "", "Raw: " + ", ".join(f"`{p}`" for p in paths) + "."]
 
 
+def image(*patterns):
+    rows = []
+    for path in files(patterns):
+        doc = load(path)
+        fig = figures(doc)
+        rows.append([
+            num(fig["image_bytes"] / 1e6, 1) + " MB",
+            num(fig["binary_stripped_bytes"] / 1e6, 2) + " MB",
+            f"{num(fig['libraries_bytes'] / 1e6, 1)} MB "
+            f"({num(fig['library_count'])} files)",
+            num(fig["ceiling_bytes"] / 1e6, 1) + " MB",
+            "`" + doc["commit"]["id"][:7] + "`", verdict(doc), name(path)])
+    return table(["image (uncompressed)", "binary, stripped",
+                  "shared libraries and loader", "ceiling", "commit",
+                  "verdict", "raw"], rows)
+
+
 KINDS = {"runonce": runonce, "soak": soak, "memory": memory,
          "podcount": podcount, "scale": scale, "gbench": gbench,
-         "compare": compare, "karpenter": karpenter}
+         "compare": compare, "karpenter": karpenter, "image": image}
 
 
 def generate(text, document):
