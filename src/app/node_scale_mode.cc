@@ -90,7 +90,7 @@ std::string ServedStorageCapacityVersion(const kube::KubeApi& api) {
 // glibc's default (a threshold that rises to the largest block freed, up to
 // 32 MB) those blocks come from the heap and, once freed, stay resident
 // between the kept objects: 1,000 nodes x 30,000 pods on kube-apiserver
-// held 81 MiB instead of 61 (bench/README.md). Blocks of 64 KB and more are
+// held 81 MiB instead of 61 (bench/HISTORY.md). Blocks of 64 KB and more are
 // mapped and given back to the system when freed.
 void ReturnLargeBlocksToTheSystem() {
   constexpr int kThresholdBytes = 64 * 1024;

@@ -21,7 +21,7 @@ void ReturnFreeHeapPages();
 // they do when every watch reconnects after an outage: each new heap and
 // each heap's grown top stayed resident, since malloc_trim does not shrink
 // the top of a thread's heap. The soak's anonymous RSS grew in those steps
-// (bench/README.md, "Where the RSS growth is"). A sidecar's threads
+// (bench/HISTORY.md, "Where the RSS growth is"). A sidecar's threads
 // allocate little at once, so sharing one heap costs them nothing.
 void UseOneHeapArena();
 
