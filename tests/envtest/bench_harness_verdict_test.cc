@@ -1,9 +1,12 @@
 // The benchmark harnesses fail a broken build. Each runs a propscaler made
-// deliberately wrong (the real binary behind a wrapper that adds one flag:
-// a scale-up one node short, a scale-down one node short, a pod selector
-// that counts nothing) and must exit 1 naming what is wrong, with the
-// verdict in its result file; the same small run of the binary as built
-// passes.
+// deliberately wrong (the binary as built behind a wrapper that adds one
+// flag: a scale-up one node short, a scale-down one node short, a pod
+// selector that counts nothing, a burst left short of the nodes its pods
+// need) and must exit 1 naming what is wrong in its result file; the same
+// small run of the binary as built passes. Here rather than in the e2e
+// tests because the node-scale memory harness needs the real server, and
+// the harnesses are built and run without the sanitizers. Each harness
+// starts a server of its own.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
@@ -15,7 +18,7 @@
 
 #include "e2e/process.h"
 
-namespace propscaler::e2e {
+namespace propscaler::envtest {
 namespace {
 
 struct HarnessRun {
@@ -25,13 +28,15 @@ struct HarnessRun {
   std::string failures;
 };
 
-HarnessRun RunHarness(const std::string& harness, std::vector<std::string> args,
-                      const TempDir& dir) {
+HarnessRun RunHarness(
+    const std::string& harness, std::vector<std::string> args,
+    const e2e::TempDir& dir,
+    std::chrono::seconds timeout = std::chrono::seconds(100)) {
   const std::string json = dir.path() + "/result.json";
   args.push_back("--json_out=" + json);
-  Process process(harness, args);
+  e2e::Process process(harness, args);
   HarnessRun run;
-  run.exit_code = process.WaitForExit(std::chrono::seconds(100)).value_or(-1);
+  run.exit_code = process.WaitForExit(timeout).value_or(-1);
   run.output = process.Output();
   std::ifstream in(json);
   std::stringstream text;
@@ -47,21 +52,26 @@ HarnessRun RunHarness(const std::string& harness, std::vector<std::string> args,
   return run;
 }
 
+HarnessRun RunBroken(const std::string& harness, std::vector<std::string> args,
+                     const std::string& flag, const e2e::TempDir& dir,
+                     std::chrono::seconds timeout = std::chrono::seconds(100)) {
+  args.push_back("--propscaler=" +
+                 e2e::WrapperAddingFlag(dir, PROPSCALER_BINARY, flag));
+  return RunHarness(harness, args, dir, timeout);
+}
+
 // `harness` with `args` passes on the binary as built and fails, naming
 // `failure`, on the binary broken by `flag`.
 void ExpectFailsOnlyTheBrokenBuild(const std::string& harness,
                                    const std::vector<std::string>& args,
                                    const std::string& flag,
                                    const std::string& failure) {
-  TempDir dir;
+  e2e::TempDir dir;
   HarnessRun good = RunHarness(harness, args, dir);
   EXPECT_EQ(good.exit_code, 0) << good.output;
   EXPECT_TRUE(good.passed) << good.failures;
 
-  std::vector<std::string> broken = args;
-  broken.push_back("--propscaler=" +
-                   WrapperAddingFlag(dir, PROPSCALER_BINARY, flag));
-  HarnessRun bad = RunHarness(harness, broken, dir);
+  HarnessRun bad = RunBroken(harness, args, flag, dir);
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
   EXPECT_FALSE(bad.passed);
   EXPECT_NE(bad.failures.find(failure), std::string::npos) << bad.failures;
@@ -87,5 +97,22 @@ TEST(BenchHarnessVerdictTest, PodCountFailsAPropscalerThatCountsNothing) {
       "--pod-selector=app=nothing", "replicas, not 3,");
 }
 
+// On the real server: 5 nodes, and a burst of 100 pods of 100m that needs 3
+// new 4-cpu nodes, with propscaler allowed 2 (--max-nodes-total=7). The
+// run as built is the 50-node one of bench/README.md, not repeated here.
+TEST(BenchHarnessVerdictTest, NodeScaleMemoryFailsABurstLeftShort) {
+  e2e::TempDir dir;
+  HarnessRun bad =
+      RunBroken(PROPSCALER_NODESCALE_MEMORY,
+                {"--server=real", "--nodes=5", "--pods=50", "--loops=1",
+                 "--rest_loops=1", "--bursts=1", "--burst_pods=100"},
+                "--max-nodes-total=7", dir, std::chrono::seconds(400));
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_FALSE(bad.passed);
+  EXPECT_NE(bad.failures.find("settled at 2 nodes; its 100 pods need 3"),
+            std::string::npos)
+      << bad.failures;
+}
+
 }  // namespace
-}  // namespace propscaler::e2e
+}  // namespace propscaler::envtest
