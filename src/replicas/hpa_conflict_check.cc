@@ -8,10 +8,12 @@ namespace propscaler {
 
 HpaConflictCheck::HpaConflictCheck(const Clock* clock,
                                    const kube::HpaClient* api, std::string ns,
-                                   std::string floor_hpa, bool floor_auto)
+                                   std::string floor_hpa, bool floor_auto,
+                                   OnChange on_change)
     : namespace_(std::move(ns)),
       floor_hpa_(std::move(floor_hpa)),
       floor_auto_(floor_auto),
+      on_change_(floor_auto ? std::move(on_change) : [](const std::string&) {}),
       watch_(
           clock,
           [api, ns = namespace_] { return api->HorizontalPodAutoscalers(ns); },
@@ -23,7 +25,7 @@ HpaConflictCheck::HpaConflictCheck(const Clock* clock,
                  MutexLock lock(&mutex_);
                  watch_refusal_ = refused.message();
                }},
-          [](const std::string&) {}) {}
+          on_change_) {}
 
 kube::ReflectorSink<kube::HpaRef> HpaConflictCheck::Sink() {
   return {[this](std::vector<kube::HpaRef> items) {
@@ -36,22 +38,28 @@ kube::ReflectorSink<kube::HpaRef> HpaConflictCheck::Sink() {
             changed_ = true;
           },
           [this](const kube::HpaRef& hpa) {
-            MutexLock lock(&mutex_);
-            auto known = hpas_.find(hpa.name);
-            // Older than the answer to propscaler's own write: dropped.
-            if (known != hpas_.end() &&
-                kube::CompareResourceVersions(hpa.resource_version,
-                                              known->second.resource_version) ==
-                    kube::VersionOrder::kOlder) {
-              return;
+            {
+              MutexLock lock(&mutex_);
+              auto known = hpas_.find(hpa.name);
+              // Older than the answer to propscaler's own write: dropped.
+              if (known != hpas_.end() &&
+                  kube::CompareResourceVersions(
+                      hpa.resource_version, known->second.resource_version) ==
+                      kube::VersionOrder::kOlder) {
+                return;
+              }
+              hpas_[hpa.name] = hpa;
+              changed_ = true;
             }
-            hpas_[hpa.name] = hpa;
-            changed_ = true;
+            on_change_("horizontalpodautoscaler " + hpa.name + " changed");
           },
           [this](const kube::HpaRef& hpa) {
-            MutexLock lock(&mutex_);
-            hpas_.erase(hpa.name);
-            changed_ = true;
+            {
+              MutexLock lock(&mutex_);
+              hpas_.erase(hpa.name);
+              changed_ = true;
+            }
+            on_change_("horizontalpodautoscaler " + hpa.name + " deleted");
           }};
 }
 

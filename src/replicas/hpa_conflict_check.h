@@ -10,6 +10,7 @@
 #define PROPSCALER_REPLICAS_HPA_CONFLICT_CHECK_H_
 
 #include <chrono>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -30,12 +31,17 @@ class HpaConflictCheck {
  public:
   static constexpr std::chrono::minutes kInterval{5};
 
+  using OnChange = std::function<void(const std::string& cause)>;
+
   // `floor_hpa`: the HPA --hpa-floor names ("" when none), which is meant
   // to scale its target and is never reported; `floor_auto`
   // (--hpa-floor-auto): an HPA that alone scales a target is not reported
-  // either.
+  // either, and since the floors are read from this watch, `on_change` is
+  // told when the HPAs are first listed and whenever one changes (a cycle
+  // need not wait for the poll period to see them).
   HpaConflictCheck(const Clock* clock, const kube::HpaClient* api,
-                   std::string ns, std::string floor_hpa, bool floor_auto);
+                   std::string ns, std::string floor_hpa, bool floor_auto,
+                   OnChange on_change);
 
   // Watches the HPAs until `stop`. Without it (a single cycle) each check
   // lists them.
@@ -70,7 +76,8 @@ class HpaConflictCheck {
   const std::string namespace_;
   const std::string floor_hpa_;
   const bool floor_auto_;
-  mutable Mutex mutex_;  // the copy, written by the watch's thread
+  const OnChange on_change_;  // a no-op unless floor_auto_
+  mutable Mutex mutex_;       // the copy, written by the watch's thread
   std::map<std::string, kube::HpaRef> hpas_ GUARDED_BY(mutex_);
   bool changed_ GUARDED_BY(mutex_) = false;
   std::string watch_refusal_ GUARDED_BY(mutex_);

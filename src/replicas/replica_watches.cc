@@ -28,7 +28,8 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
                     selected.get(), notify),
       hpa_check(clock, client, options.namespace_,
                 options.hpa_floor.has_value() ? options.hpa_floor->name : "",
-                options.hpa_floor.has_value() && options.hpa_floor->automatic) {
+                options.hpa_floor.has_value() && options.hpa_floor->automatic,
+                notify) {
   if (selected != nullptr) {
     const kube::TargetSelector& selector = *options.target_selector;
     const std::string kind = selector.Named("").ApiKind();
