@@ -790,6 +790,27 @@ TEST_F(HpaFloorScenarioTest, AMissingOrElsewhereHpaLeavesEverythingSaying) {
   EXPECT_EQ(board_.Snapshot().last_cycle_error, "");
 }
 
+// --hpa-floor-auto: HPAs listed only after the first cycle (their first
+// three lists refused, so the retries' backoff takes over a second) are
+// acted on when they arrive, not at the next poll.
+TEST_F(HpaFloorScenarioTest, AutoActsWhenTheHpasArriveAfterTheFirstCycle) {
+  options_.hpa_floor =
+      AutoscalerOptions::HpaFloor{.version = "v2", .automatic = true};
+  std::atomic<int> lists{0};
+  cluster_.SetFault([&](std::string_view call) {
+    if (call == "list horizontalpodautoscalers" && lists++ < 3) {
+      return Status::Unavailable("list horizontalpodautoscalers: HTTP 503");
+    }
+    return Status::Ok();
+  });
+  CreateHpa("coredns", 1, 10);
+  StartWith(3, 1);
+  clock_.SleepFor(seconds(5));  // the list's retry comes within its backoff
+  EXPECT_GE(lists.load(), 4);
+  EXPECT_EQ(MinReplicas(), 3);
+  EXPECT_EQ(Replicas(), 1);
+}
+
 // --hpa-floor-auto: the target one HPA scales gets the floor on it; one no
 // HPA scales is scaled; one two HPAs scale is left alone, the cycle saying
 // why, and only those two are reported as conflicts.
