@@ -92,9 +92,6 @@ void InitCurlOnce() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
-struct CurlDeleter {
-  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
-};
 struct SlistDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
@@ -325,8 +322,8 @@ Result<HttpResponse> HttpClient::PerformWithFreshToken(
 
 Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
                                          Transfer* transfer) const {
-  std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) return Status::Internal("curl_easy_init failed");
+  const ConnectionPool::Lease curl = pool_.Take();
+  if (curl.get() == nullptr) return Status::Internal("curl_easy_init failed");
   CURL* c = curl.get();
   transfer->curl = c;
   const std::string url = config_.server + request.path;
@@ -352,7 +349,6 @@ Result<HttpResponse> HttpClient::Perform(const HttpRequest& request,
   // Only gzip, which is what the API server compresses with.
   curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "gzip");
   ConfigureTls(c, config_);
-  pool_.Attach(c);
 
   std::unique_ptr<curl_slist, SlistDeleter> headers(
       curl_slist_append(nullptr, ("Accept: " + request.accept).c_str()));

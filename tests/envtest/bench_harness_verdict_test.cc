@@ -74,7 +74,8 @@ void ExpectFailsOnlyTheBrokenBuild(const std::string& harness,
   HarnessRun bad = RunBroken(harness, args, flag, dir);
   EXPECT_EQ(bad.exit_code, 1) << bad.output;
   EXPECT_FALSE(bad.passed);
-  EXPECT_NE(bad.failures.find(failure), std::string::npos) << bad.failures;
+  EXPECT_NE(bad.failures.find(failure), std::string::npos)
+      << bad.failures << bad.output;
 }
 
 TEST(BenchHarnessVerdictTest, RunOnceFailsAScaleUpOneNodeShort) {
