@@ -39,6 +39,10 @@ DEFINE_string(node_group_config, "",
 DEFINE_string(kwok_not_ready_node_groups, "",
               "node-scale, kwok: comma list of groups whose new nodes stay "
               "NotReady (to demo and test backoff).");
+DEFINE_string(kwok_unregistered_node_groups, "",
+              "node-scale, kwok: comma list of groups whose instances never "
+              "register: a scale-up counts them but creates no Node (to "
+              "demo and test giving up unregistered capacity).");
 DEFINE_string(scan_interval, "10s", "node-scale: time between iterations.");
 DEFINE_string(expander, "least-waste",
               "node-scale: random, most-pods, least-waste, price, priority; "
@@ -369,6 +373,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   s.cloud_provider = FLAGS_cloud_provider;
   s.node_group_config = FLAGS_node_group_config;
   s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
+  s.kwok_unregistered_groups = SplitComma(FLAGS_kwok_unregistered_node_groups);
   if (Status st = CheckProvider(s); !st.ok()) return st;
   if ((!FLAGS_cloud_config.empty() ||
        FLAGS_clusterapi_cloud_config_authoritative) &&

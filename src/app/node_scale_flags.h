@@ -20,6 +20,7 @@ struct NodeScaleSettings {
   std::string cloud_provider;
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
+  std::set<std::string, std::less<>> kwok_unregistered_groups;
   // The Cluster API management cluster (Cluster Autoscaler's
   // --cloud-config and --clusterapi-cloud-config-authoritative).
   std::string cloud_config;

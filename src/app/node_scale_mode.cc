@@ -57,7 +57,8 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
       nodescale::KwokOptions{settings.loop.namespace_,
                              settings.node_group_config,
                              settings.kwok_not_ready_groups,
-                             [node_groups] { return node_groups->Read(); }});
+                             [node_groups] { return node_groups->Read(); },
+                             settings.kwok_unregistered_groups});
 }
 
 // A ConfigMap the loop reads every iteration, watched (a GET each time

@@ -345,6 +345,89 @@ TEST_F(NodeScaleTest, GroupThatNeverGetsReadyIsBackedOffForTheNext) {
       << status;
 }
 
+// Cluster Autoscaler's startup time: a node that registered but stays
+// NotReady is Unready --max-node-startup-time after its creation and no
+// longer counts as coming, so the pending pod gets a second node long
+// before --max-node-provision-time (it got none in 13 s when the request's
+// provision time kept the node NotStarted).
+TEST_F(NodeScaleTest, ANodeNotReadyPastItsStartupTimeGetsThePodASecondNode) {
+  PutGroups({GroupJson("pool", 0, 10, "4", "8Gi")});
+  CreatePod("web-0", "1");
+  auto propscaler =
+      Start({"--kwok-not-ready-node-groups=pool", "--max-node-startup-time=6s",
+             "--max-node-provision-time=45s", "--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("pool-").size() == 1; },
+                        seconds(10)))
+      << propscaler->Report();
+  EXPECT_TRUE(WaitUntil([&] { return NodesWithPrefix("pool-").size() >= 2; },
+                        seconds(13)))
+      << propscaler->Report();
+  EXPECT_EQ(CountEvents(kNamespace, "ScaleUpTimedOut"), 0);
+}
+
+// kwok instances that never register: after --max-node-provision-time the
+// group is backed off, the instance given up for good (the target stays
+// at 0, the instance is never created) with Cluster Autoscaler's Events on
+// the status ConfigMap, and the pod gets a node of the next group.
+TEST_F(NodeScaleTest, AnInstanceThatNeverRegistersIsGivenUpWithEvents) {
+  PutGroups({GroupJson("ghost", 0, 10, "2", "4Gi"),
+             GroupJson("good", 0, 10, "8", "32Gi")});
+  CreatePod("web-0", "1");
+  auto propscaler =
+      Start({"--kwok-unregistered-node-groups=ghost",
+             "--max-node-provision-time=2s", "--scale-down-enabled=false"});
+  auto ghost_target = [&](const std::string& target) {
+    auto data = server_.ConfigMapData(kNamespace, "propscaler-status");
+    const std::string status = data ? (*data)["status"] : "";
+    const size_t at = status.find("Name: ghost");
+    return at != std::string::npos &&
+           status.find("target=" + target, at) < status.find("Name:", at + 5);
+  };
+  ASSERT_TRUE(WaitUntil([&] { return ghost_target("1"); }, seconds(10)))
+      << propscaler->Report();
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("good-").size() == 1; },
+                        seconds(15)))
+      << propscaler->Report();
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        return CountEvents(kNamespace, "ScaleUpTimedOut") == 1 &&
+               CountEvents(kNamespace, "DeleteUnregistered") == 1;
+      },
+      seconds(5)));
+  bool named = false;
+  for (const std::string& event : server_.Events(kNamespace)) {
+    named |= event.find(
+                 "Nodes added to group ghost failed to register "
+                 "within 2s") != std::string::npos;
+  }
+  EXPECT_TRUE(named);
+  EXPECT_TRUE(WaitUntil([&] { return ghost_target("0"); }, seconds(5)));
+  EXPECT_TRUE(NodesWithPrefix("ghost-").empty());
+}
+
+// A declared template's startup taint is left out of the plan: a pod that
+// does not tolerate it gets a scale-up, and the node is made with it.
+TEST_F(NodeScaleTest, AStartupTaintOnTheTemplateDoesNotRefuseTheScaleUp) {
+  std::string group = GroupJson("pool", 0, 10, "4", "8Gi");
+  const std::string no_taints = R"("taints":[])";
+  group.replace(group.find(no_taints), no_taints.size(),
+                R"("taints":[{"key":"startup-taint.cluster-autoscaler.)"
+                R"(kubernetes.io/cni","effect":"NoSchedule"}])");
+  PutGroups({group});
+  CreatePod("web-0", "1");
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("pool-").size() == 1; },
+                        seconds(10)))
+      << propscaler->Report();
+  EXPECT_TRUE(
+      NodeHasTaint(NodesWithPrefix("pool-")[0],
+                   "startup-taint.cluster-autoscaler.kubernetes.io/cni"));
+  EXPECT_TRUE(
+      WaitUntil([&] { return CountEvents("default", "TriggeredScaleUp") == 1; },
+                seconds(5)));
+  EXPECT_EQ(CountEvents("default", "NotTriggerScaleUp"), 0);
+}
+
 TEST_F(NodeScaleTest, PriorityFromNodeGroupsPrefersSpotThenFallsBack) {
   // least-waste alone would pick the 2-core on-demand group; priority 50
   // sends the pods to spot, whose nodes never become Ready, so after the

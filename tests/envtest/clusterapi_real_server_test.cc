@@ -180,6 +180,40 @@ TEST_F(ClusterApiRealServerTest, ScalesFromZeroByCapacityAnnotations) {
       << propscaler->Output();
 }
 
+// A MachineDeployment whose machines' template declares a CNI's startup
+// taint (spec.template.spec.taints, read for scale from zero): the taint is
+// left out of the template, as Cluster Autoscaler sanitizes provider
+// templates, so a pod that does not tolerate it gets its scale-up; a taint
+// that is not a startup taint still refuses it.
+TEST_F(ClusterApiRealServerTest, AStartupTaintOnTheMachinesTemplateIsOffered) {
+  auto deployment = [&](const std::string& name, const std::string& taint) {
+    Create(
+        "machinedeployments",
+        R"({"apiVersion":"cluster.x-k8s.io/v1beta1","kind":"MachineDeployment",)"
+        R"("metadata":{"name":")" +
+            name +
+            R"(","annotations":{)"
+            R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size":"0",)"
+            R"("cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size":"5",)"
+            R"("capacity.cluster-autoscaler.kubernetes.io/cpu":"4",)"
+            R"("capacity.cluster-autoscaler.kubernetes.io/memory":"16Gi"}},)"
+            R"("spec":{"clusterName":"c","replicas":0,"template":{"spec":{)"
+            R"("clusterName":"c","taints":[{"key":")" +
+            taint + R"(","effect":"NoSchedule"}]}}}})");
+  };
+  deployment("workers",
+             "startup-taint.cluster-autoscaler.kubernetes.io/cni-not-ready");
+  deployment("dedicated", "dedicated.example.com/batch");
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "web-0", "3").ok());
+  auto propscaler = Start({"--scale-down-enabled=false"});
+  ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
+      << "replicas " << Replicas() << "\n"
+      << propscaler->Output();
+  EXPECT_EQ(Replicas("machinedeployments/dedicated"), 0);
+  EXPECT_EQ(CountOf(propscaler->Output(), "is forbidden: User"), 0)
+      << propscaler->Output();
+}
+
 // Two nodes, one busy: the empty one's Machine is marked for deletion and
 // the MachineDeployment lowered by one.
 TEST_F(ClusterApiRealServerTest, ScalesDownTheChosenMachine) {

@@ -134,5 +134,60 @@ TEST(KwokProviderTest, ARefusedScaleUpStopsSendingCreates) {
   EXPECT_LE(cluster.Calls()["create nodes"], 8);
 }
 
+// kwok's DecreaseTargetSize gives up instances that have no Node for
+// good: an unregistered group's instance is no longer counted and never
+// created, and a node created but never seen is deleted and not counted;
+// a decrease beyond them is refused with nothing changed.
+TEST(KwokProviderTest, DecreaseTargetSizeForgetsInstancesWithoutANode) {
+  VirtualClock clock;
+  memcluster::MemoryCluster cluster(&clock);
+  ASSERT_TRUE(sim::PutConfigMap(
+                  cluster.store(), "kube-system", "node-groups",
+                  {{"node-groups.json",
+                    R"({"nodeGroups":[{"name":"ghost","minSize":0,)"
+                    R"("maxSize":10,"template":{"allocatable":{"cpu":"4",)"
+                    R"("pods":"110"}}},{"name":"small","minSize":0,)"
+                    R"("maxSize":10,"template":{"allocatable":{"cpu":"4",)"
+                    R"("pods":"110"}}}]})"}})
+                  .ok());
+  KwokProvider provider(&cluster.client(), &clock,
+                        {.namespace_ = "kube-system",
+                         .config_map = "node-groups",
+                         .read_config =
+                             [&cluster] {
+                               return cluster.client().GetConfigMap(
+                                   "kube-system", "node-groups");
+                             },
+                         .unregistered_groups = {"ghost"}});
+  auto sizes = [&]() -> std::pair<int64_t, int64_t> {
+    Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+    if (!groups.ok()) return {-1, -1};
+    return {groups->at(0).target_size, groups->at(1).target_size};
+  };
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  ASSERT_TRUE(provider.IncreaseSize(groups->at(0), 2).ok());
+  ASSERT_TRUE(provider.IncreaseSize(groups->at(1), 1).ok());
+  EXPECT_EQ(cluster.Calls()["create nodes"], 1);
+  EXPECT_EQ(sizes(), std::make_pair(int64_t{2}, int64_t{1}));
+
+  const Status refused = provider.DecreaseTargetSize(groups->at(0), 3, {});
+  EXPECT_EQ(refused.code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(refused.message(),
+            "decreasing the target of node group ghost by 3: only 2 of its "
+            "instances have no node; the rest are registered");
+  EXPECT_EQ(sizes(), std::make_pair(int64_t{2}, int64_t{1}));
+
+  ASSERT_TRUE(provider.DecreaseTargetSize(groups->at(0), 1, {}).ok());
+  EXPECT_EQ(sizes(), std::make_pair(int64_t{1}, int64_t{1}));
+  // The small node was created (the watch has not shown it: NodeGroups is
+  // given no nodes); given up, it is deleted and not counted again.
+  ASSERT_EQ(sim::NodeNames(cluster.store()).size(), 1u);
+  ASSERT_TRUE(provider.DecreaseTargetSize(groups->at(1), 1, {}).ok());
+  EXPECT_TRUE(sim::NodeNames(cluster.store()).empty());
+  EXPECT_EQ(sizes(), std::make_pair(int64_t{1}, int64_t{0}));
+  EXPECT_EQ(cluster.Calls()["create nodes"], 1);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

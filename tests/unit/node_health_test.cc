@@ -22,33 +22,60 @@ const TimePoint kNow = TimePoint() + std::chrono::hours(10);
 
 TEST(NodeHealthTest, NotReadyIsNotStartedForFifteenMinutesThenUnready) {
   const NodeHealthConfig config;
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(14), false), kNow, config,
-                        std::nullopt),
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(14), false), kNow, config),
             Readiness::kNotStarted);
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), false), kNow, config,
-                        std::nullopt),
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), false), kNow, config),
             Readiness::kUnready);
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), true), kNow, config,
-                        std::nullopt),
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(15), true), kNow, config),
             Readiness::kReady);
   NodeHealthConfig longer;
   longer.max_node_startup_time = minutes(30);
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(20), false), kNow, longer,
-                        std::nullopt),
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(20), false), kNow, longer),
             Readiness::kNotStarted);
 }
 
-// A node registered since its group was asked for capacity is still
-// coming until that request is fulfilled or given up; an older node that
-// stopped being Ready is not.
-TEST(NodeHealthTest, ANodeOfAPendingRequestStaysNotStarted) {
+// Cluster Autoscaler's updateReadinessStats: a node not ready is
+// NotStarted by its age alone, --max-node-startup-time (or its group's)
+// from its creation; a scale-up still in flight keeps nothing coming (with
+// a 6 s startup time and a 45 s provision time, the node is Unready at 6 s).
+TEST(NodeHealthTest, TheStartupTimeCountsFromTheNodesCreationAlone) {
+  NodeHealthConfig config;
+  config.max_node_startup_time = std::chrono::seconds(6);
+  const TimePoint created = kNow - std::chrono::seconds(7);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(created, false), kNow, config),
+            Readiness::kUnready);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - std::chrono::seconds(5), false),
+                        kNow, config),
+            Readiness::kNotStarted);
+  // The group's own maxnodestartuptime wins over the flag.
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(created, false), kNow, config, true,
+                        minutes(1)),
+            Readiness::kNotStarted);
+  // A scale-up in flight whose deadline comes later changes nothing.
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(created, false), kNow, config, true, {},
+                        created + std::chrono::seconds(45)),
+            Readiness::kUnready);
+}
+
+// The tie: a node whose startup time ends no earlier than its group's
+// scale-up deadline (both 15 minutes, the node made at once, its
+// creationTimestamp in whole seconds) stays NotStarted until the deadline
+// decides, as on a cloud, where the node registers after the request.
+TEST(NodeHealthTest, AStartupTimeEndingWithTheScaleUpsDeadlineWaitsForIt) {
   const NodeHealthConfig config;
-  const TimePoint requested = kNow - minutes(20);
-  EXPECT_EQ(
-      ReadinessOf(NodeCreatedAt(requested, false), kNow, config, requested),
-      Readiness::kNotStarted);
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(requested - minutes(1), false), kNow,
-                        config, requested),
+  const TimePoint requested = kNow - minutes(15) - std::chrono::seconds(3);
+  const TimePoint stamped = requested - std::chrono::milliseconds(400);
+  const TimePoint deadline = requested + minutes(15);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(stamped, false), kNow, config, true, {},
+                        deadline),
+            Readiness::kNotStarted);
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(stamped, false), kNow, config, true, {},
+                        std::nullopt),
+            Readiness::kUnready);
+  // A node older than the request by more than its second is not its.
+  EXPECT_EQ(ReadinessOf(NodeCreatedAt(requested - std::chrono::seconds(2),
+                                      false),
+                        kNow, config, true, {}, deadline),
             Readiness::kUnready);
 }
 
@@ -67,12 +94,12 @@ TEST(NodeHealthTest, AReadyNodeWithoutATemplateCsiDriverIsNotReady) {
   EXPECT_TRUE(LacksTemplateCsiDriver(nullptr, model));
   EXPECT_FALSE(LacksTemplateCsiDriver(nullptr, {}));
   const NodeHealthConfig config;
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(5), true), kNow, config,
-                        std::nullopt, false),
-            Readiness::kNotStarted);
-  EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow - minutes(20), true), kNow, config,
-                        std::nullopt, false),
-            Readiness::kUnready);
+  EXPECT_EQ(
+      ReadinessOf(NodeCreatedAt(kNow - minutes(5), true), kNow, config, false),
+      Readiness::kNotStarted);
+  EXPECT_EQ(
+      ReadinessOf(NodeCreatedAt(kNow - minutes(20), true), kNow, config, false),
+      Readiness::kUnready);
 }
 
 // CA's GetNodeReadiness: the node lifecycle controller's not-ready,
@@ -92,21 +119,21 @@ TEST(NodeHealthTest, TaintsThatMakeANodeNotReady) {
         "startup-taint.cluster-autoscaler.kubernetes.io/cni",
         "ignore-taint.cluster-autoscaler.kubernetes.io/legacy",
         "example.com/agent-not-ready", "agents.example.com/cni"}) {
-    EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
-                          config, std::nullopt),
-              Readiness::kUnready)
+    EXPECT_EQ(
+        ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow, config),
+        Readiness::kUnready)
         << key;
-    EXPECT_EQ(ReadinessOf(NodeCreatedAt(kNow, true, {{key, "", {}}}), kNow,
-                          config, std::nullopt),
-              Readiness::kNotStarted)
+    EXPECT_EQ(
+        ReadinessOf(NodeCreatedAt(kNow, true, {{key, "", {}}}), kNow, config),
+        Readiness::kNotStarted)
         << key;
   }
   for (const char* key : {"node.kubernetes.io/unreachable",
                           "status-taint.cluster-autoscaler.kubernetes.io/gpu",
                           "example.com/gpu-health", "dedicated"}) {
-    EXPECT_EQ(ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow,
-                          config, std::nullopt),
-              Readiness::kReady)
+    EXPECT_EQ(
+        ReadinessOf(NodeCreatedAt(old, true, {{key, "", {}}}), kNow, config),
+        Readiness::kReady)
         << key;
   }
 }

@@ -1691,6 +1691,135 @@ TEST_F(NodeScaleScenarioTest, ANodeThatStopsBeingReadyIsNotCountedAsComing) {
   EXPECT_EQ(NodesWithPrefix("pool-").size(), 2u);
 }
 
+// Cluster Autoscaler's updateReadinessStats: a node that registered but
+// stays NotReady is Unready --max-node-startup-time after its creation,
+// whatever --max-node-provision-time says, and no longer counts as coming:
+// with 6 s and 45 s the still-pending pod gets a second node well before
+// 45 s. Nodes keep being added as each one turns Unready until the gate
+// (more than 3 Unready and more than 45%) stops it at 4.
+TEST_F(NodeScaleScenarioTest, ANodeNotReadyPastItsStartupTimeIsNotComing) {
+  PutGroups({sim::GroupJson("pool", 0, 10, "4", "16Gi")});
+  CreatePendingPod("web-0", "1");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  options.node_health.max_node_startup_time = seconds(6);
+  options.max_node_provision_time = seconds(45);
+  Start(options, {"pool"});
+  const TimePoint start = clock_.Now();
+  SleepUntil([&] { return NodesWithPrefix("pool-").size() == 1; }, seconds(5));
+  ASSERT_EQ(NodesWithPrefix("pool-").size(), 1u);
+  SleepUntil([&] { return NodesWithPrefix("pool-").size() == 2; }, seconds(40));
+  EXPECT_EQ(NodesWithPrefix("pool-").size(), 2u);
+  EXPECT_LT(clock_.Now() - start, seconds(25));
+  clock_.SleepFor(minutes(3));
+  EXPECT_EQ(NodesWithPrefix("pool-").size(), 4u);
+  EXPECT_NE(StatusText().find("Unhealthy"), std::string::npos) << StatusText();
+  clock_.SleepFor(minutes(10));
+  EXPECT_EQ(Calls("create nodes"), 4);
+}
+
+// kwok instances that never register (--kwok-unregistered-node-groups):
+// group "ghost" has one registered node and is asked for a second that
+// never comes. After --max-node-provision-time the capacity is given up
+// with CA's Events, ScaleUpTimedOut and DeleteUnregistered, and the target
+// stays lowered (it went 2 -> 1 -> 2 -> 1 while kwok ignored the
+// decrease): the pod gets a node of "good" and ghost is never asked again.
+TEST_F(NodeScaleScenarioTest, AKwokInstanceThatNeverRegistersIsGivenUpForGood) {
+  PutGroups({sim::GroupJson("ghost", 0, 10, "2", "4Gi"),
+             sim::GroupJson("good", 0, 10, "8", "32Gi")});
+  ASSERT_TRUE(cluster_.client()
+                  .CreateSimulatedNode("ghost-old", Shape("ghost", 2000), true)
+                  .ok());
+  ASSERT_TRUE(sim::CreateObject(cluster_.store(),
+                                "/api/v1/namespaces/default/pods",
+                                sim::PodJson("busy", "2", "ghost-old"))
+                  .ok());
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "1");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  NodeScaleInstance* instance = StartWith(
+      options,
+      std::make_unique<nodescale::KwokProvider>(
+          &cluster_.client(), &clock_,
+          nodescale::KwokOptions{.namespace_ = kNamespace,
+                                 .config_map = kGroupsConfigMap,
+                                 .read_config =
+                                     [this] {
+                                       return cluster_.client().GetConfigMap(
+                                           kNamespace, kGroupsConfigMap);
+                                     },
+                                 .unregistered_groups = {"ghost"}}));
+  auto target_of = [&](const std::string& name) -> int64_t {
+    for (const nodescale::GroupStatus& group :
+         instance->board.Snapshot().groups) {
+      if (group.name == name) return group.target;
+    }
+    return -1;
+  };
+  auto events = [&](const std::string& reason) {
+    size_t count = 0;
+    for (const std::string& event : sim::Events(cluster_.store(), kNamespace)) {
+      if (event.find("\"reason\":\"" + reason + "\"") != std::string::npos) {
+        ++count;
+      }
+    }
+    return count;
+  };
+  clock_.SleepFor(minutes(1));
+  EXPECT_EQ(target_of("ghost"), 2);
+  clock_.SleepFor(minutes(13));
+  EXPECT_EQ(target_of("ghost"), 2);
+  EXPECT_TRUE(NodesWithPrefix("good-").empty());
+  EXPECT_EQ(events("ScaleUpTimedOut"), 0u);
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(events("ScaleUpTimedOut"), 1u);
+  EXPECT_EQ(events("DeleteUnregistered"), 1u);
+  for (int minute = 0; minute < 30; ++minute) {
+    clock_.SleepFor(minutes(1));
+    EXPECT_EQ(target_of("ghost"), 1) << "a minute " << minute << " after";
+  }
+  ASSERT_EQ(NodesWithPrefix("good-").size(), 1u);
+  EXPECT_EQ(NodeOf("web-0"), NodesWithPrefix("good-")[0]);
+  EXPECT_EQ(NodesWithPrefix("ghost-"), std::vector<std::string>{"ghost-old"});
+  EXPECT_EQ(events("ScaleUpTimedOut"), 1u);
+  EXPECT_EQ(Calls("create nodes"), 2) << "ghost-old and good's";
+}
+
+// A declared template's startup taint is left out of the plan, as Cluster
+// Autoscaler sanitizes provider templates: a pod that does not tolerate
+// the CNI's startup taint gets a node, which is created with the taint and
+// counts as coming (NotStarted) until the agent removes it; then the pod
+// lands. One node, never a second.
+TEST_F(NodeScaleScenarioTest, AStartupTaintOnADeclaredTemplateIsNoObstacle) {
+  std::string group = sim::GroupJson("pool", 0, 10, "4", "16Gi");
+  const std::string no_taints = R"("taints":[])";
+  group.replace(group.find(no_taints), no_taints.size(),
+                R"("taints":[{"key":"startup-taint.cluster-autoscaler.)"
+                R"(kubernetes.io/cni","effect":"NoSchedule"}])");
+  PutGroups({group});
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  CreatePendingPod("web-0", "1");
+  nodescale::LoopOptions options;
+  options.scale_down_enabled = false;
+  Start(options);
+  SleepUntil([&] { return NodesWithPrefix("pool-").size() == 1; }, minutes(1));
+  ASSERT_EQ(NodesWithPrefix("pool-").size(), 1u) << StatusText();
+  const std::string node = NodesWithPrefix("pool-")[0];
+  EXPECT_NE(NodeJson(node).find("startup-taint.cluster-autoscaler"),
+            std::string::npos);
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(NodeOf("web-0"), "");
+  EXPECT_EQ(Calls("create nodes"), 1);
+  ASSERT_TRUE(
+      sim::PatchNode(cluster_.store(), node, R"({"spec":{"taints":null}})")
+          .ok());
+  SleepUntil([&] { return NodeOf("web-0") == node; }, minutes(1));
+  EXPECT_EQ(NodeOf("web-0"), node);
+  clock_.SleepFor(minutes(5));
+  EXPECT_EQ(Calls("create nodes"), 1);
+}
+
 // Cluster Autoscaler's health gate: with 4 of 8 nodes Unready (more than
 // --ok-total-unready-count 3 and more than 45%) nothing is scaled up or
 // down for as long as it lasts (a pod waits, empty nodes stay), with a

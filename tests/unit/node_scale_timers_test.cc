@@ -62,24 +62,23 @@ TEST(ProvisionTrackerTest, ProgressRestartsTheDeadlineAndReadyEndsIt) {
 }
 
 // A wait that follows a scale-up counts from the scale-up, as Cluster
-// Autoscaler's request does (not from the next loop); the request's start
-// stays while progress restarts the deadline, and ends with the wait.
+// Autoscaler's request does (not from the next loop); progress restarts
+// the deadline.
 TEST(ProvisionTrackerTest, AWaitAfterAScaleUpCountsFromTheScaleUp) {
   VirtualClock clock;
   ProvisionTracker tracker(minutes(15));
   const TimePoint scaled = clock.Now();
-  EXPECT_EQ(tracker.RequestedSince("a"), std::nullopt);
   tracker.ScaledUp("a", scaled);
-  EXPECT_EQ(tracker.RequestedSince("a"), scaled);
   clock.Advance(seconds(10));
   tracker.Update({{"a", 2, 0}}, clock.Now());
   EXPECT_EQ(tracker.WaitingSince("a"), scaled);
+  EXPECT_EQ(tracker.Deadline("a"), scaled + minutes(15));
+  EXPECT_EQ(tracker.Deadline("b"), std::nullopt);
   clock.Advance(minutes(5));
   tracker.Update({{"a", 2, 1}}, clock.Now());
   EXPECT_EQ(tracker.WaitingSince("a"), clock.Now());
-  EXPECT_EQ(tracker.RequestedSince("a"), scaled);
   tracker.Update({{"a", 2, 2}}, clock.Now());
-  EXPECT_EQ(tracker.RequestedSince("a"), std::nullopt);
+  EXPECT_EQ(tracker.Upcoming("a"), 0);
   // Due 15 minutes after the scale-up, not after the first wait's loop.
   tracker.ScaledUp("b", clock.Now());
   clock.Advance(seconds(10));

@@ -21,7 +21,7 @@ class LiveSnapshotTest : public ::testing::Test {
   ClusterSnapshot Build() {
     std::vector<Readiness> readiness;
     for (const LiveNode& node : nodes_) {
-      readiness.push_back(ReadinessOf(node.state, now_, {}, std::nullopt));
+      readiness.push_back(ReadinessOf(node.state, now_, {}));
     }
     return BuildLiveSnapshot(nodes_, pods_, group_of_, readiness, now_, {},
                              &cache_);

@@ -67,6 +67,35 @@ TEST(NodescaleTemplateTest, TemplateFromNodeDropsHostnameAndStateTaints) {
   EXPECT_EQ(t.taints[0].key, "dedicated");
 }
 
+// Cluster Autoscaler sanitizes provider templates too: a declared
+// template's startup taints (the prefix, the deprecated ignore-taint one,
+// --startup-taint's keys) and status taints are left out, so a pod that
+// does not tolerate them fits on the node the group would add; its other
+// taints stay.
+TEST(NodescaleTemplateTest, ADeclaredTemplateLeavesOutStartupTaints) {
+  NodeGroup group = Group("g", 0, 10, 0, 4000, 16 * kGi);
+  group.declared_template->taints = {
+      {"dedicated", "web", TaintEffect::kNoSchedule},
+      {"startup-taint.cluster-autoscaler.kubernetes.io/cni", "",
+       TaintEffect::kNoSchedule},
+      {"ignore-taint.cluster-autoscaler.kubernetes.io/csi", "",
+       TaintEffect::kNoSchedule},
+      {"example.com/agent-starting", "", TaintEffect::kNoExecute},
+      {"status-taint.cluster-autoscaler.kubernetes.io/gpu", "",
+       TaintEffect::kNoSchedule}};
+  const TaintKinds kinds{.startup_keys = {"example.com/agent-starting"}};
+  for (const std::optional<NodeTemplate>& t :
+       {DeclaredTemplate(group, kinds),
+        std::optional<NodeTemplate>(
+            ChooseTemplate(group, {}, nullptr, kinds)->node)}) {
+    ASSERT_TRUE(t);
+    ASSERT_EQ(t->taints.size(), 1u);
+    EXPECT_EQ(t->taints[0].key, "dedicated");
+  }
+  // Without --startup-taint its key is an ordinary taint.
+  EXPECT_EQ(DeclaredTemplate(group, {})->taints.size(), 2u);
+}
+
 TEST(NodescaleTemplateTest, DaemonSetsThatWouldLandAreSubtracted) {
   NodeTemplate t{Res(4000, 16 * kGi),
                  {{"pool", "gpu"}},

@@ -53,7 +53,7 @@ DisruptionSimulator::DisruptionSimulator(const DisruptionInput& input)
   for (const NodeGroup& group : input.groups) {
     // A new node is made from the group's declared template when it has
     // one: a drifted node is no model of its replacement.
-    std::optional<NodeTemplate> shape = DeclaredTemplate(group);
+    std::optional<NodeTemplate> shape = DeclaredTemplate(group, input.taints);
     std::optional<ChosenTemplate> chosen;
     if (!shape || input.csi_node_aware_scheduling) {
       chosen =

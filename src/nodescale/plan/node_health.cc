@@ -27,10 +27,9 @@ std::string_view ReadinessName(Readiness readiness) {
 }
 
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
-                      const NodeHealthConfig& config,
-                      std::optional<TimePoint> requested_since,
-                      bool drivers_registered,
-                      std::optional<Duration> max_startup_time) {
+                      const NodeHealthConfig& config, bool drivers_registered,
+                      std::optional<Duration> max_startup_time,
+                      std::optional<TimePoint> wait_deadline) {
   bool ready = node.ready && drivers_registered;
   for (const Taint& taint : node.taints) {
     if (MarksNotReady(taint) || IsStartupTaint(taint, config.taints)) {
@@ -38,11 +37,12 @@ Readiness ReadinessOf(const NodeState& node, TimePoint now,
     }
   }
   if (ready) return Readiness::kReady;
-  const bool requested = requested_since && node.created >= *requested_since;
-  return requested || now - node.created < max_startup_time.value_or(
-                                               config.max_node_startup_time)
-             ? Readiness::kNotStarted
-             : Readiness::kUnready;
+  const TimePoint started =
+      node.created + max_startup_time.value_or(config.max_node_startup_time);
+  const bool outlasts_wait =
+      wait_deadline && started + std::chrono::seconds(1) >= *wait_deadline;
+  return now < started || outlasts_wait ? Readiness::kNotStarted
+                                        : Readiness::kUnready;
 }
 
 bool LacksTemplateCsiDriver(const VolumeLimits* node_limits,

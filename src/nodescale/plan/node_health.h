@@ -38,19 +38,23 @@ enum class Readiness { kReady, kNotStarted, kUnready };
 
 std::string_view ReadinessName(Readiness readiness);
 
-// `requested_since`: when the node's group was asked for the capacity that
-// is still coming (nullopt: none is). A node registered since then is
-// NotStarted until the group's request is fulfilled or given up
-// (--max-node-provision-time), whatever its age; any other node that is not
-// ready is NotStarted for --max-node-startup-time after its creation.
-// `drivers_registered` false (see LacksTemplateCsiDriver) makes a Ready
-// node not ready. `max_startup_time`: the node's group's own (unset:
-// config's).
+// A node that is not ready is NotStarted for its group's
+// --max-node-startup-time (`max_startup_time`; unset: config's) after its
+// creation, then Unready, as Cluster Autoscaler's updateReadinessStats: a
+// scale-up in flight does not keep it coming longer. One tie is broken as a
+// cloud breaks it: a node whose startup time ends no earlier than
+// `wait_deadline` (the deadline of the group's scale-up still in flight,
+// ProvisionTracker::Deadline) stays NotStarted until that deadline decides
+// (a cloud's node registers well after the request, so with the two times
+// equal the request times out first; a simulated node comes at once, and
+// its creationTimestamp has whole seconds, so it is taken as made at the end
+// of its second). `drivers_registered` false (see LacksTemplateCsiDriver)
+// makes a Ready node not ready.
 Readiness ReadinessOf(const NodeState& node, TimePoint now,
                       const NodeHealthConfig& config,
-                      std::optional<TimePoint> requested_since,
                       bool drivers_registered = true,
-                      std::optional<Duration> max_startup_time = {});
+                      std::optional<Duration> max_startup_time = {},
+                      std::optional<TimePoint> wait_deadline = {});
 
 // With --enable-csi-node-aware-scheduling: whether a node's CSINode (its
 // drivers' attach limits; null: no CSINode) lacks a driver its group's

@@ -27,10 +27,14 @@ NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
   return out;
 }
 
-std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group) {
+std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group,
+                                             const TaintKinds& kinds) {
   if (!group.declared_template) return std::nullopt;
   NodeTemplate out = *group.declared_template;
   out.labels[std::string(kNodeGroupLabel)] = group.name;
+  std::erase_if(out.taints, [&](const Taint& taint) {
+    return IsNodeStateTaint(taint, kinds);
+  });
   return out;
 }
 
@@ -49,7 +53,7 @@ std::optional<ChosenTemplate> ChooseTemplate(
   if (remembered != nullptr) {
     return ChosenTemplate{*remembered, TemplateSource::kRemembered};
   }
-  if (std::optional<NodeTemplate> declared = DeclaredTemplate(group)) {
+  if (std::optional<NodeTemplate> declared = DeclaredTemplate(group, kinds)) {
     return ChosenTemplate{std::move(*declared), TemplateSource::kDeclared};
   }
   return std::nullopt;

@@ -2,10 +2,11 @@
 //
 // The template comes from a ready node of the group when one exists, else
 // from one remembered from earlier, else from the group's declared template,
-// taken exactly as declared: scale from zero must use the memory the user
-// declared, never a guessed table value (CA on AWS refuses pods that fit when
-// its instance table says 4Gi for a 16Gi node). DaemonSet pods that would run
-// on a new node are taken out of its free capacity. Pure.
+// taken as declared but for its startup and status taints: scale from zero must
+// use the memory the user declared, never a guessed table value (CA on AWS
+// refuses pods that fit when its instance table says 4Gi for a 16Gi node).
+// DaemonSet pods that would run on a new node are taken out of its free
+// capacity. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_NODE_TEMPLATES_H_
 #define PROPSCALER_NODESCALE_PLAN_NODE_TEMPLATES_H_
 
@@ -39,9 +40,13 @@ NodeTemplate GroupMemberTemplate(const NodeState& node, std::string_view group,
                                  const TaintKinds& kinds);
 
 // The group's declared template as a member of the group looks: with
-// kNodeGroupLabel, as every node the group makes (a pod may select it);
-// nullopt when none is declared.
-std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group);
+// kNodeGroupLabel, as every node the group makes (a pod may select it), and
+// without the taints of one node's state (startup and status taints among
+// them: a new node loses its startup taint once its agents run, so a pod
+// that does not tolerate it still fits, as Cluster Autoscaler sanitizes
+// provider templates); nullopt when none is declared.
+std::optional<NodeTemplate> DeclaredTemplate(const NodeGroup& group,
+                                             const TaintKinds& kinds);
 
 // The ready, schedulable node of `group_nodes` that comes first by name,
 // else `remembered` (may be null), else the declared template; nullopt when

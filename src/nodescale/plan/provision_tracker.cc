@@ -11,19 +11,18 @@ std::vector<std::string> ProvisionTracker::Update(
   for (const GroupProgress& group : groups) {
     const int64_t upcoming = std::max<int64_t>(0, group.target - group.ready);
     if (upcoming == 0) continue;
-    Entry entry{upcoming, group.ready, now, now};
+    Entry entry{upcoming, group.ready, now,
+                group.max_provision_time.value_or(max_provision_time_)};
     auto previous = entries_.find(group.group);
     auto scaled_up = scaled_up_.find(group.group);
     if (previous != entries_.end()) {
-      entry.requested = previous->second.requested;
       if (group.ready <= previous->second.ready) {
         entry.since = previous->second.since;
       }
     } else if (scaled_up != scaled_up_.end()) {
-      entry.since = entry.requested = scaled_up->second;
+      entry.since = scaled_up->second;
     }
-    if (now - entry.since >=
-        group.max_provision_time.value_or(max_provision_time_)) {
+    if (now - entry.since >= entry.provision_time) {
       failed.push_back(group.group);
       entry.since = now;
     }
@@ -43,15 +42,11 @@ void ProvisionTracker::ScaledUp(const std::string& group, TimePoint now) {
   scaled_up_.emplace(group, now);
 }
 
-std::optional<TimePoint> ProvisionTracker::RequestedSince(
+std::optional<TimePoint> ProvisionTracker::Deadline(
     const std::string& group) const {
-  if (auto it = entries_.find(group); it != entries_.end()) {
-    return it->second.requested;
-  }
-  if (auto it = scaled_up_.find(group); it != scaled_up_.end()) {
-    return it->second;
-  }
-  return std::nullopt;
+  auto it = entries_.find(group);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second.since + it->second.provision_time;
 }
 
 TimePoint ProvisionTracker::WaitingSince(const std::string& group) const {

@@ -46,19 +46,19 @@ class ProvisionTracker {
   // Since when the group has been waiting for nodes; the epoch when it is
   // not waiting.
   TimePoint WaitingSince(const std::string& group) const;
+  // When the group's wait times out (its start, restarted by progress, plus
+  // its provision time); nullopt when it is not waiting.
+  std::optional<TimePoint> Deadline(const std::string& group) const;
   // The group was asked for more nodes at `now`: a wait that starts at the
   // next Update counts from here.
   void ScaledUp(const std::string& group, TimePoint now);
-  // Since when the group's requested capacity has been coming (waiting, or
-  // scaled up since the last Update); nullopt when none is.
-  std::optional<TimePoint> RequestedSince(const std::string& group) const;
 
  private:
   struct Entry {
     int64_t upcoming = 0;
     int64_t ready = 0;
-    TimePoint since;      // the deadline's start, restarted by progress
-    TimePoint requested;  // when this wait began
+    TimePoint since;  // the deadline's start, restarted by progress
+    Duration provision_time;
   };
   const Duration max_provision_time_;
   std::map<std::string, Entry> entries_;

@@ -58,6 +58,7 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   }
   deleted_seen_ = std::move(still_deleting);
   for (const auto& [name, group] : created_unseen_) ++sizes[group];
+  for (const auto& [name, group] : unregistered_) ++sizes[group];
   for (NodeGroup& group : file->groups) group.target_size = sizes[group.name];
   priorities_ = std::move(file->priorities);
   pools_ = std::move(file->pools);
@@ -89,6 +90,14 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
   std::vector<std::string> names;
   for (int64_t i = 0; i < delta; ++i) {
     names.push_back(group.name + "-" + RandomSuffix(&random_));
+  }
+  if (options_.unregistered_groups.contains(group.name)) {
+    for (const std::string& name : names) {
+      unregistered_[name] = group.name;
+      LOG(INFO) << "kwok: instance " << name << " of group " << group.name
+                << " requested; it will never register";
+    }
+    return Status::Ok();
   }
   const bool ready = !options_.not_ready_groups.contains(group.name);
   // Once a create fails the rest are not sent: a refused one (RBAC, quota)
@@ -133,6 +142,47 @@ Status KwokProvider::DeleteNodes(const NodeGroup& group,
     deleted_seen_[node->name] = group.name;
     LOG(INFO) << "kwok: deleted node " << node->name << " of group "
               << group.name;
+  }
+  return Status::Ok();
+}
+
+Status KwokProvider::DecreaseTargetSize(const NodeGroup& group, int64_t delta,
+                                        const std::vector<const NodeState*>&) {
+  std::vector<std::string> never_created;
+  std::vector<std::string> unseen;
+  for (const auto& [name, of] : unregistered_) {
+    if (of == group.name) never_created.push_back(name);
+  }
+  for (const auto& [name, of] : created_unseen_) {
+    if (of == group.name) unseen.push_back(name);
+  }
+  const auto available =
+      static_cast<int64_t>(never_created.size() + unseen.size());
+  if (delta > available) {
+    return Status::Invalid(
+        "decreasing the target of node group " + group.name + " by " +
+        std::to_string(delta) + ": only " + std::to_string(available) +
+        " of its instances have no node; the rest are registered");
+  }
+  for (const std::string& name : never_created) {
+    if (delta == 0) break;
+    unregistered_.erase(name);
+    --delta;
+    LOG(INFO) << "kwok: gave up instance " << name << " of group " << group.name
+              << ", which never registered";
+  }
+  for (const std::string& name : unseen) {
+    if (delta == 0) break;
+    const Status deleted = api_->DeleteNode(name, "");
+    if (!deleted.ok() && deleted.code() != StatusCode::kNotFound) {
+      return deleted.WithContext("deleting node " + name + " of group " +
+                                 group.name + ", never seen registered");
+    }
+    created_unseen_.erase(name);
+    deleted_seen_[name] = group.name;
+    --delta;
+    LOG(INFO) << "kwok: deleted node " << name << " of group " << group.name
+              << ", never seen registered";
   }
   return Status::Ok();
 }

@@ -33,6 +33,10 @@ struct KwokOptions {
   // Reads the ConfigMap: app/ hands in its watched copy (a GET while RBAC
   // refuses the watch).
   std::function<Result<kube::ConfigMap>()> read_config;
+  // Groups whose instances never register: a scale-up counts them in the
+  // group's size but creates no Node object, as a cloud instance that never
+  // joins the cluster (--kwok-unregistered-node-groups).
+  std::set<std::string, std::less<>> unregistered_groups;
 };
 
 class KwokProvider : public Provider {
@@ -51,10 +55,12 @@ class KwokProvider : public Provider {
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
-  Status DecreaseTargetSize(const NodeGroup&, int64_t,
-                            const std::vector<const NodeState*>&) override {
-    return Status::Ok();  // the size is the Node objects there are
-  }
+  // Forgets `delta` of the group's instances that have no Node in the
+  // watch (an unregistered group's, then nodes created but never seen,
+  // which are deleted): they are neither counted nor created again. Refused,
+  // with nothing changed, when the group has fewer such instances.
+  Status DecreaseTargetSize(const NodeGroup& group, int64_t delta,
+                            const std::vector<const NodeState*>&) override;
 
   // The shape of the nodes a scale-up of `group` creates.
   NodeTemplate ShapeOf(const NodeGroup& group, const std::string& name) const;
@@ -67,6 +73,8 @@ class KwokProvider : public Provider {
   // still seen, by name with their group: the size counts what was asked
   // for, so a lagging watch never triggers a second scale-up.
   std::map<std::string, std::string> created_unseen_;
+  // Instances of the unregistered groups, by name with their group.
+  std::map<std::string, std::string> unregistered_;
   std::map<int, std::vector<std::string>> priorities_;
   std::vector<NodePool> pools_;
   std::map<std::string, std::string> deleted_seen_;

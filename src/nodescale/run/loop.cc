@@ -58,8 +58,8 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   it->group_of = [this](const NodeState& node) {
     return provider_->NodeGroupOf(node);
   };
-  TrackProvisioning(it);
   it->readiness = ClassifyNodes(*it);
+  if (TrackProvisioning(it)) it->readiness = ClassifyNodes(*it);
   it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of,
                                    it->readiness, it->now,
                                    {options_.new_pod_scale_up_delay,
@@ -190,9 +190,9 @@ std::vector<Readiness> NodeScaleLoop::ClassifyNodes(const Iteration& it) const {
         volumes == nullptr || CsiDriversRegistered(node.state, group, *volumes);
     auto startup = startup_times.find(group);
     readiness.push_back(ReadinessOf(
-        node.state, it.now, options_.node_health,
-        provision_.RequestedSince(group), drivers_registered,
-        startup == startup_times.end() ? std::nullopt : startup->second));
+        node.state, it.now, options_.node_health, drivers_registered,
+        startup == startup_times.end() ? std::nullopt : startup->second,
+        provision_.Deadline(group)));
   }
   return readiness;
 }
@@ -214,10 +214,10 @@ bool NodeScaleLoop::CsiDriversRegistered(
 }
 
 // A group's progress counts its nodes no longer coming: Ready, or Unready
-// (not Ready since long before its capacity was asked for).
-void NodeScaleLoop::TrackProvisioning(Iteration* it) {
+// (not Ready for longer than --max-node-startup-time).
+bool NodeScaleLoop::TrackProvisioning(Iteration* it) {
   const std::map<std::string, ReadinessCounts> by_group =
-      ReadinessByGroup(it->nodes, it->group_of, ClassifyNodes(*it));
+      ReadinessByGroup(it->nodes, it->group_of, it->readiness);
   std::vector<GroupProgress> progress;
   for (const NodeGroup& group : it->groups) {
     auto found = by_group.find(group.name);
@@ -227,26 +227,31 @@ void NodeScaleLoop::TrackProvisioning(Iteration* it) {
                             : found->second.ready + found->second.unready,
                         group.options.max_node_provision_time});
   }
+  bool gave_up = false;
   for (const std::string& name : provision_.Update(progress, it->now)) {
     for (NodeGroup& group : it->groups) {
-      if (group.name == name) GiveUpCapacity(group, it);
+      if (group.name == name) gave_up |= GiveUpCapacity(group, it);
     }
   }
+  return gave_up;
 }
 
 // The group's nodes did not become Ready in time: back it off, remove the
-// nodes that never started and stop counting them as upcoming.
-void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
+// nodes that never started and stop counting them as upcoming, with
+// Cluster Autoscaler's Events (ScaleUpTimedOut; DeleteUnregistered or
+// DeleteUnregisteredFailed for the instances that never registered).
+bool NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   const TimePoint until = backoff_.Fail(group.name, it->now);
+  const Duration within = group.options.max_node_provision_time.value_or(
+      options_.max_node_provision_time);
   LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
                << "--max-node-provision-time; backed off until "
                << kube::FormatMicroTime(until);
-  const std::vector<Readiness> readiness = ClassifyNodes(*it);
   std::vector<RegisteredNode> registered;
   for (size_t i = 0; i < it->nodes.size(); ++i) {
     const NodeState& node = it->nodes[i].state;
     if (it->group_of(node) == group.name) {
-      registered.push_back({&node, readiness[i]});
+      registered.push_back({&node, it->readiness[i]});
     }
   }
   const CapacityGiveUp give_up = PlanCapacityGiveUp(
@@ -255,13 +260,15 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   for (const NodeState* node : give_up.not_started) {
     not_started.insert(node->name);
   }
-  if (!may_act_()) return;
+  if (!may_act_()) return false;
+  reporter_->ScaleUpTimedOut(group.name, within);
   Status status = provider_->DeleteNodes(group, give_up.not_started);
   if (status.ok() && give_up.target_decrease > 0) {
     std::vector<const NodeState*> nodes;
     for (const RegisteredNode& node : registered) nodes.push_back(node.node);
     status =
         provider_->DecreaseTargetSize(group, give_up.target_decrease, nodes);
+    reporter_->UnregisteredRemoved(group.name, give_up.target_decrease, status);
   }
   LOG_IF(WARNING, !status.ok()) << status.message();
   for (NodeGroup& g : it->groups) {
@@ -270,6 +277,7 @@ void NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   it->nodes.EraseIf([&](const LiveNode& node) {
     return not_started.contains(node.state.name);
   });
+  return !not_started.empty();
 }
 
 Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(

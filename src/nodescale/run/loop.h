@@ -148,8 +148,11 @@ class NodeScaleLoop {
   // planner's snapshot.
   Status ReadCluster(Iteration* it);
   void ObserveDuration(const Iteration& it, const char* kind);
-  void TrackProvisioning(Iteration* it);
-  // Each node's readiness with the tracker's requests as they stand.
+  // The tracker told of each group's arrived nodes (it->readiness); gives up
+  // the capacity of the groups it reports overdue. Whether nodes were given
+  // up (it->nodes changed, so it->readiness is stale).
+  bool TrackProvisioning(Iteration* it);
+  // Each node's readiness (plan/node_health.h).
   std::vector<Readiness> ClassifyNodes(const Iteration& it) const;
   // With --enable-csi-node-aware-scheduling: false when the node's CSINode
   // lacks a driver of its group's remembered template.
@@ -159,7 +162,8 @@ class NodeScaleLoop {
   // Unready, when the iteration stops after saying so (log, Event, status)
   // and forgetting the unneeded nodes' timers, as Cluster Autoscaler does.
   bool ClusterHealthy(Iteration* it);
-  void GiveUpCapacity(const NodeGroup& group, Iteration* it);
+  // Whether nodes were taken out of it->nodes.
+  bool GiveUpCapacity(const NodeGroup& group, Iteration* it);
   // The scale-up's metrics and memory brought up to date; the expanders.
   Result<std::unique_ptr<ExpanderChain>> PrepareScaleUp(Iteration* it);
   DecideInput DecideInputOf(const Iteration& it, ExpanderChain* expander) const;

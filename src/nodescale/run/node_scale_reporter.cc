@@ -72,6 +72,13 @@ double Seconds(Duration duration) {
   return std::chrono::duration<double>(duration).count();
 }
 
+// "45s", "900s", "1.5s".
+std::string SecondsText(Duration duration) {
+  std::ostringstream out;
+  out << Seconds(duration) << "s";
+  return out.str();
+}
+
 }  // namespace
 
 std::string DescribeIncrease(const GroupIncrease& increase,
@@ -148,6 +155,33 @@ void NodeScaleReporter::ClusterUnhealthy(const std::string& reason) const {
          true,
          "ClusterUnhealthy",
          "Cluster is unhealthy: " + reason});
+}
+
+void NodeScaleReporter::ScaleUpTimedOut(const std::string& group,
+                                        Duration within) const {
+  Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
+         true,
+         "ScaleUpTimedOut",
+         "Nodes added to group " + group + " failed to register within " +
+             SecondsText(within)});
+}
+
+void NodeScaleReporter::UnregisteredRemoved(const std::string& group,
+                                            int64_t count,
+                                            const Status& status) const {
+  const std::string nodes = std::to_string(count) + " unregistered node" +
+                            (count == 1 ? "" : "s") + " of group " + group;
+  if (status.ok()) {
+    Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
+           false,
+           "DeleteUnregistered",
+           "Removed " + nodes});
+  } else {
+    Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
+           true,
+           "DeleteUnregisteredFailed",
+           "Failed to remove " + nodes + ": " + status.message()});
+  }
 }
 
 void NodeScaleReporter::Readiness(const ReadinessCounts& counts) const {

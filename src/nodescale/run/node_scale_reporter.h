@@ -59,6 +59,13 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
                      const std::vector<NodeGroup>& groups,
                      const std::map<std::string, const LivePod*>& pods) const;
   void ClusterUnhealthy(const std::string& reason) const;
+  // Cluster Autoscaler's, on the status ConfigMap: ScaleUpTimedOut when a
+  // group's requested nodes are not Ready `within` its provision time;
+  // DeleteUnregistered (or DeleteUnregisteredFailed with `status`) when
+  // `count` of its instances that never registered are given up.
+  void ScaleUpTimedOut(const std::string& group, Duration within) const;
+  void UnregisteredRemoved(const std::string& group, int64_t count,
+                           const Status& status) const;
 
   // Metrics.
   void Readiness(const ReadinessCounts& counts) const;
