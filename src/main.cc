@@ -3,11 +3,13 @@
 #include <gflags/gflags.h>
 #include <glog/logging.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "app/flag_help.h"
 #include "app/flag_spelling.h"
 #include "app/mode_choice.h"
 #include "app/node_scale_mode.h"
@@ -17,6 +19,7 @@
 #include "app/simulate_command.h"
 #include "app/vertical_mode.h"
 #include "common/free_heap_pages.h"
+#include "server/build_revision.h"
 
 // gflags' hook for ending the process on a bad flag (an illegal value, an
 // unknown flag); exported by libgflags though not in its header. It exits 1,
@@ -42,6 +45,46 @@ void ExitOnBadFlag(int code) {
   std::exit(code == 0 ? 0 : kExitUsage);
 }
 
+constexpr char kUsage[] =
+    "sizes Kubernetes workloads and node groups to the cluster.\n"
+    "  propscaler --target=deployment/coredns --configmap=dns-autoscaler "
+    "[--namespace=NS] [--default-params=JSON] [--kubeconfig=FILE]\n"
+    "      replica mode (the default): cluster-proportional-autoscaler\n"
+    "  propscaler --mode=vertical --target=daemonset/calico-typha "
+    "--default-config=JSON|--config-file=FILE [--namespace=NS]\n"
+    "      vertical mode: cluster-proportional-vertical-autoscaler\n"
+    "  propscaler --mode=node-scale [--cloud-provider=kwok|clusterapi] "
+    "[--node-group-config=CONFIGMAP]\n"
+    "      node-scale mode: node groups up for unschedulable pods, down "
+    "when unneeded\n"
+    "  propscaler plan --params=FILE|--configmap-json=FILE [--nodes=FILE]\n"
+    "      the replicas params give for 1 to N nodes, as a table or SVG\n"
+    "  propscaler simulate --nodes=FILE --pods=FILE --node-groups=FILE\n"
+    "      what node-scale mode would do for a cluster snapshot";
+
+// --help, -help and -h: propscaler's own flags by mode (gflags' --helpfull
+// lists glog's too).
+bool AsksForOwnHelp(const std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-help" || args[i] == "-h" ||
+        args[i] == "--help=true") {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string OwnFlagsHelp() {
+  std::vector<gflags::CommandLineFlagInfo> all;
+  gflags::GetAllFlags(&all);
+  std::vector<FlagDescription> flags;
+  for (const gflags::CommandLineFlagInfo& flag : all) {
+    flags.push_back({flag.name, flag.type, flag.default_value, flag.description,
+                     flag.filename});
+  }
+  return FlagsHelp(std::string("propscaler ") + kUsage, flags);
+}
+
 }  // namespace
 }  // namespace propscaler
 
@@ -63,23 +106,13 @@ int main(int argc, char** argv) {
   char** normalized_argv = arg_pointers.data();
 
   FLAGS_logtostderr = true;  // as Kubernetes components log
-  gflags::SetVersionString(PROPSCALER_VERSION);
-  gflags::SetUsageMessage(
-      "sizes Kubernetes workloads and node groups to the cluster.\n"
-      "  propscaler --target=deployment/coredns --configmap=dns-autoscaler "
-      "[--namespace=NS] [--default-params=JSON] [--kubeconfig=FILE]\n"
-      "      replica mode (the default): cluster-proportional-autoscaler\n"
-      "  propscaler --mode=vertical --target=daemonset/calico-typha "
-      "--default-config=JSON|--config-file=FILE [--namespace=NS]\n"
-      "      vertical mode: cluster-proportional-vertical-autoscaler\n"
-      "  propscaler --mode=node-scale [--cloud-provider=kwok|clusterapi] "
-      "[--node-group-config=FILE]\n"
-      "      node-scale mode: node groups up for unschedulable pods, down "
-      "when unneeded\n"
-      "  propscaler plan --params=FILE|--configmap-json=FILE [--nodes=FILE]\n"
-      "      the replicas params give for 1 to N nodes, as a table or SVG\n"
-      "  propscaler simulate --nodes=FILE --pods=FILE --node-groups=FILE\n"
-      "      what node-scale mode would do for a cluster snapshot");
+  gflags::SetVersionString(std::string(PROPSCALER_VERSION) + " (commit " +
+                           std::string(propscaler::BuildRevision()) + ")");
+  gflags::SetUsageMessage(propscaler::kUsage);
+  if (propscaler::AsksForOwnHelp(args)) {
+    std::fputs(propscaler::OwnFlagsHelp().c_str(), stdout);
+    return 0;
+  }
   google::gflags_exitfunc = &propscaler::ExitOnBadFlag;
   gflags::ParseCommandLineFlags(&normalized_argc, &normalized_argv, true);
   FLAGS_mode = propscaler::ChooseMode(

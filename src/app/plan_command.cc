@@ -36,6 +36,28 @@ constexpr std::string_view kUsage =
     "       propscaler plan --vertical-config=FILE [--cores-per-node=4] "
     "[--max-nodes=5000] [--format=table|svg]";
 
+constexpr std::string_view kFlagsHelp = R"(
+Previews the replicas (or, with --vertical-config, the requests) a params
+file gives for cluster sizes, or for a node list. Reads files only; talks to
+no cluster.
+
+  --params=FILE            params as --default-params takes them (JSON)
+  --configmap-json=FILE    the ConfigMap: kubectl get configmap X -o json
+  --vertical-config=FILE   vertical mode's config (CPVA's JSON)
+  --nodes=FILE             a node list: kubectl get nodes -o json; counted
+                           as replica mode counts it (one row)
+  --nodelabels=SELECTOR    with --nodes: only the nodes it matches
+  --exclude-node-taints=KEY[:EFFECT],...
+                           with --nodes: leave out nodes with these taints
+  --cores-per-node=4       cores of each node in the drawn sizes
+  --max-nodes=5000         the largest cluster size drawn (1 to 1000000)
+  --pods-per-node=N        pods counted per node (for podsPerReplica params)
+  --format=table           table, or svg (a chart of the curve)
+  --help                   this text
+
+Exit 0 on success; 2 on a usage error or a bad file, naming it.
+)";
+
 struct PlanFlags {
   std::string params;           // a --default-params style JSON file
   std::string configmap_json;   // kubectl get configmap X -o json
@@ -213,6 +235,10 @@ int PlanVertical(const PlanFlags& flags) {
 }  // namespace
 
 int RunPlanCommand(int argc, char** argv) {
+  if (AsksForHelp(argc, argv)) {
+    std::cout << kUsage << "\n" << kFlagsHelp;
+    return 0;
+  }
   Result<PlanFlags> flags = ParseFlags(argc, argv);
   if (!flags.ok()) {
     std::cerr << kUsage << "\n";

@@ -72,6 +72,12 @@ DEFINE_string(exclude_node_taints, "",
               "schedulable, e.g. node.kubernetes.io/unreachable.");
 namespace propscaler {
 int RunReplicaMode() {
+  if (Status empty = RefuseExplicitlyEmpty(
+          {"pod_selector", "pod_namespace", "target_selector", "hpa_floor"});
+      !empty.ok()) {
+    LOG(ERROR) << empty.message();
+    return kExitUsage;
+  }
   Result<kube::ClientConfig> config = LoadClientConfigFromFlags();
   if (!config.ok()) {
     LOG(ERROR) << config.status().message();

@@ -48,6 +48,23 @@ Status CheckSharedFlags() {
   return Status::Ok();
 }
 
+Status RefuseExplicitlyEmpty(const std::vector<std::string>& flags) {
+  for (const std::string& name : flags) {
+    gflags::CommandLineFlagInfo info;
+    if (!gflags::GetCommandLineFlagInfo(name.c_str(), &info) ||
+        info.is_default || !info.current_value.empty()) {
+      continue;
+    }
+    std::string dashed = name;
+    for (char& c : dashed) c = c == '_' ? '-' : c;
+    return Status::Invalid("--" + dashed +
+                           "= is empty: give it a value, or leave the flag "
+                           "out (" +
+                           info.description + ")");
+  }
+  return Status::Ok();
+}
+
 Result<kube::ClientConfig> LoadClientConfigFromFlags() {
   if (!FLAGS_kubeconfig.empty()) return kube::LoadKubeconfig(FLAGS_kubeconfig);
   return kube::LoadInClusterConfig(kube::kServiceAccountDir);

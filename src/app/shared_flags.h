@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/status.h"
 #include "transport/api.h"
@@ -31,6 +32,12 @@ std::string EnvOrEmpty(const char* name);
 
 // Checks the shared flags; each mode checks its own.
 Status CheckSharedFlags();
+
+// An error naming the first of `flags` (gflags names) given explicitly
+// empty (--pod-selector=): for these, empty means "off", which leaving the
+// flag out already says, so an empty value is a mistake (a manifest's unset
+// variable, say) rather than a choice.
+Status RefuseExplicitlyEmpty(const std::vector<std::string>& flags);
 
 // --kubeconfig, else the in-cluster service account.
 Result<kube::ClientConfig> LoadClientConfigFromFlags();

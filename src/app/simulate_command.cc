@@ -39,6 +39,42 @@ constexpr std::string_view kUsage =
     "[--seed=N] [--now=2026-01-01T00:00:00Z] "
     "[--provisioning-requests=provreqs.json]";
 
+constexpr std::string_view kFlagsHelp = R"(
+Prints what node-scale mode would do for a cluster snapshot: the scale-up,
+the scale-down and the disruption it would plan, and the answer to each
+ProvisioningRequest. Reads files only; talks to no cluster and changes
+nothing.
+
+  --nodes=FILE              kubectl get nodes -o json (required)
+  --pods=FILE               kubectl get pods -A -o json (required)
+  --node-groups=FILE        the node groups, as kwok's node-groups.json
+                            (required)
+  --pdbs=FILE               kubectl get pdb -A -o json
+  --volumes=FILE            kubectl get pv,pvc,storageclass,csinode,
+                            csidriver,csistoragecapacity -A -o json
+  --provisioning-requests=FILE
+                            kubectl get provisioningrequests,podtemplates
+                            -A -o json
+  --expander=least-waste    random, most-pods, least-waste, price, priority;
+                            a comma list chains them
+  --max-nodes-total=N       most nodes; 0: no limit
+  --cores-total=MIN:MAX     cores the cluster may have
+  --memory-total=MIN:MAX    GiB of memory the cluster may have
+  --balance-similar-node-groups
+                            spread a scale-up over similar groups
+  --enable-csi-node-aware-scheduling
+                            plan new nodes with their CSI attach limits
+  --scale-down-utilization-threshold=0.5
+                            a node below this share of requests is unneeded
+  --output=json             json or table
+  --seed=N                  of the random expander and random ties
+  --now=TIME                the time disruption is previewed at (UTC,
+                            2026-01-01T00:00:00Z); default: now
+  --help                    this text
+
+Exit 0 on success; 2 on a usage error or a bad file, naming it.
+)";
+
 struct SimulateFlags {
   std::string nodes;
   std::string pods;
@@ -265,6 +301,10 @@ int Fail(const Status& status) {
 }  // namespace
 
 int RunSimulateCommand(int argc, char** argv) {
+  if (AsksForHelp(argc, argv)) {
+    std::cout << kUsage << "\n" << kFlagsHelp;
+    return 0;
+  }
   Result<SimulateFlags> flags = ParseFlags(argc, argv);
   if (!flags.ok()) {
     std::cerr << kUsage << "\n";

@@ -24,6 +24,17 @@ Result<std::vector<SubcommandFlag>> SplitSubcommandFlags(int argc,
   return flags;
 }
 
+bool AsksForHelp(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--help" || arg == "-help" || arg == "-h" ||
+        arg == "--helpfull") {
+      return true;
+    }
+  }
+  return false;
+}
+
 Result<int64_t> ParseNonNegativeFlag(const std::string& name,
                                      std::string_view value) {
   int64_t n = 0;

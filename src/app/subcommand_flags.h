@@ -24,6 +24,10 @@ struct SubcommandFlag {
 // "--" is an error naming it.
 Result<std::vector<SubcommandFlag>> SplitSubcommandFlags(int argc, char** argv);
 
+// Whether the arguments ask for help (--help, -help, -h or --helpfull,
+// anywhere): the subcommand then prints its help on stdout and exits 0.
+bool AsksForHelp(int argc, char** argv);
+
 // A whole number >= 0; the error names "--flag=value".
 Result<int64_t> ParseNonNegativeFlag(const std::string& name,
                                      std::string_view value);

@@ -11,10 +11,7 @@
 
 #include "common/files.h"
 #include "common/free_heap_pages.h"
-
-#ifndef PROPSCALER_REVISION
-#define PROPSCALER_REVISION "unknown"
-#endif
+#include "server/build_revision.h"
 
 namespace propscaler {
 namespace {
@@ -134,9 +131,10 @@ void DeclareProcessMetrics(Metrics* metrics) {
   metrics->DeclareGauge("propscaler_build_info",
                         "Always 1: the version and the source revision "
                         "propscaler was built from.");
-  metrics->Set(
-      "propscaler_build_info",
-      {{"version", PROPSCALER_VERSION}, {"revision", PROPSCALER_REVISION}}, 1);
+  metrics->Set("propscaler_build_info",
+               {{"version", PROPSCALER_VERSION},
+                {"revision", std::string(BuildRevision())}},
+               1);
 }
 
 void UpdateProcessMetrics(Metrics* metrics) {

@@ -24,6 +24,70 @@ TEST_F(CliTest, VersionPrintsAndExitsZero) {
       << output;
 }
 
+// --version names the commit the binary was built from (git's, 12
+// characters, "-dirty" for a checkout with changes; "unknown" outside one).
+TEST_F(CliTest, VersionNamesTheCommit) {
+  std::string output;
+  EXPECT_EQ(Run({"--version"}, &output), 0);
+  const size_t at = output.find("(commit ");
+  ASSERT_NE(at, std::string::npos) << output;
+  const std::string commit =
+      output.substr(at + 8, output.find(')', at) - at - 8);
+  EXPECT_TRUE(commit == "unknown" ||
+              (commit.size() >= 12 &&
+               commit.find_first_not_of("0123456789abcdef") >= 12))
+      << commit;
+}
+
+// --help lists propscaler's own flags by mode, glog's left to --helpfull,
+// and exits 0; so does each subcommand's --help, with its usage.
+TEST_F(CliTest, HelpListsOwnFlagsByModeAndEverySubcommandAnswersIt) {
+  std::string output;
+  for (const char* help : {"--help", "-h"}) {
+    EXPECT_EQ(Run({help}, &output), 0) << output;
+    for (const char* expected :
+         {"Every mode:", "Replica mode", "Vertical mode (--mode=vertical):",
+          "Node-scale mode (--mode=node-scale):", "--poll-period-seconds (",
+          "--max-node-provision-time (", "--kubeconfig (", "--helpfull"}) {
+      EXPECT_NE(output.find(expected), std::string::npos) << expected << " in\n"
+                                                          << output;
+    }
+    EXPECT_EQ(output.find("--log-dir ("), std::string::npos) << output;
+    EXPECT_LT(output.find("Every mode:"), output.find("Replica mode"));
+  }
+  EXPECT_EQ(Run({"plan", "--help"}, &output), 0) << output;
+  EXPECT_NE(output.find("usage: propscaler plan"), std::string::npos) << output;
+  EXPECT_NE(output.find("--pods-per-node=N"), std::string::npos) << output;
+  EXPECT_EQ(Run({"simulate", "--help"}, &output), 0) << output;
+  EXPECT_NE(output.find("usage: propscaler simulate"), std::string::npos)
+      << output;
+  EXPECT_NE(output.find("--node-groups=FILE"), std::string::npos) << output;
+  // A bad flag still fails with usage's exit code.
+  EXPECT_EQ(Run({"plan", "--no-such-flag"}, &output), 2) << output;
+}
+
+// A flag of propscaler's own given explicitly empty, where empty means
+// "off", is a usage error naming it rather than a daemon started without
+// what was meant.
+TEST_F(CliTest, AnExplicitlyEmptyPodSelectorIsRefused) {
+  std::string output;
+  EXPECT_EQ(
+      Run({"--kubeconfig=" + kubeconfig_, "--namespace=kube-system",
+           "--configmap=coredns-autoscaler", "--target=deployment/coredns",
+           "--healthz-port=0", "--pod-selector="},
+          &output),
+      2);
+  EXPECT_NE(output.find("--pod-selector= is empty"), std::string::npos)
+      << output;
+  EXPECT_EQ(
+      Run({"--kubeconfig=" + kubeconfig_, "--namespace=kube-system",
+           "--configmap=coredns-autoscaler", "--target=deployment/coredns",
+           "--healthz-port=0", "--hpa-floor="},
+          &output),
+      2);
+  EXPECT_NE(output.find("--hpa-floor= is empty"), std::string::npos) << output;
+}
+
 TEST_F(CliTest, DashedAndUnderscoredSpellingsBothWork) {
   std::string output;
   const std::vector<std::string> dashed = {
