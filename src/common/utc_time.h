@@ -12,6 +12,10 @@ namespace propscaler {
 std::string FormatUtc(std::chrono::system_clock::time_point time,
                       const char* format);
 
+// "2024-05-01T10:00:00.123456Z": Kubernetes' MicroTime, as Leases and
+// Events carry it, and as propscaler's status shows times.
+std::string FormatMicroTime(std::chrono::system_clock::time_point time);
+
 // "2024-05-01T10:00:00Z" (the seconds of an RFC 3339 time; a fraction or
 // offset after them is not read) as a time point; the epoch when
 // unparsable.

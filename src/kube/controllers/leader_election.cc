@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "common/metrics.h"
+#include "common/utc_time.h"
 
 namespace propscaler::kube {
 namespace {

@@ -21,8 +21,6 @@ struct Lease {
   int transitions = 0;
 };
 
-// "2024-05-01T10:00:00.123456Z"
-std::string FormatMicroTime(TimePoint time);
 // "lease NS/NAME", for errors.
 std::string DescribeLease(const Lease& lease);
 

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 
+#include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/pod_field_values.h"
 #include "kube/wire/resources_json.h"
@@ -38,10 +39,7 @@ std::vector<ClusterApiOwner> Owners(const Value& metadata) {
   return owners;
 }
 
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject() || !object.HasMember(name)) return nullptr;
-  return &object[name];
-}
+using json::Member;
 
 // A path of object members; nullptr when any is missing or not an object.
 const Value* ObjectAt(const Value& root,

@@ -6,6 +6,7 @@
 
 #include <optional>
 
+#include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/node_proto_decode.h"
 #include "kube/wire/proto_wire.h"
@@ -15,11 +16,7 @@ namespace {
 
 using rapidjson::Value;
 
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
+using json::Member;
 
 std::string StringMember(const Value& object, const char* name) {
   const Value* value = Member(object, name);

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 
+#include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/object_json.h"
 
@@ -13,11 +14,7 @@ namespace {
 
 using rapidjson::Value;
 
-const Value* Member(const Value& object, const char* name) {
-  if (!object.IsObject()) return nullptr;
-  auto it = object.FindMember(name);
-  return it == object.MemberEnd() ? nullptr : &it->value;
-}
+using json::Member;
 
 ResourceList ReadResourceList(const Value* list) {
   ResourceList out;

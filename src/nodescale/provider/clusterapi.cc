@@ -11,7 +11,7 @@
 
 #include "common/duration.h"
 #include "common/quantity.h"
-#include "kube/model/lease.h"
+#include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 
 namespace propscaler::nodescale {
@@ -632,7 +632,7 @@ Status ClusterApiProvider::DeletePoolNodes(
 Status ClusterApiProvider::RemoveMachines(
     const NodeGroup& group, const std::vector<MachineRef>& machines,
     const std::vector<std::string>& what, int64_t decrease) {
-  const std::string now = kube::FormatMicroTime(clock_->Now());
+  const std::string now = FormatMicroTime(clock_->Now());
   std::vector<MachineRef> marked;
   for (size_t i = 0; i < machines.size(); ++i) {
     Status status = AnnotateMachine(machines[i], now);

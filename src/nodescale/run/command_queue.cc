@@ -2,7 +2,7 @@
 
 #include <glog/logging.h>
 
-#include "kube/model/lease.h"
+#include "common/utc_time.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -50,7 +50,7 @@ CommandQueue::Step CommandQueue::Propose(
   if (!command) return {};
   command_ = AwaitValidation(*command, validation_delay_, view.now);
   if (!command_) return Start(*command, view);
-  const std::string due = kube::FormatMicroTime(command_->due);
+  const std::string due = FormatMicroTime(command_->due);
   lines_ = {DescribeCommand(*command) + " (validating until " + due + ")"};
   LOG(INFO) << "disruption: " << DescribeCommand(*command)
             << " proposed; checked again at " << due;

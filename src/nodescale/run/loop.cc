@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/capacity_give_up.h"
@@ -246,7 +247,7 @@ bool NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
       options_.max_node_provision_time);
   LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
                << "--max-node-provision-time; backed off until "
-               << kube::FormatMicroTime(until);
+               << FormatMicroTime(until);
   std::vector<RegisteredNode> registered;
   for (size_t i = 0; i < it->nodes.size(); ++i) {
     const NodeState& node = it->nodes[i].state;
@@ -343,8 +344,8 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
     scaled = true;
     provision_.ScaledUp(group->name, it->now);
     reporter_->ScaleUpRequested(group->name);
-    last_scale_up_ = DescribeIncrease(increase, *group) + " at " +
-                     kube::FormatMicroTime(it->now);
+    last_scale_up_ =
+        DescribeIncrease(increase, *group) + " at " + FormatMicroTime(it->now);
   }
   if (scaled) timers_.ScaledUp(it->now);
   reporter_->ScaleUpEvents(plan, it->groups, pods);

@@ -26,7 +26,6 @@
 #include "common/mutex.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "kube/model/lease.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/decide.h"

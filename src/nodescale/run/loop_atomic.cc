@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/utc_time.h"
 #include "nodescale/plan/provreq_atomic.h"
 #include "nodescale/plan/provreq_capacity.h"
 #include "nodescale/run/loop.h"
@@ -77,8 +78,8 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     }
     provision_.ScaledUp(group->name, it->now);
     reporter_->ScaleUpRequested(group->name);
-    last_scale_up_ = DescribeIncrease(increase, *group) + " at " +
-                     kube::FormatMicroTime(it->now);
+    last_scale_up_ =
+        DescribeIncrease(increase, *group) + " at " + FormatMicroTime(it->now);
   }
   timers_.ScaledUp(it->now);
   if (scale_up.refused.empty() &&
@@ -126,7 +127,7 @@ void NodeScaleLoop::AdvanceAtomicScaleUps(Iteration* it) {
           scale_up.request + ": all-or-nothing scale-up in flight, " +
           std::to_string(ready) + " of " + std::to_string(asked) +
           " new nodes Ready (given back unless all are by " +
-          kube::FormatMicroTime(scale_up.asked + provision_time) + ")");
+          FormatMicroTime(scale_up.asked + provision_time) + ")");
       in_flight.push_back(std::move(scale_up));
       continue;
     }

@@ -5,6 +5,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
@@ -78,8 +79,7 @@ void NodeScaleLoop::NoteRemovals(const RemovalQueue::Progress& progress,
   if (progress.failed > 0) timers_.Failed(now);
   if (!progress.any_deleted()) return;
   timers_.Deleted(now);
-  last_scale_down_ =
-      progress.deleted.back() + " at " + kube::FormatMicroTime(now);
+  last_scale_down_ = progress.deleted.back() + " at " + FormatMicroTime(now);
 }
 
 }  // namespace propscaler::nodescale

@@ -2,14 +2,14 @@
 
 #include <sstream>
 
-#include "kube/model/lease.h"
+#include "common/utc_time.h"
 
 namespace propscaler::nodescale {
 
 std::string RenderStatus(const StatusReport& report) {
   std::ostringstream out;
   out << "Cluster-wide:\n  Health: " << report.health
-      << "\n  LastProbeTime: " << kube::FormatMicroTime(report.time)
+      << "\n  LastProbeTime: " << FormatMicroTime(report.time)
       << "\n  ScaleUp: " << report.last_scale_up
       << "\n  ScaleDown: " << report.last_scale_down << "\n\nNodeGroups:\n";
   for (const GroupStatus& group : report.groups) {
@@ -19,7 +19,7 @@ std::string RenderStatus(const StatusReport& report) {
         << " minSize=" << group.min << " maxSize=" << group.max
         << "\n    Backoff: ";
     if (group.backoff_until != TimePoint()) {
-      out << "until " << kube::FormatMicroTime(group.backoff_until);
+      out << "until " << FormatMicroTime(group.backoff_until);
     } else {
       out << "none";
     }
