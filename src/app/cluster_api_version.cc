@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "kube/wire/cluster_api_json.h"
+#include "transport/api_discovery.h"
 
 namespace propscaler {
 
@@ -15,18 +15,14 @@ Result<kube::ClusterApiVersion> ResolveClusterApiVersion(
     chosen.version = version_env;
     return chosen;
   }
-  const std::string path = "/apis/" + chosen.group;
-  Result<std::string> answer = api.Call({.path = path});
-  if (!answer.ok()) {
-    return answer.status().WithContext(
-        "discovering the served version of API group " + chosen.group +
-        " (GET " + path +
-        "; install Cluster API's CRDs, grant get on that path, or set "
-        "CAPI_VERSION)");
-  }
   Result<std::string> version =
-      kube::DecodePreferredVersion(*answer, chosen.group);
-  if (!version.ok()) return version.status();
+      kube::ApiDiscovery(&api).PreferredVersion(chosen.group);
+  if (!version.ok()) {
+    return version.status().WithContext(
+        "discovering the served version of API group " + chosen.group +
+        " (install Cluster API's CRDs, grant get on /apis/" + chosen.group +
+        ", or set CAPI_VERSION)");
+  }
   chosen.version = *version;
   return chosen;
 }
@@ -55,15 +51,12 @@ Result<std::optional<kube::ClientConfig>> ManagementClusterConfig(
 Result<bool> ClusterApiServes(const kube::KubeApi& api,
                               const kube::ClusterApiVersion& version,
                               const std::string& resource) {
-  Result<std::string> answer = api.Call({.path = version.Prefix()});
-  if (!answer.ok()) {
-    return answer.status().WithContext("discovering the resources of " +
-                                       version.GroupVersion() + " (GET " +
-                                       version.Prefix() + ")");
-  }
   Result<std::vector<std::string>> names =
-      kube::DecodeResourceNames(*answer, version.GroupVersion());
-  if (!names.ok()) return names.status();
+      kube::ApiDiscovery(&api).Resources(version.GroupVersion());
+  if (!names.ok()) {
+    return names.status().WithContext("discovering the resources of " +
+                                      version.GroupVersion());
+  }
   return std::find(names->begin(), names->end(), resource) != names->end();
 }
 

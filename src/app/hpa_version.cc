@@ -2,20 +2,17 @@
 
 #include <algorithm>
 
-#include "kube/wire/cluster_api_json.h"
+#include "transport/api_discovery.h"
 
 namespace propscaler {
 
 Result<std::string> ResolveHpaVersion(const kube::KubeApi& api) {
-  Result<std::string> answer = api.Call({.path = "/apis/autoscaling"});
-  if (!answer.ok()) {
-    return answer.status().WithContext(
-        "discovering the versions of API group autoscaling for --hpa-floor "
-        "(GET /apis/autoscaling)");
-  }
   Result<std::vector<std::string>> versions =
-      kube::DecodeGroupVersions(*answer, "autoscaling");
-  if (!versions.ok()) return versions.status();
+      kube::ApiDiscovery(&api).GroupVersions("autoscaling");
+  if (!versions.ok()) {
+    return versions.status().WithContext(
+        "discovering the versions of API group autoscaling for --hpa-floor");
+  }
   const bool v2 =
       std::find(versions->begin(), versions->end(), "v2") != versions->end();
   return std::string(v2 ? "v2" : "v1");

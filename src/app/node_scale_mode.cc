@@ -28,6 +28,7 @@
 #include "runtime/watch_set.h"
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
+#include "transport/api_discovery.h"
 #include "transport/client_config.h"
 #include "transport/http_client.h"
 
@@ -77,11 +78,12 @@ std::unique_ptr<runtime::WatchedObject<kube::ConfigMap>> WatchedIf(
 // feature gate); "" when none does. Any answer but 404 (a 403 too: the
 // watch then says which grant is missing) counts as served.
 std::string ServedStorageCapacityVersion(const kube::KubeApi& api) {
+  const kube::ApiDiscovery discovery(&api);
   for (const char* version : {"v1", "v1beta1", "v1alpha1"}) {
-    const Result<std::string> answer =
-        api.Call({.path = std::string("/apis/storage.k8s.io/") + version +
-                          "/csistoragecapacities?limit=1"});
-    if (answer.status().code() != StatusCode::kNotFound) return version;
+    if (discovery.ServesList(std::string("storage.k8s.io/") + version,
+                             "csistoragecapacities")) {
+      return version;
+    }
   }
   return "";
 }

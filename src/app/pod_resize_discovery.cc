@@ -2,20 +2,18 @@
 
 #include <algorithm>
 
-#include "kube/wire/cluster_api_json.h"
+#include "transport/api_discovery.h"
 
 namespace propscaler {
 
 Result<bool> ServesPodResize(const kube::KubeApi& api) {
-  Result<std::string> answer = api.Call({.path = "/api/v1"});
-  if (!answer.ok()) {
-    return answer.status().WithContext(
-        "discovering whether the server serves pods/resize, for "
-        "--resize=in-place (GET /api/v1)");
-  }
   Result<std::vector<std::string>> names =
-      kube::DecodeResourceNames(*answer, "v1");
-  if (!names.ok()) return names.status();
+      kube::ApiDiscovery(&api).Resources("v1");
+  if (!names.ok()) {
+    return names.status().WithContext(
+        "discovering whether the server serves pods/resize, for "
+        "--resize=in-place");
+  }
   return std::find(names->begin(), names->end(), "pods/resize") != names->end();
 }
 

@@ -18,6 +18,7 @@
 #include "kube/wire/provisioning_request_json.h"
 #include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
+#include "transport/api_discovery.h"
 #include "transport/chunk_pipe.h"
 #include "transport/http_list_watch.h"
 
@@ -721,22 +722,17 @@ namespace {
 Result<std::pair<std::string, std::string>> InfrastructureResource(
     const KubeApi& api, const InfrastructureRef& ref) {
   const std::string group = ref.Group();
+  const ApiDiscovery discovery(&api);
   std::vector<std::string> versions;
   if (!ref.Version().empty()) {
     versions.push_back(ref.Version());
   } else {
-    Result<std::string> answer = api.Call({.path = "/apis/" + group});
-    if (!answer.ok()) return answer.status();
-    PS_ASSIGN_OR_RETURN(versions, DecodeGroupVersions(*answer, group));
+    PS_ASSIGN_OR_RETURN(versions, discovery.GroupVersions(group));
   }
   for (const std::string& version : versions) {
-    const std::string path = "/apis/" + group + "/" + version;
-    Result<std::string> answer = api.Call({.path = path});
-    if (!answer.ok()) return answer.status();
     std::string resource;
     PS_ASSIGN_OR_RETURN(
-        resource,
-        DecodeResourceOfKind(*answer, group + "/" + version, ref.kind));
+        resource, discovery.ResourceOfKind(group + "/" + version, ref.kind));
     if (!resource.empty()) return std::pair{version, resource};
   }
   return Status::NotFound("no version of API group " + group + " serves kind " +

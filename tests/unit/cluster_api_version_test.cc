@@ -9,6 +9,7 @@
 
 #include "apiserver/fake_apiserver.h"
 #include "kube/wire/cluster_api_json.h"
+#include "kube/wire/discovery_json.h"
 #include "nodescale/provider/clusterapi.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
