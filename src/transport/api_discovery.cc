@@ -51,4 +51,9 @@ bool ApiDiscovery::ServesList(const std::string& group_version,
   return answer.status().code() != StatusCode::kNotFound;
 }
 
+bool ApiDiscovery::Serves(const std::string& api_root) const {
+  return api_->Call({.path = api_root}).status().code() !=
+         StatusCode::kNotFound;
+}
+
 }  // namespace propscaler::kube

@@ -36,6 +36,10 @@ class ApiDiscovery {
   bool ServesList(const std::string& group_version,
                   const std::string& resource) const;
 
+  // Whether GET `api_root` (a group version's root, as kCapacityBufferApi)
+  // answers anything but 404: the API is installed.
+  bool Serves(const std::string& api_root) const;
+
   // "/api/v1" for the core group's "v1", else "/apis/GROUP/VERSION".
   static std::string Path(const std::string& group_version);
 
