@@ -70,7 +70,7 @@ DEFINE_double(max_reaction_p99_ms, 1000,
               "Target: each size's reaction p99 (README: sub-second).");
 DEFINE_double(max_requests_at_rest_per_hour, 60,
               "Target under our RBAC: requests at rest an hour (README: "
-              "under one a minute), every one a watch.");
+              "docs/replica-mode.md: nothing polled at rest), every one a watch.");
 DEFINE_string(json_out, "",
               "Where to write the raw result (JSON, bench/results/): each "
               "size's medians, under \"sizes\".");

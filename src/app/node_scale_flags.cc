@@ -171,8 +171,8 @@ DEFINE_bool(enable_provisioning_requests, false,
             "node-scale: serve ProvisioningRequests (autoscaling.x-k8s.io/v1) "
             "of classes check-capacity.autoscaling.x-k8s.io and "
             "best-effort-atomic-scale-up.autoscaling.x-k8s.io, as Cluster "
-            "Autoscaler's flag of that name (see the README's \"Batch "
-            "jobs: ProvisioningRequests\").");
+            "Autoscaler's flag of that name (see docs/node-scale/"
+            "provisioning-requests.md).");
 DEFINE_string(provisioning_request_initial_backoff_time, "1m",
               "node-scale: first wait before a ProvisioningRequest that found "
               "no capacity is checked again (doubled at each retry).");

@@ -56,8 +56,8 @@ DEFINE_string(resize, "rollout",
               "rollout (the default): the pod template is patched and its "
               "controller replaces the pods. in-place: each running pod is "
               "resized through pods/resize (Kubernetes 1.33+), one at a "
-              "time, without a restart; see the README's \"Resizing in "
-              "place\".");
+              "time, without a restart; see docs/vertical-mode.md, "
+              "\"Resizing in place\".");
 
 namespace propscaler {
 int RunVerticalMode() {

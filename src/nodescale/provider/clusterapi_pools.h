@@ -1,6 +1,6 @@
 // Karpenter-style disruption on Cluster API node groups, declared through
 // annotations on each MachineDeployment or MachineSet (the kwok groups
-// file's fields, under the names the README documents):
+// file's fields, under the names docs/node-scale/disruption.md documents):
 //   propscaler.io/pool           the group's pool (default: "default")
 //   propscaler.io/price          price per node-hour, e.g. "0.384"
 //   propscaler.io/capacity-type  "on-demand" (default) or "spot"
