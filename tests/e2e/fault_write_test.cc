@@ -124,7 +124,7 @@ TEST_F(WriteFaultTest, WatchEndingWith410ListsAgain) {
 
 // How often each call is retried through an outage, and that the replicas
 // hold for its whole length, is said exactly in virtual time
-// (ReplicaOutageTest in tests/unit/replica_scenario_test.cc); here the real
+// (ReplicaOutageTest in tests/unit/app/replica_scenario_test.cc); here the real
 // binary reports a whole-API outage over HTTP and recovers from it.
 TEST_F(WriteFaultTest, WholeApiOutageIsReportedAndRecovered) {
   auto propscaler = StartConverged();

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "nodescale/plan/bin_placement.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

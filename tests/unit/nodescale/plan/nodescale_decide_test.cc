@@ -6,7 +6,7 @@
 #include <random>
 
 #include "nodescale/plan/decide.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

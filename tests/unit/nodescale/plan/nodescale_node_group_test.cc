@@ -4,7 +4,7 @@
 
 #include "nodescale/plan/node_templates.h"
 #include "nodescale/plan/scale_up.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -13,7 +13,7 @@
 #include "nodescale/plan/provreq_capacity.h"
 #include "nodescale/plan/provreq_validation.h"
 #include "nodescale/plan/upcoming_nodes.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "nodescale/plan/predicates.h"
 #include "nodescale/plan/snapshot.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -6,7 +6,7 @@
 #include "kube/controllers/reflector.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/provider/clusterapi.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 #include "transport/api.h"
 #include "transport/http_client.h"
 

@@ -2,7 +2,7 @@
 
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/balance.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "glibc_heap.h"
+#include "unit/glibc_heap.h"
 
 namespace propscaler {
 namespace {

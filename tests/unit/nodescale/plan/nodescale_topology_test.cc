@@ -7,7 +7,7 @@
 #include "nodescale/plan/scale_down.h"
 #include "nodescale/plan/scale_up.h"
 #include "nodescale/plan/topology.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

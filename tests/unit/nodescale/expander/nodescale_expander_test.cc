@@ -8,7 +8,7 @@
 #include "nodescale/expander/price.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/expander/random.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -18,7 +18,7 @@
 
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/scale_down.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

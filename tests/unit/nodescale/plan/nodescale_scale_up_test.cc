@@ -3,7 +3,7 @@
 #include <random>
 
 #include "nodescale/plan/scale_up.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

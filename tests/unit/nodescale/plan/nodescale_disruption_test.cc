@@ -14,7 +14,7 @@
 #include "nodescale/plan/disruption.h"
 #include "nodescale/plan/disruption_method.h"
 #include "nodescale/plan/template_hash.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "glibc_heap.h"
+#include "unit/glibc_heap.h"
 
 namespace propscaler {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "common/label_selector.h"
 #include "nodescale/plan/scale_up.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "nodescale/plan/limits.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -21,7 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "nodescale/plan/estimator.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {

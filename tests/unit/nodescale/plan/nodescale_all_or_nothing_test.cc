@@ -10,7 +10,7 @@
 #include <string>
 
 #include "nodescale/plan/scale_up.h"
-#include "nodescale_test_util.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {
