@@ -16,7 +16,7 @@ namespace propscaler {
 
 class Leadership {
  public:
-  Leadership(const kube::Client* api, const Clock* clock,
+  Leadership(const kube::LeaseClient* api, const Clock* clock,
              const LeaderElectionSettings& settings) {
     if (settings.enabled) elector_.emplace(api, settings.config, clock);
   }

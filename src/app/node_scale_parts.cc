@@ -87,8 +87,8 @@ Status NodeScaleParts::ConnectClusterApi(
 void NodeScaleParts::MakeProviderAndLoop() {
   provider_ =
       MakeProvider(&session_->api, cluster_api_, clock_, settings_, &watches_);
-  loop_.emplace(&session_->api, provider_.get(), watches_.state(), &reporter_,
-                clock_, settings_.loop, may_act_);
+  loop_.emplace(nodescale::LoopClients::Of(&session_->api), provider_.get(),
+                watches_.state(), &reporter_, clock_, settings_.loop, may_act_);
   // As Cluster Autoscaler's /health-check past --max-failing-time: a process
   // whose watches keep failing is restarted by its liveness probe.
   session_->health.FailWhenStaleFor(

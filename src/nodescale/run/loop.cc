@@ -15,7 +15,7 @@
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
-NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
+NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
                              const LiveObjectStore* state,
                              const NodeScaleReporter* reporter,
                              const Clock* clock, LoopOptions options,
@@ -33,7 +33,7 @@ NodeScaleLoop::NodeScaleLoop(const kube::Client* api, Provider* provider,
                        options_.provreq_backoff_cache),
       provision_(options_.max_node_provision_time),
       timers_(options_.delays),
-      removals_(api_, provider_, reporter_, clock_, may_act_,
+      removals_(api_.nodes, provider_, reporter_, clock_, may_act_,
                 options_.max_graceful_termination),
       commands_(provider_, reporter_, may_act_,
                 options_.disruption_validation_delay,

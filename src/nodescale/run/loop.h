@@ -110,9 +110,21 @@ struct LoopOptions {
   Duration check_capacity_batch_timebox = std::chrono::seconds(10);
 };
 
+// The API roles the loop uses (kube/client/client.h), not the whole client.
+struct LoopClients {
+  const kube::ClusterStateClient* cluster_state;  // CapacityBuffers
+  const kube::ConfigMapClient* config_maps;       // the priority config
+  const kube::ProvisioningRequestClient* requests;
+  const kube::NodeActionClient* nodes;  // taints, evictions
+
+  static LoopClients Of(const kube::Client* client) {
+    return {client, client, client, client};
+  }
+};
+
 class NodeScaleLoop {
  public:
-  NodeScaleLoop(const kube::Client* api, Provider* provider,
+  NodeScaleLoop(LoopClients api, Provider* provider,
                 const LiveObjectStore* state, const NodeScaleReporter* reporter,
                 const Clock* clock, LoopOptions options,
                 std::function<bool()> may_act);
@@ -261,7 +273,7 @@ class NodeScaleLoop {
   void Execute(const CommandQueue::Step& step, Iteration* it);
   void ReportDisruption(const DisruptionPlan& plan, const Iteration& it);
 
-  const kube::Client* api_;
+  const LoopClients api_;
   Provider* provider_;
   const LiveObjectStore* state_;
   const NodeScaleReporter* reporter_;

@@ -35,7 +35,7 @@ void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
     r->message = spec.message();
     return;
   }
-  Result<kube::BufferChunk> chunk = api_->GetBufferChunk(buffer);
+  Result<kube::BufferChunk> chunk = api_.cluster_state->GetBufferChunk(buffer);
   if (!chunk.ok()) {
     r->not_ready_reason = chunk.status().code() != StatusCode::kNotFound
                               ? "ResolutionFailed"
@@ -79,7 +79,8 @@ void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
         r.chunk_template,
         {ReadyCondition(r), ProvisioningCondition(r)}};
     if (kube::StatusIsCurrent(r.buffer, want)) continue;
-    Status written = api_->PatchCapacityBufferStatus(r.buffer, want, it.now);
+    Status written =
+        api_.cluster_state->PatchCapacityBufferStatus(r.buffer, want, it.now);
     // A conflict: the buffer changed; the next iteration reads it again.
     LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
         << written.message();

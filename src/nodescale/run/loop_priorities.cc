@@ -34,8 +34,8 @@ PriorityConfig NodeScaleLoop::CurrentPriorities() {
     Result<kube::ConfigMap> config_map =
         options_.read_priority_config
             ? options_.read_priority_config()
-            : api_->GetConfigMap(options_.namespace_,
-                                 kPriorityExpanderConfigMap);
+            : api_.config_maps->GetConfigMap(options_.namespace_,
+                                             kPriorityExpanderConfigMap);
     if (!config_map.ok()) {
       NotePriorities(
           (config_map.status().code() == StatusCode::kNotFound

@@ -76,7 +76,7 @@ Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
   std::vector<PodState> set_pods;
   for (const kube::PodSet& set : request.pod_sets) {
     Result<PodState> pod =
-        api_->GetPodTemplatePod(request.namespace_, set.pod_template);
+        api_.requests->GetPodTemplatePod(request.namespace_, set.pod_template);
     if (!pod.ok()) return pod.status();
     set_pods.push_back(std::move(pod).value());
   }
@@ -87,7 +87,8 @@ bool NodeScaleLoop::WriteConditions(
     const kube::ProvisioningRequest& request,
     const std::vector<kube::ProvReqCondition>& set) {
   if (!may_act_()) return false;
-  Status written = api_->PatchProvisioningRequestConditions(request, set);
+  Status written =
+      api_.requests->PatchProvisioningRequestConditions(request, set);
   // A conflict: it changed; the next loop reads it again.
   LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
       << written.message();
@@ -160,7 +161,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       case ProvReqVerdict::Action::kDelete:
         provreq_backoff_.Forget(request.uid);
         if (may_act_()) {
-          Status deleted = api_->DeleteProvisioningRequest(request);
+          Status deleted = api_.requests->DeleteProvisioningRequest(request);
           LOG_IF(WARNING,
                  !deleted.ok() && deleted.code() != StatusCode::kNotFound)
               << deleted.message();

@@ -49,7 +49,8 @@ void NodeScaleLoop::UpdateCandidateTaints(
       return;
     }
     ++changed;
-    Status status = SetDeletionCandidate(*api_, node.state, unneeded, it.now);
+    Status status =
+        SetDeletionCandidate(*api_.nodes, node.state, unneeded, it.now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
     } else if (unneeded) {

@@ -93,8 +93,9 @@ struct NodeScaleInstance {
       elector.emplace(&cluster->client(), *election, clock);
     }
     may_act = [this] { return !elector.has_value() || elector->IsLeader(); };
-    loop.emplace(&cluster->client(), this->provider.get(), &state, &reporter,
-                 clock, options, may_act);
+    loop.emplace(nodescale::LoopClients::Of(&cluster->client()),
+                 this->provider.get(), &state, &reporter, clock, options,
+                 may_act);
     threads.push_back(clock->StartThread([this] { pods.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { nodes.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { pdbs.Run(&stop); }));
