@@ -992,6 +992,9 @@ int main(int argc, char** argv) {
   // As typed, for the result file: the flag parser takes the flags out.
   propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  result.SetBinary(FLAGS_propscaler.empty()
+                       ? std::string(propscaler::e2e::PropscalerBinary())
+                       : FLAGS_propscaler);
   std::vector<std::string> failures;
   const int code = propscaler::bench::Measure(&result, &failures);
   if (code != 0 && failures.empty()) {

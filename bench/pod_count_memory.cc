@@ -284,6 +284,9 @@ int main(int argc, char** argv) {
   // As typed, for the result file: the flag parser takes the flags out.
   propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  result.SetBinary(FLAGS_propscaler.empty()
+                       ? std::string(propscaler::e2e::PropscalerBinary())
+                       : FLAGS_propscaler);
   result.Add("server", "simulated");
   result.Add("pods", FLAGS_pods);
   result.Add("pods_per_replica", FLAGS_pods_per_replica);

@@ -381,5 +381,7 @@ int main(int argc, char** argv) {
   // As typed, for the result file: the flag parser takes the flags out.
   propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  result.SetBinary(FLAGS_propscaler.empty() ? std::string(PROPSCALER_BINARY)
+                                            : FLAGS_propscaler);
   return propscaler::bench::Main(&result);
 }

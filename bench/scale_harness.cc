@@ -69,8 +69,9 @@ DEFINE_string(propscaler_args, "",
 DEFINE_double(max_reaction_p99_ms, 1000,
               "Target: each size's reaction p99 (README: sub-second).");
 DEFINE_double(max_requests_at_rest_per_hour, 60,
-              "Target under our RBAC: requests at rest an hour (README: "
-              "docs/replica-mode.md: nothing polled at rest), every one a watch.");
+              "Target under our RBAC: requests at rest an hour "
+              "(docs/replica-mode.md: nothing polled at rest), every one a "
+              "watch.");
 DEFINE_string(json_out, "",
               "Where to write the raw result (JSON, bench/results/): each "
               "size's medians, under \"sizes\".");
@@ -324,6 +325,9 @@ int main(int argc, char** argv) {
   // As typed, for the result file: the flag parser takes the flags out.
   propscaler::bench::ResultFile result(argc, argv);
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  result.SetBinary(FLAGS_propscaler.empty()
+                       ? std::string(propscaler::e2e::PropscalerBinary())
+                       : FLAGS_propscaler);
   std::unique_ptr<propscaler::bench::BenchCluster> cluster =
       propscaler::bench::MakeCluster();
   if (cluster == nullptr) return 2;

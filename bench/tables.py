@@ -76,6 +76,15 @@ def figures(doc):
     return doc.get("figures", doc)
 
 
+def commit_of(doc):
+    """The commit of the binary that ran (its --version), else the
+    checkout's when the file was written (files from before 2026-12-02)."""
+    binary = doc.get("binary")
+    if binary and binary.get("commit") not in (None, "unknown"):
+        return binary["commit"]
+    return doc["commit"]["id"]
+
+
 def verdict(doc):
     if "passed" not in doc:
         return "exit " + str(figures(doc).get("exit", "?"))
@@ -359,7 +368,7 @@ def image(*patterns):
             f"{num(fig['libraries_bytes'] / 1e6, 1)} MB "
             f"({num(fig['library_count'])} files)",
             num(fig["ceiling_bytes"] / 1e6, 1) + " MB",
-            "`" + doc["commit"]["id"][:7] + "`", verdict(doc), name(path)])
+            "`" + commit_of(doc)[:7] + "`", verdict(doc), name(path)])
     return table(["image (uncompressed)", "binary, stripped",
                   "shared libraries and loader", "ceiling", "commit",
                   "verdict", "raw"], rows)

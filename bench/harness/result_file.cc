@@ -107,6 +107,17 @@ void ResultFile::Add(const std::string& name,
   AddJson(name, json + "]");
 }
 
+void ResultFile::SetBinary(const std::string& path) {
+  const std::string version = FirstLine("'" + path + "' --version 2>&1");
+  std::string commit = "unknown";
+  if (const size_t at = version.find("(commit "); at != std::string::npos) {
+    commit = version.substr(at + 8, version.find(')', at) - at - 8);
+  }
+  binary_ = "{\"path\":" + JsonQuoted(path) +
+            ",\"version\":" + JsonQuoted(version) +
+            ",\"commit\":" + JsonQuoted(commit) + "}";
+}
+
 Status ResultFile::Write(const std::string& path,
                          const std::vector<std::string>& failures) const {
   if (path.empty()) return Status::Ok();
@@ -114,8 +125,8 @@ Status ResultFile::Write(const std::string& path,
   verdict.Add("failures", failures);
   std::ofstream out(path);
   out << "{\"command\":" << JsonQuoted(command_)
-      << ",\"commit\":" << CommitJson() << ",\"at\":" << JsonQuoted(UtcNow())
-      << ",\"machine\":" << MachineJson()
+      << ",\"commit\":" << CommitJson() << ",\"binary\":" << binary_
+      << ",\"at\":" << JsonQuoted(UtcNow()) << ",\"machine\":" << MachineJson()
       << ",\"passed\":" << (failures.empty() ? "true" : "false") << ","
       << verdict.figures_ << ",\"figures\":{" << figures_ << "}}\n";
   out.close();

@@ -1,8 +1,10 @@
 // A harness run's raw result, kept under bench/results/ and read by
 // bench/tables.py to write bench/README.md's tables: one JSON object with
-// the command as typed, the commit (and whether the tree had changes), the
-// machine (cores, memory, 1-minute load at the end), the verdict, and the
-// run's figures.
+// the command as typed, the checkout's commit when the file was written
+// (and whether the tree had changes), the binary that ran ("binary": its
+// path and the commit it was built from, as its --version says, which is
+// what a figure is of), the machine (cores, memory, 1-minute load at the
+// end), the verdict, and the run's figures.
 #ifndef PROPSCALER_BENCH_HARNESS_RESULT_FILE_H_
 #define PROPSCALER_BENCH_HARNESS_RESULT_FILE_H_
 
@@ -38,6 +40,10 @@ class ResultFile {
   // A figure that is itself JSON (an object of counts, say).
   void AddJson(const std::string& name, const std::string& json);
 
+  // The propscaler binary the run measured: its path, its --version line
+  // and the commit it names ("unknown" when it says none).
+  void SetBinary(const std::string& path);
+
   // Writes the object to `path` with `failures` (empty: passed); nothing
   // when `path` is empty.
   Status Write(const std::string& path,
@@ -45,7 +51,8 @@ class ResultFile {
 
  private:
   std::string command_;
-  std::string figures_;  // "name":value pairs, comma-separated
+  std::string binary_ = "null";  // JSON
+  std::string figures_;          // "name":value pairs, comma-separated
 };
 
 }  // namespace propscaler::bench
