@@ -39,8 +39,12 @@ fi
 commit=$(git -C "$here" rev-parse HEAD)
 changed=false
 [ -z "$(git -C "$here" status --porcelain --untracked-files=no)" ] || changed=true
+# The binary measured names the commit it was built from (harness/result_file.h).
+version=$("$binary" --version 2>&1 | head -n 1)
+built_from=$(printf '%s' "$version" | sed -n 's/.*(commit \([^)]*\)).*/\1/p')
+[ -n "$built_from" ] || built_from=unknown
 cat > "$out" <<JSON
-{"command":"bench/image_size.sh $*","commit":{"id":"$commit","changed":$changed},"at":"$(date -u +%Y-%m-%dT%H:%M:%SZ)","machine":{"cores":$(nproc),"memory_mib":$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 )),"load_1m":$(cut -d' ' -f1 /proc/loadavg)},"passed":$passed,"failures":$failures,"figures":{"image_bytes":$image,"binary_stripped_bytes":$stripped,"library_count":${libraries% *},"libraries_bytes":${libraries#* },"ceiling_bytes":$ceiling}}
+{"command":"bench/image_size.sh $*","commit":{"id":"$commit","changed":$changed},"binary":{"path":"$binary","version":"$version","commit":"$built_from"},"at":"$(date -u +%Y-%m-%dT%H:%M:%SZ)","machine":{"cores":$(nproc),"memory_mib":$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 )),"load_1m":$(cut -d' ' -f1 /proc/loadavg)},"passed":$passed,"failures":$failures,"figures":{"image_bytes":$image,"binary_stripped_bytes":$stripped,"library_count":${libraries% *},"libraries_bytes":${libraries#* },"ceiling_bytes":$ceiling}}
 JSON
 echo "image: $image bytes (ceiling $ceiling); binary $stripped; ${libraries% *} libraries ${libraries#* } bytes -> $out"
 [ "$passed" = true ]
