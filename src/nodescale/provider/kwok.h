@@ -1,7 +1,9 @@
 // The kwok provider: node groups declared in a ConfigMap (key
 // node-groups.json, the JSON of `propscaler simulate --node-groups`, read
 // every loop from a watched copy where the caller has one); a group's size
-// is its number of Node objects.
+// is its number of Node objects, with those created but not yet seen and,
+// for a group of --kwok-unregistered-node-groups, its instances that never
+// register (until DecreaseTargetSize gives them up).
 // Scale-up creates Node objects from the group's template (name
 // <group>-<random suffix>, label propscaler.io/node-group=<group>, the
 // template's allocatable, labels and taints, Ready=True; a few at a time);
