@@ -335,58 +335,50 @@ Status ApplyNodeHealth(nodescale::NodeHealthConfig* health) {
   return Status::Ok();
 }
 
-}  // namespace
-
-Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
-  // It would act on real nodes while the user believes it only looks.
-  if (FLAGS_dry_run) {
-    return Status::Invalid(
-        "--dry-run: node-scale mode has no dry run (it would add and remove "
-        "nodes); preview its decisions with `propscaler simulate`");
-  }
-  NodeScaleSettings s;
-  nodescale::LoopOptions& loop = s.loop;
-  loop.namespace_ = ns;
-  loop.expander = FLAGS_expander;
-  loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
-  loop.scale_down_enabled = FLAGS_scale_down_enabled;
-  loop.force_delete_unregistered_nodes = FLAGS_force_delete_unregistered_nodes;
-  loop.scale_down_parallelism = ScaleDownParallelismFromFlags();
-  loop.max_bulk_soft_taint_count = FLAGS_max_bulk_soft_taint_count;
-  loop.max_graceful_termination =
+// Scale-down's and disruption's choices.
+Status ApplyScaleDownFlags(nodescale::LoopOptions* loop) {
+  loop->scale_down_enabled = FLAGS_scale_down_enabled;
+  loop->force_delete_unregistered_nodes = FLAGS_force_delete_unregistered_nodes;
+  loop->scale_down_parallelism = ScaleDownParallelismFromFlags();
+  loop->max_bulk_soft_taint_count = FLAGS_max_bulk_soft_taint_count;
+  loop->max_graceful_termination =
       std::chrono::seconds(FLAGS_max_graceful_termination_sec);
-  loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
-  loop.disruption = FLAGS_disruption;
-  loop.disruption_options.spot_to_spot = FLAGS_spot_to_spot_consolidation;
-  if (loop.disruption != "auto" && loop.disruption != "karpenter" &&
-      loop.disruption != "scale-down") {
-    return Status::Invalid("--disruption=" + loop.disruption +
+  loop->disruption = FLAGS_disruption;
+  loop->disruption_options.spot_to_spot = FLAGS_spot_to_spot_consolidation;
+  if (loop->disruption != "auto" && loop->disruption != "karpenter" &&
+      loop->disruption != "scale-down") {
+    return Status::Invalid("--disruption=" + loop->disruption +
                            ": want auto, karpenter or scale-down");
   }
-  loop.scale_down.utilization_threshold =
+  loop->scale_down.utilization_threshold =
       FLAGS_scale_down_utilization_threshold;
-  loop.scale_down.unready_enabled = FLAGS_scale_down_unready_enabled;
-  loop.scale_down.ignore_daemonsets_utilization =
+  loop->scale_down.unready_enabled = FLAGS_scale_down_unready_enabled;
+  loop->scale_down.ignore_daemonsets_utilization =
       FLAGS_ignore_daemonsets_utilization;
-  loop.scale_down.ignore_mirror_pods_utilization =
+  loop->scale_down.ignore_mirror_pods_utilization =
       FLAGS_ignore_mirror_pods_utilization;
-  s.cloud_provider = FLAGS_cloud_provider;
-  s.node_group_config = FLAGS_node_group_config;
-  s.kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
-  s.kwok_unregistered_groups = SplitComma(FLAGS_kwok_unregistered_node_groups);
-  if (Status st = CheckProvider(s); !st.ok()) return st;
+  return Status::Ok();
+}
+
+// --cloud-provider and what only one provider takes.
+Status ApplyProviderFlags(NodeScaleSettings* s) {
+  s->cloud_provider = FLAGS_cloud_provider;
+  s->node_group_config = FLAGS_node_group_config;
+  s->kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
+  s->kwok_unregistered_groups = SplitComma(FLAGS_kwok_unregistered_node_groups);
+  if (Status st = CheckProvider(*s); !st.ok()) return st;
   if ((!FLAGS_cloud_config.empty() ||
        FLAGS_clusterapi_cloud_config_authoritative) &&
-      s.cloud_provider != "clusterapi") {
+      s->cloud_provider != "clusterapi") {
     return Status::Invalid(
         "--cloud-config and --clusterapi-cloud-config-authoritative name "
         "the Cluster API management cluster: they need "
         "--cloud-provider=clusterapi");
   }
-  s.cloud_config = FLAGS_cloud_config;
-  s.cloud_config_authoritative = FLAGS_clusterapi_cloud_config_authoritative;
+  s->cloud_config = FLAGS_cloud_config;
+  s->cloud_config_authoritative = FLAGS_clusterapi_cloud_config_authoritative;
   if (!FLAGS_node_group_auto_discovery.empty() &&
-      s.cloud_provider != "clusterapi") {
+      s->cloud_provider != "clusterapi") {
     return Status::Invalid(
         "--node-group-auto-discovery=" + FLAGS_node_group_auto_discovery +
         ": only --cloud-provider=clusterapi discovers "
@@ -396,51 +388,57 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
       nodescale::ParseClusterApiDiscovery(
           SplitOn(FLAGS_node_group_auto_discovery, ';'));
   if (!discovery.ok()) return discovery.status();
-  s.cluster_api_discovery = *std::move(discovery);
-  if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
-  loop.scale_up.taints = loop.node_health.taints;
-  loop.scale_up.csi_node_aware_scheduling =
-      FLAGS_enable_csi_node_aware_scheduling;
-  if (Status st = CheckCounts(); !st.ok()) return st;
-  if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
-  loop.scale_down.limits = loop.scale_up.limits;
-  Status durations = ParseDurationFlags({
-      {"scan_interval", &loop.scan_interval},
-      {"new_pod_scale_up_delay", &loop.new_pod_scale_up_delay},
-      {"batch_idle_duration", &loop.batch.idle},
-      {"batch_max_duration", &loop.batch.max},
-      {"max_node_provision_time", &loop.max_node_provision_time},
-      {"max_node_startup_time", &loop.node_health.max_node_startup_time},
-      {"initial_node_group_backoff_duration", &loop.initial_backoff},
-      {"max_node_group_backoff_duration", &loop.max_backoff},
-      {"scale_down_unneeded_time", &loop.delays.unneeded_time},
-      {"scale_down_unready_time", &loop.delays.unready_time},
-      {"scale_down_delay_after_add", &loop.delays.delay_after_add},
-      {"scale_down_delay_after_delete", &loop.delays.delay_after_delete},
-      {"scale_down_delay_after_failure", &loop.delays.delay_after_failure},
-      {"max_bulk_soft_taint_time", &loop.max_bulk_soft_taint_time},
+  s->cluster_api_discovery = *std::move(discovery);
+  return Status::Ok();
+}
+
+Status ApplyDurations(nodescale::LoopOptions* loop) {
+  return ParseDurationFlags({
+      {"scan_interval", &loop->scan_interval},
+      {"new_pod_scale_up_delay", &loop->new_pod_scale_up_delay},
+      {"batch_idle_duration", &loop->batch.idle},
+      {"batch_max_duration", &loop->batch.max},
+      {"max_node_provision_time", &loop->max_node_provision_time},
+      {"max_node_startup_time", &loop->node_health.max_node_startup_time},
+      {"initial_node_group_backoff_duration", &loop->initial_backoff},
+      {"max_node_group_backoff_duration", &loop->max_backoff},
+      {"scale_down_unneeded_time", &loop->delays.unneeded_time},
+      {"scale_down_unready_time", &loop->delays.unready_time},
+      {"scale_down_delay_after_add", &loop->delays.delay_after_add},
+      {"scale_down_delay_after_delete", &loop->delays.delay_after_delete},
+      {"scale_down_delay_after_failure", &loop->delays.delay_after_failure},
+      {"max_bulk_soft_taint_time", &loop->max_bulk_soft_taint_time},
       {"provisioning_request_initial_backoff_time",
-       &loop.provreq_initial_backoff},
-      {"provisioning_request_max_backoff_time", &loop.provreq_max_backoff},
+       &loop->provreq_initial_backoff},
+      {"provisioning_request_max_backoff_time", &loop->provreq_max_backoff},
       {"check_capacity_provisioning_request_batch_timebox",
-       &loop.check_capacity_batch_timebox},
+       &loop->check_capacity_batch_timebox},
   });
-  if (!durations.ok()) return durations;
-  loop.provisioning_requests = FLAGS_enable_provisioning_requests;
-  loop.provisioning.processor_instance =
+}
+
+Status ApplyProvisioningRequestFlags(nodescale::LoopOptions* loop) {
+  loop->provisioning_requests = FLAGS_enable_provisioning_requests;
+  loop->provisioning.processor_instance =
       FLAGS_check_capacity_processor_instance;
   if (Status st = AtLeast("provisioning-request-max-backoff-cache-size",
                           FLAGS_provisioning_request_max_backoff_cache_size, 0);
       !st.ok()) {
     return st;
   }
-  loop.provreq_backoff_cache =
+  loop->provreq_backoff_cache =
       static_cast<size_t>(FLAGS_provisioning_request_max_backoff_cache_size);
-  loop.check_capacity_batch =
+  loop->check_capacity_batch =
       FLAGS_check_capacity_batch_processing
           ? std::max(1,
                      FLAGS_check_capacity_provisioning_request_max_batch_size)
           : 1;
+  return Status::Ok();
+}
+
+// The durations that must be positive, and those that bound one another;
+// --max-failing-time into `s`.
+Status CheckDurations(const nodescale::LoopOptions& loop,
+                      NodeScaleSettings* s) {
   Status positive = CheckPositiveDurations({
       {"scan_interval", loop.scan_interval},
       {"max_node_provision_time", loop.max_node_provision_time},
@@ -455,7 +453,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
     if (parsed.ok())
       parsed = CheckPositiveDurations({{"max_failing_time", limit}});
     if (!parsed.ok()) return parsed;
-    s.max_failing_time = limit;
+    s->max_failing_time = limit;
   }
   if (loop.batch.idle > loop.batch.max) {
     return Status::Invalid(
@@ -467,6 +465,36 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
         "--initial-node-group-backoff-duration must not be longer than "
         "--max-node-group-backoff-duration");
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
+  // It would act on real nodes while the user believes it only looks.
+  if (FLAGS_dry_run) {
+    return Status::Invalid(
+        "--dry-run: node-scale mode has no dry run (it would add and remove "
+        "nodes); preview its decisions with `propscaler simulate`");
+  }
+  NodeScaleSettings s;
+  nodescale::LoopOptions& loop = s.loop;
+  loop.namespace_ = ns;
+  loop.expander = FLAGS_expander;
+  loop.expendable_pods_priority_cutoff = FLAGS_expendable_pods_priority_cutoff;
+  loop.scale_up.balance_similar_node_groups = FLAGS_balance_similar_node_groups;
+  if (Status st = ApplyScaleDownFlags(&loop); !st.ok()) return st;
+  if (Status st = ApplyProviderFlags(&s); !st.ok()) return st;
+  if (Status st = ApplyNodeHealth(&loop.node_health); !st.ok()) return st;
+  loop.scale_up.taints = loop.node_health.taints;
+  loop.scale_up.csi_node_aware_scheduling =
+      FLAGS_enable_csi_node_aware_scheduling;
+  if (Status st = CheckCounts(); !st.ok()) return st;
+  if (Status st = ApplyLimits(&loop.scale_up.limits); !st.ok()) return st;
+  loop.scale_down.limits = loop.scale_up.limits;
+  if (Status st = ApplyDurations(&loop); !st.ok()) return st;
+  if (Status st = ApplyProvisioningRequestFlags(&loop); !st.ok()) return st;
+  if (Status st = CheckDurations(loop, &s); !st.ok()) return st;
   return s;
 }
 
