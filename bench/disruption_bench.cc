@@ -21,8 +21,8 @@
 
 #include "checks/plan_checks.h"
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/template_hash.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/simulation/template_hash.h"
 
 namespace propscaler::nodescale {
 namespace {

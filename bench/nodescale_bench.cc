@@ -9,9 +9,9 @@
 
 #include "checks/plan_checks.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/scale_down.h"
-#include "nodescale/plan/scale_up.h"
-#include "nodescale/plan/volume_needs.h"
+#include "nodescale/plan/scale_down/scale_down.h"
+#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/simulation/volume_needs.h"
 
 namespace propscaler::nodescale {
 namespace {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "nodescale/plan/bin_placement.h"
-#include "nodescale/plan/node_templates.h"
-#include "nodescale/plan/topology.h"
+#include "nodescale/plan/simulation/bin_placement.h"
+#include "nodescale/plan/simulation/node_templates.h"
+#include "nodescale/plan/simulation/topology.h"
 
 namespace propscaler::bench {
 namespace {

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/scale_up/scale_up.h"
 
 namespace propscaler::bench {
 

@@ -340,16 +340,14 @@ Status ApplyScaleDownFlags(nodescale::LoopOptions* loop) {
   loop->scale_down_enabled = FLAGS_scale_down_enabled;
   loop->force_delete_unregistered_nodes = FLAGS_force_delete_unregistered_nodes;
   loop->scale_down_parallelism = ScaleDownParallelismFromFlags();
-  loop->max_bulk_soft_taint_count = FLAGS_max_bulk_soft_taint_count;
+  loop->soft_taints.max_count = FLAGS_max_bulk_soft_taint_count;
   loop->max_graceful_termination =
       std::chrono::seconds(FLAGS_max_graceful_termination_sec);
-  loop->disruption = FLAGS_disruption;
+  Result<nodescale::DisruptionPolicy> disruption =
+      nodescale::ParseDisruptionPolicy(FLAGS_disruption);
+  if (!disruption.ok()) return disruption.status();
+  loop->disruption = *disruption;
   loop->disruption_options.spot_to_spot = FLAGS_spot_to_spot_consolidation;
-  if (loop->disruption != "auto" && loop->disruption != "karpenter" &&
-      loop->disruption != "scale-down") {
-    return Status::Invalid("--disruption=" + loop->disruption +
-                           ": want auto, karpenter or scale-down");
-  }
   loop->scale_down.utilization_threshold =
       FLAGS_scale_down_utilization_threshold;
   loop->scale_down.unready_enabled = FLAGS_scale_down_unready_enabled;
@@ -407,12 +405,12 @@ Status ApplyDurations(nodescale::LoopOptions* loop) {
       {"scale_down_delay_after_add", &loop->delays.delay_after_add},
       {"scale_down_delay_after_delete", &loop->delays.delay_after_delete},
       {"scale_down_delay_after_failure", &loop->delays.delay_after_failure},
-      {"max_bulk_soft_taint_time", &loop->max_bulk_soft_taint_time},
+      {"max_bulk_soft_taint_time", &loop->soft_taints.max_time},
       {"provisioning_request_initial_backoff_time",
        &loop->provreq_initial_backoff},
       {"provisioning_request_max_backoff_time", &loop->provreq_max_backoff},
       {"check_capacity_provisioning_request_batch_timebox",
-       &loop->check_capacity_batch_timebox},
+       &loop->check_capacity.timebox},
   });
 }
 
@@ -427,7 +425,7 @@ Status ApplyProvisioningRequestFlags(nodescale::LoopOptions* loop) {
   }
   loop->provreq_backoff_cache =
       static_cast<size_t>(FLAGS_provisioning_request_max_backoff_cache_size);
-  loop->check_capacity_batch =
+  loop->check_capacity.size =
       FLAGS_check_capacity_batch_processing
           ? std::max(1,
                      FLAGS_check_capacity_provisioning_request_max_batch_size)

@@ -77,7 +77,7 @@ void NodeScaleWatches::Watch(
   owned_.push_back(std::shared_ptr<void>(std::move(watch)));
 }
 
-// Where pods' volumes may go (plan/volume_needs.h).
+// Where pods' volumes may go (plan/simulation/volume_needs.h).
 void NodeScaleWatches::WatchVolumes() {
   const kube::KubeApi* api = api_;
   Watch<kube::PersistentVolume>(

@@ -19,10 +19,10 @@
 #include "kube/wire/volumes_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/scale_down.h"
-#include "nodescale/plan/scale_up.h"
-#include "nodescale/plan/volume_needs.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/scale_down/scale_down.h"
+#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/simulation/volume_needs.h"
 
 namespace propscaler {
 namespace {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "app/simulate_provisioning.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/scale_down.h"
-#include "nodescale/plan/scale_up.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/scale_down/scale_down.h"
+#include "nodescale/plan/scale_up/scale_up.h"
 
 namespace propscaler {
 

@@ -3,10 +3,10 @@
 #include <map>
 #include <optional>
 
-#include "nodescale/plan/provreq_atomic.h"
-#include "nodescale/plan/provreq_capacity.h"
-#include "nodescale/plan/provreq_lifecycle.h"
-#include "nodescale/plan/upcoming_nodes.h"
+#include "nodescale/plan/provisioning_requests/provreq_atomic.h"
+#include "nodescale/plan/provisioning_requests/provreq_capacity.h"
+#include "nodescale/plan/provisioning_requests/provreq_lifecycle.h"
+#include "nodescale/plan/scale_up/upcoming_nodes.h"
 
 namespace propscaler {
 namespace {

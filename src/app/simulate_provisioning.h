@@ -2,8 +2,8 @@
 // ProvisioningRequest of the file would get now from node-scale mode with
 // --enable-provisioning-requests, on the snapshot's nodes and pods: the
 // same lifecycle, booking, check-capacity placement and all-or-nothing
-// scale-up as the loop (nodescale/plan/provreq_*), with the file's
-// PodTemplates.
+// scale-up as the loop (nodescale/plan/provisioning_requests/provreq_*), with
+// the file's PodTemplates.
 #ifndef PROPSCALER_APP_SIMULATE_PROVISIONING_H_
 #define PROPSCALER_APP_SIMULATE_PROVISIONING_H_
 
@@ -13,8 +13,8 @@
 
 #include "common/clock.h"
 #include "kube/wire/provisioning_request_json.h"
-#include "nodescale/plan/scale_up.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler {
 

@@ -4,7 +4,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/wire/capacity_buffer_json.h"
-#include "nodescale/plan/buffer_demand.h"
+#include "nodescale/plan/buffers/buffer_demand.h"
 
 namespace propscaler::fuzz {
 namespace {

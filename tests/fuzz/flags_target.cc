@@ -9,7 +9,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "kube/model/scale_target.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/limits.h"
+#include "nodescale/plan/simulation/limits.h"
 
 namespace propscaler::fuzz {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/node_templates.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/simulation/node_templates.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale::testing_util {
 

@@ -123,8 +123,8 @@ struct PodClaim {
 };
 
 // What one of a pod's volumes asks of a node, resolved from its claim, the
-// claim's PersistentVolume and StorageClass (plan/volume_needs.h): a node
-// whose labels match one of `alternatives` can take it; with none, no node
+// claim's PersistentVolume and StorageClass (plan/simulation/volume_needs.h): a
+// node whose labels match one of `alternatives` can take it; with none, no node
 // can, and `reason` says why in kube-scheduler's words, `detail` which
 // claim and volume. Two needs are equal without their details: pods whose
 // volumes ask the same of a node are placed alike (one pod class for a

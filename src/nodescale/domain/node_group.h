@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/clock.h"
@@ -21,7 +22,8 @@ using kube::NodeTemplate;
 // ("10%"), `reasons` a subset of Empty, Drifted, Underutilized (none: all),
 // `schedule` a cron in UTC with `duration` (both or neither). The decoder
 // checks the shape; the cron is parsed when the budget is evaluated, and an
-// invalid one allows no disruption at all (nodescale/plan/disruption_budget.h).
+// invalid one allows no disruption at all
+// (nodescale/plan/disruption/disruption_budget.h).
 struct DisruptionBudget {
   std::string nodes = "10%";
   std::vector<std::string> reasons;
@@ -78,6 +80,10 @@ struct NodeGroup {
   // candidate meanwhile.
   bool rolling_out = false;
 };
+
+// The group of that name; null when there is none.
+const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
+                           std::string_view name);
 
 }  // namespace propscaler::nodescale
 

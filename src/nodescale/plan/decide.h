@@ -12,12 +12,12 @@
 
 #include "common/clock.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/removal_choice.h"
-#include "nodescale/plan/scale_down.h"
-#include "nodescale/plan/scale_down_timers.h"
-#include "nodescale/plan/scale_up.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/scale_down/removal_choice.h"
+#include "nodescale/plan/scale_down/scale_down.h"
+#include "nodescale/plan/scale_down/scale_down_timers.h"
+#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
 

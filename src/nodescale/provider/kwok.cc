@@ -9,7 +9,7 @@
 #include "kube/wire/snapshot_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/template_hash.h"
+#include "nodescale/plan/simulation/template_hash.h"
 
 namespace propscaler::nodescale {
 namespace {

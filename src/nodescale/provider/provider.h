@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "nodescale/plan/disruption_budget.h"
-#include "nodescale/plan/node_templates.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/disruption/disruption_budget.h"
+#include "nodescale/plan/simulation/node_templates.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
 

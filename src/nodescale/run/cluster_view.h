@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "nodescale/plan/live_snapshot.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/health/live_snapshot.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
 

@@ -5,8 +5,9 @@
 // that many more of the group's nodes are Ready (or gives up at
 // --max-node-provision-time, the old nodes staying); then its nodes are
 // handed back to the loop for the removal queue, as one set (all tainted
-// before any pod is evicted). Each step is decided by plan/command_progress;
-// this executes it: the provider's launch, Events, metrics, the log.
+// before any pod is evicted). Each step is decided by
+// plan/disruption/command_progress; this executes it: the provider's launch,
+// Events, metrics, the log.
 #ifndef PROPSCALER_NODESCALE_RUN_COMMAND_QUEUE_H_
 #define PROPSCALER_NODESCALE_RUN_COMMAND_QUEUE_H_
 
@@ -16,9 +17,9 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "nodescale/plan/command_progress.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/live_snapshot.h"
+#include "nodescale/plan/disruption/command_progress.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/health/live_snapshot.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/removal_queue.h"
 

@@ -4,14 +4,13 @@
 
 #include <set>
 #include <sstream>
-#include <unordered_map>
 
 #include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/capacity_give_up.h"
-#include "nodescale/plan/node_volume_limits.h"
-#include "nodescale/plan/volume_needs.h"
+#include "nodescale/plan/health/capacity_give_up.h"
+#include "nodescale/plan/simulation/node_volume_limits.h"
+#include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
@@ -75,28 +74,9 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
   const ClaimCounts claims =
       ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
   reporter_->Claims(claims);
-  // Remembered from the nodes ChooseTemplate would take (ready, not
-  // cordoned, as Cluster Autoscaler's template candidates): a cordoned node,
-  // often tainted for maintenance too, is no model of a new one.
-  // The last such node of each group among those with the most CSI
-  // drivers registered (a node whose CSI plugin has not registered yet is
-  // no model), copied once per group (a copy per node was 5,000 copies of
-  // labels and taints every loop at 5,000 nodes).
-  std::unordered_map<std::string_view, const NodeState*> model_of_group;
-  for (size_t i = 0; i < it->snapshot.nodes.size(); ++i) {
-    const NodeState& node = it->snapshot.nodes[i];
-    const std::string_view group = it->snapshot.GroupOf(i);
-    if (!group.empty() && node.ready && !node.unschedulable) {
-      const NodeState*& model = model_of_group[group];
-      if (model == nullptr ||
-          node.volume_limits.size() >= model->volume_limits.size()) {
-        model = &node;
-      }
-    }
-  }
-  for (const auto& [group, node] : model_of_group) {
-    memory_.remembered_templates[std::string(group)] =
-        GroupMemberTemplate(*node, group, options_.scale_up.taints);
+  for (auto& [group, model] :
+       TemplatesOfLiveNodes(it->snapshot, options_.scale_up.taints)) {
+    memory_.remembered_templates[group] = std::move(model);
   }
   return Status::Ok();
 }

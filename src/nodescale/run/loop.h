@@ -27,20 +27,24 @@
 #include "common/status.h"
 #include "kube/client/client.h"
 #include "nodescale/expander/priority.h"
-#include "nodescale/plan/command_progress.h"
 #include "nodescale/plan/decide.h"
-#include "nodescale/plan/disruption.h"
-#include "nodescale/plan/group_backoff.h"
-#include "nodescale/plan/live_snapshot.h"
-#include "nodescale/plan/pending_batch.h"
-#include "nodescale/plan/provision_tracker.h"
-#include "nodescale/plan/provreq_backoff.h"
-#include "nodescale/plan/provreq_lifecycle.h"
-#include "nodescale/plan/removal_choice.h"
-#include "nodescale/plan/scale_down.h"
-#include "nodescale/plan/scale_down_timers.h"
-#include "nodescale/plan/scale_up.h"
-#include "nodescale/plan/volume_needs.h"
+#include "nodescale/plan/disruption/command_progress.h"
+#include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/disruption_policy.h"
+#include "nodescale/plan/health/live_snapshot.h"
+#include "nodescale/plan/health/provision_tracker.h"
+#include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
+#include "nodescale/plan/provisioning_requests/check_capacity_batch.h"
+#include "nodescale/plan/provisioning_requests/provreq_backoff.h"
+#include "nodescale/plan/provisioning_requests/provreq_lifecycle.h"
+#include "nodescale/plan/scale_down/removal_choice.h"
+#include "nodescale/plan/scale_down/scale_down.h"
+#include "nodescale/plan/scale_down/scale_down_timers.h"
+#include "nodescale/plan/scale_down/soft_taints.h"
+#include "nodescale/plan/scale_up/group_backoff.h"
+#include "nodescale/plan/scale_up/pending_batch.h"
+#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/command_queue.h"
 #include "nodescale/run/node_scale_reporter.h"
@@ -67,19 +71,14 @@ struct LoopOptions {
   bool scale_down_enabled = true;
   ScaleDownDelays delays;
   ScaleDownParallelism scale_down_parallelism;
-  // Cluster Autoscaler's --max-bulk-soft-taint-count / -time: the
-  // DeletionCandidate (PreferNoSchedule) taints put on or taken off in one
-  // pass, at most this many and for at most this long (0: none at all).
-  int max_bulk_soft_taint_count = 10;
-  Duration max_bulk_soft_taint_time = std::chrono::seconds(3);
+  // --max-bulk-soft-taint-count / -time (plan/scale_down/soft_taints.h).
+  SoftTaintBudget soft_taints;
   // How long a drained node waits for its evicted pods to go.
   Duration max_graceful_termination = std::chrono::minutes(10);
   ScaleUpConfig scale_up;
   ScaleDownConfig scale_down;
-  // --disruption: "scale-down" (Cluster Autoscaler's), "karpenter"
-  // (consolidation, drift, expiry, budgets), or "auto": karpenter when the
-  // provider declares pools.
-  std::string disruption = "auto";
+  // --disruption (plan/disruption_policy.h).
+  DisruptionPolicy disruption = DisruptionPolicy::kAuto;
   DisruptionOptions disruption_options;
   // Consolidation waits this long and checks its command again (Karpenter's
   // 15 s).
@@ -104,10 +103,7 @@ struct LoopOptions {
   Duration provreq_initial_backoff = std::chrono::minutes(1);
   Duration provreq_max_backoff = std::chrono::minutes(10);
   size_t provreq_backoff_cache = 1000;
-  int check_capacity_batch = 1;
-  // A batch stops once this has passed since it began (checked after each
-  // request: 0 checks one).
-  Duration check_capacity_batch_timebox = std::chrono::seconds(10);
+  CheckCapacityBatch check_capacity;  // its size and timebox
 };
 
 // The API roles the loop uses (kube/client/client.h), not the whole client.
@@ -139,22 +135,6 @@ class NodeScaleLoop {
 
  private:
   struct Iteration;
-  // An atomic scale-up asked of the provider, until all its nodes are
-  // Ready or it is given back. In memory: a process that takes over leaves
-  // the nodes of one in flight as ordinary nodes (Cluster Autoscaler never
-  // gives them back).
-  struct AtomicScaleUp {
-    std::string request_uid;
-    std::string request;  // namespace/name, for the log
-    struct Part {
-      std::string group;
-      int64_t delta = 0;
-      std::set<std::string> nodes_before;  // the group's, when asked
-    };
-    std::vector<Part> parts;
-    TimePoint asked;
-    std::string refused;  // the provider's error; empty: accepted
-  };
   // Reads the store and the provider's groups into `*it`, with the
   // planner's snapshot.
   Status ReadCluster(Iteration* it);
@@ -163,7 +143,7 @@ class NodeScaleLoop {
   // the capacity of the groups it reports overdue. Whether nodes were given
   // up (it->nodes changed, so it->readiness is stale).
   bool TrackProvisioning(Iteration* it);
-  // Each node's readiness (plan/node_health.h).
+  // Each node's readiness (plan/health/node_health.h).
   std::vector<Readiness> ClassifyNodes(const Iteration& it) const;
   // With --enable-csi-node-aware-scheduling: false when the node's CSINode
   // lacks a driver of its group's remembered template.
@@ -220,16 +200,17 @@ class NodeScaleLoop {
   // node was asked for (the iteration's other scale-up then waits for the
   // next, as Cluster Autoscaler alternates them).
   bool ScaleUpAtomically(ExpanderChain* expander, Iteration* it);
-  // Each atomic scale-up in flight: done once all its nodes are Ready; given
-  // back (its nodes drained and deleted, the request told) when the
-  // provider refused part of it or they were not all Ready within
-  // --max-node-provision-time.
+  // Each atomic scale-up in flight advanced as its progress says
+  // (plan/provisioning_requests/atomic_scale_up.h).
   void AdvanceAtomicScaleUps(Iteration* it);
-  // Hands `came` to the removal queue, takes the nodes that never
-  // registered off their groups' targets, and tells the request.
-  void GiveBack(const AtomicScaleUp& scale_up,
-                const std::vector<RemovalQueue::Target>& came, int64_t ready,
-                int64_t asked, Duration provision_time, Iteration* it);
+  // The registered nodes as the progress sees them; `groups` holds their
+  // groups' names, which the nodes point into.
+  static std::vector<AtomicNode> AtomicNodesOf(
+      const Iteration& it, std::vector<std::string>* groups);
+  // Takes the nodes that never registered off their groups' targets, hands
+  // the ones that came to the removal queue, and tells the request.
+  void GiveBack(const AtomicScaleUp& scale_up, const AtomicProgress& progress,
+                const std::vector<AtomicNode>& nodes, Iteration* it);
   // propscaler_provisioning_requests, 0 for a (class, state) emptied.
   void PublishCounts(
       const std::map<std::pair<std::string, std::string>, int64_t>& counts);

@@ -1,6 +1,6 @@
 // best-effort-atomic-scale-up ProvisioningRequests in the node-scale loop:
-// the due request's pods planned all or nothing (plan/scale_up.h) and the
-// plan asked of the provider at once; then each such scale-up followed
+// the due request's pods planned all or nothing (plan/scale_up/scale_up.h) and
+// the plan asked of the provider at once; then each such scale-up followed
 // until its nodes are Ready, or given back when they do not all come:
 // kwok and Cluster API have no atomic resize, so a half-filled scale-up is
 // undone here instead (Cluster Autoscaler leaves it).
@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "common/utc_time.h"
-#include "nodescale/plan/provreq_atomic.h"
-#include "nodescale/plan/provreq_capacity.h"
+#include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
+#include "nodescale/plan/provisioning_requests/provreq_atomic.h"
+#include "nodescale/plan/provisioning_requests/provreq_capacity.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 
@@ -91,88 +92,78 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
   return true;
 }
 
+std::vector<AtomicNode> NodeScaleLoop::AtomicNodesOf(
+    const Iteration& it, std::vector<std::string>* groups) {
+  groups->clear();
+  groups->reserve(it.nodes.size());
+  for (const LiveNode& node : it.nodes)
+    groups->push_back(it.group_of(node.state));
+  std::vector<AtomicNode> nodes;
+  nodes.reserve(it.nodes.size());
+  for (size_t i = 0; i < it.nodes.size(); ++i) {
+    nodes.push_back({it.nodes[i].state.name, (*groups)[i],
+                     it.readiness[i] == Readiness::kReady});
+  }
+  return nodes;
+}
+
 void NodeScaleLoop::AdvanceAtomicScaleUps(Iteration* it) {
+  if (atomic_scale_ups_.empty()) return;
+  std::vector<std::string> groups;
+  const std::vector<AtomicNode> nodes = AtomicNodesOf(*it, &groups);
   std::vector<AtomicScaleUp> in_flight;
   for (AtomicScaleUp& scale_up : atomic_scale_ups_) {
-    int64_t asked = 0;
-    int64_t ready = 0;
-    std::vector<RemovalQueue::Target> came;
-    Duration provision_time = options_.max_node_provision_time;
-    for (const AtomicScaleUp::Part& part : scale_up.parts) {
-      asked += part.delta;
-      const NodeGroup* group = it->Group(part.group);
-      if (group != nullptr && group->options.max_node_provision_time) {
-        provision_time =
-            std::max(provision_time, *group->options.max_node_provision_time);
-      }
-      int64_t new_nodes = 0;
-      for (size_t i = 0; i < it->nodes.size(); ++i) {
-        const NodeState& node = it->nodes[i].state;
-        if (new_nodes == part.delta || it->group_of(node) != part.group ||
-            part.nodes_before.contains(node.name)) {
-          continue;
-        }
-        ++new_nodes;
-        if (it->readiness[i] == Readiness::kReady) ++ready;
-        came.push_back({node.name, part.group});
-      }
+    const AtomicProgress progress = ProgressOf(
+        scale_up, nodes, it->groups, options_.max_node_provision_time, it->now);
+    switch (progress.state) {
+      case AtomicProgress::State::kDone:
+        LOG(INFO) << "ProvisioningRequest " << scale_up.request << ": all "
+                  << progress.asked << " nodes of its scale-up are Ready";
+        break;
+      case AtomicProgress::State::kInFlight:
+        it->provisioning_requests.push_back(
+            scale_up.request + ": all-or-nothing scale-up in flight, " +
+            std::to_string(progress.ready) + " of " +
+            std::to_string(progress.asked) +
+            " new nodes Ready (given back unless all are by " +
+            FormatMicroTime(progress.deadline) + ")");
+        in_flight.push_back(std::move(scale_up));
+        break;
+      case AtomicProgress::State::kGiveBack:
+        GiveBack(scale_up, progress, nodes, it);
+        break;
     }
-    if (ready == asked) {
-      LOG(INFO) << "ProvisioningRequest " << scale_up.request << ": all "
-                << asked << " nodes of its scale-up are Ready";
-      continue;
-    }
-    if (scale_up.refused.empty() && it->now - scale_up.asked < provision_time) {
-      it->provisioning_requests.push_back(
-          scale_up.request + ": all-or-nothing scale-up in flight, " +
-          std::to_string(ready) + " of " + std::to_string(asked) +
-          " new nodes Ready (given back unless all are by " +
-          FormatMicroTime(scale_up.asked + provision_time) + ")");
-      in_flight.push_back(std::move(scale_up));
-      continue;
-    }
-    GiveBack(scale_up, came, ready, asked, provision_time, it);
   }
   atomic_scale_ups_ = std::move(in_flight);
 }
 
 void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
-                             const std::vector<RemovalQueue::Target>& came,
-                             int64_t ready, int64_t asked,
-                             Duration provision_time, Iteration* it) {
+                             const AtomicProgress& progress,
+                             const std::vector<AtomicNode>& nodes,
+                             Iteration* it) {
   if (!may_act_()) return;
   // Nodes asked for and not registered: off the target.
   for (const AtomicScaleUp::Part& part : scale_up.parts) {
     const NodeGroup* group = it->Group(part.group);
     if (group == nullptr) continue;
-    std::vector<const NodeState*> registered;
-    int64_t registered_new = 0;
-    for (const LiveNode& node : it->nodes) {
-      if (it->group_of(node.state) != part.group) continue;
-      registered.push_back(&node.state);
-      if (!part.nodes_before.contains(node.state.name)) ++registered_new;
-    }
-    const int64_t unregistered =
-        std::min(part.delta - std::min(registered_new, part.delta),
-                 group->target_size - static_cast<int64_t>(registered.size()));
+    const int64_t unregistered = UnregisteredOf(part, *group, nodes);
     if (unregistered <= 0) continue;
+    std::vector<const NodeState*> registered;
+    for (const LiveNode& node : it->nodes) {
+      if (it->group_of(node.state) == part.group) {
+        registered.push_back(&node.state);
+      }
+    }
     Status decreased =
         provider_->DecreaseTargetSize(*group, unregistered, registered);
     LOG_IF(WARNING, !decreased.ok()) << decreased.message();
   }
+  std::vector<RemovalQueue::Target> came;
+  for (const AtomicProgress::Came& node : progress.came) {
+    came.push_back({node.node, node.group});
+  }
   if (!came.empty()) RemoveNodes(came, /*all_or_nothing=*/false, it);
-  const std::string what =
-      (scale_up.refused.empty()
-           ? "only " + std::to_string(ready) + " of its " +
-                 std::to_string(asked) + " new nodes were Ready within " +
-                 std::to_string(
-                     std::chrono::duration_cast<std::chrono::seconds>(
-                         provision_time)
-                         .count()) +
-                 "s (--max-node-provision-time)"
-           : "the provider refused the scale-up (" + scale_up.refused + ")") +
-      "; the " + std::to_string(came.size()) +
-      " nodes that came are given back";
+  const std::string what = GiveBackReason(scale_up, progress);
   LOG(WARNING) << "ProvisioningRequest " << scale_up.request << ": " << what;
   for (const kube::ProvisioningRequest& request :
        state_->ProvisioningRequests()) {

@@ -5,8 +5,8 @@
 
 #include <memory>
 
-#include "nodescale/plan/buffer_conditions.h"
-#include "nodescale/plan/buffer_demand.h"
+#include "nodescale/plan/buffers/buffer_conditions.h"
+#include "nodescale/plan/buffers/buffer_demand.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 

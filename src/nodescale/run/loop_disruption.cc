@@ -7,7 +7,7 @@
 #include <functional>
 
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/live_snapshot.h"
+#include "nodescale/plan/health/live_snapshot.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/node_actions.h"
@@ -15,8 +15,8 @@
 namespace propscaler::nodescale {
 
 bool NodeScaleLoop::KarpenterDisruption() const {
-  return options_.disruption == "karpenter" ||
-         (options_.disruption == "auto" && !provider_->Pools().empty());
+  return UsesKarpenterDisruption(options_.disruption,
+                                 !provider_->Pools().empty());
 }
 
 void NodeScaleLoop::NotePodEvents(const Iteration& it) {

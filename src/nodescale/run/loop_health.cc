@@ -2,7 +2,7 @@
 // ready for autoscaling".
 #include <glog/logging.h>
 
-#include "nodescale/plan/node_health.h"
+#include "nodescale/plan/health/node_health.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 

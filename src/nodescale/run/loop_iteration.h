@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "kube/model/capacity_buffer.h"
-#include "nodescale/plan/buffer_conditions.h"
-#include "nodescale/plan/live_snapshot.h"
+#include "nodescale/plan/buffers/buffer_conditions.h"
+#include "nodescale/plan/health/live_snapshot.h"
 #include "nodescale/run/loop.h"
 
 namespace propscaler::nodescale {

@@ -1,9 +1,10 @@
 // ProvisioningRequests in the node-scale loop (--enable-provisioning-
 // requests): what each one's lifecycle says is done (plan/
 // provreq_lifecycle.h), the due check-capacity requests checked on the
-// nodes there are and those coming (plan/provreq_capacity.h), the due
-// atomic one taken for loop_atomic.cc, and the room of the
-// provisioned ones booked ahead of every other pending pod.
+// nodes there are and those coming
+// (plan/provisioning_requests/provreq_capacity.h), the due atomic one taken for
+// loop_atomic.cc, and the room of the provisioned ones booked ahead of every
+// other pending pod.
 #include <glog/logging.h>
 
 #include <algorithm>
@@ -11,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "nodescale/plan/buffer_demand.h"
-#include "nodescale/plan/provreq_capacity.h"
-#include "nodescale/plan/upcoming_nodes.h"
+#include "nodescale/plan/buffers/buffer_demand.h"
+#include "nodescale/plan/provisioning_requests/provreq_capacity.h"
+#include "nodescale/plan/scale_up/upcoming_nodes.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 
@@ -180,8 +181,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       case ProvReqVerdict::Action::kCheck:
         if (request.class_name != kube::kCheckCapacityClass) {
           TakeAtomicRequest(request, it, &line);
-        } else if (static_cast<int>(to_check.size()) <
-                   std::max(1, options_.check_capacity_batch)) {
+        } else if (options_.check_capacity.HasRoom(to_check.size())) {
           to_check.push_back(&request);
         } else {
           line += "; waits for the next loop";
@@ -237,8 +237,7 @@ void NodeScaleLoop::CheckDueRequests(
   const TimePoint started = clock_->Now();
   for (size_t k = 0; k < due.size(); ++k) {
     // --check-capacity-provisioning-request-batch-timebox, after each.
-    if (k > 0 &&
-        clock_->Now() - started >= options_.check_capacity_batch_timebox) {
+    if (!options_.check_capacity.MayCheck(k, clock_->Now() - started)) {
       LOG(INFO) << "check-capacity batch: the timebox is up; " << due.size() - k
                 << " requests wait for the next loop";
       break;

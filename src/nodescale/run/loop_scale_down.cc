@@ -7,6 +7,7 @@
 
 #include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
+#include "nodescale/plan/scale_down/soft_taints.h"
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/node_actions.h"
@@ -33,28 +34,29 @@ void NodeScaleLoop::UpdateCandidateTaints(
   if (!may_act_()) return;
   std::set<std::string_view> removed;
   for (const NodeRemoval& removal : removing) removed.insert(removal.node);
+  std::vector<SoftTaintNode> nodes;
+  nodes.reserve(it.nodes.size());
+  for (const LiveNode& node : it.nodes) {
+    nodes.push_back({node.state.name,
+                     HasTaint(node.state, kDeletionCandidateTaint),
+                     timers_.IsUnneeded(node.state.name)});
+  }
   const TimePoint start = clock_->Now();
   int changed = 0;
-  for (const LiveNode& node : it.nodes) {
-    const bool tainted = HasTaint(node.state, kDeletionCandidateTaint);
-    const bool unneeded = timers_.IsUnneeded(node.state.name);
-    if (tainted == unneeded ||
-        (unneeded && removed.contains(node.state.name))) {
-      continue;
-    }
-    if (changed >= options_.max_bulk_soft_taint_count ||
-        clock_->Now() - start >= options_.max_bulk_soft_taint_time) {
+  for (const SoftTaintChange& change : SoftTaintChanges(nodes, removed)) {
+    if (!options_.soft_taints.Allows(changed, clock_->Now() - start)) {
       VLOG(1) << "scale-down: soft taints left for the next pass after "
               << changed;
       return;
     }
     ++changed;
+    const NodeState& node = it.nodes[change.node].state;
     Status status =
-        SetDeletionCandidate(*api_.nodes, node.state, unneeded, it.now);
+        SetDeletionCandidate(*api_.nodes, node, change.taint, it.now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
-    } else if (unneeded) {
-      LOG(INFO) << "scale-down: node " << node.state.name << " is unneeded";
+    } else if (change.taint) {
+      LOG(INFO) << "scale-down: node " << node.name << " is unneeded";
     }
   }
 }

@@ -11,7 +11,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "nodescale/plan/snapshot.h"
+#include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
 

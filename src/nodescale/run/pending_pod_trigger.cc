@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "nodescale/plan/live_snapshot.h"
+#include "nodescale/plan/health/live_snapshot.h"
 
 namespace propscaler::nodescale {
 

@@ -21,7 +21,7 @@
 #include "kube/controllers/reflector.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/live_objects.h"
-#include "nodescale/plan/pending_batch.h"
+#include "nodescale/plan/scale_up/pending_batch.h"
 
 namespace propscaler::nodescale {
 

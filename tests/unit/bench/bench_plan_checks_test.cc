@@ -9,7 +9,7 @@
 
 #include "checks/plan_checks.h"
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/template_hash.h"
+#include "nodescale/plan/simulation/template_hash.h"
 #include "unit/nodescale_test_util.h"
 
 namespace propscaler::bench {

@@ -4,9 +4,9 @@
 
 #include "common/clock.h"
 #include "common/duration.h"
-#include "nodescale/plan/group_backoff.h"
-#include "nodescale/plan/provision_tracker.h"
-#include "nodescale/plan/scale_down_timers.h"
+#include "nodescale/plan/health/provision_tracker.h"
+#include "nodescale/plan/scale_down/scale_down_timers.h"
+#include "nodescale/plan/scale_up/group_backoff.h"
 
 namespace propscaler::nodescale {
 namespace {

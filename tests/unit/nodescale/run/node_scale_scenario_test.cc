@@ -512,7 +512,7 @@ TEST_F(NodeScaleScenarioTest, NoSoftTaintsWithACountOfZero) {
   options.scan_interval = seconds(10);
   options.delays.unneeded_time = minutes(30);
   options.delays.delay_after_add = seconds(0);
-  options.max_bulk_soft_taint_count = 0;
+  options.soft_taints.max_count = 0;
   Start(options);
   clock_.SleepFor(minutes(5));
   EXPECT_EQ(NodeJson("pool-1").find("DeletionCandidateOfClusterAutoscaler"),
@@ -2167,7 +2167,7 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityThatDoesNotFitIsRetriedNotScaled) {
                             R"({"noRetry":"true"})"));
   nodescale::LoopOptions options;
   options.provisioning_requests = true;
-  options.check_capacity_batch = 10;
+  options.check_capacity.size = 10;
   Start(options);
   // The first check, to the second (scans come every 10 s).
   const std::string patches = "patch provisioningrequests/status";
@@ -2484,7 +2484,7 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityBatches) {
   nodescale::LoopOptions options;
   options.provisioning_requests = true;
   options.scale_down_enabled = false;
-  options.check_capacity_batch = 2;
+  options.check_capacity.size = 2;
   Start(options);
   SleepUntil([&] { return answered() > 0; }, seconds(30));
   EXPECT_EQ(answered(), 2) << "the batch size";
@@ -2506,7 +2506,7 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityBatchAnswersTheImpossibleToo) {
   nodescale::LoopOptions options;
   options.provisioning_requests = true;
   options.scale_down_enabled = false;
-  options.check_capacity_batch = 3;
+  options.check_capacity.size = 3;
   Start(options);
   SleepUntil(ConditionWritten("a", "Provisioned"), seconds(30));
   EXPECT_EQ(Condition(cluster_.store(), "a", "Provisioned"),
@@ -2526,8 +2526,8 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityBatchTimeboxOfZeroChecksOne) {
   nodescale::LoopOptions options;
   options.provisioning_requests = true;
   options.scale_down_enabled = false;
-  options.check_capacity_batch = 5;
-  options.check_capacity_batch_timebox = seconds(0);
+  options.check_capacity.size = 5;
+  options.check_capacity.timebox = seconds(0);
   Start(options);
   const std::string patches = "patch provisioningrequests/status";
   SleepUntil([&] { return Calls(patches) > 0; }, seconds(30));

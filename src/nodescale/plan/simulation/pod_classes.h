@@ -1,0 +1,33 @@
+// Equivalence classes of pods: pods of one controller with the same
+// scheduling-relevant spec (requests, labels, node selector and affinity,
+// tolerations, anti-affinity) fit the same nodes, so predicates are checked
+// once per class rather than once per pod, as CA's equivalence groups do.
+// Pure.
+#ifndef PROPSCALER_NODESCALE_PLAN_SIMULATION_POD_CLASSES_H_
+#define PROPSCALER_NODESCALE_PLAN_SIMULATION_POD_CLASSES_H_
+
+#include <cstddef>
+#include <vector>
+
+#include "nodescale/plan/simulation/snapshot.h"
+
+namespace propscaler::nodescale {
+
+struct PodClass {
+  const PodState* representative = nullptr;
+  std::vector<size_t> members;  // indices into the input, ascending
+};
+
+struct PodClasses {
+  std::vector<PodClass> classes;
+  std::vector<size_t> class_of;  // per input pod
+};
+
+// Classes in order of their first member.
+PodClasses ClassifyPods(const std::vector<const PodState*>& pods);
+
+bool SameSchedulingSpec(const PodState& a, const PodState& b);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_PLAN_SIMULATION_POD_CLASSES_H_
