@@ -26,16 +26,18 @@ template <typename Options, typename Watches, typename Reporter,
           typename Autoscaler>
 class ModeParts : public runtime::Loop {
  public:
-  // `events` may be null (no Events).
-  ModeParts(const kube::Client* client, const Clock* clock, Options options,
-            HealthState* health, kube::EventRecorder* events,
+  // `events` may be null (no Events). The watches and the autoscaler each
+  // take the API roles they use.
+  ModeParts(typename Watches::Clients reads,
+            typename Autoscaler::Clients writes, const Clock* clock,
+            Options options, HealthState* health, kube::EventRecorder* events,
             typename Reporter::Board* board)
       : driver_(clock, health,
                 {options.poll_period, options.max_sync_failures}),
-        watches_(client, clock, options,
+        watches_(reads, clock, options,
                  [this](const std::string& cause) { driver_.Notify(cause); }),
         reporter_(clock, options.dry_run ? nullptr : events, board, options),
-        autoscaler_(client, clock, std::move(options), &watches_, &driver_,
+        autoscaler_(writes, clock, std::move(options), &watches_, &driver_,
                     &reporter_) {
     watches_.AddTo(&watch_set_);
   }

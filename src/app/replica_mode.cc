@@ -125,8 +125,9 @@ int RunReplicaMode() {
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   ReplicaStatusBoard board;
-  ReplicaParts autoscaler(&session.api, &clock, *options, &session.health,
-                          &session.events, &board);
+  ReplicaParts autoscaler(ReplicaWatches::Clients::Of(&session.api),
+                          ReplicaAutoscaler::Clients::Of(&session.api), &clock,
+                          *options, &session.health, &session.events, &board);
   std::vector<std::string> start_lines = {
       "propscaler " PROPSCALER_VERSION " scaling " + FLAGS_target +
       (FLAGS_target.empty() || FLAGS_target_selector.empty() ? "" : " and ") +

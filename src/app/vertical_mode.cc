@@ -113,8 +113,10 @@ int RunVerticalMode() {
   Leadership leadership(&session.api, &clock, *election);
   options->may_act = leadership.MayActFunction();
   VerticalStatusBoard board;
-  VerticalParts autoscaler(&session.api, &clock, *options, &session.health,
-                           &session.events, &board);
+  VerticalParts autoscaler(VerticalWatches::Clients::Of(&session.api),
+                           VerticalAutoscaler::Clients::Of(&session.api),
+                           &clock, *options, &session.health, &session.events,
+                           &board);
   return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },

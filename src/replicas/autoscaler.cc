@@ -28,26 +28,25 @@ using runtime::CycleDriver;
 
 }  // namespace
 
-ReplicaAutoscaler::ReplicaAutoscaler(const kube::Client* client,
-                                     const Clock* clock,
+ReplicaAutoscaler::ReplicaAutoscaler(Clients api, const Clock* clock,
                                      AutoscalerOptions options,
                                      ReplicaWatches* watches,
                                      runtime::CycleDriver* driver,
                                      ReplicaReporter* reporter)
-    : client_(client),
+    : api_(api),
       clock_(clock),
       options_(std::move(options)),
       watches_(watches),
       driver_(driver),
       reporter_(reporter),
-      scale_writer_(client),
+      scale_writer_(api.scales),
       update_refusal_(clock, "applying " + ConfigMapRef() +
                                  " as it is (grant update on it to keep it "
                                  "current with --default-params)") {
   if (!options_.hpa_floor.has_value()) return;
   const AutoscalerOptions::HpaFloor& floor = *options_.hpa_floor;
   floor_writer_.emplace(
-      client_, reporter_,
+      api_.hpas, reporter_,
       HpaFloorWriter::Options{
           .namespace_ = options_.namespace_,
           .version = floor.version,
@@ -114,8 +113,8 @@ Status ReplicaAutoscaler::ApplyDefaultParams(
   }
   if (!create && update_refusal_.Holding()) return Status::Ok();
   Result<kube::ConfigMap> written =
-      create ? client_->CreateConfigMap(desired)
-             : update_refusal_.Note(client_->UpdateConfigMap(desired));
+      create ? api_.config_maps->CreateConfigMap(desired)
+             : update_refusal_.Note(api_.config_maps->UpdateConfigMap(desired));
   if (!written.ok() && !create &&
       written.status().code() == StatusCode::kPermissionDenied) {
     return Status::Ok();

@@ -54,11 +54,21 @@ namespace propscaler {
 
 class ReplicaAutoscaler {
  public:
+  // The API roles it writes through (kube/client/client.h).
+  struct Clients {
+    const kube::ConfigMapClient* config_maps;  // --default-params
+    const kube::ScaleClient* scales;           // the targets' replicas
+    const kube::HpaClient* hpas;               // --hpa-floor
+    static Clients Of(const kube::Client* client) {
+      return {client, client, client};
+    }
+  };
+
   // Every pointer outlives the autoscaler; `driver` is the one the watches
   // notify.
-  ReplicaAutoscaler(const kube::Client* client, const Clock* clock,
-                    AutoscalerOptions options, ReplicaWatches* watches,
-                    runtime::CycleDriver* driver, ReplicaReporter* reporter);
+  ReplicaAutoscaler(Clients api, const Clock* clock, AutoscalerOptions options,
+                    ReplicaWatches* watches, runtime::CycleDriver* driver,
+                    ReplicaReporter* reporter);
 
   // Cycles on the driver until `stop` (the watches run meanwhile); returns
   // the exit code: 0, or 1 after --max-sync-failures failed cycles.
@@ -107,7 +117,7 @@ class ReplicaAutoscaler {
                     int64_t desired, const ClusterCounts& counts);
   std::string ConfigMapRef() const;
 
-  const kube::Client* client_;
+  const Clients api_;
   const Clock* clock_;
   const AutoscalerOptions options_;
   ReplicaWatches* const watches_;

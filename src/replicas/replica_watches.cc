@@ -5,28 +5,28 @@
 
 namespace propscaler {
 
-ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
+ReplicaWatches::ReplicaWatches(Clients api, const Clock* clock,
                                const AutoscalerOptions& options,
                                const Notify& notify)
     : node_watch(
           clock,
-          [client, selector = options.node_selector,
+          [node_api = api.nodes, selector = options.node_selector,
            taints = options.excluded_taints] {
-            return client->CountedNodes(selector, taints,
-                                        kube::CountedCpu::kAllocatable);
+            return node_api->CountedNodes(selector, taints,
+                                          kube::CountedCpu::kAllocatable);
           },
           NodeStoreSink(&nodes, [notify] { notify("nodes changed"); }),
           {"nodes", "Grant list and watch on nodes."}, notify),
-      config_map(runtime::WatchConfigMap(clock, client, options.namespace_,
-                                         options.configmap, "params changed",
-                                         notify)),
+      config_map(runtime::WatchConfigMap(clock, api.config_maps,
+                                         options.namespace_, options.configmap,
+                                         "params changed", notify)),
       selected(
           options.target_selector.has_value()
               ? std::make_unique<SelectedTargetStore>(*options.target_selector)
               : nullptr),
-      target_scales(client, clock, options.namespace_, options.targets,
+      target_scales(api.scales, clock, options.namespace_, options.targets,
                     selected.get(), notify),
-      hpa_check(clock, client, options.namespace_,
+      hpa_check(clock, api.hpas, options.namespace_,
                 options.hpa_floor.has_value() ? options.hpa_floor->name : "",
                 options.hpa_floor.has_value() && options.hpa_floor->automatic,
                 notify) {
@@ -35,8 +35,8 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
     const std::string kind = selector.Named("").ApiKind();
     selected_watch = std::make_unique<runtime::WatchedCollection<kube::Scale>>(
         clock,
-        [client, ns = options.namespace_, selector] {
-          return client->TargetsSelected(ns, selector);
+        [scales = api.scales, ns = options.namespace_, selector] {
+          return scales->TargetsSelected(ns, selector);
         },
         selected->Sink(notify),
         runtime::WatchedCollection<kube::Scale>::Options{
@@ -52,9 +52,9 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
     const std::string what =
         "horizontalpodautoscaler " + ns + "/" + floor.name + " (--hpa-floor)";
     hpa_floor = std::make_unique<runtime::WatchedObject<kube::HpaRef>>(
-        clock, client->HpaNamed(ns, floor.name, floor.version),
-        [client, ns, floor] {
-          return client->GetHpa(ns, floor.name, floor.version);
+        clock, api.hpas->HpaNamed(ns, floor.name, floor.version),
+        [hpas = api.hpas, ns, floor] {
+          return hpas->GetHpa(ns, floor.name, floor.version);
         },
         runtime::WatchedObject<kube::HpaRef>::Options{
             .name = floor.name,
@@ -76,8 +76,9 @@ ReplicaWatches::ReplicaWatches(const kube::Client* client, const Clock* clock,
   pods = std::make_unique<PodCountStore>();
   pod_watch = std::make_unique<runtime::WatchedCollection<kube::CountedPod>>(
       clock,
-      [client, ns = options.pod_namespace, selector = options.pod_selector] {
-        return client->CountedPods(ns, selector);
+      [pod_api = api.pods, ns = options.pod_namespace,
+       selector = options.pod_selector] {
+        return pod_api->CountedPods(ns, selector);
       },
       pods->Sink([notify] { notify("pods changed"); }),
       runtime::WatchedCollection<kube::CountedPod>::Options{

@@ -29,8 +29,19 @@ namespace propscaler {
 
 struct ReplicaWatches {
   using Notify = std::function<void(const std::string& cause)>;
+  // The API roles the watches read through (kube/client/client.h).
+  struct Clients {
+    const kube::CountedNodeClient* nodes;
+    const kube::CountedPodClient* pods;  // --pod-selector
+    const kube::ConfigMapClient* config_maps;
+    const kube::ScaleClient* scales;  // the targets, --target-selector
+    const kube::HpaClient* hpas;
+    static Clients Of(const kube::Client* client) {
+      return {client, client, client, client, client};
+    }
+  };
 
-  ReplicaWatches(const kube::Client* client, const Clock* clock,
+  ReplicaWatches(Clients api, const Clock* clock,
                  const AutoscalerOptions& options, const Notify& notify);
 
   // Every watch, on the set that starts and joins them (and lists the

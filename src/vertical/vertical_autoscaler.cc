@@ -31,13 +31,12 @@ using runtime::CycleDriver;
 
 }  // namespace
 
-VerticalAutoscaler::VerticalAutoscaler(const kube::Client* client,
-                                       const Clock* clock,
+VerticalAutoscaler::VerticalAutoscaler(Clients api, const Clock* clock,
                                        VerticalOptions options,
                                        VerticalWatches* watches,
                                        runtime::CycleDriver* driver,
                                        VerticalReporter* reporter)
-    : client_(client),
+    : api_(api),
       clock_(clock),
       options_(std::move(options)),
       watches_(watches),
@@ -172,8 +171,10 @@ Status VerticalAutoscaler::Apply(const std::vector<ResourceChange>& changes,
       !leading.ok()) {
     return leading;
   }
-  Result<kube::PodTemplateWorkload> written = client_->PatchContainerResources(
-      options_.namespace_, options_.target, resource_version, EditsOf(changes));
+  Result<kube::PodTemplateWorkload> written =
+      api_.workloads->PatchContainerResources(options_.namespace_,
+                                              options_.target, resource_version,
+                                              EditsOf(changes));
   if (!written.ok()) return written.status();
   watches_->target.Wrote(*written);
   reporter_->Resized(changes, counts, cycle_cause_, written->containers);
@@ -331,8 +332,8 @@ Status VerticalAutoscaler::ResizePod(const InPlacePlan& plan,
     return leading;
   }
   Result<kube::ResizedPod> resized =
-      client_->ResizePod(options_.namespace_, plan.pod, plan.resource_version,
-                         EditsOf(plan.changes));
+      api_.resizes->ResizePod(options_.namespace_, plan.pod,
+                              plan.resource_version, EditsOf(plan.changes));
   if (resized.status().code() == StatusCode::kConflict) {
     // The pod's watch brings its new version, and with it the next cycle.
     VLOG(1) << "pod " << pod << " changed meanwhile; planning again";
@@ -382,7 +383,7 @@ Status VerticalAutoscaler::FallBack(
         !leading.ok()) {
       return leading;
     }
-    return client_
+    return api_.evictions
         ->EvictPod(options_.namespace_, plan.pod, /*grace_seconds=*/30)
         .WithContext("evicting pod " + options_.namespace_ + "/" + plan.pod +
                      " after its in-place resize was refused");

@@ -59,11 +59,21 @@ namespace propscaler {
 
 class VerticalAutoscaler {
  public:
+  // The API roles it writes through (kube/client/client.h).
+  struct Clients {
+    const kube::WorkloadClient* workloads;    // the target's pod template
+    const kube::PodResizeClient* resizes;     // --resize=in-place
+    const kube::NodeActionClient* evictions;  // a refused in-place resize
+    static Clients Of(const kube::Client* client) {
+      return {client, client, client};
+    }
+  };
+
   // Every pointer outlives the autoscaler; `driver` is the one the watches
   // notify.
-  VerticalAutoscaler(const kube::Client* client, const Clock* clock,
-                     VerticalOptions options, VerticalWatches* watches,
-                     runtime::CycleDriver* driver, VerticalReporter* reporter);
+  VerticalAutoscaler(Clients api, const Clock* clock, VerticalOptions options,
+                     VerticalWatches* watches, runtime::CycleDriver* driver,
+                     VerticalReporter* reporter);
 
   // Cycles on the driver until `stop` (the watches run meanwhile); returns
   // the exit code: 0, or 1 after --max-sync-failures failed cycles.
@@ -110,7 +120,7 @@ class VerticalAutoscaler {
   void ForgetFallBacksOfGonePods(const std::vector<kube::ResizedPod>& pods);
   std::string ConfigMapRef() const;
 
-  const kube::Client* client_;
+  const Clients api_;
   const Clock* clock_;
   const VerticalOptions options_;
   VerticalWatches* const watches_;

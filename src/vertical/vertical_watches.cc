@@ -7,23 +7,23 @@
 
 namespace propscaler {
 
-VerticalWatches::VerticalWatches(const kube::Client* client, const Clock* clock,
+VerticalWatches::VerticalWatches(Clients api, const Clock* clock,
                                  const VerticalOptions& options,
                                  const Notify& notify)
     : node_watch(
           clock,
-          [client, selector = options.node_selector,
+          [node_api = api.nodes, selector = options.node_selector,
            cpu = options.schedulable_nodes_only ? kube::CountedCpu::kAllocatable
                                                 : kube::CountedCpu::kCapacity] {
-            return client->CountedNodes(selector, TaintFilter(), cpu);
+            return node_api->CountedNodes(selector, TaintFilter(), cpu);
           },
           NodeStoreSink(&nodes, [notify] { notify("nodes changed"); }),
           {"nodes", "Grant watch on nodes to react within a second."}, notify),
       target(
-          clock, client->PodTemplateNamed(options.namespace_, options.target),
-          [client, ns = options.namespace_, ref = options.target] {
-            return client->GetPodTemplate(ns, ref);
-          },
+          clock,
+          api.workloads->PodTemplateNamed(options.namespace_, options.target),
+          [workloads = api.workloads, ns = options.namespace_,
+           ref = options.target] { return workloads->GetPodTemplate(ns, ref); },
           {.name = options.target.name,
            .what = options.TargetRef(),
            .grant_hint = "Grant list and watch on it to read nothing at rest "
@@ -37,7 +37,7 @@ VerticalWatches::VerticalWatches(const kube::Client* client, const Clock* clock,
           notify) {
   if (!options.configmap.empty()) {
     config_map =
-        runtime::WatchConfigMap(clock, client, options.namespace_,
+        runtime::WatchConfigMap(clock, api.config_maps, options.namespace_,
                                 options.configmap, "config changed", notify);
   } else if (!options.config_file.empty()) {
     config_file.emplace(clock, options.config_file, notify);
@@ -45,9 +45,10 @@ VerticalWatches::VerticalWatches(const kube::Client* client, const Clock* clock,
   if (options.InPlace()) {
     pod_watch = std::make_unique<runtime::WatchedCollection<kube::ResizedPod>>(
         clock,
-        [this, client, ns = options.namespace_, ref = options.TargetRef()] {
+        [this, pod_api = api.pods, ns = options.namespace_,
+         ref = options.TargetRef()] {
           return std::make_unique<TargetPodSource>(
-              client, ns, [this, ref]() -> Result<std::string> {
+              pod_api, ns, [this, ref]() -> Result<std::string> {
                 Result<kube::PodTemplateWorkload> read = target.Read();
                 if (!read.ok()) {
                   return read.status().WithContext(

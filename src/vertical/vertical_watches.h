@@ -29,8 +29,18 @@ namespace propscaler {
 
 struct VerticalWatches {
   using Notify = std::function<void(const std::string& cause)>;
+  // The API roles the watches read through (kube/client/client.h).
+  struct Clients {
+    const kube::CountedNodeClient* nodes;
+    const kube::WorkloadClient* workloads;     // the target
+    const kube::ConfigMapClient* config_maps;  // --configmap
+    const kube::PodResizeClient* pods;         // --resize=in-place: its pods
+    static Clients Of(const kube::Client* client) {
+      return {client, client, client, client};
+    }
+  };
 
-  VerticalWatches(const kube::Client* client, const Clock* clock,
+  VerticalWatches(Clients api, const Clock* clock,
                   const VerticalOptions& options, const Notify& notify);
 
   // Every watch, on the set that starts and joins them (and lists the

@@ -47,7 +47,9 @@ class VerticalScenario : public ScenarioTest {
   // The loop with options_, on its own thread until TearDown.
   void Start() {
     autoscaler_ = std::make_unique<VerticalParts>(
-        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
+        VerticalWatches::Clients::Of(&cluster_.client()),
+        VerticalAutoscaler::Clients::Of(&cluster_.client()), &clock_, options_,
+        &health_, &events_, &board_);
     loop_ = clock_.StartThread([this] {
       autoscaler_->Run(&stop_);
       exited_ = true;

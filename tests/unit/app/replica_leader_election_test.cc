@@ -55,8 +55,10 @@ struct Candidate {
     options.targets = {{kube::ScaleTarget::Kind::kDeployment, "coredns"}};
     options.node_selector = node_selector;
     options.may_act = [this] { return elector.IsLeader(); };
-    autoscaler = std::make_unique<ReplicaParts>(client, clock, options, &health,
-                                                nullptr, &board);
+    autoscaler = std::make_unique<ReplicaParts>(
+        ReplicaWatches::Clients::Of(client),
+        ReplicaAutoscaler::Clients::Of(client), clock, options, &health,
+        nullptr, &board);
     elector_thread = clock->StartThread([this] { elector.Run(&elector_stop); });
     loop_thread = clock->StartThread([this, clock] {
       autoscaler->Run(&loop_stop);

@@ -75,7 +75,9 @@ class ReplicaScenarioTest : public memcluster::ScenarioTest {
 
   void Start() {
     autoscaler_ = std::make_unique<ReplicaParts>(
-        &cluster_.client(), &clock_, options_, &health_, &events_, &board_);
+        ReplicaWatches::Clients::Of(&cluster_.client()),
+        ReplicaAutoscaler::Clients::Of(&cluster_.client()), &clock_, options_,
+        &health_, &events_, &board_);
     loop_ = clock_.StartThread([this] {
       exit_code_ = autoscaler_->Run(&stop_);
       exited_ = true;
