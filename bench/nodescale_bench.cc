@@ -123,14 +123,26 @@ int64_t NewNodes(const ScaleUpPlan& plan) {
   return nodes;
 }
 
+// Whether some pods of a mix have no group that takes them (pods_left is
+// then a figure), or every pod must be placed (a pod left is a failure).
+enum class Leftovers { kAllowed, kNone };
+
 // The plan's counters, and the benchmark failed when the plan does not
 // hold (bench/checks): it is checked once, outside the timed loop.
 void CheckScaleUp(const ClusterSnapshot& snapshot,
                   const std::vector<NodeGroup>& groups, const ScaleUpPlan& plan,
-                  benchmark::State& state) {
+                  Leftovers leftovers, benchmark::State& state) {
   state.counters["new_nodes"] = static_cast<double>(NewNodes(plan));
   state.counters["groups_grown"] = static_cast<double>(plan.increases.size());
   state.counters["pods_left"] = static_cast<double>(plan.unschedulable.size());
+  if (leftovers == Leftovers::kNone && !plan.unschedulable.empty()) {
+    state.SkipWithError((std::to_string(plan.unschedulable.size()) +
+                         " pods left unscheduled, every one of which a group "
+                         "takes; the first " +
+                         plan.unschedulable[0].pod)
+                            .c_str());
+    return;
+  }
   const bench::Failures failures =
       bench::CheckScaleUpPlan(snapshot, groups, plan);
   if (!failures.empty()) {
@@ -145,7 +157,7 @@ void PlanScaleUpBench(benchmark::State& state) {
   const std::vector<NodeGroup> groups = MakeGroups(100);
   const ScaleUpPlan plan =
       TimePlanScaleUp(snapshot, groups, ScaleUpConfig{}, "least-waste", state);
-  CheckScaleUp(snapshot, groups, plan, state);
+  CheckScaleUp(snapshot, groups, plan, Leftovers::kAllowed, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -223,7 +235,7 @@ void PlanScaleUpZonalDeploymentsBench(benchmark::State& state) {
   config.limits.max_nodes_per_scale_up = state.range(1);
   const ScaleUpPlan plan =
       TimePlanScaleUp(snapshot, groups, config, "least-waste", state);
-  CheckScaleUp(snapshot, groups, plan, state);
+  CheckScaleUp(snapshot, groups, plan, Leftovers::kNone, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -287,7 +299,7 @@ void PlanScaleUpZonalVolumesBench(benchmark::State& state) {
     plan = PlanScaleUp(snapshot, groups, {}, config, chain->get());
     benchmark::DoNotOptimize(plan);
   }
-  CheckScaleUp(snapshot, groups, plan, state);
+  CheckScaleUp(snapshot, groups, plan, Leftovers::kNone, state);
 }
 BENCHMARK(PlanScaleUpZonalVolumesBench)
     ->ArgNames({"pods", "claims"})
@@ -414,14 +426,7 @@ void PlanScaleUpKarpenterMixBench(benchmark::State& state) {
   config.limits.max_nodes_per_scale_up = 1'000'000;
   const ScaleUpPlan plan =
       TimePlanScaleUp(snapshot, groups, config, "price", state);
-  if (!plan.unschedulable.empty()) {
-    state.SkipWithError((std::to_string(plan.unschedulable.size()) +
-                         " pods left unscheduled, the first " +
-                         plan.unschedulable[0].pod)
-                            .c_str());
-    return;
-  }
-  CheckScaleUp(snapshot, groups, plan, state);
+  CheckScaleUp(snapshot, groups, plan, Leftovers::kNone, state);
   state.counters["pods_per_s"] = benchmark::Counter(
       static_cast<double>(state.range(0)) * state.iterations(),
       benchmark::Counter::kIsRate);
@@ -481,7 +486,7 @@ void PlanScaleUpCaShapeBench(benchmark::State& state) {
                             .c_str());
     return;
   }
-  CheckScaleUp(snapshot, groups, plan, state);
+  CheckScaleUp(snapshot, groups, plan, Leftovers::kNone, state);
 }
 // CA's stored benchmark asks for 200 nodes; issue 42 names 1,000 (50,000
 // pods).
@@ -581,16 +586,27 @@ ClusterSnapshot MakeScaleDownSnapshot(std::vector<NodeGroup>* groups) {
   return snapshot;
 }
 
+// The plan is checked (bench/checks: no node at or above the threshold,
+// every moved pod fits on the nodes that stay), and must remove some of the
+// nodes under the threshold: a planner that removes nothing is wrong here.
 void PlanScaleDownBench(benchmark::State& state) {
   std::vector<NodeGroup> groups;
   const ClusterSnapshot snapshot = MakeScaleDownSnapshot(&groups);
-  size_t removed = 0;
+  ScaleDownPlan plan;
   for (auto _ : state) {
-    ScaleDownPlan plan = PlanScaleDown(snapshot, groups, {});
-    removed = plan.removals.size();
+    plan = PlanScaleDown(snapshot, groups, {});
     benchmark::DoNotOptimize(plan);
   }
-  state.counters["removed_nodes"] = static_cast<double>(removed);
+  state.counters["removed_nodes"] = static_cast<double>(plan.removals.size());
+  const bench::Failures failures =
+      bench::CheckScaleDownPlan(snapshot, groups, {}, plan);
+  if (!failures.empty()) {
+    state.SkipWithError(bench::Summarize(failures).c_str());
+  } else if (plan.removals.empty()) {
+    state.SkipWithError(
+        "the plan removes no node of 1,000, about half of "
+        "them under the utilization threshold");
+  }
 }
 BENCHMARK(PlanScaleDownBench)->Unit(benchmark::kMillisecond);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -276,6 +277,47 @@ std::string Blocker(const ClusterSnapshot& snapshot, const PodState& pod) {
   return "";
 }
 
+// The pods that must leave the `removed` nodes, largest first, on the nodes
+// that stay and any new nodes `add_nodes` adds, after the pending pods the
+// scheduler would place: the ones no node takes.
+std::vector<const PodState*> UnplacedMovedPods(
+    const ClusterSnapshot& snapshot, const std::vector<size_t>& removed,
+    const std::vector<const PodState*>& moved,
+    const std::unordered_map<std::string_view, size_t>& node_index,
+    const std::function<void(BinPlacement*)>& add_nodes) {
+  BinPlacement placement(snapshot.nodes, snapshot.pods);
+  for (size_t node : removed) {
+    placement.bins()[node].accepts_pods = false;
+    placement.SetGone(node, true);
+  }
+  for (const PodState* pod : moved) {
+    placement.Remove(*pod, node_index.at(pod->node_name));
+  }
+  placement.PlacePending(nodescale::PendingPods(snapshot.pods));
+  add_nodes(&placement);
+  std::vector<const PodState*> pods = moved;
+  std::stable_sort(pods.begin(), pods.end(),
+                   [](const PodState* a, const PodState* b) {
+                     return a->requests.cpu_millis > b->requests.cpu_millis;
+                   });
+  std::vector<const PodState*> unplaced;
+  for (const PodState* pod : pods) {
+    if (!PlaceWithin(*pod, 0, placement.bins().size(), &placement)) {
+      unplaced.push_back(pod);
+    }
+  }
+  return unplaced;
+}
+
+std::unordered_map<std::string_view, size_t> NodeIndex(
+    const ClusterSnapshot& snapshot) {
+  std::unordered_map<std::string_view, size_t> index;
+  for (size_t i = 0; i < snapshot.nodes.size(); ++i) {
+    index[snapshot.nodes[i].name] = i;
+  }
+  return index;
+}
+
 class DisruptionCheck {
  public:
   DisruptionCheck(const DisruptionInput& input,
@@ -285,11 +327,8 @@ class DisruptionCheck {
         command_(command),
         what_(std::string(nodescale::DisruptionMethodName(command.method)) +
               " command"),
-        shapes_(snapshot_, input.groups) {
-    for (size_t i = 0; i < snapshot_.nodes.size(); ++i) {
-      node_index_[snapshot_.nodes[i].name] = i;
-    }
-  }
+        shapes_(snapshot_, input.groups),
+        node_index_(NodeIndex(snapshot_)) {}
 
   Failures Run(const DisruptionPlan& plan) {
     std::vector<size_t> removed = RemovedNodes();
@@ -343,26 +382,14 @@ class DisruptionCheck {
     }
   }
 
-  // The pods that must move, largest first, on the nodes that stay and the
-  // replacement, after the pending pods the scheduler would place.
+  // The pods that must move on the nodes that stay and the replacement.
   void CheckPlaces(const std::vector<size_t>& removed) {
-    BinPlacement placement(snapshot_.nodes, snapshot_.pods);
-    for (size_t node : removed) {
-      placement.bins()[node].accepts_pods = false;
-      placement.SetGone(node, true);
-    }
-    for (const PodState* pod : moved_) {
-      placement.Remove(*pod, node_index_.at(pod->node_name));
-    }
-    placement.PlacePending(nodescale::PendingPods(snapshot_.pods));
-    if (command_.replacement) AddReplacement(&placement);
-    std::vector<const PodState*> pods = moved_;
-    std::stable_sort(pods.begin(), pods.end(),
-                     [](const PodState* a, const PodState* b) {
-                       return a->requests.cpu_millis > b->requests.cpu_millis;
-                     });
-    for (const PodState* pod : pods) {
-      if (PlaceWithin(*pod, 0, placement.bins().size(), &placement)) continue;
+    for (const PodState* pod :
+         UnplacedMovedPods(snapshot_, removed, moved_, node_index_,
+                           [this](BinPlacement* placement) {
+                             if (command_.replacement)
+                               AddReplacement(placement);
+                           })) {
       failures_.push_back(what_ + " moves pod " + pod->Key() + " from node " +
                           pod->node_name + ", and no node left takes it");
     }
@@ -449,7 +476,97 @@ class DisruptionCheck {
   Failures failures_;
 };
 
+// A scale-down plan: its nodes exist and are distinct, none of them is
+// above the utilization threshold (an empty removal holds no pod that must
+// move), and every pod that must leave them fits on the nodes that stay.
+class ScaleDownCheck {
+ public:
+  ScaleDownCheck(const ClusterSnapshot& snapshot,
+                 const std::vector<NodeGroup>& groups,
+                 const nodescale::ScaleDownConfig& config)
+      : snapshot_(snapshot),
+        groups_(groups),
+        config_(config),
+        node_index_(NodeIndex(snapshot)) {
+    for (const PodState& pod : snapshot_.pods) {
+      if (!pod.node_name.empty()) pods_on_[pod.node_name].push_back(&pod);
+    }
+  }
+
+  Failures Run(const nodescale::ScaleDownPlan& plan) {
+    std::vector<size_t> removed;
+    std::vector<const PodState*> moved;
+    std::set<size_t> seen;
+    for (const nodescale::NodeRemoval& removal : plan.removals) {
+      auto found = node_index_.find(removal.node);
+      if (found == node_index_.end()) {
+        failures_.push_back("the plan removes node " + removal.node +
+                            ", which the snapshot does not have");
+        continue;
+      }
+      if (!seen.insert(found->second).second) {
+        failures_.push_back("the plan removes node " + removal.node + " twice");
+        continue;
+      }
+      removed.push_back(found->second);
+      CheckRemoval(removal, found->second, &moved);
+    }
+    for (const PodState* pod : UnplacedMovedPods(
+             snapshot_, removed, moved, node_index_, [](BinPlacement*) {})) {
+      failures_.push_back("the plan moves pod " + pod->Key() + " from node " +
+                          pod->node_name + ", and no node that stays takes it");
+    }
+    return std::move(failures_);
+  }
+
+ private:
+  // The node's group's own threshold, else the flag's.
+  double Threshold(size_t node) const {
+    const NodeGroup* group =
+        nodescale::FindGroup(groups_, snapshot_.GroupOf(node));
+    return group != nullptr
+               ? group->options.scale_down_utilization_threshold.value_or(
+                     config_.utilization_threshold)
+               : config_.utilization_threshold;
+  }
+
+  void CheckRemoval(const nodescale::NodeRemoval& removal, size_t index,
+                    std::vector<const PodState*>* moved) {
+    const nodescale::NodeState& node = snapshot_.nodes[index];
+    const std::vector<const PodState*>& pods = pods_on_[node.name];
+    const double utilization = nodescale::NodeUtilization(node, pods, config_);
+    if (!removal.unready && utilization >= Threshold(index)) {
+      failures_.push_back("the plan removes node " + node.name + " at " +
+                          std::to_string(utilization) +
+                          " utilization, not below the threshold " +
+                          std::to_string(Threshold(index)));
+    }
+    for (const PodState* pod : pods) {
+      if (!MustMove(*pod)) continue;
+      if (removal.reason == nodescale::NodeRemoval::Reason::kEmpty) {
+        failures_.push_back("the plan removes node " + node.name +
+                            " as empty, but pod " + pod->Key() + " must move");
+      }
+      moved->push_back(pod);
+    }
+  }
+
+  const ClusterSnapshot& snapshot_;
+  const std::vector<NodeGroup>& groups_;
+  const nodescale::ScaleDownConfig& config_;
+  std::unordered_map<std::string_view, size_t> node_index_;
+  std::unordered_map<std::string_view, std::vector<const PodState*>> pods_on_;
+  Failures failures_;
+};
+
 }  // namespace
+
+Failures CheckScaleDownPlan(const ClusterSnapshot& snapshot,
+                            const std::vector<NodeGroup>& groups,
+                            const nodescale::ScaleDownConfig& config,
+                            const nodescale::ScaleDownPlan& plan) {
+  return ScaleDownCheck(snapshot, groups, config).Run(plan);
+}
 
 Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
                           const std::vector<NodeGroup>& groups,

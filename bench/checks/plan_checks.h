@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/plan/scale_up/scale_up.h"
 
 namespace propscaler::bench {
@@ -34,6 +35,16 @@ using Failures = std::vector<std::string>;
 Failures CheckScaleUpPlan(const nodescale::ClusterSnapshot& snapshot,
                           const std::vector<nodescale::NodeGroup>& groups,
                           const nodescale::ScaleUpPlan& plan);
+
+// A scale-down plan against its snapshot: its nodes exist and are
+// distinct; none is at or above its group's utilization threshold (unless
+// removed as unready); an empty removal has no pod that must move; and
+// every pod that must leave the removed nodes fits, largest first, on the
+// nodes that stay, after the pending pods.
+Failures CheckScaleDownPlan(const nodescale::ClusterSnapshot& snapshot,
+                            const std::vector<nodescale::NodeGroup>& groups,
+                            const nodescale::ScaleDownConfig& config,
+                            const nodescale::ScaleDownPlan& plan);
 
 // A disruption command against its input and the plan's budgets:
 // - its nodes exist, are distinct and are not already going;

@@ -1,8 +1,8 @@
 // The promises replica mode's scale harness holds each cluster size to
 // (README: sub-second reactions; docs/replica-mode.md: at rest nothing
-// polled; and under one request a minute), and the conditions without which its figures mean nothing
-// (every reaction trial saw its write). CPA's own runs are measured, not
-// judged. Pure.
+// polled; and under one request a minute), and the conditions without which its
+// figures mean nothing (every reaction trial saw its write). CPA's own runs are
+// measured, not judged. Pure.
 #ifndef PROPSCALER_BENCH_CHECKS_SCALE_TARGETS_H_
 #define PROPSCALER_BENCH_CHECKS_SCALE_TARGETS_H_
 

@@ -14,6 +14,12 @@ bool Names(const TimeTarget& target, const std::string& benchmark) {
 
 }  // namespace
 
+// Targets an issue set are goals; kCeiling ones are regression ceilings: about
+// three times the median bench/README.md's table shows (its result file),
+// so a change that makes a benchmark several times slower fails it, and the
+// noise of a shared machine does not.
+constexpr const char* kCeiling = "3x bench/README.md's figure";
+
 const std::vector<TimeTarget>& BenchTimeTargets() {
   static const auto* const kTargets = new std::vector<TimeTarget>{
       {"PlanScaleUpBench/10000", 100, "issue 3"},
@@ -22,6 +28,34 @@ const std::vector<TimeTarget>& BenchTimeTargets() {
       {"DisruptionPassBench/nodes:1000/", 1000, "issue 26"},
       {"DisruptionPassBench/nodes:5000/", 10000, "issue 26"},
       {"PlanScaleUpZonalDeploymentsBench/pods:20000/", 2000, "issue 27"},
+      {"PlanScaleUpZonalDeploymentsBench/pods:100/", 1, kCeiling},
+      {"PlanScaleUpZonalDeploymentsBench/pods:1000/", 11, kCeiling},
+      {"PlanScaleUpZonalDeploymentsBench/pods:5000/", 65, kCeiling},
+      {"PlanScaleUpZonalDeploymentsBench/pods:10000/", 165, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:5000/claims:0", 60, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:5000/claims:1", 60, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:5000/claims:2", 82, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:20000/claims:0", 455, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:20000/claims:1", 700, kCeiling},
+      {"PlanScaleUpZonalVolumesBench/pods:20000/claims:2", 555, kCeiling},
+      {"PlanScaleUpCaShapeBench/nodes:200", 8.1, kCeiling},
+      {"PlanScaleUpCaShapeBench/nodes:1000", 57, kCeiling},
+      {"PlanScaleDownCaShapeBench/nodes:400", 56, kCeiling},
+      {"PlanScaleDownCaShapeBench/nodes:2000", 436, kCeiling},
+      {"DecodeNodeWatchEventBench", 0.012, kCeiling},
+      {"WatchEventIntoStoreBench", 0.0125, kCeiling},
+      {"DecodeNodeListPageBench", 9.6, kCeiling},
+      {"ParseParamsBench/linear", 0.0026, kCeiling},
+      {"ParseParamsBench/ladder", 0.0026, kCeiling},
+      {"DesiredReplicasBench/linear", 0.000033, kCeiling},
+      {"DesiredReplicasBench/ladder", 0.000026, kCeiling},
+      // Karpenter's best published figures for its own mix (medians of 10
+      // runs, kubernetes-sigs/karpenter#2486): not met yet (issue 64).
+      {"PlanScaleUpKarpenterMixBench/pods:100", 450, kCeiling},
+      {"PlanScaleUpKarpenterMixBench/pods:1000", 780, "issue 64"},
+      {"PlanScaleUpKarpenterMixBench/pods:5000", 3740, "issue 64"},
+      {"PlanScaleUpKarpenterMixLargeBench/pods:10000/", 8110, "issue 64"},
+      {"PlanScaleUpKarpenterMixLargeBench/pods:20000/", 20200, "issue 64"},
   };
   return *kTargets;
 }
@@ -32,7 +66,7 @@ std::optional<std::string> TimeTargetMiss(
   for (const TimeTarget& target : targets) {
     if (!Names(target, benchmark) || real_ms <= target.max_ms) continue;
     char text[64];
-    std::snprintf(text, sizeof(text), "%.1f ms, over the %.0f ms target",
+    std::snprintf(text, sizeof(text), "%.4g ms, over the %.4g ms target",
                   real_ms, target.max_ms);
     return benchmark + ": " + text + " (" + target.source + ")";
   }

@@ -268,5 +268,74 @@ TEST_F(DisruptionCheckTest, AnUnknownOrRepeatedNodeFails) {
   EXPECT_TRUE(Says(failures, "names node gone, which the snapshot"));
 }
 
+// Four nodes of 4 cpu in one group: a and b at 25%, c and d at 75%.
+class ScaleDownPlanCheckTest : public ::testing::Test {
+ protected:
+  ScaleDownPlanCheckTest() {
+    groups_.push_back(Group("g", 0, 10, 4, 4000, 16 * kGi));
+    for (const char* name : {"a", "b", "c", "d"}) {
+      snapshot_.nodes.push_back(Node(name, "g", 4000, 16 * kGi));
+    }
+    snapshot_.pods = {
+        BoundPod("a-1", "a", 1000, kGi), BoundPod("b-1", "b", 1000, kGi),
+        BoundPod("c-1", "c", 3000, kGi), BoundPod("d-1", "d", 3000, kGi),
+        DaemonSetPod("ds-a", "a", 10, 0)};
+  }
+
+  ClusterSnapshot snapshot_;
+  std::vector<NodeGroup> groups_;
+  ScaleDownConfig config_;
+};
+
+TEST_F(ScaleDownPlanCheckTest, ThePlannersPlanHolds) {
+  const ScaleDownPlan plan = PlanScaleDown(snapshot_, groups_, config_);
+  ASSERT_FALSE(plan.removals.empty());
+  EXPECT_TRUE(Holds(CheckScaleDownPlan(snapshot_, groups_, config_, plan)));
+}
+
+TEST_F(ScaleDownPlanCheckTest, RemovingEveryNodeLeavesPodsWithNowhereToGo) {
+  ScaleDownPlan plan;
+  for (const char* name : {"a", "b"}) {
+    plan.removals.push_back(
+        {name, "g", NodeRemoval::Reason::kUnderutilized, 0.25});
+  }
+  EXPECT_TRUE(Holds(CheckScaleDownPlan(snapshot_, groups_, config_, plan)));
+  for (const char* name : {"c", "d"}) {
+    plan.removals.push_back(
+        {name, "g", NodeRemoval::Reason::kUnderutilized, 0.75});
+  }
+  const Failures failures =
+      CheckScaleDownPlan(snapshot_, groups_, config_, plan);
+  EXPECT_TRUE(Says(failures, "no node that stays takes it"));
+  EXPECT_TRUE(Says(failures, "removes node c at 0.75"));
+}
+
+TEST_F(ScaleDownPlanCheckTest, ABusyNodeRemovedAsEmptyFails) {
+  ScaleDownPlan plan;
+  plan.removals.push_back({"a", "g", NodeRemoval::Reason::kEmpty, 0.25});
+  EXPECT_TRUE(Says(CheckScaleDownPlan(snapshot_, groups_, config_, plan),
+                   "removes node a as empty, but pod default/a-1 must move"));
+}
+
+TEST_F(ScaleDownPlanCheckTest, AGroupsOwnThresholdIsTheOneJudged) {
+  groups_[0].options.scale_down_utilization_threshold = 0.2;
+  ScaleDownPlan plan;
+  plan.removals.push_back(
+      {"a", "g", NodeRemoval::Reason::kUnderutilized, 0.25});
+  EXPECT_TRUE(Says(CheckScaleDownPlan(snapshot_, groups_, config_, plan),
+                   "not below the threshold 0.2"));
+}
+
+TEST_F(ScaleDownPlanCheckTest, AnUnknownOrRepeatedNodeFails) {
+  ScaleDownPlan plan;
+  plan.removals.push_back({"zz", "g"});
+  plan.removals.push_back({"b", "g", NodeRemoval::Reason::kUnderutilized});
+  plan.removals.push_back({"b", "g", NodeRemoval::Reason::kUnderutilized});
+  const Failures failures =
+      CheckScaleDownPlan(snapshot_, groups_, config_, plan);
+  EXPECT_TRUE(Says(failures, "node zz, which the snapshot does not have"));
+  EXPECT_TRUE(Says(failures, "node b twice"));
+}
+
 }  // namespace
 }  // namespace propscaler::bench
