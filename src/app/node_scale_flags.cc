@@ -51,6 +51,14 @@ DEFINE_int64(max_nodes_total, 0, "node-scale: most nodes; 0 = no limit.");
 DEFINE_string(cores_total, "0:320000", "node-scale: MIN:MAX cores.");
 DEFINE_string(memory_total, "0:6400000", "node-scale: MIN:MAX GiB memory.");
 DEFINE_bool(scale_down_enabled, true, "node-scale: remove unneeded nodes.");
+DEFINE_bool(write_status_configmap, true,
+            "node-scale: write Cluster Autoscaler's status YAML to the "
+            "status ConfigMap (key status) every loop, as Cluster "
+            "Autoscaler's flag.");
+DEFINE_string(status_config_map_name, "propscaler-status",
+              "node-scale: the status ConfigMap's name, in --namespace "
+              "(Cluster Autoscaler's is cluster-autoscaler-status); its "
+              "Events go on it too.");
 DEFINE_string(scale_down_unneeded_time, "10m",
               "node-scale: how long a node is unneeded before removal.");
 DEFINE_bool(scale_down_unready_enabled, true,
@@ -493,6 +501,12 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
   if (Status st = ApplyDurations(&loop); !st.ok()) return st;
   if (Status st = ApplyProvisioningRequestFlags(&loop); !st.ok()) return st;
   if (Status st = CheckDurations(loop, &s); !st.ok()) return st;
+  if (Status st = CheckDns1123Subdomain("--status-config-map-name",
+                                        FLAGS_status_config_map_name);
+      !st.ok()) {
+    return st;
+  }
+  s.status_map = {FLAGS_write_status_configmap, FLAGS_status_config_map_name};
   return s;
 }
 

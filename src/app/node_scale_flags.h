@@ -30,6 +30,8 @@ struct NodeScaleSettings {
   // --max-failing-time: how long the watches may fail before /healthz
   // does; empty: the health state's stall limit.
   std::optional<Duration> max_failing_time;
+  // --write-status-configmap, --status-config-map-name.
+  nodescale::StatusConfigMapOptions status_map;
 };
 
 // From the flags; `ns` is the namespace already resolved (may be set

@@ -71,7 +71,7 @@ NodeScaleParts::NodeScaleParts(ApiSession* session, const Clock* clock,
       cluster_api_(&session->api),
       watches_(&session->api, clock, &settings_),
       reporter_(&session->events, &board_, &session->api,
-                settings_.loop.namespace_) {}
+                settings_.loop.namespace_, settings_.status_map) {}
 
 Status NodeScaleParts::ConnectClusterApi(
     const std::optional<kube::ClientConfig>& management) {

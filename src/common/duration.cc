@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 namespace propscaler {
@@ -65,6 +66,12 @@ Result<std::chrono::milliseconds> ParseDuration(std::string_view flag,
     }
   }
   return std::chrono::milliseconds(static_cast<int64_t>(total));
+}
+
+std::string SecondsText(std::chrono::nanoseconds duration) {
+  std::ostringstream out;
+  out << std::chrono::duration<double>(duration).count() << "s";
+  return out.str();
 }
 
 }  // namespace propscaler

@@ -4,6 +4,7 @@
 #define PROPSCALER_COMMON_DURATION_H_
 
 #include <chrono>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -13,6 +14,9 @@ namespace propscaler {
 // Errors name `flag` and the bad text.
 Result<std::chrono::milliseconds> ParseDuration(std::string_view flag,
                                                 std::string_view text);
+
+// A duration in seconds as the messages give it: "45s", "900s", "1.5s".
+std::string SecondsText(std::chrono::nanoseconds duration);
 
 }  // namespace propscaler
 

@@ -1,6 +1,7 @@
 // End-to-end: propscaler --mode=node-scale with the kwok provider against
 // the simulated API server, timers shortened by flags.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include "e2e/metrics_wait.h"
 #include "e2e/node_scale_fixture.h"
@@ -11,6 +12,20 @@ namespace propscaler::e2e {
 namespace {
 
 using std::chrono::seconds;
+
+// Node group `name` of the status ConfigMap's Cluster Autoscaler YAML (a
+// null node, not a map, while there is none), a copy that outlives the parsed
+// document.
+YAML::Node CaGroup(const sim::FakeApiServer& server, const std::string& name) {
+  auto data = server.ConfigMapData(kNamespace, "propscaler-status");
+  if (!data) return YAML::Node();
+  const YAML::Node status = YAML::Load((*data)["status"]);
+  if (!status["nodeGroups"]) return YAML::Node();
+  for (const YAML::Node& group : status["nodeGroups"]) {
+    if (group["name"].as<std::string>() == name) return YAML::Clone(group);
+  }
+  return YAML::Node();
+}
 
 TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
@@ -27,8 +42,8 @@ TEST_F(NodeScaleTest, PendingPodsCreateExactlyTheNeededNodesOnce) {
   ASSERT_TRUE(WaitUntil(
       [&] {
         auto status = server_.ConfigMapData(kNamespace, "propscaler-status");
-        return status &&
-               (*status)["status"].find("Name: small") != std::string::npos;
+        return status && (*status)["status"].find("  name: \"small\"\n") !=
+                             std::string::npos;
       },
       seconds(5)));
 }
@@ -333,16 +348,19 @@ TEST_F(NodeScaleTest, GroupThatNeverGetsReadyIsBackedOffForTheNext) {
       << propscaler->Report();
   EXPECT_TRUE(
       WaitUntil([&] { return NodesWithPrefix("bad-").empty(); }, seconds(5)));
-  // The status ConfigMap is written at the end of the loop's iteration.
-  std::string status;
+  // The status ConfigMap is written at the end of the loop's iteration, in
+  // Cluster Autoscaler's YAML: the group in Backoff with CA's timeout code.
   EXPECT_TRUE(WaitUntil(
       [&] {
-        auto data = server_.ConfigMapData(kNamespace, "propscaler-status");
-        status = data ? (*data)["status"] : "";
-        return status.find("Backoff: until") != std::string::npos;
+        const YAML::Node bad = CaGroup(server_, "bad");
+        return bad.IsMap() &&
+               bad["scaleUp"]["status"].as<std::string>() == "Backoff" &&
+               bad["scaleUp"]["backoffInfo"]["errorCode"].as<std::string>() ==
+                   "timeout";
       },
       seconds(5)))
-      << status;
+      << server_.ConfigMapData(kNamespace, "propscaler-status")
+             .value_or(std::map<std::string, std::string>())["status"];
 }
 
 // Cluster Autoscaler's startup time: a node that registered but stays
@@ -376,14 +394,12 @@ TEST_F(NodeScaleTest, AnInstanceThatNeverRegistersIsGivenUpWithEvents) {
   auto propscaler =
       Start({"--kwok-unregistered-node-groups=ghost",
              "--max-node-provision-time=2s", "--scale-down-enabled=false"});
-  auto ghost_target = [&](const std::string& target) {
-    auto data = server_.ConfigMapData(kNamespace, "propscaler-status");
-    const std::string status = data ? (*data)["status"] : "";
-    const size_t at = status.find("Name: ghost");
-    return at != std::string::npos &&
-           status.find("target=" + target, at) < status.find("Name:", at + 5);
+  auto ghost_target = [&](int target) {
+    const YAML::Node ghost = CaGroup(server_, "ghost");
+    return ghost.IsMap() &&
+           ghost["health"]["cloudProviderTarget"].as<int>() == target;
   };
-  ASSERT_TRUE(WaitUntil([&] { return ghost_target("1"); }, seconds(10)))
+  ASSERT_TRUE(WaitUntil([&] { return ghost_target(1); }, seconds(10)))
       << propscaler->Report();
   ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("good-").size() == 1; },
                         seconds(15)))
@@ -401,7 +417,7 @@ TEST_F(NodeScaleTest, AnInstanceThatNeverRegistersIsGivenUpWithEvents) {
                  "within 2s") != std::string::npos;
   }
   EXPECT_TRUE(named);
-  EXPECT_TRUE(WaitUntil([&] { return ghost_target("0"); }, seconds(5)));
+  EXPECT_TRUE(WaitUntil([&] { return ghost_target(0); }, seconds(5)));
   EXPECT_TRUE(NodesWithPrefix("ghost-").empty());
 }
 

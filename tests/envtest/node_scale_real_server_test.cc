@@ -319,8 +319,8 @@ TEST_F(NodeScaleRealServerTest, AnUnreadyNodeIsNotWaitedFor) {
 // The health gate on the real server, under deploy/'s RBAC: with its one
 // node Unready (above --ok-total-unready-count=0 and 40%) nothing is
 // scaled up for a pending pod; a ClusterUnhealthy Event is posted on the
-// status ConfigMap, whose text says why. The node Ready again takes the
-// pod's place in the plan, and the status is Healthy.
+// status ConfigMap, whose Cluster Autoscaler status says Unhealthy. The node
+// Ready again takes the pod's place in the plan, and the status is Healthy.
 TEST_F(NodeScaleRealServerTest, TheHealthGateHoldsWhileNodesAreUnready) {
   ASSERT_TRUE(CreateNode(cluster(), {.name = "small-sick",
                                      .ready = false,
@@ -354,14 +354,16 @@ TEST_F(NodeScaleRealServerTest, TheHealthGateHoldsWhileNodesAreUnready) {
         },
         seconds(30));
   };
-  EXPECT_TRUE(status_says("cluster is not ready for autoscaling"))
+  // Cluster Autoscaler's YAML: clusterWide.health first, its status last.
+  EXPECT_TRUE(status_says("    status: Unhealthy\n  scaleDown:"))
       << text << "\n"
       << propscaler->Output();
   EXPECT_EQ(GroupNodes().size(), 1u) << propscaler->Output();
 
   ASSERT_TRUE(SetNodeReady(cluster(), "small-sick", true).ok());
-  EXPECT_TRUE(status_says("Health: Healthy")) << text << "\n"
-                                              << propscaler->Output();
+  EXPECT_TRUE(status_says("    status: Healthy\n  scaleDown:"))
+      << text << "\n"
+      << propscaler->Output();
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "kwok: created node"), 0) << log;
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/duration.h"
 #include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
@@ -12,8 +13,34 @@
 #include "nodescale/plan/simulation/node_volume_limits.h"
 #include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/run/loop_iteration.h"
+#include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
+namespace {
+
+// A registered node in Cluster Autoscaler's buckets: being deleted (its
+// ToBeDeleted taint), else by its readiness.
+void CountCaNode(const NodeState& node, Readiness readiness,
+                 CaNodeCounts* counts) {
+  if (HasTaint(node, kToBeDeletedTaint)) {
+    ++counts->being_deleted;
+    return;
+  }
+  switch (readiness) {
+    case Readiness::kReady:
+      ++counts->ready;
+      break;
+    case Readiness::kNotStarted:
+      ++counts->not_started;
+      break;
+    case Readiness::kUnready:
+      ++counts->unready;
+      break;
+  }
+}
+
+}  // namespace
+
 NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
                              const LiveObjectStore* state,
                              const NodeScaleReporter* reporter,
@@ -84,7 +111,7 @@ Status NodeScaleLoop::ReadCluster(Iteration* it) {
 Status NodeScaleLoop::RunOnce() {
   Iteration it;
   if (Status read = ReadCluster(&it); !read.ok()) {
-    WriteStatus(it, read);
+    WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
   removals_.ClearStaleTaints(ClusterViewOf(it, it.pods));
@@ -129,7 +156,7 @@ Status NodeScaleLoop::RunOnce() {
 Status NodeScaleLoop::RunScaleUp() {
   Iteration it;
   if (Status read = ReadCluster(&it); !read.ok()) {
-    WriteStatus(it, read);
+    WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
   if (!ClusterHealthy(&it)) {
@@ -222,9 +249,12 @@ bool NodeScaleLoop::TrackProvisioning(Iteration* it) {
 // Cluster Autoscaler's Events (ScaleUpTimedOut; DeleteUnregistered or
 // DeleteUnregisteredFailed for the instances that never registered).
 bool NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
-  const TimePoint until = backoff_.Fail(group.name, it->now);
   const Duration within = group.options.max_node_provision_time.value_or(
       options_.max_node_provision_time);
+  const TimePoint until = backoff_.Fail(
+      group.name, it->now,
+      {"timeout", "Scale-up timed out for node group " + group.name +
+                      " after " + SecondsText(within)});
   LOG(WARNING) << "node group " << group.name << ": nodes not Ready within "
                << "--max-node-provision-time; backed off until "
                << FormatMicroTime(until);
@@ -318,7 +348,8 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
       LOG(WARNING) << "scale-up of " << group->name
                    << " failed: " << status.message();
       reporter_->ScaleUpFailed(group->name);
-      backoff_.Fail(group->name, it->now);
+      backoff_.Fail(group->name, it->now,
+                    {"cloudProviderError", status.message()});
       continue;
     }
     scaled = true;
@@ -355,7 +386,46 @@ void NodeScaleLoop::ObserveWaits(
   }
 }
 
-void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
+CaStatusInput NodeScaleLoop::CaStatusInputOf(const Iteration& it,
+                                             bool healthy) const {
+  CaStatusInput input{.now = it.now,
+                      .cluster_healthy = healthy,
+                      .scale_down_probe = last_scale_down_pass_,
+                      .health = options_.node_health};
+  std::map<std::string, CaNodeCounts, std::less<>> by_group;
+  std::map<std::string, int64_t, std::less<>> candidates;
+  for (size_t i = 0; i < it.nodes.size(); ++i) {
+    const NodeState& node = it.nodes[i].state;
+    const std::string group = it.group_of(node);
+    CountCaNode(node, it.readiness[i], &input.cluster);
+    if (group.empty()) continue;
+    CountCaNode(node, it.readiness[i], &by_group[group]);
+    if (timers_.IsUnneeded(node.name)) ++candidates[group];
+  }
+  for (const NodeGroup& group : it.groups) {
+    CaGroupInput status{group.name, group.min_size, group.max_size,
+                        group.target_size, by_group[group.name]};
+    CaNodeCounts& counts = status.counts;
+    const int64_t unregistered =
+        std::max<int64_t>(0, group.target_size - counts.Registered());
+    const std::optional<TimePoint> deadline = provision_.Deadline(group.name);
+    (deadline && it.now > *deadline ? counts.long_unregistered
+                                    : counts.unregistered) = unregistered;
+    if (deadline) status.upcoming = provision_.Upcoming(group.name);
+    if (const BackoffReason* reason = backoff_.ReasonOf(group.name);
+        reason != nullptr && backoff_.BackedOff(group.name, it.now)) {
+      status.backoff = CaBackoff{reason->code, reason->message};
+    }
+    status.candidates = candidates[group.name];
+    input.cluster.unregistered += counts.unregistered;
+    input.cluster.long_unregistered += counts.long_unregistered;
+    input.groups.push_back(std::move(status));
+  }
+  return input;
+}
+
+void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health,
+                                bool cluster_read) {
   StatusReport report;
   report.time = it.now;
   report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
@@ -389,6 +459,9 @@ void NodeScaleLoop::WriteStatus(const Iteration& it, const Status& health) {
                            ? backoff_.Until(group.name)
                            : TimePoint()};
     report.groups.push_back(status);
+  }
+  if (cluster_read) {
+    report.ca = CaStatusInputOf(it, health.ok());
   }
   reporter_->Report(report, may_act_());
 }

@@ -238,7 +238,11 @@ class NodeScaleLoop {
   ClusterView ClusterViewOf(const Iteration& it, const SharedPods& pods) const;
   // The timers and the status take what the removal queue did.
   void NoteRemovals(const RemovalQueue::Progress& progress, TimePoint now);
-  void WriteStatus(const Iteration& it, const Status& health);
+  // The status of this iteration; Cluster Autoscaler's too, unless the
+  // cluster could not be read.
+  void WriteStatus(const Iteration& it, const Status& health,
+                   bool cluster_read = true);
+  CaStatusInput CaStatusInputOf(const Iteration& it, bool healthy) const;
 
   // Karpenter-style disruption (loop_disruption.cc): plan, wait and
   // validate, launch the replacement, wait for it to be Ready, then remove
@@ -278,6 +282,8 @@ class NodeScaleLoop {
   SnapshotNodeCache node_cache_;
   ResolvedPodCache volume_cache_;
   std::string last_scale_up_ = "never";
+  // When scale-down last planned (Cluster Autoscaler's scaleDown probe).
+  std::optional<TimePoint> last_scale_down_pass_;
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes
   std::string last_unhealthy_;      // logged once until it changes

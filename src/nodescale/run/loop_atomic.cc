@@ -73,7 +73,8 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
       scale_up.refused = "node group " + group->name + ": " + status.message();
       if (status.code() != StatusCode::kConflict) {
         reporter_->ScaleUpFailed(group->name);
-        backoff_.Fail(group->name, it->now);
+        backoff_.Fail(group->name, it->now,
+                      {"cloudProviderError", status.message()});
       }
       break;
     }

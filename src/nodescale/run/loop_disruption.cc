@@ -120,7 +120,11 @@ void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
 }
 
 void NodeScaleLoop::Execute(const CommandQueue::Step& step, Iteration* it) {
-  if (!step.failed_group.empty()) backoff_.Fail(step.failed_group, it->now);
+  if (!step.failed_group.empty()) {
+    backoff_.Fail(step.failed_group, it->now,
+                  {"cloudProviderError",
+                   "the replacement's nodes were refused or did not come"});
+  }
   if (step.remove) RemoveNodes(*step.remove, /*all_or_nothing=*/true, it);
 }
 

@@ -17,6 +17,7 @@ namespace propscaler::nodescale {
 void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
                               Iteration* it) {
   timers_ = decision.timers;
+  last_scale_down_pass_ = it->now;
   UpdateCandidateTaints(*it, decision.choice.removals);
   if (decision.choice.removals.empty()) {
     VLOG(1) << "scale-down: " << decision.choice.waiting;

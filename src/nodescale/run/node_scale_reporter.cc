@@ -5,6 +5,7 @@
 #include <sstream>
 #include <utility>
 
+#include "common/duration.h"
 #include "common/metrics.h"
 
 namespace propscaler::nodescale {
@@ -72,13 +73,6 @@ double Seconds(Duration duration) {
   return std::chrono::duration<double>(duration).count();
 }
 
-// "45s", "900s", "1.5s".
-std::string SecondsText(Duration duration) {
-  std::ostringstream out;
-  out << Seconds(duration) << "s";
-  return out.str();
-}
-
 }  // namespace
 
 std::string DescribeIncrease(const GroupIncrease& increase,
@@ -91,10 +85,12 @@ std::string DescribeIncrease(const GroupIncrease& increase,
 NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
                                      NodeScaleStatusBoard* board,
                                      const kube::ConfigMapClient* status_api,
-                                     std::string ns)
+                                     std::string ns,
+                                     StatusConfigMapOptions status_map)
     : ModeReporter(events, board),
       status_api_(status_api),
-      namespace_(std::move(ns)) {
+      namespace_(std::move(ns)),
+      status_map_(std::move(status_map)) {
   DeclareMetrics();
 }
 
@@ -150,20 +146,23 @@ void NodeScaleReporter::ScaleUpEvents(
   }
 }
 
+void NodeScaleReporter::StatusEvent(bool warning, const std::string& reason,
+                                    const std::string& message) const {
+  Event({{"v1", "ConfigMap", namespace_, status_map_.name},
+         warning,
+         reason,
+         message});
+}
+
 void NodeScaleReporter::ClusterUnhealthy(const std::string& reason) const {
-  Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
-         true,
-         "ClusterUnhealthy",
-         "Cluster is unhealthy: " + reason});
+  StatusEvent(true, "ClusterUnhealthy", "Cluster is unhealthy: " + reason);
 }
 
 void NodeScaleReporter::ScaleUpTimedOut(const std::string& group,
                                         Duration within) const {
-  Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
-         true,
-         "ScaleUpTimedOut",
-         "Nodes added to group " + group + " failed to register within " +
-             SecondsText(within)});
+  StatusEvent(true, "ScaleUpTimedOut",
+              "Nodes added to group " + group + " failed to register within " +
+                  SecondsText(within));
 }
 
 void NodeScaleReporter::UnregisteredRemoved(const std::string& group,
@@ -172,15 +171,10 @@ void NodeScaleReporter::UnregisteredRemoved(const std::string& group,
   const std::string nodes = std::to_string(count) + " unregistered node" +
                             (count == 1 ? "" : "s") + " of group " + group;
   if (status.ok()) {
-    Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
-           false,
-           "DeleteUnregistered",
-           "Removed " + nodes});
+    StatusEvent(false, "DeleteUnregistered", "Removed " + nodes);
   } else {
-    Event({{"v1", "ConfigMap", namespace_, kStatusConfigMap},
-           true,
-           "DeleteUnregisteredFailed",
-           "Failed to remove " + nodes + ": " + status.message()});
+    StatusEvent(true, "DeleteUnregisteredFailed",
+                "Failed to remove " + nodes + ": " + status.message());
   }
 }
 
@@ -291,9 +285,12 @@ void NodeScaleReporter::Report(const StatusReport& report, bool write) const {
           group.ready);
   }
   UpdateBoard([&](StatusReport& shown) { shown = report; });
-  if (!write) return;
-  Status written =
-      WriteStatusConfigMap(*status_api_, namespace_, RenderStatus(report));
+  if (!report.ca) return;
+  last_ca_status_ = BuildCaStatus(*report.ca, last_ca_status_);
+  if (!write || !status_map_.write) return;
+  Status written = WriteStatusConfigMap(
+      *status_api_, namespace_, status_map_.name,
+      RenderCaStatusYaml(last_ca_status_), GoTimeString(last_ca_status_.time));
   LOG_IF(WARNING, !written.ok()) << written.message();
 }
 

@@ -41,9 +41,10 @@ std::string DescribeIncrease(const GroupIncrease& increase,
 class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
  public:
   // `events` may be null (no Events). The status ConfigMap is written
-  // through `status_api` in namespace `ns`.
+  // through `status_api` in namespace `ns`, as `status_map` says.
   NodeScaleReporter(kube::EventRecorder* events, NodeScaleStatusBoard* board,
-                    const kube::ConfigMapClient* status_api, std::string ns);
+                    const kube::ConfigMapClient* status_api, std::string ns,
+                    StatusConfigMapOptions status_map = {});
 
   // Events.
   void NodeEvent(const std::string& node, bool warning,
@@ -90,12 +91,21 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   void Provisioned(Duration since_creation) const;
 
   // The groups' size gauges and the board; the ConfigMap too when `write`
-  // (this process leads).
+  // (this process leads) and --write-status-configmap. Called from the
+  // loop's thread only.
   void Report(const StatusReport& report, bool write) const;
 
  private:
+  // An Event on the status ConfigMap.
+  void StatusEvent(bool warning, const std::string& reason,
+                   const std::string& message) const;
+
   const kube::ConfigMapClient* status_api_;
   const std::string namespace_;
+  const StatusConfigMapOptions status_map_;
+  // The last Cluster Autoscaler status written: each condition keeps its
+  // transition time while its status stays.
+  mutable CaStatus last_ca_status_;
 };
 
 }  // namespace propscaler::nodescale

@@ -50,18 +50,20 @@ std::string RenderStatus(const StatusReport& report) {
 }
 
 Status WriteStatusConfigMap(const kube::ConfigMapClient& api,
-                            const std::string& ns, const std::string& text) {
-  Result<kube::ConfigMap> current = api.GetConfigMap(ns, kStatusConfigMap);
+                            const std::string& ns, const std::string& name,
+                            const std::string& text,
+                            const std::string& updated) {
+  Result<kube::ConfigMap> current = api.GetConfigMap(ns, name);
   if (!current.ok() && current.status().code() != StatusCode::kNotFound) {
-    return current.status();
+    return current.status().WithContext("reading configmap " + ns + "/" + name +
+                                        " to write the status");
   }
-  kube::ConfigMap desired =
-      current.ok() ? *current : kube::ConfigMap{kStatusConfigMap, ns};
+  kube::ConfigMap desired = current.ok() ? *current : kube::ConfigMap{name, ns};
   desired.data["status"] = text;
+  desired.annotations[kLastUpdatedAnnotation] = updated;
   Result<kube::ConfigMap> written = current.ok() ? api.UpdateConfigMap(desired)
                                                  : api.CreateConfigMap(desired);
-  return written.status().WithContext("writing configmap " + ns + "/" +
-                                      kStatusConfigMap);
+  return written.status().WithContext("writing configmap " + ns + "/" + name);
 }
 
 }  // namespace propscaler::nodescale

@@ -1,23 +1,35 @@
-// The text of the propscaler-status ConfigMap, human-readable like CA's
-// cluster-autoscaler-status: health, each group's min/max/target/ready/
-// upcoming/backoff, the last scale-up and scale-down. Pure rendering plus
-// the write (create or update) at the edge. The write reads the ConfigMap
-// fresh each time and caches nothing, so it needs no runtime::WatchedObject
-// (its text is propscaler's own; the update carries the version read).
+// Node-scale mode's status: the report /status shows as text (health, each
+// group's min/max/target/ready/upcoming/backoff, the last scale-up and
+// scale-down), and the status ConfigMap's write (create or update) at the
+// edge, which holds Cluster Autoscaler's YAML (ca_status.h). The write
+// reads the ConfigMap fresh each time and caches nothing, so it needs no
+// runtime::WatchedObject (its key is propscaler's own; the update carries
+// the version read and keeps the other keys and annotations).
 #ifndef PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
 #define PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
+#include "nodescale/run/ca_status.h"
 
 namespace propscaler::nodescale {
 
 inline constexpr char kStatusConfigMap[] = "propscaler-status";
+// Cluster Autoscaler's annotation: when the status was last written.
+inline constexpr char kLastUpdatedAnnotation[] =
+    "cluster-autoscaler.kubernetes.io/last-updated";
+
+// --write-status-configmap and --status-config-map-name.
+struct StatusConfigMapOptions {
+  bool write = true;
+  std::string name = kStatusConfigMap;
+};
 
 struct GroupStatus {
   std::string name;
@@ -44,13 +56,19 @@ struct StatusReport {
   std::vector<std::string> buffers;
   // ProvisioningRequests: "namespace/name (class): where it stands".
   std::vector<std::string> provisioning_requests;
+  // What Cluster Autoscaler's status is built from; nullopt when the
+  // cluster could not be read (nothing is written then, as CA).
+  std::optional<CaStatusInput> ca;
 };
 
 std::string RenderStatus(const StatusReport& report);
 
-// Creates or updates ConfigMap `ns`/propscaler-status with key "status".
+// Creates or updates ConfigMap `ns`/`name` with key "status" holding
+// `text`, annotated as last updated at `updated`.
 Status WriteStatusConfigMap(const kube::ConfigMapClient& api,
-                            const std::string& ns, const std::string& text);
+                            const std::string& ns, const std::string& name,
+                            const std::string& text,
+                            const std::string& updated);
 
 }  // namespace propscaler::nodescale
 

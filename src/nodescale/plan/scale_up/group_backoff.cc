@@ -1,11 +1,14 @@
 #include "nodescale/plan/scale_up/group_backoff.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace propscaler::nodescale {
 
-TimePoint GroupBackoff::Fail(const std::string& group, TimePoint now) {
+TimePoint GroupBackoff::Fail(const std::string& group, TimePoint now,
+                             BackoffReason reason) {
   Entry& entry = entries_[group];
+  entry.reason = std::move(reason);
   Duration wait = initial_;
   for (int i = 0; i < entry.failures && wait < max_; ++i) wait *= 2;
   ++entry.failures;
@@ -32,6 +35,11 @@ std::set<std::string, std::less<>> GroupBackoff::BackedOffGroups(
 TimePoint GroupBackoff::Until(const std::string& group) const {
   auto it = entries_.find(group);
   return it == entries_.end() ? TimePoint() : it->second.until;
+}
+
+const BackoffReason* GroupBackoff::ReasonOf(const std::string& group) const {
+  auto it = entries_.find(group);
+  return it == entries_.end() ? nullptr : &it->second.reason;
 }
 
 }  // namespace propscaler::nodescale

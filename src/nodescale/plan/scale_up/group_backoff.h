@@ -13,23 +13,36 @@
 
 namespace propscaler::nodescale {
 
+// Why a group is backed off, as Cluster Autoscaler's status names it
+// (errorCode "timeout" for nodes that did not come in time,
+// "cloudProviderError" for a refused resize).
+struct BackoffReason {
+  std::string code;
+  std::string message;
+};
+
 class GroupBackoff {
  public:
   GroupBackoff(Duration initial, Duration max) : initial_(initial), max_(max) {}
 
-  // Backs the group off from `now`; returns when the backoff ends.
-  TimePoint Fail(const std::string& group, TimePoint now);
+  // Backs the group off from `now` for `reason`; returns when the backoff
+  // ends.
+  TimePoint Fail(const std::string& group, TimePoint now,
+                 BackoffReason reason = {});
   void Succeed(const std::string& group);
 
   bool BackedOff(const std::string& group, TimePoint now) const;
   std::set<std::string, std::less<>> BackedOffGroups(TimePoint now) const;
   // When the group's backoff ends; the epoch when it has none.
   TimePoint Until(const std::string& group) const;
+  // The reason of its last failure; null when it has no backoff.
+  const BackoffReason* ReasonOf(const std::string& group) const;
 
  private:
   struct Entry {
     int failures = 0;
     TimePoint until;
+    BackoffReason reason;
   };
   const Duration initial_;
   const Duration max_;

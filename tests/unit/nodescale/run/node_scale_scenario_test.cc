@@ -2,6 +2,7 @@
 // status) against the in-memory cluster and its stand-in scheduler, in
 // virtual time.
 #include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
 
 #include <atomic>
 #include <functional>
@@ -36,6 +37,7 @@
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
 #include "nodescale/run/pending_pod_trigger.h"
+#include "nodescale/run/status_report.h"
 #include "runtime/cycle_driver.h"
 
 namespace propscaler {
@@ -344,11 +346,32 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
   // Group "small" (up to 10 nodes of 4 cpu) with two empty nodes, and
   // PodTemplate default/job of 1-cpu pods.
   void TwoEmptySmallNodesAndAJobTemplate();
-  // The propscaler-status ConfigMap's text ("" while none is written).
+  // The status as /status shows it, from the last instance's board.
   std::string StatusText() {
+    return instances_.empty()
+               ? ""
+               : nodescale::RenderStatus(instances_.back()->board.Snapshot());
+  }
+  // The propscaler-status ConfigMap's Cluster Autoscaler YAML (a null node
+  // while none is written).
+  YAML::Node CaStatus() {
     std::optional<std::map<std::string, std::string>> status =
         sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
-    return status.has_value() ? (*status)["status"] : "";
+    return status.has_value() ? YAML::Load((*status)["status"]) : YAML::Node();
+  }
+  // Its node group `name` (a null node when there is none).
+  YAML::Node CaGroup(const std::string& name) {
+    const YAML::Node status = CaStatus();
+    if (status["nodeGroups"]) {
+      for (const YAML::Node& group : status["nodeGroups"]) {
+        if (group["name"].as<std::string>() == name) return YAML::Clone(group);
+      }
+    }
+    return YAML::Node();
+  }
+  std::string GroupScaleUp(const std::string& name) {
+    const YAML::Node group = CaGroup(name);
+    return group.IsMap() ? group["scaleUp"]["status"].as<std::string>() : "";
   }
 
   // Whether request default/`name` has a condition of `type`.
@@ -639,18 +662,18 @@ TEST_F(NodeScaleScenarioTest, GroupThatNeverGetsReadyIsGivenUpAfter15Minutes) {
   EXPECT_TRUE(NodesWithPrefix("bad-").empty());
   ASSERT_EQ(NodesWithPrefix("good-").size(), 1u);
   EXPECT_EQ(NodeOf("web-0"), NodesWithPrefix("good-")[0]);
-  std::optional<std::map<std::string, std::string>> status =
-      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
-  ASSERT_TRUE(status.has_value());
-  EXPECT_NE((*status)["status"].find("Backoff: until"), std::string::npos)
-      << (*status)["status"];
+  EXPECT_NE(StatusText().find("Backoff: until"), std::string::npos)
+      << StatusText();
+  // Cluster Autoscaler's status says so too, with CA's timeout code.
+  EXPECT_EQ(GroupScaleUp("bad"), "Backoff");
+  EXPECT_EQ(
+      CaGroup("bad")["scaleUp"]["backoffInfo"]["errorCode"].as<std::string>(),
+      "timeout");
   // Its 5 minutes over, the status and /status say no backoff any more.
   clock_.SleepFor(minutes(6));
-  status =
-      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
-  ASSERT_TRUE(status.has_value());
-  EXPECT_EQ((*status)["status"].find("Backoff: until"), std::string::npos)
-      << (*status)["status"];
+  EXPECT_EQ(StatusText().find("Backoff: until"), std::string::npos)
+      << StatusText();
+  EXPECT_EQ(GroupScaleUp("bad"), "NoActivity");
   for (const nodescale::GroupStatus& group :
        instances_.back()->board.Snapshot().groups) {
     EXPECT_EQ(group.backoff_until, TimePoint()) << group.name;
@@ -1859,13 +1882,15 @@ TEST_F(NodeScaleScenarioTest, TooManyUnreadyNodesStopAutoscalingUntilRecovery) {
     }
   }
   EXPECT_GE(unhealthy, 1u);
-  std::optional<std::map<std::string, std::string>> status =
-      sim::ConfigMapData(cluster_.store(), kNamespace, "propscaler-status");
-  ASSERT_TRUE(status.has_value());
-  EXPECT_NE((*status)["status"].find(
+  EXPECT_NE(StatusText().find(
                 "cluster is not ready for autoscaling: 4 of 8 nodes Unready"),
             std::string::npos)
-      << (*status)["status"];
+      << StatusText();
+  const YAML::Node health = CaStatus()["clusterWide"]["health"];
+  ASSERT_TRUE(health.IsMap());
+  EXPECT_EQ(health["status"].as<std::string>(), "Unhealthy");
+  EXPECT_EQ(health["nodeCounts"]["registered"]["unready"]["total"].as<int>(),
+            4);
 
   for (int i = 0; i < 3; ++i) {
     ASSERT_TRUE(cluster_.SetNodeReady("old-" + std::to_string(i), true).ok());
