@@ -1,5 +1,8 @@
 #include "nodescale/run/ca_status.h"
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <cstdio>
 #include <sstream>
 
@@ -89,23 +92,12 @@ CaGroupStatus GroupStatusOf(const CaGroupInput& group,
   return status;
 }
 
-// A string as a YAML double-quoted scalar.
+// A string as a YAML double-quoted scalar: its JSON literal is one.
 std::string Quoted(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof(escape), "\\x%02x",
-                    static_cast<unsigned char>(c));
-      out += escape;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 std::string TimeValue(const std::optional<TimePoint>& time) {
