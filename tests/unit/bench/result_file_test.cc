@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
@@ -12,15 +13,21 @@
 namespace propscaler::bench {
 namespace {
 
+// A path of this process's own: ctest runs each test as a process, several
+// at once, all with the same TempDir().
+std::string OwnPath(const std::string& name) {
+  return ::testing::TempDir() + std::to_string(getpid()) + "-" + name;
+}
+
 std::string Script(const std::string& name, const std::string& body) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = OwnPath(name);
   std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
   chmod(path.c_str(), 0755);
   return path;
 }
 
 std::string Written(const ResultFile& result) {
-  const std::string path = ::testing::TempDir() + "result.json";
+  const std::string path = OwnPath("result.json");
   EXPECT_TRUE(result.Write(path, {}).ok());
   std::ifstream in(path);
   std::stringstream text;
