@@ -50,10 +50,10 @@ bool GroupHealthy(const CaGroupInput& group, const NodeHealthConfig& health) {
               .has_value();
 }
 
-std::optional<CaBackoff> Truncated(std::optional<CaBackoff> backoff) {
-  if (backoff && backoff->error_message.size() > kMaxErrorMessage) {
-    backoff->error_message.resize(kMaxErrorMessage - (sizeof(kTruncated) - 1));
-    backoff->error_message += kTruncated;
+std::optional<BackoffReason> Truncated(std::optional<BackoffReason> backoff) {
+  if (backoff && backoff->message.size() > kMaxErrorMessage) {
+    backoff->message.resize(kMaxErrorMessage - (sizeof(kTruncated) - 1));
+    backoff->message += kTruncated;
   }
   return backoff;
 }
@@ -168,11 +168,11 @@ void Group(Writer* w, const CaGroupStatus& group) {
   w->Open(1, "scaleUp");
   if (group.backoff) {
     w->Open(2, "backoffInfo");
-    if (!group.backoff->error_code.empty()) {
-      w->Line(3, "errorCode", Quoted(group.backoff->error_code));
+    if (!group.backoff->code.empty()) {
+      w->Line(3, "errorCode", Quoted(group.backoff->code));
     }
-    if (!group.backoff->error_message.empty()) {
-      w->Line(3, "errorMessage", Quoted(group.backoff->error_message));
+    if (!group.backoff->message.empty()) {
+      w->Line(3, "errorMessage", Quoted(group.backoff->message));
     }
   } else {
     w->Line(2, "backoffInfo", "{}");

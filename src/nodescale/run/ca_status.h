@@ -18,6 +18,7 @@
 
 #include "common/clock.h"
 #include "nodescale/plan/health/node_health.h"
+#include "nodescale/plan/scale_up/group_backoff.h"
 
 namespace propscaler::nodescale {
 
@@ -38,11 +39,6 @@ struct CaNodeCounts {
   }
 };
 
-struct CaBackoff {
-  std::string error_code;
-  std::string error_message;
-};
-
 // What one node group's status is built from.
 struct CaGroupInput {
   std::string name;
@@ -52,8 +48,8 @@ struct CaGroupInput {
   CaNodeCounts counts;
   // Nodes asked for and not arrived, while their scale-up is in flight.
   int64_t upcoming = 0;
-  std::optional<CaBackoff> backoff;  // while backed off
-  int64_t candidates = 0;            // unneeded nodes
+  std::optional<BackoffReason> backoff;  // while backed off
+  int64_t candidates = 0;                // unneeded nodes
 };
 
 struct CaStatusInput {
@@ -80,7 +76,7 @@ struct CaGroupStatus {
   int64_t min_size = 0;
   int64_t max_size = 0;
   CaCondition scale_up;
-  std::optional<CaBackoff> backoff;
+  std::optional<BackoffReason> backoff;  // errorCode, errorMessage
   CaCondition scale_down;
   int64_t candidates = 0;
 };

@@ -414,7 +414,7 @@ CaStatusInput NodeScaleLoop::CaStatusInputOf(const Iteration& it,
     if (deadline) status.upcoming = provision_.Upcoming(group.name);
     if (const BackoffReason* reason = backoff_.ReasonOf(group.name);
         reason != nullptr && backoff_.BackedOff(group.name, it.now)) {
-      status.backoff = CaBackoff{reason->code, reason->message};
+      status.backoff = *reason;
     }
     status.candidates = candidates[group.name];
     input.cluster.unregistered += counts.unregistered;

@@ -38,7 +38,7 @@ CaStatusInput ExampleInput() {
        .max_size = 12,
        .target = 8,
        .counts = ExampleCounts(),
-       .backoff = CaBackoff{"QUOTA_EXCEEDED", "Quota 'CPUS' exceeded."},
+       .backoff = BackoffReason{"QUOTA_EXCEEDED", "Quota 'CPUS' exceeded."},
        .candidates = 2});
   return input;
 }
@@ -162,9 +162,9 @@ TEST(CaStatusTest, TransitionTimesStayWhileTheStatusStays) {
 
 TEST(CaStatusTest, ALongBackoffMessageIsCutAsCaCutsIt) {
   CaStatusInput input = ExampleInput();
-  input.groups[0].backoff->error_message = std::string(600, 'x');
+  input.groups[0].backoff->message = std::string(600, 'x');
   const CaStatus status = BuildCaStatus(input, CaStatus());
-  const std::string& message = status.groups[0].backoff->error_message;
+  const std::string& message = status.groups[0].backoff->message;
   EXPECT_EQ(message.size(), 500u);
   EXPECT_EQ(message.substr(489), "<truncated>");
 }
@@ -179,7 +179,7 @@ TEST(CaStatusTest, GoTimeStringDropsTrailingZeros) {
 
 TEST(CaStatusTest, NamesWithQuotesAndNewlinesStayOneYamlString) {
   CaStatusInput input = ExampleInput();
-  input.groups[0].backoff->error_message = "a \"quoted\"\nline: here";
+  input.groups[0].backoff->message = "a \"quoted\"\nline: here";
   const YAML::Node yaml =
       YAML::Load(RenderCaStatusYaml(BuildCaStatus(input, CaStatus())));
   EXPECT_EQ(yaml["nodeGroups"][0]["scaleUp"]["backoffInfo"]["errorMessage"]
