@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "checks/karpenter_mix.h"
 #include "checks/plan_checks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/scale_down/scale_down.h"
@@ -306,122 +307,14 @@ BENCHMARK(PlanScaleUpZonalVolumesBench)
     ->ArgsProduct({{5000, 20000}, {0, 1, 2}})
     ->Unit(benchmark::kMillisecond);
 
-// Karpenter's scheduling benchmark (kubernetes-sigs/karpenter,
-// pkg/controllers/provisioning/scheduling/scheduling_benchmark_test.go,
-// v1.8): its 400 fake instance types and its "diverse" pods, built as it
-// builds them; only the random generator differs (the same draws, in the
-// same order, from our own generator).
-//
-// Instance type i (fake.InstanceTypes) has i+1 cpu, 2(i+1) GiB and 10(i+1)
-// pods, less 100m cpu and 10Mi kube-reserved, and five offerings: spot in
-// test-zone-1 and -2, on-demand in test-zone-1, -2 and -3, each priced 0.1
-// a cpu plus 0.1 a GB of memory. Each offering is a node group here: 2,000
-// groups, with no cap (Karpenter's NodePool limits are 10,000,000 cpu).
-std::vector<NodeGroup> MakeKarpenterInstanceTypeGroups() {
-  constexpr int kInstanceTypes = 400;
-  const std::pair<const char*, const char*> offerings[] = {
-      {"spot", "test-zone-1"},
-      {"spot", "test-zone-2"},
-      {"on-demand", "test-zone-1"},
-      {"on-demand", "test-zone-2"},
-      {"on-demand", "test-zone-3"}};
-  std::vector<NodeGroup> groups;
-  for (int i = 0; i < kInstanceTypes; ++i) {
-    const int64_t cpus = i + 1;
-    const int64_t memory = 2 * cpus * kGi;
-    for (const auto& [capacity_type, zone] : offerings) {
-      NodeGroup group;
-      group.name =
-          "fake-it-" + std::to_string(i) + "-" + capacity_type + "-" + zone;
-      group.capacity_type = capacity_type;
-      group.max_size = 1'000'000;
-      group.price = 0.1 * static_cast<double>(cpus) +
-                    0.1 * static_cast<double>(memory) / 1e9;
-      NodeTemplate t;
-      t.allocatable = Amounts(cpus * 1000 - 100, memory - 10 * kMi, 10 * cpus);
-      t.labels[kZoneKey] = zone;
-      t.labels["node.kubernetes.io/instance-type"] =
-          "fake-it-" + std::to_string(i);
-      t.labels["karpenter.sh/capacity-type"] = capacity_type;
-      group.declared_template = t;
-      groups.push_back(std::move(group));
-    }
-  }
-  return groups;
-}
-
-// makeDiversePods: a fifth each of generic pods, pods spread over zones,
-// pods spread over hostnames (maxSkew 1, DoNotSchedule, each selecting a
-// random my-label value of its own), pods with required self-affinity in a
-// zone (my-affininity, sic), and pods with required anti-affinity per
-// hostname that all share app=nginx (each needs a node of its own); the
-// remainder generic. Labels take one of a..g; cpu one of 100m, 250m, 500m,
-// 1, 1.5; memory one of 100Mi, 256Mi, 512Mi, 1Gi, 2Gi, 4Gi.
-class KarpenterPods {
- public:
-  explicit KarpenterPods(uint64_t seed) : rng_(seed) {}
-
-  std::vector<PodState> Diverse(int count) {
-    const int each = count / 5;
-    for (int i = 0; i < each; ++i) Generic();
-    for (int i = 0; i < each; ++i) Spread(kZoneKey);
-    for (int i = 0; i < each; ++i) Spread(kHostnameKey);
-    for (int i = 0; i < each; ++i) SelfAffinity(kZoneKey);
-    for (int i = 0; i < each; ++i) AntiAffinity(kHostnameKey);
-    while (static_cast<int>(pods_.size()) < count) Generic();
-    return std::move(pods_);
-  }
-
- private:
-  std::string Value() {
-    static constexpr const char* kValues[] = {"a", "b", "c", "d",
-                                              "e", "f", "g"};
-    return kValues[rng_() % 7];
-  }
-  Labels RandomLabels() { return {{"my-label", Value()}}; }
-  // Requests drawn after the labels, cpu then memory, as the Go code does.
-  PodState& Add(Labels labels) {
-    static constexpr int64_t kCpu[] = {100, 250, 500, 1000, 1500};
-    static constexpr int64_t kMemoryMi[] = {100, 256, 512, 1024, 2048, 4096};
-    PodState pod;
-    pod.namespace_ = "default";
-    pod.name = "pod-" + std::to_string(pods_.size());
-    pod.labels = std::move(labels);
-    const int64_t cpu = kCpu[rng_() % 5];
-    pod.requests = Amounts(cpu, kMemoryMi[rng_() % 6] * kMi, 1);
-    pods_.push_back(std::move(pod));
-    return pods_.back();
-  }
-  void Generic() { Add(RandomLabels()); }
-  void Spread(const char* key) {
-    Labels labels = RandomLabels();
-    const Labels selected = RandomLabels();
-    const LabelSelector selector =
-        *LabelSelector::Parse("my-label=" + selected.begin()->second);
-    Add(std::move(labels)).spread = {{1, key, selector, 0}};
-  }
-  void SelfAffinity(const char* key) {
-    const std::string value = Value();
-    const LabelSelector own = *LabelSelector::Parse("my-affininity=" + value);
-    Add({{"my-affininity", value}}).affinity = {{own, {}, key}};
-  }
-  void AntiAffinity(const char* key) {
-    const LabelSelector nginx = *LabelSelector::Parse("app=nginx");
-    Add({{"app", "nginx"}}).anti_affinity = {{nginx, {}, key}};
-  }
-
-  std::mt19937_64 rng_;
-  std::vector<PodState> pods_;
-};
-
 // Karpenter fails its benchmark unless every pod schedules; so does this,
 // besides the plan's own checks. Karpenter's figures for the same mix are
 // in bench/README.md.
 void PlanScaleUpKarpenterMixBench(benchmark::State& state) {
   ClusterSnapshot snapshot;
-  snapshot.pods =
-      PodList(KarpenterPods(42).Diverse(static_cast<int>(state.range(0))));
-  const std::vector<NodeGroup> groups = MakeKarpenterInstanceTypeGroups();
+  snapshot.pods = PodList(
+      bench::KarpenterDiversePods(static_cast<int>(state.range(0)), 42));
+  const std::vector<NodeGroup> groups = bench::KarpenterInstanceTypeGroups();
   ScaleUpConfig config;
   config.limits.max_nodes_per_scale_up = 1'000'000;
   const ScaleUpPlan plan =
