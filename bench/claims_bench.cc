@@ -28,10 +28,13 @@ void CheckClaims(const ClusterSnapshot& snapshot,
       static_cast<double>(bench::ClaimLowerBound(snapshot, catalogue));
   if (!plan.unschedulable.empty()) {
     const UnplacedPod& first = plan.unschedulable.front();
-    state.SkipWithError((std::to_string(plan.unschedulable.size()) +
-                         " pods left unscheduled; the first " +
-                         snapshot.pods[first.pod].Key() + ": " + first.reason)
-                            .c_str());
+    state.SkipWithError(
+        (std::to_string(plan.unschedulable.size()) +
+         " pods left unscheduled; the first " + snapshot.pods[first.pod].Key() +
+         ": " +
+         (first.reasons.empty() ? "no NodePool"
+                                : first.reasons.begin()->second))
+            .c_str());
     return;
   }
   if (most_nodes > 0 && static_cast<int64_t>(plan.claims.size()) > most_nodes) {

@@ -17,8 +17,12 @@
 #include "kube/wire/provisioning_request_json.h"
 #include "kube/wire/snapshot_json.h"
 #include "kube/wire/volumes_json.h"
+#include "nodescale/domain/instance_types_json.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/domain/node_groups_json.h"
+#include "nodescale/domain/node_pools_json.h"
 #include "nodescale/expander/chain.h"
+#include "nodescale/plan/claims/claim_scheduler.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/plan/scale_up/scale_up.h"
@@ -31,7 +35,9 @@ using namespace ::propscaler::nodescale;  // NOLINT: the command is their user
 
 constexpr std::string_view kUsage =
     "usage: propscaler simulate --nodes=nodes.json --pods=pods.json "
-    "--node-groups=groups.json [--pdbs=pdbs.json] [--volumes=volumes.json] "
+    "(--node-groups=groups.json | --node-pools=nodepools.yaml "
+    "[--instance-types=instance-types.json]) [--pdbs=pdbs.json] "
+    "[--volumes=volumes.json] "
     "[--expander=least-waste] "
     "[--max-nodes-total=N] [--cores-total=MIN:MAX] [--memory-total=MIN:MAX] "
     "[--balance-similar-node-groups] [--enable-csi-node-aware-scheduling] "
@@ -48,7 +54,13 @@ nothing.
   --nodes=FILE              kubectl get nodes -o json (required)
   --pods=FILE               kubectl get pods -A -o json (required)
   --node-groups=FILE        the node groups, as kwok's node-groups.json
-                            (required)
+                            (this or --node-pools)
+  --node-pools=FILE         Karpenter NodePools (karpenter.sh/v1): kubectl
+                            get nodepools -o json, or YAML documents; the
+                            scale-up is then node claims over the catalogue
+  --instance-types=FILE     the catalogue, in the format of Karpenter's kwok
+                            provider (--instance-types-file-path); default:
+                            its generated 144 types
   --pdbs=FILE               kubectl get pdb -A -o json
   --volumes=FILE            kubectl get pv,pvc,storageclass,csinode,
                             csidriver,csistoragecapacity -A -o json
@@ -79,7 +91,9 @@ struct SimulateFlags {
   std::string nodes;
   std::string pods;
   std::string node_groups;
-  std::string pdbs;  // optional: `kubectl get pdb -A -o json`
+  std::string node_pools;      // Karpenter NodePools
+  std::string instance_types;  // the kwok provider's catalogue format
+  std::string pdbs;            // optional: `kubectl get pdb -A -o json`
   // optional: `kubectl get
   // pv,pvc,storageclass,csinode,csidriver,csistoragecapacity -A -o json`
   std::string volumes;
@@ -135,6 +149,8 @@ Status ApplyFlag(const std::string& name, const std::string& value,
       {"nodes", &flags->nodes},
       {"pods", &flags->pods},
       {"node-groups", &flags->node_groups},
+      {"node-pools", &flags->node_pools},
+      {"instance-types", &flags->instance_types},
       {"pdbs", &flags->pdbs},
       {"volumes", &flags->volumes},
       {"provisioning-requests", &flags->provisioning_requests},
@@ -190,8 +206,14 @@ Result<SimulateFlags> ParseFlags(int argc, char** argv) {
       return s;
     }
   }
-  if (flags.nodes.empty() || flags.pods.empty() || flags.node_groups.empty()) {
-    return Status::Invalid("--nodes, --pods and --node-groups are required");
+  if (flags.nodes.empty() || flags.pods.empty() ||
+      (flags.node_groups.empty() && flags.node_pools.empty())) {
+    return Status::Invalid(
+        "--nodes, --pods and --node-groups or --node-pools are required");
+  }
+  if (!flags.instance_types.empty() && flags.node_pools.empty()) {
+    return Status::Invalid("--instance-types=" + flags.instance_types +
+                           ": the catalogue is for --node-pools");
   }
   if (flags.output != "json" && flags.output != "table") {
     return Status::Invalid("--output=" + flags.output + ": want json or table");
@@ -214,8 +236,28 @@ Result<T> LoadFile(const std::string& path,
 struct Inputs {
   ClusterSnapshot snapshot;
   nodescale::NodeGroupsFile groups;
+  std::vector<NodePoolSpec> pools;  // with --node-pools
+  std::vector<InstanceType> catalogue;
   std::optional<kube::ProvisioningRequestsFile> requests;
 };
+
+Status LoadNodePools(const SimulateFlags& flags, Inputs* inputs) {
+  if (flags.node_pools.empty()) return Status::Ok();
+  Result<std::vector<NodePoolSpec>> pools = LoadFile<std::vector<NodePoolSpec>>(
+      flags.node_pools, &nodescale::DecodeNodePools);
+  if (!pools.ok()) return pools.status();
+  inputs->pools = std::move(pools).value();
+  if (flags.instance_types.empty()) {
+    inputs->catalogue = nodescale::KwokDefaultInstanceTypes();
+    return Status::Ok();
+  }
+  Result<std::vector<InstanceType>> catalogue =
+      LoadFile<std::vector<InstanceType>>(flags.instance_types,
+                                          &nodescale::DecodeInstanceTypes);
+  if (!catalogue.ok()) return catalogue.status();
+  inputs->catalogue = std::move(catalogue).value();
+  return Status::Ok();
+}
 
 Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   Inputs inputs;
@@ -225,10 +267,13 @@ Result<Inputs> LoadInputs(const SimulateFlags& flags) {
   Result<std::vector<PodState>> pods =
       LoadFile<std::vector<PodState>>(flags.pods, &kube::DecodePodListJson);
   if (!pods.ok()) return pods.status();
-  Result<nodescale::NodeGroupsFile> groups =
-      LoadFile<nodescale::NodeGroupsFile>(flags.node_groups,
-                                          &nodescale::DecodeNodeGroupsJson);
-  if (!groups.ok()) return groups.status();
+  Result<nodescale::NodeGroupsFile> groups = nodescale::NodeGroupsFile{};
+  if (!flags.node_groups.empty()) {
+    groups = LoadFile<nodescale::NodeGroupsFile>(
+        flags.node_groups, &nodescale::DecodeNodeGroupsJson);
+    if (!groups.ok()) return groups.status();
+  }
+  if (Status s = LoadNodePools(flags, &inputs); !s.ok()) return s;
   if (!flags.pdbs.empty()) {
     Result<std::vector<PdbState>> pdbs =
         LoadFile<std::vector<PdbState>>(flags.pdbs, &kube::DecodePdbListJson);
@@ -316,9 +361,18 @@ int RunSimulateCommand(int argc, char** argv) {
   Result<std::unique_ptr<ExpanderChain>> expander =
       BuildExpander(*flags, inputs->groups, &rng);
   if (!expander.ok()) return Fail(expander.status());
+  const bool pools = !flags->node_pools.empty();
   const ScaleUpPlan up =
-      PlanScaleUp(inputs->snapshot, inputs->groups.groups, ScaleUpMemory{},
-                  flags->scale_up, expander->get());
+      pools ? ScaleUpPlan{}
+            : PlanScaleUp(inputs->snapshot, inputs->groups.groups,
+                          ScaleUpMemory{}, flags->scale_up, expander->get());
+  ClaimPlan claims;
+  ClaimPreview claim_preview{&claims, &inputs->snapshot, &inputs->pools,
+                             &inputs->catalogue};
+  if (pools) {
+    claims =
+        ScheduleClaims({&inputs->snapshot, &inputs->pools, &inputs->catalogue});
+  }
   const ScaleDownPlan down =
       PlanScaleDown(inputs->snapshot, inputs->groups.groups, flags->scale_down);
   const DisruptionPlan disruption = PreviewDisruption(*inputs, *flags);
@@ -328,9 +382,10 @@ int RunSimulateCommand(int argc, char** argv) {
         *inputs->requests, inputs->snapshot, flags->now,
         {&inputs->groups.groups, &flags->scale_up, expander->get()});
   }
+  const ClaimPreview* preview = pools ? &claim_preview : nullptr;
   std::cout << (flags->output == "json"
-                    ? SimulationJson(up, down, disruption, requests)
-                    : SimulationTable(up, down, disruption, requests));
+                    ? SimulationJson(up, down, disruption, requests, preview)
+                    : SimulationTable(up, down, disruption, requests, preview));
   return 0;
 }
 

@@ -9,7 +9,31 @@
 namespace propscaler {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Writer = JsonWriter;
+
+// Each new node of an increase with the pods the estimate put on it.
+void WriteNewNodes(const nodescale::GroupIncrease& increase, Writer* w) {
+  std::vector<std::vector<const std::string*>> nodes(
+      static_cast<size_t>(increase.delta));
+  for (size_t i = 0; i < increase.pods.size() && i < increase.pod_nodes.size();
+       ++i) {
+    const int64_t node = increase.pod_nodes[i];
+    if (node >= 0 && node < increase.delta) {
+      nodes[node].push_back(&increase.pods[i]);
+    }
+  }
+  w->Key("nodes");
+  w->StartArray();
+  for (const auto& pods : nodes) {
+    w->StartObject();
+    w->Key("pods");
+    w->StartArray();
+    for (const std::string* pod : pods) w->String(*pod);
+    w->EndArray();
+    w->EndObject();
+  }
+  w->EndArray();
+}
 
 void WriteScaleUp(const nodescale::ScaleUpPlan& up, Writer* w) {
   w->Key("scaleUp");
@@ -24,6 +48,7 @@ void WriteScaleUp(const nodescale::ScaleUpPlan& up, Writer* w) {
     w->StartArray();
     for (const std::string& pod : increase.pods) w->String(pod);
     w->EndArray();
+    WriteNewNodes(increase, w);
     w->EndObject();
   }
   w->EndArray();
@@ -126,12 +151,6 @@ void WriteRequests(const std::vector<ProvReqPreview>& requests, Writer* w) {
   w->EndArray();
 }
 
-std::string Money(double amount) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.4f", amount);
-  return text;
-}
-
 std::string Percent(double fraction) {
   char text[16];
   std::snprintf(text, sizeof(text), "%.0f%%", fraction * 100);
@@ -143,12 +162,17 @@ std::string Percent(double fraction) {
 std::string SimulationJson(
     const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
     const nodescale::DisruptionPlan& disruption,
-    const std::optional<std::vector<ProvReqPreview>>& requests) {
+    const std::optional<std::vector<ProvReqPreview>>& requests,
+    const ClaimPreview* claims) {
   rapidjson::StringBuffer buffer;
   Writer writer(buffer);
   writer.StartObject();
   WriteScaleUp(up, &writer);
-  WriteUnschedulable(up, &writer);
+  if (claims != nullptr) {
+    WriteClaimPreview(*claims, &writer);
+  } else {
+    WriteUnschedulable(up, &writer);
+  }
   WriteScaleDown(down, &writer);
   WriteDisruption(disruption, &writer);
   if (requests) WriteRequests(*requests, &writer);
@@ -159,15 +183,19 @@ std::string SimulationJson(
 std::string SimulationTable(
     const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
     const nodescale::DisruptionPlan& disruption,
-    const std::optional<std::vector<ProvReqPreview>>& requests) {
+    const std::optional<std::vector<ProvReqPreview>>& requests,
+    const ClaimPreview* claims) {
   std::ostringstream out;
+  if (claims != nullptr) out << ClaimPreviewTable(*claims);
   out << "SCALE UP (" << up.increases.size() << " groups, "
       << up.fit_existing.size() << " pending pods fit existing nodes)\n";
   for (const nodescale::GroupIncrease& increase : up.increases) {
     out << "  " << increase.group << "  +" << increase.delta << " nodes for "
         << increase.pods.size() << " pods\n";
   }
-  out << "UNSCHEDULABLE (" << up.unschedulable.size() << " pods)\n";
+  if (claims == nullptr) {
+    out << "UNSCHEDULABLE (" << up.unschedulable.size() << " pods)\n";
+  }
   for (const nodescale::UnschedulablePod& pod : up.unschedulable) {
     out << "  " << pod.pod << "\n";
     for (const auto& [group, reason] : *pod.reasons) {
@@ -193,7 +221,7 @@ std::string SimulationTable(
       out << "  -> " << command.replacement->count << " x "
           << command.replacement->group;
     }
-    out << "  saves " << Money(command.savings_per_hour) << "/h\n";
+    out << "  saves " << MoneyText(command.savings_per_hour) << "/h\n";
   }
   for (const nodescale::BlockedCandidate& blocked : disruption.blocked) {
     out << "  blocked " << blocked.node << " ("

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/claim_preview.h"
 #include "app/simulate_provisioning.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/scale_down/scale_down.h"
@@ -14,7 +15,7 @@
 
 namespace propscaler {
 
-// {"scaleUp":[{"nodeGroup","delta","pods"}],
+// {"scaleUp":[{"nodeGroup","delta","pods","nodes":[{"pods":[...]}]}],
 //  "unschedulable":[{"pod","reasons":{group:reason}}],
 //  "scaleDown":[{"node","nodeGroup","reason":"empty"|"underutilized"}],
 //  "disruption":[{"method","action":"delete"|"replace","nodes":[...],
@@ -22,16 +23,21 @@ namespace propscaler {
 //                 "savingsPerHour"}],
 //  "disruptionBlocked":[{"node","method","reason"}],
 //  "provisioningRequests":[{"request","class","pods","result"}]}
-// (the last with --provisioning-requests only).
+// (the last with --provisioning-requests only). With NodePools (`claims`
+// set) the scale-up is theirs: the node claims, the existing nodes pods
+// land on and the order they land in, and what fits no NodePool
+// (claim_preview.h), after an empty scaleUp.
 std::string SimulationJson(
     const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
     const nodescale::DisruptionPlan& disruption,
-    const std::optional<std::vector<ProvReqPreview>>& requests);
+    const std::optional<std::vector<ProvReqPreview>>& requests,
+    const ClaimPreview* claims = nullptr);
 
 std::string SimulationTable(
     const nodescale::ScaleUpPlan& up, const nodescale::ScaleDownPlan& down,
     const nodescale::DisruptionPlan& disruption,
-    const std::optional<std::vector<ProvReqPreview>>& requests);
+    const std::optional<std::vector<ProvReqPreview>>& requests,
+    const ClaimPreview* claims = nullptr);
 
 }  // namespace propscaler
 

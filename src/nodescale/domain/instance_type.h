@@ -13,6 +13,8 @@
 
 namespace propscaler::nodescale {
 
+using kube::Resources;
+
 // One way to buy the type: the labels it adds to the node (zone, capacity
 // type), its price per hour, and whether it can be had now.
 struct Offering {
@@ -30,11 +32,11 @@ struct InstanceType {
   // Labels a node of the type may have one value of each: the operating
   // systems it runs (kubernetes.io/os).
   std::vector<std::pair<std::string, std::vector<std::string>>> choices;
-  kube::Resources capacity;
-  kube::Resources overhead;  // kube-reserved and the like: not for pods
+  Resources capacity;
+  Resources overhead;  // kube-reserved and the like: not for pods
   std::vector<Offering> offerings;
 
-  kube::Resources Allocatable() const { return capacity - overhead; }
+  Resources Allocatable() const { return capacity - overhead; }
   bool operator==(const InstanceType&) const = default;
 };
 

@@ -8,6 +8,7 @@
 #include "common/duration.h"
 #include "kube/wire/json_fields.h"
 #include "kube/wire/object_json.h"
+#include "nodescale/domain/pool_settings_value.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -92,27 +93,6 @@ Result<std::map<int, std::vector<std::string>>> DecodePriorities(
   return out;
 }
 
-// "30s", "1h30m", or "Never" (nullopt) when `allow_never`.
-Result<std::optional<Duration>> PoolDurationAt(const Value& object,
-                                               const char* name,
-                                               const std::string& path,
-                                               std::optional<Duration> absent) {
-  const Value* value = Member(object, name);
-  if (value == nullptr) return absent;
-  if (!value->IsString())
-    return WrongType(Join(path, name), "a string", *value);
-  const std::string_view text(value->GetString(), value->GetStringLength());
-  if (text == "Never") return std::optional<Duration>();
-  Result<std::chrono::milliseconds> parsed =
-      ParseDuration(Join(path, name), text);
-  if (!parsed.ok()) return parsed.status();
-  if (parsed->count() < 0) {
-    return Status::Invalid(Join(path, name) + ": \"" + std::string(text) +
-                           "\" is negative");
-  }
-  return std::optional<Duration>(*parsed);
-}
-
 bool IsBudgetNodes(std::string_view nodes) {
   const bool percent = !nodes.empty() && nodes.back() == '%';
   if (percent) nodes.remove_suffix(1);
@@ -152,6 +132,29 @@ Result<DisruptionBudget> DecodeBudget(const Value& item,
   }
   budget.duration = duration.value_or(Duration(0));
   return budget;
+}
+
+}  // namespace
+
+// "30s", "1h30m", or "Never" (nullopt) when `allow_never`.
+Result<std::optional<Duration>> PoolDurationAt(const Value& object,
+                                               const char* name,
+                                               const std::string& path,
+                                               std::optional<Duration> absent) {
+  const Value* value = Member(object, name);
+  if (value == nullptr) return absent;
+  if (!value->IsString())
+    return WrongType(Join(path, name), "a string", *value);
+  const std::string_view text(value->GetString(), value->GetStringLength());
+  if (text == "Never") return std::optional<Duration>();
+  Result<std::chrono::milliseconds> parsed =
+      ParseDuration(Join(path, name), text);
+  if (!parsed.ok()) return parsed.status();
+  if (parsed->count() < 0) {
+    return Status::Invalid(Join(path, name) + ": \"" + std::string(text) +
+                           "\" is negative");
+  }
+  return std::optional<Duration>(*parsed);
 }
 
 // A pool's settings (all but its name) onto `pool`'s defaults.
@@ -194,6 +197,8 @@ Result<NodePool> DecodePoolSettings(const Value& item, const std::string& path,
   }
   return pool;
 }
+
+namespace {
 
 Result<NodePool> DecodePool(const Value& item, const std::string& path) {
   if (!item.IsObject()) return WrongType(path, "an object", item);

@@ -72,11 +72,11 @@ class Scheduler {
 
   ClaimPlan Run() {
     std::vector<size_t> queue = KarpenterOrder(snapshot_);
-    std::map<size_t, std::string> reasons;
+    std::map<size_t, std::map<std::string, std::string>> reasons;
     while (!queue.empty()) {
       std::vector<size_t> failed;
       for (size_t pod : queue) {
-        std::string reason;
+        std::map<std::string, std::string> reason;
         if (Place(pod, &reason)) {
           reasons.erase(pod);
         } else {
@@ -183,7 +183,7 @@ class Scheduler {
     });
   }
 
-  bool Place(size_t pod, std::string* reason) {
+  bool Place(size_t pod, std::map<std::string, std::string>* reason) {
     if (TryNodes(pod) || TryClaims(pod) || TryNewClaim(pod, reason)) {
       plan_.placement_order.push_back(pod);
       return true;
@@ -368,8 +368,7 @@ class Scheduler {
     return set;
   }
 
-  bool TryNewClaim(size_t i, std::string* reason) {
-    std::string reasons;
+  bool TryNewClaim(size_t i, std::map<std::string, std::string>* reasons) {
     for (size_t c = 0; c < catalogues_.size(); ++c) {
       Claim claim;
       claim.catalogue = c;
@@ -392,10 +391,8 @@ class Scheduler {
           return true;
         }
       }
-      if (!reasons.empty()) reasons += "; ";
-      reasons += "NodePool " + catalogues_[c].pool().name + ": " + why;
+      (*reasons)[catalogues_[c].pool().name] = std::move(why);
     }
-    *reason = catalogues_.empty() ? "no NodePool" : reasons;
     return false;
   }
 

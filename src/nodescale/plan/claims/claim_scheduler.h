@@ -11,6 +11,7 @@
 #define PROPSCALER_NODESCALE_PLAN_CLAIMS_CLAIM_SCHEDULER_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,8 @@ struct ExistingPlacement {
 
 struct UnplacedPod {
   size_t pod = 0;
-  std::string reason;  // per NodePool, "; "-joined
+  // Why each NodePool cannot take it (none without a NodePool).
+  std::map<std::string, std::string> reasons;
 };
 
 struct ClaimPlan {

@@ -1,0 +1,93 @@
+#include "kube/wire/yaml_documents.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <string>
+
+namespace propscaler::kube {
+namespace {
+
+using Allocator = rapidjson::Document::AllocatorType;
+
+bool ReadsAsInteger(const std::string& text, int64_t* out) {
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  auto [ptr, ec] = std::from_chars(begin, end, *out);
+  return begin != end && ec == std::errc() && ptr == end;
+}
+
+bool ReadsAsNumber(const std::string& text, double* out) {
+  if (text.empty() || text.find_first_of(".eE") == std::string::npos) {
+    return false;
+  }
+  auto [ptr, ec] =
+      std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && ptr == text.data() + text.size();
+}
+
+rapidjson::Value Scalar(const YAML::Node& node, Allocator& alloc) {
+  const std::string& text = node.Scalar();
+  if (node.Tag() != "!") {  // plain, not quoted
+    if (text == "true" || text == "True" || text == "TRUE") {
+      return rapidjson::Value(true);
+    }
+    if (text == "false" || text == "False" || text == "FALSE") {
+      return rapidjson::Value(false);
+    }
+    if (text.empty() || text == "~" || text == "null" || text == "Null" ||
+        text == "NULL") {
+      return rapidjson::Value(rapidjson::kNullType);
+    }
+    int64_t integer = 0;
+    if (ReadsAsInteger(text, &integer)) return rapidjson::Value(integer);
+    double number = 0;
+    if (ReadsAsNumber(text, &number)) return rapidjson::Value(number);
+  }
+  return rapidjson::Value(text, alloc);
+}
+
+rapidjson::Value Convert(const YAML::Node& node, Allocator& alloc) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: {
+      rapidjson::Value object(rapidjson::kObjectType);
+      for (const auto& entry : node) {
+        object.AddMember(rapidjson::Value(entry.first.Scalar(), alloc),
+                         Convert(entry.second, alloc), alloc);
+      }
+      return object;
+    }
+    case YAML::NodeType::Sequence: {
+      rapidjson::Value array(rapidjson::kArrayType);
+      for (const auto& item : node) array.PushBack(Convert(item, alloc), alloc);
+      return array;
+    }
+    case YAML::NodeType::Scalar:
+      return Scalar(node, alloc);
+    default:
+      return rapidjson::Value(rapidjson::kNullType);
+  }
+}
+
+}  // namespace
+
+Result<rapidjson::Document> YamlDocumentsAsJson(std::string_view text) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return Status::Invalid("YAML line " + std::to_string(e.mark.line + 1) +
+                           ", column " + std::to_string(e.mark.column + 1) +
+                           ": " + e.msg);
+  }
+  rapidjson::Document out;
+  out.SetArray();
+  for (const YAML::Node& document : documents) {
+    if (document.IsNull()) continue;
+    out.PushBack(Convert(document, out.GetAllocator()), out.GetAllocator());
+  }
+  return out;
+}
+
+}  // namespace propscaler::kube
