@@ -201,6 +201,7 @@ void CheckSpreads(const ClusterSnapshot& snapshot, const Hosts& hosts,
   }
   if (groups.empty()) return;
   auto count = [&](size_t pod) {
+    if (hosts.of_pod[pod] == kNone) return;
     const PodState& p = snapshot.pods[pod];
     for (SpreadGroup& g : groups) {
       if (g.namespace_ == p.namespace_ && g.selector.Matches(p.labels)) {
@@ -237,6 +238,7 @@ void CheckSpreads(const ClusterSnapshot& snapshot, const Hosts& hosts,
     return eligible.emplace(k, std::move(domains)).first->second;
   };
   for (size_t pod : plan.placement_order) {
+    if (hosts.of_pod[pod] == kNone) continue;  // reported as not placed
     const PodState& p = snapshot.pods[pod];
     for (const SpreadConstraint& s : *p.spread) {
       const SpreadGroup& g = groups[group_of(p, s)];
@@ -270,29 +272,29 @@ void CheckSpreads(const ClusterSnapshot& snapshot, const Hosts& hosts,
   }
 }
 
-void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
-                     Failures* failures) {
-  // Per (key, selector, namespaces, owner namespace): pods per domain.
-  std::map<std::string, std::map<std::string, int64_t>> counts;
-  auto id_of = [](const PodState& owner, const PodAffinityTerm& t) {
-    std::string id = t.topology_key + "|" + t.selector.ToString() + "|";
-    if (t.namespaces.empty()) return id + owner.namespace_;
-    for (const std::string& ns : t.namespaces) id += ns + ",";
-    return id;
-  };
-  std::vector<std::pair<const PodState*, const PodAffinityTerm*>> terms;
+std::string TermId(const PodState& owner, const PodAffinityTerm& t) {
+  std::string id = t.topology_key + "|" + t.selector.ToString() + "|";
+  if (t.namespaces.empty()) return id + owner.namespace_;
+  for (const std::string& ns : t.namespaces) id += ns + ",";
+  return id;
+}
+
+// Required pod anti-affinity over the final placement: no other pod its
+// term selects in its domain (the other way round is the other pod's own
+// check, or a term of a pod that selects it).
+void CheckAntiAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
+                         Failures* failures) {
+  std::map<std::string, std::pair<const PodState*, const PodAffinityTerm*>>
+      terms;
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     if (hosts.of_pod[i] == kNone) continue;
     const PodState& pod = snapshot.pods[i];
-    for (const PodAffinityTerm& t : *pod.anti_affinity)
-      terms.push_back({&pod, &t});
-    for (const PodAffinityTerm& t : *pod.affinity) terms.push_back({&pod, &t});
+    for (const PodAffinityTerm& t : *pod.anti_affinity) {
+      terms.try_emplace(TermId(pod, t), &pod, &t);
+    }
   }
-  std::map<std::string, std::pair<const PodState*, const PodAffinityTerm*>>
-      distinct;
-  for (const auto& [owner, t] : terms)
-    distinct.try_emplace(id_of(*owner, *t), owner, t);
-  for (const auto& [id, term] : distinct) {
+  std::map<std::string, std::map<std::string, int64_t>> counts;
+  for (const auto& [id, term] : terms) {
     auto& per_domain = counts[id];
     for (size_t i = 0; i < snapshot.pods.size(); ++i) {
       if (hosts.of_pod[i] == kNone) continue;
@@ -307,14 +309,11 @@ void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
   for (size_t i = 0; i < snapshot.pods.size(); ++i) {
     if (hosts.of_pod[i] == kNone) continue;
     const PodState& pod = snapshot.pods[i];
-    auto here = [&](const PodAffinityTerm& t) {
-      const std::string d = hosts.DomainOf(hosts.of_pod[i], t.topology_key);
-      const auto& per_domain = counts[id_of(pod, t)];
-      auto it = per_domain.find(d);
-      return std::pair(d, it == per_domain.end() ? int64_t{0} : it->second);
-    };
     for (const PodAffinityTerm& t : *pod.anti_affinity) {
-      auto [d, n] = here(t);
+      const std::string d = hosts.DomainOf(hosts.of_pod[i], t.topology_key);
+      const auto& per_domain = counts[TermId(pod, t)];
+      auto it = per_domain.find(d);
+      const int64_t n = it == per_domain.end() ? 0 : it->second;
       const int64_t self = Selects(t.selector, t.namespaces, pod, pod) ? 1 : 0;
       if (!d.empty() && n - self > 0) {
         failures->push_back("pod " + pod.Key() + " shares " + t.topology_key +
@@ -322,14 +321,61 @@ void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
                             t.selector.ToString() + ") selects");
       }
     }
+  }
+}
+
+// Required pod affinity as each pod lands, as kube-scheduler judges it: a
+// pod its term selects is already in its domain, or none is anywhere yet
+// and the term selects the pod itself.
+void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
+                     const ClaimPlan& plan, Failures* failures) {
+  struct Counted {
+    const PodState* owner;
+    const PodAffinityTerm* term;
+    std::map<std::string, int64_t> per_domain;
+    int64_t total = 0;
+  };
+  std::map<std::string, Counted> terms;
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    const PodState& pod = snapshot.pods[i];
     for (const PodAffinityTerm& t : *pod.affinity) {
-      auto [d, n] = here(t);
-      if (d.empty() || n == 0) {
-        failures->push_back("pod " + pod.Key() + " has no pod its affinity (" +
-                            t.selector.ToString() + ") selects in its " +
-                            t.topology_key);
+      terms.try_emplace(TermId(pod, t), Counted{&pod, &t, {}, 0});
+    }
+  }
+  if (terms.empty()) return;
+  auto count = [&](size_t i) {
+    if (hosts.of_pod[i] == kNone) return;
+    for (auto& [id, c] : terms) {
+      if (Selects(c.term->selector, c.term->namespaces, snapshot.pods[i],
+                  *c.owner)) {
+        const std::string d =
+            hosts.DomainOf(hosts.of_pod[i], c.term->topology_key);
+        if (!d.empty()) ++c.per_domain[d];
+        ++c.total;
       }
     }
+  };
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    if (!snapshot.pods[i].node_name.empty()) count(i);
+  }
+  for (size_t i : plan.placement_order) {
+    if (hosts.of_pod[i] == kNone) continue;
+    const PodState& pod = snapshot.pods[i];
+    for (const PodAffinityTerm& t : *pod.affinity) {
+      const Counted& c = terms.at(TermId(pod, t));
+      const std::string d = hosts.DomainOf(hosts.of_pod[i], t.topology_key);
+      auto it = c.per_domain.find(d);
+      const bool peer =
+          !d.empty() && it != c.per_domain.end() && it->second > 0;
+      const bool first =
+          c.total == 0 && Selects(t.selector, t.namespaces, pod, pod);
+      if (!peer && !first) {
+        failures->push_back("pod " + pod.Key() + " has no pod its affinity (" +
+                            t.selector.ToString() + ") selects in its " +
+                            t.topology_key + (d.empty() ? "" : " " + d));
+      }
+    }
+    count(i);
   }
 }
 
@@ -385,7 +431,8 @@ Failures CheckClaimPlan(const ClusterSnapshot& snapshot,
   CheckExistingNodes(snapshot, plan, &failures);
   const Hosts hosts = HostsOf(snapshot, plan);
   CheckSpreads(snapshot, hosts, plan, &failures);
-  CheckAffinities(snapshot, hosts, &failures);
+  CheckAntiAffinities(snapshot, hosts, &failures);
+  CheckAffinities(snapshot, hosts, plan, &failures);
   if (snapshot.nodes.empty() && plan.unschedulable.empty()) {
     const int64_t bound = ClaimLowerBound(snapshot, catalogue);
     if (static_cast<int64_t>(plan.claims.size()) < bound) {

@@ -26,7 +26,9 @@ namespace propscaler::bench {
 //   (those the nodes and claims have; a hostname's fewest is 0) by at most
 //   maxSkew;
 // - required pod anti-affinity: no other pod its term selects shares its
-//   domain; required pod affinity: some pod its term selects does;
+//   domain; required pod affinity, as each pod lands: a pod its term
+//   selects is in its domain already, or none is anywhere and the term
+//   selects the pod itself;
 // - there are at least as many claims as the lower bound says.
 Failures CheckClaimPlan(const nodescale::ClusterSnapshot& snapshot,
                         const std::vector<nodescale::NodePoolSpec>& pools,

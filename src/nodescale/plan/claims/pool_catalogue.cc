@@ -1,5 +1,6 @@
 #include "nodescale/plan/claims/pool_catalogue.h"
 
+#include <algorithm>
 #include <set>
 
 #include "nodescale/plan/simulation/node_templates.h"
@@ -8,14 +9,19 @@
 namespace propscaler::nodescale {
 namespace {
 
-// Every combination of one value per choice, added to `base`.
-std::vector<Labels> Expand(
-    const Labels& base,
-    const std::vector<std::pair<std::string, std::vector<std::string>>>&
-        choices) {
+using Choices = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+// Every combination of one value per choice, added to `base`; a key `base`
+// has already must have one of the choice's values.
+std::vector<Labels> Expand(const Labels& base, const Choices& choices) {
   std::vector<Labels> out = {base};
   for (const auto& [key, values] : choices) {
-    if (base.contains(key)) continue;
+    if (auto it = base.find(key); it != base.end()) {
+      if (std::find(values.begin(), values.end(), it->second) == values.end()) {
+        return {};
+      }
+      continue;
+    }
     std::vector<Labels> next;
     for (const Labels& labels : out) {
       for (const std::string& value : values) {
@@ -29,20 +35,33 @@ std::vector<Labels> Expand(
   return out;
 }
 
-// The pool's requirements on keys no label source sets: one value of an In
-// becomes the node's label, as Karpenter labels a node with what its
-// requirements pin down.
-std::vector<std::pair<std::string, std::vector<std::string>>> FreeChoices(
-    const NodePoolSpec& pool, const Labels& labels) {
-  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+// The pool's requirements on keys no label source sets (not the type, its
+// choices nor the offering): one value of an In becomes the node's label,
+// as Karpenter labels a node with what its requirements pin down.
+Choices FreeChoices(const NodePoolSpec& pool, const Labels& labels,
+                    const Choices& type_choices) {
+  Choices out;
   for (const PoolRequirement& r : pool.requirements) {
     const NodeSelectorRequirement& req = r.requirement;
+    const bool chosen = std::any_of(
+        type_choices.begin(), type_choices.end(),
+        [&](const auto& choice) { return choice.first == req.key; });
     if (req.op == NodeSelectorRequirement::Op::kIn &&
-        !labels.contains(req.key)) {
+        !labels.contains(req.key) && !chosen) {
       out.emplace_back(req.key, req.values);
     }
   }
   return out;
+}
+
+// Adds `more` to `labels`; false when a key has another value there (a
+// pool's template label the type or offering contradicts).
+bool Merge(const Labels& more, Labels* labels) {
+  for (const auto& [k, v] : more) {
+    auto [it, added] = labels->try_emplace(k, v);
+    if (!added && it->second != v) return false;
+  }
+  return true;
 }
 
 bool MeetsPool(const NodePoolSpec& pool, const Labels& labels) {
@@ -71,15 +90,15 @@ void PoolCatalogue::AddCandidates(
   for (size_t t = 0; t < catalogue.size(); ++t) {
     const InstanceType& type = catalogue[t];
     Labels base = pool_->labels;
-    for (const auto& [k, v] : type.labels) base[k] = v;
     base[std::string(kNodePoolLabel)] = pool_->name;
+    if (!Merge(type.labels, &base)) continue;
     const Resources allocatable = type.Allocatable();
     for (size_t o = 0; o < type.offerings.size(); ++o) {
       const Offering& offering = type.offerings[o];
       Labels with_offering = base;
-      for (const auto& [k, v] : offering.labels) with_offering[k] = v;
-      auto choices = type.choices;
-      for (auto& free : FreeChoices(*pool_, with_offering)) {
+      if (!Merge(offering.labels, &with_offering)) continue;
+      Choices choices = type.choices;
+      for (auto& free : FreeChoices(*pool_, with_offering, type.choices)) {
         choices.push_back(std::move(free));
       }
       for (Labels& labels : Expand(with_offering, choices)) {
