@@ -3,7 +3,9 @@
 // that is off) or misses its time target (checks/time_targets.h: a single
 // run's time, or the median of its repetitions) makes the program exit 1
 // and say which, so that a wrong or slow run never passes.
-// `--time_targets=false` judges results only (under a profiler, say).
+// `--time_targets=false` judges results only (under a profiler, say). The
+// context of its JSON output names the commit it was built from
+// ("propscaler_commit").
 #include <benchmark/benchmark.h>
 
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "checks/time_targets.h"
+#include "server/build_revision.h"
 
 namespace {
 
@@ -78,6 +81,9 @@ bool TakeTimeTargetsFlag(int* argc, char** argv) {
 
 int main(int argc, char** argv) {
   const bool judge_times = TakeTimeTargetsFlag(&argc, argv);
+  // The result file (--benchmark_out) names the binary that made it.
+  benchmark::AddCustomContext("propscaler_commit",
+                              std::string(propscaler::BuildRevision()));
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   FailureNotingReporter reporter(benchmark::CreateDefaultDisplayReporter(),

@@ -12,6 +12,7 @@
 
 #include "checks/claim_plan_checks.h"
 #include "checks/karpenter_mix.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/plan/claims/claim_scheduler.h"
 
 namespace propscaler::nodescale {
@@ -74,6 +75,31 @@ BENCHMARK(PlanClaimsKarpenterMixBench)
     ->Arg(1000)
     ->Arg(5000)
     ->Arg(10000)
+    ->Arg(20000)
+    ->Unit(benchmark::kMillisecond);
+
+// The same mix over Karpenter's kwok catalogue (144 types in four zones,
+// its kwok provider's default) in one NodePool with no requirements.
+void PlanClaimsKwokCatalogueBench(benchmark::State& state) {
+  const int pods = static_cast<int>(state.range(0));
+  ClusterSnapshot snapshot;
+  snapshot.pods = PodList(bench::KarpenterDiversePods(pods, 42));
+  const std::vector<NodePoolSpec> pools = {bench::KarpenterNodePool()};
+  const std::vector<InstanceType> catalogue = KwokDefaultInstanceTypes();
+  ClaimPlan plan;
+  for (auto _ : state) {
+    plan = ScheduleClaims({&snapshot, &pools, &catalogue});
+    benchmark::DoNotOptimize(plan);
+  }
+  CheckClaims(snapshot, pools, catalogue, plan, pods / 5, state);
+  state.counters["pods_per_s"] =
+      benchmark::Counter(static_cast<double>(pods) * state.iterations(),
+                         benchmark::Counter::kIsRate);
+}
+BENCHMARK(PlanClaimsKwokCatalogueBench)
+    ->ArgName("pods")
+    ->Arg(1000)
+    ->Arg(5000)
     ->Arg(20000)
     ->Unit(benchmark::kMillisecond);
 

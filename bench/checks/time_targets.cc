@@ -19,6 +19,8 @@ bool Names(const TimeTarget& target, const std::string& benchmark) {
 // so a change that makes a benchmark several times slower fails it, and the
 // noise of a shared machine does not.
 constexpr const char* kCeiling = "3x bench/README.md's figure";
+constexpr const char* kNotSlower = "issue 64: not slower than before";
+constexpr const char* kKarpenter = "issue 64: Karpenter's published figure";
 
 const std::vector<TimeTarget>& BenchTimeTargets() {
   static const auto* const kTargets = new std::vector<TimeTarget>{
@@ -49,13 +51,26 @@ const std::vector<TimeTarget>& BenchTimeTargets() {
       {"ParseParamsBench/ladder", 0.0026, kCeiling},
       {"DesiredReplicasBench/linear", 0.000033, kCeiling},
       {"DesiredReplicasBench/ladder", 0.000026, kCeiling},
-      // Karpenter's best published figures for its own mix (medians of 10
-      // runs, kubernetes-sigs/karpenter#2486): not met yet (issue 64).
+      // Karpenter's own mix as 2,000 declared groups (Cluster Autoscaler's
+      // shape): not slower than before the NodePool scheduler (issue 64),
+      // 1.5x bench/README.md's figures of 2026-12-01 for noise.
       {"PlanScaleUpKarpenterMixBench/pods:100", 450, kCeiling},
-      {"PlanScaleUpKarpenterMixBench/pods:1000", 780, "issue 64"},
-      {"PlanScaleUpKarpenterMixBench/pods:5000", 3740, "issue 64"},
-      {"PlanScaleUpKarpenterMixLargeBench/pods:10000/", 8110, "issue 64"},
-      {"PlanScaleUpKarpenterMixLargeBench/pods:20000/", 20200, "issue 64"},
+      {"PlanScaleUpKarpenterMixBench/pods:1000", 4920, kNotSlower},
+      {"PlanScaleUpKarpenterMixBench/pods:5000", 99600, kNotSlower},
+      {"PlanScaleUpKarpenterMixLargeBench/pods:10000/", 379800, kNotSlower},
+      {"PlanScaleUpKarpenterMixLargeBench/pods:20000/", 946800, kNotSlower},
+      // The same mix over one NodePool of its 400 instance types, as
+      // Karpenter plans it: Karpenter's best published figures (medians of
+      // 10 runs, kubernetes-sigs/karpenter#2486; its 100-pod figure, 93 ms,
+      // from #1938).
+      {"PlanClaimsKarpenterMixBench/pods:100", 93, kKarpenter},
+      {"PlanClaimsKarpenterMixBench/pods:1000", 780, kKarpenter},
+      {"PlanClaimsKarpenterMixBench/pods:5000", 3740, kKarpenter},
+      {"PlanClaimsKarpenterMixBench/pods:10000", 8110, kKarpenter},
+      {"PlanClaimsKarpenterMixBench/pods:20000", 20200, kKarpenter},
+      {"PlanClaimsKwokCatalogueBench/pods:1000", 780, kKarpenter},
+      {"PlanClaimsKwokCatalogueBench/pods:5000", 3740, kKarpenter},
+      {"PlanClaimsKwokCatalogueBench/pods:20000", 20200, kKarpenter},
   };
   return *kTargets;
 }
