@@ -22,6 +22,9 @@ Kinds:
   compare BEFORE AFTER [REGEX]  two such files side by side
   karpenter FILE...             the Karpenter mix beside Karpenter's
                                 published figures
+  karpenter-claims FILE [REGEX] the NodePool scheduler on the Karpenter mix
+                                beside Karpenter's best published figures;
+                                the file must name its binary's commit
   image GLOB...                 bench/image_size.sh result files
 
 Usage: bench/tables.py [--check]   (--check: exit 1 when a table is stale)
@@ -47,6 +50,10 @@ END = "<!-- /tables.py -->"
 # (ms, nodes).
 KARPENTER_MIX = {100: (93, 20), 1000: (891, 200), 5000: (5086, 1000),
                  20000: (35740, 4000)}
+# Its best published figures (medians of 10 runs in a comment on PR
+# kubernetes-sigs/karpenter#2486, November 2025, an M3 Pro; 100 pods from
+# #1938): pods -> ms. Its nodes: pods / 5.
+KARPENTER_BEST = {100: 93, 1000: 780, 5000: 3740, 10000: 8110, 20000: 20200}
 
 
 class TableError(Exception):
@@ -338,7 +345,7 @@ def karpenter(*paths):
     ours = {}
     for path in paths:
         full = os.path.join(RESULTS, path)
-        for n, (ms, c) in benchmarks(full, "KarpenterMix").items():
+        for n, (ms, c) in benchmarks(full, "PlanScaleUpKarpenterMix").items():
             ours[int(re.search(r"pods:(\d+)", n).group(1))] = (ms, c)
     rows = []
     for pods in sorted(set(ours) | set(KARPENTER_MIX)):
@@ -355,6 +362,30 @@ def karpenter(*paths):
     return table(["pods", "propscaler", "nodes", "Karpenter (published)",
                   "nodes", "propscaler / Karpenter"], rows) + [
         "", "Raw: " + ", ".join(f"`{p}`" for p in paths) + "."]
+
+
+def karpenter_claims(path, regex="PlanClaimsKarpenterMix"):
+    full = os.path.join(RESULTS, path)
+    doc = load(full)
+    commit = doc.get("context", {}).get("propscaler_commit")
+    if not commit:
+        raise TableError(f"{path}: no context.propscaler_commit: the file "
+                         "does not name the binary that made it")
+    rows = []
+    for n, (ms, c) in sorted(benchmarks(full, regex).items(),
+                             key=lambda kv: int(re.search(
+                                 r"pods:(\d+)", kv[0]).group(1))):
+        pods = int(re.search(r"pods:(\d+)", n).group(1))
+        best = KARPENTER_BEST.get(pods)
+        rows.append([num(pods), num(ms, 1) + " ms", num(c["new_nodes"]),
+                     num(c["lower_bound"]),
+                     num(best) + " ms" if best else "",
+                     num(pods / 5) if pods >= 1000 else "",
+                     num(ms / best, 3) + "x" if best else ""])
+    return table(["pods", "propscaler", "nodes", "lower bound",
+                  "Karpenter (best published)", "its nodes",
+                  "propscaler / Karpenter"], rows) + [
+        "", f"Raw: {name(full)} (binary `{commit}`)."]
 
 
 def image(*patterns):
@@ -376,7 +407,8 @@ def image(*patterns):
 
 KINDS = {"runonce": runonce, "soak": soak, "memory": memory,
          "podcount": podcount, "scale": scale, "gbench": gbench,
-         "compare": compare, "karpenter": karpenter, "image": image}
+         "compare": compare, "karpenter": karpenter,
+         "karpenter-claims": karpenter_claims, "image": image}
 
 
 def generate(text, document):
