@@ -186,9 +186,12 @@ std::string SimulationTable(
     const std::optional<std::vector<ProvReqPreview>>& requests,
     const ClaimPreview* claims) {
   std::ostringstream out;
-  if (claims != nullptr) out << ClaimPreviewTable(*claims);
-  out << "SCALE UP (" << up.increases.size() << " groups, "
-      << up.fit_existing.size() << " pending pods fit existing nodes)\n";
+  if (claims != nullptr) {
+    out << ClaimPreviewTable(*claims);
+  } else {
+    out << "SCALE UP (" << up.increases.size() << " groups, "
+        << up.fit_existing.size() << " pending pods fit existing nodes)\n";
+  }
   for (const nodescale::GroupIncrease& increase : up.increases) {
     out << "  " << increase.group << "  +" << increase.delta << " nodes for "
         << increase.pods.size() << " pods\n";
