@@ -46,18 +46,28 @@ TEST(TimeTargetsTest, ABenchmarkWithoutATargetIsNotJudged) {
 }
 
 }  // namespace
+// Karpenter's mix over a NodePool is held to Karpenter's best published
+// figures; as 2,000 declared groups, to not slower than before issue 64.
 TEST(TimeTargetsTest, KarpentersMixIsHeldToKarpentersPublishedFigures) {
   EXPECT_FALSE(TimeTargetMiss(BenchTimeTargets(),
-                              "PlanScaleUpKarpenterMixBench/pods:1000", 780));
+                              "PlanClaimsKarpenterMixBench/pods:1000", 780));
   const std::optional<std::string> miss = TimeTargetMiss(
-      BenchTimeTargets(), "PlanScaleUpKarpenterMixBench/pods:1000", 3277);
+      BenchTimeTargets(), "PlanClaimsKarpenterMixBench/pods:1000", 781);
   ASSERT_TRUE(miss);
   EXPECT_EQ(*miss,
-            "PlanScaleUpKarpenterMixBench/pods:1000: 3277 ms, over the 780 ms "
-            "target (issue 64)");
+            "PlanClaimsKarpenterMixBench/pods:1000: 781 ms, over the 780 ms "
+            "target (issue 64: Karpenter's published figure)");
+  EXPECT_TRUE(TimeTargetMiss(BenchTimeTargets(),
+                             "PlanClaimsKarpenterMixBench/pods:20000", 20201));
+  EXPECT_TRUE(TimeTargetMiss(BenchTimeTargets(),
+                             "PlanClaimsKwokCatalogueBench/pods:20000", 20201));
+  EXPECT_FALSE(TimeTargetMiss(BenchTimeTargets(),
+                              "PlanScaleUpKarpenterMixBench/pods:1000", 3277));
+  EXPECT_TRUE(TimeTargetMiss(BenchTimeTargets(),
+                             "PlanScaleUpKarpenterMixBench/pods:1000", 4921));
   EXPECT_TRUE(TimeTargetMiss(
       BenchTimeTargets(),
-      "PlanScaleUpKarpenterMixLargeBench/pods:20000/iterations:1", 631189));
+      "PlanScaleUpKarpenterMixLargeBench/pods:20000/iterations:1", 946801));
 }
 
 TEST(TimeTargetsTest, EveryFigureOfTheDecodersAndParamsHasACeiling) {
