@@ -25,7 +25,8 @@ void FuzzDecode(const uint8_t* data, size_t size);
 // expander chains, target lists, object names, counts (the first byte picks
 // which).
 void FuzzFlags(const uint8_t* data, size_t size);
-// Node-groups JSON and the priority expander's YAML (the first byte picks).
+// Node-groups JSON, the priority expander's YAML, NodePools and kwok
+// instance-type files (the first byte picks).
 void FuzzNodeGroups(const uint8_t* data, size_t size);
 // CapacityBuffer lists (each buffer counted as the loop counts it), and the
 // PodTemplates and workloads their chunks come from (the first byte picks).

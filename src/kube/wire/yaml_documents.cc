@@ -48,19 +48,30 @@ rapidjson::Value Scalar(const YAML::Node& node, Allocator& alloc) {
   return rapidjson::Value(text, alloc);
 }
 
-rapidjson::Value Convert(const YAML::Node& node, Allocator& alloc) {
+// Deeper than any manifest nests: refused rather than recursed into.
+constexpr int kMaxDepth = 64;
+
+rapidjson::Value Convert(const YAML::Node& node, Allocator& alloc, int depth,
+                         bool* too_deep) {
+  if (depth > kMaxDepth) {
+    *too_deep = true;
+    return rapidjson::Value(rapidjson::kNullType);
+  }
   switch (node.Type()) {
     case YAML::NodeType::Map: {
       rapidjson::Value object(rapidjson::kObjectType);
       for (const auto& entry : node) {
         object.AddMember(rapidjson::Value(entry.first.Scalar(), alloc),
-                         Convert(entry.second, alloc), alloc);
+                         Convert(entry.second, alloc, depth + 1, too_deep),
+                         alloc);
       }
       return object;
     }
     case YAML::NodeType::Sequence: {
       rapidjson::Value array(rapidjson::kArrayType);
-      for (const auto& item : node) array.PushBack(Convert(item, alloc), alloc);
+      for (const auto& item : node) {
+        array.PushBack(Convert(item, alloc, depth + 1, too_deep), alloc);
+      }
       return array;
     }
     case YAML::NodeType::Scalar:
@@ -83,9 +94,17 @@ Result<rapidjson::Document> YamlDocumentsAsJson(std::string_view text) {
   }
   rapidjson::Document out;
   out.SetArray();
-  for (const YAML::Node& document : documents) {
-    if (document.IsNull()) continue;
-    out.PushBack(Convert(document, out.GetAllocator()), out.GetAllocator());
+  for (size_t d = 0; d < documents.size(); ++d) {
+    if (documents[d].IsNull()) continue;
+    bool too_deep = false;
+    rapidjson::Value value =
+        Convert(documents[d], out.GetAllocator(), 0, &too_deep);
+    if (too_deep) {
+      return Status::Invalid("YAML document " + std::to_string(d + 1) +
+                             " nests deeper than " +
+                             std::to_string(kMaxDepth) + " levels");
+    }
+    out.PushBack(value, out.GetAllocator());
   }
   return out;
 }
