@@ -9,7 +9,10 @@
 #include "app/duration_flags.h"
 #include "app/shared_flags.h"
 #include "common/duration.h"
+#include "common/files.h"
 #include "common/object_names.h"
+#include "nodescale/domain/instance_types_json.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/expander/chain.h"
 
 DEFINE_string(cloud_provider, "kwok",
@@ -43,6 +46,11 @@ DEFINE_string(kwok_unregistered_node_groups, "",
               "node-scale, kwok: comma list of groups whose instances never "
               "register: a scale-up counts them but creates no Node (to "
               "demo and test giving up unregistered capacity).");
+DEFINE_string(instance_types_file_path, "",
+              "node-scale, kwok: the instance-type catalogue the ConfigMap's "
+              "NodePools (key nodepools.yaml) draw from, in the format of "
+              "Karpenter's kwok provider (env INSTANCE_TYPES_FILE_PATH when "
+              "unset). Empty: its generated 144 types.");
 DEFINE_string(scan_interval, "10s", "node-scale: time between iterations.");
 DEFINE_string(expander, "least-waste",
               "node-scale: random, most-pods, least-waste, price, priority; "
@@ -366,6 +374,35 @@ Status ApplyScaleDownFlags(nodescale::LoopOptions* loop) {
   return Status::Ok();
 }
 
+// --instance-types-file-path (or INSTANCE_TYPES_FILE_PATH), read once as
+// Karpenter's kwok provider does; the provider's generated catalogue
+// without one.
+Status LoadInstanceTypes(NodeScaleSettings* s) {
+  std::string path = FLAGS_instance_types_file_path;
+  const bool from_flag = !path.empty();
+  if (path.empty()) path = EnvOrEmpty("INSTANCE_TYPES_FILE_PATH");
+  if (path.empty()) {
+    if (s->cloud_provider == "kwok") {
+      s->kwok_instance_types = nodescale::KwokDefaultInstanceTypes();
+    }
+    return Status::Ok();
+  }
+  const std::string flag = from_flag ? "--instance-types-file-path=" + path
+                                     : "INSTANCE_TYPES_FILE_PATH=" + path;
+  if (s->cloud_provider != "kwok") {
+    return Status::Invalid(flag +
+                           ": only --cloud-provider=kwok makes nodes "
+                           "from instance types");
+  }
+  Result<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status().WithContext(flag);
+  Result<std::vector<nodescale::InstanceType>> types =
+      nodescale::DecodeInstanceTypes(*text);
+  if (!types.ok()) return types.status().WithContext(flag);
+  s->kwok_instance_types = std::move(types).value();
+  return Status::Ok();
+}
+
 // --cloud-provider and what only one provider takes.
 Status ApplyProviderFlags(NodeScaleSettings* s) {
   s->cloud_provider = FLAGS_cloud_provider;
@@ -373,6 +410,7 @@ Status ApplyProviderFlags(NodeScaleSettings* s) {
   s->kwok_not_ready_groups = SplitComma(FLAGS_kwok_not_ready_node_groups);
   s->kwok_unregistered_groups = SplitComma(FLAGS_kwok_unregistered_node_groups);
   if (Status st = CheckProvider(*s); !st.ok()) return st;
+  if (Status st = LoadInstanceTypes(s); !st.ok()) return st;
   if ((!FLAGS_cloud_config.empty() ||
        FLAGS_clusterapi_cloud_config_authoritative) &&
       s->cloud_provider != "clusterapi") {

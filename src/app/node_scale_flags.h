@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "nodescale/domain/instance_type.h"
 #include "nodescale/provider/clusterapi_discovery.h"
 #include "nodescale/run/loop.h"
 
@@ -21,6 +22,8 @@ struct NodeScaleSettings {
   std::string node_group_config;
   std::set<std::string, std::less<>> kwok_not_ready_groups;
   std::set<std::string, std::less<>> kwok_unregistered_groups;
+  // The catalogue kwok's NodePools draw from (--instance-types-file-path).
+  std::vector<nodescale::InstanceType> kwok_instance_types;
   // The Cluster API management cluster (Cluster Autoscaler's
   // --cloud-config and --clusterapi-cloud-config-authoritative).
   std::string cloud_config;

@@ -34,11 +34,11 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
   runtime::WatchedObject<kube::ConfigMap>* node_groups = watches->node_groups();
   return std::make_unique<nodescale::KwokProvider>(
       api, clock,
-      nodescale::KwokOptions{settings.loop.namespace_,
-                             settings.node_group_config,
-                             settings.kwok_not_ready_groups,
-                             [node_groups] { return node_groups->Read(); },
-                             settings.kwok_unregistered_groups});
+      nodescale::KwokOptions{
+          settings.loop.namespace_, settings.node_group_config,
+          settings.kwok_not_ready_groups,
+          [node_groups] { return node_groups->Read(); },
+          settings.kwok_unregistered_groups, settings.kwok_instance_types});
 }
 
 }  // namespace

@@ -24,9 +24,8 @@ std::string EncodeSimulatedNode(const std::string& name,
   return "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":" +
          QuoteJsonString(name) + ",\"labels\":" + LabelsJson(shape.labels) +
          ",\"annotations\":" + LabelsJson(annotations) +
-         "},\"spec\":{"
-         "\"taints\":" +
-         EncodeTaints(shape.taints) +
+         "},\"spec\":{\"providerID\":" + QuoteJsonString("kwok://" + name) +
+         ",\"taints\":" + EncodeTaints(shape.taints) +
          "},\"status\":{\"capacity\":" + allocatable +
          ",\"allocatable\":" + allocatable +
          ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"" +

@@ -11,8 +11,9 @@
 
 namespace propscaler::kube {
 
-// A Node annotated kwok.x-k8s.io/node=fake, with `shape`'s labels, taints and
-// allocatable (as its capacity too), and a Ready condition True or False.
+// A Node annotated kwok.x-k8s.io/node=fake, providerID kwok://<name> (as
+// Karpenter's kwok provider gives its nodes), with `shape`'s labels, taints
+// and allocatable (as its capacity too), and a Ready condition True or False.
 std::string EncodeSimulatedNode(const std::string& name,
                                 const NodeTemplate& shape, bool ready);
 

@@ -81,16 +81,53 @@ rapidjson::Value Convert(const YAML::Node& node, Allocator& alloc, int depth,
   }
 }
 
+// The documents of a stream, split at its "---" and "..." lines, each with
+// the line it starts on. (yaml-cpp's LoadAll loops forever on some
+// malformed streams; Load of one document does not.)
+struct Chunk {
+  std::string text;
+  int first_line = 0;
+};
+
+bool IsMarker(std::string_view line, std::string_view marker) {
+  return line.substr(0, 3) == marker && (line.size() == 3 || line[3] == ' ' ||
+                                         line[3] == '\t' || line[3] == '\r');
+}
+
+std::vector<Chunk> SplitDocuments(std::string_view text) {
+  std::vector<Chunk> chunks(1);
+  int line_number = 0;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view()
+                                         : text.substr(end + 1);
+    if (IsMarker(line, "---") || IsMarker(line, "...")) {
+      chunks.push_back({"", line_number + 1});
+      if (line[0] == '-') {
+        chunks.back().text = std::string(line.substr(3)) + "\n";
+        chunks.back().first_line = line_number;
+      }
+    } else {
+      chunks.back().text += std::string(line) + "\n";
+    }
+    ++line_number;
+  }
+  return chunks;
+}
+
 }  // namespace
 
 Result<rapidjson::Document> YamlDocumentsAsJson(std::string_view text) {
   std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    return Status::Invalid("YAML line " + std::to_string(e.mark.line + 1) +
-                           ", column " + std::to_string(e.mark.column + 1) +
-                           ": " + e.msg);
+  for (const Chunk& chunk : SplitDocuments(text)) {
+    try {
+      documents.push_back(YAML::Load(chunk.text));
+    } catch (const YAML::Exception& e) {
+      return Status::Invalid(
+          "YAML line " + std::to_string(chunk.first_line + e.mark.line + 1) +
+          ", column " + std::to_string(e.mark.column + 1) + ": " + e.msg);
+    }
   }
   rapidjson::Document out;
   out.SetArray();
@@ -101,8 +138,8 @@ Result<rapidjson::Document> YamlDocumentsAsJson(std::string_view text) {
         Convert(documents[d], out.GetAllocator(), 0, &too_deep);
     if (too_deep) {
       return Status::Invalid("YAML document " + std::to_string(d + 1) +
-                             " nests deeper than " +
-                             std::to_string(kMaxDepth) + " levels");
+                             " nests deeper than " + std::to_string(kMaxDepth) +
+                             " levels");
     }
     out.PushBack(value, out.GetAllocator());
   }

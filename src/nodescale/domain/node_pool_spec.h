@@ -14,6 +14,7 @@
 
 #include "common/clock.h"
 #include "kube/model/node_scale_objects.h"
+#include "nodescale/domain/instance_type.h"
 #include "nodescale/domain/node_group.h"
 
 namespace propscaler::nodescale {
@@ -44,6 +45,13 @@ struct NodePoolSpec {
   // Its disruption policy and expireAfter, under its name.
   NodePool disruption;
   bool operator==(const NodePoolSpec&) const = default;
+};
+
+// NodePools and the catalogue they draw from: what a provider that makes
+// nodes from instance types declares.
+struct NodePoolCatalogue {
+  std::vector<NodePoolSpec> pools;
+  std::vector<InstanceType> instance_types;
 };
 
 }  // namespace propscaler::nodescale

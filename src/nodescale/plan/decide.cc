@@ -1,5 +1,7 @@
 #include "nodescale/plan/decide.h"
 
+#include "nodescale/plan/claim_scale_up.h"
+
 namespace propscaler::nodescale {
 
 ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
@@ -15,7 +17,11 @@ ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
 
 Decisions Decide(const DecideInput& input) {
   Decisions decisions;
-  if (input.expander != nullptr) {
+  if (input.node_pools != nullptr && !input.node_pools->pools.empty()) {
+    decisions.scale_up =
+        PlanClaimScaleUp(*input.snapshot, *input.groups, *input.memory,
+                         *input.scale_up, *input.node_pools);
+  } else if (input.expander != nullptr) {
     decisions.scale_up =
         PlanScaleUp(*input.snapshot, *input.groups, *input.memory,
                     *input.scale_up, input.expander);

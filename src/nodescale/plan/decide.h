@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "nodescale/domain/node_pool_spec.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/scale_down/removal_choice.h"
@@ -42,6 +43,10 @@ struct DecideInput {
   const ScaleUpConfig* scale_up = nullptr;
   // Null: no scale-up this iteration (the expanders' config is broken).
   ExpanderChain* expander = nullptr;
+  // Set when the provider makes nodes from NodePools over a catalogue: the
+  // scale-up is then Karpenter's scheduler's (claim_scale_up.h), over
+  // `groups` that include one per candidate.
+  const NodePoolCatalogue* node_pools = nullptr;
   // At most one of the two; neither: nothing is removed this iteration.
   std::optional<ScaleDownState> scale_down;
   std::optional<DisruptionState> disruption;

@@ -9,12 +9,15 @@
 #include "kube/wire/snapshot_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/domain/node_marks.h"
+#include "nodescale/domain/node_pools_json.h"
+#include "nodescale/plan/claim_scale_up.h"
 #include "nodescale/plan/simulation/template_hash.h"
 
 namespace propscaler::nodescale {
 namespace {
 
 constexpr char kGroupsKey[] = "node-groups.json";
+constexpr char kNodePoolsKey[] = "nodepools.yaml";
 // Node POSTs of one scale-up in flight at once: a burst's 50 nodes take a
 // few round trips, not 50 (client-go's default burst is 10 requests).
 constexpr size_t kCreatesInFlight = 8;
@@ -28,6 +31,44 @@ std::string RandomSuffix(std::mt19937_64* random) {
 
 }  // namespace
 
+// The groups file (may be absent when NodePools are given) and the
+// NodePools' groups after its own.
+Result<NodeGroupsFile> KwokProvider::DecodeConfig(
+    const kube::ConfigMap& config_map, const std::string& ref) {
+  auto groups = config_map.data.find(kGroupsKey);
+  auto pools = config_map.data.find(kNodePoolsKey);
+  if (groups == config_map.data.end() && pools == config_map.data.end()) {
+    return Status::Invalid(ref + ": key " + kGroupsKey + " (or " +
+                           kNodePoolsKey + ") missing");
+  }
+  NodeGroupsFile file;
+  if (groups != config_map.data.end()) {
+    Result<NodeGroupsFile> decoded = DecodeNodeGroupsJson(groups->second);
+    if (!decoded.ok()) {
+      return decoded.status().WithContext(ref + " key " + kGroupsKey);
+    }
+    file = std::move(decoded).value();
+  }
+  node_pools_ = {};
+  if (pools == config_map.data.end()) return file;
+  Result<std::vector<NodePoolSpec>> specs = DecodeNodePools(pools->second);
+  if (!specs.ok()) {
+    return specs.status().WithContext(ref + " key " + kNodePoolsKey);
+  }
+  node_pools_ = {std::move(specs).value(), options_.instance_types};
+  for (NodeGroup& group : CatalogueGroups(node_pools_)) {
+    if (FindGroup(file.groups, group.name) != nullptr) {
+      return Status::Invalid(ref + ": node group " + group.name +
+                             " is declared and also a NodePool's");
+    }
+    file.groups.push_back(std::move(group));
+  }
+  for (const NodePoolSpec& pool : node_pools_.pools) {
+    file.pools.push_back(pool.disruption);
+  }
+  return file;
+}
+
 Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
     const SharedNodes& nodes) {
   const std::string ref =
@@ -36,15 +77,8 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   if (!config_map.ok()) {
     return config_map.status().WithContext("reading node groups from " + ref);
   }
-  auto it = config_map->data.find(kGroupsKey);
-  if (it == config_map->data.end()) {
-    return Status::Invalid(ref + ": key " + kGroupsKey + " missing");
-  }
-  Result<nodescale::NodeGroupsFile> file =
-      nodescale::DecodeNodeGroupsJson(it->second);
-  if (!file.ok()) {
-    return file.status().WithContext(ref + " key " + kGroupsKey);
-  }
+  Result<nodescale::NodeGroupsFile> file = DecodeConfig(*config_map, ref);
+  if (!file.ok()) return file.status();
   std::map<std::string, int64_t> sizes;
   std::map<std::string, std::string> still_deleting;
   for (const LiveNode& node : nodes) {

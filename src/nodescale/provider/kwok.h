@@ -11,6 +11,13 @@
 // hash of the template it was made from, so a changed template shows it
 // drifted. Pools come from the same file. Simulates a cluster without a cloud,
 // as CA's kwok provider does.
+//
+// Karpenter NodePools (key nodepools.yaml of the same ConfigMap, YAML
+// documents or a JSON List) over the instance-type catalogue make one group
+// per candidate (plan/claim_scale_up.h), planned as Karpenter plans; their
+// nodes carry the candidate's labels (instance type, zone, capacity type,
+// karpenter.sh/nodepool, the kwok provider's instance labels) and
+// providerID kwok://<name>, as Karpenter's kwok provider makes them.
 #ifndef PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 #define PROPSCALER_NODESCALE_PROVIDER_KWOK_H_
 
@@ -22,6 +29,7 @@
 
 #include "common/clock.h"
 #include "kube/client/client.h"
+#include "nodescale/domain/node_groups_json.h"
 #include "nodescale/provider/provider.h"
 
 namespace propscaler::nodescale {
@@ -39,6 +47,10 @@ struct KwokOptions {
   // group's size but creates no Node object, as a cloud instance that never
   // joins the cluster (--kwok-unregistered-node-groups).
   std::set<std::string, std::less<>> unregistered_groups;
+  // The instance-type catalogue NodePools draw from (the ConfigMap's key
+  // nodepools.yaml): --instance-types-file-path's, else the kwok
+  // provider's generated one.
+  std::vector<InstanceType> instance_types;
 };
 
 class KwokProvider : public Provider {
@@ -54,6 +66,9 @@ class KwokProvider : public Provider {
     return priorities_;
   }
   std::vector<NodePool> Pools() const override { return pools_; }
+  const NodePoolCatalogue* NodePools() const override {
+    return node_pools_.pools.empty() ? nullptr : &node_pools_;
+  }
   Status IncreaseSize(const NodeGroup& group, int64_t delta) override;
   Status DeleteNodes(const NodeGroup& group,
                      const std::vector<const NodeState*>& nodes) override;
@@ -68,6 +83,9 @@ class KwokProvider : public Provider {
   NodeTemplate ShapeOf(const NodeGroup& group, const std::string& name) const;
 
  private:
+  Result<NodeGroupsFile> DecodeConfig(const kube::ConfigMap& config_map,
+                                      const std::string& ref);
+
   const kube::SimulatedNodeClient* api_;
   const Clock* clock_;
   const KwokOptions options_;
@@ -79,6 +97,7 @@ class KwokProvider : public Provider {
   std::map<std::string, std::string> unregistered_;
   std::map<int, std::vector<std::string>> priorities_;
   std::vector<NodePool> pools_;
+  NodePoolCatalogue node_pools_;
   std::map<std::string, std::string> deleted_seen_;
   std::mt19937_64 random_{std::random_device{}()};
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "nodescale/domain/node_pool_spec.h"
 #include "nodescale/plan/disruption/disruption_budget.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/snapshot.h"
@@ -43,6 +44,10 @@ class Provider {
   // Disruption pools the provider's config declares (kwok's "pools"), as
   // read by the last NodeGroups(); empty when it declares none.
   virtual std::vector<NodePool> Pools() const { return {}; }
+  // NodePools over an instance-type catalogue the provider makes nodes
+  // from, as read by the last NodeGroups() (whose groups then include one
+  // per candidate: plan/claim_scale_up.h); null when it declares none.
+  virtual const NodePoolCatalogue* NodePools() const { return nullptr; }
   // OK once what NodeGroups() reads is in (watched objects listed); else
   // what it waits for (kUnavailable).
   virtual Status Ready() const { return Status::Ok(); }

@@ -323,6 +323,7 @@ DecideInput NodeScaleLoop::DecideInputOf(const Iteration& it,
   input.memory = &memory_;
   input.scale_up = &options_.scale_up;
   input.expander = expander;
+  input.node_pools = provider_->NodePools();
   input.now = it.now;
   return input;
 }

@@ -280,7 +280,7 @@ class Scheduler {
       }
     }
     scratch_max_ = Resources();
-    const std::vector<Candidate>& candidates = catalogue.candidates();
+    const std::vector<PoolCandidate>& candidates = catalogue.candidates();
     CandidateSet fitting = scratch_;
     scratch_.ForEach([&](size_t c) {
       if (!Fits(wanted, candidates[c].free)) {
@@ -350,7 +350,9 @@ class Scheduler {
     const auto& limits = catalogue.pool().limits;
     if (limits.empty()) return set;
     if (used_.size() < catalogues_.size()) used_.resize(catalogues_.size());
-    const auto& [used, nodes] = used_[c];
+    // (Not a structured binding: a lambda below uses it.)
+    const Resources& used = used_[c].first;
+    const int64_t nodes = used_[c].second;
     if (auto n = limits.find("nodes");
         n != limits.end() && nodes >= n->second) {
       return CandidateSet(set.size(), false);

@@ -104,7 +104,7 @@ void PoolCatalogue::AddCandidates(
       for (Labels& labels : Expand(with_offering, choices)) {
         if (!MeetsPool(*pool_, labels)) continue;
         NodeTemplate shape{allocatable, labels, pool_->taints, {}, {}};
-        Candidate c;
+        PoolCandidate c;
         c.instance_type = t;
         c.offering = o;
         c.capacity = type.capacity;
@@ -160,7 +160,7 @@ const CandidateSet& PoolCatalogue::WithValue(const std::string& key,
 
 std::vector<std::string> PoolCatalogue::ValuesOf(const std::string& key) const {
   std::set<std::string> values;
-  for (const Candidate& c : candidates_) {
+  for (const PoolCandidate& c : candidates_) {
     auto label = c.labels.find(key);
     if (label != c.labels.end()) values.insert(label->second);
   }

@@ -23,7 +23,7 @@ namespace propscaler::nodescale {
 // The label Karpenter puts on a node naming its NodePool.
 inline constexpr std::string_view kNodePoolLabel = "karpenter.sh/nodepool";
 
-struct Candidate {
+struct PoolCandidate {
   size_t instance_type = 0;  // into the catalogue
   size_t offering = 0;       // into its offerings
   Labels labels;             // the pool's, the type's, the offering's
@@ -40,7 +40,7 @@ class PoolCatalogue {
                 const std::vector<const PodState*>& daemonset_pods);
 
   const NodePoolSpec& pool() const { return *pool_; }
-  const std::vector<Candidate>& candidates() const { return candidates_; }
+  const std::vector<PoolCandidate>& candidates() const { return candidates_; }
   // Every available candidate.
   const CandidateSet& available() const { return available_; }
 
@@ -62,7 +62,7 @@ class PoolCatalogue {
                      const std::vector<const PodState*>& daemonset_pods);
 
   const NodePoolSpec* pool_;
-  std::vector<Candidate> candidates_;
+  std::vector<PoolCandidate> candidates_;
   CandidateSet available_;
   using ConstraintKey =
       std::tuple<const void*, const void*, const void*, const void*>;

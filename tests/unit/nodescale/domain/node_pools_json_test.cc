@@ -100,6 +100,18 @@ TEST(NodePoolsJsonTest, DecodesEveryFieldFromYamlDocuments) {
   EXPECT_TRUE(spare.limits.empty());
 }
 
+TEST(NodePoolsJsonTest, DocumentMarkersSeparateAndEndDocuments) {
+  const std::string pool =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: ";
+  const std::string spec = "\nspec:\n  template:\n    spec: {}\n";
+  Result<std::vector<NodePoolSpec>> pools =
+      DecodeNodePools("# pools\n---\n" + pool + "a" + spec +
+                      "...\n--- # next\n" + pool + "b" + spec + "---\n");
+  ASSERT_TRUE(pools.ok()) << pools.status().message();
+  ASSERT_EQ(pools->size(), 2u);
+  EXPECT_EQ((*pools)[1].name, "b");
+}
+
 TEST(NodePoolsJsonTest, DecodesKubectlsJsonList) {
   Result<std::vector<NodePoolSpec>> pools = DecodeNodePools(R"({
     "apiVersion": "v1", "kind": "List", "items": [
@@ -148,6 +160,8 @@ TEST(NodePoolsJsonTest, ErrorsNameTheObjectFieldAndValue) {
            "spec:\n  template:\n    spec: {}\n",
        "NodePool p is declared twice"},
       {"a: [b\n", "YAML line"},
+      // yaml-cpp's LoadAll never returns on this stream.
+      {"\"16Gi\",\"pods\":\"110\"},\"la.*.\n", "document 1"},
       {"", "no NodePool in the file"},
   };
   for (const auto& [text, want] : cases) {

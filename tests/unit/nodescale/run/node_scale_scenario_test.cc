@@ -30,6 +30,7 @@
 #include "memcluster/memory_cluster.h"
 #include "memcluster/memory_scheduler.h"
 #include "memcluster/scenario_test.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/clusterapi_objects.h"
@@ -2559,6 +2560,90 @@ TEST_F(NodeScaleScenarioTest, CheckCapacityBatchTimeboxOfZeroChecksOne) {
   EXPECT_EQ(Calls(patches), 1);
   clock_.SleepFor(seconds(10));
   EXPECT_EQ(Calls(patches), 2);
+}
+
+}  // namespace
+}  // namespace propscaler
+
+namespace propscaler {
+namespace {
+
+// Karpenter NodePools in the kwok provider's ConfigMap (key nodepools.yaml)
+// over its generated catalogue: a burst of 1,000 one-cpu pods gets its
+// nodes in the batch window after it, each in the shape Karpenter's kwok
+// provider makes (instance type, zone, capacity type, NodePool, kwok's
+// instance labels, providerID kwok://NAME), every pod lands, and nothing
+// more is asked for afterwards.
+TEST_F(NodeScaleScenarioTest, NodePoolBurstGetsKwokShapedNodesInOneBatch) {
+  ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                                {{"nodepools.yaml", R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general
+spec:
+  template:
+    spec:
+      requirements:
+        - key: kubernetes.io/os
+          operator: In
+          values: [linux]
+        - key: kubernetes.io/arch
+          operator: In
+          values: [amd64]
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: [on-demand]
+)"}}).ok());
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(30));
+  nodescale::LoopOptions options;
+  options.namespace_ = kNamespace;
+  StartWith(options,
+            std::make_unique<nodescale::KwokProvider>(
+                &cluster_.client(), &clock_,
+                nodescale::KwokOptions{kNamespace,
+                                       kGroupsConfigMap,
+                                       {},
+                                       [this] {
+                                         return cluster_.client().GetConfigMap(
+                                             kNamespace, kGroupsConfigMap);
+                                       },
+                                       {},
+                                       nodescale::KwokDefaultInstanceTypes()}));
+  clock_.SleepFor(seconds(5));
+  for (int i = 0; i < 1000; ++i) {
+    CreatePendingPod("burst-" + std::to_string(i), "1");
+  }
+  // The batch closes one idle second after the burst (at most 10 s).
+  clock_.SleepFor(seconds(12));
+  const std::vector<std::string> nodes = NodesWithPrefix("general.");
+  ASSERT_FALSE(nodes.empty());
+  const int64_t created = Calls("create nodes");
+  EXPECT_EQ(created, static_cast<int64_t>(nodes.size()));
+  // 1,000 cpu of pods: no more nodes than the largest type (256 cpu,
+  // 1,024 pods) needs, four of them, and one more for rounding.
+  EXPECT_LE(nodes.size(), 5u);
+  for (const std::string& node : nodes) {
+    const std::string json = NodeJson(node);
+    EXPECT_NE(json.find(R"("providerID":"kwok://)" + node + "\""),
+              std::string::npos)
+        << json;
+    for (const char* label :
+         {R"("karpenter.sh/nodepool":"general")",
+          R"("karpenter.sh/capacity-type":"on-demand")",
+          R"("kubernetes.io/arch":"amd64")", R"("kubernetes.io/os":"linux")",
+          R"("karpenter.kwok.sh/instance-family":)",
+          R"("node.kubernetes.io/instance-type":)",
+          R"("topology.kubernetes.io/zone":"test-zone-)"}) {
+      EXPECT_NE(json.find(label), std::string::npos) << label << "\n" << json;
+    }
+  }
+  clock_.SleepFor(minutes(5));
+  for (int i = 0; i < 1000; i += 97) {
+    EXPECT_NE(NodeOf("burst-" + std::to_string(i)), "") << i;
+  }
+  EXPECT_EQ(Calls("create nodes"), created);  // nothing asked twice
+  EXPECT_EQ(Calls("delete nodes"), 0);
 }
 
 }  // namespace
