@@ -49,20 +49,33 @@ Result<NodeGroupsFile> KwokProvider::DecodeConfig(
     }
     file = std::move(decoded).value();
   }
-  node_pools_ = {};
-  if (pools == config_map.data.end()) return file;
-  Result<std::vector<NodePoolSpec>> specs = DecodeNodePools(pools->second);
-  if (!specs.ok()) {
-    return specs.status().WithContext(ref + " key " + kNodePoolsKey);
+  if (pools == config_map.data.end()) {
+    node_pools_ = {};
+    pools_text_.clear();
+    pool_groups_.clear();
+    return file;
   }
-  node_pools_ = {std::move(specs).value(), options_.instance_types};
-  for (NodeGroup& group : CatalogueGroups(node_pools_)) {
-    if (FindGroup(file.groups, group.name) != nullptr) {
+  // Decoded again only when the text changed: a catalogue makes a group
+  // per candidate.
+  if (pools->second != pools_text_ || node_pools_.pools.empty()) {
+    Result<std::vector<NodePoolSpec>> specs = DecodeNodePools(pools->second);
+    if (!specs.ok()) {
+      return specs.status().WithContext(ref + " key " + kNodePoolsKey);
+    }
+    node_pools_ = {std::move(specs).value(), options_.instance_types};
+    pool_groups_ = CatalogueGroups(node_pools_);
+    pools_text_ = pools->second;
+  }
+  std::set<std::string_view> declared;
+  for (const NodeGroup& group : file.groups) declared.insert(group.name);
+  for (const NodeGroup& group : pool_groups_) {
+    if (declared.contains(group.name)) {
       return Status::Invalid(ref + ": node group " + group.name +
                              " is declared and also a NodePool's");
     }
-    file.groups.push_back(std::move(group));
   }
+  file.groups.insert(file.groups.end(), pool_groups_.begin(),
+                     pool_groups_.end());
   for (const NodePoolSpec& pool : node_pools_.pools) {
     file.pools.push_back(pool.disruption);
   }

@@ -98,6 +98,8 @@ class KwokProvider : public Provider {
   std::map<int, std::vector<std::string>> priorities_;
   std::vector<NodePool> pools_;
   NodePoolCatalogue node_pools_;
+  std::string pools_text_;  // the text node_pools_ was decoded from
+  std::vector<NodeGroup> pool_groups_;
   std::map<std::string, std::string> deleted_seen_;
   std::mt19937_64 random_{std::random_device{}()};
 };
