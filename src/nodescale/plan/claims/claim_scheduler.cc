@@ -22,16 +22,6 @@ int64_t AmountOf(const Resources& r, std::string_view name) {
   return r.Extended(std::string(name));
 }
 
-Resources MaxOf(const Resources& a, const Resources& b) {
-  Resources m = a;
-  m.cpu_millis = std::max(a.cpu_millis, b.cpu_millis);
-  m.memory_bytes = std::max(a.memory_bytes, b.memory_bytes);
-  m.ephemeral_storage_bytes =
-      std::max(a.ephemeral_storage_bytes, b.ephemeral_storage_bytes);
-  m.pods = std::max(a.pods, b.pods);
-  return m;
-}
-
 // cpu, then memory, most first; the input's order among equals.
 std::vector<size_t> KarpenterOrder(const ClusterSnapshot& snapshot) {
   std::vector<size_t> order;
@@ -286,7 +276,7 @@ class Scheduler {
       if (!Fits(wanted, candidates[c].free)) {
         fitting.Remove(c);
       } else {
-        scratch_max_ = MaxOf(scratch_max_, candidates[c].free);
+        scratch_max_ = Max(scratch_max_, candidates[c].free);
       }
     });
     scratch_ = std::move(fitting);
@@ -382,7 +372,7 @@ class Scheduler {
         claim.max_free = Resources();
         claim.set.ForEach([&](size_t k) {
           claim.max_free =
-              MaxOf(claim.max_free, catalogues_[c].candidates()[k].free);
+              Max(claim.max_free, catalogues_[c].candidates()[k].free);
         });
         const size_t index = claims_.size();
         if (Narrow(PodAt(i), claim, HostOfClaim(index), &why)) {
@@ -402,7 +392,7 @@ class Scheduler {
     Resources most;
     const auto& candidates = catalogues_[claim.catalogue].candidates();
     claim.set.ForEach(
-        [&](size_t k) { most = MaxOf(most, candidates[k].capacity); });
+        [&](size_t k) { most = Max(most, candidates[k].capacity); });
     return most;
   }
 
