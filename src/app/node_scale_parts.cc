@@ -32,13 +32,18 @@ std::unique_ptr<nodescale::Provider> MakeProvider(
                                              std::move(arch)});
   }
   runtime::WatchedObject<kube::ConfigMap>* node_groups = watches->node_groups();
-  return std::make_unique<nodescale::KwokProvider>(
-      api, clock,
-      nodescale::KwokOptions{
-          settings.loop.namespace_, settings.node_group_config,
-          settings.kwok_not_ready_groups,
-          [node_groups] { return node_groups->Read(); },
-          settings.kwok_unregistered_groups, settings.kwok_instance_types});
+  nodescale::KwokOptions options{settings.loop.namespace_,
+                                 settings.node_group_config,
+                                 settings.kwok_not_ready_groups,
+                                 [node_groups] { return node_groups->Read(); },
+                                 settings.kwok_unregistered_groups,
+                                 settings.kwok_instance_types};
+  if (watches->node_pools_watched()) {
+    LiveObjectStore* state = watches->state();
+    options.cluster_node_pools = [state] { return state->NodePools(); };
+  }
+  return std::make_unique<nodescale::KwokProvider>(api, clock,
+                                                   std::move(options));
 }
 
 }  // namespace

@@ -59,7 +59,8 @@ NodeScaleWatches::NodeScaleWatches(const kube::KubeApi* api, const Clock* clock,
       "(policy): disruption waits for them.",
       [api] { return api->PodDisruptionBudgets(); }, state_.PdbSink());
   WatchVolumes();
-  WatchServedApis(settings->loop.provisioning_requests);
+  WatchServedApis(settings->loop.provisioning_requests,
+                  settings->cloud_provider != "clusterapi");
   WatchConfigMaps(settings);
 }
 
@@ -109,7 +110,8 @@ void NodeScaleWatches::WatchVolumes() {
 
 // The APIs a server may not serve (an old release, a CRD not installed):
 // each watched where it is served, and said once where it is not.
-void NodeScaleWatches::WatchServedApis(bool provisioning_requests) {
+void NodeScaleWatches::WatchServedApis(bool provisioning_requests,
+                                       bool node_pools) {
   const kube::KubeApi* api = api_;
   const kube::ApiDiscovery discovery(api);
   if (const std::string version = ServedStorageCapacityVersion(discovery);
@@ -136,6 +138,7 @@ void NodeScaleWatches::WatchServedApis(bool provisioning_requests) {
         [api] { return api->CapacityBuffers(); },
         pending_.WrapBuffers(state_.BufferSink()));
   }
+  if (node_pools) WatchNodePools(discovery);
   if (!provisioning_requests) return;
   if (!discovery.Serves(kube::kProvisioningRequestApi)) {
     LOG(WARNING) << "--enable-provisioning-requests: the server does not "
@@ -150,6 +153,21 @@ void NodeScaleWatches::WatchServedApis(bool provisioning_requests) {
       "Grant list and watch on provisioningrequests (autoscaling.x-k8s.io).",
       [api] { return api->ProvisioningRequests(); },
       state_.ProvisioningRequestSink());
+}
+
+// Karpenter's NodePools for the kwok provider, where their CRD is served.
+void NodeScaleWatches::WatchNodePools(const kube::ApiDiscovery& discovery) {
+  if (!discovery.ServesList("karpenter.sh/v1", "nodepools")) {
+    LOG(INFO) << "the server does not serve NodePools (karpenter.sh/v1): "
+                 "NodePools come from the node-group ConfigMap only "
+                 "(install their CRD and restart to watch them)";
+    return;
+  }
+  const kube::KubeApi* api = api_;
+  Watch<kube::RawObject>(
+      "nodepools", "Grant list and watch on nodepools (karpenter.sh).",
+      [api] { return api->NodePools(); }, state_.NodePoolSink());
+  node_pools_watched_ = true;
 }
 
 // kwok's node groups and Cluster Autoscaler's priority expander config.

@@ -1,7 +1,8 @@
 // What node-scale mode watches, each watch on one runtime::WatchSet and
 // each missing grant named by its watch: pods (through the pending-pod
 // batcher), nodes, PodDisruptionBudgets and the volume objects into the
-// store; CSIStorageCapacities, CapacityBuffers and, with
+// store; CSIStorageCapacities, CapacityBuffers, Karpenter NodePools (for
+// the kwok provider) and, with
 // --enable-provisioning-requests, ProvisioningRequests where the server
 // serves them; the ConfigMaps the loop reads each iteration (kwok's node
 // groups, the priority expander's); and, with --cloud-provider=clusterapi,
@@ -25,6 +26,7 @@
 #include "runtime/watched_collection.h"
 #include "runtime/watched_config_map.h"
 #include "transport/api.h"
+#include "transport/api_discovery.h"
 
 namespace propscaler {
 
@@ -54,6 +56,8 @@ class NodeScaleWatches {
     return &cluster_api_objects_;
   }
   const kube::ClusterApiVersion& cluster_api() const { return cluster_api_; }
+  // NodePools are watched into state() (the server serves them).
+  bool node_pools_watched() const { return node_pools_watched_; }
   const runtime::WatchSet& set() const { return set_; }
 
  private:
@@ -62,7 +66,8 @@ class NodeScaleWatches {
              typename runtime::WatchedCollection<T>::MakeSource source,
              kube::ReflectorSink<T> sink);
   void WatchVolumes();
-  void WatchServedApis(bool provisioning_requests);
+  void WatchServedApis(bool provisioning_requests, bool node_pools);
+  void WatchNodePools(const kube::ApiDiscovery& discovery);
   void WatchConfigMaps(NodeScaleSettings* settings);
 
   const kube::KubeApi* api_;
@@ -72,6 +77,7 @@ class NodeScaleWatches {
   nodescale::ClusterApiObjects cluster_api_objects_;
   kube::ClusterApiVersion cluster_api_;
   const kube::KubeApi* management_ = nullptr;
+  bool node_pools_watched_ = false;
   // Each Cluster API watch with its resource.
   std::vector<std::pair<runtime::WatchedCollection<kube::ClusterApiObject>*,
                         std::string>>

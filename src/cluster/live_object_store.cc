@@ -20,6 +20,9 @@ Key KeyOf(const kube::CapacityBuffer& buffer) {
 Key KeyOf(const kube::ProvisioningRequest& request) {
   return {request.namespace_, request.name};
 }
+Key KeyOf(const kube::RawObject& object) {
+  return {object.namespace_, object.name};
+}
 Key KeyOf(const kube::PersistentVolume& volume) { return {{}, volume.name}; }
 Key KeyOf(const kube::PersistentVolumeClaim& claim) {
   return {claim.namespace_, claim.name};
@@ -60,6 +63,7 @@ void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
 void Intern(kube::CapacityBuffer*, PodInterner*) {}
 void Intern(kube::ProvisioningRequest*, PodInterner*) {}
+void Intern(kube::RawObject*, PodInterner*) {}
 void Intern(kube::PersistentVolume*, PodInterner*) {}
 void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
 void Intern(kube::StorageClass*, PodInterner*) {}
@@ -128,6 +132,16 @@ SharedList<T> ListOf(const LiveObjectStore::Collection<T>& collection) {
   return *collection.list;
 }
 
+// Copies of the collection's items in key order (a few objects, read once
+// a loop). Called under the store's lock.
+template <typename T>
+std::vector<T> CopiesOf(const LiveObjectStore::Collection<T>& collection) {
+  std::vector<T> out;
+  out.reserve(collection.items.size());
+  for (const auto& [key, item] : collection.items) out.push_back(*item);
+  return out;
+}
+
 }  // namespace
 
 bool LiveObjectStore::Key::operator<(const Key& other) const {
@@ -162,6 +176,14 @@ kube::ReflectorSink<kube::CapacityBuffer> LiveObjectStore::BufferSink() {
 kube::ReflectorSink<kube::ProvisioningRequest>
 LiveObjectStore::ProvisioningRequestSink() {
   return SinkFor(&mutex_, &requests_, &interner_);
+}
+
+kube::ReflectorSink<kube::RawObject> LiveObjectStore::NodePoolSink() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    node_pools_.required = true;
+  }
+  return SinkFor(&mutex_, &node_pools_, &interner_);
 }
 
 // The volume collections' sinks also drop the VolumeObjects copy.
@@ -262,19 +284,18 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
 
 std::vector<kube::CapacityBuffer> LiveObjectStore::Buffers() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<kube::CapacityBuffer> out;
-  out.reserve(buffers_.items.size());
-  for (const auto& [key, buffer] : buffers_.items) out.push_back(*buffer);
-  return out;
+  return CopiesOf(buffers_);
+}
+
+std::vector<kube::RawObject> LiveObjectStore::NodePools() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return CopiesOf(node_pools_);
 }
 
 std::vector<kube::ProvisioningRequest> LiveObjectStore::ProvisioningRequests()
     const {
   std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<kube::ProvisioningRequest> out;
-  out.reserve(requests_.items.size());
-  for (const auto& [key, request] : requests_.items) out.push_back(*request);
-  return out;
+  return CopiesOf(requests_);
 }
 
 std::optional<std::vector<kube::PdbState>> LiveObjectStore::Pdbs() const {
@@ -303,7 +324,7 @@ bool LiveObjectStore::Synced() const {
   };
   return pods_.synced && nodes_.synced && listed(volumes_) && listed(claims_) &&
          listed(classes_) && listed(csi_nodes_) && listed(csi_drivers_) &&
-         listed(capacities_);
+         listed(capacities_) && listed(node_pools_);
 }
 
 }  // namespace propscaler

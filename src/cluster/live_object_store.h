@@ -1,5 +1,5 @@
 // The pods, nodes, PodDisruptionBudgets, CapacityBuffers,
-// ProvisioningRequests and volume objects
+// ProvisioningRequests, Karpenter NodePools (as served) and volume objects
 // (PersistentVolumes, their claims, StorageClasses, CSINodes) node-scale
 // mode knows,
 // kept compact
@@ -27,6 +27,7 @@
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/live_objects.h"
 #include "kube/model/provisioning_request.h"
+#include "kube/model/raw_object.h"
 #include "kube/model/volumes.h"
 
 namespace propscaler {
@@ -38,6 +39,8 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::PdbState> PdbSink();
   kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
   kube::ReflectorSink<kube::ProvisioningRequest> ProvisioningRequestSink();
+  // Once made, Synced() waits for the NodePools' first list.
+  kube::ReflectorSink<kube::RawObject> NodePoolSink();
   kube::ReflectorSink<kube::PersistentVolume> VolumeSink();
   kube::ReflectorSink<kube::PersistentVolumeClaim> ClaimSink();
   kube::ReflectorSink<kube::StorageClass> StorageClassSink();
@@ -57,6 +60,8 @@ class LiveObjectStore {
   std::vector<kube::CapacityBuffer> Buffers() const;
   // The ProvisioningRequests, by namespace and name; none until listed.
   std::vector<kube::ProvisioningRequest> ProvisioningRequests() const;
+  // The NodePools by name; none until listed.
+  std::vector<kube::RawObject> NodePools() const;
   // The volume objects, one copy kept until one of them changes (the
   // same pointer while none does).
   std::shared_ptr<const kube::VolumeObjects> Volumes() const;
@@ -89,6 +94,7 @@ class LiveObjectStore {
   Collection<kube::PdbState> pdbs_;
   Collection<kube::CapacityBuffer> buffers_;
   Collection<kube::ProvisioningRequest> requests_;
+  Collection<kube::RawObject> node_pools_;
   Collection<kube::PersistentVolume> volumes_;
   Collection<kube::PersistentVolumeClaim> claims_;
   Collection<kube::StorageClass> classes_;

@@ -16,6 +16,7 @@
 #include "kube/wire/pod_template_json.h"
 #include "kube/wire/proto_wire.h"
 #include "kube/wire/provisioning_request_json.h"
+#include "kube/wire/raw_object_json.h"
 #include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "transport/api_discovery.h"
@@ -542,6 +543,12 @@ std::unique_ptr<ListWatch<CapacityBuffer>> KubeApi::CapacityBuffers() const {
       this,
       Collection{std::string(kCapacityBufferApi) + "/capacitybuffers", "", ""},
       CapacityBufferCodec());
+}
+
+std::unique_ptr<ListWatch<RawObject>> KubeApi::NodePools() const {
+  return std::make_unique<HttpListWatch<RawObject>>(
+      this, Collection{std::string(kNodePoolApi) + "/nodepools", "", ""},
+      RawObjectCodec());
 }
 
 Result<BufferChunk> KubeApi::GetBufferChunk(

@@ -160,6 +160,7 @@ class KubeApi : public Client {
   std::unique_ptr<ListWatch<CsiStorageCapacity>> CsiStorageCapacities(
       std::string_view version) const override;
   std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers() const override;
+  std::unique_ptr<ListWatch<RawObject>> NodePools() const override;
   Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const override;
   Status PatchCapacityBufferStatus(const CapacityBuffer& buffer,

@@ -6,6 +6,7 @@
 
 #include "apiserver/hpa_validation.h"
 #include "apiserver/json_util.h"
+#include "apiserver/label_validation.h"
 #include "apiserver/merge_patch.h"
 #include "apiserver/pod_template_validation.h"
 #include "apiserver/pod_update_validation.h"
@@ -76,6 +77,7 @@ ApiResult<ObjectPtr> ObjectStore::Create(const ResourceType& type,
   ObjectKey key{ns, GetString(Metadata(object), "name")};
   if (auto error = ValidatePodTemplate(type, key.name, object)) return *error;
   if (auto error = ValidateHpaBounds(type, key.name, object)) return *error;
+  if (auto error = ValidateLabelValues(type, key.name, object)) return *error;
   ObjectMap& objects = objects_[type.plural];
   if (objects.count(key) > 0) {
     return ApiError::AlreadyExists(type.QualifiedName(), key.name);
@@ -127,6 +129,7 @@ ApiResult<ObjectPtr> ObjectStore::Update(const ResourceType& type,
     }
     if (auto error = ValidatePodTemplate(type, name, object)) return error;
     if (auto error = ValidateHpaBounds(type, name, object)) return error;
+    if (auto error = ValidateLabelValues(type, name, object)) return error;
     if (auto error = ValidatePodUpdate(type, name, current, object)) {
       return error;
     }
@@ -162,6 +165,7 @@ ApiResult<ObjectPtr> ObjectStore::Patch(const ResourceType& type,
     }
     if (auto error = ValidatePodTemplate(type, name, current)) return error;
     if (auto error = ValidateHpaBounds(type, name, current)) return error;
+    if (auto error = ValidateLabelValues(type, name, current)) return error;
     if (auto error = ValidatePodUpdate(type, name, original, current)) {
       return error;
     }

@@ -47,6 +47,8 @@ const std::vector<ResourceType>& AllResourceTypes() {
        true, false, true},
       {"autoscaling.x-k8s.io", "v1", "provisioningrequests",
        "ProvisioningRequest", true, false, true},
+      // Karpenter's, cluster-scoped (its scale subresource is not modelled).
+      {"karpenter.sh", "v1", "nodepools", "NodePool", false, false, true},
   };
   return kTypes;
 }

@@ -41,7 +41,13 @@ class NodeScaleRealServerTest : public RealServerTest {
   // from the start, so their not-ready taint is lifted at once.
   void LiftNotReadyTaints() {
     while (!stop_.load()) {
-      for (const std::string& node : GroupNodes()) {
+      std::vector<std::string> nodes = GroupNodes();
+      Result<std::vector<std::string>> pool_nodes =
+          NodeNames(cluster(), "karpenter.sh/nodepool");
+      if (pool_nodes.ok()) {
+        nodes.insert(nodes.end(), pool_nodes->begin(), pool_nodes->end());
+      }
+      for (const std::string& node : nodes) {
         // A node deleted meanwhile has no taint to lift; the next pass
         // tries the others again.
         (void)ClearNotReadyTaint(cluster(), node);
@@ -78,8 +84,12 @@ class NodeScaleRealServerTest : public RealServerTest {
 
   // Installs the CRDs of tests/envtest/crds/`file`.
   void InstallCrds(const std::string& file) {
-    Result<std::string> crds = ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
-                                        "/tests/envtest/crds/" + file);
+    InstallCrdsOf("tests/envtest/crds/" + file);
+  }
+  // Installs the CRDs of the source tree's `path`.
+  void InstallCrdsOf(const std::string& path) {
+    Result<std::string> crds =
+        ReadFile(std::string(PROPSCALER_SOURCE_DIR) + "/" + path);
     ASSERT_TRUE(crds.ok()) << crds.status().message();
     Status installed = CreateCustomResourceDefinitions(cluster(), *crds);
     ASSERT_TRUE(installed.ok()) << installed.message();
@@ -1383,6 +1393,95 @@ TEST_F(NodeScaleRealServerTest, CapacityBufferKeepsRoomOnTheRealServer) {
   const std::string log = propscaler->Output();
   EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
   EXPECT_TRUE(propscaler->Running()) << log;
+}
+
+// Karpenter's NodePool CRD as deploy/ ships it (CEL left out for 1.20) and
+// NodePools watched under deploy/'s RBAC: a NodePool created after the pods
+// went pending is planned for at once, its nodes made in the shape
+// Karpenter's kwok provider gives them; a NodePool the server admits but
+// Karpenter's CEL would refuse is left out and named in the log.
+TEST_F(NodeScaleRealServerTest, NodePoolsAreWatchedAndABurstGetsTheirNodes) {
+  InstallCrdsOf("deploy/node-scale/kwok/crds/karpenter.sh_nodepools.yaml");
+  const std::string pool = "burst-" + ns();
+  const std::string pools = "/apis/karpenter.sh/v1/nodepools";
+  auto propscaler = StartWithToken(Args({"--leader-elect=false"}));
+  for (int i = 0; i < 12; ++i) {
+    Status created = CreatePendingPod(
+        cluster(), ns(), "burst-" + std::to_string(i), "1",
+        {.spec = R"("nodeSelector":{"nodepool-test":")" + ns() + "\"}"});
+    ASSERT_TRUE(created.ok()) << created.message();
+  }
+  auto node_pool = [&](const std::string& name, const std::string& label) {
+    return AdminCall(
+        cluster(), "POST", pools,
+        R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool",)"
+        R"("metadata":{"name":")" +
+            name +
+            R"("},"spec":{"limits":{"cpu":"100"},"template":{)"
+            R"("metadata":{"labels":{)" +
+            label +
+            R"(}},"spec":{"nodeClassRef":{"group":"karpenter.kwok.sh",)"
+            R"("kind":"KWOKNodeClass","name":"default"},"requirements":[)"
+            R"({"key":"node.kubernetes.io/instance-type","operator":"In",)"
+            R"("values":["c-4x-amd64-linux"]},)"
+            R"({"key":"karpenter.sh/capacity-type","operator":"In",)"
+            R"("values":["on-demand"]}]}}}})");
+  };
+  Result<std::string> refused =
+      node_pool("hostname-" + ns(), R"("kubernetes.io/hostname":"pinned")");
+  ASSERT_TRUE(refused.ok()) << refused.status().message();
+  Result<std::string> created =
+      node_pool(pool, R"("nodepool-test":")" + ns() + "\"");
+  ASSERT_TRUE(created.ok()) << created.status().message();
+
+  // 12 one-cpu pods on 4-cpu nodes that keep 80m for the kubelet: four.
+  auto pool_nodes = [&] {
+    Result<std::vector<std::string>> names =
+        NodeNames(cluster(), "karpenter.sh/nodepool=" + pool);
+    return names.ok() ? *names : std::vector<std::string>{};
+  };
+  EXPECT_TRUE(
+      e2e::WaitUntil([&] { return pool_nodes().size() == 4; }, seconds(30)))
+      << pool_nodes().size() << " nodes\n"
+      << propscaler->Output();
+  const std::vector<std::string> nodes = pool_nodes();
+  for (const std::string& node : nodes) {
+    Result<std::string> json =
+        AdminCall(cluster(), "GET", "/api/v1/nodes/" + node);
+    ASSERT_TRUE(json.ok()) << json.status().message();
+    for (const std::string& want : std::vector<std::string>{
+             R"("providerID":"kwok://)" + node + "\"",
+             R"("node.kubernetes.io/instance-type":"c-4x-amd64-linux")",
+             R"("karpenter.sh/capacity-type":"on-demand")",
+             R"("nodepool-test":")" + ns() + "\""}) {
+      EXPECT_NE(json->find(want), std::string::npos) << want << "\n" << *json;
+    }
+  }
+  // Three pods on each, as the scheduler would bind them.
+  for (size_t i = 0; i < 12 && nodes.size() == 4; ++i) {
+    Status bound =
+        BindPod(cluster(), ns(), "burst-" + std::to_string(i), nodes[i / 3]);
+    ASSERT_TRUE(bound.ok()) << bound.message();
+  }
+  const std::string log = propscaler->Output();
+  EXPECT_EQ(CountOf(log, "is forbidden: User"), 0) << log;
+  EXPECT_EQ(CountOf(log, "the server does not serve NodePools"), 0) << log;
+  EXPECT_NE(log.find("NodePool hostname-" + ns()), std::string::npos) << log;
+  EXPECT_NE(log.find("label \"kubernetes.io/hostname\" is restricted"),
+            std::string::npos)
+      << log;
+  EXPECT_TRUE(propscaler->Running()) << log;
+
+  // Leave the shared server as it was: other tests' pods must not find
+  // these nodes, nor their propscaler this NodePool.
+  propscaler.reset();
+  for (const std::string& name :
+       std::vector<std::string>{pool, "hostname-" + ns()}) {
+    ASSERT_TRUE(AdminCall(cluster(), "DELETE", pools + "/" + name).ok());
+  }
+  for (const std::string& node : pool_nodes()) {
+    ASSERT_TRUE(DeleteNode(cluster(), node).ok());
+  }
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include "kube/wire/pod_decode.h"
 #include "kube/wire/pod_template_json.h"
 #include "kube/wire/provisioning_request_json.h"
+#include "kube/wire/raw_object_json.h"
 #include "kube/wire/resized_pod_json.h"
 #include "kube/wire/volumes_json.h"
 #include "memcluster/memory_list_watch.h"
@@ -436,6 +437,13 @@ MemoryClient::CapacityBuffers() const {
   return std::make_unique<MemoryListWatch<kube::CapacityBuffer>>(
       cluster_, sim::ResourcePath{&TypeNamed("capacitybuffers"), "", "", ""},
       std::multimap<std::string, std::string>{}, kube::CapacityBufferCodec());
+}
+
+std::unique_ptr<kube::ListWatch<kube::RawObject>> MemoryClient::NodePools()
+    const {
+  return std::make_unique<MemoryListWatch<kube::RawObject>>(
+      cluster_, sim::ResourcePath{&TypeNamed("nodepools"), "", "", ""},
+      std::multimap<std::string, std::string>{}, kube::RawObjectCodec());
 }
 
 Result<kube::BufferChunk> MemoryClient::GetBufferChunk(

@@ -97,6 +97,7 @@ class MemoryClient : public kube::Client {
   CsiStorageCapacities(std::string_view version) const override;
   std::unique_ptr<kube::ListWatch<kube::CapacityBuffer>> CapacityBuffers()
       const override;
+  std::unique_ptr<kube::ListWatch<kube::RawObject>> NodePools() const override;
   Result<kube::BufferChunk> GetBufferChunk(
       const kube::CapacityBuffer& buffer) const override;
   Status PatchCapacityBufferStatus(const kube::CapacityBuffer& buffer,

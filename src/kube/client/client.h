@@ -29,6 +29,7 @@
 #include "kube/model/objects.h"
 #include "kube/model/pod_template.h"
 #include "kube/model/provisioning_request.h"
+#include "kube/model/raw_object.h"
 #include "kube/model/resized_pod.h"
 #include "kube/model/scale_target.h"
 #include "kube/model/volumes.h"
@@ -214,6 +215,9 @@ class ClusterStateClient {
   // CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in every namespace.
   virtual std::unique_ptr<ListWatch<CapacityBuffer>> CapacityBuffers()
       const = 0;
+  // Karpenter NodePools (karpenter.sh/v1, cluster-scoped) as served: the
+  // kwok provider decodes them (nodescale/domain/node_pools_json.h).
+  virtual std::unique_ptr<ListWatch<RawObject>> NodePools() const = 0;
   // The buffer's chunk from its PodTemplate or scalableRef (RBAC `get`).
   virtual Result<BufferChunk> GetBufferChunk(
       const CapacityBuffer& buffer) const = 0;

@@ -77,13 +77,6 @@ Result<WatchEvent<Scale>> DecodeWorkloadScaleEvent(std::string_view line) {
                                      "workload watch event");
 }
 
-std::string Serialize(const Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
 Value StringMapValue(const std::map<std::string, std::string>& map,
                      rapidjson::Document::AllocatorType& alloc) {
   Value object(rapidjson::kObjectType);
@@ -138,7 +131,7 @@ std::string EncodeConfigMap(const ConfigMap& config_map) {
   }
   doc.AddMember("metadata", metadata, alloc);
   doc.AddMember("data", StringMapValue(config_map.data, alloc), alloc);
-  return Serialize(doc);
+  return JsonText(doc);
 }
 
 Result<std::string> EditedConfigMapJson(std::string_view stored,
@@ -172,7 +165,7 @@ Result<std::string> EditedConfigMapJson(std::string_view stored,
   }
   doc->RemoveMember("data");
   doc->AddMember("data", StringMapValue(desired.data, alloc), alloc);
-  return Serialize(*doc);
+  return JsonText(*doc);
 }
 
 Result<Scale> DecodeScale(std::string_view body) {
@@ -260,7 +253,7 @@ std::string EncodeScaleUpdate(const std::string& ns, const std::string& name,
   Value spec(rapidjson::kObjectType);
   spec.AddMember("replicas", Value(replicas), alloc);
   doc.AddMember("spec", spec, alloc);
-  return Serialize(doc);
+  return JsonText(doc);
 }
 
 std::string DecodeStatusMessage(std::string_view body) {

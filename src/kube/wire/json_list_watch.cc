@@ -3,6 +3,8 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include "kube/wire/decode.h"
 
@@ -41,6 +43,13 @@ std::string JsonString(const rapidjson::Value& object, const char* name) {
   auto it = object.FindMember(name);
   if (it == object.MemberEnd() || !it->value.IsString()) return "";
   return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+std::string JsonText(const rapidjson::Value& value) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value.Accept(writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
 }
 
 Result<WatchEnvelope> ParseWatchEnvelope(const rapidjson::Document& doc) {

@@ -33,6 +33,9 @@ Result<rapidjson::Document> ParseJsonObject(std::string_view text,
 // `object[name]` as a string; empty when absent or not a string.
 std::string JsonString(const rapidjson::Value& object, const char* name);
 
+// `value` written out as compact JSON.
+std::string JsonText(const rapidjson::Value& value);
+
 // A watch line's envelope: the object is null for an ERROR event.
 struct WatchEnvelope {
   WatchEventType type = WatchEventType::kAdded;

@@ -1,10 +1,10 @@
 #include "kube/wire/node_taint_patch.h"
 
 #include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
 
 #include <algorithm>
+
+#include "kube/wire/json_list_watch.h"
 
 namespace propscaler::kube {
 namespace {
@@ -13,13 +13,6 @@ using rapidjson::Value;
 
 constexpr int kAttempts = 5;
 constexpr char kPropscaler[] = "propscaler";
-
-std::string Serialize(const Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return buffer.GetString();
-}
 
 std::string StringAt(const Value& object, const char* key) {
   if (!object.IsObject()) return "";
@@ -103,7 +96,7 @@ std::string PatchFor(const rapidjson::Document& node,
     old_taints.CopyFrom((*spec)["taints"], alloc);
   }
   Value taints = EditedTaints(spec, edit, alloc);
-  const bool taints_changed = Serialize(taints) != Serialize(old_taints);
+  const bool taints_changed = JsonText(taints) != JsonText(old_taints);
 
   CordonState now;
   if (spec != nullptr && spec->HasMember("unschedulable") &&
@@ -136,7 +129,7 @@ std::string PatchFor(const rapidjson::Document& node,
     patch_spec.AddMember("unschedulable", Value(next.unschedulable), alloc);
   }
   patch.AddMember("spec", patch_spec, alloc);
-  return Serialize(patch);
+  return JsonText(patch);
 }
 
 }  // namespace

@@ -27,11 +27,33 @@ bool IsInteger(const std::string& text) {
   return !text.empty() && ec == std::errc() && ptr == text.data() + text.size();
 }
 
+// The label keys Karpenter's CRD refuses in a NodePool's requirements and
+// template labels (its CEL rules, which servers before 1.25 do not run):
+// "" when `key` may be used.
+std::string RestrictedKeyProblem(std::string_view key) {
+  if (key == "karpenter.sh/nodepool" || key == "kubernetes.io/hostname") {
+    return "label \"" + std::string(key) + "\" is restricted";
+  }
+  const size_t slash = key.find('/');
+  const std::string_view domain = slash == std::string_view::npos
+                                      ? std::string_view()
+                                      : key.substr(0, slash);
+  if (domain.ends_with("karpenter.sh") && key != "karpenter.sh/capacity-type") {
+    return "label domain \"karpenter.sh\" is restricted";
+  }
+  return "";
+}
+
 // Gte and Lte as Gt and Lt of the next integer out.
 Result<NodeSelectorRequirement::Op> RequirementOp(std::string op,
                                                   std::vector<std::string>* v,
                                                   const std::string& at) {
   using Op = NodeSelectorRequirement::Op;
+  const bool numeric = op == "Gt" || op == "Lt" || op == "Gte" || op == "Lte";
+  if (numeric && v->size() == 1 && v->front().starts_with('-')) {
+    return Status::Invalid(at + ".values: " + op + " " + v->front() +
+                           ": must be 0 or more");
+  }
   if (op == "Gte" || op == "Lte") {
     if (v->size() != 1 || !IsInteger(v->front())) {
       return Status::Invalid(at + ".values: " + op +
@@ -104,8 +126,9 @@ Result<std::vector<PoolRequirement>> RequirementsAt(const Value& spec,
     PoolRequirement r;
     std::string op;
     PS_ASSIGN_OR_RETURN(r.requirement.key, StringAt(item, "key", at));
-    if (std::string problem = LabelKeyProblem(r.requirement.key);
-        !problem.empty()) {
+    std::string problem = LabelKeyProblem(r.requirement.key);
+    if (problem.empty()) problem = RestrictedKeyProblem(r.requirement.key);
+    if (!problem.empty()) {
       return Status::Invalid(at + ".key: \"" + r.requirement.key +
                              "\": " + problem);
     }
@@ -157,6 +180,12 @@ Status DecodeTemplateSpec(const Value& spec, const std::string& path,
   if (const Value* metadata = Member(*tmpl, "metadata")) {
     PS_ASSIGN_OR_RETURN(pool->labels, StringMapAt(*metadata, "labels",
                                                   Join(tpath, "metadata")));
+    for (const auto& [key, value] : pool->labels) {
+      if (std::string problem = RestrictedKeyProblem(key); !problem.empty()) {
+        return Status::Invalid(Join(tpath, "metadata.labels") + "." + key +
+                               ": " + problem);
+      }
+    }
   }
   const Value* node = nullptr;
   PS_ASSIGN_OR_RETURN(node, ObjectAt(*tmpl, "spec", tpath));

@@ -3,14 +3,17 @@
 #include <glog/logging.h>
 
 #include <atomic>
+#include <cctype>
 
 #include "common/parallel_calls.h"
 #include "kube/wire/decode.h"
+#include "kube/wire/json_list_watch.h"
 #include "kube/wire/snapshot_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/domain/node_pools_json.h"
 #include "nodescale/plan/claim_scale_up.h"
+#include "nodescale/plan/claims/pool_catalogue.h"
 #include "nodescale/plan/simulation/template_hash.h"
 
 namespace propscaler::nodescale {
@@ -29,6 +32,31 @@ std::string RandomSuffix(std::mt19937_64* random) {
   return out;
 }
 
+// A NodePool as the server serves it.
+Result<NodePoolSpec> DecodeClusterNodePool(const kube::RawObject& object) {
+  Result<rapidjson::Document> doc =
+      kube::ParseJsonObject(object.json, "NodePool");
+  if (!doc.ok()) return doc.status();
+  return DecodeNodePoolObject(*doc, "NodePool " + object.name);
+}
+
+// What a new node's name starts with: its NodePool's name for a NodePool's
+// candidate, as Karpenter names NodeClaims, else its group's; cut so the
+// name with its suffix fits kubernetes.io/hostname (a label value, 63
+// characters), ending in an alphanumeric before the dash.
+std::string NodeNamePrefix(const NodeGroup& group) {
+  constexpr size_t kMaxPrefix = 63 - 1 - 5;
+  const Labels& labels = group.declared_template->labels;
+  auto pool = labels.find(std::string(kNodePoolLabel));
+  std::string prefix = pool == labels.end() ? group.name : pool->second;
+  if (prefix.size() > kMaxPrefix) prefix.resize(kMaxPrefix);
+  while (!prefix.empty() &&
+         !std::isalnum(static_cast<unsigned char>(prefix.back()))) {
+    prefix.pop_back();
+  }
+  return prefix + "-";
+}
+
 }  // namespace
 
 // The groups file (may be absent when NodePools are given) and the
@@ -37,9 +65,15 @@ Result<NodeGroupsFile> KwokProvider::DecodeConfig(
     const kube::ConfigMap& config_map, const std::string& ref) {
   auto groups = config_map.data.find(kGroupsKey);
   auto pools = config_map.data.find(kNodePoolsKey);
-  if (groups == config_map.data.end() && pools == config_map.data.end()) {
+  const std::vector<kube::RawObject> cluster_pools =
+      options_.cluster_node_pools ? options_.cluster_node_pools()
+                                  : std::vector<kube::RawObject>{};
+  if (groups == config_map.data.end() && pools == config_map.data.end() &&
+      cluster_pools.empty()) {
     return Status::Invalid(ref + ": key " + kGroupsKey + " (or " +
-                           kNodePoolsKey + ") missing");
+                           kNodePoolsKey +
+                           ") missing, and no NodePool in "
+                           "the cluster");
   }
   NodeGroupsFile file;
   if (groups != config_map.data.end()) {
@@ -49,22 +83,10 @@ Result<NodeGroupsFile> KwokProvider::DecodeConfig(
     }
     file = std::move(decoded).value();
   }
-  if (pools == config_map.data.end()) {
-    node_pools_ = {};
-    pools_text_.clear();
-    pool_groups_.clear();
-    return file;
-  }
-  // Decoded again only when the text changed: a catalogue makes a group
-  // per candidate.
-  if (pools->second != pools_text_ || node_pools_.pools.empty()) {
-    Result<std::vector<NodePoolSpec>> specs = DecodeNodePools(pools->second);
-    if (!specs.ok()) {
-      return specs.status().WithContext(ref + " key " + kNodePoolsKey);
-    }
-    node_pools_ = {std::move(specs).value(), options_.instance_types};
-    pool_groups_ = CatalogueGroups(node_pools_);
-    pools_text_ = pools->second;
+  const std::string* text =
+      pools == config_map.data.end() ? nullptr : &pools->second;
+  if (Status s = RefreshNodePools(text, cluster_pools, ref); !s.ok()) {
+    return s;
   }
   std::set<std::string_view> declared;
   for (const NodeGroup& group : file.groups) declared.insert(group.name);
@@ -82,11 +104,55 @@ Result<NodeGroupsFile> KwokProvider::DecodeConfig(
   return file;
 }
 
+Status KwokProvider::RefreshNodePools(
+    const std::string* text, const std::vector<kube::RawObject>& cluster,
+    const std::string& ref) {
+  std::string source = text == nullptr ? std::string() : "text:" + *text;
+  for (const kube::RawObject& object : cluster) {
+    source += '\0' + object.name + '\0' + object.resource_version;
+  }
+  if (source == pools_source_) return Status::Ok();
+  std::vector<NodePoolSpec> specs;
+  if (text != nullptr) {
+    Result<std::vector<NodePoolSpec>> decoded = DecodeNodePools(*text);
+    if (!decoded.ok()) {
+      return decoded.status().WithContext(ref + " key " + kNodePoolsKey);
+    }
+    specs = std::move(decoded).value();
+  }
+  std::set<std::string> from_text;
+  for (const NodePoolSpec& spec : specs) from_text.insert(spec.name);
+  for (const kube::RawObject& object : cluster) {
+    if (from_text.contains(object.name)) {
+      return Status::Invalid("NodePool " + object.name +
+                             " is in the cluster and also in " + ref + " key " +
+                             kNodePoolsKey);
+    }
+    Result<NodePoolSpec> spec = DecodeClusterNodePool(object);
+    if (!spec.ok()) {
+      LOG(WARNING) << "NodePool " << object.name << " (resourceVersion "
+                   << object.resource_version
+                   << ") is not planned for: " << spec.status().message();
+      continue;
+    }
+    specs.push_back(std::move(spec).value());
+  }
+  node_pools_ = {std::move(specs), options_.instance_types};
+  pool_groups_ = CatalogueGroups(node_pools_);
+  pools_source_ = std::move(source);
+  return Status::Ok();
+}
+
 Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
     const SharedNodes& nodes) {
   const std::string ref =
       "configmap " + options_.namespace_ + "/" + options_.config_map;
   Result<kube::ConfigMap> config_map = options_.read_config();
+  // With NodePools watched in the cluster, the ConfigMap is optional.
+  if (!config_map.ok() && config_map.status().code() == StatusCode::kNotFound &&
+      options_.cluster_node_pools) {
+    config_map = kube::ConfigMap{};
+  }
   if (!config_map.ok()) {
     return config_map.status().WithContext("reading node groups from " + ref);
   }
@@ -135,8 +201,9 @@ Status KwokProvider::IncreaseSize(const NodeGroup& group, int64_t delta) {
                            "nodes");
   }
   std::vector<std::string> names;
+  const std::string prefix = NodeNamePrefix(group);
   for (int64_t i = 0; i < delta; ++i) {
-    names.push_back(group.name + "-" + RandomSuffix(&random_));
+    names.push_back(prefix + RandomSuffix(&random_));
   }
   if (options_.unregistered_groups.contains(group.name)) {
     for (const std::string& name : names) {

@@ -13,7 +13,10 @@
 // as CA's kwok provider does.
 //
 // Karpenter NodePools (key nodepools.yaml of the same ConfigMap, YAML
-// documents or a JSON List) over the instance-type catalogue make one group
+// documents or a JSON List, and the cluster's karpenter.sh/v1 NodePools
+// where the caller watches them; a cluster NodePool that does not decode
+// is skipped and logged, the others planned) over the instance-type
+// catalogue make one group
 // per candidate (plan/claim_scale_up.h), planned as Karpenter plans; their
 // nodes carry the candidate's labels (instance type, zone, capacity type,
 // karpenter.sh/nodepool, the kwok provider's instance labels) and
@@ -51,6 +54,9 @@ struct KwokOptions {
   // nodepools.yaml): --instance-types-file-path's, else the kwok
   // provider's generated one.
   std::vector<InstanceType> instance_types;
+  // The cluster's NodePools as served, when they are watched: the
+  // ConfigMap may then be absent.
+  std::function<std::vector<kube::RawObject>()> cluster_node_pools;
 };
 
 class KwokProvider : public Provider {
@@ -85,6 +91,11 @@ class KwokProvider : public Provider {
  private:
   Result<NodeGroupsFile> DecodeConfig(const kube::ConfigMap& config_map,
                                       const std::string& ref);
+  // node_pools_ from the ConfigMap's text and the cluster's objects,
+  // decoded again only when one of them changed.
+  Status RefreshNodePools(const std::string* text,
+                          const std::vector<kube::RawObject>& cluster,
+                          const std::string& ref);
 
   const kube::SimulatedNodeClient* api_;
   const Clock* clock_;
@@ -98,7 +109,9 @@ class KwokProvider : public Provider {
   std::map<int, std::vector<std::string>> priorities_;
   std::vector<NodePool> pools_;
   NodePoolCatalogue node_pools_;
-  std::string pools_text_;  // the text node_pools_ was decoded from
+  // What node_pools_ was decoded from: the ConfigMap's text and each
+  // cluster NodePool's name and resourceVersion.
+  std::string pools_source_;
   std::vector<NodeGroup> pool_groups_;
   std::map<std::string, std::string> deleted_seen_;
   std::mt19937_64 random_{std::random_device{}()};

@@ -152,6 +152,23 @@ TEST(NodePoolsJsonTest, ErrorsNameTheObjectFieldAndValue) {
       {head + "spec:\n  template:\n    spec:\n      requirements:\n"
               "        - {key: a, operator: Gt, values: [big]}\n",
        "requirements[0].values: Gt and Lt take one integer value"},
+      {head + "spec:\n  template:\n    spec:\n      requirements:\n"
+              "        - {key: a, operator: Gte, values: [\"-1\"]}\n",
+       "requirements[0].values: Gte -1: must be 0 or more"},
+      // Karpenter's CRD's CEL rules, which kube-apiserver 1.20 does not run.
+      {head + "spec:\n  template:\n    spec:\n      requirements:\n"
+              "        - {key: karpenter.sh/nodepool, operator: In, "
+              "values: [b]}\n",
+       "requirements[0].key: \"karpenter.sh/nodepool\": label "
+       "\"karpenter.sh/nodepool\" is restricted"},
+      {head + "spec:\n  template:\n    spec:\n      requirements:\n"
+              "        - {key: kubernetes.io/hostname, operator: In, "
+              "values: [b]}\n",
+       "label \"kubernetes.io/hostname\" is restricted"},
+      {head + "spec:\n  template:\n    metadata:\n      labels:\n"
+              "        team.karpenter.sh/x: y\n    spec: {}\n",
+       "NodePool p.spec.template.metadata.labels.team.karpenter.sh/x: label "
+       "domain \"karpenter.sh\" is restricted"},
       {head + "spec:\n  weight: 101\n  template:\n    spec: {}\n",
        "NodePool p.spec.weight: 101 is not from 1 to 100"},
       {head + "spec:\n  limits:\n    cpu: lots\n  template:\n    spec: {}\n",

@@ -2,10 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <mutex>
+#include <set>
 
 #include "apiserver/store_objects.h"
 #include "common/clock.h"
 #include "memcluster/memory_cluster.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/provider/kwok.h"
 
 namespace propscaler::nodescale {
@@ -187,6 +189,160 @@ TEST(KwokProviderTest, DecreaseTargetSizeForgetsInstancesWithoutANode) {
   EXPECT_TRUE(sim::NodeNames(cluster.store()).empty());
   EXPECT_EQ(sizes(), std::make_pair(int64_t{1}, int64_t{0}));
   EXPECT_EQ(cluster.Calls()["create nodes"], 1);
+}
+
+}  // namespace
+}  // namespace propscaler::nodescale
+
+namespace propscaler::nodescale {
+namespace {
+
+// A karpenter.sh/v1 NodePool as the server serves it, of the one kwok
+// type c-1x-amd64-linux on demand, with `spec_extra` added to its spec.
+kube::RawObject ServedNodePool(const std::string& name,
+                               const std::string& resource_version,
+                               const std::string& spec_extra = "") {
+  return {"", name, resource_version,
+          R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool",)"
+          R"("metadata":{"name":")" +
+              name + R"(","resourceVersion":")" + resource_version +
+              R"("},"spec":{)" + spec_extra +
+              R"("template":{"spec":{"nodeClassRef":{"group":)"
+              R"("karpenter.kwok.sh","kind":"KWOKNodeClass","name":"default"},)"
+              R"("requirements":[{"key":"node.kubernetes.io/instance-type",)"
+              R"("operator":"In","values":["c-1x-amd64-linux"]},)"
+              R"({"key":"karpenter.sh/capacity-type","operator":"In",)"
+              R"("values":["on-demand"]}]}}}})"};
+}
+
+class KwokClusterNodePoolsTest : public testing::Test {
+ protected:
+  KwokProvider Provider(std::function<Result<kube::ConfigMap>()> read_config =
+                            [] {
+                              return Result<kube::ConfigMap>(Status::NotFound(
+                                  "configmap kube-system/groups not found"));
+                            }) {
+    KwokOptions options{.namespace_ = "kube-system", .config_map = "groups"};
+    options.read_config = std::move(read_config);
+    options.instance_types = KwokDefaultInstanceTypes();
+    options.cluster_node_pools = [this] { return served_; };
+    return KwokProvider(&cluster_.client(), &clock_, std::move(options));
+  }
+
+  // The NodePools' names the provider plans for.
+  static std::vector<std::string> PoolNames(const KwokProvider& provider) {
+    std::vector<std::string> names;
+    if (provider.NodePools() == nullptr) return names;
+    for (const NodePoolSpec& pool : provider.NodePools()->pools) {
+      names.push_back(pool.name);
+    }
+    return names;
+  }
+
+  VirtualClock clock_;
+  memcluster::MemoryCluster cluster_{&clock_};
+  std::vector<kube::RawObject> served_;
+};
+
+// The cluster's NodePools need no ConfigMap: each candidate of theirs is a
+// group (one type, on demand, in each of the catalogue's zones).
+TEST_F(KwokClusterNodePoolsTest, ClusterNodePoolsNeedNoConfigMap) {
+  served_ = {ServedNodePool("general", "7")};
+  KwokProvider provider = Provider();
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  ASSERT_FALSE(groups->empty());
+  for (const NodeGroup& group : *groups) {
+    EXPECT_TRUE(group.name.starts_with("general.")) << group.name;
+    EXPECT_EQ(
+        group.declared_template->labels.at("node.kubernetes.io/instance-type"),
+        "c-1x-amd64-linux");
+  }
+  EXPECT_EQ(PoolNames(provider), std::vector<std::string>{"general"});
+}
+
+// A node is named as Karpenter names a NodeClaim's, <nodepool>-<5 random
+// characters>, and a long NodePool name is cut so that the name still
+// fits kubernetes.io/hostname (63 characters): the server takes the node.
+TEST_F(KwokClusterNodePoolsTest, NodesAreNamedForTheirNodePoolAndFitALabel) {
+  const std::string long_name(60, 'p');
+  served_ = {ServedNodePool("general", "7"), ServedNodePool(long_name, "8")};
+  KwokProvider provider = Provider();
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  std::set<std::string> grown;
+  for (const NodeGroup& group : *groups) {
+    if (!grown.insert(group.pool).second) continue;
+    const Status increased = provider.IncreaseSize(group, 1);
+    ASSERT_TRUE(increased.ok()) << group.name << ": " << increased.message();
+  }
+  const std::vector<std::string> names = sim::NodeNames(cluster_.store());
+  ASSERT_EQ(names.size(), 2u);
+  for (const std::string& name : names) {
+    EXPECT_LE(name.size(), 63u) << name;
+    const std::string prefix =
+        name.starts_with("general-") ? "general-" : std::string(57, 'p') + "-";
+    EXPECT_TRUE(name.starts_with(prefix)) << name;
+    EXPECT_EQ(name.size(), prefix.size() + 5) << name;
+  }
+}
+
+// Without NodePools in the cluster, a missing ConfigMap is still an error.
+TEST_F(KwokClusterNodePoolsTest, NoNodePoolAndNoConfigMapIsAnError) {
+  KwokProvider provider =
+      Provider([] { return Result<kube::ConfigMap>(kube::ConfigMap{}); });
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_FALSE(groups.ok());
+  EXPECT_NE(groups.status().message().find("no NodePool in the cluster"),
+            std::string::npos)
+      << groups.status().message();
+}
+
+// A NodePool the server admitted but propscaler refuses (a CEL rule the
+// server did not run) is left out, and the others are planned for.
+TEST_F(KwokClusterNodePoolsTest, ARefusedNodePoolIsLeftOutTheOthersPlanned) {
+  served_ = {ServedNodePool("general", "7"),
+             ServedNodePool("heavy", "8", R"("weight":500,)")};
+  KwokProvider provider = Provider();
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  EXPECT_EQ(PoolNames(provider), std::vector<std::string>{"general"});
+  for (const NodeGroup& group : *groups) {
+    EXPECT_FALSE(group.name.starts_with("heavy.")) << group.name;
+  }
+}
+
+// A change to a NodePool (a new resourceVersion) is planned for at the
+// next loop; one deleted is gone.
+TEST_F(KwokClusterNodePoolsTest, ChangedAndDeletedNodePoolsAreFollowed) {
+  served_ = {ServedNodePool("general", "7"), ServedNodePool("spare", "8")};
+  KwokProvider provider = Provider();
+  ASSERT_TRUE(provider.NodeGroups({}).ok());
+  EXPECT_EQ(PoolNames(provider),
+            (std::vector<std::string>{"general", "spare"}));
+  served_ = {ServedNodePool("general", "9", R"("weight":20,)")};
+  ASSERT_TRUE(provider.NodeGroups({}).ok());
+  ASSERT_EQ(PoolNames(provider), std::vector<std::string>{"general"});
+  EXPECT_EQ(provider.NodePools()->pools.front().weight, 20);
+}
+
+// One name in the ConfigMap's nodepools.yaml and in the cluster: which one
+// is meant cannot be told, so the loop says so rather than pick.
+TEST_F(KwokClusterNodePoolsTest, ANodePoolInBothPlacesIsRefused) {
+  served_ = {ServedNodePool("general", "7")};
+  const std::string text = ServedNodePool("general", "1").json;
+  KwokProvider provider = Provider([text] {
+    kube::ConfigMap config;
+    config.data["nodepools.yaml"] = text;
+    return Result<kube::ConfigMap>(config);
+  });
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups({});
+  ASSERT_FALSE(groups.ok());
+  EXPECT_NE(groups.status().message().find(
+                "NodePool general is in the cluster and also in configmap "
+                "kube-system/groups key nodepools.yaml"),
+            std::string::npos)
+      << groups.status().message();
 }
 
 }  // namespace

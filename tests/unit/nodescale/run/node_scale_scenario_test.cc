@@ -2616,7 +2616,7 @@ spec:
   }
   // The batch closes one idle second after the burst (at most 10 s).
   clock_.SleepFor(seconds(12));
-  const std::vector<std::string> nodes = NodesWithPrefix("general.");
+  const std::vector<std::string> nodes = NodesWithPrefix("general-");
   ASSERT_FALSE(nodes.empty());
   const int64_t created = Calls("create nodes");
   EXPECT_EQ(created, static_cast<int64_t>(nodes.size()));
