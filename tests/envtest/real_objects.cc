@@ -11,6 +11,7 @@
 #include "common/utc_time.h"
 #include "e2e/process.h"
 #include "kube/wire/decode.h"
+#include "kube/wire/json_list_watch.h"
 #include "transport/api.h"
 
 namespace propscaler::envtest {
@@ -240,6 +241,8 @@ constexpr KindPath kManifestKinds[] = {
      false},
     {"ClusterRoleBinding", "/apis/rbac.authorization.k8s.io/v1",
      "clusterrolebindings", false},
+    {"CustomResourceDefinition", "/apis/apiextensions.k8s.io/v1",
+     "customresourcedefinitions", false},
 };
 
 Result<int> DryRunManifest(const RealCluster& cluster, const std::string& yaml,
@@ -264,9 +267,24 @@ Result<int> DryRunManifest(const RealCluster& cluster, const std::string& yaml,
       document["metadata"]["namespace"] = ns;
       path += "/namespaces/" + ns;
     }
-    path += std::string("/") + known->plural + "?dryRun=All";
+    path += std::string("/") + known->plural;
     Result<std::string> created =
-        AdminCall(cluster, "POST", path, ToJson(document));
+        AdminCall(cluster, "POST", path + "?dryRun=All", ToJson(document));
+    // A CRD has one name on the server, and another test may have
+    // installed it: the manifest is then validated as an update of it.
+    if (!created.ok() && created.status().code() == StatusCode::kConflict &&
+        kind == "CustomResourceDefinition") {
+      Result<std::string> current =
+          AdminCall(cluster, "GET", path + "/" + name);
+      if (!current.ok()) return current.status();
+      Result<rapidjson::Document> doc =
+          kube::ParseJsonObject(*current, "CustomResourceDefinition");
+      if (!doc.ok()) return doc.status();
+      document["metadata"]["resourceVersion"] =
+          kube::JsonString((*doc)["metadata"], "resourceVersion");
+      created = AdminCall(cluster, "PUT", path + "/" + name + "?dryRun=All",
+                          ToJson(document));
+    }
     if (!created.ok()) {
       return created.status().WithContext(kind + " " + name);
     }

@@ -2,11 +2,38 @@
 
 #include <algorithm>
 
+#include "nodescale/domain/instance_types_json.h"
 #include "nodescale/plan/disruption/disruption_cost.h"
 #include "nodescale/plan/health/live_snapshot.h"
 
 namespace propscaler::nodescale {
 namespace {
+
+// Karpenter's MinInstanceTypesForSpotToSpotConsolidation: one spot node is
+// replaced by a spot node only when this many cheaper instance types could
+// take its pods (fewer would race to the bottom of the spot price list).
+constexpr size_t kMinSpotToSpotTypes = 15;
+
+// The instance types (a group's instance-type label, else the group: a
+// declared group is one type) of the spot options cheaper than `price`.
+size_t CheaperSpotTypes(const std::vector<NewNodes>& options,
+                        const std::vector<NodeGroup>& groups, double price) {
+  std::set<std::string, std::less<>> types;
+  for (const NewNodes& option : options) {
+    const NodeGroup* group = FindGroup(groups, option.group);
+    if (group->capacity_type != "spot" || !(option.price_per_hour < price)) {
+      continue;
+    }
+    std::string type = group->name;
+    if (group->declared_template) {
+      const Labels& labels = group->declared_template->labels;
+      auto found = labels.find(std::string(kInstanceTypeLabel));
+      if (found != labels.end()) type = found->second;
+    }
+    types.insert(std::move(type));
+  }
+  return types.size();
+}
 
 std::string Seconds(Duration d) {
   return std::to_string(
@@ -84,11 +111,26 @@ std::optional<DisruptionCommand> DisruptionContext::Consolidate(
   for (const NewNodes& option : result.options) {
     const NodeGroup* group = FindGroup(input_.groups, option.group);
     if (own_groups.contains(option.group)) continue;
-    if (all_spot && group->capacity_type == "spot" && !options_.spot_to_spot) {
-      *why =
-          "spot-to-spot consolidation is disabled, can't replace a spot "
-          "node with a spot node";
-      continue;
+    if (all_spot && group->capacity_type == "spot") {
+      if (!options_.spot_to_spot) {
+        *why =
+            "spot-to-spot consolidation is disabled, can't replace a spot "
+            "node with a spot node";
+        continue;
+      }
+      // Multi-node commands need no spread of cheaper types (Karpenter).
+      if (candidates.size() == 1) {
+        const size_t cheaper =
+            CheaperSpotTypes(result.options, input_.groups, total);
+        if (cheaper < kMinSpotToSpotTypes) {
+          *why = "spot-to-spot consolidation requires " +
+                 std::to_string(kMinSpotToSpotTypes) +
+                 " cheaper instance type options than the current "
+                 "candidate to consolidate, got " +
+                 std::to_string(cheaper);
+          continue;
+        }
+      }
     }
     if (!(option.price_per_hour < total)) continue;
     command.replacement = option;

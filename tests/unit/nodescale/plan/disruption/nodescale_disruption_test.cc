@@ -10,7 +10,11 @@
 // ($0.2074/h, 1 cpu, 5 pods).
 #include <gtest/gtest.h>
 
+#include "nodescale/domain/instance_types_json.h"
+#include "nodescale/domain/kwok_catalogue.h"
 #include "nodescale/domain/node_marks.h"
+#include "nodescale/domain/node_pools_json.h"
+#include "nodescale/plan/claim_scale_up.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/disruption/disruption_method.h"
 #include "nodescale/plan/simulation/template_hash.h"
@@ -353,9 +357,115 @@ TEST_F(DisruptionTest, SpotIsNotReplacedBySpotUnlessEnabled) {
   EXPECT_FALSE(plan.command);
   EXPECT_NE(Reasons(plan).find("spot-to-spot consolidation is disabled"),
             std::string::npos);
+  // S3 (:1061): with the gate on, one cheaper spot type is not enough.
   DisruptionOptions on;
   on.spot_to_spot = true;
-  EXPECT_TRUE(Plan(on).command);
+  plan = Plan(on);
+  EXPECT_FALSE(plan.command);
+  EXPECT_NE(Reasons(plan).find("spot-to-spot consolidation requires 15 "
+                               "cheaper instance type options than the "
+                               "current candidate to consolidate, got 1"),
+            std::string::npos)
+      << Reasons(plan);
+}
+
+// S1 (:1006, the spot entry, gate on): Karpenter's catalogue has many
+// cheaper spot types, so the dearest spot node is replaced by the cheapest.
+// S4 (:1177): a node on the second-cheapest of 20 spot types has one
+// cheaper, and stays.
+TEST_F(DisruptionTest, SpotToSpotNeedsFifteenCheaperTypes) {
+  groups_.clear();
+  for (int i = 0; i < 20; ++i) {
+    AddGroup("spot-" + std::to_string(i), 0.5 + i, 32000, 100, "spot");
+  }
+  AddNode("n0", "spot-19");
+  AddPod("a", "n0");
+  DisruptionOptions on;
+  on.spot_to_spot = true;
+  DisruptionPlan plan = Plan(on);
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->group, "spot-0");
+
+  snapshot_.nodes.clear();
+  life_.clear();
+  pods_.clear();
+  for (NodeGroup& group : groups_) group.target_size = 0;
+  AddNode("n1", "spot-1");
+  AddPod("b", "n1");
+  plan = Plan(on);
+  EXPECT_FALSE(plan.command);
+  EXPECT_NE(Reasons(plan).find("got 1"), std::string::npos) << Reasons(plan);
+}
+
+// S19/S20 (:3982, :4030): a multi-node spot command needs no spread of
+// cheaper types: three dear spot nodes become one cheap spot node.
+TEST_F(DisruptionTest, MultiNodeSpotToSpotNeedsNoFifteenTypes) {
+  groups_.clear();
+  AddGroup("big-spot", kBigPrice, 32000, 100, "spot");
+  AddGroup("cheap-spot", kCheapPrice, 32000, 100, "spot");
+  for (const char* node : {"n0", "n1", "n2"}) {
+    AddNode(node, "big-spot");
+    AddPod(std::string("pod-") + node, node);
+  }
+  DisruptionOptions on;
+  on.spot_to_spot = true;
+  DisruptionPlan plan = Plan(on);
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  EXPECT_EQ(plan.command->nodes.size(), 3u);
+  ASSERT_TRUE(plan.command->replacement);
+  EXPECT_EQ(plan.command->replacement->group, "cheap-spot");
+}
+
+// Consolidation over a NodePool's catalogue (issue 64): each candidate
+// (type x offering) is a group, so a 16-cpu node holding one 1-cpu pod is
+// replaced by the cheapest candidate of its NodePool that takes the pod:
+// a 2-cpu type (1 cpu is too small after kube-reserved).
+TEST_F(DisruptionTest, ACatalogueNodeIsReplacedByTheCheapestCandidate) {
+  Result<std::vector<NodePoolSpec>> specs = DecodeNodePools(R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  disruption: {consolidateAfter: 0s, budgets: [{nodes: "100%"}]}
+  template:
+    spec:
+      requirements:
+        - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+        - {key: kubernetes.io/os, operator: In, values: [linux]}
+)");
+  ASSERT_TRUE(specs.ok()) << specs.status().message();
+  const NodePoolCatalogue catalogue{*specs, KwokDefaultInstanceTypes()};
+  groups_ = CatalogueGroups(catalogue);
+  pools_ = {catalogue.pools[0].disruption};
+  auto group_of = [&](const std::string& type) -> const NodeGroup* {
+    for (const NodeGroup& group : groups_) {
+      const Labels& labels = group.declared_template->labels;
+      if (labels.at(std::string(kInstanceTypeLabel)) == type &&
+          labels.at("topology.kubernetes.io/zone") == "test-zone-a") {
+        return &group;
+      }
+    }
+    return nullptr;
+  };
+  const NodeGroup* big = group_of("c-16x-amd64-linux");
+  const NodeGroup* small = group_of("c-2x-amd64-linux");
+  ASSERT_NE(big, nullptr);
+  ASSERT_NE(small, nullptr);
+  AddNode("n0", big->name);
+  AddPod("a", "n0", 1000);
+  DisruptionPlan plan = Plan();
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  ASSERT_TRUE(plan.command->replacement);
+  const NodeGroup* chosen = FindGroup(plan.command->replacement->group);
+  ASSERT_NE(chosen, nullptr);
+  EXPECT_EQ(chosen->pool, "general");
+  EXPECT_EQ(
+      chosen->declared_template->labels.at("karpenter.kwok.sh/instance-cpu"),
+      "2");
+  EXPECT_DOUBLE_EQ(plan.command->replacement->price_per_hour, *small->price);
+  EXPECT_DOUBLE_EQ(plan.command->savings_per_hour,
+                   *big->price - *small->price);
 }
 
 // S23 (:366-430): 10 empty dear nodes; budgets 30% / 100% / 0%.
