@@ -79,6 +79,9 @@ struct NodeGroup {
   // out): as in Cluster Autoscaler, none of its nodes is a scale-down
   // candidate meanwhile.
   bool rolling_out = false;
+  // Non-empty: no longer offered, and why (a NodePool's requirements no
+  // longer admit it). Its nodes have drifted; it never grows.
+  std::string retired;
 };
 
 // The group of that name; null when there is none.

@@ -26,6 +26,12 @@ inline constexpr std::string_view kToBeDeletedTaint =
 // changed template shows the node drifted.
 inline constexpr std::string_view kTemplateHashAnnotation =
     "propscaler.io/template-hash";
+// On a node of a NodePool: the hash of the NodePool's template then (its
+// labels, taints, startup taints, expireAfter, terminationGracePeriod), so
+// a changed NodePool shows the node drifted, as Karpenter's
+// karpenter.sh/nodepool-hash does on its NodeClaims.
+inline constexpr std::string_view kNodePoolHashAnnotation =
+    "propscaler.io/nodepool-hash";
 
 // The node's group from kNodeGroupLabel; empty when it has none.
 std::string_view NodeGroupOf(const kube::NodeState& node);

@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/claims/claim_scheduler.h"
 #include "nodescale/plan/scale_up/upcoming_nodes.h"
 #include "nodescale/plan/simulation/template_hash.h"
@@ -93,6 +94,7 @@ std::vector<NodeGroup> CatalogueGroups(const NodePoolCatalogue& catalogue) {
   std::vector<NodeGroup> groups;
   for (const NodePoolSpec& pool : catalogue.pools) {
     const PoolCatalogue candidates(pool, catalogue.instance_types, {});
+    const std::string pool_hash = NodePoolHash(pool);
     for (const PoolCandidate& c : candidates.candidates()) {
       const InstanceType& type = catalogue.instance_types[c.instance_type];
       const Offering& offering = type.offerings[c.offering];
@@ -103,7 +105,11 @@ std::vector<NodeGroup> CatalogueGroups(const NodePoolCatalogue& catalogue) {
       group.max_size = int64_t{1} << 40;
       group.price = c.price;
       group.declared_template =
-          NodeTemplate{type.Allocatable(), c.labels, pool.taints, {}, {}};
+          NodeTemplate{type.Allocatable(),
+                       c.labels,
+                       pool.taints,
+                       {{std::string(kNodePoolHashAnnotation), pool_hash}},
+                       {}};
       groups.push_back(std::move(group));
     }
   }

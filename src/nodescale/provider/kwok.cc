@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 
@@ -9,6 +10,7 @@
 #include "kube/wire/decode.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/snapshot_json.h"
+#include "nodescale/domain/instance_types_json.h"
 #include "nodescale/domain/node_groups_json.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/domain/node_pools_json.h"
@@ -55,6 +57,26 @@ std::string NodeNamePrefix(const NodeGroup& group) {
     prefix.pop_back();
   }
   return prefix + "-";
+}
+
+// The price of the catalogue's offering a node of these labels was made
+// as (its type's, in its zone and capacity type); none when it is gone.
+std::optional<double> OfferingPrice(const std::vector<InstanceType>& types,
+                                    const Labels& labels) {
+  auto type = labels.find(std::string(kInstanceTypeLabel));
+  if (type == labels.end()) return std::nullopt;
+  for (const InstanceType& each : types) {
+    if (each.name != type->second) continue;
+    for (const Offering& offering : each.offerings) {
+      const bool matches = std::all_of(
+          offering.labels.begin(), offering.labels.end(), [&](const auto& l) {
+            auto found = labels.find(l.first);
+            return found != labels.end() && found->second == l.second;
+          });
+      if (matches) return offering.price;
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -173,9 +195,45 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
   for (const auto& [name, group] : created_unseen_) ++sizes[group];
   for (const auto& [name, group] : unregistered_) ++sizes[group];
   for (NodeGroup& group : file->groups) group.target_size = sizes[group.name];
+  AddRetiredGroups(nodes, sizes, &file->groups);
   priorities_ = std::move(file->priorities);
   pools_ = std::move(file->pools);
   return std::move(file->groups);
+}
+
+// A node of a NodePool whose candidate group is no longer offered (the
+// NodePool's requirements or the catalogue changed) keeps a group of its
+// own, retired: drift replaces its nodes, as Karpenter's
+// RequirementsDrifted does, and it never grows.
+void KwokProvider::AddRetiredGroups(const SharedNodes& nodes,
+                                    const std::map<std::string, int64_t>& sizes,
+                                    std::vector<NodeGroup>* groups) const {
+  std::set<std::string_view> pools;
+  for (const NodePoolSpec& pool : node_pools_.pools) pools.insert(pool.name);
+  std::set<std::string_view> offered;
+  for (const NodeGroup& group : *groups) offered.insert(group.name);
+  std::map<std::string, NodeGroup> retired;
+  for (const LiveNode& live : nodes) {
+    const NodeState& node = live.state;
+    auto pool = node.labels.find(std::string(kNodePoolLabel));
+    const std::string group = NodeGroupOf(node);
+    if (pool == node.labels.end() || !pools.contains(pool->second) ||
+        group.empty() || offered.contains(group) || retired.contains(group)) {
+      continue;
+    }
+    NodeGroup& out = retired[group];
+    out.name = group;
+    out.pool = pool->second;
+    auto capacity = node.labels.find(std::string(kCapacityTypeLabel));
+    if (capacity != node.labels.end()) out.capacity_type = capacity->second;
+    out.target_size = out.max_size = sizes.at(group);
+    out.price = OfferingPrice(options_.instance_types, node.labels);
+    out.declared_template =
+        NodeTemplate{node.allocatable, node.labels, node.taints, {}, {}};
+    out.retired = "NodePool " + pool->second + " no longer offers group " +
+                  group + " (its requirements or the catalogue changed)";
+  }
+  for (auto& [name, group] : retired) groups->push_back(std::move(group));
 }
 
 std::string KwokProvider::NodeGroupOf(const NodeState& node) const {

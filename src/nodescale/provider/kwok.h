@@ -93,6 +93,9 @@ class KwokProvider : public Provider {
                                       const std::string& ref);
   // node_pools_ from the ConfigMap's text and the cluster's objects,
   // decoded again only when one of them changed.
+  void AddRetiredGroups(const SharedNodes& nodes,
+                        const std::map<std::string, int64_t>& sizes,
+                        std::vector<NodeGroup>* groups) const;
   Status RefreshNodePools(const std::string* text,
                           const std::vector<kube::RawObject>& cluster,
                           const std::string& ref);

@@ -25,6 +25,21 @@ class Fnv1a {
   uint64_t hash_ = 14695981039346656037ULL;
 };
 
+void AddTaints(const std::vector<Taint>& taints, Fnv1a* hash) {
+  for (const Taint& taint : taints) {
+    hash->Add(taint.key);
+    hash->Add(taint.value);
+    hash->Add(TaintEffectName(taint.effect));
+  }
+}
+
+std::string Hex(const Fnv1a& hash) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx",
+                static_cast<unsigned long long>(hash.value()));
+  return text;
+}
+
 }  // namespace
 
 std::string TemplateHash(const NodeTemplate& node_template) {
@@ -46,18 +61,48 @@ std::string TemplateHash(const NodeTemplate& node_template) {
   hash.Add("taints");
   std::vector<Taint> taints = node_template.taints;
   std::sort(taints.begin(), taints.end());
-  for (const Taint& taint : taints) {
-    hash.Add(taint.key);
-    hash.Add(taint.value);
-    hash.Add(TaintEffectName(taint.effect));
+  AddTaints(taints, &hash);
+  return Hex(hash);
+}
+
+std::string NodePoolHash(const NodePoolSpec& pool) {
+  Fnv1a hash;
+  hash.Add("labels");
+  for (const auto& [key, value] : pool.labels) {
+    hash.Add(key);
+    hash.Add(value);
   }
-  char text[17];
-  std::snprintf(text, sizeof(text), "%016llx",
-                static_cast<unsigned long long>(hash.value()));
-  return text;
+  for (const auto* taints : {&pool.taints, &pool.startup_taints}) {
+    hash.Add("taints");
+    std::vector<Taint> sorted = *taints;
+    std::sort(sorted.begin(), sorted.end());
+    AddTaints(sorted, &hash);
+  }
+  auto seconds = [](const std::optional<Duration>& d) -> std::string {
+    if (!d) return "Never";
+    return std::to_string(
+        std::chrono::duration_cast<std::chrono::seconds>(*d).count());
+  };
+  hash.Add(seconds(pool.disruption.expire_after));
+  hash.Add(pool.termination_grace_period
+               ? seconds(pool.termination_grace_period)
+               : "unset");
+  return Hex(hash);
 }
 
 std::string DriftOf(const NodeState& node, const NodeGroup& group) {
+  if (!group.retired.empty()) return "node " + node.name + ": " + group.retired;
+  const std::string_view pool_stamp =
+      AnnotationOf(node.annotations, nodescale::kNodePoolHashAnnotation);
+  if (!pool_stamp.empty() && group.declared_template) {
+    const std::string_view pool_now = AnnotationOf(
+        group.declared_template->annotations, kNodePoolHashAnnotation);
+    if (!pool_now.empty() && pool_now != pool_stamp) {
+      return "node " + node.name + " was made from another version of " +
+             "NodePool " + group.pool + " (nodepool-hash " +
+             std::string(pool_stamp) + ", now " + std::string(pool_now) + ")";
+    }
+  }
   const std::string_view stamp =
       AnnotationOf(node.annotations, nodescale::kTemplateHashAnnotation);
   if (stamp.empty() || !group.declared_template) return "";

@@ -2646,5 +2646,79 @@ spec:
   EXPECT_EQ(Calls("delete nodes"), 0);
 }
 
+// A NodePool (zone a only) whose requirements are narrowed to zone b
+// after its nodes run: its zone-a candidates are no longer offered, so its
+// nodes have drifted (Karpenter's RequirementsDrifted); each is replaced by
+// a node in zone b and drained, and none is made in zone a again.
+TEST_F(NodeScaleScenarioTest, NarrowedNodePoolRequirementsDriftItsNodes) {
+  auto put_pool = [&](const char* zone) {
+    return sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                             {{"nodepools.yaml", std::string(R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general
+spec:
+  disruption:
+    consolidateAfter: Never
+    budgets: [{nodes: "100%"}]
+  template:
+    spec:
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: [c-4x-amd64-linux]
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: [on-demand]
+        - key: topology.kubernetes.io/zone
+          operator: In
+          values: [)") + zone + "]\n"}});
+  };
+  ASSERT_TRUE(put_pool("test-zone-a").ok());
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  nodescale::LoopOptions options;
+  options.namespace_ = kNamespace;
+  StartWith(options,
+            std::make_unique<nodescale::KwokProvider>(
+                &cluster_.client(), &clock_,
+                nodescale::KwokOptions{kNamespace,
+                                       kGroupsConfigMap,
+                                       {},
+                                       [this] {
+                                         return cluster_.client().GetConfigMap(
+                                             kNamespace, kGroupsConfigMap);
+                                       },
+                                       {},
+                                       nodescale::KwokDefaultInstanceTypes()}));
+  clock_.SleepFor(seconds(5));
+  for (int i = 0; i < 6; ++i) CreatePendingPod("app-" + std::to_string(i), "1");
+  clock_.SleepFor(minutes(2));
+  auto nodes_in = [&](const std::string& zone) {
+    std::vector<std::string> out;
+    for (const std::string& node : NodesWithPrefix("general-")) {
+      if (NodeJson(node).find(R"("topology.kubernetes.io/zone":")" + zone +
+                              "\"") != std::string::npos) {
+        out.push_back(node);
+      }
+    }
+    return out;
+  };
+  const std::vector<std::string> zone_a = nodes_in("test-zone-a");
+  ASSERT_EQ(zone_a.size(), 2u);  // three 1-cpu pods on each 4-cpu type
+  for (const std::string& node : zone_a) {
+    EXPECT_NE(NodeJson(node).find(R"("propscaler.io/nodepool-hash":)"),
+              std::string::npos)
+        << NodeJson(node);
+  }
+  for (int i = 0; i < 6; ++i) EXPECT_NE(NodeOf("app-" + std::to_string(i)), "");
+
+  ASSERT_TRUE(put_pool("test-zone-b").ok());
+  clock_.SleepFor(minutes(10));
+  EXPECT_TRUE(nodes_in("test-zone-a").empty());
+  EXPECT_FALSE(nodes_in("test-zone-b").empty());
+  EXPECT_EQ(Calls("create pods/eviction"), 6);
+}
+
 }  // namespace
 }  // namespace propscaler
