@@ -35,6 +35,7 @@ void PodInterner::Intern(kube::PodState* pod) {
   affinity_.Intern(&pod->affinity);
   affinity_.Intern(&pod->anti_affinity);
   spread_.Intern(&pod->spread);
+  preferences_.Intern(&pod->preferences);
   host_ports_.Intern(&pod->host_ports);
   names_.Intern(&pod->owner_kind);
   names_.Intern(&pod->owner_name);
@@ -42,7 +43,8 @@ void PodInterner::Intern(kube::PodState* pod) {
 
 size_t PodInterner::size() const {
   return labels_.size() + node_affinity_.size() + tolerations_.size() +
-         affinity_.size() + spread_.size() + host_ports_.size() + names_.size();
+         affinity_.size() + spread_.size() + preferences_.size() +
+         host_ports_.size() + names_.size();
 }
 
 }  // namespace propscaler

@@ -56,6 +56,7 @@ class PodInterner {
   InternPool<std::vector<kube::Toleration>> tolerations_;
   InternPool<std::vector<kube::PodAffinityTerm>> affinity_;  // and anti-
   InternPool<std::vector<kube::SpreadConstraint>> spread_;
+  InternPool<kube::PodPreferences> preferences_;
   InternPool<std::vector<kube::HostPort>> host_ports_;
   InternPool<std::string> names_;  // owner kinds and names
 };

@@ -81,6 +81,30 @@ inline std::string LivePodText(const LivePod& live) {
     out += "spread " + std::to_string(c.max_skew) + " " + c.topology_key + " " +
            Text(c.selector) + " min " + std::to_string(c.min_domains) + "\n";
   }
+  // Preferences: ordered, so that two decoders' orders are compared too.
+  const PodPreferences& preferences = pod.preferences;
+  for (const WeightedNodeSelectorTerm& w : preferences.node_affinity) {
+    out += "preferNode " + std::to_string(w.weight);
+    for (const NodeSelectorRequirement& r : w.term.requirements) {
+      out += " " + r.key + " op" + std::to_string(static_cast<int>(r.op)) +
+             " " + Text(r.values);
+    }
+    out += "\n";
+  }
+  for (const auto* terms :
+       {&preferences.affinity, &preferences.anti_affinity}) {
+    out += terms == &preferences.affinity ? "preferAffinity"
+                                          : "preferAntiAffinity";
+    for (const WeightedPodAffinityTerm& w : *terms) {
+      out += " [" + std::to_string(w.weight) + " " + w.term.topology_key +
+             " " + Text(w.term.selector) + " " + Text(w.term.namespaces) + "]";
+    }
+    out += "\n";
+  }
+  for (const SpreadConstraint& c : preferences.spread) {
+    out += "preferSpread " + std::to_string(c.max_skew) + " " +
+           c.topology_key + " " + Text(c.selector) + "\n";
+  }
   for (const HostPort& port : pod.host_ports.get()) {
     out += "hostPort " + std::to_string(port.port) + "/" + port.protocol + "\n";
   }

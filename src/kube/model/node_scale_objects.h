@@ -103,6 +103,33 @@ struct SpreadConstraint {
   auto operator<=>(const SpreadConstraint&) const = default;
 };
 
+// What a pod prefers but does not require: preferred node affinity, pod
+// affinity and anti-affinity (each with its weight, 1..100) and
+// ScheduleAnyway spreads. Cluster Autoscaler ignores them; Karpenter plans
+// as if they were required and drops them one at a time when a pod fits
+// nowhere (plan/claims).
+struct WeightedNodeSelectorTerm {
+  int64_t weight = 0;
+  NodeSelectorTerm term;
+  auto operator<=>(const WeightedNodeSelectorTerm&) const = default;
+};
+struct WeightedPodAffinityTerm {
+  int64_t weight = 0;
+  PodAffinityTerm term;
+  auto operator<=>(const WeightedPodAffinityTerm&) const = default;
+};
+struct PodPreferences {
+  std::vector<WeightedNodeSelectorTerm> node_affinity;
+  std::vector<WeightedPodAffinityTerm> affinity;
+  std::vector<WeightedPodAffinityTerm> anti_affinity;
+  std::vector<SpreadConstraint> spread;  // whenUnsatisfiable ScheduleAnyway
+  bool empty() const {
+    return node_affinity.empty() && affinity.empty() && anti_affinity.empty() &&
+           spread.empty();
+  }
+  auto operator<=>(const PodPreferences&) const = default;
+};
+
 // A containers[].ports[] entry with a hostPort: two pods asking for the
 // same port and protocol cannot share a node. (hostIP is not told apart:
 // treated as 0.0.0.0, which conflicts with every address.)
@@ -186,6 +213,7 @@ struct PodState {
   Frozen<std::vector<PodAffinityTerm>> affinity;
   Frozen<std::vector<PodAffinityTerm>> anti_affinity;
   Frozen<std::vector<SpreadConstraint>> spread;
+  Frozen<PodPreferences> preferences;
   Frozen<std::vector<HostPort>> host_ports;
   // Of the controller owner reference; empty: none. Frozen: a controller's
   // pods share them once interned.

@@ -49,7 +49,10 @@ constexpr uint32_t kPortHostPort = 2, kPortProtocol = 4;
 constexpr uint32_t kAffinityNode = 1, kAffinityPod = 2, kAffinityAnti = 3;
 // requiredDuringSchedulingIgnoredDuringExecution of NodeAffinity,
 // PodAffinity and PodAntiAffinity alike.
-constexpr uint32_t kRequired = 1;
+constexpr uint32_t kRequired = 1, kPreferred = 2;
+// PreferredSchedulingTerm and WeightedPodAffinityTerm alike: the weight,
+// then the term.
+constexpr uint32_t kWeight = 1, kWeightedTerm = 2;
 constexpr uint32_t kSelectorTerms = 1, kTermExpressions = 1, kTermFields = 2;
 // NodeSelectorRequirement and LabelSelectorRequirement alike.
 constexpr uint32_t kRequirementKey = 1, kRequirementOperator = 2,
@@ -199,6 +202,7 @@ class PodReader {
     pod.affinity = std::move(affinity_);
     pod.anti_affinity = std::move(anti_affinity_);
     pod.spread = std::move(spread_);
+    pod.preferences = std::move(preferences_);
     pod.host_ports = std::move(host_ports_);
     pod.claims = std::move(claims_);
     pod.inline_disks = std::move(inline_disks_);
@@ -439,23 +443,63 @@ class PodReader {
         case kAffinityNode:
           return ReadNodeAffinity(f.bytes, Join(path, "nodeAffinity"));
         case kAffinityPod:
-          return ReadPodAffinity(f.bytes, Join(path, "podAffinity"),
-                                 &affinity_);
+          return ReadPodAffinity(f.bytes, Join(path, "podAffinity"), &affinity_,
+                                 &preferences_.affinity);
         case kAffinityAnti:
           return ReadPodAffinity(f.bytes, Join(path, "podAntiAffinity"),
-                                 &anti_affinity_);
+                                 &anti_affinity_, &preferences_.anti_affinity);
         default:
           return Status::Ok();
       }
     });
   }
 
-  // Only the required terms: preferred ones never block a node.
+  // A preferred term's weight (1 to 100) and its term's bytes.
+  static Status ReadWeighted(std::string_view message, const std::string& path,
+                             int64_t* weight, std::string_view* term) {
+    *weight = 0;
+    Status status =
+        EachProtoField(message, path.c_str(), [&](const ProtoField& f) {
+          if (IsVarint(f) && f.number == kWeight) *weight = SignedOf(f);
+          if (IsBytes(f) && f.number == kWeightedTerm) *term = f.bytes;
+          return Status::Ok();
+        });
+    if (!status.ok()) return status;
+    if (*weight < 1 || *weight > 100) {
+      return Status::Invalid(Join(path, "weight") + ": " +
+                             std::to_string(*weight) + " is not from 1 to 100");
+    }
+    return Status::Ok();
+  }
+
+  Status ReadPreferredNodeTerm(std::string_view message,
+                               const std::string& path) {
+    WeightedNodeSelectorTerm weighted;
+    std::string_view preference;
+    if (Status s = ReadWeighted(message, path, &weighted.weight, &preference);
+        !s.ok()) {
+      return s;
+    }
+    Result<std::optional<NodeSelectorTerm>> term =
+        NodeSelectorTermOf(preference, Join(path, "preference"));
+    if (!term.ok()) return term.status();
+    if (!term->has_value()) return Status::Ok();
+    weighted.term = std::move(**term);
+    preferences_.node_affinity.push_back(std::move(weighted));
+    return Status::Ok();
+  }
+
   Status ReadNodeAffinity(std::string_view node, const std::string& path) {
     const std::string base =
         Join(path, "requiredDuringSchedulingIgnoredDuringExecution");
     size_t index = 0;
     return EachProtoField(node, path.c_str(), [&](const ProtoField& f) {
+      if (IsBytes(f) && f.number == kPreferred) {
+        return ReadPreferredNodeTerm(
+            f.bytes,
+            Index(Join(path, "preferredDuringSchedulingIgnoredDuringExecution"),
+                  preferences_.node_affinity.size()));
+      }
       if (!IsBytes(f) || f.number != kRequired) return Status::Ok();
       return EachProtoField(f.bytes, base.c_str(), [&](const ProtoField& t) {
         if (!IsBytes(t) || t.number != kSelectorTerms) return Status::Ok();
@@ -468,11 +512,33 @@ class PodReader {
     });
   }
 
-  static Status ReadPodAffinity(std::string_view block, const std::string& path,
-                                std::vector<PodAffinityTerm>* out) {
+  static Status ReadPodAffinity(
+      std::string_view block, const std::string& path,
+      std::vector<PodAffinityTerm>* out,
+      std::vector<WeightedPodAffinityTerm>* preferred) {
     const std::string base =
         Join(path, "requiredDuringSchedulingIgnoredDuringExecution");
+    const std::string preferred_base =
+        Join(path, "preferredDuringSchedulingIgnoredDuringExecution");
     return EachProtoField(block, path.c_str(), [&](const ProtoField& f) {
+      if (IsBytes(f) && f.number == kPreferred) {
+        const std::string at = Index(preferred_base, preferred->size());
+        WeightedPodAffinityTerm weighted;
+        std::string_view term;
+        if (Status s = ReadWeighted(f.bytes, at, &weighted.weight, &term);
+            !s.ok()) {
+          return s;
+        }
+        std::vector<PodAffinityTerm> one;
+        if (Status s =
+                ReadAffinityTerm(term, Join(at, "podAffinityTerm"), &one);
+            !s.ok()) {
+          return s;
+        }
+        weighted.term = std::move(one.front());
+        preferred->push_back(std::move(weighted));
+        return Status::Ok();
+      }
       if (!IsBytes(f) || f.number != kRequired) return Status::Ok();
       return ReadAffinityTerm(f.bytes, Index(base, out->size()), out);
     });
@@ -533,8 +599,8 @@ class PodReader {
     return Status::Ok();
   }
 
-  // Kept only with whenUnsatisfiable DoNotSchedule, checked only then, as
-  // the JSON decoder does.
+  // DoNotSchedule ones are required, ScheduleAnyway ones preferred; others
+  // are not kept (nor checked), as the JSON decoder does.
   Status ReadSpread(std::string_view message, const std::string& path) {
     SpreadConstraint constraint;
     constraint.max_skew = 0;
@@ -553,7 +619,9 @@ class PodReader {
           if (f.number == kSpreadSelector) selector = f.bytes;
           return Status::Ok();
         });
-    if (!status.ok() || when != "DoNotSchedule") return status;
+    if (!status.ok() || (when != "DoNotSchedule" && when != "ScheduleAnyway")) {
+      return status;
+    }
     status = CheckMaxSkew(constraint.max_skew, Join(path, "maxSkew"));
     if (status.ok()) {
       status =
@@ -569,7 +637,8 @@ class PodReader {
       if (!parsed.ok()) return parsed.status();
       constraint.selector = std::move(parsed).value();
     }
-    spread_.push_back(std::move(constraint));
+    (when == "DoNotSchedule" ? spread_ : preferences_.spread)
+        .push_back(std::move(constraint));
     return Status::Ok();
   }
 
@@ -628,6 +697,7 @@ class PodReader {
   std::vector<Toleration> tolerations_;
   std::vector<PodAffinityTerm> affinity_, anti_affinity_;
   std::vector<SpreadConstraint> spread_;
+  PodPreferences preferences_;
   std::vector<HostPort> host_ports_;
   std::vector<PodClaim> claims_;
   std::vector<InlineDisk> inline_disks_;

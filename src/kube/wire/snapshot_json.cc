@@ -54,38 +54,50 @@ Result<std::vector<Toleration>> TolerationsAt(const Value& spec,
 
 }  // namespace
 
-// Terms with only matchFields (DaemonSet pods pin a node by name that way)
-// say nothing about a new node's labels and are dropped.
+namespace {
+
+// One term at `path`; nullopt for a term of matchFields alone (DaemonSet
+// pods pin a node by name that way), which says nothing about a new node's
+// labels.
+Result<std::optional<NodeSelectorTerm>> NodeSelectorTermAt(
+    const Value& item, const std::string& path) {
+  const Value* expressions = nullptr;
+  PS_ASSIGN_OR_RETURN(expressions, ArrayAt(item, "matchExpressions", path));
+  NodeSelectorTerm term;
+  if (expressions == nullptr || expressions->Empty()) {
+    if (Member(item, "matchFields") != nullptr) {
+      return std::optional<NodeSelectorTerm>();
+    }
+    return std::optional<NodeSelectorTerm>(term);
+  }
+  for (size_t j = 0; j < expressions->Size(); ++j) {
+    const std::string req_at = Index(Join(path, "matchExpressions"), j);
+    const Value& expression = (*expressions)[j];
+    NodeSelectorRequirement req;
+    std::string op;
+    PS_ASSIGN_OR_RETURN(req.key, StringAt(expression, "key", req_at));
+    PS_ASSIGN_OR_RETURN(op, StringAt(expression, "operator", req_at));
+    PS_ASSIGN_OR_RETURN(req.op,
+                        ParseNodeSelectorOp(op, Join(req_at, "operator")));
+    PS_ASSIGN_OR_RETURN(req.values, StringsAt(expression, "values", req_at));
+    term.requirements.push_back(std::move(req));
+  }
+  return std::optional<NodeSelectorTerm>(std::move(term));
+}
+
+}  // namespace
+
 Result<std::vector<NodeSelectorTerm>> NodeSelectorTermsAt(
     const Value& selector, const std::string& path) {
   std::vector<NodeSelectorTerm> out;
   const Value* terms = nullptr;
   PS_ASSIGN_OR_RETURN(terms, ArrayAt(selector, "nodeSelectorTerms", path));
-  if (terms == nullptr) return out;
-  for (size_t i = 0; i < terms->Size(); ++i) {
-    const std::string at = Index(Join(path, "nodeSelectorTerms"), i);
-    const Value* expressions = nullptr;
-    PS_ASSIGN_OR_RETURN(expressions,
-                        ArrayAt((*terms)[i], "matchExpressions", at));
-    if (expressions == nullptr || expressions->Empty()) {
-      if (Member((*terms)[i], "matchFields") != nullptr) continue;
-      out.emplace_back();
-      continue;
-    }
-    NodeSelectorTerm term;
-    for (size_t j = 0; j < expressions->Size(); ++j) {
-      const std::string req_at = Index(Join(at, "matchExpressions"), j);
-      const Value& item = (*expressions)[j];
-      NodeSelectorRequirement req;
-      std::string op;
-      PS_ASSIGN_OR_RETURN(req.key, StringAt(item, "key", req_at));
-      PS_ASSIGN_OR_RETURN(op, StringAt(item, "operator", req_at));
-      PS_ASSIGN_OR_RETURN(req.op,
-                          ParseNodeSelectorOp(op, Join(req_at, "operator")));
-      PS_ASSIGN_OR_RETURN(req.values, StringsAt(item, "values", req_at));
-      term.requirements.push_back(std::move(req));
-    }
-    out.push_back(std::move(term));
+  for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
+    std::optional<NodeSelectorTerm> term;
+    PS_ASSIGN_OR_RETURN(
+        term, NodeSelectorTermAt((*terms)[i],
+                                 Index(Join(path, "nodeSelectorTerms"), i)));
+    if (term) out.push_back(std::move(*term));
   }
   return out;
 }
@@ -149,6 +161,51 @@ Result<std::vector<NodeSelectorTerm>> NodeAffinityAt(const Value& spec,
                       "requiredDuringSchedulingIgnoredDuringExecution"));
 }
 
+// A preferred term's weight: 1 to 100, as the API server admits.
+Result<int64_t> WeightAt(const Value& item, const std::string& path) {
+  int64_t weight = 0;
+  PS_ASSIGN_OR_RETURN(weight, IntegerAt(item, "weight", path));
+  if (weight < 1 || weight > 100) {
+    return Status::Invalid(Join(path, "weight") + ": " +
+                           std::to_string(weight) + " is not from 1 to 100");
+  }
+  return weight;
+}
+
+// affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution.
+Result<std::vector<WeightedNodeSelectorTerm>> PreferredNodeAffinityAt(
+    const Value& spec, const std::string& path) {
+  std::vector<WeightedNodeSelectorTerm> out;
+  const Value* affinity = Member(spec, "affinity");
+  const Value* node = affinity ? Member(*affinity, "nodeAffinity") : nullptr;
+  if (node == nullptr) return out;
+  const std::string base =
+      Join(path,
+           "affinity.nodeAffinity."
+           "preferredDuringSchedulingIgnoredDuringExecution");
+  const Value* terms = nullptr;
+  PS_ASSIGN_OR_RETURN(
+      terms, ArrayAt(*node, "preferredDuringSchedulingIgnoredDuringExecution",
+                     Join(path, "affinity.nodeAffinity")));
+  for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
+    const std::string at = Index(base, i);
+    WeightedNodeSelectorTerm weighted;
+    PS_ASSIGN_OR_RETURN(weighted.weight, WeightAt((*terms)[i], at));
+    const Value* preference = nullptr;
+    PS_ASSIGN_OR_RETURN(preference, ObjectAt((*terms)[i], "preference", at));
+    if (preference == nullptr) {
+      return Status::Invalid(Join(at, "preference") + ": missing");
+    }
+    std::optional<NodeSelectorTerm> term;
+    PS_ASSIGN_OR_RETURN(
+        term, NodeSelectorTermAt(*preference, Join(at, "preference")));
+    if (!term) continue;
+    weighted.term = std::move(*term);
+    out.push_back(std::move(weighted));
+  }
+  return out;
+}
+
 Result<LabelSelector> SelectorAt(const Value& term, const std::string& path) {
   const Value* selector = Member(term, "labelSelector");
   if (selector == nullptr) return LabelSelector();
@@ -209,41 +266,74 @@ Result<PdbState> DecodePdb(const Value& item, const std::string& path,
   return pdb;
 }
 
-// The required terms of affinity.podAffinity or affinity.podAntiAffinity
-// (`kind`); preferred ones never block a node.
-Result<std::vector<PodAffinityTerm>> PodAffinityAt(const Value& spec,
-                                                   const char* kind,
-                                                   const std::string& path) {
-  std::vector<PodAffinityTerm> out;
+Result<PodAffinityTerm> PodAffinityTermAt(const Value& item,
+                                          const std::string& at) {
+  PodAffinityTerm term;
+  PS_ASSIGN_OR_RETURN(term.topology_key, StringAt(item, "topologyKey", at));
+  if (Status s = CheckTopologyKey(term.topology_key, Join(at, "topologyKey"));
+      !s.ok()) {
+    return s;
+  }
+  PS_ASSIGN_OR_RETURN(term.selector, SelectorAt(item, at));
+  PS_ASSIGN_OR_RETURN(term.namespaces, StringsAt(item, "namespaces", at));
+  return term;
+}
+
+// The terms of affinity.podAffinity or affinity.podAntiAffinity (`kind`)
+// under `field` (required or preferred), each with its `weight` (0 for
+// required ones).
+Result<std::vector<WeightedPodAffinityTerm>> PodAffinityTermsAt(
+    const Value& spec, const char* kind, const char* field,
+    const std::string& path) {
+  std::vector<WeightedPodAffinityTerm> out;
   const Value* affinity = Member(spec, "affinity");
   const Value* block = affinity ? Member(*affinity, kind) : nullptr;
   if (block == nullptr) return out;
   const std::string base = Join(Join(path, "affinity"), kind);
+  const bool preferred = std::string_view(field).starts_with("preferred");
   const Value* terms = nullptr;
-  PS_ASSIGN_OR_RETURN(
-      terms,
-      ArrayAt(*block, "requiredDuringSchedulingIgnoredDuringExecution", base));
+  PS_ASSIGN_OR_RETURN(terms, ArrayAt(*block, field, base));
   for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
-    const std::string at =
-        Index(Join(base, "requiredDuringSchedulingIgnoredDuringExecution"), i);
-    PodAffinityTerm term;
-    PS_ASSIGN_OR_RETURN(term.topology_key,
-                        StringAt((*terms)[i], "topologyKey", at));
-    if (Status s = CheckTopologyKey(term.topology_key, Join(at, "topologyKey"));
-        !s.ok()) {
-      return s;
+    const std::string at = Index(Join(base, field), i);
+    WeightedPodAffinityTerm weighted;
+    const Value* term = &(*terms)[i];
+    std::string term_at = at;
+    if (preferred) {
+      PS_ASSIGN_OR_RETURN(weighted.weight, WeightAt(*term, at));
+      PS_ASSIGN_OR_RETURN(term, ObjectAt(*term, "podAffinityTerm", at));
+      term_at = Join(at, "podAffinityTerm");
+      if (term == nullptr) return Status::Invalid(term_at + ": missing");
     }
-    PS_ASSIGN_OR_RETURN(term.selector, SelectorAt((*terms)[i], at));
-    PS_ASSIGN_OR_RETURN(term.namespaces,
-                        StringsAt((*terms)[i], "namespaces", at));
-    out.push_back(std::move(term));
+    PS_ASSIGN_OR_RETURN(weighted.term, PodAffinityTermAt(*term, term_at));
+    out.push_back(std::move(weighted));
   }
   return out;
 }
 
-// topologySpreadConstraints with whenUnsatisfiable DoNotSchedule.
+constexpr char kRequiredTerms[] =
+    "requiredDuringSchedulingIgnoredDuringExecution";
+constexpr char kPreferredTerms[] =
+    "preferredDuringSchedulingIgnoredDuringExecution";
+
+// The required terms of affinity.podAffinity or affinity.podAntiAffinity.
+Result<std::vector<PodAffinityTerm>> PodAffinityAt(const Value& spec,
+                                                   const char* kind,
+                                                   const std::string& path) {
+  std::vector<WeightedPodAffinityTerm> weighted;
+  PS_ASSIGN_OR_RETURN(weighted,
+                      PodAffinityTermsAt(spec, kind, kRequiredTerms, path));
+  std::vector<PodAffinityTerm> out;
+  for (WeightedPodAffinityTerm& term : weighted) {
+    out.push_back(std::move(term.term));
+  }
+  return out;
+}
+
+// topologySpreadConstraints with whenUnsatisfiable `when` (DoNotSchedule
+// or ScheduleAnyway).
 Result<std::vector<SpreadConstraint>> SpreadAt(const Value& spec,
-                                               const std::string& path) {
+                                               const std::string& path,
+                                               std::string_view want) {
   std::vector<SpreadConstraint> out;
   const Value* constraints = nullptr;
   PS_ASSIGN_OR_RETURN(constraints,
@@ -253,7 +343,7 @@ Result<std::vector<SpreadConstraint>> SpreadAt(const Value& spec,
     const std::string at = Index(Join(path, "topologySpreadConstraints"), i);
     std::string when;
     PS_ASSIGN_OR_RETURN(when, StringAt(item, "whenUnsatisfiable", at));
-    if (when != "DoNotSchedule") continue;
+    if (when != want) continue;
     SpreadConstraint constraint;
     PS_ASSIGN_OR_RETURN(constraint.max_skew, IntegerAt(item, "maxSkew", at));
     if (Status s = CheckMaxSkew(constraint.max_skew, Join(at, "maxSkew"));
@@ -414,7 +504,19 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
   PS_ASSIGN_OR_RETURN(pod->affinity, PodAffinityAt(spec, "podAffinity", path));
   PS_ASSIGN_OR_RETURN(pod->anti_affinity,
                       PodAffinityAt(spec, "podAntiAffinity", path));
-  PS_ASSIGN_OR_RETURN(pod->spread, SpreadAt(spec, path));
+  PS_ASSIGN_OR_RETURN(pod->spread, SpreadAt(spec, path, "DoNotSchedule"));
+  PodPreferences preferences;
+  PS_ASSIGN_OR_RETURN(preferences.node_affinity,
+                      PreferredNodeAffinityAt(spec, path));
+  PS_ASSIGN_OR_RETURN(
+      preferences.affinity,
+      PodAffinityTermsAt(spec, "podAffinity", kPreferredTerms, path));
+  PS_ASSIGN_OR_RETURN(
+      preferences.anti_affinity,
+      PodAffinityTermsAt(spec, "podAntiAffinity", kPreferredTerms, path));
+  PS_ASSIGN_OR_RETURN(preferences.spread,
+                      SpreadAt(spec, path, "ScheduleAnyway"));
+  pod->preferences = std::move(preferences);
   PS_ASSIGN_OR_RETURN(pod->host_ports, HostPortsAt(spec, path));
   if (Status s = DecodeVolumes(spec, path, pod); !s.ok()) return s;
   if (const Value* priority = Member(spec, "priority")) {

@@ -30,8 +30,9 @@ std::string Requirement(const std::string& key, const std::string& op,
 std::string Time(int64_t seconds) { return Int(1, seconds) + Int(2, 500); }
 
 // A pending pod with every scheduling field propscaler reads, and others
-// it skips (generateName, managedFields, a limit, a preferred term, a
-// ScheduleAnyway spread, an init container's port).
+// it skips (generateName, managedFields, a limit, an init container's
+// port), and preferences (a preferred node and pod affinity term, a
+// ScheduleAnyway spread).
 std::string PendingPodMessage(const std::string& name,
                               const std::string& toleration_op = "Equal",
                               const std::string& cpu = "500m") {
@@ -63,10 +64,15 @@ std::string PendingPodMessage(const std::string& name,
              Bytes(1, Bytes(2, Requirement("metadata.name", "In", {"n1"}))) +
              Bytes(1, ""));
   const std::string affinity =
-      Bytes(1, node_affinity + Bytes(2, Int(1, 10))) +
+      Bytes(1, node_affinity +
+                   Bytes(2, Int(1, 10) +
+                                Bytes(2, Bytes(1, Requirement("disk", "In",
+                                                              {"nvme"}))))) +
       Bytes(2, Bytes(1, Bytes(1, Entry(1, "app", "db")) +
                             Bytes(3, "topology.kubernetes.io/zone")) +
-                   Bytes(2, Int(1, 5))) +
+                   Bytes(2, Int(1, 5) +
+                                Bytes(2, Bytes(1, Entry(1, "app", "cache")) +
+                                             Bytes(3, "kubernetes.io/hostname")))) +
       Bytes(
           3,
           Bytes(1, Bytes(1, Bytes(2, Requirement("tier", "NotIn", {"back"}))) +
@@ -118,9 +124,9 @@ std::string PendingPodJson(const std::string& name,
   "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":[
       {"matchExpressions":[{"key":"zone","operator":"In","values":["a","b"]},{"key":"gpu","operator":"Exists"}]},
       {"matchFields":[{"key":"metadata.name","operator":"In","values":["n1"]}]},{}]},
-     "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":10}]},
+     "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":10,"preference":{"matchExpressions":[{"key":"disk","operator":"In","values":["nvme"]}]}}]},
    "podAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchLabels":{"app":"db"}},"topologyKey":"topology.kubernetes.io/zone"}],
-     "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":5}]},
+     "preferredDuringSchedulingIgnoredDuringExecution":[{"weight":5,"podAffinityTerm":{"labelSelector":{"matchLabels":{"app":"cache"}},"topologyKey":"kubernetes.io/hostname"}}]},
    "podAntiAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":[{"labelSelector":{"matchExpressions":[{"key":"tier","operator":"NotIn","values":["back"]}]},"namespaces":["shop","other"],"topologyKey":"kubernetes.io/hostname"}]}},
   "tolerations":[{"key":"dedicated","operator":")" +
          toleration_op +
@@ -220,7 +226,19 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   EXPECT_EQ(state.annotations.get().size(), 1u);
   EXPECT_EQ(state.node_affinity.get().size(), 2u);  // matchFields dropped
   EXPECT_EQ(state.host_ports.get().size(), 2u);     // 8080/TCP, 53/UDP
-  EXPECT_EQ(state.spread.get().size(), 1u);         // ScheduleAnyway dropped
+  EXPECT_EQ(state.spread.get().size(), 1u);  // DoNotSchedule
+  // Preferred: a node term of weight 10, a pod affinity term of weight 5,
+  // the ScheduleAnyway spread.
+  const PodPreferences& preferences = state.preferences;
+  ASSERT_EQ(preferences.node_affinity.size(), 1u);
+  EXPECT_EQ(preferences.node_affinity[0].weight, 10);
+  ASSERT_EQ(preferences.affinity.size(), 1u);
+  EXPECT_EQ(preferences.affinity[0].weight, 5);
+  EXPECT_EQ(preferences.affinity[0].term.topology_key,
+            "kubernetes.io/hostname");
+  EXPECT_TRUE(preferences.anti_affinity.empty());
+  ASSERT_EQ(preferences.spread.size(), 1u);
+  EXPECT_EQ(preferences.spread[0].topology_key, "kubernetes.io/hostname");
   EXPECT_EQ(state.priority, -5);
   EXPECT_FALSE(state.has_local_storage);  // a configMap volume
   EXPECT_TRUE(pod->unschedulable);
