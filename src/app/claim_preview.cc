@@ -86,6 +86,17 @@ void WriteClaimPreview(const ClaimPreview& preview, JsonWriter* w) {
     w->EndObject();
   }
   w->EndArray();
+  w->Key("relaxed");
+  w->StartArray();
+  for (const nodescale::Relaxation& relaxed : plan.relaxed) {
+    w->StartObject();
+    w->Key("pod");
+    w->String(preview.snapshot->pods[relaxed.pod].Key());
+    w->Key("dropped");
+    w->String(relaxed.dropped);
+    w->EndObject();
+  }
+  w->EndArray();
 }
 
 std::string ClaimPreviewTable(const ClaimPreview& preview) {
@@ -118,6 +129,14 @@ std::string ClaimPreviewTable(const ClaimPreview& preview) {
     if (pod.reasons.empty()) out << "    no NodePool\n";
     for (const auto& [pool, reason] : pod.reasons) {
       out << "    " << pool << ": " << reason << "\n";
+    }
+  }
+  if (!plan.relaxed.empty()) {
+    out << "RELAXED (" << plan.relaxed.size()
+        << " preferences dropped: the pods fit nowhere with them)\n";
+    for (const nodescale::Relaxation& relaxed : plan.relaxed) {
+      out << "  " << preview.snapshot->pods[relaxed.pod].Key() << "  "
+          << relaxed.dropped << "\n";
     }
   }
   return out.str();

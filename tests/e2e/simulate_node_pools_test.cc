@@ -121,6 +121,33 @@ TEST(SimulateNodePoolsTest, UsesTheCatalogueFileAndExistingNodes) {
   EXPECT_TRUE(unschedulable[0]["reasons"].HasMember("arm"));
 }
 
+// Preferences as Karpenter plans them: CoreDNS's preferred hostname
+// anti-affinity is met (three claims), and a preferred affinity to pods
+// that do not exist is dropped, said in "relaxed".
+TEST(SimulateNodePoolsTest, PreferencesHoldWhileTheyCanAndDropsAreSaid) {
+  SimRun run = Simulate({"--nodes=" + kData + "nodes-none.json",
+                         "--pods=" + kData + "pods-preferences.json",
+                         "--node-pools=" + kData + "nodepools.yaml"});
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  rapidjson::Document doc = Json(run);
+  std::set<std::string> dns_claims;
+  for (const auto& claim : doc["nodeClaims"].GetArray()) {
+    for (const std::string& pod : Strings(claim["pods"])) {
+      if (pod.find("kube-system/dns-") == 0) {
+        EXPECT_TRUE(dns_claims.insert(claim["name"].GetString()).second)
+            << "two dns pods share " << claim["name"].GetString();
+      }
+    }
+  }
+  EXPECT_EQ(dns_claims.size(), 3u) << run.output;
+  const auto& relaxed = doc["relaxed"];
+  ASSERT_EQ(relaxed.Size(), 1u) << run.output;
+  EXPECT_STREQ(relaxed[0]["pod"].GetString(), "default/cache");
+  EXPECT_STREQ(relaxed[0]["dropped"].GetString(),
+               "preferred pod affinity term of weight 20");
+  EXPECT_EQ(doc["unschedulable"].Size(), 0u);
+}
+
 TEST(SimulateNodePoolsTest, TableHasASectionForEach) {
   SimRun run = Simulate({"--nodes=" + kData + "nodes-one.json",
                          "--pods=" + kData + "pods-catalogue.json",

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <set>
 
 #include "nodescale/plan/claims/claim_topology.h"
 #include "nodescale/plan/claims/pool_catalogue.h"
+#include "nodescale/plan/claims/preferences.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/predicates.h"
 
@@ -56,6 +58,7 @@ class Scheduler {
       catalogues_.emplace_back(pools_[p], *input.catalogue, daemonset_pods_);
       pool_index_.push_back(p);
     }
+    PreparePreferences();
     PrepareTopology();
     PrepareNodes();
   }
@@ -65,6 +68,7 @@ class Scheduler {
     std::map<size_t, std::map<std::string, std::string>> reasons;
     while (!queue.empty()) {
       std::vector<size_t> failed;
+      bool relaxed = false;
       for (size_t pod : queue) {
         std::map<std::string, std::string> reason;
         if (Place(pod, &reason)) {
@@ -72,9 +76,10 @@ class Scheduler {
         } else {
           failed.push_back(pod);
           reasons[pod] = std::move(reason);
+          relaxed = Relax(pod) || relaxed;
         }
       }
-      if (failed.size() == queue.size()) break;  // no progress
+      if (failed.size() == queue.size() && !relaxed) break;  // no progress
       queue = std::move(failed);
     }
     for (auto& [pod, reason] : reasons) {
@@ -100,12 +105,51 @@ class Scheduler {
     std::vector<const PodState*> pod_states;
   };
 
-  const PodState& PodAt(size_t i) const { return snapshot_.pods[i]; }
+  // The pod as it is planned: with its preferences required while they
+  // last. Its counts (Record) are the pod's own.
+  const PodState& PodAt(size_t i) const {
+    return preferring_[i] ? *preferring_[i] : snapshot_.pods[i];
+  }
+
+  void PreparePreferences() {
+    preferring_.resize(snapshot_.pods.size());
+    preferences_.resize(snapshot_.pods.size());
+    for (size_t i = 0; i < snapshot_.pods.size(); ++i) {
+      const PodState& pod = snapshot_.pods[i];
+      if (pod.terminated || !pod.node_name.empty() || pod.preferences.empty()) {
+        continue;
+      }
+      preferences_[i] = pod.preferences;
+      preferring_[i] = std::make_unique<PodState>(Preferring(i));
+    }
+  }
+
+  // Pods alike share their node terms' copy, so that a NodePool works out
+  // once which candidates admit them.
+  PodState Preferring(size_t i) {
+    PodState out = WithPreferencesRequired(snapshot_.pods[i], preferences_[i]);
+    auto [it, fresh] =
+        node_terms_.try_emplace(out.node_affinity.get(), out.node_affinity);
+    out.node_affinity = it->second;
+    return out;
+  }
+
+  // Drops one of a pod's preferences (Karpenter's order); false when it
+  // has none left.
+  bool Relax(size_t i) {
+    if (!preferring_[i]) return false;
+    std::optional<std::string> dropped = RelaxOne(&preferences_[i]);
+    if (!dropped) return false;
+    topology_.Forget(*preferring_[i]);
+    *preferring_[i] = Preferring(i);
+    plan_.relaxed.push_back({i, std::move(*dropped)});
+    return true;
+  }
   size_t HostOfClaim(size_t claim) const { return nodes_.size() + claim; }
 
   void PrepareTopology() {
-    for (const PodState& pod : snapshot_.pods) {
-      if (!pod.terminated) topology_.AddTerms(pod);
+    for (size_t i = 0; i < snapshot_.pods.size(); ++i) {
+      if (!snapshot_.pods[i].terminated) topology_.AddTerms(PodAt(i));
     }
     for (size_t s = 0; s < topology_.slots(); ++s) {
       if (topology_.IsHostname(s)) continue;
@@ -204,9 +248,9 @@ class Scheduler {
         if (!topology_.Check(pod, n, possible, &pins)) continue;
       }
       slot.free -= pod.requests;
-      slot.pods.push_back(&pod);
+      slot.pods.push_back(&snapshot_.pods[i]);
       slot.placed.push_back(i);
-      RecordOnNode(pod, n);
+      RecordOnNode(snapshot_.pods[i], n);
       return true;
     }
     return false;
@@ -313,7 +357,7 @@ class Scheduler {
 
   void Commit(size_t i, size_t c) {
     Claim& claim = claims_[c];
-    const PodState& pod = PodAt(i);
+    const PodState& pod = snapshot_.pods[i];
     PoolCatalogue& catalogue = catalogues_[claim.catalogue];
     claim.set = scratch_;
     claim.max_free = scratch_max_;
@@ -436,6 +480,12 @@ class Scheduler {
   std::vector<PoolCatalogue> catalogues_;  // heaviest pool first
   std::vector<size_t> pool_index_;         // catalogue -> pool
   ClaimTopology topology_;
+  // By pod: the pod with what is left of its preferences required (null:
+  // none), and what is left.
+  std::vector<std::unique_ptr<PodState>> preferring_;
+  std::vector<PodPreferences> preferences_;
+  std::map<std::vector<NodeSelectorTerm>, Frozen<std::vector<NodeSelectorTerm>>>
+      node_terms_;
   std::vector<NodeSlot> nodes_;
   std::vector<size_t> node_order_;
   std::vector<Claim> claims_;

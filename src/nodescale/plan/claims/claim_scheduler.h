@@ -5,8 +5,10 @@
 // keeps every candidate (instance type x offering) still compatible with
 // its pods and narrows as pods land; it launches as the cheapest available
 // candidate left. A pod that fits nowhere is tried again while others
-// still land (its affinity may need them). NodePool limits count the
-// largest candidate of each claim. Pure: plain data in, plain data out.
+// still land (its affinity may need them). A pod's preferences are
+// required while they last and dropped one at a time when it fits nowhere
+// (preferences.h). NodePool limits count the largest candidate of each
+// claim. Pure: plain data in, plain data out.
 #ifndef PROPSCALER_NODESCALE_PLAN_CLAIMS_CLAIM_SCHEDULER_H_
 #define PROPSCALER_NODESCALE_PLAN_CLAIMS_CLAIM_SCHEDULER_H_
 
@@ -51,11 +53,18 @@ struct UnplacedPod {
   std::map<std::string, std::string> reasons;
 };
 
+// A preference a pod was planned without: it fit nowhere with it.
+struct Relaxation {
+  size_t pod = 0;       // into snapshot->pods
+  std::string dropped;  // "preferred pod anti-affinity term of weight 50"
+};
+
 struct ClaimPlan {
   std::vector<PlannedClaim> claims;
   std::vector<ExistingPlacement> existing_nodes;  // by node, ascending
   std::vector<size_t> placement_order;            // every placed pod once
   std::vector<UnplacedPod> unschedulable;         // in pod order
+  std::vector<Relaxation> relaxed;                // in the order dropped
 };
 
 ClaimPlan ScheduleClaims(const ClaimSchedulingInput& input);

@@ -27,6 +27,9 @@ class ClaimTopology {
   // Registers the terms of a pod's constraints (pending or bound). Every
   // pod's, before the first check.
   void AddTerms(const PodState& pod);
+  // Drops what was worked out of the pod's terms: it now has fewer (its
+  // preferences relaxed; every term it has was added before).
+  void Forget(const PodState& pod) { info_.erase(&pod); }
   // A value of a key the terms use that some node has or could have.
   void AddDomain(const std::string& key, const std::string& value);
 

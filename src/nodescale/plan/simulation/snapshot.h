@@ -23,6 +23,7 @@ using kube::NodeState;
 using kube::NodeTemplate;
 using kube::PdbState;
 using kube::PodAffinityTerm;
+using kube::PodPreferences;
 using kube::PodState;
 using kube::Resources;
 using kube::SpreadConstraint;
@@ -30,6 +31,8 @@ using kube::Taint;
 using kube::TaintEffect;
 using kube::Toleration;
 using kube::VolumeLimits;
+using kube::WeightedNodeSelectorTerm;
+using kube::WeightedPodAffinityTerm;
 
 using kube::kHostnameLabel;
 using kube::kMirrorPodAnnotation;

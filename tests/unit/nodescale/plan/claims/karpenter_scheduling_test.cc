@@ -8,12 +8,16 @@
 // several rounds is one plan here, the earlier rounds' nodes given as
 // existing (in-flight) nodes.
 //
+// Preferences: suite_test.go's Preferential Fallback "Preferences" cases
+// (all node terms relaxed; lighter weights used), and preferred pod
+// (anti-)affinity and ScheduleAnyway spreads required while they can be
+// met, then relaxed.
+//
 // Not transcribed:
-// - Preferences: preferred node affinity and pod (anti-)affinity,
-//   ScheduleAnyway spreads, the Preferential Fallback "Preferred" cases,
-//   NodePools with PreferNoSchedule taints, NodeTaintsPolicy,
-//   NodeAffinityPolicy, matchLabelKeys, DefaultConstraints (synthesized
-//   spreads): PodState keeps required constraints only.
+// - The Preferential Fallback "Required" cases (required node-affinity
+//   terms are tried together here, not one after the other), NodePools
+//   with PreferNoSchedule taints, NodeTaintsPolicy, NodeAffinityPolicy,
+//   matchLabelKeys, DefaultConstraints (synthesized spreads).
 // - Volumes (VolumeUsage, CSIMigration, ephemeral volumes, PVC, storage
 //   class and volume-topology cases): their needs are resolved before this
 //   planner, not by it.
@@ -962,6 +966,97 @@ TEST_F(KarpenterSchedulingTest, ZoneAffinityFollowsAConstrainedTarget) {
   EXPECT_EQ(ZoneCounts(plan, LabelSelector()), (std::vector<int64_t>{11}));
   for (const PlannedClaim& claim : plan.claims) {
     EXPECT_EQ(LabelOf(claim, kZone), "test-zone-1");
+  }
+}
+
+// Preferential Fallback, Preferences (suite_test.go): "should relax all
+// node affinity terms". Neither preferred term can be met; the pod still
+// schedules, in the NodePool's only zone.
+TEST_F(KarpenterSchedulingTest, RelaxesAllPreferredNodeTerms) {
+  pools_[0].requirements.push_back(
+      Requirement(kZone, Op::kIn, {"test-zone-1"}));
+  PodState pod = Pod("p", 0, 0);
+  PodPreferences preferences;
+  preferences.node_affinity = {
+      {1, NodeSelectorTerm{{{kZone, Op::kIn, {"invalid"}}}}},
+      {1, NodeSelectorTerm{{{kInstanceType, Op::kIn, {"invalid"}}}}}};
+  pod.preferences = preferences;
+  Add(pod);
+  ClaimPlan plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(LabelOf(plan.claims[0], kZone), "test-zone-1");
+  ASSERT_EQ(plan.relaxed.size(), 2u);
+  EXPECT_EQ(plan.relaxed[0].dropped,
+            "preferred node affinity term of weight 1");
+}
+
+// "should relax to use lighter weights": the heaviest term (zone 3) cannot
+// be met, the next (zone 2, weight 50) can.
+TEST_F(KarpenterSchedulingTest, RelaxesToLighterNodeTerms) {
+  pools_[0].requirements.push_back(
+      Requirement(kZone, Op::kIn, {"test-zone-1", "test-zone-2"}));
+  PodState pod = Pod("p", 0, 0);
+  PodPreferences preferences;
+  preferences.node_affinity = {
+      {100, NodeSelectorTerm{{{kZone, Op::kIn, {"test-zone-3"}}}}},
+      {50, NodeSelectorTerm{{{kZone, Op::kIn, {"test-zone-2"}}}}},
+      {1, NodeSelectorTerm{{{kZone, Op::kIn, {"test-zone-1"}}}}}};
+  pod.preferences = preferences;
+  Add(pod);
+  ClaimPlan plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(LabelOf(plan.claims[0], kZone), "test-zone-2");
+  ASSERT_EQ(plan.relaxed.size(), 1u);
+  EXPECT_EQ(plan.relaxed[0].dropped,
+            "preferred node affinity term of weight 100");
+}
+
+// Preferred hostname anti-affinity is required while it can be met: three
+// replicas get three claims. Under a NodePool limit of one node it cannot,
+// so the other two drop it and share the one claim.
+TEST_F(KarpenterSchedulingTest, PreferredAntiAffinityHoldsUntilItCannot) {
+  PodPreferences preferences;
+  preferences.anti_affinity = {
+      {10, Term("app=dns", std::string(kHostnameLabel))}};
+  for (int i = 0; i < 3; ++i) {
+    PodState pod =
+        LabelledPod("dns-" + std::to_string(i), 100, Labels{{"app", "dns"}});
+    pod.preferences = preferences;
+    Add(pod);
+  }
+  ClaimPlan plan = Schedule();
+  EXPECT_EQ(plan.claims.size(), 3u);
+  EXPECT_TRUE(plan.relaxed.empty());
+
+  pools_[0].limits["nodes"] = 1;
+  plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(plan.claims[0].pods.size(), 3u);
+  EXPECT_TRUE(plan.unschedulable.empty());
+  ASSERT_EQ(plan.relaxed.size(), 2u);
+  EXPECT_EQ(plan.relaxed[0].dropped,
+            "preferred pod anti-affinity term of weight 10");
+}
+
+// A ScheduleAnyway zone spread is met while it can be (one pod a zone);
+// preferred affinity to pods that do not exist is dropped.
+TEST_F(KarpenterSchedulingTest, ScheduleAnywaySpreadHoldsAffinityToNoneDrops) {
+  PodPreferences preferences;
+  preferences.spread = {Spread(kZone, "app=web")};
+  preferences.affinity = {{5, Term("app=db", kZone)}};
+  for (int i = 0; i < 3; ++i) {
+    PodState pod =
+        LabelledPod("web-" + std::to_string(i), 100, Labels{{"app", "web"}});
+    pod.preferences = preferences;
+    Add(pod);
+  }
+  ClaimPlan plan = Schedule();
+  EXPECT_TRUE(plan.unschedulable.empty());
+  EXPECT_EQ(ZoneCounts(plan, Selector("app=web")),
+            (std::vector<int64_t>{1, 1, 1}));
+  ASSERT_EQ(plan.relaxed.size(), 3u);
+  for (const Relaxation& relaxed : plan.relaxed) {
+    EXPECT_EQ(relaxed.dropped, "preferred pod affinity term of weight 5");
   }
 }
 
