@@ -105,21 +105,21 @@ class Scheduler {
     std::vector<const PodState*> pod_states;
   };
 
-  // The pod as it is planned: with its preferences required while they
-  // last. Its counts (Record) are the pod's own.
+  // The pod as it is planned: with what is left of what Karpenter relaxes
+  // (preferences.h). Its counts (Record) are the pod's own.
   const PodState& PodAt(size_t i) const {
     return preferring_[i] ? *preferring_[i] : snapshot_.pods[i];
   }
 
   void PreparePreferences() {
     preferring_.resize(snapshot_.pods.size());
-    preferences_.resize(snapshot_.pods.size());
+    relaxable_.resize(snapshot_.pods.size());
     for (size_t i = 0; i < snapshot_.pods.size(); ++i) {
       const PodState& pod = snapshot_.pods[i];
-      if (pod.terminated || !pod.node_name.empty() || pod.preferences.empty()) {
+      if (pod.terminated || !pod.node_name.empty() || !HasRelaxable(pod)) {
         continue;
       }
-      preferences_[i] = pod.preferences;
+      relaxable_[i] = RelaxableOf(pod);
       preferring_[i] = std::make_unique<PodState>(Preferring(i));
     }
   }
@@ -127,18 +127,18 @@ class Scheduler {
   // Pods alike share their node terms' copy, so that a NodePool works out
   // once which candidates admit them.
   PodState Preferring(size_t i) {
-    PodState out = WithPreferencesRequired(snapshot_.pods[i], preferences_[i]);
+    PodState out = AsPlanned(snapshot_.pods[i], relaxable_[i]);
     auto [it, fresh] =
         node_terms_.try_emplace(out.node_affinity.get(), out.node_affinity);
     out.node_affinity = it->second;
     return out;
   }
 
-  // Drops one of a pod's preferences (Karpenter's order); false when it
-  // has none left.
+  // Drops one of the pod's relaxable constraints (Karpenter's order); false
+  // when none is left.
   bool Relax(size_t i) {
     if (!preferring_[i]) return false;
-    std::optional<std::string> dropped = RelaxOne(&preferences_[i]);
+    std::optional<std::string> dropped = RelaxOne(&relaxable_[i]);
     if (!dropped) return false;
     topology_.Forget(*preferring_[i]);
     *preferring_[i] = Preferring(i);
@@ -480,10 +480,10 @@ class Scheduler {
   std::vector<PoolCatalogue> catalogues_;  // heaviest pool first
   std::vector<size_t> pool_index_;         // catalogue -> pool
   ClaimTopology topology_;
-  // By pod: the pod with what is left of its preferences required (null:
-  // none), and what is left.
+  // By pod: the pod as planned with what is left of its relaxable
+  // constraints (null: it has none), and what is left.
   std::vector<std::unique_ptr<PodState>> preferring_;
-  std::vector<PodPreferences> preferences_;
+  std::vector<Relaxable> relaxable_;
   std::map<std::vector<NodeSelectorTerm>, Frozen<std::vector<NodeSelectorTerm>>>
       node_terms_;
   std::vector<NodeSlot> nodes_;

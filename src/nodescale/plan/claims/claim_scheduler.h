@@ -5,10 +5,10 @@
 // keeps every candidate (instance type x offering) still compatible with
 // its pods and narrows as pods land; it launches as the cheapest available
 // candidate left. A pod that fits nowhere is tried again while others
-// still land (its affinity may need them). A pod's preferences are
-// required while they last and dropped one at a time when it fits nowhere
-// (preferences.h). NodePool limits count the largest candidate of each
-// claim. Pure: plain data in, plain data out.
+// still land (its affinity may need them). Of a pod's required node terms
+// the first applies, and its preferences are required, until it fits
+// nowhere: then one is dropped at a time (preferences.h). NodePool limits count
+// the largest candidate of each claim. Pure: plain data in, plain data out.
 #ifndef PROPSCALER_NODESCALE_PLAN_CLAIMS_CLAIM_SCHEDULER_H_
 #define PROPSCALER_NODESCALE_PLAN_CLAIMS_CLAIM_SCHEDULER_H_
 

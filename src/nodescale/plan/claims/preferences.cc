@@ -37,8 +37,16 @@ std::vector<PodAffinityTerm> With(
 
 }  // namespace
 
-PodState WithPreferencesRequired(const PodState& pod,
-                                 const PodPreferences& preferences) {
+bool HasRelaxable(const PodState& pod) {
+  return pod.node_affinity.size() > 1 || !pod.preferences.empty();
+}
+
+Relaxable RelaxableOf(const PodState& pod) {
+  return {pod.node_affinity, pod.preferences};
+}
+
+PodState AsPlanned(const PodState& pod, const Relaxable& left) {
+  const PodPreferences& preferences = left.preferences;
   PodState out = pod;
   out.preferences.clear();
   if (!preferences.affinity.empty()) {
@@ -53,22 +61,29 @@ PodState WithPreferencesRequired(const PodState& pod,
                   preferences.spread.end());
     out.spread = std::move(spread);
   }
+  std::vector<NodeSelectorTerm> terms;
+  if (!left.required_node_terms.empty()) {
+    terms.push_back(left.required_node_terms.front());
+  }
   if (!preferences.node_affinity.empty()) {
     const NodeSelectorTerm& preferred =
         Heaviest(preferences.node_affinity)->term;
-    std::vector<NodeSelectorTerm> terms = pod.node_affinity;
     if (terms.empty()) terms.emplace_back();
-    for (NodeSelectorTerm& term : terms) {
-      term.requirements.insert(term.requirements.end(),
-                               preferred.requirements.begin(),
-                               preferred.requirements.end());
-    }
-    out.node_affinity = std::move(terms);
+    terms.front().requirements.insert(terms.front().requirements.end(),
+                                      preferred.requirements.begin(),
+                                      preferred.requirements.end());
   }
+  out.node_affinity = std::move(terms);
   return out;
 }
 
-std::optional<std::string> RelaxOne(PodPreferences* preferences) {
+std::optional<std::string> RelaxOne(Relaxable* left) {
+  if (left->required_node_terms.size() > 1) {
+    left->required_node_terms.erase(left->required_node_terms.begin());
+    return "the first of its required node affinity terms (" +
+           std::to_string(left->required_node_terms.size()) + " left)";
+  }
+  PodPreferences* preferences = &left->preferences;
   if (auto said =
           DropHeaviest(&preferences->affinity, "preferred pod affinity term")) {
     return said;

@@ -1,32 +1,43 @@
-// A pod's preferences as Karpenter's scheduler treats them: required while
-// they last, dropped one at a time when the pod fits nowhere (facts:
+// What Karpenter's scheduler relaxes of a pod, and how (facts:
 // kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling
-// preferences.go). Kept: every preferred pod affinity and anti-affinity
-// term and every ScheduleAnyway spread; of the preferred node terms, the
-// heaviest. Dropped in this order: the heaviest preferred pod affinity
-// term, then anti-affinity term, then node term (the next heaviest then
-// applies), then the first ScheduleAnyway spread. (PreferNoSchedule taints
-// never block a pod here, so Karpenter's last step has nothing to do.)
-// Pure.
+// preferences.go): of its required node-affinity terms (ORed) only the
+// first left applies; its preferences are required while they last: every
+// preferred pod affinity and anti-affinity term, every ScheduleAnyway
+// spread, and the heaviest preferred node term. When the pod fits nowhere
+// one is dropped, in this order: the first required node term (while
+// another is left), the heaviest preferred pod affinity term, then
+// anti-affinity term, then node term (the next heaviest then applies), then
+// the first ScheduleAnyway spread. (PreferNoSchedule taints never block a
+// pod here, so Karpenter's last step has nothing to do.) Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_CLAIMS_PREFERENCES_H_
 #define PROPSCALER_NODESCALE_PLAN_CLAIMS_PREFERENCES_H_
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
 
-// `pod` with what is left of its preferences required: preferred terms
-// and spreads added to its own, the heaviest node term ANDed into each of
-// its required node terms (or its only term when it has none).
-PodState WithPreferencesRequired(const PodState& pod,
-                                 const PodPreferences& preferences);
+struct Relaxable {
+  std::vector<NodeSelectorTerm> required_node_terms;  // those left
+  PodPreferences preferences;                         // those left
+};
 
-// Drops one preference in Karpenter's order; what it dropped ("preferred
-// pod anti-affinity term of weight 50"), or nullopt when none is left.
-std::optional<std::string> RelaxOne(PodPreferences* preferences);
+// Whether Karpenter would relax anything of `pod`.
+bool HasRelaxable(const PodState& pod);
+Relaxable RelaxableOf(const PodState& pod);
+
+// `pod` as planned with what is `left`: its first required node term left,
+// ANDed with the heaviest preferred node term, and the preferred terms and
+// spreads added to its own.
+PodState AsPlanned(const PodState& pod, const Relaxable& left);
+
+// Drops one constraint in Karpenter's order; what it dropped ("preferred
+// pod anti-affinity term of weight 50"), or nullopt when nothing is left
+// to drop.
+std::optional<std::string> RelaxOne(Relaxable* left);
 
 }  // namespace propscaler::nodescale
 

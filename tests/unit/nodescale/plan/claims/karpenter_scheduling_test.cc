@@ -8,16 +8,15 @@
 // several rounds is one plan here, the earlier rounds' nodes given as
 // existing (in-flight) nodes.
 //
-// Preferences: suite_test.go's Preferential Fallback "Preferences" cases
-// (all node terms relaxed; lighter weights used), and preferred pod
-// (anti-)affinity and ScheduleAnyway spreads required while they can be
-// met, then relaxed.
+// Preferences: suite_test.go's Preferential Fallback cases (required
+// node terms one after the other, the final one kept; all preferred node
+// terms relaxed; lighter weights used), and preferred pod (anti-)affinity
+// and ScheduleAnyway spreads required while they can be met, then relaxed.
 //
 // Not transcribed:
-// - The Preferential Fallback "Required" cases (required node-affinity
-//   terms are tried together here, not one after the other), NodePools
-//   with PreferNoSchedule taints, NodeTaintsPolicy, NodeAffinityPolicy,
-//   matchLabelKeys, DefaultConstraints (synthesized spreads).
+// - NodePools with PreferNoSchedule taints, NodeTaintsPolicy,
+//   NodeAffinityPolicy, matchLabelKeys, DefaultConstraints (synthesized
+//   spreads).
 // - Volumes (VolumeUsage, CSIMigration, ephemeral volumes, PVC, storage
 //   class and volume-topology cases): their needs are resolved before this
 //   planner, not by it.
@@ -967,6 +966,30 @@ TEST_F(KarpenterSchedulingTest, ZoneAffinityFollowsAConstrainedTarget) {
   for (const PlannedClaim& claim : plan.claims) {
     EXPECT_EQ(LabelOf(claim, kZone), "test-zone-1");
   }
+}
+
+// Preferential Fallback, Required (suite_test.go): "should not relax the
+// final term" (a pod whose only term no type meets stays pending) and
+// "should relax multiple terms" (the first term that can be met is used:
+// zone 1, though zone 2 costs the same).
+TEST_F(KarpenterSchedulingTest, RequiredNodeTermsOneAfterTheOther) {
+  PodState stuck = Pod("stuck", 0, 0);
+  AddTerm(&stuck, {{kZone, Op::kIn, {"invalid"}}});
+  Add(stuck);
+  PodState pod = Pod("p", 0, 0);
+  AddTerm(&pod, {{kZone, Op::kIn, {"invalid"}}});
+  AddTerm(&pod, {{kZone, Op::kIn, {"invalid"}}});
+  AddTerm(&pod, {{kZone, Op::kIn, {"test-zone-1"}}});
+  AddTerm(&pod, {{kZone, Op::kIn, {"test-zone-2"}}});
+  Add(pod);
+  ClaimPlan plan = Schedule();
+  EXPECT_EQ(Unschedulable(plan), (std::vector<size_t>{0}));
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(LabelOf(plan.claims[0], kZone), "test-zone-1");
+  ASSERT_EQ(plan.relaxed.size(), 2u);
+  EXPECT_EQ(plan.relaxed[0].pod, 1u);
+  EXPECT_EQ(plan.relaxed[0].dropped,
+            "the first of its required node affinity terms (3 left)");
 }
 
 // Preferential Fallback, Preferences (suite_test.go): "should relax all
