@@ -1,8 +1,10 @@
-// Equivalence classes of pods: pods of one controller with the same
-// scheduling-relevant spec (requests, labels, node selector and affinity,
-// tolerations, anti-affinity) fit the same nodes, so predicates are checked
-// once per class rather than once per pod, as CA's equivalence groups do.
-// Pure.
+// Equivalence classes of pods: pods with the same scheduling-relevant spec
+// (namespace, requests, labels, node selector and affinity, tolerations,
+// pod affinity and anti-affinity, spreads, host ports, volumes) fit the
+// same nodes, so predicates are checked once per class rather than once
+// per pod, as CA's equivalence groups do. Pods of one controller are one
+// class as far as their specs are alike; so are alike pods of no
+// controller (CA makes each its own). Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_SIMULATION_POD_CLASSES_H_
 #define PROPSCALER_NODESCALE_PLAN_SIMULATION_POD_CLASSES_H_
 
