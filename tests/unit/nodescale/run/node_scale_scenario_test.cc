@@ -155,6 +155,23 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     for (std::thread& thread : capi_threads_) thread.join();
   }
 
+  // With the kwok provider over its generated catalogue, for NodePools.
+  NodeScaleInstance* StartOverKwokCatalogue(nodescale::LoopOptions options) {
+    options.namespace_ = kNamespace;
+    return StartWith(options, std::make_unique<nodescale::KwokProvider>(
+                                  &cluster_.client(), &clock_,
+                                  nodescale::KwokOptions{
+                                      kNamespace,
+                                      kGroupsConfigMap,
+                                      {},
+                                      [this] {
+                                        return cluster_.client().GetConfigMap(
+                                            kNamespace, kGroupsConfigMap);
+                                      },
+                                      {},
+                                      nodescale::KwokDefaultInstanceTypes()}));
+  }
+
   // With the kwok provider.
   NodeScaleInstance* Start(
       nodescale::LoopOptions options,
@@ -2596,20 +2613,7 @@ spec:
           values: [on-demand]
 )"}}).ok());
   memcluster::MemoryScheduler scheduler(&cluster_, seconds(30));
-  nodescale::LoopOptions options;
-  options.namespace_ = kNamespace;
-  StartWith(options,
-            std::make_unique<nodescale::KwokProvider>(
-                &cluster_.client(), &clock_,
-                nodescale::KwokOptions{kNamespace,
-                                       kGroupsConfigMap,
-                                       {},
-                                       [this] {
-                                         return cluster_.client().GetConfigMap(
-                                             kNamespace, kGroupsConfigMap);
-                                       },
-                                       {},
-                                       nodescale::KwokDefaultInstanceTypes()}));
+  StartOverKwokCatalogue(nodescale::LoopOptions{});
   clock_.SleepFor(seconds(5));
   for (int i = 0; i < 1000; ++i) {
     CreatePendingPod("burst-" + std::to_string(i), "1");
@@ -2677,20 +2681,7 @@ spec:
   };
   ASSERT_TRUE(put_pool("test-zone-a").ok());
   memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
-  nodescale::LoopOptions options;
-  options.namespace_ = kNamespace;
-  StartWith(options,
-            std::make_unique<nodescale::KwokProvider>(
-                &cluster_.client(), &clock_,
-                nodescale::KwokOptions{kNamespace,
-                                       kGroupsConfigMap,
-                                       {},
-                                       [this] {
-                                         return cluster_.client().GetConfigMap(
-                                             kNamespace, kGroupsConfigMap);
-                                       },
-                                       {},
-                                       nodescale::KwokDefaultInstanceTypes()}));
+  StartOverKwokCatalogue(nodescale::LoopOptions{});
   clock_.SleepFor(seconds(5));
   for (int i = 0; i < 6; ++i) CreatePendingPod("app-" + std::to_string(i), "1");
   clock_.SleepFor(minutes(2));
@@ -2718,6 +2709,79 @@ spec:
   EXPECT_TRUE(nodes_in("test-zone-a").empty());
   EXPECT_FALSE(nodes_in("test-zone-b").empty());
   EXPECT_EQ(Calls("create pods/eviction"), 6);
+}
+
+// A CapacityBuffer over a NodePool: its two 3-cpu chunks get room on the
+// NodePool's nodes (one 4-cpu type allowed), as any pending pods would.
+TEST_F(NodeScaleScenarioTest, BufferKeepsRoomOnANodePool) {
+  ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                                {{"nodepools.yaml", R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: general
+spec:
+  template:
+    spec:
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: [c-4x-amd64-linux]
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: [on-demand]
+)"}}).ok());
+  ASSERT_TRUE(
+      CreateTemplateBuffer(cluster_.store(), "headroom", "chunk", "3", 2));
+  StartOverKwokCatalogue(nodescale::LoopOptions{});
+  clock_.SleepFor(seconds(5));
+  EXPECT_EQ(NodesWithPrefix("general-").size(), 2u);
+  EXPECT_EQ(Calls("create nodes"), 2);
+  const std::string status = BufferObject(cluster_.store(), "headroom");
+  EXPECT_NE(status.find(R"("reason":"FakePodsInjected")"), std::string::npos)
+      << status;
+  clock_.SleepFor(minutes(30));
+  EXPECT_EQ(Calls("create nodes"), 2);
+  EXPECT_EQ(Calls("delete nodes"), 0) << "the buffer's room is kept";
+}
+
+// An atomic ProvisioningRequest over a NodePool (one 8-cpu type in one
+// zone): its 8 pods of 2 cpu get all their nodes (three each, 7.9 cpu
+// allocatable) in one scale-up, and the request is Provisioned.
+TEST_F(NodeScaleScenarioTest, AtomicRequestOverANodePool) {
+  using namespace provreq;  // NOLINT
+  ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                                {{"nodepools.yaml", R"(
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: batch
+spec:
+  template:
+    spec:
+      requirements:
+        - key: node.kubernetes.io/instance-type
+          operator: In
+          values: [c-8x-amd64-linux]
+        - key: karpenter.sh/capacity-type
+          operator: In
+          values: [on-demand]
+        - key: topology.kubernetes.io/zone
+          operator: In
+          values: [test-zone-a]
+)"}}).ok());
+  ASSERT_TRUE(provreq::CreatePodTemplate(cluster_.store(), "job", "2"));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
+                            kube::kBestEffortAtomicClass));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  StartOverKwokCatalogue(options);
+  SleepUntil(ConditionWritten("gang", "Provisioned"), seconds(30));
+  EXPECT_EQ(Condition(cluster_.store(), "gang", "Provisioned"),
+            "True/CapacityIsProvisioned");
+  EXPECT_EQ(NodesWithPrefix("batch-").size(), 3u);
+  clock_.SleepFor(minutes(2));
+  EXPECT_EQ(Calls("create nodes"), 3) << "one scale-up";
 }
 
 }  // namespace
