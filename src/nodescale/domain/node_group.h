@@ -84,6 +84,10 @@ struct NodeGroup {
   std::string retired;
 };
 
+// The max_size of a NodePool's candidate: its NodePool's limits bound it,
+// not a size of its own.
+inline constexpr int64_t kNoGroupMax = int64_t{1} << 40;
+
 // The group of that name; null when there is none.
 const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
                            std::string_view name);

@@ -102,7 +102,7 @@ std::vector<NodeGroup> CatalogueGroups(const NodePoolCatalogue& catalogue) {
       group.name = CandidateGroupName(pool, type, offering);
       group.pool = pool.name;
       group.capacity_type = LabelOr(c.labels, kCapacityType, "on-demand");
-      group.max_size = int64_t{1} << 40;
+      group.max_size = kNoGroupMax;
       group.price = c.price;
       group.declared_template =
           NodeTemplate{type.Allocatable(),

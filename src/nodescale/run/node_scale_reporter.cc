@@ -77,9 +77,12 @@ double Seconds(Duration duration) {
 
 std::string DescribeIncrease(const GroupIncrease& increase,
                              const NodeGroup& group) {
+  const std::string max = group.max_size >= kNoGroupMax
+                              ? "its NodePool's limits"
+                              : std::to_string(group.max_size);
   return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
-         std::to_string(group.target_size + increase.delta) +
-         " (max: " + std::to_string(group.max_size) + ")}";
+         std::to_string(group.target_size + increase.delta) + " (max: " + max +
+         ")}";
 }
 
 NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,

@@ -34,7 +34,8 @@ namespace propscaler::nodescale {
 
 using NodeScaleStatusBoard = StatusBoard<StatusReport>;
 
-// "{group 3->5 (max: 10)}", as Cluster Autoscaler describes an increase.
+// "{group 3->5 (max: 10)}", as Cluster Autoscaler describes an increase
+// ("(max: its NodePool's limits)" for a NodePool's candidate).
 std::string DescribeIncrease(const GroupIncrease& increase,
                              const NodeGroup& group);
 

@@ -2648,6 +2648,14 @@ spec:
   }
   EXPECT_EQ(Calls("create nodes"), created);  // nothing asked twice
   EXPECT_EQ(Calls("delete nodes"), 0);
+  // The pods' events say what bounds a candidate: its NodePool's limits.
+  size_t bounded = 0;
+  for (const std::string& event : sim::Events(cluster_.store(), "default")) {
+    if (event.find("(max: its NodePool's limits)") != std::string::npos) {
+      ++bounded;
+    }
+  }
+  EXPECT_GT(bounded, 0u);
 }
 
 // A NodePool (zone a only) whose requirements are narrowed to zone b
