@@ -144,6 +144,7 @@ Status KwokProvider::RefreshNodePools(
   }
   std::set<std::string> from_text;
   for (const NodePoolSpec& spec : specs) from_text.insert(spec.name);
+  std::set<std::string, std::less<>> refused;
   for (const kube::RawObject& object : cluster) {
     if (from_text.contains(object.name)) {
       return Status::Invalid("NodePool " + object.name +
@@ -152,6 +153,7 @@ Status KwokProvider::RefreshNodePools(
     }
     Result<NodePoolSpec> spec = DecodeClusterNodePool(object);
     if (!spec.ok()) {
+      refused.insert(object.name);
       LOG(WARNING) << "NodePool " << object.name << " (resourceVersion "
                    << object.resource_version
                    << ") is not planned for: " << spec.status().message();
@@ -162,6 +164,7 @@ Status KwokProvider::RefreshNodePools(
   node_pools_ = {std::move(specs), options_.instance_types};
   pool_groups_ = CatalogueGroups(node_pools_);
   pools_source_ = std::move(source);
+  refused_pools_ = std::move(refused);
   return Status::Ok();
 }
 
@@ -202,9 +205,12 @@ Result<std::vector<NodeGroup>> KwokProvider::NodeGroups(
 }
 
 // A node of a NodePool whose candidate group is no longer offered (the
-// NodePool's requirements or the catalogue changed) keeps a group of its
-// own, retired: drift replaces its nodes, as Karpenter's
-// RequirementsDrifted does, and it never grows.
+// NodePool's requirements or the catalogue changed, or the NodePool was
+// deleted) keeps a group of its own, retired: drift replaces its nodes, as
+// Karpenter's RequirementsDrifted does, and it never grows. A deleted
+// NodePool's nodes go under the default pool's budgets (Karpenter deletes
+// them with their NodeClaims at once); a NodePool refused as it reads now
+// keeps its nodes as they are.
 void KwokProvider::AddRetiredGroups(const SharedNodes& nodes,
                                     const std::map<std::string, int64_t>& sizes,
                                     std::vector<NodeGroup>* groups) const {
@@ -217,21 +223,24 @@ void KwokProvider::AddRetiredGroups(const SharedNodes& nodes,
     const NodeState& node = live.state;
     auto pool = node.labels.find(std::string(kNodePoolLabel));
     const std::string group = NodeGroupOf(node);
-    if (pool == node.labels.end() || !pools.contains(pool->second) ||
+    if (pool == node.labels.end() || refused_pools_.contains(pool->second) ||
         group.empty() || offered.contains(group) || retired.contains(group)) {
       continue;
     }
+    const bool deleted = !pools.contains(pool->second);
     NodeGroup& out = retired[group];
     out.name = group;
-    out.pool = pool->second;
+    if (!deleted) out.pool = pool->second;
     auto capacity = node.labels.find(std::string(kCapacityTypeLabel));
     if (capacity != node.labels.end()) out.capacity_type = capacity->second;
     out.target_size = out.max_size = sizes.at(group);
     out.price = OfferingPrice(options_.instance_types, node.labels);
     out.declared_template =
         NodeTemplate{node.allocatable, node.labels, node.taints, {}, {}};
-    out.retired = "NodePool " + pool->second + " no longer offers group " +
-                  group + " (its requirements or the catalogue changed)";
+    out.retired = deleted ? "NodePool " + pool->second + " no longer exists"
+                          : "NodePool " + pool->second +
+                                " no longer offers group " + group +
+                                " (its requirements or the catalogue changed)";
   }
   for (auto& [name, group] : retired) groups->push_back(std::move(group));
 }

@@ -115,6 +115,8 @@ class KwokProvider : public Provider {
   // What node_pools_ was decoded from: the ConfigMap's text and each
   // cluster NodePool's name and resourceVersion.
   std::string pools_source_;
+  // Cluster NodePools left out as they read now: their nodes are kept.
+  std::set<std::string, std::less<>> refused_pools_;
   std::vector<NodeGroup> pool_groups_;
   std::map<std::string, std::string> deleted_seen_;
   std::mt19937_64 random_{std::random_device{}()};

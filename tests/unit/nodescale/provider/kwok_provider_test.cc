@@ -1,6 +1,7 @@
 // The kwok provider against the in-memory cluster.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -285,6 +286,55 @@ TEST_F(KwokClusterNodePoolsTest, NodesAreNamedForTheirNodePoolAndFitALabel) {
     EXPECT_TRUE(name.starts_with(prefix)) << name;
     EXPECT_EQ(name.size(), prefix.size() + 5) << name;
   }
+}
+
+// A node whose NodePool was deleted, or no longer offers its candidate,
+// is in a retired group of its own (its nodes have drifted; it never
+// grows); a node of a NodePool refused as it reads now is left as it is.
+TEST_F(KwokClusterNodePoolsTest, NodesOfGoneCandidatesAreInRetiredGroups) {
+  auto node = [](const std::string& name, const std::string& pool,
+                 const std::string& group) {
+    LiveNode live;
+    live.state.name = name;
+    live.state.labels = {
+        {"karpenter.sh/nodepool", pool},
+        {"propscaler.io/node-group", group},
+        {"node.kubernetes.io/instance-type", "c-2x-amd64-linux"},
+        {"topology.kubernetes.io/zone", "test-zone-a"},
+        {"karpenter.sh/capacity-type", "on-demand"}};
+    return live;
+  };
+  SharedNodes nodes;
+  nodes.push_back(node("general-aaaaa", "general",
+                       "general.c-2x-amd64-linux.test-zone-a.on-demand"));
+  nodes.push_back(
+      node("old-bbbbb", "old", "old.c-2x-amd64-linux.test-zone-a.on-demand"));
+  nodes.push_back(node("heavy-ccccc", "heavy",
+                       "heavy.c-2x-amd64-linux.test-zone-a.on-demand"));
+  served_ = {ServedNodePool("general", "7"),
+             ServedNodePool("heavy", "8", R"("weight":500,)")};
+  KwokProvider provider = Provider();
+  Result<std::vector<NodeGroup>> groups = provider.NodeGroups(nodes);
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  std::map<std::string, const NodeGroup*> retired;
+  for (const NodeGroup& group : *groups) {
+    if (!group.retired.empty()) retired[group.name] = &group;
+  }
+  ASSERT_EQ(retired.size(), 2u);
+  const NodeGroup* general =
+      retired.at("general.c-2x-amd64-linux.test-zone-a.on-demand");
+  EXPECT_EQ(general->pool, "general");
+  EXPECT_EQ(general->retired,
+            "NodePool general no longer offers group "
+            "general.c-2x-amd64-linux.test-zone-a.on-demand (its requirements "
+            "or the catalogue changed)");
+  EXPECT_EQ(general->target_size, 1);
+  EXPECT_EQ(general->max_size, 1);
+  EXPECT_GT(general->price.value_or(0), 0);  // the catalogue's offering
+  const NodeGroup* old =
+      retired.at("old.c-2x-amd64-linux.test-zone-a.on-demand");
+  EXPECT_EQ(old->retired, "NodePool old no longer exists");
+  EXPECT_EQ(old->pool, "");  // the default pool's budgets
 }
 
 // Without NodePools in the cluster, a missing ConfigMap is still an error.

@@ -2792,5 +2792,44 @@ spec:
   EXPECT_EQ(Calls("create nodes"), 3) << "one scale-up";
 }
 
+// A deleted NodePool's nodes go: replaced by the NodePools left (here
+// "spare", in zone b), under the default pool's budgets.
+TEST_F(NodeScaleScenarioTest, ADeletedNodePoolsNodesAreReplaced) {
+  auto pool = [](const std::string& name, int weight, const char* zone) {
+    return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: " +
+           name + "\nspec:\n  weight: " + std::to_string(weight) +
+           "\n  template:\n    spec:\n      requirements:\n"
+           "        - {key: node.kubernetes.io/instance-type, operator: In, "
+           "values: [c-4x-amd64-linux]}\n"
+           "        - {key: karpenter.sh/capacity-type, operator: In, "
+           "values: [on-demand]}\n"
+           "        - {key: topology.kubernetes.io/zone, operator: In, "
+           "values: [" +
+           zone + "]}\n";
+  };
+  auto put = [&](const std::string& text) {
+    return sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                             {{"nodepools.yaml", text}});
+  };
+  ASSERT_TRUE(put(pool("main", 50, "test-zone-a") + "---\n" +
+                  pool("spare", 10, "test-zone-b"))
+                  .ok());
+  memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
+  StartOverKwokCatalogue(nodescale::LoopOptions{});
+  clock_.SleepFor(seconds(5));
+  for (int i = 0; i < 3; ++i) CreatePendingPod("app-" + std::to_string(i), "1");
+  clock_.SleepFor(minutes(2));
+  ASSERT_EQ(NodesWithPrefix("main-").size(), 1u);  // the heavier NodePool
+  EXPECT_TRUE(NodesWithPrefix("spare-").empty());
+
+  ASSERT_TRUE(put(pool("spare", 10, "test-zone-b")).ok());
+  clock_.SleepFor(minutes(10));
+  EXPECT_TRUE(NodesWithPrefix("main-").empty());
+  // The replacement came first (it then went empty, as no controller here
+  // makes the evicted pods again).
+  EXPECT_EQ(Calls("create nodes"), 2);
+  EXPECT_EQ(Calls("create pods/eviction"), 3);
+}
+
 }  // namespace
 }  // namespace propscaler
