@@ -188,6 +188,33 @@ TEST(NodescaleSnapshotJsonTest, ErrorsNameTheFieldAndValue) {
                 "at least 1, is 0"),
             std::string::npos)
       << skew.status().message();
+  // Preferred terms: weights the API server admits, and a term each.
+  const std::pair<std::string, std::string> preferred[] = {
+      {R"("nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":0,"preference":{}}]})",
+       "items[0].spec.affinity.nodeAffinity."
+       "preferredDuringSchedulingIgnoredDuringExecution[0].weight: 0 is not "
+       "from 1 to 100"},
+      {R"("nodeAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":5}]})",
+       "items[0].spec.affinity.nodeAffinity."
+       "preferredDuringSchedulingIgnoredDuringExecution[0].preference: "
+       "missing"},
+      {R"("podAntiAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":101,"podAffinityTerm":{"topologyKey":"zone"}}]})",
+       "items[0].spec.affinity.podAntiAffinity."
+       "preferredDuringSchedulingIgnoredDuringExecution[0].weight: 101 is "
+       "not from 1 to 100"},
+      {R"("podAffinity":{"preferredDuringSchedulingIgnoredDuringExecution":[{"weight":1}]})",
+       "items[0].spec.affinity.podAffinity."
+       "preferredDuringSchedulingIgnoredDuringExecution[0].podAffinityTerm: "
+       "missing"},
+  };
+  for (const auto& [affinity, want] : preferred) {
+    auto pods = DecodePodListJson(
+        R"({"items":[{"metadata":{"name":"p"},"spec":{"affinity":{)" +
+        affinity + "}}}]}");
+    ASSERT_FALSE(pods.ok()) << affinity;
+    EXPECT_NE(pods.status().message().find(want), std::string::npos)
+        << pods.status().message() << "\nwanted: " << want;
+  }
   auto provider_id = DecodeNodeListJson(
       R"({"items":[{"metadata":{"name":"n"},"spec":{"providerID":7}}]})");
   ASSERT_FALSE(provider_id.ok());
