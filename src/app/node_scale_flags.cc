@@ -47,10 +47,11 @@ DEFINE_string(kwok_unregistered_node_groups, "",
               "register: a scale-up counts them but creates no Node (to "
               "demo and test giving up unregistered capacity).");
 DEFINE_string(instance_types_file_path, "",
-              "node-scale, kwok: the instance-type catalogue the ConfigMap's "
-              "NodePools (key nodepools.yaml) draw from, in the format of "
-              "Karpenter's kwok provider (env INSTANCE_TYPES_FILE_PATH when "
-              "unset). Empty: its generated 144 types.");
+              "node-scale, kwok: the instance-type catalogue NodePools (the "
+              "cluster's, and the ConfigMap's key nodepools.yaml) draw from, "
+              "in the format of Karpenter's kwok provider (env "
+              "INSTANCE_TYPES_FILE_PATH when unset). Empty: its generated 144 "
+              "types.");
 DEFINE_string(scan_interval, "10s", "node-scale: time between iterations.");
 DEFINE_string(expander, "least-waste",
               "node-scale: random, most-pods, least-waste, price, priority; "
