@@ -8,6 +8,7 @@
 // cluster under deploy/node-scale/clusterapi's, each with a token of its own
 // cluster's service account. No Cluster API controller runs: the test plays
 // it, and checks what propscaler asks of it.
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -295,18 +296,27 @@ TEST_F(ClusterApiTwoClustersTest,
   ASSERT_TRUE(e2e::WaitUntil([&] { return Replicas() == 1; }, seconds(30)))
       << "replicas " << Replicas() << "\n"
       << propscaler->Output();
-  // Each connection's API metrics are its cluster's.
-  httplib::Result metrics = e2e::HealthGet(port, "/metrics");
-  ASSERT_TRUE(metrics) << propscaler->Output();
-  for (
-      const char* series :
-      {R"(propscaler_api_requests_total{verb="PUT",code="200",cluster="management"} 1)",
-       R"(propscaler_api_requests_total{verb="GET",code="200",cluster="workload"})",
-       R"(propscaler_api_connections_total{cluster="management"})",
-       R"(propscaler_api_connections_total{cluster="workload"})"}) {
-    EXPECT_NE(metrics->body.find(series), std::string::npos) << series << "\n"
-                                                             << metrics->body;
-  }
+  // Each connection's API metrics are its cluster's. The PUT is counted
+  // once its answer is read, which may be just after the server applied
+  // it: polled.
+  const std::vector<std::string> series = {
+      R"(propscaler_api_requests_total{verb="PUT",code="200",cluster="management"} 1)",
+      R"(propscaler_api_requests_total{verb="GET",code="200",cluster="workload"})",
+      R"(propscaler_api_connections_total{cluster="management"})",
+      R"(propscaler_api_connections_total{cluster="workload"})"};
+  std::string body;
+  EXPECT_TRUE(e2e::WaitUntil(
+      [&] {
+        httplib::Result metrics = e2e::HealthGet(port, "/metrics");
+        body = metrics ? metrics->body : "";
+        return std::all_of(series.begin(), series.end(),
+                           [&](const std::string& s) {
+                             return body.find(s) != std::string::npos;
+                           });
+      },
+      seconds(10)))
+      << body << "\n"
+      << propscaler->Output();
 
   // Each cluster's token in turn: the file gets a token bound to Secret
   // "second", the first one is revoked (its Secret deleted, the server

@@ -59,6 +59,7 @@ class Scheduler {
       pool_index_.push_back(p);
     }
     PreparePreferences();
+    FindPreferNoSchedule();
     PrepareTopology();
     PrepareNodes();
   }
@@ -137,13 +138,41 @@ class Scheduler {
   // Drops one of the pod's relaxable constraints (Karpenter's order); false
   // when none is left.
   bool Relax(size_t i) {
-    if (!preferring_[i]) return false;
-    std::optional<std::string> dropped = RelaxOne(&relaxable_[i]);
-    if (!dropped) return false;
-    topology_.Forget(*preferring_[i]);
-    *preferring_[i] = Preferring(i);
-    plan_.relaxed.push_back({i, std::move(*dropped)});
+    if (preferring_[i]) {
+      if (std::optional<std::string> dropped = RelaxOne(&relaxable_[i])) {
+        topology_.Forget(*preferring_[i]);
+        *preferring_[i] = Preferring(i);
+        plan_.relaxed.push_back({i, std::move(*dropped)});
+        return true;
+      }
+    }
+    if (!any_prefer_no_schedule_ || tolerates_prefer_no_schedule_[i]) {
+      return false;
+    }
+    tolerates_prefer_no_schedule_[i] = true;
+    plan_.relaxed.push_back({i, "its intolerance of PreferNoSchedule taints"});
     return true;
+  }
+
+  // Karpenter's taint check, PreferNoSchedule included until relaxed.
+  bool TaintsAllow(size_t i, const std::vector<Taint>& taints) const {
+    return tolerates_prefer_no_schedule_[i] ||
+           ToleratesPreferNoSchedule(PodAt(i), taints);
+  }
+
+  void FindPreferNoSchedule() {
+    tolerates_prefer_no_schedule_.assign(snapshot_.pods.size(), 0);
+    auto any = [](const std::vector<Taint>& taints) {
+      return std::any_of(taints.begin(), taints.end(), [](const Taint& t) {
+        return t.effect == TaintEffect::kPreferNoSchedule;
+      });
+    };
+    for (const NodePoolSpec& pool : pools_) {
+      any_prefer_no_schedule_ = any_prefer_no_schedule_ || any(pool.taints);
+    }
+    for (const NodeState& node : snapshot_.nodes) {
+      any_prefer_no_schedule_ = any_prefer_no_schedule_ || any(node.taints);
+    }
   }
   size_t HostOfClaim(size_t claim) const { return nodes_.size() + claim; }
 
@@ -231,7 +260,8 @@ class Scheduler {
       NodeSlot& slot = nodes_[n];
       const NodeState& node = snapshot_.nodes[n];
       if (!Fits(pod.requests, slot.free)) continue;
-      if (CheckNodeConstraints(pod, node.labels, node.taints) != Unfit::kNone) {
+      if (CheckNodeConstraints(pod, node.labels, node.taints) != Unfit::kNone ||
+          !TaintsAllow(i, node.taints)) {
         continue;
       }
       if (!HostPortsFree(pod, slot.pods) || !InlineDisksFree(pod, slot.pods) ||
@@ -371,7 +401,10 @@ class Scheduler {
   }
 
   bool TryClaim(size_t i, size_t c) {
-    if (!Narrow(PodAt(i), claims_[c], HostOfClaim(c), nullptr)) return false;
+    if (!TaintsAllow(i, catalogues_[claims_[c].catalogue].pool().taints) ||
+        !Narrow(PodAt(i), claims_[c], HostOfClaim(c), nullptr)) {
+      return false;
+    }
     Commit(i, c);
     return true;
   }
@@ -419,7 +452,9 @@ class Scheduler {
               Max(claim.max_free, catalogues_[c].candidates()[k].free);
         });
         const size_t index = claims_.size();
-        if (Narrow(PodAt(i), claim, HostOfClaim(index), &why)) {
+        if (!TaintsAllow(i, catalogues_[c].pool().taints)) {
+          why = "it does not tolerate the NodePool's PreferNoSchedule taints";
+        } else if (Narrow(PodAt(i), claim, HostOfClaim(index), &why)) {
           claims_.push_back(std::move(claim));
           Commit(i, index);
           AddUse(c, LargestCapacity(claims_[index]));
@@ -484,6 +519,10 @@ class Scheduler {
   // constraints (null: it has none), and what is left.
   std::vector<std::unique_ptr<PodState>> preferring_;
   std::vector<Relaxable> relaxable_;
+  // Whether any NodePool or node has a PreferNoSchedule taint; by pod,
+  // whether it was relaxed to tolerate them.
+  bool any_prefer_no_schedule_ = false;
+  std::vector<char> tolerates_prefer_no_schedule_;
   std::map<std::vector<NodeSelectorTerm>, Frozen<std::vector<NodeSelectorTerm>>>
       node_terms_;
   std::vector<NodeSlot> nodes_;

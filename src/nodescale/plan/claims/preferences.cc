@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "nodescale/plan/simulation/predicates.h"
+
 namespace propscaler::nodescale {
 namespace {
 
@@ -36,6 +38,16 @@ std::vector<PodAffinityTerm> With(
 }
 
 }  // namespace
+
+bool ToleratesPreferNoSchedule(const PodState& pod,
+                               const std::vector<Taint>& taints) {
+  return std::all_of(taints.begin(), taints.end(), [&](const Taint& taint) {
+    return taint.effect != TaintEffect::kPreferNoSchedule ||
+           std::any_of(
+               pod.tolerations.begin(), pod.tolerations.end(),
+               [&](const Toleration& t) { return Tolerates(t, taint); });
+  });
+}
 
 bool HasRelaxable(const PodState& pod) {
   return pod.node_affinity.size() > 1 || !pod.preferences.empty();

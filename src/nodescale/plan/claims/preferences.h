@@ -7,8 +7,8 @@
 // one is dropped, in this order: the first required node term (while
 // another is left), the heaviest preferred pod affinity term, then
 // anti-affinity term, then node term (the next heaviest then applies), then
-// the first ScheduleAnyway spread. (PreferNoSchedule taints never block a
-// pod here, so Karpenter's last step has nothing to do.) Pure.
+// the first ScheduleAnyway spread; last, PreferNoSchedule taints, which
+// block a pod that does not tolerate them until then. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_CLAIMS_PREFERENCES_H_
 #define PROPSCALER_NODESCALE_PLAN_CLAIMS_PREFERENCES_H_
 
@@ -34,7 +34,13 @@ Relaxable RelaxableOf(const PodState& pod);
 // spreads added to its own.
 PodState AsPlanned(const PodState& pod, const Relaxable& left);
 
-// Drops one constraint in Karpenter's order; what it dropped ("preferred
+// Whether the pod tolerates every PreferNoSchedule taint of `taints`
+// (Karpenter asks it to until its last relaxation; kube-scheduler never).
+bool ToleratesPreferNoSchedule(const PodState& pod,
+                               const std::vector<Taint>& taints);
+
+// Drops one constraint in Karpenter's order (all but the PreferNoSchedule
+// step, which the scheduler takes); what it dropped ("preferred
 // pod anti-affinity term of weight 50"), or nullopt when nothing is left
 // to drop.
 std::optional<std::string> RelaxOne(Relaxable* left);

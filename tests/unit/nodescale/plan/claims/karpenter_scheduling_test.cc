@@ -13,8 +13,11 @@
 // terms relaxed; lighter weights used), and preferred pod (anti-)affinity
 // and ScheduleAnyway spreads required while they can be met, then relaxed.
 //
+// And "should tolerate PreferNoSchedule taint only after trying to relax
+// Affinity terms".
+//
 // Not transcribed:
-// - NodePools with PreferNoSchedule taints, NodeTaintsPolicy,
+// - NodeTaintsPolicy,
 //   NodeAffinityPolicy, matchLabelKeys, DefaultConstraints (synthesized
 //   spreads).
 // - Volumes (VolumeUsage, CSIMigration, ephemeral volumes, PVC, storage
@@ -1081,6 +1084,54 @@ TEST_F(KarpenterSchedulingTest, ScheduleAnywaySpreadHoldsAffinityToNoneDrops) {
   for (const Relaxation& relaxed : plan.relaxed) {
     EXPECT_EQ(relaxed.dropped, "preferred pod affinity term of weight 5");
   }
+}
+
+// Preferential Fallback (suite_test.go): "should tolerate PreferNoSchedule
+// taint only after trying to relax Affinity terms". The NodePool's only
+// zone and its PreferNoSchedule taint: both preferred terms are dropped
+// first, then the taint is tolerated, and the pod schedules there.
+TEST_F(KarpenterSchedulingTest, ToleratesPreferNoScheduleLast) {
+  pools_[0].requirements.push_back(
+      Requirement(kZone, Op::kIn, {"test-zone-1"}));
+  pools_[0].taints = {{"foo", "bar", TaintEffect::kPreferNoSchedule}};
+  PodState pod = Pod("p", 0, 0);
+  PodPreferences preferences;
+  preferences.node_affinity = {
+      {1, NodeSelectorTerm{{{kZone, Op::kIn, {"invalid"}}}}},
+      {1, NodeSelectorTerm{{{kInstanceType, Op::kIn, {"invalid"}}}}}};
+  pod.preferences = preferences;
+  Add(pod);
+  ClaimPlan plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  ASSERT_EQ(plan.relaxed.size(), 3u);
+  EXPECT_EQ(plan.relaxed[2].dropped,
+            "its intolerance of PreferNoSchedule taints");
+}
+
+// A heavier NodePool tainted PreferNoSchedule is passed over for a lighter
+// one while that can take the pod, as Karpenter does.
+TEST_F(KarpenterSchedulingTest, PreferNoSchedulePoolIsTriedAfterTheOthers) {
+  NodePoolSpec soft = SuitePool();
+  soft.name = "soft";
+  soft.disruption.name = "soft";
+  soft.weight = 100;
+  soft.taints = {{"maintenance", "", TaintEffect::kPreferNoSchedule}};
+  pools_ = {soft, SuitePool()};
+  Add(Pod("p", 0, 0));
+  ClaimPlan plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(pools_[plan.claims[0].pool].name, "default");
+  EXPECT_TRUE(plan.relaxed.empty());
+
+  // A pod that tolerates it goes to the heavier one.
+  PodState tolerant = Pod("t", 0, 0);
+  tolerant.tolerations =
+      std::vector<Toleration>{{"maintenance", Toleration::Op::kExists, "",
+                               false, TaintEffect::kPreferNoSchedule}};
+  snapshot_.pods = {tolerant};
+  plan = Schedule();
+  ASSERT_EQ(plan.claims.size(), 1u);
+  EXPECT_EQ(pools_[plan.claims[0].pool].name, "soft");
 }
 
 }  // namespace
