@@ -92,10 +92,10 @@ Result<NodeGroupsFile> KwokProvider::DecodeConfig(
                                   : std::vector<kube::RawObject>{};
   if (groups == config_map.data.end() && pools == config_map.data.end() &&
       cluster_pools.empty()) {
-    return Status::Invalid(ref + ": key " + kGroupsKey + " (or " +
-                           kNodePoolsKey +
-                           ") missing, and no NodePool in "
-                           "the cluster");
+    return Status::Invalid(
+        ref + ": key " + kGroupsKey + " (or " + kNodePoolsKey + ") missing" +
+        (options_.cluster_node_pools ? ", and no NodePool in the cluster"
+                                     : ""));
   }
   NodeGroupsFile file;
   if (groups != config_map.data.end()) {
@@ -223,8 +223,10 @@ void KwokProvider::AddRetiredGroups(const SharedNodes& nodes,
     const NodeState& node = live.state;
     auto pool = node.labels.find(std::string(kNodePoolLabel));
     const std::string group = NodeGroupOf(node);
+    auto size = sizes.find(group);  // none when only deleted nodes are left
     if (pool == node.labels.end() || refused_pools_.contains(pool->second) ||
-        group.empty() || offered.contains(group) || retired.contains(group)) {
+        group.empty() || size == sizes.end() || offered.contains(group) ||
+        retired.contains(group)) {
       continue;
     }
     const bool deleted = !pools.contains(pool->second);
@@ -233,7 +235,7 @@ void KwokProvider::AddRetiredGroups(const SharedNodes& nodes,
     if (!deleted) out.pool = pool->second;
     auto capacity = node.labels.find(std::string(kCapacityTypeLabel));
     if (capacity != node.labels.end()) out.capacity_type = capacity->second;
-    out.target_size = out.max_size = sizes.at(group);
+    out.target_size = out.max_size = size->second;
     out.price = OfferingPrice(options_.instance_types, node.labels);
     out.declared_template =
         NodeTemplate{node.allocatable, node.labels, node.taints, {}, {}};

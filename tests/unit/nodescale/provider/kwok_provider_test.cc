@@ -335,6 +335,15 @@ TEST_F(KwokClusterNodePoolsTest, NodesOfGoneCandidatesAreInRetiredGroups) {
       retired.at("old.c-2x-amd64-linux.test-zone-a.on-demand");
   EXPECT_EQ(old->retired, "NodePool old no longer exists");
   EXPECT_EQ(old->pool, "");  // the default pool's budgets
+
+  // A retired group's last node, deleted but still in the watch, leaves
+  // no group behind (and no crash).
+  ASSERT_TRUE(provider.DeleteNodes(*old, {&nodes[1].state}).ok());
+  groups = provider.NodeGroups(nodes);
+  ASSERT_TRUE(groups.ok()) << groups.status().message();
+  for (const NodeGroup& group : *groups) {
+    EXPECT_NE(group.name, "old.c-2x-amd64-linux.test-zone-a.on-demand");
+  }
 }
 
 // Without NodePools in the cluster, a missing ConfigMap is still an error.
