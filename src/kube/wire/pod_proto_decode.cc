@@ -454,14 +454,20 @@ class PodReader {
     });
   }
 
-  // A preferred term's weight (1 to 100) and its term's bytes.
+  // A preferred term's weight (1 to 100) and its term's bytes, `term_name`
+  // (missing: refused, as the JSON decoder refuses it).
   static Status ReadWeighted(std::string_view message, const std::string& path,
-                             int64_t* weight, std::string_view* term) {
+                             const char* term_name, int64_t* weight,
+                             std::string_view* term) {
     *weight = 0;
+    bool has_term = false;
     Status status =
         EachProtoField(message, path.c_str(), [&](const ProtoField& f) {
           if (IsVarint(f) && f.number == kWeight) *weight = SignedOf(f);
-          if (IsBytes(f) && f.number == kWeightedTerm) *term = f.bytes;
+          if (IsBytes(f) && f.number == kWeightedTerm) {
+            *term = f.bytes;
+            has_term = true;
+          }
           return Status::Ok();
         });
     if (!status.ok()) return status;
@@ -469,6 +475,7 @@ class PodReader {
       return Status::Invalid(Join(path, "weight") + ": " +
                              std::to_string(*weight) + " is not from 1 to 100");
     }
+    if (!has_term) return Status::Invalid(Join(path, term_name) + ": missing");
     return Status::Ok();
   }
 
@@ -476,7 +483,8 @@ class PodReader {
                                const std::string& path) {
     WeightedNodeSelectorTerm weighted;
     std::string_view preference;
-    if (Status s = ReadWeighted(message, path, &weighted.weight, &preference);
+    if (Status s = ReadWeighted(message, path, "preference", &weighted.weight,
+                                &preference);
         !s.ok()) {
       return s;
     }
@@ -493,12 +501,13 @@ class PodReader {
     const std::string base =
         Join(path, "requiredDuringSchedulingIgnoredDuringExecution");
     size_t index = 0;
+    size_t preferred = 0;  // terms of matchFields alone are not kept
     return EachProtoField(node, path.c_str(), [&](const ProtoField& f) {
       if (IsBytes(f) && f.number == kPreferred) {
         return ReadPreferredNodeTerm(
             f.bytes,
             Index(Join(path, "preferredDuringSchedulingIgnoredDuringExecution"),
-                  preferences_.node_affinity.size()));
+                  preferred++));
       }
       if (!IsBytes(f) || f.number != kRequired) return Status::Ok();
       return EachProtoField(f.bytes, base.c_str(), [&](const ProtoField& t) {
@@ -525,7 +534,8 @@ class PodReader {
         const std::string at = Index(preferred_base, preferred->size());
         WeightedPodAffinityTerm weighted;
         std::string_view term;
-        if (Status s = ReadWeighted(f.bytes, at, &weighted.weight, &term);
+        if (Status s = ReadWeighted(f.bytes, at, "podAffinityTerm",
+                                    &weighted.weight, &term);
             !s.ok()) {
           return s;
         }

@@ -68,11 +68,13 @@ std::string PendingPodMessage(const std::string& name,
                    Bytes(2, Int(1, 10) +
                                 Bytes(2, Bytes(1, Requirement("disk", "In",
                                                               {"nvme"}))))) +
-      Bytes(2, Bytes(1, Bytes(1, Entry(1, "app", "db")) +
-                            Bytes(3, "topology.kubernetes.io/zone")) +
-                   Bytes(2, Int(1, 5) +
-                                Bytes(2, Bytes(1, Entry(1, "app", "cache")) +
-                                             Bytes(3, "kubernetes.io/hostname")))) +
+      Bytes(
+          2,
+          Bytes(1, Bytes(1, Entry(1, "app", "db")) +
+                       Bytes(3, "topology.kubernetes.io/zone")) +
+              Bytes(2, Int(1, 5) +
+                           Bytes(2, Bytes(1, Entry(1, "app", "cache")) +
+                                        Bytes(3, "kubernetes.io/hostname")))) +
       Bytes(
           3,
           Bytes(1, Bytes(1, Bytes(2, Requirement("tier", "NotIn", {"back"}))) +
@@ -226,7 +228,7 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   EXPECT_EQ(state.annotations.get().size(), 1u);
   EXPECT_EQ(state.node_affinity.get().size(), 2u);  // matchFields dropped
   EXPECT_EQ(state.host_ports.get().size(), 2u);     // 8080/TCP, 53/UDP
-  EXPECT_EQ(state.spread.get().size(), 1u);  // DoNotSchedule
+  EXPECT_EQ(state.spread.get().size(), 1u);         // DoNotSchedule
   // Preferred: a node term of weight 10, a pod affinity term of weight 5,
   // the ScheduleAnyway spread.
   const PodPreferences& preferences = state.preferences;
@@ -294,6 +296,36 @@ TEST(PodProtoDecodeTest, BadFieldsAreItemErrorsNamedAsInJson) {
   ASSERT_FALSE(garbled.ok());
   EXPECT_NE(garbled.status().message().find("p.spec: "), std::string::npos)
       << garbled.status().message();
+}
+
+// A preferred term without its term is refused, as the JSON decoder
+// refuses it; a term of matchFields alone keeps the next one's index.
+TEST(PodProtoDecodeTest, PreferredTermsAreCheckedAsInJson) {
+  const std::string fields_only = Bytes(
+      2, Int(1, 3) +
+             Bytes(2, Bytes(2, Requirement("metadata.name", "In", {"n1"}))));
+  const std::string no_preference = Bytes(2, Int(1, 5));
+  Result<LivePod> pod = DecodeLivePodProto(
+      Bytes(1, Bytes(1, "p")) +
+          Bytes(2, Bytes(18, Bytes(1, fields_only + no_preference))),
+      "x");
+  ASSERT_FALSE(pod.ok());
+  EXPECT_NE(pod.status().message().find(
+                "preferredDuringSchedulingIgnoredDuringExecution[1]."
+                "preference: missing"),
+            std::string::npos)
+      << pod.status().message();
+  Result<LivePod> anti = DecodeLivePodProto(
+      Bytes(1, Bytes(1, "p")) +
+          Bytes(2, Bytes(18, Bytes(3, Bytes(2, Int(1, 50))))),
+      "x");
+  ASSERT_FALSE(anti.ok());
+  EXPECT_NE(
+      anti.status().message().find(
+          "podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution"
+          "[0].podAffinityTerm: missing"),
+      std::string::npos)
+      << anti.status().message();
 }
 
 TEST(PodProtoDecodeTest, AListCutAnywhereComesInBatches) {
