@@ -279,18 +279,23 @@ Result<PodAffinityTerm> PodAffinityTermAt(const Value& item,
   return term;
 }
 
-// The terms of affinity.podAffinity or affinity.podAntiAffinity (`kind`)
-// under `field` (required or preferred), each with its `weight` (0 for
-// required ones).
+constexpr char kRequiredTerms[] =
+    "requiredDuringSchedulingIgnoredDuringExecution";
+constexpr char kPreferredTerms[] =
+    "preferredDuringSchedulingIgnoredDuringExecution";
+
+// The required or `preferred` terms of affinity.podAffinity or
+// affinity.podAntiAffinity (`kind`), each with its `weight` (0 for required
+// ones).
 Result<std::vector<WeightedPodAffinityTerm>> PodAffinityTermsAt(
-    const Value& spec, const char* kind, const char* field,
+    const Value& spec, const char* kind, bool preferred,
     const std::string& path) {
   std::vector<WeightedPodAffinityTerm> out;
   const Value* affinity = Member(spec, "affinity");
   const Value* block = affinity ? Member(*affinity, kind) : nullptr;
   if (block == nullptr) return out;
   const std::string base = Join(Join(path, "affinity"), kind);
-  const bool preferred = std::string_view(field).starts_with("preferred");
+  const char* field = preferred ? kPreferredTerms : kRequiredTerms;
   const Value* terms = nullptr;
   PS_ASSIGN_OR_RETURN(terms, ArrayAt(*block, field, base));
   for (size_t i = 0; terms != nullptr && i < terms->Size(); ++i) {
@@ -310,18 +315,12 @@ Result<std::vector<WeightedPodAffinityTerm>> PodAffinityTermsAt(
   return out;
 }
 
-constexpr char kRequiredTerms[] =
-    "requiredDuringSchedulingIgnoredDuringExecution";
-constexpr char kPreferredTerms[] =
-    "preferredDuringSchedulingIgnoredDuringExecution";
-
 // The required terms of affinity.podAffinity or affinity.podAntiAffinity.
 Result<std::vector<PodAffinityTerm>> PodAffinityAt(const Value& spec,
                                                    const char* kind,
                                                    const std::string& path) {
   std::vector<WeightedPodAffinityTerm> weighted;
-  PS_ASSIGN_OR_RETURN(weighted,
-                      PodAffinityTermsAt(spec, kind, kRequiredTerms, path));
+  PS_ASSIGN_OR_RETURN(weighted, PodAffinityTermsAt(spec, kind, false, path));
   std::vector<PodAffinityTerm> out;
   for (WeightedPodAffinityTerm& term : weighted) {
     out.push_back(std::move(term.term));
@@ -508,12 +507,10 @@ Status DecodePodSpec(const Value& spec, const std::string& path,
   PodPreferences preferences;
   PS_ASSIGN_OR_RETURN(preferences.node_affinity,
                       PreferredNodeAffinityAt(spec, path));
-  PS_ASSIGN_OR_RETURN(
-      preferences.affinity,
-      PodAffinityTermsAt(spec, "podAffinity", kPreferredTerms, path));
-  PS_ASSIGN_OR_RETURN(
-      preferences.anti_affinity,
-      PodAffinityTermsAt(spec, "podAntiAffinity", kPreferredTerms, path));
+  PS_ASSIGN_OR_RETURN(preferences.affinity,
+                      PodAffinityTermsAt(spec, "podAffinity", true, path));
+  PS_ASSIGN_OR_RETURN(preferences.anti_affinity,
+                      PodAffinityTermsAt(spec, "podAntiAffinity", true, path));
   PS_ASSIGN_OR_RETURN(preferences.spread,
                       SpreadAt(spec, path, "ScheduleAnyway"));
   pod->preferences = std::move(preferences);

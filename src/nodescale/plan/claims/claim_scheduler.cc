@@ -156,7 +156,7 @@ class Scheduler {
 
   // Karpenter's taint check, PreferNoSchedule included until relaxed.
   bool TaintsAllow(size_t i, const std::vector<Taint>& taints) const {
-    return tolerates_prefer_no_schedule_[i] ||
+    return !any_prefer_no_schedule_ || tolerates_prefer_no_schedule_[i] ||
            ToleratesPreferNoSchedule(PodAt(i), taints);
   }
 

@@ -108,6 +108,7 @@ std::optional<DisruptionCommand> DisruptionContext::Consolidate(
     return command;
   }
   *why = "can't replace with a cheaper node";
+  std::optional<size_t> cheaper;  // spot types cheaper than the candidate
   for (const NewNodes& option : result.options) {
     const NodeGroup* group = FindGroup(input_.groups, option.group);
     if (own_groups.contains(option.group)) continue;
@@ -120,14 +121,15 @@ std::optional<DisruptionCommand> DisruptionContext::Consolidate(
       }
       // Multi-node commands need no spread of cheaper types (Karpenter).
       if (candidates.size() == 1) {
-        const size_t cheaper =
-            CheaperSpotTypes(result.options, input_.groups, total);
-        if (cheaper < kMinSpotToSpotTypes) {
+        if (!cheaper) {
+          cheaper = CheaperSpotTypes(result.options, input_.groups, total);
+        }
+        if (*cheaper < kMinSpotToSpotTypes) {
           *why = "spot-to-spot consolidation requires " +
                  std::to_string(kMinSpotToSpotTypes) +
                  " cheaper instance type options than the current "
                  "candidate to consolidate, got " +
-                 std::to_string(cheaper);
+                 std::to_string(*cheaper);
           continue;
         }
       }

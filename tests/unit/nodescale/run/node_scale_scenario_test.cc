@@ -155,6 +155,12 @@ class NodeScaleScenarioTest : public memcluster::ScenarioTest {
     for (std::thread& thread : capi_threads_) thread.join();
   }
 
+  // The kwok provider's ConfigMap with `yaml` as its NodePools.
+  Status PutNodePools(const std::string& yaml) {
+    return sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
+                             {{"nodepools.yaml", yaml}});
+  }
+
   // With the kwok provider over its generated catalogue, for NodePools.
   NodeScaleInstance* StartOverKwokCatalogue(nodescale::LoopOptions options) {
     options.namespace_ = kNamespace;
@@ -2658,34 +2664,41 @@ spec:
   EXPECT_GT(bounded, 0u);
 }
 
+// A NodePool of one kwok instance type on demand, in `zone` when one is
+// given, with `spec_extra` (YAML lines of its spec, two spaces in) added.
+std::string OneTypeNodePool(const std::string& name, const std::string& type,
+                            const std::string& zone = "",
+                            const std::string& spec_extra = "") {
+  std::string yaml =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\n"
+      "metadata:\n  name: " +
+      name + "\nspec:\n" + spec_extra +
+      "  template:\n    spec:\n      requirements:\n"
+      "        - {key: node.kubernetes.io/instance-type, "
+      "operator: In, values: [" +
+      type +
+      "]}\n"
+      "        - {key: karpenter.sh/capacity-type, operator: "
+      "In, values: [on-demand]}\n";
+  if (!zone.empty()) {
+    yaml +=
+        "        - {key: topology.kubernetes.io/zone, operator: In, "
+        "values: [" +
+        zone + "]}\n";
+  }
+  return yaml;
+}
+
 // A NodePool (zone a only) whose requirements are narrowed to zone b
 // after its nodes run: its zone-a candidates are no longer offered, so its
 // nodes have drifted (Karpenter's RequirementsDrifted); each is replaced by
 // a node in zone b and drained, and none is made in zone a again.
 TEST_F(NodeScaleScenarioTest, NarrowedNodePoolRequirementsDriftItsNodes) {
   auto put_pool = [&](const char* zone) {
-    return sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
-                             {{"nodepools.yaml", std::string(R"(
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: general
-spec:
-  disruption:
-    consolidateAfter: Never
-    budgets: [{nodes: "100%"}]
-  template:
-    spec:
-      requirements:
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: [c-4x-amd64-linux]
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: [on-demand]
-        - key: topology.kubernetes.io/zone
-          operator: In
-          values: [)") + zone + "]\n"}});
+    return PutNodePools(
+        OneTypeNodePool("general", "c-4x-amd64-linux", zone,
+                        "  disruption:\n    consolidateAfter: Never\n"
+                        "    budgets: [{nodes: \"100%\"}]\n"));
   };
   ASSERT_TRUE(put_pool("test-zone-a").ok());
   memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
@@ -2722,23 +2735,8 @@ spec:
 // A CapacityBuffer over a NodePool: its two 3-cpu chunks get room on the
 // NodePool's nodes (one 4-cpu type allowed), as any pending pods would.
 TEST_F(NodeScaleScenarioTest, BufferKeepsRoomOnANodePool) {
-  ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
-                                {{"nodepools.yaml", R"(
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: general
-spec:
-  template:
-    spec:
-      requirements:
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: [c-4x-amd64-linux]
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: [on-demand]
-)"}}).ok());
+  ASSERT_TRUE(
+      PutNodePools(OneTypeNodePool("general", "c-4x-amd64-linux")).ok());
   ASSERT_TRUE(
       CreateTemplateBuffer(cluster_.store(), "headroom", "chunk", "3", 2));
   StartOverKwokCatalogue(nodescale::LoopOptions{});
@@ -2758,26 +2756,9 @@ spec:
 // allocatable) in one scale-up, and the request is Provisioned.
 TEST_F(NodeScaleScenarioTest, AtomicRequestOverANodePool) {
   using namespace provreq;  // NOLINT
-  ASSERT_TRUE(sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
-                                {{"nodepools.yaml", R"(
-apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata:
-  name: batch
-spec:
-  template:
-    spec:
-      requirements:
-        - key: node.kubernetes.io/instance-type
-          operator: In
-          values: [c-8x-amd64-linux]
-        - key: karpenter.sh/capacity-type
-          operator: In
-          values: [on-demand]
-        - key: topology.kubernetes.io/zone
-          operator: In
-          values: [test-zone-a]
-)"}}).ok());
+  ASSERT_TRUE(
+      PutNodePools(OneTypeNodePool("batch", "c-8x-amd64-linux", "test-zone-a"))
+          .ok());
   ASSERT_TRUE(provreq::CreatePodTemplate(cluster_.store(), "job", "2"));
   ASSERT_TRUE(CreateRequest(cluster_.store(), "gang", "job", 8, "",
                             kube::kBestEffortAtomicClass));
@@ -2796,23 +2777,11 @@ spec:
 // "spare", in zone b), under the default pool's budgets.
 TEST_F(NodeScaleScenarioTest, ADeletedNodePoolsNodesAreReplaced) {
   auto pool = [](const std::string& name, int weight, const char* zone) {
-    return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: " +
-           name + "\nspec:\n  weight: " + std::to_string(weight) +
-           "\n  template:\n    spec:\n      requirements:\n"
-           "        - {key: node.kubernetes.io/instance-type, operator: In, "
-           "values: [c-4x-amd64-linux]}\n"
-           "        - {key: karpenter.sh/capacity-type, operator: In, "
-           "values: [on-demand]}\n"
-           "        - {key: topology.kubernetes.io/zone, operator: In, "
-           "values: [" +
-           zone + "]}\n";
+    return OneTypeNodePool(name, "c-4x-amd64-linux", zone,
+                           "  weight: " + std::to_string(weight) + "\n");
   };
-  auto put = [&](const std::string& text) {
-    return sim::PutConfigMap(cluster_.store(), kNamespace, kGroupsConfigMap,
-                             {{"nodepools.yaml", text}});
-  };
-  ASSERT_TRUE(put(pool("main", 50, "test-zone-a") + "---\n" +
-                  pool("spare", 10, "test-zone-b"))
+  ASSERT_TRUE(PutNodePools(pool("main", 50, "test-zone-a") + "---\n" +
+                           pool("spare", 10, "test-zone-b"))
                   .ok());
   memcluster::MemoryScheduler scheduler(&cluster_, seconds(5));
   StartOverKwokCatalogue(nodescale::LoopOptions{});
@@ -2822,7 +2791,7 @@ TEST_F(NodeScaleScenarioTest, ADeletedNodePoolsNodesAreReplaced) {
   ASSERT_EQ(NodesWithPrefix("main-").size(), 1u);  // the heavier NodePool
   EXPECT_TRUE(NodesWithPrefix("spare-").empty());
 
-  ASSERT_TRUE(put(pool("spare", 10, "test-zone-b")).ok());
+  ASSERT_TRUE(PutNodePools(pool("spare", 10, "test-zone-b")).ok());
   clock_.SleepFor(minutes(10));
   EXPECT_TRUE(NodesWithPrefix("main-").empty());
   // The replacement came first (it then went empty, as no controller here
