@@ -327,13 +327,24 @@ def gbench(path, regex=None):
         "", f"Raw: {name(full)}."]
 
 
-def compare(before, after, regex=None):
+def compare(before, after, *options):
+    """Before and after, side by side. Options: a regex of the benchmarks
+    to show, and max=R, the not-slower target: a ratio above R fails."""
+    regex, most = None, None
+    for option in options:
+        if option.startswith("max="):
+            most = float(option[len("max="):])
+        else:
+            regex = option
     b = benchmarks(os.path.join(RESULTS, before), regex)
     a = benchmarks(os.path.join(RESULTS, after), regex)
     rows = []
     for n in b:
         if n not in a:
             continue
+        if most is not None and a[n][0] / b[n][0] > most:
+            raise TableError(f"{n}: after / before {a[n][0] / b[n][0]:.2f}x, "
+                             f"above the target of {most}x")
         rows.append([f"`{n}`", num(b[n][0], 2) + " ms", counters_text(b[n][1]),
                      num(a[n][0], 2) + " ms", counters_text(a[n][1]),
                      num(a[n][0] / b[n][0], 2) + "x"])
