@@ -37,4 +37,13 @@ Decisions Decide(const DecideInput& input) {
   return decisions;
 }
 
+std::vector<NodeScaleAction> ScaleUpActions(const ScaleUpPlan& plan) {
+  std::vector<NodeScaleAction> actions;
+  actions.reserve(plan.increases.size());
+  for (const GroupIncrease& increase : plan.increases) {
+    actions.push_back(IncreaseSize{increase.group, increase.delta});
+  }
+  return actions;
+}
+
 }  // namespace propscaler::nodescale

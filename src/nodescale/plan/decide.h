@@ -14,6 +14,7 @@
 #include "nodescale/domain/node_pool_spec.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/node_scale_action.h"
 #include "nodescale/plan/scale_down/removal_choice.h"
 #include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/plan/scale_down/scale_down_timers.h"
@@ -69,6 +70,9 @@ struct Decisions {
 };
 
 Decisions Decide(const DecideInput& input);
+
+// The plan's increases as actions, one each, in its order.
+std::vector<NodeScaleAction> ScaleUpActions(const ScaleUpPlan& plan);
 
 // Scale-down's part alone.
 ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,

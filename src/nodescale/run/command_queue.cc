@@ -27,15 +27,13 @@ std::string DescribeCommand(const DisruptionCommand& command) {
   return out;
 }
 
-CommandQueue::CommandQueue(Provider* provider,
+CommandQueue::CommandQueue(ActionExecutor* executor,
                            const NodeScaleReporter* reporter,
-                           std::function<bool()> may_act,
                            Duration validation_delay,
                            Duration max_provision_time,
                            DisruptionOptions options)
-    : provider_(provider),
+    : executor_(executor),
       reporter_(reporter),
-      may_act_(std::move(may_act)),
       validation_delay_(validation_delay),
       max_provision_time_(max_provision_time),
       options_(std::move(options)) {}
@@ -80,7 +78,7 @@ CommandQueue::Step CommandQueue::Advance(const DisruptionInput* input,
 
 CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
                                        const ClusterView& view) {
-  if (!may_act_()) return {};
+  if (!executor_->MayAct()) return {};
   LOG(INFO) << "disruption: starting " << DescribeCommand(command) << " (saves "
             << command.savings_per_hour << "/h)";
   reporter_->DisruptionStarted(command.method, command.action());
@@ -90,10 +88,11 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
   }
   const NodeGroup* group = FindGroup(*view.groups, command.replacement->group);
   if (group == nullptr) return {};
-  Status launched = provider_->IncreaseSize(*group, command.replacement->count);
+  const ActionOutcome launched = executor_->Run(
+      IncreaseSize{group->name, command.replacement->count}, view);
   if (!launched.ok()) {
     LOG(WARNING) << "disruption: launching the replacement failed: "
-                 << launched.message();
+                 << launched.status.message();
     lines_.clear();
     return {.failed_group = group->name};
   }

@@ -6,8 +6,8 @@
 // --max-node-provision-time, the old nodes staying); then its nodes are
 // handed back to the loop for the removal queue, as one set (all tainted
 // before any pod is evicted). Each step is decided by
-// plan/disruption/command_progress; this executes it: the provider's launch,
-// Events, metrics, the log.
+// plan/disruption/command_progress; this carries it out: the launch
+// (through the executor), Events, metrics, the log.
 #ifndef PROPSCALER_NODESCALE_RUN_COMMAND_QUEUE_H_
 #define PROPSCALER_NODESCALE_RUN_COMMAND_QUEUE_H_
 
@@ -20,7 +20,7 @@
 #include "nodescale/plan/disruption/command_progress.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/health/live_snapshot.h"
-#include "nodescale/provider/provider.h"
+#include "nodescale/run/action_executor.h"
 #include "nodescale/run/removal_queue.h"
 
 namespace propscaler::nodescale {
@@ -35,9 +35,10 @@ class CommandQueue {
     std::string failed_group;
   };
 
-  CommandQueue(Provider* provider, const NodeScaleReporter* reporter,
-               std::function<bool()> may_act, Duration validation_delay,
-               Duration max_provision_time, DisruptionOptions options);
+  // The replacement is launched through `executor` (an IncreaseSize).
+  CommandQueue(ActionExecutor* executor, const NodeScaleReporter* reporter,
+               Duration validation_delay, Duration max_provision_time,
+               DisruptionOptions options);
 
   // A command between its choice and the removal queue.
   bool InFlight() const { return command_.has_value(); }
@@ -67,9 +68,8 @@ class CommandQueue {
   void Event(const ClusterView& view, const std::string& node, bool warning,
              const std::string& reason, const std::string& message);
 
-  Provider* provider_;
+  ActionExecutor* executor_;
   const NodeScaleReporter* reporter_;
-  std::function<bool()> may_act_;
   const Duration validation_delay_;
   const Duration max_provision_time_;
   const DisruptionOptions options_;

@@ -59,10 +59,11 @@ NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
                        options_.provreq_backoff_cache),
       provision_(options_.max_node_provision_time),
       timers_(options_.delays),
-      removals_(api_.nodes, provider_, reporter_, clock_, may_act_,
-                options_.max_graceful_termination),
-      commands_(provider_, reporter_, may_act_,
-                options_.disruption_validation_delay,
+      executor_(
+          {api_.nodes, api_.requests, api_.cluster_state}, provider_,
+          [state] { return state->Pods(); }, reporter_, clock_, may_act_,
+          options_.max_graceful_termination),
+      commands_(&executor_, reporter_, options_.disruption_validation_delay,
                 options_.max_node_provision_time, options_.disruption_options) {
 }
 
@@ -114,8 +115,7 @@ Status NodeScaleLoop::RunOnce() {
     WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
-  removals_.ClearStaleTaints(ClusterViewOf(it, it.pods));
-  NoteRemovals(removals_.Advance(ClusterViewOf(it, it.pods)), it.now);
+  NoteRemovals(executor_.AdvanceDrain(ClusterViewOf(it, it.pods)), it.now);
   if (!ClusterHealthy(&it)) {
     ReturnNodes(&it.snapshot, &node_cache_);
     return Status::Ok();
@@ -128,9 +128,9 @@ Status NodeScaleLoop::RunOnce() {
   std::optional<DisruptionInput> disruption;
   if (options_.scale_down_enabled) {
     if (!KarpenterDisruption()) {
-      input.scale_down =
-          ScaleDownState{&options_.scale_down, &timers_, removals_.InFlight(),
-                         options_.scale_down_parallelism};
+      input.scale_down = ScaleDownState{&options_.scale_down, &timers_,
+                                        executor_.drain().InFlight(),
+                                        options_.scale_down_parallelism};
     } else if (MayPlanDisruption(&it)) {
       disruption = DisruptionInputOf(it);
       input.disruption =
@@ -271,17 +271,19 @@ bool NodeScaleLoop::GiveUpCapacity(const NodeGroup& group, Iteration* it) {
   for (const NodeState* node : give_up.not_started) {
     not_started.insert(node->name);
   }
-  if (!may_act_()) return false;
+  if (!executor_.MayAct()) return false;
   reporter_->ScaleUpTimedOut(group.name, within);
-  Status status = provider_->DeleteNodes(group, give_up.not_started);
-  if (status.ok() && give_up.target_decrease > 0) {
-    std::vector<const NodeState*> nodes;
-    for (const RegisteredNode& node : registered) nodes.push_back(node.node);
-    status =
-        provider_->DecreaseTargetSize(group, give_up.target_decrease, nodes);
-    reporter_->UnregisteredRemoved(group.name, give_up.target_decrease, status);
+  std::vector<NodeScaleAction> actions{
+      DeleteNodes{group.name, {not_started.begin(), not_started.end()}}};
+  if (give_up.target_decrease > 0) {
+    actions.push_back(DecreaseTarget{group.name, give_up.target_decrease});
   }
-  LOG_IF(WARNING, !status.ok()) << status.message();
+  const std::vector<ActionOutcome> outcomes = executor_.Run(
+      actions, ClusterViewOf(*it, it->pods), ActionExecutor::OnFailure::kStop);
+  if (outcomes.size() > 1 && outcomes[1].ran) {
+    reporter_->UnregisteredRemoved(group.name, give_up.target_decrease,
+                                   outcomes[1].status);
+  }
   for (NodeGroup& g : it->groups) {
     if (g.name == group.name) g.target_size = give_up.new_target;
   }
@@ -330,27 +332,24 @@ DecideInput NodeScaleLoop::DecideInputOf(const Iteration& it,
 
 bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, Iteration* it) {
   const std::map<std::string, const LivePod*> pods = PodsByKey(*it);
+  const std::vector<ActionOutcome> outcomes =
+      executor_.Run(ScaleUpActions(plan), ClusterViewOf(*it, it->pods));
   bool scaled = false;
-  for (const GroupIncrease& increase : plan.increases) {
+  for (size_t i = 0; i < plan.increases.size(); ++i) {
+    const GroupIncrease& increase = plan.increases[i];
+    const ActionOutcome& outcome = outcomes[i];
     const NodeGroup* group = it->Group(increase.group);
-    if (group == nullptr || !may_act_()) continue;
+    if (!outcome.ran || group == nullptr) continue;
     LOG(INFO) << "scale-up: " << DescribeIncrease(increase, *group) << " for "
               << increase.pods.size() << " pods";
     ObserveWaits(increase, pods);
-    Status status = provider_->IncreaseSize(*group, increase.delta);
     // The group's size changed under the plan (another writer): not the
     // group's failure, so no backoff; the next iteration plans again.
-    if (status.code() == StatusCode::kConflict) {
-      LOG(INFO) << "scale-up of " << group->name
-                << " not written: " << status.message();
-      continue;
-    }
-    if (!status.ok()) {
-      LOG(WARNING) << "scale-up of " << group->name
-                   << " failed: " << status.message();
+    if (outcome.status.code() == StatusCode::kConflict) continue;
+    if (!outcome.status.ok()) {
       reporter_->ScaleUpFailed(group->name);
       backoff_.Fail(group->name, it->now,
-                    {"cloudProviderError", status.message()});
+                    {"cloudProviderError", outcome.status.message()});
       continue;
     }
     scaled = true;

@@ -46,6 +46,7 @@
 #include "nodescale/plan/scale_up/scale_up.h"
 #include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/provider/provider.h"
+#include "nodescale/run/action_executor.h"
 #include "nodescale/run/command_queue.h"
 #include "nodescale/run/node_scale_reporter.h"
 #include "nodescale/run/removal_queue.h"
@@ -185,7 +186,8 @@ class NodeScaleLoop {
       const kube::ProvisioningRequest& request, const Iteration& it);
   // Whether they were written (never while this process may not act).
   bool WriteConditions(const kube::ProvisioningRequest& request,
-                       const std::vector<kube::ProvReqCondition>& set);
+                       const std::vector<kube::ProvReqCondition>& set,
+                       const Iteration& it);
   // The due best-effort-atomic request for this iteration's atomic
   // scale-up, its pods built; when another was taken, `line` says it waits.
   void TakeAtomicRequest(const kube::ProvisioningRequest& request,
@@ -287,8 +289,9 @@ class NodeScaleLoop {
   std::string last_scale_down_ = "never";
   std::string last_priority_note_;  // logged once until it changes
   std::string last_unhealthy_;      // logged once until it changes
-  // Nodes from their ToBeDeleted taint to the provider's delete.
-  RemovalQueue removals_;
+  // Every write of the loop's decisions, and the drain: nodes from their
+  // ToBeDeleted taint to the provider's delete.
+  ActionExecutor executor_;
 
   // The disruption command between its choice and the removal queue:
   // validating, or waiting for its replacement.

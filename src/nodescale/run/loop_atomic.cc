@@ -30,7 +30,7 @@ bool IsRequestPod(const PodState& pod,
 }  // namespace
 
 bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
-  if (!it->atomic || expander == nullptr || !may_act_()) return false;
+  if (!it->atomic || expander == nullptr || !executor_.MayAct()) return false;
   const kube::ProvisioningRequest& request = it->atomic->request;
   std::vector<PodState>& pods = it->atomic->pods;
   for (const PodState& pod : pods) it->snapshot.pods.push_back(pod);
@@ -44,7 +44,7 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     LOG(INFO) << "ProvisioningRequest " << request.Key() << " ("
               << request.PodCount()
               << " pods, all or nothing): " << outcome.summary;
-    if (!WriteConditions(request, outcome.conditions)) return false;
+    if (!WriteConditions(request, outcome.conditions, *it)) return false;
     if (!outcome.fits) {
       provreq_backoff_.Failed(request.uid);
       return false;
@@ -55,9 +55,18 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     return false;
   }
   AtomicScaleUp scale_up{request.uid, request.Key(), {}, it->now, ""};
+  std::vector<const GroupIncrease*> increases;
+  std::vector<NodeScaleAction> actions;
   for (const GroupIncrease& increase : plan.increases) {
+    if (it->Group(increase.group) == nullptr) continue;
+    increases.push_back(&increase);
+    actions.push_back(IncreaseSize{increase.group, increase.delta});
+  }
+  const std::vector<ActionOutcome> outcomes = executor_.Run(
+      actions, ClusterViewOf(*it, it->pods), ActionExecutor::OnFailure::kStop);
+  for (size_t i = 0; i < increases.size() && outcomes[i].ran; ++i) {
+    const GroupIncrease& increase = *increases[i];
     const NodeGroup* group = it->Group(increase.group);
-    if (group == nullptr) continue;
     AtomicScaleUp::Part part{group->name, increase.delta, {}};
     for (const LiveNode& node : it->nodes) {
       if (it->group_of(node.state) == group->name) {
@@ -67,8 +76,8 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     LOG(INFO) << "scale-up (all or nothing, ProvisioningRequest "
               << request.Key() << "): " << DescribeIncrease(increase, *group)
               << " for " << increase.pods.size() << " pods";
-    Status status = provider_->IncreaseSize(*group, increase.delta);
     scale_up.parts.push_back(std::move(part));
+    const Status& status = outcomes[i].status;
     if (!status.ok()) {
       scale_up.refused = "node group " + group->name + ": " + status.message();
       if (status.code() != StatusCode::kConflict) {
@@ -85,7 +94,8 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
   }
   timers_.ScaledUp(it->now);
   if (scale_up.refused.empty() &&
-      WriteConditions(request, ScaleUpAccepted(outcome.summary, it->now))) {
+      WriteConditions(request, ScaleUpAccepted(outcome.summary, it->now),
+                      *it)) {
     provreq_backoff_.Forget(request.uid);
     reporter_->Provisioned(it->now - request.created);
   }
@@ -142,23 +152,18 @@ void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
                              const AtomicProgress& progress,
                              const std::vector<AtomicNode>& nodes,
                              Iteration* it) {
-  if (!may_act_()) return;
+  if (!executor_.MayAct()) return;
   // Nodes asked for and not registered: off the target.
+  std::vector<NodeScaleAction> decreases;
   for (const AtomicScaleUp::Part& part : scale_up.parts) {
     const NodeGroup* group = it->Group(part.group);
     if (group == nullptr) continue;
     const int64_t unregistered = UnregisteredOf(part, *group, nodes);
-    if (unregistered <= 0) continue;
-    std::vector<const NodeState*> registered;
-    for (const LiveNode& node : it->nodes) {
-      if (it->group_of(node.state) == part.group) {
-        registered.push_back(&node.state);
-      }
+    if (unregistered > 0) {
+      decreases.push_back(DecreaseTarget{part.group, unregistered});
     }
-    Status decreased =
-        provider_->DecreaseTargetSize(*group, unregistered, registered);
-    LOG_IF(WARNING, !decreased.ok()) << decreased.message();
   }
+  executor_.Run(decreases, ClusterViewOf(*it, it->pods));
   std::vector<RemovalQueue::Target> came;
   for (const AtomicProgress::Came& node : progress.came) {
     came.push_back({node.node, node.group});
@@ -172,7 +177,7 @@ void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
     reporter_->RequestEvent(request, /*warning=*/true, "NodesGivenBack", what);
     const std::vector<kube::ProvReqCondition> conditions =
         GivenBack(request, what, it->now);
-    if (WriteConditions(request, conditions) &&
+    if (WriteConditions(request, conditions, *it) &&
         conditions.front().type == kube::kProvisioned) {
       provreq_backoff_.Failed(request.uid);
     }

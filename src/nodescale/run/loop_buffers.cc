@@ -72,19 +72,16 @@ void NodeScaleLoop::NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it) {
 }
 
 void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
-  if (!may_act_()) return;
+  std::vector<NodeScaleAction> patches;
   for (const BufferResolution& r : it.buffers) {
-    const kube::BufferStatus want{
-        r.replicas,
-        r.chunk_template,
-        {ReadyCondition(r), ProvisioningCondition(r)}};
+    kube::BufferStatus want{r.replicas,
+                            r.chunk_template,
+                            {ReadyCondition(r), ProvisioningCondition(r)}};
     if (kube::StatusIsCurrent(r.buffer, want)) continue;
-    Status written =
-        api_.cluster_state->PatchCapacityBufferStatus(r.buffer, want, it.now);
-    // A conflict: the buffer changed; the next iteration reads it again.
-    LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
-        << written.message();
+    patches.push_back(PatchBufferStatus{r.buffer, std::move(want)});
   }
+  // A conflict: the buffer changed; the next iteration reads it again.
+  executor_.Run(patches, ClusterViewOf(it, it.pods));
 }
 
 std::vector<std::string> NodeScaleLoop::BufferLines(const Iteration& it) {

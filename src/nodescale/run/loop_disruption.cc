@@ -62,7 +62,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     auto found = live.find(node.name);
     life.created = found == live.end() ? it.now : found->second->created;
     life.last_pod_event = pod_events_[node.name].last_change;
-    life.deleting = removals_.Removing(node.name) ||
+    life.deleting = executor_.drain().Removing(node.name) ||
                     in_flight.contains(node.name) ||
                     HasTaint(node, kToBeDeletedTaint);
     life.initialized = seen_ready_.contains(node.name);
@@ -90,7 +90,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
 
 bool NodeScaleLoop::MayPlanDisruption(Iteration* it) {
   NotePodEvents(*it);
-  return !commands_.InFlight() && !removals_.Draining() && it->pdbs;
+  return !commands_.InFlight() && !executor_.drain().Draining() && it->pdbs;
 }
 
 void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
@@ -100,7 +100,7 @@ void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
     Execute(commands_.Advance(nullptr, view), it);
     return;
   }
-  if (removals_.Draining()) return;  // a removal is still under way
+  if (executor_.drain().Draining()) return;  // a removal is still under way
   if (!it->pdbs) {
     // PodDisruptionBudgets not listed yet (or RBAC refuses them): no
     // disruption without knowing which pods may go.

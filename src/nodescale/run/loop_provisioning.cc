@@ -86,14 +86,14 @@ Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
 
 bool NodeScaleLoop::WriteConditions(
     const kube::ProvisioningRequest& request,
-    const std::vector<kube::ProvReqCondition>& set) {
-  if (!may_act_()) return false;
-  Status written =
-      api_.requests->PatchProvisioningRequestConditions(request, set);
+    const std::vector<kube::ProvReqCondition>& set, const Iteration& it) {
   // A conflict: it changed; the next loop reads it again.
-  LOG_IF(WARNING, !written.ok() && written.code() != StatusCode::kConflict)
-      << written.message();
-  if (!written.ok()) return false;
+  if (!executor_
+           .Run(WriteRequestConditions{request, set},
+                ClusterViewOf(it, it.pods))
+           .ok()) {
+    return false;
+  }
   provreq_acted_[request.uid] = request.resource_version;
   return true;
 }
@@ -105,7 +105,7 @@ void NodeScaleLoop::TellConsumingPods(
   std::erase_if(consumers_told_, [&waiting](const std::string& key) {
     return waiting.count(key) == 0;
   });
-  if (waiting.empty() || !may_act_()) return;
+  if (waiting.empty() || !executor_.MayAct()) return;
   const std::map<std::string, const LivePod*> pods = PodsByKey(it);
   int told = 0;
   for (const auto& [key, request] : waiting) {
@@ -157,16 +157,11 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       case ProvReqVerdict::Action::kUnsupported:
         break;
       case ProvReqVerdict::Action::kWrite:
-        WriteConditions(request, verdict.conditions);
+        WriteConditions(request, verdict.conditions, *it);
         break;
       case ProvReqVerdict::Action::kDelete:
         provreq_backoff_.Forget(request.uid);
-        if (may_act_()) {
-          Status deleted = api_.requests->DeleteProvisioningRequest(request);
-          LOG_IF(WARNING,
-                 !deleted.ok() && deleted.code() != StatusCode::kNotFound)
-              << deleted.message();
-        }
+        executor_.Run(DeleteRequest{request}, ClusterViewOf(*it, it->pods));
         break;
       case ProvReqVerdict::Action::kBook: {
         Result<std::vector<PodState>> pods =
@@ -216,8 +211,10 @@ std::optional<std::vector<PodState>> NodeScaleLoop::PodsToPlace(
   Result<std::vector<PodState>> pods =
       RequestPods(request, std::min(request.PodCount(), bound));
   if (!pods.ok()) {
-    WriteConditions(request, {{kube::kFailed, "True", "FailedToCreatePods",
-                               pods.status().message(), it.now}});
+    WriteConditions(request,
+                    {{kube::kFailed, "True", "FailedToCreatePods",
+                      pods.status().message(), it.now}},
+                    it);
     return std::nullopt;
   }
   return std::move(pods).value();
@@ -253,7 +250,7 @@ void NodeScaleLoop::CheckDueRequests(
               << request.PodCount() << " pods "
               << (fits ? "fit the nodes there are: provisioned"
                        : "do not all fit the nodes there are");
-    if (!WriteConditions(request, CheckOutcome(request, fits, it->now))) {
+    if (!WriteConditions(request, CheckOutcome(request, fits, it->now), *it)) {
       continue;  // not this process's to answer, or not written
     }
     if (!fits) {

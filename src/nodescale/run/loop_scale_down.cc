@@ -32,7 +32,6 @@ void NodeScaleLoop::ScaleDown(const ScaleDownDecision& decision,
 
 void NodeScaleLoop::UpdateCandidateTaints(
     const Iteration& it, const std::vector<NodeRemoval>& removing) {
-  if (!may_act_()) return;
   std::set<std::string_view> removed;
   for (const NodeRemoval& removal : removing) removed.insert(removal.node);
   std::vector<SoftTaintNode> nodes;
@@ -42,23 +41,12 @@ void NodeScaleLoop::UpdateCandidateTaints(
                      HasTaint(node.state, kDeletionCandidateTaint),
                      timers_.IsUnneeded(node.state.name)});
   }
-  const TimePoint start = clock_->Now();
-  int changed = 0;
+  SetSoftTaints taints{{}, options_.soft_taints};
   for (const SoftTaintChange& change : SoftTaintChanges(nodes, removed)) {
-    if (!options_.soft_taints.Allows(changed, clock_->Now() - start)) {
-      VLOG(1) << "scale-down: soft taints left for the next pass after "
-              << changed;
-      return;
-    }
-    ++changed;
-    const NodeState& node = it.nodes[change.node].state;
-    Status status =
-        SetDeletionCandidate(*api_.nodes, node, change.taint, it.now);
-    if (!status.ok()) {
-      LOG(WARNING) << status.message();
-    } else if (change.taint) {
-      LOG(INFO) << "scale-down: node " << node.name << " is unneeded";
-    }
+    taints.changes.push_back({it.nodes[change.node].state.name, change.taint});
+  }
+  if (!taints.changes.empty()) {
+    executor_.Run(taints, ClusterViewOf(it, it.pods));
   }
 }
 
@@ -70,12 +58,11 @@ ClusterView NodeScaleLoop::ClusterViewOf(const Iteration& it,
 void NodeScaleLoop::RemoveNodes(
     const std::vector<RemovalQueue::Target>& targets, bool all_or_nothing,
     Iteration* it) {
-  // The pods as the store has them now, not as the iteration read them: a
-  // pod bound since is evicted too.
-  const SharedPods pods = state_->Pods();
-  NoteRemovals(
-      removals_.Start(targets, ClusterViewOf(*it, pods), all_or_nothing),
-      it->now);
+  NoteRemovals(executor_
+                   .Run(StartRemoval{targets, all_or_nothing},
+                        ClusterViewOf(*it, it->pods))
+                   .removal,
+               it->now);
 }
 
 void NodeScaleLoop::NoteRemovals(const RemovalQueue::Progress& progress,

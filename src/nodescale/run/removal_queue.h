@@ -11,7 +11,8 @@
 //   3. a node is handed to the provider only when no such pod is left on
 //      it; one whose pods outlive --max-graceful-termination-sec, or whose
 //      eviction a PodDisruptionBudget refuses, is untainted and stays.
-// Nothing here decides which nodes go; the loop hands them in.
+// Nothing here decides which nodes go; the executor hands them in
+// (run/action_executor.h: its drain stage).
 #ifndef PROPSCALER_NODESCALE_RUN_REMOVAL_QUEUE_H_
 #define PROPSCALER_NODESCALE_RUN_REMOVAL_QUEUE_H_
 
@@ -24,6 +25,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
+#include "nodescale/plan/node_scale_action.h"
 #include "nodescale/plan/scale_down/removal_choice.h"
 #include "nodescale/plan/simulation/snapshot.h"
 #include "nodescale/provider/provider.h"
@@ -34,16 +36,9 @@ namespace propscaler::nodescale {
 
 class RemovalQueue {
  public:
-  struct Target {
-    std::string node;
-    std::string group;
-  };
+  using Target = RemovalTarget;
   // What a call did, for the loop's timers and status.
-  struct Progress {
-    std::vector<std::string> deleted;  // "node of group"
-    int failed = 0;                    // nodes whose removal failed
-    bool any_deleted() const { return !deleted.empty(); }
-  };
+  using Progress = RemovalProgress;
 
   // Nodes whose pods are evicted at once, each node's one after another
   // (so a refusal still stops that node's drain at its first pod).

@@ -54,9 +54,12 @@ class CommandQueueTest : public ::testing::Test {
   CommandQueueTest()
       : cluster_(&clock_),
         reporter_(nullptr, &board_, &cluster_.client(), "kube-system"),
-        queue_(
-            &provider_, &reporter_, [this] { return may_act_; }, seconds(15),
-            minutes(15), DisruptionOptions{}) {
+        executor_(
+            {&cluster_.client(), &cluster_.client(), &cluster_.client()},
+            &provider_, [this] { return pods_; }, &reporter_, &clock_,
+            [this] { return may_act_; }, seconds(60)),
+        queue_(&executor_, &reporter_, seconds(15), minutes(15),
+               DisruptionOptions{}) {
     for (const char* name : {"big", "cheap"}) {
       NodeGroup group;
       group.name = name;
@@ -100,6 +103,7 @@ class CommandQueueTest : public ::testing::Test {
   NodeScaleStatusBoard board_;
   NodeScaleReporter reporter_;
   bool may_act_ = true;
+  ActionExecutor executor_;
   CommandQueue queue_;
   std::vector<NodeGroup> groups_;
   SharedNodes nodes_;

@@ -11,14 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "apiserver/list_response.h"
 #include "apiserver/resources.h"
 #include "apiserver/store_objects.h"
 #include "common/clock.h"
-#include "kube/wire/pod_decode.h"
 #include "memcluster/memory_cluster.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/provider/kwok.h"
+#include "unit/nodescale/run/store_lists.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -65,9 +64,8 @@ class RemovalQueueTest : public ::testing::Test {
 
   // The cluster as the store has it now.
   ClusterView View() {
-    nodes_ =
-        SharedNodes(Read<kube::LiveNode>("nodes", &kube::DecodeLiveNodeList));
-    pods_ = SharedPods(Read<kube::LivePod>("pods", &kube::DecodeLivePodList));
+    nodes_ = testing_util::StoreNodes(cluster_.store());
+    pods_ = testing_util::StorePods(cluster_.store());
     return {clock_.Now(), &nodes_, &pods_, &groups_, &group_of_};
   }
 
@@ -94,17 +92,6 @@ class RemovalQueueTest : public ::testing::Test {
   };
   SharedNodes nodes_;
   SharedPods pods_;
-
- private:
-  template <typename T>
-  std::vector<T> Read(const char* resource,
-                      Result<kube::ListPage<T>> (*decode)(std::string_view)) {
-    sim::ApiResult<std::string> body = sim::ServeList(
-        cluster_.store(), {sim::FindResourceType(resource), "", "", ""}, {});
-    if (!body.ok()) return {};
-    Result<kube::ListPage<T>> page = decode(body.value());
-    return page.ok() ? std::move(page->items) : std::vector<T>();
-  }
 };
 
 // Both nodes of the set are tainted before the first pod is evicted; the
