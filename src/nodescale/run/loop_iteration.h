@@ -1,4 +1,9 @@
-// What one iteration of the node-scale loop works on; private to loop*.cc.
+// What one iteration of the node-scale loop works on: the cluster as read
+// at its start (the store's nodes and pods, shared, not copied; the
+// provider's groups; each node's readiness), the planner's snapshot built
+// from it, and what its stages found on the way (buffers,
+// ProvisioningRequests). Made by NodeScaleLoop::ReadCluster, handed to
+// each stage in turn, dropped at the end of the iteration.
 #ifndef PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
 #define PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
 
@@ -8,13 +13,16 @@
 #include <vector>
 
 #include "kube/model/capacity_buffer.h"
+#include "kube/model/provisioning_request.h"
+#include "nodescale/expander/priority.h"
 #include "nodescale/plan/buffers/buffer_conditions.h"
 #include "nodescale/plan/health/live_snapshot.h"
-#include "nodescale/run/loop.h"
+#include "nodescale/plan/health/node_health.h"
+#include "nodescale/run/cluster_view.h"
 
 namespace propscaler::nodescale {
 
-struct NodeScaleLoop::Iteration {
+struct LoopIteration {
   TimePoint now;
   SharedNodes nodes;  // shared with the live store, not copied
   SharedPods pods;    // the store's, not copied
@@ -44,6 +52,10 @@ struct NodeScaleLoop::Iteration {
   const LiveNode* Node(const std::string& name) const {
     return FindNode(nodes, name);
   }
+  // The cluster as the executor and the queues see it.
+  ClusterView View() const { return {now, &nodes, &pods, &groups, &group_of}; }
+  // The pending pods by namespace/name.
+  std::map<std::string, const LivePod*> PendingPodsByKey() const;
 };
 
 }  // namespace propscaler::nodescale

@@ -1,25 +1,29 @@
-// The Karpenter half of NodeScaleLoop: plan a disruption command, wait out
-// its validation delay and check it again, launch its replacement and wait
-// for it to be Ready, then remove the old nodes as scale-down does (taint
-// ToBeDeleted, evict through the Eviction API, delete).
+#include "nodescale/run/disruption_stage.h"
+
 #include <glog/logging.h>
 
 #include <functional>
 
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/health/live_snapshot.h"
-#include "nodescale/run/loop.h"
-#include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
 
-bool NodeScaleLoop::KarpenterDisruption() const {
-  return UsesKarpenterDisruption(options_.disruption,
+DisruptionStage::DisruptionStage(LoopContext context, const Provider* provider)
+    : c_(context),
+      provider_(provider),
+      commands_(context.executor, context.reporter,
+                context.options->disruption_validation_delay,
+                context.options->max_node_provision_time,
+                context.options->disruption_options) {}
+
+bool DisruptionStage::Karpenter() const {
+  return UsesKarpenterDisruption(c_.options->disruption,
                                  !provider_->Pools().empty());
 }
 
-void NodeScaleLoop::NotePodEvents(const Iteration& it) {
+void DisruptionStage::NotePodEvents(const LoopIteration& it) {
   std::map<std::string, uint64_t> fingerprints;
   for (const LivePod& pod : it.pods) {
     if (pod.state.node_name.empty() || IsDaemonSetPod(pod.state)) continue;
@@ -27,13 +31,13 @@ void NodeScaleLoop::NotePodEvents(const Iteration& it) {
         std::hash<std::string>{}(pod.uid + pod.state.Key()) +
         (pod.state.terminated ? 1 : 0);
   }
-  std::map<std::string, PodEvents> next;
+  std::map<std::string, DisruptionMemory::PodEvents> next;
   for (const LiveNode& node : it.nodes) {
     const std::string& name = node.state.name;
-    if (node.state.ready) seen_ready_.insert(name);
+    if (node.state.ready) c_.memory->disruption.seen_ready.insert(name);
     const uint64_t fingerprint = fingerprints[name];
-    auto found = pod_events_.find(name);
-    if (found == pod_events_.end()) {
+    auto found = c_.memory->disruption.pod_events.find(name);
+    if (found == c_.memory->disruption.pod_events.end()) {
       next[name] = {fingerprint,
                     node.created == TimePoint() ? it.now : node.created};
     } else if (found->second.fingerprint != fingerprint) {
@@ -42,13 +46,13 @@ void NodeScaleLoop::NotePodEvents(const Iteration& it) {
       next[name] = found->second;
     }
   }
-  pod_events_ = std::move(next);
-  std::erase_if(seen_ready_, [&](const std::string& name) {
-    return !pod_events_.contains(name);
+  c_.memory->disruption.pod_events = std::move(next);
+  std::erase_if(c_.memory->disruption.seen_ready, [&](const std::string& name) {
+    return !c_.memory->disruption.pod_events.contains(name);
   });
 }
 
-DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
+DisruptionInput DisruptionStage::InputOf(const LoopIteration& it) {
   DisruptionInput input;
   input.snapshot = &it.snapshot;
   std::map<std::string, const LiveNode*> live;
@@ -61,11 +65,12 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
     NodeLife life;
     auto found = live.find(node.name);
     life.created = found == live.end() ? it.now : found->second->created;
-    life.last_pod_event = pod_events_[node.name].last_change;
-    life.deleting = executor_.drain().Removing(node.name) ||
+    life.last_pod_event =
+        c_.memory->disruption.pod_events[node.name].last_change;
+    life.deleting = c_.executor->drain().Removing(node.name) ||
                     in_flight.contains(node.name) ||
                     HasTaint(node, kToBeDeletedTaint);
-    life.initialized = seen_ready_.contains(node.name);
+    life.initialized = c_.memory->disruption.seen_ready.contains(node.name);
     input.life.push_back(life);
   }
   std::set<std::string> in_snapshot;
@@ -73,7 +78,7 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   for (const LiveNode& node : it.nodes) {
     const std::string group = it.group_of(node.state);
     if (!group.empty() && !node.state.ready &&
-        seen_ready_.contains(node.state.name) &&
+        c_.memory->disruption.seen_ready.contains(node.state.name) &&
         !in_snapshot.contains(node.state.name)) {
       ++input.not_ready_nodes[group];
     }
@@ -81,61 +86,65 @@ DisruptionInput NodeScaleLoop::DisruptionInputOf(const Iteration& it) {
   input.groups = it.groups;
   input.pools = provider_->Pools();
   input.group_priority = GroupPriorities(it.groups, it.priorities);
-  input.backed_off_groups = backoff_.BackedOffGroups(it.now);
-  input.taints = options_.scale_up.taints;
-  input.csi_node_aware_scheduling = options_.scale_up.csi_node_aware_scheduling;
+  input.backed_off_groups = c_.memory->backoff.BackedOffGroups(it.now);
+  input.taints = c_.options->scale_up.taints;
+  input.csi_node_aware_scheduling =
+      c_.options->scale_up.csi_node_aware_scheduling;
   input.now = it.now;
   return input;
 }
 
-bool NodeScaleLoop::MayPlanDisruption(Iteration* it) {
-  NotePodEvents(*it);
-  return !commands_.InFlight() && !executor_.drain().Draining() && it->pdbs;
+bool DisruptionStage::MayPlan(const LoopIteration& it) {
+  NotePodEvents(it);
+  return !commands_.InFlight() && !c_.executor->drain().Draining() &&
+         it.pdbs.has_value();
 }
 
-void NodeScaleLoop::Disrupt(const std::optional<DisruptionPlan>& plan,
-                            Iteration* it) {
-  const ClusterView view = ClusterViewOf(*it, it->pods);
+void DisruptionStage::Disrupt(const std::optional<DisruptionPlan>& plan,
+                              LoopIteration* it) {
+  const ClusterView view = it->View();
   if (commands_.Replacing()) {
-    Execute(commands_.Advance(nullptr, view), it);
+    Execute(commands_.Advance(nullptr, view), *it);
     return;
   }
-  if (executor_.drain().Draining()) return;  // a removal is still under way
+  if (c_.executor->drain().Draining()) return;  // a removal is still under way
   if (!it->pdbs) {
     // PodDisruptionBudgets not listed yet (or RBAC refuses them): no
     // disruption without knowing which pods may go.
-    blocked_ = {};
+    c_.memory->disruption.blocked = {};
     commands_.WaitFor(
         "waiting for PodDisruptionBudgets to be listed before disrupting");
     return;
   }
   if (commands_.InFlight()) {  // validating
-    const DisruptionInput input = DisruptionInputOf(*it);
-    Execute(commands_.Advance(&input, view), it);
+    const DisruptionInput input = InputOf(*it);
+    Execute(commands_.Advance(&input, view), *it);
     return;
   }
   if (!plan) return;
-  ReportDisruption(*plan, *it);
-  Execute(commands_.Propose(plan->command, view), it);
+  Report(*plan, *it);
+  Execute(commands_.Propose(plan->command, view), *it);
 }
 
-void NodeScaleLoop::Execute(const CommandQueue::Step& step, Iteration* it) {
+void DisruptionStage::Execute(const CommandQueue::Step& step,
+                              const LoopIteration& it) {
   if (!step.failed_group.empty()) {
-    backoff_.Fail(step.failed_group, it->now,
-                  {"cloudProviderError",
-                   "the replacement's nodes were refused or did not come"});
+    c_.memory->backoff.Fail(
+        step.failed_group, it.now,
+        {"cloudProviderError",
+         "the replacement's nodes were refused or did not come"});
   }
-  if (step.remove) RemoveNodes(*step.remove, /*all_or_nothing=*/true, it);
+  if (step.remove) RemoveNodes(c_, *step.remove, /*all_or_nothing=*/true, it);
 }
 
-void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
-                                     const Iteration& it) {
-  reporter_->DisruptionAllowances(plan);
+void DisruptionStage::Report(const DisruptionPlan& plan,
+                             const LoopIteration& it) {
+  c_.reporter->DisruptionAllowances(plan);
   std::map<std::string, const LivePod*, std::less<>> pods;
   for (const BlockedCandidate& blocked : plan.blocked) {
     if (const LiveNode* node = it.Node(blocked.node)) {
-      reporter_->NodeEvent(node->state.name, false, "DisruptionBlocked",
-                           blocked.reason);
+      c_.reporter->NodeEvent(node->state.name, false, "DisruptionBlocked",
+                             blocked.reason);
     }
     if (blocked.pod.empty()) continue;
     if (pods.empty()) {
@@ -143,12 +152,12 @@ void NodeScaleLoop::ReportDisruption(const DisruptionPlan& plan,
     }
     auto found = pods.find(blocked.pod);
     if (found != pods.end()) {
-      reporter_->PodEvent(
+      c_.reporter->PodEvent(
           *found->second, false, "DisruptionBlocked",
           "node " + blocked.node + " is not disrupted: " + blocked.reason);
     }
   }
-  blocked_ = plan.blocked;
+  c_.memory->disruption.blocked = plan.blocked;
 }
 
 }  // namespace propscaler::nodescale

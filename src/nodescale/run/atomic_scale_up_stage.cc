@@ -1,9 +1,5 @@
-// best-effort-atomic-scale-up ProvisioningRequests in the node-scale loop:
-// the due request's pods planned all or nothing (plan/scale_up/scale_up.h) and
-// the plan asked of the provider at once; then each such scale-up followed
-// until its nodes are Ready, or given back when they do not all come:
-// kwok and Cluster API have no atomic resize, so a half-filled scale-up is
-// undone here instead (Cluster Autoscaler leaves it).
+#include "nodescale/run/atomic_scale_up_stage.h"
+
 #include <glog/logging.h>
 
 #include <algorithm>
@@ -14,8 +10,6 @@
 #include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
 #include "nodescale/plan/provisioning_requests/provreq_atomic.h"
 #include "nodescale/plan/provisioning_requests/provreq_capacity.h"
-#include "nodescale/run/loop.h"
-#include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -29,14 +23,19 @@ bool IsRequestPod(const PodState& pod,
 
 }  // namespace
 
-bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
-  if (!it->atomic || expander == nullptr || !executor_.MayAct()) return false;
+AtomicScaleUpStage::AtomicScaleUpStage(LoopContext context,
+                                       ProvisioningRequestStage* requests)
+    : c_(context), requests_(requests) {}
+
+bool AtomicScaleUpStage::ScaleUp(ExpanderChain* expander, LoopIteration* it) {
+  if (!it->atomic || expander == nullptr || !c_.executor->MayAct())
+    return false;
   const kube::ProvisioningRequest& request = it->atomic->request;
   std::vector<PodState>& pods = it->atomic->pods;
   for (const PodState& pod : pods) it->snapshot.pods.push_back(pod);
-  const AtomicOutcome outcome =
-      PlanAtomicRequest(request, pods, it->snapshot, it->groups, memory_,
-                        options_.scale_up, expander, it->now);
+  const AtomicOutcome outcome = PlanAtomicRequest(
+      request, pods, it->snapshot, it->groups, c_.memory->scale_up,
+      c_.options->scale_up, expander, it->now);
   it->snapshot.pods.EraseIf(
       [&request](const PodState& pod) { return IsRequestPod(pod, request); });
   const ScaleUpPlan& plan = outcome.plan;
@@ -44,13 +43,14 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     LOG(INFO) << "ProvisioningRequest " << request.Key() << " ("
               << request.PodCount()
               << " pods, all or nothing): " << outcome.summary;
-    if (!WriteConditions(request, outcome.conditions, *it)) return false;
+    if (!requests_->WriteConditions(request, outcome.conditions, *it))
+      return false;
     if (!outcome.fits) {
-      provreq_backoff_.Failed(request.uid);
+      c_.memory->requests.backoff.Failed(request.uid);
       return false;
     }
-    provreq_backoff_.Forget(request.uid);
-    reporter_->Provisioned(it->now - request.created);
+    c_.memory->requests.backoff.Forget(request.uid);
+    c_.reporter->Provisioned(it->now - request.created);
     it->snapshot.pods = BookedFirst(std::move(pods), it->snapshot.pods);
     return false;
   }
@@ -62,8 +62,8 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     increases.push_back(&increase);
     actions.push_back(IncreaseSize{increase.group, increase.delta});
   }
-  const std::vector<ActionOutcome> outcomes = executor_.Run(
-      actions, ClusterViewOf(*it, it->pods), ActionExecutor::OnFailure::kStop);
+  const std::vector<ActionOutcome> outcomes =
+      c_.executor->Run(actions, it->View(), ActionExecutor::OnFailure::kStop);
   for (size_t i = 0; i < increases.size() && outcomes[i].ran; ++i) {
     const GroupIncrease& increase = *increases[i];
     const NodeGroup* group = it->Group(increase.group);
@@ -81,30 +81,30 @@ bool NodeScaleLoop::ScaleUpAtomically(ExpanderChain* expander, Iteration* it) {
     if (!status.ok()) {
       scale_up.refused = "node group " + group->name + ": " + status.message();
       if (status.code() != StatusCode::kConflict) {
-        reporter_->ScaleUpFailed(group->name);
-        backoff_.Fail(group->name, it->now,
-                      {"cloudProviderError", status.message()});
+        c_.reporter->ScaleUpFailed(group->name);
+        c_.memory->backoff.Fail(group->name, it->now,
+                                {"cloudProviderError", status.message()});
       }
       break;
     }
-    provision_.ScaledUp(group->name, it->now);
-    reporter_->ScaleUpRequested(group->name);
-    last_scale_up_ =
+    c_.memory->provision.ScaledUp(group->name, it->now);
+    c_.reporter->ScaleUpRequested(group->name);
+    c_.memory->last_scale_up =
         DescribeIncrease(increase, *group) + " at " + FormatMicroTime(it->now);
   }
-  timers_.ScaledUp(it->now);
+  c_.memory->timers.ScaledUp(it->now);
   if (scale_up.refused.empty() &&
-      WriteConditions(request, ScaleUpAccepted(outcome.summary, it->now),
-                      *it)) {
-    provreq_backoff_.Forget(request.uid);
-    reporter_->Provisioned(it->now - request.created);
+      requests_->WriteConditions(
+          request, ScaleUpAccepted(outcome.summary, it->now), *it)) {
+    c_.memory->requests.backoff.Forget(request.uid);
+    c_.reporter->Provisioned(it->now - request.created);
   }
-  atomic_scale_ups_.push_back(std::move(scale_up));
+  c_.memory->requests.atomic_scale_ups.push_back(std::move(scale_up));
   return true;
 }
 
-std::vector<AtomicNode> NodeScaleLoop::AtomicNodesOf(
-    const Iteration& it, std::vector<std::string>* groups) {
+std::vector<AtomicNode> AtomicScaleUpStage::AtomicNodesOf(
+    const LoopIteration& it, std::vector<std::string>* groups) {
   groups->clear();
   groups->reserve(it.nodes.size());
   for (const LiveNode& node : it.nodes)
@@ -118,14 +118,15 @@ std::vector<AtomicNode> NodeScaleLoop::AtomicNodesOf(
   return nodes;
 }
 
-void NodeScaleLoop::AdvanceAtomicScaleUps(Iteration* it) {
-  if (atomic_scale_ups_.empty()) return;
+void AtomicScaleUpStage::Advance(LoopIteration* it) {
+  if (c_.memory->requests.atomic_scale_ups.empty()) return;
   std::vector<std::string> groups;
   const std::vector<AtomicNode> nodes = AtomicNodesOf(*it, &groups);
   std::vector<AtomicScaleUp> in_flight;
-  for (AtomicScaleUp& scale_up : atomic_scale_ups_) {
-    const AtomicProgress progress = ProgressOf(
-        scale_up, nodes, it->groups, options_.max_node_provision_time, it->now);
+  for (AtomicScaleUp& scale_up : c_.memory->requests.atomic_scale_ups) {
+    const AtomicProgress progress =
+        ProgressOf(scale_up, nodes, it->groups,
+                   c_.options->max_node_provision_time, it->now);
     switch (progress.state) {
       case AtomicProgress::State::kDone:
         LOG(INFO) << "ProvisioningRequest " << scale_up.request << ": all "
@@ -145,14 +146,14 @@ void NodeScaleLoop::AdvanceAtomicScaleUps(Iteration* it) {
         break;
     }
   }
-  atomic_scale_ups_ = std::move(in_flight);
+  c_.memory->requests.atomic_scale_ups = std::move(in_flight);
 }
 
-void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
-                             const AtomicProgress& progress,
-                             const std::vector<AtomicNode>& nodes,
-                             Iteration* it) {
-  if (!executor_.MayAct()) return;
+void AtomicScaleUpStage::GiveBack(const AtomicScaleUp& scale_up,
+                                  const AtomicProgress& progress,
+                                  const std::vector<AtomicNode>& nodes,
+                                  LoopIteration* it) {
+  if (!c_.executor->MayAct()) return;
   // Nodes asked for and not registered: off the target.
   std::vector<NodeScaleAction> decreases;
   for (const AtomicScaleUp::Part& part : scale_up.parts) {
@@ -163,23 +164,24 @@ void NodeScaleLoop::GiveBack(const AtomicScaleUp& scale_up,
       decreases.push_back(DecreaseTarget{part.group, unregistered});
     }
   }
-  executor_.Run(decreases, ClusterViewOf(*it, it->pods));
+  c_.executor->Run(decreases, it->View());
   std::vector<RemovalQueue::Target> came;
   for (const AtomicProgress::Came& node : progress.came) {
     came.push_back({node.node, node.group});
   }
-  if (!came.empty()) RemoveNodes(came, /*all_or_nothing=*/false, it);
+  if (!came.empty()) RemoveNodes(c_, came, /*all_or_nothing=*/false, *it);
   const std::string what = GiveBackReason(scale_up, progress);
   LOG(WARNING) << "ProvisioningRequest " << scale_up.request << ": " << what;
   for (const kube::ProvisioningRequest& request :
-       state_->ProvisioningRequests()) {
+       c_.state->ProvisioningRequests()) {
     if (request.uid != scale_up.request_uid) continue;
-    reporter_->RequestEvent(request, /*warning=*/true, "NodesGivenBack", what);
+    c_.reporter->RequestEvent(request, /*warning=*/true, "NodesGivenBack",
+                              what);
     const std::vector<kube::ProvReqCondition> conditions =
         GivenBack(request, what, it->now);
-    if (WriteConditions(request, conditions, *it) &&
+    if (requests_->WriteConditions(request, conditions, *it) &&
         conditions.front().type == kube::kProvisioned) {
-      provreq_backoff_.Failed(request.uid);
+      c_.memory->requests.backoff.Failed(request.uid);
     }
   }
 }

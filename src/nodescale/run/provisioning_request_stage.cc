@@ -1,10 +1,5 @@
-// ProvisioningRequests in the node-scale loop (--enable-provisioning-
-// requests): what each one's lifecycle says is done (plan/
-// provreq_lifecycle.h), the due check-capacity requests checked on the
-// nodes there are and those coming
-// (plan/provisioning_requests/provreq_capacity.h), the due atomic one taken for
-// loop_atomic.cc, and the room of the provisioned ones booked ahead of every
-// other pending pod.
+#include "nodescale/run/provisioning_request_stage.h"
+
 #include <glog/logging.h>
 
 #include <algorithm>
@@ -15,8 +10,6 @@
 #include "nodescale/plan/buffers/buffer_demand.h"
 #include "nodescale/plan/provisioning_requests/provreq_capacity.h"
 #include "nodescale/plan/scale_up/upcoming_nodes.h"
-#include "nodescale/run/loop.h"
-#include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -72,62 +65,66 @@ const char* StateOf(const kube::ProvisioningRequest& request,
 
 }  // namespace
 
-Result<std::vector<PodState>> NodeScaleLoop::RequestPods(
+ProvisioningRequestStage::ProvisioningRequestStage(
+    LoopContext context, const kube::ProvisioningRequestClient* requests)
+    : c_(context), requests_(requests) {}
+
+Result<std::vector<PodState>> ProvisioningRequestStage::RequestPods(
     const kube::ProvisioningRequest& request, int64_t limit) {
   std::vector<PodState> set_pods;
   for (const kube::PodSet& set : request.pod_sets) {
     Result<PodState> pod =
-        api_.requests->GetPodTemplatePod(request.namespace_, set.pod_template);
+        requests_->GetPodTemplatePod(request.namespace_, set.pod_template);
     if (!pod.ok()) return pod.status();
     set_pods.push_back(std::move(pod).value());
   }
   return ProvisioningRequestPods(request, set_pods, limit);
 }
 
-bool NodeScaleLoop::WriteConditions(
+bool ProvisioningRequestStage::WriteConditions(
     const kube::ProvisioningRequest& request,
-    const std::vector<kube::ProvReqCondition>& set, const Iteration& it) {
+    const std::vector<kube::ProvReqCondition>& set, const LoopIteration& it) {
   // A conflict: it changed; the next loop reads it again.
-  if (!executor_
-           .Run(WriteRequestConditions{request, set},
-                ClusterViewOf(it, it.pods))
-           .ok()) {
+  if (!c_.executor->Run(WriteRequestConditions{request, set}, it.View()).ok()) {
     return false;
   }
-  provreq_acted_[request.uid] = request.resource_version;
+  c_.memory->requests.acted[request.uid] = request.resource_version;
   return true;
 }
 
-void NodeScaleLoop::TellConsumingPods(
-    const std::map<std::string, std::string>& waiting, const Iteration& it) {
+void ProvisioningRequestStage::TellConsumingPods(
+    const std::map<std::string, std::string>& waiting,
+    const LoopIteration& it) {
   // As Cluster Autoscaler, at most 50 a loop; unlike it, once a pod.
   constexpr int kMaxEvents = 50;
-  std::erase_if(consumers_told_, [&waiting](const std::string& key) {
-    return waiting.count(key) == 0;
-  });
-  if (waiting.empty() || !executor_.MayAct()) return;
-  const std::map<std::string, const LivePod*> pods = PodsByKey(it);
+  std::erase_if(
+      c_.memory->requests.consumers_told,
+      [&waiting](const std::string& key) { return waiting.count(key) == 0; });
+  if (waiting.empty() || !c_.executor->MayAct()) return;
+  const std::map<std::string, const LivePod*> pods = it.PendingPodsByKey();
   int told = 0;
   for (const auto& [key, request] : waiting) {
     if (told == kMaxEvents) break;
     auto pod = pods.find(key);
-    if (pod == pods.end() || !consumers_told_.insert(key).second) continue;
-    reporter_->PodEvent(*pod->second, /*warning=*/false, "NotTriggerScaleUp",
-                        "Unschedulable pod didn't trigger scale-up, because "
-                        "it's consuming ProvisioningRequest " +
-                            request);
+    if (pod == pods.end() ||
+        !c_.memory->requests.consumers_told.insert(key).second)
+      continue;
+    c_.reporter->PodEvent(*pod->second, /*warning=*/false, "NotTriggerScaleUp",
+                          "Unschedulable pod didn't trigger scale-up, because "
+                          "it's consuming ProvisioningRequest " +
+                              request);
     ++told;
   }
 }
 
-void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
-  if (!options_.provisioning_requests) return;
+void ProvisioningRequestStage::Handle(LoopIteration* it) {
+  if (!c_.options->provisioning_requests) return;
   const ConsumingPods consuming = TakeOutConsumingPods(&it->snapshot.pods);
   const std::map<std::string, int64_t>& consumed = consuming.scheduled;
   TellConsumingPods(consuming.waiting, *it);
   const std::vector<kube::ProvisioningRequest> requests =
-      state_->ProvisioningRequests();
-  std::erase_if(provreq_acted_, [&requests](const auto& acted) {
+      c_.state->ProvisioningRequests();
+  std::erase_if(c_.memory->requests.acted, [&requests](const auto& acted) {
     return std::none_of(requests.begin(), requests.end(),
                         [&acted](const kube::ProvisioningRequest& r) {
                           return r.uid == acted.first;
@@ -137,8 +134,8 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
   std::vector<const kube::ProvisioningRequest*> to_check;
   std::map<std::pair<std::string, std::string>, int64_t> counts;
   for (const kube::ProvisioningRequest& request : requests) {
-    auto acted = provreq_acted_.find(request.uid);
-    if (acted != provreq_acted_.end() &&
+    auto acted = c_.memory->requests.acted.find(request.uid);
+    if (acted != c_.memory->requests.acted.end() &&
         acted->second == request.resource_version) {
       it->provisioning_requests.push_back(request.Key() +
                                           ": written, waiting to see it");
@@ -146,9 +143,9 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
     }
     auto scheduled = consumed.find(request.Key());
     const ProvReqVerdict verdict = ClassifyProvisioningRequest(
-        request, it->now, provreq_backoff_.Of(request.uid),
+        request, it->now, c_.memory->requests.backoff.Of(request.uid),
         scheduled == consumed.end() ? 0 : scheduled->second,
-        options_.provisioning);
+        c_.options->provisioning);
     std::string line =
         request.Key() + " (" + request.class_name + "): " + verdict.why;
     ++counts[{request.class_name, StateOf(request, verdict)}];
@@ -160,8 +157,8 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
         WriteConditions(request, verdict.conditions, *it);
         break;
       case ProvReqVerdict::Action::kDelete:
-        provreq_backoff_.Forget(request.uid);
-        executor_.Run(DeleteRequest{request}, ClusterViewOf(*it, it->pods));
+        c_.memory->requests.backoff.Forget(request.uid);
+        c_.executor->Run(DeleteRequest{request}, it->View());
         break;
       case ProvReqVerdict::Action::kBook: {
         Result<std::vector<PodState>> pods =
@@ -176,7 +173,7 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
       case ProvReqVerdict::Action::kCheck:
         if (request.class_name != kube::kCheckCapacityClass) {
           TakeAtomicRequest(request, it, &line);
-        } else if (options_.check_capacity.HasRoom(to_check.size())) {
+        } else if (c_.options->check_capacity.HasRoom(to_check.size())) {
           to_check.push_back(&request);
         } else {
           line += "; waits for the next loop";
@@ -192,18 +189,20 @@ void NodeScaleLoop::HandleProvisioningRequests(Iteration* it) {
   PublishCounts(counts);
 }
 
-void NodeScaleLoop::TakeAtomicRequest(const kube::ProvisioningRequest& request,
-                                      Iteration* it, std::string* line) {
+void ProvisioningRequestStage::TakeAtomicRequest(
+    const kube::ProvisioningRequest& request, LoopIteration* it,
+    std::string* line) {
   if (it->atomic) {
     *line += "; waits for the next loop (one atomic scale-up a loop)";
     return;
   }
   std::optional<std::vector<PodState>> pods = PodsToPlace(request, *it);
-  if (pods) it->atomic = Iteration::AtomicRequest{request, std::move(*pods)};
+  if (pods)
+    it->atomic = LoopIteration::AtomicRequest{request, std::move(*pods)};
 }
 
-std::optional<std::vector<PodState>> NodeScaleLoop::PodsToPlace(
-    const kube::ProvisioningRequest& request, const Iteration& it) {
+std::optional<std::vector<PodState>> ProvisioningRequestStage::PodsToPlace(
+    const kube::ProvisioningRequest& request, const LoopIteration& it) {
   // More pods than the cluster grown to every group's maximum can hold
   // are not built: such a request fits nowhere anyway.
   const int64_t bound =
@@ -220,21 +219,21 @@ std::optional<std::vector<PodState>> NodeScaleLoop::PodsToPlace(
   return std::move(pods).value();
 }
 
-void NodeScaleLoop::CheckDueRequests(
+void ProvisioningRequestStage::CheckDueRequests(
     const std::vector<const kube::ProvisioningRequest*>& due,
-    std::vector<PodState>* booked, Iteration* it) {
+    std::vector<PodState>* booked, LoopIteration* it) {
   if (due.empty()) return;
-  const UpcomingNodes upcoming =
-      UpcomingNodesOf(it->snapshot, it->groups, memory_, options_.scale_up);
+  const UpcomingNodes upcoming = UpcomingNodesOf(
+      it->snapshot, it->groups, c_.memory->scale_up, c_.options->scale_up);
   const PodList placed = BookedFirst(*booked, it->snapshot.pods);
   CapacityChecker checker(it->snapshot.nodes, upcoming.bins, placed);
   // Each request's pods stay where the checker placed them.
   std::vector<std::vector<PodState>> checked;
   std::vector<size_t> fitting;
-  const TimePoint started = clock_->Now();
+  const TimePoint started = c_.clock->Now();
   for (size_t k = 0; k < due.size(); ++k) {
     // --check-capacity-provisioning-request-batch-timebox, after each.
-    if (!options_.check_capacity.MayCheck(k, clock_->Now() - started)) {
+    if (!c_.options->check_capacity.MayCheck(k, c_.clock->Now() - started)) {
       LOG(INFO) << "check-capacity batch: the timebox is up; " << due.size() - k
                 << " requests wait for the next loop";
       break;
@@ -254,11 +253,11 @@ void NodeScaleLoop::CheckDueRequests(
       continue;  // not this process's to answer, or not written
     }
     if (!fits) {
-      provreq_backoff_.Failed(request.uid);
+      c_.memory->requests.backoff.Failed(request.uid);
       continue;
     }
-    provreq_backoff_.Forget(request.uid);
-    reporter_->Provisioned(it->now - request.created);
+    c_.memory->requests.backoff.Forget(request.uid);
+    c_.reporter->Provisioned(it->now - request.created);
     fitting.push_back(checked.size() - 1);
   }
   for (size_t i : fitting) {
@@ -266,16 +265,17 @@ void NodeScaleLoop::CheckDueRequests(
   }
 }
 
-void NodeScaleLoop::PublishCounts(
+void ProvisioningRequestStage::PublishCounts(
     const std::map<std::pair<std::string, std::string>, int64_t>& counts) {
   for (const auto& [key, count] : counts) {
-    for (const char* state : kStates) counts_seen_[{key.first, state}];
+    for (const char* state : kStates)
+      c_.memory->requests.counts_seen[{key.first, state}];
   }
-  for (auto& [key, count] : counts_seen_) {
+  for (auto& [key, count] : c_.memory->requests.counts_seen) {
     auto now = counts.find(key);
     count = now == counts.end() ? 0 : now->second;
   }
-  reporter_->ProvisioningRequests(counts_seen_);
+  c_.reporter->ProvisioningRequests(c_.memory->requests.counts_seen);
 }
 
 }  // namespace propscaler::nodescale

@@ -1,20 +1,21 @@
-// CapacityBuffers in the node-scale loop: resolved every iteration (their
-// PodTemplate or workload read, the chunks counted), their virtual pods put
-// into the snapshot, and their status written when it changes.
+#include "nodescale/run/buffer_stage.h"
+
 #include <glog/logging.h>
 
 #include <memory>
 
 #include "nodescale/plan/buffers/buffer_conditions.h"
 #include "nodescale/plan/buffers/buffer_demand.h"
-#include "nodescale/run/loop.h"
-#include "nodescale/run/loop_iteration.h"
 
 namespace propscaler::nodescale {
 
-void NodeScaleLoop::InjectBuffers(Iteration* it) {
+BufferStage::BufferStage(LoopContext context,
+                         const kube::ClusterStateClient* buffers)
+    : c_(context), buffers_(buffers) {}
+
+void BufferStage::Inject(LoopIteration* it) {
   std::optional<ChunkBound> bound;
-  for (kube::CapacityBuffer& buffer : state_->Buffers()) {
+  for (kube::CapacityBuffer& buffer : c_.state->Buffers()) {
     // Other strategies are another provisioner's.
     if (!buffer.strategy.empty() &&
         buffer.strategy != kube::kActiveCapacityStrategy) {
@@ -22,12 +23,12 @@ void NodeScaleLoop::InjectBuffers(Iteration* it) {
     }
     it->buffers.push_back({std::move(buffer)});
     if (!bound) bound = MaxBufferChunks(it->snapshot.nodes, it->groups);
-    ResolveBuffer(it->buffers.size() - 1, *bound, it);
+    Resolve(it->buffers.size() - 1, *bound, it);
   }
 }
 
-void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
-                                  Iteration* it) {
+void BufferStage::Resolve(size_t index, const ChunkBound& bound,
+                          LoopIteration* it) {
   BufferResolution* r = &it->buffers[index];
   const kube::CapacityBuffer& buffer = r->buffer;
   if (Status spec = CheckBufferSpec(buffer); !spec.ok()) {
@@ -35,7 +36,7 @@ void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
     r->message = spec.message();
     return;
   }
-  Result<kube::BufferChunk> chunk = api_.cluster_state->GetBufferChunk(buffer);
+  Result<kube::BufferChunk> chunk = buffers_->GetBufferChunk(buffer);
   if (!chunk.ok()) {
     r->not_ready_reason = chunk.status().code() != StatusCode::kNotFound
                               ? "ResolutionFailed"
@@ -59,7 +60,7 @@ void NodeScaleLoop::ResolveBuffer(size_t index, const ChunkBound& bound,
   }
 }
 
-void NodeScaleLoop::NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it) {
+void BufferStage::NoteUnfit(const ScaleUpPlan& plan, LoopIteration* it) {
   for (const UnschedulablePod& pod : plan.unschedulable) {
     auto found = it->buffer_of_pod.find(pod.pod);
     if (found == it->buffer_of_pod.end()) continue;
@@ -71,7 +72,7 @@ void NodeScaleLoop::NoteUnfitBuffers(const ScaleUpPlan& plan, Iteration* it) {
   }
 }
 
-void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
+void BufferStage::WriteStatuses(const LoopIteration& it) {
   std::vector<NodeScaleAction> patches;
   for (const BufferResolution& r : it.buffers) {
     kube::BufferStatus want{r.replicas,
@@ -81,10 +82,10 @@ void NodeScaleLoop::WriteBufferStatuses(const Iteration& it) {
     patches.push_back(PatchBufferStatus{r.buffer, std::move(want)});
   }
   // A conflict: the buffer changed; the next iteration reads it again.
-  executor_.Run(patches, ClusterViewOf(it, it.pods));
+  c_.executor->Run(patches, it.View());
 }
 
-std::vector<std::string> NodeScaleLoop::BufferLines(const Iteration& it) {
+std::vector<std::string> BufferStage::Lines(const LoopIteration& it) {
   std::vector<std::string> lines;
   for (const BufferResolution& r : it.buffers) {
     const kube::BufferCondition provisioning = ProvisioningCondition(r);

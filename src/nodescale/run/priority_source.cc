@@ -1,13 +1,8 @@
-// Where the priority expander's patterns come from, read every loop (from a
-// watched copy where app/ has one): the
-// provider's own config (kwok's node-groups.json "priorities"), else Cluster
-// Autoscaler's cluster-autoscaler-priority-expander ConfigMap in the
-// namespace. Without either, or with a bad one, every group passes the
-// priority step; the reason is logged once.
+#include "nodescale/run/priority_source.h"
+
 #include <glog/logging.h>
 
 #include "nodescale/expander/priority_config_yaml.h"
-#include "nodescale/run/loop.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -18,26 +13,30 @@ bool UsesPriorityExpander(const std::string& spec) {
 
 }  // namespace
 
-void NodeScaleLoop::NotePriorities(const std::string& note) {
-  if (note == last_priority_note_) return;
-  last_priority_note_ = note;
+void PrioritySource::Note(const std::string& note) {
+  if (note == c_.memory->last_priority_note) return;
+  c_.memory->last_priority_note = note;
   if (!note.empty()) LOG(WARNING) << "priority expander: " << note;
 }
 
-PriorityConfig NodeScaleLoop::CurrentPriorities() {
-  if (!UsesPriorityExpander(options_.expander)) return {};
+PrioritySource::PrioritySource(LoopContext context, const Provider* provider,
+                               const kube::ConfigMapClient* config_maps)
+    : c_(context), provider_(provider), config_maps_(config_maps) {}
+
+PriorityConfig PrioritySource::Current() {
+  if (!UsesPriorityExpander(c_.options->expander)) return {};
   std::map<int, std::vector<std::string>> patterns = provider_->Priorities();
   std::string source = "the node groups' \"priorities\"";
   if (patterns.empty()) {
-    source = "configmap " + options_.namespace_ + "/" +
+    source = "configmap " + c_.options->namespace_ + "/" +
              kPriorityExpanderConfigMap + " key " + kPriorityExpanderKey;
     Result<kube::ConfigMap> config_map =
-        options_.read_priority_config
-            ? options_.read_priority_config()
-            : api_.config_maps->GetConfigMap(options_.namespace_,
-                                             kPriorityExpanderConfigMap);
+        c_.options->read_priority_config
+            ? c_.options->read_priority_config()
+            : config_maps_->GetConfigMap(c_.options->namespace_,
+                                         kPriorityExpanderConfigMap);
     if (!config_map.ok()) {
-      NotePriorities(
+      Note(
           (config_map.status().code() == StatusCode::kNotFound
                ? "no priorities (neither in the node groups nor " + source + ")"
                : "reading " + source + ": " + config_map.status().message()) +
@@ -51,19 +50,19 @@ PriorityConfig NodeScaleLoop::CurrentPriorities() {
                   Status::Invalid("key missing"))
             : ParsePriorityExpanderYaml(text->second);
     if (!parsed.ok()) {
-      NotePriorities(source + ": " + parsed.status().message() +
-                     "; every node group passes the priority step");
+      Note(source + ": " + parsed.status().message() +
+           "; every node group passes the priority step");
       return {};
     }
     patterns = std::move(*parsed);
   }
   Result<PriorityConfig> config = CompilePriorities(patterns);
   if (!config.ok()) {
-    NotePriorities(source + ": " + config.status().message() +
-                   "; every node group passes the priority step");
+    Note(source + ": " + config.status().message() +
+         "; every node group passes the priority step");
     return {};
   }
-  NotePriorities("");
+  Note("");
   return std::move(*config);
 }
 
