@@ -165,7 +165,7 @@ void AtomicScaleUpStage::GiveBack(const AtomicScaleUp& scale_up,
     }
   }
   c_.executor->Run(decreases, it->View());
-  std::vector<RemovalQueue::Target> came;
+  std::vector<RemovalTarget> came;
   for (const AtomicProgress::Came& node : progress.came) {
     came.push_back({node.node, node.group});
   }

@@ -129,13 +129,13 @@ CommandQueue::Step CommandQueue::FollowReplacement(const ClusterView& view) {
 
 CommandQueue::Step CommandQueue::Remove(const DisruptionCommand& command,
                                         const ClusterView& view) {
-  std::vector<RemovalQueue::Target> targets;
+  std::vector<RemovalTarget> targets;
   for (const std::string& name : command.nodes) {
     const LiveNode* node = FindNode(*view.nodes, name);
     if (node == nullptr) continue;
     targets.push_back({name, (*view.group_of)(node->state)});
   }
-  return {.remove = std::move(targets)};
+  return {.remove = StartRemoval{std::move(targets), /*all_or_nothing=*/true}};
 }
 
 void CommandQueue::Event(const ClusterView& view, const std::string& node,

@@ -29,8 +29,9 @@ class CommandQueue {
  public:
   // What the loop does for the queue after a pass.
   struct Step {
-    // Hand these to the removal queue as one all-or-nothing set.
-    std::optional<std::vector<RemovalQueue::Target>> remove;
+    // The command's nodes for the executor's drain, as one all-or-nothing
+    // set: the action that deletes them.
+    std::optional<StartRemoval> remove;
     // The replacement could not be launched: back this group off.
     std::string failed_group;
   };

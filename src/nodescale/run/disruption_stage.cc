@@ -134,7 +134,10 @@ void DisruptionStage::Execute(const CommandQueue::Step& step,
         {"cloudProviderError",
          "the replacement's nodes were refused or did not come"});
   }
-  if (step.remove) RemoveNodes(c_, *step.remove, /*all_or_nothing=*/true, it);
+  if (step.remove) {
+    const ActionOutcome outcome = c_.executor->Run(*step.remove, it.View());
+    c_.memory->NoteRemovals(outcome.removal, it.now);
+  }
 }
 
 void DisruptionStage::Report(const DisruptionPlan& plan,

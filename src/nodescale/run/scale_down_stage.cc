@@ -23,7 +23,7 @@ void ScaleDownStage::Apply(const ScaleDownDecision& decision,
     VLOG(1) << "scale-down: " << decision.choice.waiting;
     return;
   }
-  std::vector<RemovalQueue::Target> targets;
+  std::vector<RemovalTarget> targets;
   for (const NodeRemoval& removal : decision.choice.removals) {
     targets.push_back({removal.node, removal.group});
   }

@@ -91,7 +91,8 @@ class CommandQueueTest : public ::testing::Test {
   }
   static std::vector<std::string> Nodes(const CommandQueue::Step& step) {
     std::vector<std::string> out;
-    for (const RemovalQueue::Target& target : step.remove.value()) {
+    EXPECT_TRUE(step.remove->all_or_nothing);
+    for (const RemovalTarget& target : step.remove->targets) {
       out.push_back(target.node + " of " + target.group);
     }
     return out;
