@@ -45,6 +45,17 @@ const ExpansionOption* ExpanderChain::Choose(
   return fallback_.BestOptions(remaining).front();
 }
 
+bool UsesPriorityExpander(std::string_view spec) {
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t comma = spec.find(',', start);
+    if (comma == std::string_view::npos) comma = spec.size();
+    if (spec.substr(start, comma - start) == "priority") return true;
+    start = comma + 1;
+  }
+  return false;
+}
+
 Result<std::unique_ptr<ExpanderChain>> MakeExpanderChain(
     std::string_view spec, const PriorityConfig& priorities,
     std::mt19937_64* rng) {

@@ -32,6 +32,10 @@ class ExpanderChain {
   RandomExpander fallback_;
 };
 
+// Whether CA's --expander value names the priority expander (so its
+// patterns must be read).
+bool UsesPriorityExpander(std::string_view spec);
+
 // Builds the chain from CA's --expander value: a comma list of random,
 // most-pods, least-waste, price and priority. `priorities` feeds the
 // priority expander. Errors name the unknown expander.

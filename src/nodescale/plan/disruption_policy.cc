@@ -24,4 +24,12 @@ bool UsesKarpenterDisruption(DisruptionPolicy policy, bool pools_declared) {
   return false;
 }
 
+RemovalPath RemovalPathOf(bool scale_down_enabled, DisruptionPolicy policy,
+                          bool pools_declared) {
+  if (!scale_down_enabled) return RemovalPath::kNone;
+  return UsesKarpenterDisruption(policy, pools_declared)
+             ? RemovalPath::kDisruption
+             : RemovalPath::kScaleDown;
+}
+
 }  // namespace propscaler::nodescale

@@ -1,7 +1,7 @@
 // Which path removes nodes (--disruption): Cluster Autoscaler's scale-down,
 // Karpenter's disruption (consolidation, drift, expiry, budgets), or auto:
 // Karpenter's when the provider declares pools. Chosen once from the flag;
-// the loop asks UsesKarpenterDisruption, never the flag's text. Pure.
+// the loop asks RemovalPathOf each iteration, never the flag's text. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_DISRUPTION_POLICY_H_
 #define PROPSCALER_NODESCALE_PLAN_DISRUPTION_POLICY_H_
 
@@ -17,6 +17,12 @@ enum class DisruptionPolicy { kAuto, kKarpenter, kScaleDown };
 Result<DisruptionPolicy> ParseDisruptionPolicy(std::string_view flag);
 
 bool UsesKarpenterDisruption(DisruptionPolicy policy, bool pools_declared);
+
+// What removes nodes this iteration: nothing (--scale-down-enabled=false),
+// Cluster Autoscaler's scale-down, or Karpenter's disruption.
+enum class RemovalPath { kNone, kScaleDown, kDisruption };
+RemovalPath RemovalPathOf(bool scale_down_enabled, DisruptionPolicy policy,
+                          bool pools_declared);
 
 }  // namespace propscaler::nodescale
 

@@ -18,9 +18,9 @@ DisruptionStage::DisruptionStage(LoopContext context, const Provider* provider)
                 context.options->max_node_provision_time,
                 context.options->disruption_options) {}
 
-bool DisruptionStage::Karpenter() const {
-  return UsesKarpenterDisruption(c_.options->disruption,
-                                 !provider_->Pools().empty());
+RemovalPath DisruptionStage::Path() const {
+  return RemovalPathOf(c_.options->scale_down_enabled, c_.options->disruption,
+                       !provider_->Pools().empty());
 }
 
 void DisruptionStage::NotePodEvents(const LoopIteration& it) {

@@ -23,9 +23,9 @@ class DisruptionStage {
  public:
   DisruptionStage(LoopContext context, const Provider* provider);
 
-  // Whether nodes are removed this way (--disruption, and pools declared)
-  // rather than by Cluster Autoscaler's scale-down.
-  bool Karpenter() const;
+  // What removes nodes this iteration (--scale-down-enabled, --disruption,
+  // and whether the provider declares pools).
+  RemovalPath Path() const;
   // Notes the pods' moves; whether a new command may be planned now.
   bool MayPlan(const LoopIteration& it);
   DisruptionInput InputOf(const LoopIteration& it);

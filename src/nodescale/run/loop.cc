@@ -135,26 +135,23 @@ Status NodeScaleLoop::RunOnce() {
   const bool atomic = chain.ok() && atomic_.ScaleUp(chain->get(), &it);
   DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
   std::optional<DisruptionInput> disruption;
-  if (options_.scale_down_enabled) {
-    if (!disruption_.Karpenter()) {
-      input.scale_down = ScaleDownState{&options_.scale_down, &memory_.timers,
-                                        executor_.drain().InFlight(),
-                                        options_.scale_down_parallelism};
-    } else if (disruption_.MayPlan(it)) {
-      disruption = disruption_.InputOf(it);
-      input.disruption =
-          DisruptionState{&*disruption, &options_.disruption_options};
-    }
+  const RemovalPath removal = disruption_.Path();
+  if (removal == RemovalPath::kScaleDown) {
+    input.scale_down = ScaleDownState{&options_.scale_down, &memory_.timers,
+                                      executor_.drain().InFlight(),
+                                      options_.scale_down_parallelism};
+  } else if (removal == RemovalPath::kDisruption && disruption_.MayPlan(it)) {
+    disruption = disruption_.InputOf(it);
+    input.disruption =
+        DisruptionState{&*disruption, &options_.disruption_options};
   }
   const Decisions decisions = atomic ? Decisions() : Decide(input);
   const bool scaled_up = atomic || ExecuteScaleUp(decisions.scale_up, &it);
   buffers_.WriteStatuses(it);
-  if (!scaled_up && options_.scale_down_enabled) {
-    if (disruption_.Karpenter()) {
-      disruption_.Disrupt(decisions.disruption, &it);
-    } else if (decisions.scale_down) {
-      scale_down_.Apply(*decisions.scale_down, &it);
-    }
+  if (!scaled_up && removal == RemovalPath::kDisruption) {
+    disruption_.Disrupt(decisions.disruption, &it);
+  } else if (!scaled_up && decisions.scale_down) {
+    scale_down_.Apply(*decisions.scale_down, &it);
   }
   WriteStatus(it, Status::Ok());
   ObserveDuration(it, "full");

@@ -85,8 +85,8 @@ bool NodeArrivals::Track(LoopIteration* it) {
 // Cluster Autoscaler's Events (ScaleUpTimedOut; DeleteUnregistered or
 // DeleteUnregisteredFailed for the instances that never registered).
 bool NodeArrivals::GiveUp(const NodeGroup& group, LoopIteration* it) {
-  const Duration within = group.options.max_node_provision_time.value_or(
-      c_.options->max_node_provision_time);
+  const Duration within =
+      ProvisionTimeOf(group, c_.options->max_node_provision_time);
   const TimePoint until = c_.memory->backoff.Fail(
       group.name, it->now,
       {"timeout", "Scale-up timed out for node group " + group.name +

@@ -2,17 +2,10 @@
 
 #include <glog/logging.h>
 
+#include "nodescale/expander/chain.h"
 #include "nodescale/expander/priority_config_yaml.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-bool UsesPriorityExpander(const std::string& spec) {
-  return spec.find("priority") != std::string::npos;
-}
-
-}  // namespace
-
 void PrioritySource::Note(const std::string& note) {
   if (note == c_.memory->last_priority_note) return;
   c_.memory->last_priority_note = note;

@@ -4,6 +4,10 @@
 
 namespace propscaler::nodescale {
 
+Duration ProvisionTimeOf(const nodescale::NodeGroup& group, Duration flag) {
+  return group.options.max_node_provision_time.value_or(flag);
+}
+
 CapacityGiveUp PlanCapacityGiveUp(const nodescale::NodeGroup& group,
                                   const std::vector<RegisteredNode>& registered,
                                   bool force_delete_unregistered) {

@@ -27,6 +27,10 @@ struct CapacityGiveUp {
   int64_t new_target = 0;       // the nodes that arrived
 };
 
+// How long the group's nodes have to become Ready: its own
+// max-node-provision-time option, else the flag's.
+Duration ProvisionTimeOf(const nodescale::NodeGroup& group, Duration flag);
+
 // `registered`: the group's nodes as the API server has them.
 CapacityGiveUp PlanCapacityGiveUp(const nodescale::NodeGroup& group,
                                   const std::vector<RegisteredNode>& registered,

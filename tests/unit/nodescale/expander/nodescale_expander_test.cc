@@ -146,5 +146,12 @@ TEST(NodescaleExpanderTest, UnknownExpanderIsAnError) {
       << chain.status().message();
 }
 
+TEST(NodescaleExpanderTest, ThePriorityExpanderIsNamedInTheChain) {
+  EXPECT_TRUE(UsesPriorityExpander("priority"));
+  EXPECT_TRUE(UsesPriorityExpander("least-waste,priority,random"));
+  EXPECT_FALSE(UsesPriorityExpander("least-waste"));
+  EXPECT_FALSE(UsesPriorityExpander(""));
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

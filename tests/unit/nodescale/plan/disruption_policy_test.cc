@@ -26,5 +26,16 @@ TEST(DisruptionPolicyTest, AutoIsKarpentersWhenPoolsAreDeclared) {
   EXPECT_FALSE(UsesKarpenterDisruption(DisruptionPolicy::kScaleDown, true));
 }
 
+TEST(DisruptionPolicyTest, EachIterationHasOneRemovalPath) {
+  EXPECT_EQ(RemovalPathOf(false, DisruptionPolicy::kKarpenter, true),
+            RemovalPath::kNone);
+  EXPECT_EQ(RemovalPathOf(true, DisruptionPolicy::kAuto, true),
+            RemovalPath::kDisruption);
+  EXPECT_EQ(RemovalPathOf(true, DisruptionPolicy::kAuto, false),
+            RemovalPath::kScaleDown);
+  EXPECT_EQ(RemovalPathOf(true, DisruptionPolicy::kScaleDown, true),
+            RemovalPath::kScaleDown);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

@@ -92,5 +92,14 @@ TEST(CapacityGiveUpTest, ForcedUnregisteredGoBelowTheMinimum) {
             0);
 }
 
+TEST(CapacityGiveUpTest, AGroupsOwnProvisionTimeOverridesTheFlag) {
+  NodeGroup group;
+  EXPECT_EQ(ProvisionTimeOf(group, std::chrono::minutes(15)),
+            std::chrono::minutes(15));
+  group.options.max_node_provision_time = std::chrono::minutes(3);
+  EXPECT_EQ(ProvisionTimeOf(group, std::chrono::minutes(15)),
+            std::chrono::minutes(3));
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale
