@@ -6,33 +6,38 @@ namespace propscaler::nodescale {
 
 ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
                                   const std::vector<NodeGroup>& groups,
-                                  const ScaleDownState& state, TimePoint now) {
-  ScaleDownPlan plan = PlanScaleDown(snapshot, groups, *state.config);
-  ScaleDownTimers timers = *state.timers;
-  timers.SetUnneeded(UnneededNodes(plan), now);
-  RemovalChoice choice =
-      ChooseRemovals(plan, timers, state.in_flight, state.parallelism, now);
-  return {std::move(plan), std::move(timers), std::move(choice)};
+                                  const NodeScaleSettings& settings,
+                                  const ScaleDownTimers& timers,
+                                  const RemovalsInFlight& in_flight,
+                                  TimePoint now) {
+  ScaleDownPlan plan = PlanScaleDown(snapshot, groups, settings.scale_down);
+  ScaleDownTimers next = timers;
+  next.SetUnneeded(UnneededNodes(plan), now);
+  RemovalChoice choice = ChooseRemovals(plan, next, in_flight,
+                                        settings.scale_down_parallelism, now);
+  return {std::move(plan), std::move(next), std::move(choice)};
 }
 
 Decisions Decide(const DecideInput& input) {
   Decisions decisions;
+  const ScaleUpMemory& memory = input.memory->scale_up;
+  const ScaleUpConfig& scale_up = input.settings->scale_up;
   if (input.node_pools != nullptr && !input.node_pools->pools.empty()) {
-    decisions.scale_up =
-        PlanClaimScaleUp(*input.snapshot, *input.groups, *input.memory,
-                         *input.scale_up, *input.node_pools);
+    decisions.scale_up = PlanClaimScaleUp(*input.snapshot, *input.groups,
+                                          memory, scale_up, *input.node_pools);
   } else if (input.expander != nullptr) {
-    decisions.scale_up =
-        PlanScaleUp(*input.snapshot, *input.groups, *input.memory,
-                    *input.scale_up, input.expander);
+    decisions.scale_up = PlanScaleUp(*input.snapshot, *input.groups, memory,
+                                     scale_up, input.expander);
   }
   if (!decisions.scale_up.increases.empty()) return decisions;
-  if (input.scale_down) {
-    decisions.scale_down = DecideScaleDown(*input.snapshot, *input.groups,
-                                           *input.scale_down, input.now);
-  } else if (input.disruption) {
+  if (input.removal == RemovalPath::kScaleDown) {
+    decisions.scale_down =
+        DecideScaleDown(*input.snapshot, *input.groups, *input.settings,
+                        input.memory->timers, input.in_flight, input.now);
+  } else if (input.removal == RemovalPath::kDisruption &&
+             input.disruption != nullptr) {
     decisions.disruption =
-        PlanDisruption(*input.disruption->input, *input.disruption->options);
+        PlanDisruption(*input.disruption, input.settings->disruption_options);
   }
   return decisions;
 }

@@ -1,9 +1,10 @@
 // Every decision of one node-scale iteration, from plain data: the
 // scale-up for the pending pods; when it adds no node, what removes nodes:
 // Cluster Autoscaler's scale-down (the unneeded nodes, their timers, the
-// removals due now) or Karpenter's disruption plan. The loop builds the
-// input from its stores and memory, executes what comes back (the
-// provider's calls, the command and removal queues) and reports. Pure.
+// removals due now) or Karpenter's disruption plan. The loop hands in the
+// snapshot, the settings and its memory (plan/loop_memory.h), turns what
+// comes back into actions (ScaleUpActions; the stages') for the executor,
+// and reports. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_DECIDE_H_
 #define PROPSCALER_NODESCALE_PLAN_DECIDE_H_
 
@@ -14,7 +15,10 @@
 #include "nodescale/domain/node_pool_spec.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/disruption_policy.h"
+#include "nodescale/plan/loop_memory.h"
 #include "nodescale/plan/node_scale_action.h"
+#include "nodescale/plan/node_scale_settings.h"
 #include "nodescale/plan/scale_down/removal_choice.h"
 #include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/plan/scale_down/scale_down_timers.h"
@@ -23,34 +27,26 @@
 
 namespace propscaler::nodescale {
 
-// Cluster Autoscaler's scale-down, as the loop has it in memory.
-struct ScaleDownState {
-  const ScaleDownConfig* config = nullptr;
-  const ScaleDownTimers* timers = nullptr;
-  RemovalsInFlight in_flight;
-  ScaleDownParallelism parallelism;
-};
-
-// Karpenter's disruption, when a new command may be planned.
-struct DisruptionState {
-  const DisruptionInput* input = nullptr;
-  const DisruptionOptions* options = nullptr;
-};
-
 struct DecideInput {
   const ClusterSnapshot* snapshot = nullptr;
   const std::vector<NodeGroup>* groups = nullptr;
-  const ScaleUpMemory* memory = nullptr;
-  const ScaleUpConfig* scale_up = nullptr;
+  const NodeScaleSettings* settings = nullptr;
+  // What the loop remembers: the scale-up's (backed-off and unhealthy
+  // groups, remembered templates) and scale-down's timers.
+  const LoopMemory* memory = nullptr;
   // Null: no scale-up this iteration (the expanders' config is broken).
   ExpanderChain* expander = nullptr;
   // Set when the provider makes nodes from NodePools over a catalogue: the
   // scale-up is then Karpenter's scheduler's (claim_scale_up.h), over
   // `groups` that include one per candidate.
   const NodePoolCatalogue* node_pools = nullptr;
-  // At most one of the two; neither: nothing is removed this iteration.
-  std::optional<ScaleDownState> scale_down;
-  std::optional<DisruptionState> disruption;
+  // What removes nodes when the scale-up adds none (RemovalPathOf).
+  RemovalPath removal = RemovalPath::kNone;
+  // kScaleDown: what the drain holds, which the choice leaves alone.
+  RemovalsInFlight in_flight;
+  // kDisruption: null while no new command may be planned (one in flight,
+  // a drain under way, budgets not listed).
+  const DisruptionInput* disruption = nullptr;
   TimePoint now;
 };
 
@@ -74,10 +70,14 @@ Decisions Decide(const DecideInput& input);
 // The plan's increases as actions, one each, in its order.
 std::vector<NodeScaleAction> ScaleUpActions(const ScaleUpPlan& plan);
 
-// Scale-down's part alone.
+// Scale-down's part alone: the timers in `memory` advanced, the removals
+// due chosen.
 ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,
                                   const std::vector<NodeGroup>& groups,
-                                  const ScaleDownState& state, TimePoint now);
+                                  const NodeScaleSettings& settings,
+                                  const ScaleDownTimers& timers,
+                                  const RemovalsInFlight& in_flight,
+                                  TimePoint now);
 
 }  // namespace propscaler::nodescale
 

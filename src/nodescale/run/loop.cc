@@ -135,20 +135,16 @@ Status NodeScaleLoop::RunOnce() {
   const bool atomic = chain.ok() && atomic_.ScaleUp(chain->get(), &it);
   DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
   std::optional<DisruptionInput> disruption;
-  const RemovalPath removal = disruption_.Path();
-  if (removal == RemovalPath::kScaleDown) {
-    input.scale_down = ScaleDownState{&options_.scale_down, &memory_.timers,
-                                      executor_.drain().InFlight(),
-                                      options_.scale_down_parallelism};
-  } else if (removal == RemovalPath::kDisruption && disruption_.MayPlan(it)) {
+  input.removal = disruption_.Path();
+  input.in_flight = executor_.drain().InFlight();
+  if (input.removal == RemovalPath::kDisruption && disruption_.MayPlan(it)) {
     disruption = disruption_.InputOf(it);
-    input.disruption =
-        DisruptionState{&*disruption, &options_.disruption_options};
+    input.disruption = &*disruption;
   }
   const Decisions decisions = atomic ? Decisions() : Decide(input);
   const bool scaled_up = atomic || ExecuteScaleUp(decisions.scale_up, &it);
   buffers_.WriteStatuses(it);
-  if (!scaled_up && removal == RemovalPath::kDisruption) {
+  if (!scaled_up && input.removal == RemovalPath::kDisruption) {
     disruption_.Disrupt(decisions.disruption, &it);
   } else if (!scaled_up && decisions.scale_down) {
     scale_down_.Apply(*decisions.scale_down, &it);
@@ -217,8 +213,8 @@ DecideInput NodeScaleLoop::DecideInputOf(const LoopIteration& it,
   DecideInput input;
   input.snapshot = &it.snapshot;
   input.groups = &it.groups;
-  input.memory = &memory_.scale_up;
-  input.scale_up = &options_.scale_up;
+  input.settings = &options_;
+  input.memory = &memory_;
   input.expander = expander;
   input.node_pools = provider_->NodePools();
   input.now = it.now;

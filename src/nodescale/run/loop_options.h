@@ -1,5 +1,6 @@
-// What node-scale mode's loop is configured with (its flags, as app/
-// checked them) and the API roles it reads and writes through.
+// What node-scale mode's loop is configured with: its settings (plan/
+// node_scale_settings.h), its namespace and where the priority expander's
+// config comes from; and the API roles it reads and writes through.
 #ifndef PROPSCALER_NODESCALE_RUN_LOOP_OPTIONS_H_
 #define PROPSCALER_NODESCALE_RUN_LOOP_OPTIONS_H_
 
@@ -9,68 +10,15 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "nodescale/plan/disruption/disruption.h"
-#include "nodescale/plan/disruption_policy.h"
-#include "nodescale/plan/health/node_health.h"
-#include "nodescale/plan/provisioning_requests/check_capacity_batch.h"
-#include "nodescale/plan/provisioning_requests/provreq_lifecycle.h"
-#include "nodescale/plan/scale_down/removal_choice.h"
-#include "nodescale/plan/scale_down/scale_down.h"
-#include "nodescale/plan/scale_down/scale_down_timers.h"
-#include "nodescale/plan/scale_down/soft_taints.h"
-#include "nodescale/plan/scale_up/pending_batch.h"
-#include "nodescale/plan/scale_up/scale_up.h"
+#include "nodescale/plan/node_scale_settings.h"
 
 namespace propscaler::nodescale {
 
-struct LoopOptions {
+struct LoopOptions : NodeScaleSettings {
   std::string namespace_;
-  std::string expander = "least-waste";
-  Duration scan_interval = std::chrono::seconds(10);
-  Duration new_pod_scale_up_delay = Duration(0);
-  Duration max_node_provision_time = std::chrono::minutes(15);
-  // Cluster Autoscaler's flag: replicas that never registered within
-  // max_node_provision_time are taken off the target even below the
-  // group's minimum size.
-  bool force_delete_unregistered_nodes = false;
-  Duration initial_backoff = std::chrono::minutes(5);
-  Duration max_backoff = std::chrono::minutes(30);
-  bool scale_down_enabled = true;
-  ScaleDownDelays delays;
-  ScaleDownParallelism scale_down_parallelism;
-  // --max-bulk-soft-taint-count / -time (plan/scale_down/soft_taints.h).
-  SoftTaintBudget soft_taints;
-  // How long a drained node waits for its evicted pods to go.
-  Duration max_graceful_termination = std::chrono::minutes(10);
-  ScaleUpConfig scale_up;
-  ScaleDownConfig scale_down;
-  // --disruption (plan/disruption_policy.h).
-  DisruptionPolicy disruption = DisruptionPolicy::kAuto;
-  DisruptionOptions disruption_options;
-  // Consolidation waits this long and checks its command again (Karpenter's
-  // 15 s).
-  Duration disruption_validation_delay = std::chrono::seconds(15);
-  // A batch of pending pods is acted on between iterations when it closes.
-  BatchWindow batch;
-  // Pods below this priority neither trigger a scale-up nor keep a node,
-  // as Cluster Autoscaler's --expendable-pods-priority-cutoff.
-  int32_t expendable_pods_priority_cutoff = -10;
   // Reads Cluster Autoscaler's priority expander ConfigMap (app/ hands in
   // its watched copy); empty: a GET each loop that uses it.
   std::function<Result<kube::ConfigMap>()> read_priority_config;
-  // Cluster Autoscaler's node readiness (--max-node-startup-time, startup
-  // taints) and its health gate.
-  NodeHealthConfig node_health;
-  // --enable-provisioning-requests and Cluster Autoscaler's settings of
-  // them: the backoff of a request that found no capacity, and how many
-  // check-capacity requests one loop checks (1 unless
-  // --check-capacity-batch-processing).
-  bool provisioning_requests = false;
-  ProvReqOptions provisioning;
-  Duration provreq_initial_backoff = std::chrono::minutes(1);
-  Duration provreq_max_backoff = std::chrono::minutes(10);
-  size_t provreq_backoff_cache = 1000;
-  CheckCapacityBatch check_capacity;  // its size and timebox
 };
 
 // The API roles the loop uses (kube/client/client.h), not the whole client.

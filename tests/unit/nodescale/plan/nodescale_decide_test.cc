@@ -30,23 +30,20 @@ class DecideTest : public ::testing::Test {
     DecideInput input;
     input.snapshot = &snapshot_;
     input.groups = &groups_;
+    input.settings = &settings_;
     input.memory = &memory_;
-    input.scale_up = &scale_up_;
     input.expander = expander;
     input.now = now_;
     return input;
   }
 
-  ScaleDownState ScaleDown(const ScaleDownTimers* timers) {
-    return {&scale_down_, timers, {}, 10};
-  }
-
   ClusterSnapshot snapshot_;
   std::vector<NodeGroup> groups_;
-  ScaleUpMemory memory_;
-  ScaleUpConfig scale_up_;
-  ScaleDownConfig scale_down_;
+  NodeScaleSettings settings_;
   ScaleDownDelays delays_;
+  LoopMemory memory_{GroupBackoff(minutes(5), minutes(30)),
+                     ProvisionTracker(minutes(15)), ScaleDownTimers({}),
+                     ProvReqBackoff(minutes(1), minutes(10), 1000)};
   std::mt19937_64 rng_{1};
   ExpanderChain expander_{{}, &rng_};
   const TimePoint now_ = std::chrono::system_clock::from_time_t(1'800'000'000);
@@ -56,9 +53,9 @@ TEST_F(DecideTest, AScaleUpLeavesNothingToRemove) {
   snapshot_.pods.push_back(Pod("waits", 3500, kGi));
   snapshot_.pods.push_back(Pod("waits-too", 3500, kGi));
   snapshot_.pods.push_back(Pod("and-this", 3500, kGi));
-  const ScaleDownTimers timers(delays_);
+  memory_.timers = ScaleDownTimers(delays_);
   DecideInput input = Input(&expander_);
-  input.scale_down = ScaleDown(&timers);
+  input.removal = RemovalPath::kScaleDown;
   const Decisions decisions = Decide(input);
   ASSERT_EQ(decisions.scale_up.increases.size(), 1u);
   EXPECT_EQ(decisions.scale_up.increases[0].delta, 1);
@@ -67,19 +64,19 @@ TEST_F(DecideTest, AScaleUpLeavesNothingToRemove) {
 }
 
 TEST_F(DecideTest, ScaleDownAdvancesTheTimersAndChoosesWhatIsDue) {
-  ScaleDownTimers timers(delays_);
+  memory_.timers = ScaleDownTimers(delays_);
   DecideInput input = Input(&expander_);
-  input.scale_down = ScaleDown(&timers);
+  input.removal = RemovalPath::kScaleDown;
   Decisions decisions = Decide(input);
   ASSERT_TRUE(decisions.scale_down);
   EXPECT_TRUE(decisions.scale_up.increases.empty());
   // g-2 and g-3 are empty and unneeded from now; none is due yet.
   EXPECT_TRUE(decisions.scale_down->timers.IsUnneeded("g-2"));
   EXPECT_TRUE(decisions.scale_down->timers.IsUnneeded("g-3"));
-  EXPECT_FALSE(timers.IsUnneeded("g-2"));  // the input is not changed
+  EXPECT_FALSE(memory_.timers.IsUnneeded("g-2"));  // the input is not changed
   EXPECT_TRUE(decisions.scale_down->choice.removals.empty());
   // Ten minutes on, with the timers decided before: both go, in bulk.
-  timers = decisions.scale_down->timers;
+  memory_.timers = decisions.scale_down->timers;
   input.now = now_ + minutes(10);
   decisions = Decide(input);
   ASSERT_TRUE(decisions.scale_down);
@@ -88,9 +85,9 @@ TEST_F(DecideTest, ScaleDownAdvancesTheTimersAndChoosesWhatIsDue) {
 
 TEST_F(DecideTest, WithoutExpandersNoScaleUpButScaleDownStillRuns) {
   snapshot_.pods.push_back(Pod("waits", 3500, kGi));
-  const ScaleDownTimers timers(delays_);
+  memory_.timers = ScaleDownTimers(delays_);
   DecideInput input = Input(nullptr);
-  input.scale_down = ScaleDown(&timers);
+  input.removal = RemovalPath::kScaleDown;
   const Decisions decisions = Decide(input);
   EXPECT_TRUE(decisions.scale_up.increases.empty());
   EXPECT_TRUE(decisions.scale_down);
@@ -103,9 +100,9 @@ TEST_F(DecideTest, DisruptionPlansWhenNoScaleUpIsNeeded) {
                          {now_ - minutes(60), now_ - minutes(60)});
   disruption.groups = groups_;
   disruption.now = now_;
-  const DisruptionOptions options;
   DecideInput input = Input(&expander_);
-  input.disruption = DisruptionState{&disruption, &options};
+  input.removal = RemovalPath::kDisruption;
+  input.disruption = &disruption;
   const Decisions decisions = Decide(input);
   EXPECT_FALSE(decisions.scale_down);
   ASSERT_TRUE(decisions.disruption);
