@@ -35,6 +35,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -352,6 +353,46 @@ def compare(before, after, *options):
                  rows) + ["", f"Raw: `{before}`, `{after}`."]
 
 
+def memory_compare(before, after, *options):
+    """The loop's memory runs before and after a change, medians side by
+    side. Options: rss=R, the not-higher target of the peak RSS and the
+    anonymous RSS, and time=R, the not-slower target of the first loop and
+    the CPU a loop at rest: a ratio above either fails."""
+    most = {"rss": None, "time": None}
+    for option in options:
+        key, _, value = option.partition("=")
+        if key not in most or not value:
+            raise TableError(f"memory-compare: unknown option {option!r}")
+        most[key] = float(value)
+    shown = [("first loop", "first_loop_s", "time",
+              lambda v: num(v, 2) + " s"),
+             ("peak RSS (lists, first loops)", "peak_rss_first_loops_kib",
+              "rss", mib),
+             ("anonymous RSS", "rss_anon_kib", "rss", mib),
+             ("CPU a loop at rest", "rest_cpu_ms_per_loop", "time",
+              lambda v: num(v) + " ms")]
+    runs = {}
+    for side, pattern in (("before", before), ("after", after)):
+        docs = [load(path) for path in files([pattern])]
+        for doc in docs:
+            if verdict(doc) != "passed":
+                raise TableError(f"memory-compare: a {side} run did not pass")
+        runs[side] = [figures(doc) for doc in docs]
+    rows = []
+    for label, key, kind, text in shown:
+        b = statistics.median(fig[key] for fig in runs["before"])
+        a = statistics.median(fig[key] for fig in runs["after"])
+        ratio = a / b
+        if most[kind] is not None and ratio > most[kind]:
+            raise TableError(f"memory-compare: {label}: after / before "
+                             f"{ratio:.2f}x, above the target of "
+                             f"{most[kind]}x")
+        rows.append([label, text(b), text(a), num(ratio, 2) + "x"])
+    n = f"{len(runs['before'])} and {len(runs['after'])}"
+    return table(["figure (median of " + n + " runs)", "before", "after",
+                  "after / before"], rows)
+
+
 def karpenter(*paths):
     ours = {}
     for path in paths:
@@ -418,7 +459,8 @@ def image(*patterns):
 
 KINDS = {"runonce": runonce, "soak": soak, "memory": memory,
          "podcount": podcount, "scale": scale, "gbench": gbench,
-         "compare": compare, "karpenter": karpenter,
+         "compare": compare, "memory-compare": memory_compare,
+         "karpenter": karpenter,
          "karpenter-claims": karpenter_claims, "image": image}
 
 

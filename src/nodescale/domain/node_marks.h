@@ -5,11 +5,18 @@
 #ifndef PROPSCALER_NODESCALE_DOMAIN_NODE_MARKS_H_
 #define PROPSCALER_NODESCALE_DOMAIN_NODE_MARKS_H_
 
+#include <algorithm>
 #include <string_view>
 
 #include "kube/model/node_scale_objects.h"
 
 namespace propscaler::nodescale {
+
+// Whether the node carries a taint of this key (any effect).
+inline bool HasTaint(const kube::NodeState& node, std::string_view key) {
+  return std::any_of(node.taints.begin(), node.taints.end(),
+                     [&](const kube::Taint& t) { return t.key == key; });
+}
 
 // The kwok provider's nodes name their group so.
 inline constexpr std::string_view kNodeGroupLabel = "propscaler.io/node-group";

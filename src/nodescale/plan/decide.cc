@@ -1,5 +1,9 @@
 #include "nodescale/plan/decide.h"
 
+#include <set>
+#include <string_view>
+
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/claim_scale_up.h"
 
 namespace propscaler::nodescale {
@@ -48,6 +52,32 @@ std::vector<NodeScaleAction> ScaleUpActions(const ScaleUpPlan& plan) {
   for (const GroupIncrease& increase : plan.increases) {
     actions.push_back(IncreaseSize{increase.group, increase.delta});
   }
+  return actions;
+}
+
+std::vector<NodeScaleAction> ScaleDownActions(const ScaleDownDecision& decision,
+                                              const SharedNodes& nodes,
+                                              const SoftTaintBudget& budget) {
+  std::set<std::string_view> removing;
+  StartRemoval removal;
+  for (const NodeRemoval& node : decision.choice.removals) {
+    removing.insert(node.node);
+    removal.targets.push_back({node.node, node.group});
+  }
+  std::vector<SoftTaintNode> soft;
+  soft.reserve(nodes.size());
+  for (const LiveNode& node : nodes) {
+    soft.push_back({node.state.name,
+                    HasTaint(node.state, kDeletionCandidateTaint),
+                    decision.timers.IsUnneeded(node.state.name)});
+  }
+  SetSoftTaints taints{{}, budget};
+  for (const SoftTaintChange& change : SoftTaintChanges(soft, removing)) {
+    taints.changes.push_back({nodes[change.node].state.name, change.taint});
+  }
+  std::vector<NodeScaleAction> actions;
+  if (!taints.changes.empty()) actions.push_back(std::move(taints));
+  if (!removal.targets.empty()) actions.push_back(std::move(removal));
   return actions;
 }
 

@@ -70,6 +70,12 @@ Decisions Decide(const DecideInput& input);
 // The plan's increases as actions, one each, in its order.
 std::vector<NodeScaleAction> ScaleUpActions(const ScaleUpPlan& plan);
 
+// The scale-down decision as actions: the soft taints due (within
+// `budget`), then the removals due as one set for the drain.
+std::vector<NodeScaleAction> ScaleDownActions(const ScaleDownDecision& decision,
+                                              const SharedNodes& nodes,
+                                              const SoftTaintBudget& budget);
+
 // Scale-down's part alone: the timers in `memory` advanced, the removals
 // due chosen.
 ScaleDownDecision DecideScaleDown(const ClusterSnapshot& snapshot,

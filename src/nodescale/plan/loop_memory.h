@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "common/clock.h"
-#include "nodescale/plan/disruption/disruption_command.h"
+#include "nodescale/plan/disruption_life.h"
 #include "nodescale/plan/health/provision_tracker.h"
 #include "nodescale/plan/node_scale_action.h"
 #include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
@@ -39,17 +39,6 @@ struct ProvReqMemory {
   std::vector<AtomicScaleUp> atomic_scale_ups;
   // Consuming pods already told why they trigger no scale-up, by key.
   std::set<std::string> consumers_told;
-};
-
-struct DisruptionMemory {
-  // Per node: a fingerprint of its pods and when it last changed.
-  struct PodEvents {
-    uint64_t fingerprint = 0;
-    TimePoint last_change;
-  };
-  std::map<std::string, PodEvents> pod_events;
-  std::set<std::string> seen_ready;  // nodes Ready at least once
-  std::vector<BlockedCandidate> blocked;
 };
 
 struct LoopMemory {

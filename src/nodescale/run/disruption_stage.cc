@@ -2,11 +2,7 @@
 
 #include <glog/logging.h>
 
-#include <functional>
-
-#include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/health/live_snapshot.h"
-#include "nodescale/run/node_actions.h"
+#include <map>
 
 namespace propscaler::nodescale {
 
@@ -23,79 +19,25 @@ RemovalPath DisruptionStage::Path() const {
                        !provider_->Pools().empty());
 }
 
-void DisruptionStage::NotePodEvents(const LoopIteration& it) {
-  std::map<std::string, uint64_t> fingerprints;
-  for (const LivePod& pod : it.pods) {
-    if (pod.state.node_name.empty() || IsDaemonSetPod(pod.state)) continue;
-    fingerprints[pod.state.node_name] +=
-        std::hash<std::string>{}(pod.uid + pod.state.Key()) +
-        (pod.state.terminated ? 1 : 0);
-  }
-  std::map<std::string, DisruptionMemory::PodEvents> next;
-  for (const LiveNode& node : it.nodes) {
-    const std::string& name = node.state.name;
-    if (node.state.ready) c_.memory->disruption.seen_ready.insert(name);
-    const uint64_t fingerprint = fingerprints[name];
-    auto found = c_.memory->disruption.pod_events.find(name);
-    if (found == c_.memory->disruption.pod_events.end()) {
-      next[name] = {fingerprint,
-                    node.created == TimePoint() ? it.now : node.created};
-    } else if (found->second.fingerprint != fingerprint) {
-      next[name] = {fingerprint, it.now};
-    } else {
-      next[name] = found->second;
-    }
-  }
-  c_.memory->disruption.pod_events = std::move(next);
-  std::erase_if(c_.memory->disruption.seen_ready, [&](const std::string& name) {
-    return !c_.memory->disruption.pod_events.contains(name);
-  });
-}
-
-DisruptionInput DisruptionStage::InputOf(const LoopIteration& it) {
-  DisruptionInput input;
-  input.snapshot = &it.snapshot;
-  std::map<std::string, const LiveNode*> live;
-  for (const LiveNode& node : it.nodes) live[node.state.name] = &node;
-  std::set<std::string> in_flight;
+DisruptionInput DisruptionStage::InputOf(const LoopIteration& it) const {
+  DisruptionObservation observed{&it.snapshot,
+                                 &it.nodes,
+                                 &it.group_of,
+                                 &it.groups,
+                                 provider_->Pools(),
+                                 &it.priorities,
+                                 c_.executor->drain().RemovingNodes(),
+                                 c_.options->scale_up.taints,
+                                 c_.options->scale_up.csi_node_aware_scheduling,
+                                 it.now};
   for (const std::string& node : commands_.ReplacedNodes()) {
-    in_flight.insert(node);
+    observed.removing.insert(node);
   }
-  for (const NodeState& node : it.snapshot.nodes) {
-    NodeLife life;
-    auto found = live.find(node.name);
-    life.created = found == live.end() ? it.now : found->second->created;
-    life.last_pod_event =
-        c_.memory->disruption.pod_events[node.name].last_change;
-    life.deleting = c_.executor->drain().Removing(node.name) ||
-                    in_flight.contains(node.name) ||
-                    HasTaint(node, kToBeDeletedTaint);
-    life.initialized = c_.memory->disruption.seen_ready.contains(node.name);
-    input.life.push_back(life);
-  }
-  std::set<std::string> in_snapshot;
-  for (const NodeState& node : it.snapshot.nodes) in_snapshot.insert(node.name);
-  for (const LiveNode& node : it.nodes) {
-    const std::string group = it.group_of(node.state);
-    if (!group.empty() && !node.state.ready &&
-        c_.memory->disruption.seen_ready.contains(node.state.name) &&
-        !in_snapshot.contains(node.state.name)) {
-      ++input.not_ready_nodes[group];
-    }
-  }
-  input.groups = it.groups;
-  input.pools = provider_->Pools();
-  input.group_priority = GroupPriorities(it.groups, it.priorities);
-  input.backed_off_groups = c_.memory->backoff.BackedOffGroups(it.now);
-  input.taints = c_.options->scale_up.taints;
-  input.csi_node_aware_scheduling =
-      c_.options->scale_up.csi_node_aware_scheduling;
-  input.now = it.now;
-  return input;
+  return DisruptionInputOf(observed, c_.memory->disruption, c_.memory->backoff);
 }
 
 bool DisruptionStage::MayPlan(const LoopIteration& it) {
-  NotePodEvents(it);
+  NotePodEvents(it.nodes, it.pods, it.now, &c_.memory->disruption);
   return !commands_.InFlight() && !c_.executor->drain().Draining() &&
          it.pdbs.has_value();
 }

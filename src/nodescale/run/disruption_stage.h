@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nodescale/plan/disruption/disruption.h"
+#include "nodescale/plan/disruption_life.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/command_queue.h"
 #include "nodescale/run/loop_context.h"
@@ -26,16 +27,16 @@ class DisruptionStage {
   // What removes nodes this iteration (--scale-down-enabled, --disruption,
   // and whether the provider declares pools).
   RemovalPath Path() const;
-  // Notes the pods' moves; whether a new command may be planned now.
+  // Notes the pods' moves (plan/disruption_life.h); whether a new command
+  // may be planned now.
   bool MayPlan(const LoopIteration& it);
-  DisruptionInput InputOf(const LoopIteration& it);
+  DisruptionInput InputOf(const LoopIteration& it) const;
   // The command in flight advanced, else the plan's command proposed.
   void Disrupt(const std::optional<DisruptionPlan>& plan, LoopIteration* it);
   // What waits, for /status.
   const std::vector<std::string>& Lines() const { return commands_.Lines(); }
 
  private:
-  void NotePodEvents(const LoopIteration& it);
   // Does what a pass of the command queue asks.
   void Execute(const CommandQueue::Step& step, const LoopIteration& it);
   void Report(const DisruptionPlan& plan, const LoopIteration& it);

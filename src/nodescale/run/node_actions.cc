@@ -22,11 +22,6 @@ Status Edit(const kube::NodeActionClient& api, const NodeState& node,
 
 }  // namespace
 
-bool HasTaint(const NodeState& node, std::string_view key) {
-  return std::any_of(node.taints.begin(), node.taints.end(),
-                     [&](const Taint& t) { return t.key == key; });
-}
-
 Status SetDeletionCandidate(const kube::NodeActionClient& api,
                             const NodeState& node, bool candidate,
                             TimePoint now) {

@@ -11,11 +11,10 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "kube/client/client.h"
+#include "nodescale/domain/node_marks.h"
 #include "nodescale/plan/simulation/snapshot.h"
 
 namespace propscaler::nodescale {
-
-bool HasTaint(const NodeState& node, std::string_view key);
 
 // Adds or removes the PreferNoSchedule deletion-candidate taint.
 Status SetDeletionCandidate(const kube::NodeActionClient& api,

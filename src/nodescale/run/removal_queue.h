@@ -70,6 +70,12 @@ class RemovalQueue {
   bool Removing(const std::string& node) const {
     return draining_.contains(node) || deleting_.contains(node);
   }
+  // The nodes Removing() is true of.
+  std::set<std::string> RemovingNodes() const {
+    std::set<std::string> nodes = deleting_;
+    for (const auto& [node, drain] : draining_) nodes.insert(node);
+    return nodes;
+  }
   // What scale-down's choice must leave alone.
   RemovalsInFlight InFlight() const {
     return {draining_.empty() ? "" : draining_.begin()->first, deleting_};

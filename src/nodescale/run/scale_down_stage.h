@@ -1,7 +1,7 @@
 // Cluster Autoscaler's scale-down in the node-scale loop, as Decide chose
-// it (plan/decide.h): the unneeded nodes' timers kept, their soft taints
-// put on and taken off (bounded: plan/scale_down/soft_taints.h), and the
-// removals due handed to the executor's drain.
+// it (plan/decide.h): the unneeded nodes' timers kept, and its actions
+// (ScaleDownActions: the soft taints due, bounded; the removals due as one
+// set) handed to the executor, whose drain removes the nodes.
 #ifndef PROPSCALER_NODESCALE_RUN_SCALE_DOWN_STAGE_H_
 #define PROPSCALER_NODESCALE_RUN_SCALE_DOWN_STAGE_H_
 
@@ -19,10 +19,6 @@ class ScaleDownStage {
   void Apply(const ScaleDownDecision& decision, LoopIteration* it);
 
  private:
-  // Nodes chosen for removal in this pass get ToBeDeleted instead.
-  void UpdateCandidateTaints(const LoopIteration& it,
-                             const std::vector<NodeRemoval>& removing);
-
   LoopContext c_;
 };
 

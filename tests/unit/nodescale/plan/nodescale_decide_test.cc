@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <string>
+#include <variant>
 
 #include "nodescale/plan/decide.h"
 #include "unit/nodescale_test_util.h"
@@ -109,6 +111,47 @@ TEST_F(DecideTest, DisruptionPlansWhenNoScaleUpIsNeeded) {
   ASSERT_TRUE(decisions.disruption->command);
   EXPECT_EQ(decisions.disruption->command->method,
             DisruptionMethod::kEmptiness);
+}
+
+// The soft taints come first: g-1's is taken off (needed again), g-2
+// gets one (unneeded); g-3, due, is left to the drain, which taints it
+// ToBeDeleted, as one set.
+TEST_F(DecideTest, ScaleDownActionsTaintTheUnneededThenRemoveTheDue) {
+  ScaleDownDecision decision{{}, ScaleDownTimers(delays_), {}};
+  decision.timers.SetUnneeded({"g-2", "g-3"}, now_);
+  decision.choice.removals.push_back({.node = "g-3", .group = "g"});
+  std::vector<LiveNode> live(3);
+  for (size_t i = 0; i < live.size(); ++i) {
+    live[i].state.name = "g-" + std::to_string(i + 1);
+  }
+  live[0].state.taints.push_back({std::string(kDeletionCandidateTaint), "",
+                                  TaintEffect::kPreferNoSchedule});
+  const SoftTaintBudget budget{.max_count = 5};
+  const std::vector<NodeScaleAction> actions =
+      ScaleDownActions(decision, SharedNodes(std::move(live)), budget);
+  ASSERT_EQ(actions.size(), 2u);
+  const auto* taints = std::get_if<SetSoftTaints>(&actions[0]);
+  ASSERT_NE(taints, nullptr);
+  EXPECT_EQ(taints->budget.max_count, 5);
+  ASSERT_EQ(taints->changes.size(), 2u);
+  EXPECT_EQ(taints->changes[0].node, "g-1");
+  EXPECT_FALSE(taints->changes[0].taint);
+  EXPECT_EQ(taints->changes[1].node, "g-2");
+  EXPECT_TRUE(taints->changes[1].taint);
+  const auto* removal = std::get_if<StartRemoval>(&actions[1]);
+  ASSERT_NE(removal, nullptr);
+  EXPECT_FALSE(removal->all_or_nothing);
+  ASSERT_EQ(removal->targets.size(), 1u);
+  EXPECT_EQ(removal->targets[0].node, "g-3");
+  EXPECT_EQ(removal->targets[0].group, "g");
+}
+
+TEST_F(DecideTest, NothingDueAndNoTaintToChangeIsNoAction) {
+  ScaleDownDecision decision{{}, ScaleDownTimers(delays_), {}};
+  std::vector<LiveNode> live(1);
+  live[0].state.name = "g-1";
+  EXPECT_TRUE(
+      ScaleDownActions(decision, SharedNodes(std::move(live)), {}).empty());
 }
 
 }  // namespace
