@@ -9,62 +9,10 @@
 
 #include "nodescale/plan/buffers/buffer_demand.h"
 #include "nodescale/plan/provisioning_requests/provreq_capacity.h"
+#include "nodescale/plan/provisioning_requests/provreq_pass.h"
 #include "nodescale/plan/scale_up/upcoming_nodes.h"
 
 namespace propscaler::nodescale {
-namespace {
-
-// The request a pod consumes ("" when none).
-std::string_view ConsumedRequest(const PodState& pod) {
-  std::string_view name = kube::AnnotationOf(
-      *pod.annotations, kube::kConsumeProvisioningRequestAnnotation);
-  return name.empty() ? kube::AnnotationOf(*pod.annotations,
-                                           kube::kDeprecatedConsumeAnnotation)
-                      : name;
-}
-
-struct ConsumingPods {
-  // Scheduled consuming pods, by namespace/request.
-  std::map<std::string, int64_t> scheduled;
-  // Pending ones: pod key -> namespace/request.
-  std::map<std::string, std::string> waiting;
-};
-
-// The consuming pods' requests, and how many of each are scheduled; the
-// pending ones leave the plan: they never trigger a scale-up of their own
-// (the request's room, or its nodes, are theirs).
-ConsumingPods TakeOutConsumingPods(PodList* pods) {
-  ConsumingPods out;
-  pods->EraseIf([&out](const PodState& pod) {
-    const std::string_view request = ConsumedRequest(pod);
-    if (request.empty() || pod.terminated) return false;
-    const std::string key = pod.namespace_ + "/" + std::string(request);
-    if (!pod.node_name.empty()) {
-      ++out.scheduled[key];
-      return false;
-    }
-    out.waiting[pod.Key()] = key;
-    return true;
-  });
-  return out;
-}
-
-constexpr const char* kStates[] = {"pending", "provisioned", "done", "failed",
-                                   "unsupported"};
-
-// The metric's state of a request, as this loop found it.
-const char* StateOf(const kube::ProvisioningRequest& request,
-                    const ProvReqVerdict& verdict) {
-  using Action = ProvReqVerdict::Action;
-  if (verdict.action == Action::kUnsupported) return "unsupported";
-  if (verdict.action == Action::kBook) return "provisioned";
-  if (request.Is(kube::kFailed)) return "failed";
-  if (request.Is(kube::kProvisioned)) return "done";
-  return "pending";
-}
-
-}  // namespace
-
 ProvisioningRequestStage::ProvisioningRequestStage(
     LoopContext context, const kube::ProvisioningRequestClient* requests)
     : c_(context), requests_(requests) {}
@@ -120,7 +68,6 @@ void ProvisioningRequestStage::TellConsumingPods(
 void ProvisioningRequestStage::Handle(LoopIteration* it) {
   if (!c_.options->provisioning_requests) return;
   const ConsumingPods consuming = TakeOutConsumingPods(&it->snapshot.pods);
-  const std::map<std::string, int64_t>& consumed = consuming.scheduled;
   TellConsumingPods(consuming.waiting, *it);
   const std::vector<kube::ProvisioningRequest> requests =
       c_.state->ProvisioningRequests();
@@ -130,63 +77,48 @@ void ProvisioningRequestStage::Handle(LoopIteration* it) {
                           return r.uid == acted.first;
                         });
   });
+  ProvReqPass pass = PlanProvisioningRequests(
+      requests, consuming.scheduled, c_.memory->requests.acted,
+      c_.memory->requests.backoff, c_.options->provisioning,
+      c_.options->check_capacity, it->now);
   std::vector<PodState> booked;
   std::vector<const kube::ProvisioningRequest*> to_check;
-  std::map<std::pair<std::string, std::string>, int64_t> counts;
-  for (const kube::ProvisioningRequest& request : requests) {
-    auto acted = c_.memory->requests.acted.find(request.uid);
-    if (acted != c_.memory->requests.acted.end() &&
-        acted->second == request.resource_version) {
-      it->provisioning_requests.push_back(request.Key() +
-                                          ": written, waiting to see it");
-      continue;
-    }
-    auto scheduled = consumed.find(request.Key());
-    const ProvReqVerdict verdict = ClassifyProvisioningRequest(
-        request, it->now, c_.memory->requests.backoff.Of(request.uid),
-        scheduled == consumed.end() ? 0 : scheduled->second,
-        c_.options->provisioning);
-    std::string line =
-        request.Key() + " (" + request.class_name + "): " + verdict.why;
-    ++counts[{request.class_name, StateOf(request, verdict)}];
-    switch (verdict.action) {
-      case ProvReqVerdict::Action::kNone:
-      case ProvReqVerdict::Action::kUnsupported:
+  for (ProvReqTodo& todo : pass.todo) {
+    const kube::ProvisioningRequest& request = *todo.request;
+    switch (todo.kind) {
+      case ProvReqTodo::Kind::kNothing:
         break;
-      case ProvReqVerdict::Action::kWrite:
-        WriteConditions(request, verdict.conditions, *it);
+      case ProvReqTodo::Kind::kWrite:
+        WriteConditions(request, todo.verdict.conditions, *it);
         break;
-      case ProvReqVerdict::Action::kDelete:
+      case ProvReqTodo::Kind::kDelete:
         c_.memory->requests.backoff.Forget(request.uid);
         c_.executor->Run(DeleteRequest{request}, it->View());
         break;
-      case ProvReqVerdict::Action::kBook: {
+      case ProvReqTodo::Kind::kBook: {
         Result<std::vector<PodState>> pods =
-            RequestPods(request, verdict.booked_pods);
+            RequestPods(request, todo.verdict.booked_pods);
         if (pods.ok()) {
           for (PodState& pod : *pods) booked.push_back(std::move(pod));
         } else {
-          line += "; its room is not held: " + pods.status().message();
+          todo.line += "; its room is not held: " + pods.status().message();
         }
         break;
       }
-      case ProvReqVerdict::Action::kCheck:
-        if (request.class_name != kube::kCheckCapacityClass) {
-          TakeAtomicRequest(request, it, &line);
-        } else if (c_.options->check_capacity.HasRoom(to_check.size())) {
-          to_check.push_back(&request);
-        } else {
-          line += "; waits for the next loop";
-        }
+      case ProvReqTodo::Kind::kAtomic:
+        TakeAtomicRequest(request, it, &todo.line);
+        break;
+      case ProvReqTodo::Kind::kCheck:
+        to_check.push_back(&request);
         break;
     }
-    it->provisioning_requests.push_back(std::move(line));
+    it->provisioning_requests.push_back(std::move(todo.line));
   }
   CheckDueRequests(to_check, &booked, it);
   if (!booked.empty()) {
     it->snapshot.pods = BookedFirst(std::move(booked), it->snapshot.pods);
   }
-  PublishCounts(counts);
+  PublishCounts(pass.counts);
 }
 
 void ProvisioningRequestStage::TakeAtomicRequest(
@@ -268,7 +200,7 @@ void ProvisioningRequestStage::CheckDueRequests(
 void ProvisioningRequestStage::PublishCounts(
     const std::map<std::pair<std::string, std::string>, int64_t>& counts) {
   for (const auto& [key, count] : counts) {
-    for (const char* state : kStates)
+    for (const char* state : kProvReqStates)
       c_.memory->requests.counts_seen[{key.first, state}];
   }
   for (auto& [key, count] : c_.memory->requests.counts_seen) {
