@@ -31,19 +31,27 @@ void LogFailure(const std::string& what, const Status& status) {
   }
 }
 
-// The view's nodes of these names, in the order given; missing ones left
-// out.
-std::vector<const NodeState*> NodesNamed(const std::vector<std::string>& names,
-                                         const ClusterView& view) {
+// The view's nodes of these names, by name (null for one not there).
+std::map<std::string_view, const NodeState*> NodesByName(
+    const std::vector<std::string>& names, const ClusterView& view) {
   std::map<std::string_view, const NodeState*> by_name;
   for (const std::string& name : names) by_name[name] = nullptr;
   for (const LiveNode& node : *view.nodes) {
     auto found = by_name.find(node.state.name);
     if (found != by_name.end()) found->second = &node.state;
   }
+  return by_name;
+}
+
+// The view's nodes of these names, in the order given; missing ones left
+// out.
+std::vector<const NodeState*> NodesNamed(const std::vector<std::string>& names,
+                                         const ClusterView& view) {
+  const std::map<std::string_view, const NodeState*> by_name =
+      NodesByName(names, view);
   std::vector<const NodeState*> nodes;
   for (const std::string& name : names) {
-    if (const NodeState* node = by_name[name]) nodes.push_back(node);
+    if (const NodeState* node = by_name.at(name)) nodes.push_back(node);
   }
   return nodes;
 }
@@ -136,10 +144,8 @@ ActionOutcome ActionExecutor::Do(const SetSoftTaints& action,
   for (const SetSoftTaints::Change& change : action.changes) {
     names.push_back(change.node);
   }
-  std::map<std::string_view, const NodeState*> nodes;
-  for (const NodeState* node : NodesNamed(names, view)) {
-    nodes[node->name] = node;
-  }
+  const std::map<std::string_view, const NodeState*> nodes =
+      NodesByName(names, view);
   ActionOutcome outcome = Ran(Status::Ok());
   const TimePoint start = clock_->Now();
   for (const SetSoftTaints::Change& change : action.changes) {
@@ -148,11 +154,11 @@ ActionOutcome ActionExecutor::Do(const SetSoftTaints& action,
               << outcome.changed;
       break;
     }
-    auto node = nodes.find(change.node);
-    if (node == nodes.end()) continue;
+    const NodeState* node = nodes.at(change.node);
+    if (node == nullptr) continue;
     ++outcome.changed;
-    Status status = SetDeletionCandidate(*api_.nodes, *node->second,
-                                         change.taint, view.now);
+    Status status =
+        SetDeletionCandidate(*api_.nodes, *node, change.taint, view.now);
     if (!status.ok()) {
       LOG(WARNING) << status.message();
     } else if (change.taint) {

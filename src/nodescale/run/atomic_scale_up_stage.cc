@@ -78,19 +78,10 @@ bool AtomicScaleUpStage::ScaleUp(ExpanderChain* expander, LoopIteration* it) {
               << " for " << increase.pods.size() << " pods";
     scale_up.parts.push_back(std::move(part));
     const Status& status = outcomes[i].status;
-    if (!status.ok()) {
+    if (!NoteIncrease(c_, increase, *group, status, it->now)) {
       scale_up.refused = "node group " + group->name + ": " + status.message();
-      if (status.code() != StatusCode::kConflict) {
-        c_.reporter->ScaleUpFailed(group->name);
-        c_.memory->backoff.Fail(group->name, it->now,
-                                {"cloudProviderError", status.message()});
-      }
       break;
     }
-    c_.memory->provision.ScaledUp(group->name, it->now);
-    c_.reporter->ScaleUpRequested(group->name);
-    c_.memory->last_scale_up =
-        DescribeIncrease(increase, *group) + " at " + FormatMicroTime(it->now);
   }
   c_.memory->timers.ScaledUp(it->now);
   if (scale_up.refused.empty() &&

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "common/duration.h"
-#include "common/utc_time.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
 #include "nodescale/plan/health/capacity_give_up.h"
@@ -234,20 +233,8 @@ bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, LoopIteration* it) {
     LOG(INFO) << "scale-up: " << DescribeIncrease(increase, *group) << " for "
               << increase.pods.size() << " pods";
     ObserveWaits(increase, pods);
-    // The group's size changed under the plan (another writer): not the
-    // group's failure, so no backoff; the next iteration plans again.
-    if (outcome.status.code() == StatusCode::kConflict) continue;
-    if (!outcome.status.ok()) {
-      reporter_->ScaleUpFailed(group->name);
-      memory_.backoff.Fail(group->name, it->now,
-                           {"cloudProviderError", outcome.status.message()});
-      continue;
-    }
-    scaled = true;
-    memory_.provision.ScaledUp(group->name, it->now);
-    reporter_->ScaleUpRequested(group->name);
-    memory_.last_scale_up =
-        DescribeIncrease(increase, *group) + " at " + FormatMicroTime(it->now);
+    scaled |=
+        NoteIncrease(Context(), increase, *group, outcome.status, it->now);
   }
   if (scaled) memory_.timers.ScaledUp(it->now);
   reporter_->ScaleUpEvents(plan, it->groups, pods);

@@ -29,6 +29,14 @@ struct LoopContext {
 
 // Hands the nodes to the executor's drain as one set (all tainted before
 // any pod is evicted); the memory is told what its first pass did.
+// What an IncreaseSize of `increase` came to, in the memory and the
+// reporter: asked for (the group's capacity followed, /status's last
+// scale-up), refused (the group backed off), or a conflict (another
+// writer's change: no backoff, the next iteration plans again). Whether it
+// was asked for.
+bool NoteIncrease(const LoopContext& context, const GroupIncrease& increase,
+                  const NodeGroup& group, const Status& status, TimePoint now);
+
 void RemoveNodes(const LoopContext& context, std::vector<RemovalTarget> targets,
                  bool all_or_nothing, const LoopIteration& it);
 
