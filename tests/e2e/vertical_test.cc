@@ -308,25 +308,39 @@ TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
   httplib::Result healthz = HealthGet(port, "/healthz");
   ASSERT_TRUE(healthz) << process->Output();
   EXPECT_EQ(healthz->status, 200);
+  // The cycle records what it wrote once the write is back: poll.
+  const std::string computed =
+      "propscaler_vertical_computed{container=\"dns\",side=\"requests\","
+      "resource=\"cpu\"} 0.14";
+  std::string metrics;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        httplib::Result got = HealthGet(port, "/metrics");
+        if (got) metrics = got->body;
+        return metrics.find(computed) != std::string::npos;
+      },
+      std::chrono::seconds(10)))
+      << metrics;
+  EXPECT_NE(metrics.find("propscaler_vertical_nodes 4"), std::string::npos);
+  int status_code = 0;
+  std::string status;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        httplib::Result got = HealthGet(port, "/status");
+        if (!got) return false;
+        status_code = got->status;
+        status = got->body;
+        return status.find("dns requests.cpu 100m -&gt; 140m") !=
+               std::string::npos;
+      },
+      std::chrono::seconds(10)))
+      << status;
+  EXPECT_EQ(status_code, 200);
+  EXPECT_NE(status.find("deployment/dns"), std::string::npos);
+  EXPECT_NE(status.find("requests.cpu"), std::string::npos);
   httplib::Result last_poll = HealthGet(port, "/last-poll");
   ASSERT_TRUE(last_poll);
   EXPECT_EQ(last_poll->status, 200) << last_poll->body;
-  httplib::Result metrics = HealthGet(port, "/metrics");
-  ASSERT_TRUE(metrics);
-  EXPECT_NE(metrics->body.find("propscaler_vertical_computed{container=\"dns\","
-                               "side=\"requests\",resource=\"cpu\"} 0.14"),
-            std::string::npos)
-      << metrics->body;
-  EXPECT_NE(metrics->body.find("propscaler_vertical_nodes 4"),
-            std::string::npos);
-  httplib::Result status = HealthGet(port, "/status");
-  ASSERT_TRUE(status);
-  EXPECT_EQ(status->status, 200);
-  EXPECT_NE(status->body.find("deployment/dns"), std::string::npos);
-  EXPECT_NE(status->body.find("requests.cpu"), std::string::npos);
-  EXPECT_NE(status->body.find("dns requests.cpu 100m -&gt; 140m"),
-            std::string::npos)
-      << status->body;
 }
 
 TEST_F(VerticalModeTest, PrometheusScrapesTheDocumentedSeries) {

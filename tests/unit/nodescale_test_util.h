@@ -65,6 +65,18 @@ inline NodeState Node(const std::string& name, const std::string& group,
   return node;
 }
 
+// A 4-core, 16 GiB node of `group` as the live store lists it, made at
+// `created`.
+inline LiveNode Live(const std::string& name, const std::string& group,
+                     bool ready, TimePoint created) {
+  LiveNode node;
+  node.state = Node(name, group, 4000, 16 * kGi);
+  node.state.ready = ready;
+  node.state.created = created;
+  node.created = created;
+  return node;
+}
+
 inline NodeGroup Group(const std::string& name, int64_t min, int64_t max,
                        int64_t target, int64_t cpu_millis,
                        int64_t memory_bytes) {

@@ -19,6 +19,8 @@
 
 #include "common/clock.h"
 #include "nodescale/plan/disruption_life.h"
+#include "nodescale/plan/health/live_snapshot.h"
+#include "nodescale/plan/health/node_health.h"
 #include "nodescale/plan/health/provision_tracker.h"
 #include "nodescale/plan/node_scale_action.h"
 #include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
@@ -51,6 +53,15 @@ struct LoopMemory {
 
   // The timers and /status told what the drain did.
   void NoteRemovals(const RemovalProgress& progress, TimePoint now);
+  // The scale-up's groups to leave out this iteration: the backed-off ones
+  // and, as Cluster Autoscaler's IsNodeGroupHealthy, those with too many
+  // nodes not Ready beyond the ones still coming (`readiness`: of each of
+  // `nodes`).
+  void NoteGroupsForScaleUp(const SharedNodes& nodes,
+                            const GroupOfNode& group_of,
+                            const std::vector<Readiness>& readiness,
+                            const std::vector<NodeGroup>& groups,
+                            const NodeHealthConfig& health, TimePoint now);
 
   GroupBackoff backoff;
   ProvisionTracker provision;

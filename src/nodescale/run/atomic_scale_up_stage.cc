@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "common/utc_time.h"
-#include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
 #include "nodescale/plan/provisioning_requests/provreq_atomic.h"
 #include "nodescale/plan/provisioning_requests/provreq_capacity.h"
 
@@ -94,86 +92,42 @@ bool AtomicScaleUpStage::ScaleUp(ExpanderChain* expander, LoopIteration* it) {
   return true;
 }
 
-std::vector<AtomicNode> AtomicScaleUpStage::AtomicNodesOf(
-    const LoopIteration& it, std::vector<std::string>* groups) {
-  groups->clear();
-  groups->reserve(it.nodes.size());
-  for (const LiveNode& node : it.nodes)
-    groups->push_back(it.group_of(node.state));
-  std::vector<AtomicNode> nodes;
-  nodes.reserve(it.nodes.size());
-  for (size_t i = 0; i < it.nodes.size(); ++i) {
-    nodes.push_back({it.nodes[i].state.name, (*groups)[i],
-                     it.readiness[i] == Readiness::kReady});
-  }
-  return nodes;
-}
-
 void AtomicScaleUpStage::Advance(LoopIteration* it) {
   if (c_.memory->requests.atomic_scale_ups.empty()) return;
-  std::vector<std::string> groups;
-  const std::vector<AtomicNode> nodes = AtomicNodesOf(*it, &groups);
-  std::vector<AtomicScaleUp> in_flight;
-  for (AtomicScaleUp& scale_up : c_.memory->requests.atomic_scale_ups) {
-    const AtomicProgress progress =
-        ProgressOf(scale_up, nodes, it->groups,
-                   c_.options->max_node_provision_time, it->now);
-    switch (progress.state) {
-      case AtomicProgress::State::kDone:
-        LOG(INFO) << "ProvisioningRequest " << scale_up.request << ": all "
-                  << progress.asked << " nodes of its scale-up are Ready";
-        break;
-      case AtomicProgress::State::kInFlight:
-        it->provisioning_requests.push_back(
-            scale_up.request + ": all-or-nothing scale-up in flight, " +
-            std::to_string(progress.ready) + " of " +
-            std::to_string(progress.asked) +
-            " new nodes Ready (given back unless all are by " +
-            FormatMicroTime(progress.deadline) + ")");
-        in_flight.push_back(std::move(scale_up));
-        break;
-      case AtomicProgress::State::kGiveBack:
-        GiveBack(scale_up, progress, nodes, it);
-        break;
-    }
+  const std::vector<kube::ProvisioningRequest> requests =
+      c_.state->ProvisioningRequests();
+  AtomicAdvance advance = AdvanceAtomicScaleUps(
+      std::move(c_.memory->requests.atomic_scale_ups),
+      {&it->nodes, &it->group_of, &it->readiness, &it->groups, &requests,
+       c_.options->max_node_provision_time, it->now});
+  c_.memory->requests.atomic_scale_ups = std::move(advance.in_flight);
+  for (const std::string& done : advance.done) {
+    LOG(INFO) << "ProvisioningRequest " << done;
   }
-  c_.memory->requests.atomic_scale_ups = std::move(in_flight);
+  for (std::string& line : advance.lines) {
+    it->provisioning_requests.push_back(std::move(line));
+  }
+  if (!c_.executor->MayAct()) return;
+  for (const AtomicGiveBack& give_back : advance.give_backs) {
+    GiveBack(give_back, *it);
+  }
 }
 
-void AtomicScaleUpStage::GiveBack(const AtomicScaleUp& scale_up,
-                                  const AtomicProgress& progress,
-                                  const std::vector<AtomicNode>& nodes,
-                                  LoopIteration* it) {
-  if (!c_.executor->MayAct()) return;
-  // Nodes asked for and not registered: off the target.
-  std::vector<NodeScaleAction> decreases;
-  for (const AtomicScaleUp::Part& part : scale_up.parts) {
-    const NodeGroup* group = it->Group(part.group);
-    if (group == nullptr) continue;
-    const int64_t unregistered = UnregisteredOf(part, *group, nodes);
-    if (unregistered > 0) {
-      decreases.push_back(DecreaseTarget{part.group, unregistered});
-    }
+void AtomicScaleUpStage::GiveBack(const AtomicGiveBack& give_back,
+                                  const LoopIteration& it) {
+  c_.executor->Run(give_back.decreases, it.View());
+  if (!give_back.came.empty()) {
+    RemoveNodes(c_, give_back.came, /*all_or_nothing=*/false, it);
   }
-  c_.executor->Run(decreases, it->View());
-  std::vector<RemovalTarget> came;
-  for (const AtomicProgress::Came& node : progress.came) {
-    came.push_back({node.node, node.group});
-  }
-  if (!came.empty()) RemoveNodes(c_, came, /*all_or_nothing=*/false, *it);
-  const std::string what = GiveBackReason(scale_up, progress);
-  LOG(WARNING) << "ProvisioningRequest " << scale_up.request << ": " << what;
-  for (const kube::ProvisioningRequest& request :
-       c_.state->ProvisioningRequests()) {
-    if (request.uid != scale_up.request_uid) continue;
-    c_.reporter->RequestEvent(request, /*warning=*/true, "NodesGivenBack",
-                              what);
-    const std::vector<kube::ProvReqCondition> conditions =
-        GivenBack(request, what, it->now);
-    if (requests_->WriteConditions(request, conditions, *it) &&
-        conditions.front().type == kube::kProvisioned) {
-      c_.memory->requests.backoff.Failed(request.uid);
-    }
+  LOG(WARNING) << "ProvisioningRequest " << give_back.request << ": "
+               << give_back.reason;
+  if (!give_back.listed) return;
+  const kube::ProvisioningRequest& request = *give_back.listed;
+  c_.reporter->RequestEvent(request, /*warning=*/true, "NodesGivenBack",
+                            give_back.reason);
+  if (requests_->WriteConditions(request, give_back.conditions, it) &&
+      give_back.conditions.front().type == kube::kProvisioned) {
+    c_.memory->requests.backoff.Failed(request.uid);
   }
 }
 

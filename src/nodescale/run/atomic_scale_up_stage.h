@@ -8,11 +8,8 @@
 #ifndef PROPSCALER_NODESCALE_RUN_ATOMIC_SCALE_UP_STAGE_H_
 #define PROPSCALER_NODESCALE_RUN_ATOMIC_SCALE_UP_STAGE_H_
 
-#include <string>
-#include <vector>
-
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/provisioning_requests/atomic_scale_up.h"
+#include "nodescale/plan/atomic_pass.h"
 #include "nodescale/run/loop_context.h"
 #include "nodescale/run/provisioning_request_stage.h"
 
@@ -31,14 +28,9 @@ class AtomicScaleUpStage {
   void Advance(LoopIteration* it);
 
  private:
-  // The registered nodes as the progress sees them; `groups` holds their
-  // groups' names, which the nodes point into.
-  static std::vector<AtomicNode> AtomicNodesOf(
-      const LoopIteration& it, std::vector<std::string>* groups);
   // Takes the nodes that never registered off their groups' targets, hands
   // the ones that came to the drain, and tells the request.
-  void GiveBack(const AtomicScaleUp& scale_up, const AtomicProgress& progress,
-                const std::vector<AtomicNode>& nodes, LoopIteration* it);
+  void GiveBack(const AtomicGiveBack& give_back, const LoopIteration& it);
 
   LoopContext c_;
   ProvisioningRequestStage* requests_;

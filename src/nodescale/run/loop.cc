@@ -93,8 +93,7 @@ Status NodeScaleLoop::ReadCluster(LoopIteration* it) {
   it->group_of = [this](const NodeState& node) {
     return provider_->NodeGroupOf(node);
   };
-  it->readiness = arrivals_.Classify(*it);
-  if (arrivals_.Track(it)) it->readiness = arrivals_.Classify(*it);
+  arrivals_.Arrive(it);
   it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of,
                                    it->readiness, it->now,
                                    {options_.new_pod_scale_up_delay,
@@ -190,19 +189,8 @@ Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
     if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
   }
   reporter_->UnschedulablePods(unschedulable);
-  memory_.scale_up.backed_off_groups = memory_.backoff.BackedOffGroups(it->now);
-  memory_.scale_up.unhealthy_groups.clear();
-  const std::map<std::string, ReadinessCounts> by_group =
-      ReadinessByGroup(it->nodes, it->group_of, it->readiness);
-  for (const NodeGroup& group : it->groups) {
-    auto counts = by_group.find(group.name);
-    if (counts == by_group.end()) continue;
-    if (std::optional<std::string> why = GroupUnhealthy(
-            counts->second, group.target_size,
-            memory_.provision.Upcoming(group.name), options_.node_health)) {
-      memory_.scale_up.unhealthy_groups[group.name] = *why;
-    }
-  }
+  memory_.NoteGroupsForScaleUp(it->nodes, it->group_of, it->readiness,
+                               it->groups, options_.node_health, it->now);
   it->priorities = priorities_.Current();
   return MakeExpanderChain(options_.expander, it->priorities, &rng_);
 }

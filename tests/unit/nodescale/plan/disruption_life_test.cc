@@ -22,11 +22,7 @@ using std::chrono::minutes;
 class DisruptionLifeTest : public ::testing::Test {
  protected:
   static LiveNode Live(const std::string& name, bool ready, TimePoint created) {
-    LiveNode node;
-    node.state = Node(name, "g", 4000, 16 * kGi);
-    node.state.ready = ready;
-    node.created = created;
-    return node;
+    return testing_util::Live(name, "g", ready, created);
   }
   static LivePod OnNode(const std::string& name, const std::string& node) {
     LivePod pod;

@@ -1,14 +1,19 @@
 // The loop's memory told what the drain did (plan/loop_memory.h): a failed
 // removal starts --scale-down-delay-after-failure, a deletion
 // --scale-down-delay-after-delete and /status's last scale-down; a pass that
-// did neither changes nothing. And the scale-up plan as actions.
+// did neither changes nothing; the scale-up leaves out the groups backed
+// off and the unhealthy ones. And the scale-up plan as actions.
 #include "nodescale/plan/loop_memory.h"
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include "nodescale/plan/decide.h"
+#include "unit/nodescale_test_util.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -50,6 +55,38 @@ TEST_F(LoopMemoryTest, AFailedRemovalDelaysTheNextWithoutAScaleDown) {
   EXPECT_EQ(memory_.last_scale_down, "never");
   EXPECT_TRUE(memory_.timers.Blocked(now_ + minutes(2)));
   EXPECT_FALSE(memory_.timers.Blocked(now_ + minutes(3)));
+}
+
+TEST_F(LoopMemoryTest, TheScaleUpLeavesOutBackedOffAndUnhealthyGroups) {
+  std::vector<LiveNode> live;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    LiveNode node;
+    node.state = testing_util::Node(name, "sick", 4000, 16 * testing_util::kGi);
+    live.push_back(node);
+  }
+  const SharedNodes nodes(live);
+  const std::vector<Readiness> readiness = {
+      Readiness::kReady, Readiness::kUnready, Readiness::kUnready,
+      Readiness::kUnready, Readiness::kUnready};
+  const GroupOfNode group_of = [](const NodeState&) {
+    return std::string("sick");
+  };
+  const std::vector<NodeGroup> groups = {
+      testing_util::Group("sick", 0, 10, 5, 4000, 16 * testing_util::kGi),
+      testing_util::Group("failed", 0, 10, 0, 4000, 16 * testing_util::kGi)};
+  memory_.backoff.Fail("failed", now_, {"cloudProviderError", "quota"});
+  memory_.NoteGroupsForScaleUp(nodes, group_of, readiness, groups, {}, now_);
+  EXPECT_EQ(memory_.scale_up.backed_off_groups,
+            (std::set<std::string, std::less<>>{"failed"}));
+  EXPECT_EQ(memory_.scale_up.unhealthy_groups.size(), 1u);
+  EXPECT_TRUE(memory_.scale_up.unhealthy_groups.contains("sick"));
+
+  // Healthy again: no longer left out.
+  memory_.NoteGroupsForScaleUp(nodes, group_of,
+                               std::vector<Readiness>(5, Readiness::kReady),
+                               groups, {}, now_ + std::chrono::hours(1));
+  EXPECT_TRUE(memory_.scale_up.unhealthy_groups.empty());
+  EXPECT_TRUE(memory_.scale_up.backed_off_groups.empty());
 }
 
 TEST(ScaleUpActionsTest, OneIncreaseEachInThePlansOrder) {
