@@ -2,7 +2,9 @@
 # Node-scale demo on the built-in simulated cluster with the kwok provider:
 # six pending pods make nodes appear (exactly the three they need), a tiny
 # "scheduler" here binds them, then the pods are deleted and the nodes are
-# tainted and removed after the (shortened) unneeded time.
+# tainted and removed after the (shortened) unneeded time. Its status page
+# draws the run; DEMO_STATUS_PORT picks its port (default: a free one) and
+# DEMO_HOLD_SECONDS keeps it up that long at the end (default 0).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -22,10 +24,11 @@ groups='{"nodeGroups":[{"name":"small","minSize":0,"maxSize":10,"template":{"all
 api POST /api/v1/namespaces/kube-system/configmaps \
   "{\"metadata\":{\"name\":\"node-groups\"},\"data\":{\"node-groups.json\":$(printf '%s' "$groups" | python3 -c 'import json,sys;print(json.dumps(sys.stdin.read()))')}}" >/dev/null
 
+port=$(status_port)
 "$build/propscaler" --mode=node-scale --kubeconfig="$work/kubeconfig" \
   --cloud-provider=kwok --node-group-config=node-groups --leader-elect=false \
   --scan-interval=1s --scale-down-unneeded-time=5s \
-  --scale-down-delay-after-add=5s --healthz-port=0 \
+  --scale-down-delay-after-add=5s --healthz-port="$port" \
   > >(grep --line-buffered -E "scale-up|kwok:|unneeded|removed" |
     sed -u 's/^[IWEF][0-9]* [0-9:.]* *[0-9]* [a-z_.]*:[0-9]*\] /[propscaler] /') 2>&1 &
 # propscaler itself, so that it is stopped at the end (the last command of a
@@ -33,6 +36,7 @@ api POST /api/v1/namespaces/kube-system/configmaps \
 pids+=($!)
 
 echo "demo: simulated cluster at $url, node group small (4 cores, 0..10 nodes)"
+echo "demo: open http://127.0.0.1:$port/status to watch the nodes come and go"
 echo "demo: creating 6 pending pods of 1.5 cores: they need 3 nodes"
 for i in 1 2 3 4 5 6; do pod "web-$i"; done
 for _ in $(seq 100); do [ "$(nodes | wc -w)" -ge 3 ] && break; sleep 0.2; done
@@ -52,4 +56,9 @@ left=$(nodes)
 echo "demo: nodes now: ${left:-none}"
 api GET /api/v1/namespaces/kube-system/configmaps/propscaler-status |
   python3 -c 'import json,sys;print(json.load(sys.stdin)["data"]["status"])' | sed 's/^/[status]     /'
+hold=${DEMO_HOLD_SECONDS:-0}
+if [ "$hold" -gt 0 ]; then
+  echo "demo: the status page stays up for ${hold}s: http://127.0.0.1:$port/status"
+  sleep "$hold"
+fi
 echo "demo: done"

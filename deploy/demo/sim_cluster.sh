@@ -34,3 +34,13 @@ clusters: [{name: sim, cluster: {server: "$url"}}]
 contexts: [{name: sim, context: {cluster: sim, namespace: kube-system}}]
 YAML
 }
+
+# status_port: $DEMO_STATUS_PORT, or a free port on this machine, for
+# propscaler's /status page (and /healthz, /metrics).
+status_port() {
+  if [ -n "${DEMO_STATUS_PORT:-}" ]; then
+    echo "$DEMO_STATUS_PORT"
+    return
+  fi
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}

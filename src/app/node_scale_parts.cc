@@ -129,7 +129,8 @@ int NodeScaleParts::Run(StopSignal* stop) {
 }
 
 std::string NodeScaleParts::StatusPage() const {
-  return nodescale::RenderStatusPage(board_.Snapshot(), leadership_.View());
+  return nodescale::RenderStatusPage(
+      board_.Snapshot(), {leadership_.View(), session_->health.Waiting()});
 }
 
 }  // namespace propscaler

@@ -8,6 +8,7 @@
 #include "app/node_list_counts.h"
 #include "app/plan_output.h"
 #include "app/plan_svg.h"
+#include "replicas/params_svg.h"
 #include "app/shared_flags.h"
 #include "app/subcommand_flags.h"
 #include "common/files.h"

@@ -10,11 +10,6 @@
 namespace propscaler {
 namespace {
 
-bool IncludesUnschedulable(const Params& params) {
-  return std::visit([](const auto& p) { return p.include_unschedulable_nodes; },
-                    params);
-}
-
 std::string ChangeText(int64_t change) {
   if (change == 0) return "";
   return (change > 0 ? "+" : "") + std::to_string(change);
@@ -33,16 +28,6 @@ std::string ReadableQuantity(int64_t millis, const std::string& resource) {
 }
 
 }  // namespace
-
-std::string FormatCores(int64_t millis) {
-  std::string text = std::to_string(millis / 1000);
-  if (millis % 1000 == 0) return text;
-  std::ostringstream fraction;
-  fraction << std::setw(3) << std::setfill('0') << millis % 1000;
-  std::string digits = fraction.str();
-  while (digits.back() == '0') digits.pop_back();
-  return text + "." + digits;
-}
 
 std::string PlanTableText(const Params& params, const PlanRange& range,
                           const std::vector<PlanRow>& steps) {

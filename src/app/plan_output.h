@@ -15,9 +15,6 @@
 
 namespace propscaler {
 
-// "4", "3.5", "0.25": CPU in cores from thousandths.
-std::string FormatCores(int64_t millis);
-
 // A heading naming the params and the range, then one line per row of
 // PlanSteps with the change ("+1") and the bound that decides it.
 std::string PlanTableText(const Params& params, const PlanRange& range,

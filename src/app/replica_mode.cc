@@ -157,9 +157,10 @@ int RunReplicaMode() {
   return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },
-                  [&board, &clock, &leadership] {
+                  [&board, &clock, &leadership, &session] {
                     return RenderReplicaStatusPage(
-                        board.Snapshot(), clock.Now(), leadership.View());
+                        board.Snapshot(), clock.Now(),
+                        {leadership.View(), session.health.Waiting()});
                   },
                   start_lines, leadership.elector()});
 }

@@ -120,9 +120,10 @@ int RunVerticalMode() {
   return RunLoop(clock, &session.health,
                  {[&] { return autoscaler.RunOnce(); },
                   [&](StopSignal* stop) { return autoscaler.Run(stop); },
-                  [&board, &clock, &leadership] {
+                  [&board, &clock, &leadership, &session] {
                     return RenderVerticalStatusPage(
-                        board.Snapshot(), clock.Now(), leadership.View());
+                        board.Snapshot(), clock.Now(),
+                        {leadership.View(), session.health.Waiting()});
                   },
                   {"propscaler " PROPSCALER_VERSION " sizing " +
                    options->target.ToString() + " in namespace " +

@@ -51,6 +51,17 @@ class HealthState {
   }
   Duration stall_after() const { return stall_after_; }
 
+  // What the loop waits for (the first lists, a forbidden watch, the lease),
+  // told every turn; empty once it cycles. The status page shows it.
+  void WaitingFor(std::string reason) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    waiting_ = std::move(reason);
+  }
+  std::string Waiting() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return waiting_;
+  }
+
   bool LoopAlive() const {
     const TimePoint now = clock_->Now();
     std::lock_guard<std::mutex> lock(mutex_);
@@ -90,6 +101,7 @@ class HealthState {
   std::optional<Duration> stale_limit_;
   std::optional<TimePoint> stale_since_;
   Status staleness_;
+  std::string waiting_ = "starting: no turn of the loop yet";
 };
 
 }  // namespace propscaler

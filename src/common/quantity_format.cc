@@ -1,6 +1,8 @@
 #include "common/quantity_format.h"
 
 #include <algorithm>
+#include <iomanip>
+#include <sstream>
 
 namespace propscaler {
 namespace {
@@ -63,6 +65,16 @@ QuantityFormat CpvaFormatOf(std::string_view resource) {
   return resource == "memory" || resource == "storage"
              ? QuantityFormat::kDecimalSI
              : QuantityFormat::kBinarySI;
+}
+
+std::string FormatCores(int64_t millis) {
+  std::string text = std::to_string(millis / 1000);
+  if (millis % 1000 == 0) return text;
+  std::ostringstream fraction;
+  fraction << std::setw(3) << std::setfill('0') << millis % 1000;
+  std::string digits = fraction.str();
+  while (digits.back() == '0') digits.pop_back();
+  return text + "." + digits;
 }
 
 }  // namespace propscaler

@@ -20,6 +20,9 @@ std::string FormatMilliQuantity(int64_t millis, QuantityFormat format);
 // decimal for memory and storage, binary for every other (cpu included).
 QuantityFormat CpvaFormatOf(std::string_view resource);
 
+// "4", "3.5", "0.25": CPU in cores from thousandths.
+std::string FormatCores(int64_t millis);
+
 }  // namespace propscaler
 
 #endif  // PROPSCALER_COMMON_QUANTITY_FORMAT_H_

@@ -361,6 +361,11 @@ bool UsesPods(const Params& params) {
   return !std::get<LadderParams>(params).pods_to_replicas.empty();
 }
 
+bool IncludesUnschedulable(const Params& params) {
+  return std::visit([](const auto& p) { return p.include_unschedulable_nodes; },
+                    params);
+}
+
 const std::optional<ScaleDownPolicy>& ScaleDownOf(const Params& params) {
   return std::visit(
       [](const auto& p) -> const std::optional<ScaleDownPolicy>& {

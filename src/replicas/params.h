@@ -91,6 +91,10 @@ std::string ParamsMode(const Params& params);
 // needs --pod-selector.
 bool UsesPods(const Params& params);
 
+// Whether the params count unschedulable nodes and their cores
+// (includeUnschedulableNodes).
+bool IncludesUnschedulable(const Params& params);
+
 // The scaleDown policy of either pattern; absent when not configured.
 const std::optional<ScaleDownPolicy>& ScaleDownOf(const Params& params);
 

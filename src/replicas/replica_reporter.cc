@@ -76,7 +76,14 @@ void ReplicaReporter::Counts(const ClusterCounts& counts) {
   metrics.Set("propscaler_cores", {{"state", "all"}}, counts.total_cores);
   metrics.Set("propscaler_cores", {{"state", "schedulable"}},
               counts.schedulable_cores);
-  UpdateBoard([&](ReplicaStatus& status) { status.counts = counts; });
+  const TimePoint now = clock_->Now();
+  UpdateBoard([&](ReplicaStatus& status) {
+    status.counts = counts;
+    status.history.Record("nodes", now, counts.total_nodes);
+    status.history.Record("schedulable nodes", now, counts.schedulable_nodes);
+    status.history.Record("cores", now, counts.total_cores);
+    status.history.Record("schedulable cores", now, counts.schedulable_cores);
+  });
 }
 
 void ReplicaReporter::TargetRead(const kube::ScaleTarget& target,
@@ -87,8 +94,11 @@ void ReplicaReporter::TargetRead(const kube::ScaleTarget& target,
                       desired);
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}},
                       current);
+  const TimePoint now = clock_->Now();
   UpdateBoard([&](ReplicaStatus& status) {
     status.targets[name] = TargetStatus{desired, current, "", via};
+    if (current >= 0)
+      status.history.Record(kReplicasSeries + name, now, current);
   });
 }
 
@@ -119,9 +129,13 @@ void ReplicaReporter::Decided(const kube::ScaleTarget& target,
   const std::string name = target.ToString();
   GlobalMetrics().Add("propscaler_scaled_total", {{"target", name}});
   GlobalMetrics().Set("propscaler_current_replicas", {{"target", name}}, to);
+  const TimePoint now = clock_->Now();
   UpdateBoard([&](ReplicaStatus& status) {
     status.targets[name].current = to;
-    status.decisions.push_front({clock_->Now(), what, from, to, cause, counts});
+    status.history.Record(kReplicasSeries + name, now, to);
+    status.history.Mark(
+        now, what + ": " + std::to_string(from) + " to " + std::to_string(to));
+    status.decisions.push_front({now, what, from, to, cause, counts});
     if (status.decisions.size() > ReplicaStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }

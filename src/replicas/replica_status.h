@@ -10,6 +10,7 @@
 #include <map>
 #include <string>
 
+#include "common/history.h"
 #include "common/status_board.h"
 #include "replicas/arithmetic.h"
 
@@ -33,6 +34,9 @@ struct ScaleDecision {
   ClusterCounts counts;
 };
 
+// The series of a target's replicas: this, then "kind/name".
+inline constexpr char kReplicasSeries[] = "replicas ";
+
 struct ReplicaStatus {
   std::string namespace_;
   std::string configmap;
@@ -42,6 +46,9 @@ struct ReplicaStatus {
   std::string rejected_reason;
   std::map<std::string, TargetStatus> targets;  // by "kind/name"
   std::deque<ScaleDecision> decisions;          // newest first
+  // For the pictures: "nodes", "schedulable nodes", "cores", "schedulable
+  // cores" and "replicas <kind/name>" over time; a mark at each scaling.
+  History history;
   std::chrono::system_clock::time_point last_cycle{};
   std::string last_cycle_error;
 

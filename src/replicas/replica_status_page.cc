@@ -1,8 +1,11 @@
 #include "replicas/replica_status_page.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "common/markup_escape.h"
+#include "replicas/params_svg.h"
+#include "runtime/history_chart.h"
 #include "runtime/status_html.h"
 
 namespace propscaler {
@@ -63,17 +66,58 @@ void RenderDecisions(std::ostringstream& out, const ReplicaStatus& status,
   out << "</table>";
 }
 
+void RenderHistory(std::ostringstream& out, const ReplicaStatus& status,
+                   std::chrono::system_clock::time_point now) {
+  out << "<h2>Over time</h2>";
+  runtime::HistoryChart replicas{.title = "Replicas", .marks = true};
+  for (const auto& [name, target] : status.targets) {
+    replicas.lines.push_back({kReplicasSeries + name, name});
+  }
+  out << runtime::HistoryChartSvg(status.history, replicas, now)
+      << runtime::HistoryChartSvg(
+             status.history,
+             {.title = "Nodes", .lines = {{"nodes"}, {"schedulable nodes"}}},
+             now)
+      << runtime::HistoryChartSvg(
+             status.history,
+             {.title = "Cores", .lines = {{"cores"}, {"schedulable cores"}}},
+             now);
+}
+
+// The curve at this cluster's cores per node, up to four times its size,
+// with the cluster's own point: its counted nodes and the first target's
+// desired replicas.
+void RenderCurve(std::ostringstream& out, const ReplicaStatus& status) {
+  Result<Params> params = ParseParams(status.params_in_force);
+  if (!params.ok()) return;
+  const bool all = IncludesUnschedulable(*params);
+  const ClusterCounts& counts = status.counts;
+  const int64_t nodes = all ? counts.total_nodes : counts.schedulable_nodes;
+  const int64_t cores = all ? counts.total_cores : counts.schedulable_cores;
+  PlanRange range{
+      .cpu_millis_per_node =
+          nodes > 0 ? std::max<int64_t>(1000, cores * 1000 / nodes) : 4000,
+      .max_nodes = std::clamp<int64_t>(4 * nodes, 20, 5000)};
+  if (counts.pods && nodes > 0) range.pods_per_node = *counts.pods / nodes;
+  std::optional<StepPoint> here;
+  if (!status.targets.empty() && status.targets.begin()->second.desired >= 0) {
+    here = StepPoint{nodes, status.targets.begin()->second.desired};
+  }
+  out << "<h2>Where the cluster sits on the params</h2>"
+      << PlanSvg(*params, range, PlanCurve(*params, range), here);
+}
+
 }  // namespace
 
-std::string RenderReplicaStatusPage(
-    const ReplicaStatus& status, std::chrono::system_clock::time_point now,
-    const std::optional<kube::LeaderView>& leader) {
+std::string RenderReplicaStatusPage(const ReplicaStatus& status,
+                                    std::chrono::system_clock::time_point now,
+                                    const runtime::PageHead& head) {
   std::ostringstream out;
   runtime::RenderHead(out,
                       "params from configmap " +
                           EscapeMarkup(status.namespace_) + "/" +
                           EscapeMarkup(status.configmap),
-                      status.last_cycle, status.last_cycle_error, leader);
+                      status.last_cycle, status.last_cycle_error, head);
   out << "<h2>Cluster</h2>";
   Card(out, "nodes", status.counts.total_nodes);
   Card(out, "schedulable nodes", status.counts.schedulable_nodes);
@@ -87,6 +131,8 @@ std::string RenderReplicaStatusPage(
         << EscapeMarkup(status.rejected_reason) << "</p>";
     RenderParams(out, status.rejected_params);
   }
+  RenderHistory(out, status, now);
+  RenderCurve(out, status);
   RenderDecisions(out, status, now);
   runtime::RenderEnd(out);
   return out.str();

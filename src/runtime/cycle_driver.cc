@@ -137,11 +137,13 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
     const TimePoint start = clock_->Now();
     Status status = hooks.ready();
     const bool ready = status.ok();
+    if (!ready) health_->WaitingFor(status.message());
     if (!ready && !NotReadyCounts(start)) {
       cause = WaitForNextCycle(stop, ready, hooks);
       continue;
     }
     acting_ = MayAct(hooks);
+    if (ready) health_->WaitingFor(acting_ ? "" : kStandby);
     if (ready && acting_) {
       last_cycle_start_ = start;
       status = hooks.cycle(start, cause);
@@ -153,6 +155,7 @@ int CycleDriver::Run(StopSignal* stop, const CycleHooks& hooks) {
     const Status staleness = hooks.staleness ? hooks.staleness() : Status();
     health_->StalenessReported(staleness);
     status = JoinErrors({status, staleness});
+    if (!ready) health_->WaitingFor(status.message());
     health_->CycleFinished(status);
     CountOutcome(clock_->Now(), status);
     if (hooks.finished) hooks.finished(start, status);

@@ -73,6 +73,8 @@ Status CheckStillLeading(const std::function<bool()>& may_act,
 
 class CycleDriver {
  public:
+  // What a standby waits for (HealthState::Waiting).
+  static constexpr char kStandby[] = "standby: another replica holds the lease";
   static constexpr auto kCoalesceWindow = std::chrono::milliseconds(250);
   static constexpr auto kSettleDelay = std::chrono::milliseconds(20);
 

@@ -16,7 +16,7 @@ th,td{border:1px solid #d0d7de;padding:.35em .7em;text-align:left}
 th{background:#eef1f4}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 pre{background:#fff;border:1px solid #d0d7de;padding:.6em;white-space:pre-wrap}
-.ok{color:#1a7f37}.bad{color:#cf222e}
+.ok{color:#1a7f37}.bad{color:#cf222e}.wait{color:#9a6700;background:#fff8c5;padding:0 .3em;border-radius:4px}
 .card{display:inline-block;border:1px solid #d0d7de;background:#fff;padding:.6em 1em;margin:.3em .6em .3em 0;border-radius:6px}
 .card b{font-size:1.5em;display:block}
 )";
@@ -28,6 +28,15 @@ std::string DescribeLeader(const kube::LeaderView& leader) {
          (leader.holder.empty() ? std::string("no leader yet")
                                 : EscapeMarkup(leader.holder) + " leads") +
          lease;
+}
+
+std::string DescribeOutcome(const std::string& last_error,
+                            const std::string& waiting) {
+  if (!waiting.empty()) {
+    return "<span class=wait>waiting: " + EscapeMarkup(waiting) + "</span>";
+  }
+  if (last_error.empty()) return "<span class=ok>ok</span>";
+  return "<span class=bad>failed: " + EscapeMarkup(last_error) + "</span>";
 }
 
 }  // namespace
@@ -51,20 +60,16 @@ void Card(std::ostringstream& out, const std::string& label, int64_t value) {
 
 void RenderHead(std::ostringstream& out, const std::string& subtitle,
                 std::chrono::system_clock::time_point last_cycle,
-                const std::string& last_error,
-                const std::optional<kube::LeaderView>& leader) {
+                const std::string& last_error, const PageHead& head) {
   out << "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
          "<meta http-equiv=refresh content=5>"
          "<title>propscaler status</title><style>"
       << kStyle << "</style></head><body><h1>propscaler</h1><p class=sub>"
       << subtitle << " &middot; last cycle " << FormatPageTime(last_cycle)
-      << " "
-      << (last_error.empty() ? std::string("<span class=ok>ok</span>")
-                             : "<span class=bad>failed: " +
-                                   EscapeMarkup(last_error) + "</span>");
-  if (leader.has_value()) {
-    out << "<br>" << DescribeLeader(*leader) << " &middot; this replica "
-        << EscapeMarkup(leader->identity);
+      << " " << DescribeOutcome(last_error, head.waiting);
+  if (head.leader.has_value()) {
+    out << "<br>" << DescribeLeader(*head.leader) << " &middot; this replica "
+        << EscapeMarkup(head.leader->identity);
   }
   out << "</p>";
 }

@@ -23,13 +23,21 @@ std::string Ago(std::chrono::system_clock::time_point time,
 // A number with its label, in a card.
 void Card(std::ostringstream& out, const std::string& label, int64_t value);
 
+// What every mode's page heads with besides its own numbers: who leads
+// (when leader election is on) and what the loop waits for (empty: it
+// cycles; HealthState::Waiting).
+struct PageHead {
+  std::optional<kube::LeaderView> leader;
+  std::string waiting;
+};
+
 // The document's start up to the subtitle line (`subtitle` is markup), which
-// says when the last cycle ran and how it ended (`last_error` empty: ok),
-// and, when `leader` is set (leader election on), who leads.
+// says when the last cycle ran and how it ended: ok (green), failed (red,
+// `last_error`), or, while `head.waiting` says so, waiting (amber) with the
+// reason; and who leads.
 void RenderHead(std::ostringstream& out, const std::string& subtitle,
                 std::chrono::system_clock::time_point last_cycle,
-                const std::string& last_error,
-                const std::optional<kube::LeaderView>& leader);
+                const std::string& last_error, const PageHead& head);
 void RenderEnd(std::ostringstream& out);
 
 }  // namespace propscaler::runtime

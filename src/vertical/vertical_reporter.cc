@@ -137,15 +137,22 @@ void VerticalReporter::Computed(
     const VerticalCounts& counts,
     const std::map<std::string, ComputedResources>& computed) {
   SetComputedMetrics(counts, computed);
+  const TimePoint now = clock_->Now();
   UpdateBoard([&](VerticalStatus& status) {
     status.counts = counts;
     status.computed = computed;
+    status.history.Record("nodes", now, counts.nodes);
+    status.history.Record("cores", now, counts.cores);
   });
 }
 
 void VerticalReporter::TargetRead(
     const std::vector<kube::ContainerResources>& containers) {
-  UpdateBoard([&](VerticalStatus& s) { s.current = containers; });
+  const TimePoint now = clock_->Now();
+  UpdateBoard([&](VerticalStatus& s) {
+    s.current = containers;
+    RecordResources(containers, now, &s.history);
+  });
 }
 
 void VerticalReporter::Held(const std::vector<std::string>& held) {
@@ -160,12 +167,15 @@ void VerticalReporter::Resized(
   TargetEvent(/*warning=*/false, "ResizedContainers",
               "set " + DescribeChanges(changes) + " (" +
                   DescribeVerticalCounts(counts) + ")");
+  const TimePoint now = clock_->Now();
   UpdateBoard([&](VerticalStatus& status) {
-    status.decisions.push_front({clock_->Now(), changes, counts, cause});
+    status.decisions.push_front({now, changes, counts, cause});
     if (status.decisions.size() > VerticalStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }
     status.current = now_current;
+    RecordResources(now_current, now, &status.history);
+    status.history.Mark(now, "set " + DescribeChanges(changes));
   });
 }
 
@@ -188,8 +198,11 @@ void VerticalReporter::ResizedInPlace(
   TargetEvent(/*warning=*/false, "ResizedPodInPlace",
               "pod " + pod + ": set " + DescribeChanges(changes) + " (" +
                   DescribeVerticalCounts(counts) + ")");
+  const TimePoint now = clock_->Now();
   UpdateBoard([&](VerticalStatus& status) {
-    status.decisions.push_front({clock_->Now(), changes, counts, cause, pod});
+    status.history.Mark(now,
+                        "pod " + pod + ": set " + DescribeChanges(changes));
+    status.decisions.push_front({now, changes, counts, cause, pod});
     if (status.decisions.size() > VerticalStatus::kMaxDecisions) {
       status.decisions.pop_back();
     }

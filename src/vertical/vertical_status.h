@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/history.h"
 #include "common/status_board.h"
 #include "kube/model/pod_template.h"
 #include "vertical/resize_plan.h"
@@ -41,11 +42,26 @@ struct VerticalStatus {
   std::string in_place;           // where in-place resize stands
   std::string in_place_fallback;  // the last fallback to replacing pods
   std::deque<ResizeDecision> decisions;  // newest first
+  // For the pictures: "nodes", "cores" and each container's resources as
+  // the target has them (ResourceSeries); a mark at each resize.
+  History history;
   std::chrono::system_clock::time_point last_cycle{};
   std::string last_cycle_error;
 
   static constexpr size_t kMaxDecisions = 20;
 };
+
+// A container's resource on the pictures: "<container> <side>.<resource>",
+// in ResourceChartUnit's unit.
+std::string ResourceSeries(const std::string& container,
+                           const std::string& side,
+                           const std::string& resource);
+// Millicores for cpu, MiB for memory and storage, else whole units.
+const char* ResourceChartUnit(const std::string& resource);
+int64_t ResourceChartValue(const std::string& resource, int64_t millis);
+// Each container's requests and limits in `containers`, at `time`.
+void RecordResources(const std::vector<kube::ContainerResources>& containers,
+                     TimePoint time, History* history);
 
 using VerticalStatusBoard = StatusBoard<VerticalStatus>;
 

@@ -4,6 +4,7 @@
 
 #include "common/markup_escape.h"
 #include "common/quantity_format.h"
+#include "runtime/history_chart.h"
 #include "runtime/status_html.h"
 
 namespace propscaler {
@@ -74,16 +75,44 @@ void RenderResizes(std::ostringstream& out, const VerticalStatus& status,
   out << "</table>";
 }
 
+// Nodes and cores, then one chart per resource with each container's
+// requests and limits of it.
+void RenderHistory(std::ostringstream& out, const VerticalStatus& status,
+                   std::chrono::system_clock::time_point now) {
+  out << "<h2>Over time</h2>"
+      << runtime::HistoryChartSvg(
+             status.history,
+             {.title = "Nodes and cores", .lines = {{"nodes"}, {"cores"}}},
+             now);
+  std::map<std::string, runtime::HistoryChart> by_resource;
+  for (const auto& [container, computed] : status.computed) {
+    for (const auto& [side, values] :
+         {std::pair<std::string, const std::map<std::string, int64_t>*>{
+              "requests", &computed.requests},
+          {"limits", &computed.limits}}) {
+      for (const auto& [resource, millis] : *values) {
+        runtime::HistoryChart& chart = by_resource[resource];
+        chart.title = resource + " (" + ResourceChartUnit(resource) + ")";
+        chart.marks = true;
+        chart.lines.push_back({ResourceSeries(container, side, resource)});
+      }
+    }
+  }
+  for (const auto& [resource, chart] : by_resource) {
+    out << runtime::HistoryChartSvg(status.history, chart, now);
+  }
+}
+
 }  // namespace
 
-std::string RenderVerticalStatusPage(
-    const VerticalStatus& status, std::chrono::system_clock::time_point now,
-    const std::optional<kube::LeaderView>& leader) {
+std::string RenderVerticalStatusPage(const VerticalStatus& status,
+                                     std::chrono::system_clock::time_point now,
+                                     const runtime::PageHead& head) {
   std::ostringstream out;
   runtime::RenderHead(out,
                       "vertical mode: " + EscapeMarkup(status.target) +
                           " in namespace " + EscapeMarkup(status.namespace_),
-                      status.last_cycle, status.last_cycle_error, leader);
+                      status.last_cycle, status.last_cycle_error, head);
   out << "<h2>Cluster</h2>";
   Card(out, "nodes", status.counts.nodes);
   Card(out, "cores", status.counts.cores);
@@ -104,6 +133,7 @@ std::string RenderVerticalStatusPage(
   if (!status.in_place_fallback.empty()) {
     out << "<p class=bad>" << EscapeMarkup(status.in_place_fallback) << "</p>";
   }
+  RenderHistory(out, status, now);
   RenderResizes(out, status, now);
   runtime::RenderEnd(out);
   return out.str();

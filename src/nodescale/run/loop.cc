@@ -37,6 +37,14 @@ void CountCaNode(const NodeState& node, Readiness readiness,
   }
 }
 
+int64_t CountUnschedulable(const SharedPods& pods) {
+  int64_t unschedulable = 0;
+  for (const LivePod& pod : pods) {
+    if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
+  }
+  return unschedulable;
+}
+
 }  // namespace
 
 NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
@@ -184,11 +192,7 @@ void NodeScaleLoop::ObserveDuration(const LoopIteration& it, const char* kind) {
 
 Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
     LoopIteration* it) {
-  int64_t unschedulable = 0;
-  for (const LivePod& pod : it->pods) {
-    if (IsPending(pod.state) && pod.unschedulable) ++unschedulable;
-  }
-  reporter_->UnschedulablePods(unschedulable);
+  reporter_->UnschedulablePods(CountUnschedulable(it->pods));
   memory_.NoteGroupsForScaleUp(it->nodes, it->group_of, it->readiness,
                                it->groups, options_.node_health, it->now);
   it->priorities = priorities_.Current();
@@ -287,6 +291,7 @@ void NodeScaleLoop::WriteStatus(const LoopIteration& it, const Status& health,
   StatusReport report;
   report.time = it.now;
   report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
+  report.pending_pods = CountUnschedulable(it.pods);
   report.last_scale_up = memory_.last_scale_up;
   report.last_scale_down = memory_.last_scale_down;
   report.disruption_commands = disruption_.Lines();

@@ -287,7 +287,12 @@ void NodeScaleReporter::Report(const StatusReport& report, bool write) const {
     m.Set("propscaler_node_group_size", {{"node_group", g}, {"kind", "ready"}},
           group.ready);
   }
-  UpdateBoard([&](StatusReport& shown) { shown = report; });
+  UpdateBoard([&](StatusReport& shown) {
+    History history = std::move(shown.history);
+    RecordHistory(report, shown, &history);
+    shown = report;
+    shown.history = std::move(history);
+  });
   if (!report.ca) return;
   last_ca_status_ = BuildCaStatus(*report.ca, last_ca_status_);
   if (!write || !status_map_.write) return;

@@ -4,15 +4,51 @@
 #include <vector>
 
 #include "common/markup_escape.h"
+#include "runtime/history_chart.h"
 #include "runtime/status_html.h"
 
 namespace propscaler::nodescale {
+namespace {
+
+void RenderHistory(std::ostringstream& out, const StatusReport& report) {
+  out << "<h2>Over time</h2>"
+      << runtime::HistoryChartSvg(report.history,
+                                  {.title = "Pending pods",
+                                   .lines = {{"pending pods"}},
+                                   .marks = true},
+                                  report.time)
+      << runtime::HistoryChartSvg(report.history,
+                                  {.title = "Nodes, all groups",
+                                   .lines = {{"target"}, {"ready"}},
+                                   .marks = true},
+                                  report.time);
+  runtime::HistoryChart targets{.title = "Target by group"};
+  for (size_t i = 0; i < report.groups.size() && i < kChartedGroups; ++i) {
+    targets.lines.push_back(
+        {kGroupTargetSeries + report.groups[i].name, report.groups[i].name});
+  }
+  out << runtime::HistoryChartSvg(report.history, targets, report.time);
+  if (report.groups.size() > kChartedGroups) {
+    out << "<p>the first " << kChartedGroups << " of " << report.groups.size()
+        << " groups are drawn; the others count in the totals</p>";
+  }
+  if (report.history.marks().empty()) return;
+  out << "<h3>Scale-ups and removals</h3><ul>";
+  for (auto mark = report.history.marks().rbegin();
+       mark != report.history.marks().rend(); ++mark) {
+    out << "<li>" << runtime::FormatPageTime(mark->time) << " "
+        << EscapeMarkup(mark->label) << "</li>";
+  }
+  out << "</ul>";
+}
+
+}  // namespace
 
 std::string RenderStatusPage(const StatusReport& report,
-                             const std::optional<kube::LeaderView>& leader) {
+                             const runtime::PageHead& head) {
   std::ostringstream out;
   runtime::RenderHead(out, "node-scale mode", report.time,
-                      report.health == "Healthy" ? "" : report.health, leader);
+                      report.health == "Healthy" ? "" : report.health, head);
   out << "<h2>Node groups</h2><table><tr><th>group</th><th>min</th>"
          "<th>max</th><th>target</th><th>ready</th><th>unready</th>"
          "<th>not started</th><th>upcoming</th>"
@@ -31,7 +67,9 @@ std::string RenderStatusPage(const StatusReport& report,
   }
   out << "</table><p>last scale-up: " << EscapeMarkup(report.last_scale_up)
       << "<br>last scale-down: " << EscapeMarkup(report.last_scale_down)
-      << "</p><h2>Disruption</h2>";
+      << "</p>";
+  RenderHistory(out, report);
+  out << "<h2>Disruption</h2>";
   auto list = [&out](const char* title, const std::vector<std::string>& lines) {
     out << "<h3>" << title << "</h3>";
     if (lines.empty()) {

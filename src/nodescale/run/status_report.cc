@@ -5,6 +5,42 @@
 #include "common/utc_time.h"
 
 namespace propscaler::nodescale {
+namespace {
+
+// "small +3 (to 5)" of "small +3 (to 5) at 2026-...".
+std::string WithoutTime(const std::string& text) {
+  const size_t at = text.rfind(" at ");
+  return at == std::string::npos ? text : text.substr(0, at);
+}
+
+}  // namespace
+
+void RecordHistory(const StatusReport& report, const StatusReport& shown,
+                   History* history) {
+  const TimePoint now = report.time;
+  history->Record("pending pods", now, report.pending_pods);
+  int64_t target = 0;
+  int64_t ready = 0;
+  for (const GroupStatus& group : report.groups) {
+    target += group.target;
+    ready += group.ready;
+  }
+  history->Record("target", now, target);
+  history->Record("ready", now, ready);
+  for (size_t i = 0; i < report.groups.size() && i < kChartedGroups; ++i) {
+    history->Record(kGroupTargetSeries + report.groups[i].name, now,
+                    report.groups[i].target);
+  }
+  if (report.last_scale_up != shown.last_scale_up &&
+      report.last_scale_up != "never") {
+    history->Mark(now, "scale-up: " + WithoutTime(report.last_scale_up));
+  }
+  if (report.last_scale_down != shown.last_scale_down &&
+      report.last_scale_down != "never") {
+    history->Mark(now, "removed: " + WithoutTime(report.last_scale_down));
+  }
+  history->Trim(now);
+}
 
 std::string RenderStatus(const StatusReport& report) {
   std::ostringstream out;

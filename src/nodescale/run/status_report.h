@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/clock.h"
+#include "common/history.h"
 #include "common/status.h"
 #include "kube/client/client.h"
 #include "nodescale/run/ca_status.h"
@@ -47,6 +48,7 @@ struct StatusReport {
   TimePoint time;
   std::string health;  // "Healthy", or what is wrong
   std::vector<GroupStatus> groups;
+  int64_t pending_pods = 0;  // pending and marked unschedulable
   std::string last_scale_up = "never";
   std::string last_scale_down = "never";
   // Karpenter-style disruption: commands in flight and candidates held back.
@@ -59,7 +61,18 @@ struct StatusReport {
   // What Cluster Autoscaler's status is built from; nullopt when the
   // cluster could not be read (nothing is written then, as CA).
   std::optional<CaStatusInput> ca;
+  // Kept across reports by the board (RecordHistory): for the pictures.
+  History history;
 };
+
+// The series of the pictures: pending pods, all groups' target and ready
+// nodes, and the first kChartedGroups groups' targets ("target <group>").
+inline constexpr size_t kChartedGroups = 8;
+inline constexpr char kGroupTargetSeries[] = "target ";
+// `report`'s numbers into `history`, a mark at a new scale-up or removal
+// (`shown` is the report before it).
+void RecordHistory(const StatusReport& report, const StatusReport& shown,
+                   History* history);
 
 std::string RenderStatus(const StatusReport& report);
 

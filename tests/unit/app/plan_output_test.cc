@@ -12,13 +12,6 @@ const Params kCoreDns = LinearParams{.cores_per_replica = 256,
                                      .nodes_per_replica = 16,
                                      .prevent_single_point_failure = true};
 
-TEST(FormatCoresTest, WholeAndFractional) {
-  EXPECT_EQ(FormatCores(4000), "4");
-  EXPECT_EQ(FormatCores(3500), "3.5");
-  EXPECT_EQ(FormatCores(250), "0.25");
-  EXPECT_EQ(FormatCores(1001), "1.001");
-}
-
 TEST(PlanTableTextTest, HeadingAndOneLinePerStep) {
   const PlanRange range{4000, 40};
   const std::string text =

@@ -63,5 +63,12 @@ TEST(QuantityFormatTest, CpvaFormatsMemoryAndStorageInDecimal) {
   EXPECT_EQ(CpvaFormatOf("ephemeral-storage"), QuantityFormat::kBinarySI);
 }
 
+TEST(FormatCoresTest, WholeAndFractional) {
+  EXPECT_EQ(FormatCores(4000), "4");
+  EXPECT_EQ(FormatCores(3500), "3.5");
+  EXPECT_EQ(FormatCores(250), "0.25");
+  EXPECT_EQ(FormatCores(1001), "1.001");
+}
+
 }  // namespace
 }  // namespace propscaler

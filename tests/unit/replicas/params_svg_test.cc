@@ -1,4 +1,4 @@
-#include "app/plan_svg.h"
+#include "replicas/params_svg.h"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +6,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "unit/svg_test_util.h"
 
 namespace propscaler {
 namespace {
@@ -18,26 +20,6 @@ const Params kLadder = LadderParams{
     .cores_to_replicas = {{1, 1}, {64, 3}},
     .nodes_to_replicas = {{1, 1}, {10, 2}, {100, 3}},
 };
-
-// Every element is closed, in order: a small check that the document is
-// well formed (the elements we emit carry no '<' or '>' in attributes).
-bool TagsBalance(const std::string& svg) {
-  std::vector<std::string> open;
-  std::regex tag(R"(<(/?)([a-z]+)[^>]*?(/?)>)");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), tag);
-       it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    if (m[3] == "/") continue;  // self-closing
-    if (m[1] == "") {
-      open.push_back(m[2]);
-    } else if (open.empty() || open.back() != m[2]) {
-      return false;
-    } else {
-      open.pop_back();
-    }
-  }
-  return open.empty();
-}
 
 std::vector<std::string> PolylinePoints(const std::string& svg) {
   std::smatch m;
@@ -64,7 +46,7 @@ TEST(PlanSvgTest, WellFormedWithTheStepLine) {
   const std::string svg = PlanSvg(kLadder, range, PlanCurve(kLadder, range));
   EXPECT_TRUE(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
   EXPECT_TRUE(svg.ends_with("</svg>\n"));
-  EXPECT_TRUE(TagsBalance(svg)) << svg;
+  EXPECT_TRUE(testing_util::TagsBalance(svg)) << svg;
   const std::vector<std::string> points = PolylinePoints(svg);
   ASSERT_EQ(points.size(), 6u) << svg;
   // 1 node sits on the left edge of the plot (log scale), 300 on the right.
@@ -83,7 +65,7 @@ TEST(PlanSvgTest, MarksClampsAndTheFloor) {
                                      .prevent_single_point_failure = true};
   const PlanRange range{4000, 50};
   const std::string svg = PlanSvg(params, range, PlanCurve(params, range));
-  EXPECT_TRUE(TagsBalance(svg)) << svg;
+  EXPECT_TRUE(testing_util::TagsBalance(svg)) << svg;
   EXPECT_NE(svg.find(">max 6</text>"), std::string::npos);
   EXPECT_NE(svg.find(">min 3</text>"), std::string::npos);
   EXPECT_NE(svg.find(">preventSinglePointFailure floor 2</text>"),
@@ -94,8 +76,21 @@ TEST(PlanSvgTest, MarksClampsAndTheFloor) {
 TEST(PlanSvgTest, EscapesText) {
   const PlanRange range{4000, 5};
   const std::string svg = PlanSvg(kCoreDns, range, PlanCurve(kCoreDns, range));
-  EXPECT_TRUE(TagsBalance(svg));
+  EXPECT_TRUE(testing_util::TagsBalance(svg));
   EXPECT_EQ(svg.find("&&"), std::string::npos);
+}
+
+TEST(PlanSvgTest, MarksWhereTheClusterIs) {
+  const PlanRange range{4000, 50};
+  const std::string svg =
+      PlanSvg(kLadder, range, PlanCurve(kLadder, range), StepPoint{12, 2});
+  EXPECT_TRUE(testing_util::TagsBalance(svg)) << svg;
+  EXPECT_NE(svg.find("data-now-nodes=\"12\" data-now-replicas=\"2\""),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">now: 12 nodes, 2 replicas</text>"), std::string::npos);
+  EXPECT_EQ(PlanSvg(kLadder, range, PlanCurve(kLadder, range)).find("now:"),
+            std::string::npos);
 }
 
 }  // namespace
