@@ -103,12 +103,14 @@ void DrawAxes(const Frame& frame, std::ostringstream& out) {
 
 // The step line: from the point in force at the start (or the first) to
 // now.
+// Every other line is dashed, so that two lines with the same values both
+// show.
 void DrawLine(const Frame& frame, const std::deque<HistoryPoint>& points,
-              const std::string& label, const char* color,
-              std::ostringstream& out) {
-  out << "<polyline fill=\"none\" stroke=\"" << color
-      << "\" stroke-width=\"2\" data-series=\"" << EscapeMarkup(label)
-      << "\" data-values=\"";
+              const std::string& label, size_t index, std::ostringstream& out) {
+  out << "<polyline fill=\"none\" stroke=\"" << ColorOf(index)
+      << "\" stroke-width=\"2\""
+      << (index % 2 == 1 ? " stroke-dasharray=\"7 4\"" : "")
+      << " data-series=\"" << EscapeMarkup(label) << "\" data-values=\"";
   for (size_t i = 0; i < points.size(); ++i) {
     out << (i == 0 ? "" : " ") << points[i].value;
   }
@@ -191,7 +193,7 @@ std::string HistoryChartSvg(const History& history, const HistoryChart& chart,
     const std::deque<HistoryPoint>& points =
         history.Points(chart.lines[i].series);
     if (!points.empty()) {
-      DrawLine(frame, points, LabelOf(chart.lines[i]), ColorOf(i), out);
+      DrawLine(frame, points, LabelOf(chart.lines[i]), i, out);
     }
   }
   DrawLegend(history, chart, out);

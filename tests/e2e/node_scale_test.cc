@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include "e2e/chromium.h"
 #include "e2e/metrics_wait.h"
 #include "e2e/node_scale_fixture.h"
 #include "e2e/prometheus.h"
@@ -166,6 +167,30 @@ TEST_F(NodeScaleTest, PrometheusScrapesTheDocumentedSeries) {
              "propscaler_last_cycle_timestamp_seconds > 0",
              "propscaler_build_info == 1", "process_max_fds > 0"}))
       << propscaler->Report();
+}
+
+// The /status page in a browser draws the run: two pending pods, the
+// group's target going to the one node they need, and the scale-up marked.
+TEST_F(NodeScaleTest, StatusPageDrawsPendingPodsAndTheScaleUpInABrowser) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  for (int i = 0; i < 2; ++i) CreatePod("web-" + std::to_string(i), "1500m");
+  const int port = FreePort();
+  auto propscaler = Start(
+      {"--scale-down-enabled=false", "--healthz-port=" + std::to_string(port)});
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(port) + "/status";
+  std::string dom;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        dom = ChromiumDom(dir_, url);
+        return HasPictureLine(dom, "small", "0 1");
+      },
+      std::chrono::seconds(30)))
+      << dom << propscaler->Report();
+  EXPECT_TRUE(HasPictureLine(dom, "pending pods", "2( [0-9]+)*")) << dom;
+  EXPECT_TRUE(HasPictureLine(dom, "target", "0 1")) << dom;
+  EXPECT_NE(dom.find("data-mark=\"scale-up: {small 0-&gt;1"), std::string::npos)
+      << dom;
 }
 
 TEST_F(NodeScaleTest, PodsThatFitNoGroupGetNotTriggerScaleUp) {

@@ -1,13 +1,13 @@
 // The /status page as a person sees it: headless Chromium (Debian's
 // `chromium`, installed by deploy/install-deps.sh) loads it from the real
-// binary, its parsed DOM holds the tables, and its screenshot is a rendered
-// page, not a blank one. The screenshot is kept in the build directory
+// binary, its parsed DOM holds the tables and the pictures drawn from the
+// process's own numbers, and its screenshot is a rendered page, not a blank
+// one. The screenshot is kept in the build directory
 // (status-page.png) for a person to look at.
-#include <unistd.h>
-
 #include <filesystem>
 #include <fstream>
 
+#include "e2e/chromium.h"
 #include "e2e/replica_fixture.h"
 
 namespace propscaler::e2e {
@@ -28,38 +28,10 @@ uint32_t BigEndian32(const std::string& bytes, size_t at) {
   return value;
 }
 
-std::string FindChromium() {
-  for (const char* path : {"/usr/bin/chromium", "/usr/bin/chromium-browser",
-                           "/usr/bin/google-chrome"}) {
-    if (access(path, X_OK) == 0) return path;
-  }
-  return "";
-}
-
 class StatusPageBrowserTest : public ReplicaClusterTest {
  protected:
-  // Runs headless Chromium with `args` then `url`; returns its output, or
-  // fails the test when it does not exit 0 within a minute.
   std::string Chromium(std::vector<std::string> args, const std::string& url) {
-    const std::string chromium = FindChromium();
-    EXPECT_FALSE(chromium.empty())
-        << "chromium is not installed: run deploy/install-deps.sh";
-    if (chromium.empty()) return "";
-    std::vector<std::string> all = {
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--hide-scrollbars",
-        "--no-first-run",
-        "--user-data-dir=" + dir_.path() + "/profile",
-        "--window-size=1100,900"};
-    all.insert(all.end(), args.begin(), args.end());
-    all.push_back(url);
-    Process browser(chromium, all, {"HOME=" + dir_.path()});
-    std::optional<int> code = browser.WaitForExit(seconds(60));
-    EXPECT_TRUE(code.has_value() && *code == 0) << "chromium failed:\n"
-                                                << browser.Output();
-    return browser.Output();
+    return e2e::Chromium(dir_, std::move(args), url);
   }
 };
 
@@ -80,6 +52,18 @@ TEST_F(StatusPageBrowserTest, RendersCountsTargetsAndDecisions) {
   EXPECT_NE(dom.find("<tbody><tr><th>target</th>"), std::string::npos) << dom;
   EXPECT_NE(dom.find("deployment/coredns"), std::string::npos) << dom;
   EXPECT_NE(dom.find("nodes changed"), std::string::npos) << dom;
+  // The pictures: the replicas it set (to 4, then 6) and the nodes it
+  // counted (the fixture's 4, then 6) over time, a mark at each scaling,
+  // and the cluster's point on the params' curve (per-node params: 6).
+  EXPECT_TRUE(HasPictureLine(dom, "deployment/coredns", "([0-9]+ )*4 6"))
+      << dom;
+  EXPECT_TRUE(HasPictureLine(dom, "nodes", "4 (5 )?6")) << dom;
+  EXPECT_NE(dom.find("data-mark=\"deployment/coredns: 4 to 6\""),
+            std::string::npos)
+      << dom;
+  EXPECT_NE(dom.find("data-now-nodes=\"6\" data-now-replicas=\"6\""),
+            std::string::npos)
+      << dom;
 
   const std::string shot = std::filesystem::current_path() / "status-page.png";
   const std::string blank = dir_.path() + "/blank.png";

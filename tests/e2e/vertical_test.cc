@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "e2e/chromium.h"
 #include "e2e/prometheus.h"
 #include "e2e/replica_fixture.h"
 
@@ -300,6 +301,30 @@ TEST_F(VerticalModeTest, AWatchedConfigMapIsFollowedWithinASecond) {
       std::chrono::seconds(10)))
       << process->Output();
   EXPECT_EQ(Resource(kDns, "dns", "requests", "cpu"), "2");
+}
+
+// The /status page in a browser draws what it set over time: the dns
+// container's cpu request (100m as created, then 140m) and the 4 nodes it
+// counted, with a mark at the resize.
+TEST_F(VerticalModeTest, StatusPageDrawsTheResourcesItSetInABrowser) {
+  const int port = FreePort();
+  std::unique_ptr<Process> process = StartSizingDns(port);
+  TempDir browser;
+  const std::string url =
+      "http://127.0.0.1:" + std::to_string(port) + "/status";
+  std::string dom;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        dom = ChromiumDom(browser, url);
+        return HasPictureLine(dom, "dns requests.cpu", "100 140");
+      },
+      std::chrono::seconds(30)))
+      << dom << process->Output();
+  EXPECT_TRUE(HasPictureLine(dom, "nodes", "4")) << dom;
+  EXPECT_NE(dom.find("data-mark=\"set dns requests.cpu 100m -&gt; 140m"),
+            std::string::npos)
+      << dom;
+  EXPECT_NE(dom.find("cpu (millicores) (UTC)"), std::string::npos) << dom;
 }
 
 TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
