@@ -118,6 +118,7 @@ int NodeScaleParts::Run(StopSignal* stop) {
       stop->Stop();
       return served;
     }
+    session_->health.DegradedBy(watches_.state()->Unreadable());
     return watches_.set().Staleness();
   };
   nodescale::RunEveryScanInterval(&*loop_, watches_.pending(), may_act_,
@@ -130,7 +131,8 @@ int NodeScaleParts::Run(StopSignal* stop) {
 
 std::string NodeScaleParts::StatusPage() const {
   return nodescale::RenderStatusPage(
-      board_.Snapshot(), {leadership_.View(), session_->health.Waiting()});
+      board_.Snapshot(), {leadership_.View(), session_->health.Waiting(),
+                          session_->health.Degraded()});
 }
 
 }  // namespace propscaler

@@ -2,6 +2,9 @@
 
 #include <glog/logging.h>
 
+#include <atomic>
+#include <memory>
+
 #include "app/cluster_api_version.h"
 #include "app/shared_flags.h"
 #include "kube/wire/capacity_buffer_json.h"
@@ -68,41 +71,59 @@ template <typename T>
 void NodeScaleWatches::Watch(
     std::string what, std::string grant_hint,
     typename runtime::WatchedCollection<T>::MakeSource source,
-    kube::ReflectorSink<T> sink) {
+    kube::ReflectorSink<T> sink, std::function<void(const Status&)> on_refused,
+    std::function<bool()> excused) {
   auto watch = std::make_unique<runtime::WatchedCollection<T>>(
       clock_, std::move(source), std::move(sink),
-      typename runtime::WatchedCollection<T>::Options{std::move(what),
-                                                      std::move(grant_hint)},
+      typename runtime::WatchedCollection<T>::Options{
+          std::move(what), std::move(grant_hint), std::move(on_refused)},
       [](const std::string&) {});
-  set_.Add(watch.get());
+  set_.Add(watch.get(), std::move(excused));
   owned_.push_back(std::shared_ptr<void>(std::move(watch)));
+}
+
+template <typename T>
+void NodeScaleWatches::WatchVolumeKind(
+    const char* kind, std::string grant_hint,
+    typename runtime::WatchedCollection<T>::MakeSource source,
+    kube::ReflectorSink<T> sink) {
+  LiveObjectStore* state = &state_;
+  auto said = std::make_shared<std::atomic<bool>>(false);
+  auto on_refused = [state, kind, grant_hint, said](const Status& refused) {
+    LOG_IF(WARNING, !said->exchange(true))
+        << refused.message() << ": pods with claims are held until it is "
+        << "granted; the others are served. " << grant_hint;
+    state->MarkUnreadable(kind, refused.message() + ". " + grant_hint);
+  };
+  Watch<T>(kind, grant_hint, std::move(source), std::move(sink), on_refused,
+           [state, kind] { return state->IsUnreadable(kind); });
 }
 
 // Where pods' volumes may go (plan/simulation/volume_needs.h).
 void NodeScaleWatches::WatchVolumes() {
   const kube::KubeApi* api = api_;
-  Watch<kube::PersistentVolume>(
-      "persistentvolumes",
+  WatchVolumeKind<kube::PersistentVolume>(
+      kPersistentVolumes,
       "Grant list and watch on persistentvolumes: pods with claims are "
       "placed where their volumes are.",
       [api] { return api->PersistentVolumes(); }, state_.VolumeSink());
-  Watch<kube::PersistentVolumeClaim>(
-      "persistentvolumeclaims",
+  WatchVolumeKind<kube::PersistentVolumeClaim>(
+      kPersistentVolumeClaims,
       "Grant list and watch on persistentvolumeclaims: pods with claims are "
       "placed where their volumes are.",
       [api] { return api->PersistentVolumeClaims(); }, state_.ClaimSink());
-  Watch<kube::StorageClass>(
-      "storageclasses",
+  WatchVolumeKind<kube::StorageClass>(
+      kStorageClasses,
       "Grant list and watch on storageclasses (storage.k8s.io): pods with "
       "claims are placed where their volumes can be made.",
       [api] { return api->StorageClasses(); }, state_.StorageClassSink());
-  Watch<kube::CsiNode>(
-      "csinodes",
+  WatchVolumeKind<kube::CsiNode>(
+      kCsiNodes,
       "Grant list and watch on csinodes (storage.k8s.io): nodes at their "
       "CSI attach limit take no more volumes.",
       [api] { return api->CsiNodes(); }, state_.CsiNodeSink());
-  Watch<kube::CsiDriver>(
-      "csidrivers",
+  WatchVolumeKind<kube::CsiDriver>(
+      kCsiDrivers,
       "Grant list and watch on csidrivers (storage.k8s.io): a driver that "
       "checks storage capacity provisions only where there is room.",
       [api] { return api->CsiDrivers(); }, state_.CsiDriverSink());
@@ -120,8 +141,8 @@ void NodeScaleWatches::WatchServedApis(bool provisioning_requests,
                  "(storage.k8s.io v1, v1beta1 or v1alpha1): storage capacity "
                  "is not checked";
   } else {
-    Watch<kube::CsiStorageCapacity>(
-        "csistoragecapacities",
+    WatchVolumeKind<kube::CsiStorageCapacity>(
+        kCsiStorageCapacities,
         "Grant list and watch on csistoragecapacities (storage.k8s.io): "
         "new volumes are provisioned only where there is room.",
         [api, version] { return api->CsiStorageCapacities(version); },

@@ -61,10 +61,21 @@ class NodeScaleWatches {
   const runtime::WatchSet& set() const { return set_; }
 
  private:
+  // `on_refused` and `excused` as WatchedCollection's and WatchSet::Add's.
   template <typename T>
   void Watch(std::string what, std::string grant_hint,
              typename runtime::WatchedCollection<T>::MakeSource source,
-             kube::ReflectorSink<T> sink);
+             kube::ReflectorSink<T> sink,
+             std::function<void(const Status&)> on_refused = nullptr,
+             std::function<bool()> excused = nullptr);
+  // A volume kind's watch: while RBAC refuses it, the store marks the kind
+  // unreadable (pods with claims are held, the others served) and its
+  // failure is not staleness.
+  template <typename T>
+  void WatchVolumeKind(
+      const char* kind, std::string grant_hint,
+      typename runtime::WatchedCollection<T>::MakeSource source,
+      kube::ReflectorSink<T> sink);
   void WatchVolumes();
   void WatchServedApis(bool provisioning_requests, bool node_pools);
   void WatchNodePools(const kube::ApiDiscovery& discovery);

@@ -278,6 +278,9 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
     objects->capacities.emplace(capacity->namespace_ + "/" + capacity->name,
                                 capacity);
   }
+  for (const auto& [kind, why] : refused_) {
+    if (!KindSynced(kind)) objects->unreadable.emplace(kind, why);
+  }
   volume_objects_ = std::move(objects);
   return volume_objects_;
 }
@@ -322,9 +325,50 @@ bool LiveObjectStore::Synced() const {
   auto listed = [](const auto& collection) {
     return !collection.required || collection.synced;
   };
-  return pods_.synced && nodes_.synced && listed(volumes_) && listed(claims_) &&
-         listed(classes_) && listed(csi_nodes_) && listed(csi_drivers_) &&
-         listed(capacities_) && listed(node_pools_);
+  auto listed_or_refused = [&](const auto& collection, std::string_view kind) {
+    return listed(collection) || refused_.contains(kind);
+  };
+  return pods_.synced && nodes_.synced &&
+         listed_or_refused(volumes_, kPersistentVolumes) &&
+         listed_or_refused(claims_, kPersistentVolumeClaims) &&
+         listed_or_refused(classes_, kStorageClasses) &&
+         listed_or_refused(csi_nodes_, kCsiNodes) &&
+         listed_or_refused(csi_drivers_, kCsiDrivers) &&
+         listed_or_refused(capacities_, kCsiStorageCapacities) &&
+         listed(node_pools_);
+}
+
+bool LiveObjectStore::KindSynced(std::string_view kind) const {
+  if (kind == kPersistentVolumes) return volumes_.synced;
+  if (kind == kPersistentVolumeClaims) return claims_.synced;
+  if (kind == kStorageClasses) return classes_.synced;
+  if (kind == kCsiNodes) return csi_nodes_.synced;
+  if (kind == kCsiDrivers) return csi_drivers_.synced;
+  if (kind == kCsiStorageCapacities) return capacities_.synced;
+  return false;
+}
+
+void LiveObjectStore::MarkUnreadable(const std::string& kind, std::string why) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto [entry, added] = refused_.try_emplace(kind, why);
+  if (!added && entry->second == why) return;
+  entry->second = std::move(why);
+  volume_objects_.reset();
+}
+
+bool LiveObjectStore::IsUnreadable(std::string_view kind) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return refused_.contains(kind) && !KindSynced(kind);
+}
+
+std::string LiveObjectStore::Unreadable() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string text;
+  for (const auto& [kind, why] : refused_) {
+    if (KindSynced(kind)) continue;
+    text += (text.empty() ? "" : "; ") + kind + ": " + why;
+  }
+  return text;
 }
 
 }  // namespace propscaler

@@ -32,6 +32,14 @@
 
 namespace propscaler {
 
+// The volume kinds, as RBAC names them.
+inline constexpr char kPersistentVolumes[] = "persistentvolumes";
+inline constexpr char kPersistentVolumeClaims[] = "persistentvolumeclaims";
+inline constexpr char kStorageClasses[] = "storageclasses";
+inline constexpr char kCsiNodes[] = "csinodes";
+inline constexpr char kCsiDrivers[] = "csidrivers";
+inline constexpr char kCsiStorageCapacities[] = "csistoragecapacities";
+
 class LiveObjectStore {
  public:
   kube::ReflectorSink<kube::LivePod> PodSink();
@@ -65,6 +73,13 @@ class LiveObjectStore {
   // The volume objects, one copy kept until one of them changes (the
   // same pointer while none does).
   std::shared_ptr<const kube::VolumeObjects> Volumes() const;
+  // RBAC refuses volume kind `kind` ("persistentvolumeclaims"), `why`:
+  // until it is listed, Synced() does not wait for it and Volumes() says it
+  // is unreadable (node-scale mode serves the pods without claims).
+  void MarkUnreadable(const std::string& kind, std::string why);
+  // Each unreadable volume kind with why, "" when none: "kind: why; ...".
+  std::string Unreadable() const;
+  bool IsUnreadable(std::string_view kind) const;
 
   // An object's namespace and name, viewed in the object the map holds
   // (no copy of them per pod), ordered as "namespace/name" strings are.
@@ -88,6 +103,9 @@ class LiveObjectStore {
   };
 
  private:
+  // Under mutex_: whether volume kind `kind` was listed.
+  bool KindSynced(std::string_view kind) const;
+
   mutable std::mutex mutex_;
   Collection<kube::LivePod> pods_;  // by namespace/name
   Collection<kube::LiveNode> nodes_;
@@ -102,6 +120,8 @@ class LiveObjectStore {
   Collection<kube::CsiDriver> csi_drivers_;
   Collection<kube::CsiStorageCapacity> capacities_;
   mutable std::shared_ptr<const kube::VolumeObjects> volume_objects_;
+  // Kinds RBAC refused, with why; one counts while it is not synced.
+  std::map<std::string, std::string, std::less<>> refused_;
   PodInterner interner_;
 };
 

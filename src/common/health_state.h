@@ -61,6 +61,16 @@ class HealthState {
     std::lock_guard<std::mutex> lock(mutex_);
     return waiting_;
   }
+  // What the loop serves without (a volume kind RBAC refuses), told every
+  // turn; empty when nothing. /healthz says it in its body, still 200.
+  void DegradedBy(std::string reason) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    degraded_ = std::move(reason);
+  }
+  std::string Degraded() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return degraded_;
+  }
 
   bool LoopAlive() const {
     const TimePoint now = clock_->Now();
@@ -102,6 +112,7 @@ class HealthState {
   std::optional<TimePoint> stale_since_;
   Status staleness_;
   std::string waiting_ = "starting: no turn of the loop yet";
+  std::string degraded_;
 };
 
 }  // namespace propscaler

@@ -67,6 +67,10 @@ void RenderHead(std::ostringstream& out, const std::string& subtitle,
       << kStyle << "</style></head><body><h1>propscaler</h1><p class=sub>"
       << subtitle << " &middot; last cycle " << FormatPageTime(last_cycle)
       << " " << DescribeOutcome(last_error, head.waiting);
+  if (!head.degraded.empty()) {
+    out << "<br><span class=wait>degraded: " << EscapeMarkup(head.degraded)
+        << "</span>";
+  }
   if (head.leader.has_value()) {
     out << "<br>" << DescribeLeader(*head.leader) << " &middot; this replica "
         << EscapeMarkup(head.leader->identity);

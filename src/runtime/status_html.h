@@ -29,6 +29,7 @@ void Card(std::ostringstream& out, const std::string& label, int64_t value);
 struct PageHead {
   std::optional<kube::LeaderView> leader;
   std::string waiting;
+  std::string degraded;  // what the loop serves without (HealthState)
 };
 
 // The document's start up to the subtitle line (`subtitle` is markup), which

@@ -23,12 +23,16 @@ class WatchSet {
   // ListOnce(). One without LastError() (a set of objects each read with a
   // GET while its watch fails, as replica mode's targets) adds nothing to
   // Staleness().
+  // While `excused` holds, the watch's failure is not staleness (the mode
+  // serves without it and says so itself).
   template <typename Watch>
-  void Add(Watch* watch) {
+  void Add(Watch* watch, std::function<bool()> excused = nullptr) {
     Member member{[watch](StopSignal* stop) { watch->Start(stop); },
                   [watch] { watch->Join(); }, nullptr, nullptr};
     if constexpr (requires { watch->LastError(); }) {
-      member.last_error = [watch] { return watch->LastError(); };
+      member.last_error = [watch, excused = std::move(excused)] {
+        return excused && excused() ? Status::Ok() : watch->LastError();
+      };
     }
     if constexpr (requires { watch->ListOnce(); }) {
       member.list_once = [watch] { return watch->ListOnce(); };

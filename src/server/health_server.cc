@@ -24,12 +24,16 @@ HealthServer::HealthServer(const HealthState* state,
       response.set_content(status_page(), "text/html; charset=utf-8");
     });
   }
-  server_->Get("/healthz",
-               [this](const httplib::Request&, httplib::Response& response) {
-                 const std::optional<std::string> why = state_->Unhealthy();
-                 response.status = why ? 500 : 200;
-                 response.set_content(why ? *why + "\n" : "ok\n", "text/plain");
-               });
+  server_->Get("/healthz", [this](const httplib::Request&,
+                                  httplib::Response& response) {
+    const std::optional<std::string> why = state_->Unhealthy();
+    const std::string degraded = state_->Degraded();
+    response.status = why ? 500 : 200;
+    response.set_content(
+        why ? *why + "\n"
+            : (degraded.empty() ? "ok\n" : "ok, degraded: " + degraded + "\n"),
+        "text/plain");
+  });
   server_->Get("/last-poll", [this](const httplib::Request&,
                                     httplib::Response& response) {
     const std::optional<Status> last = state_->LastCycle();

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <map>
 #include <mutex>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -677,6 +678,100 @@ TEST_F(NodeScaleRealServerTest, PodsGetNodesInTheirVolumesZones) {
       [&] { return CountOf(propscaler->Output(), "kwok: created node") == 2; },
       seconds(5)))
       << propscaler->Output();
+}
+
+// The base ClusterRole as before the volume grants (an upgrade that kept
+// an older RBAC): its rules for persistentvolumes, claims and the
+// storage.k8s.io kinds left out.
+std::string WithoutVolumeGrants(std::string yaml) {
+  const size_t from = yaml.find("  # Pods with claims are placed");
+  const size_t to = yaml.find("  # CapacityBuffers");
+  if (from == std::string::npos || to == std::string::npos) return yaml;
+  return yaml.erase(from, to - from);
+}
+
+// Without the volume grants, node-scale mode keeps serving: the pod without
+// claims gets its node, the one with a claim is held with a Warning Event
+// naming the grant, and /healthz answers 200 saying it is degraded.
+TEST_F(NodeScaleRealServerTest, WithoutVolumeGrantsOnlyPodsWithClaimsWait) {
+  // The ClusterRole SetUp granted, made again without the volume rules.
+  const std::string role = "propscaler-node-scale-" + ns();
+  for (const char* kind : {"clusterrolebindings", "clusterroles"}) {
+    Result<std::string> deleted = AdminCall(
+        cluster(), "DELETE",
+        std::string("/apis/rbac.authorization.k8s.io/v1/") + kind + "/" + role);
+    ASSERT_TRUE(deleted.ok()) << deleted.status().message();
+  }
+  Result<std::string> yaml =
+      ReadFile(std::string(PROPSCALER_SOURCE_DIR) +
+               "/deploy/node-scale/base/clusterrole.yaml");
+  ASSERT_TRUE(yaml.ok()) << yaml.status().message();
+  const std::string older = WithoutVolumeGrants(*yaml);
+  ASSERT_EQ(older.find("persistentvolumeclaims"), std::string::npos) << older;
+  Status applied = ApplyRbacManifest(cluster(), older, ns());
+  ASSERT_TRUE(applied.ok()) << applied.message();
+  ASSERT_TRUE(CreatePendingPod(cluster(), ns(), "plain", "3").ok());
+  ASSERT_TRUE(
+      CreatePendingPod(cluster(), ns(), "stateful", "3",
+                       {.spec = R"("volumes":[{"name":"data",)"
+                                R"("persistentVolumeClaim":{"claimName":)"
+                                R"("data"}}])"})
+          .ok());
+  const int port = e2e::FreePort();
+  auto propscaler = StartWithToken(
+      Args({"--leader-elect=false", "--healthz-port=" + std::to_string(port)}));
+  ASSERT_TRUE(WaitForGroupNodes(1, *propscaler));
+  // Held, iteration after iteration: one Warning Event on it (repeats are
+  // not posted again), and three more full loops later the group still
+  // has the one node (the held pod would need a second).
+  auto held = [&] {
+    Result<rapidjson::Document> events =
+        AdminList(cluster(), "/api/v1/namespaces/" + ns() + "/events");
+    if (!events.ok()) return false;
+    for (const auto& event : (*events)["items"].GetArray()) {
+      if (std::string(event["reason"].GetString()) == "VolumesUnreadable" &&
+          std::string(event["involvedObject"]["name"].GetString()) ==
+              "stateful" &&
+          std::string(event["type"].GetString()) == "Warning" &&
+          std::regex_search(event["message"].GetString(),
+                            std::regex("grant list and watch on .*"
+                                       "persistentvolumeclaims"))) {
+        return true;
+      }
+    }
+    return false;
+  };
+  ASSERT_TRUE(e2e::WaitUntil(held, seconds(30))) << propscaler->Output();
+  auto loops = [&]() -> int64_t {
+    httplib::Result metrics = e2e::HealthGet(port, "/metrics");
+    std::smatch m;
+    if (!metrics ||
+        !std::regex_search(
+            metrics->body, m,
+            std::regex("propscaler_node_scale_loop_duration_seconds_count"
+                       "\\{kind=\"full\"\\} ([0-9]+)"))) {
+      return -1;
+    }
+    return std::stoll(m[1].str());
+  };
+  const int64_t seen = loops();
+  ASSERT_GE(seen, 1) << propscaler->Output();
+  ASSERT_TRUE(e2e::WaitUntil([&] { return loops() >= seen + 3; }, seconds(30)))
+      << propscaler->Output();
+  EXPECT_EQ(GroupNodes().size(), 1u) << propscaler->Output();
+  EXPECT_EQ(CountOf(propscaler->Output(), "kwok: created node"), 1)
+      << propscaler->Output();
+  httplib::Result healthz = e2e::HealthGet(port, "/healthz");
+  ASSERT_TRUE(healthz) << propscaler->Output();
+  EXPECT_EQ(healthz->status, 200) << healthz->body;
+  EXPECT_TRUE(healthz->body.starts_with("ok, degraded: ")) << healthz->body;
+  EXPECT_NE(healthz->body.find("persistentvolumeclaims: "), std::string::npos)
+      << healthz->body;
+  httplib::Result status = e2e::HealthGet(port, "/status");
+  ASSERT_TRUE(status);
+  EXPECT_NE(status->body.find("<span class=wait>degraded: "), std::string::npos)
+      << status->body;
+  EXPECT_TRUE(propscaler->Running()) << propscaler->Output();
 }
 
 // A group whose nodes never become Ready (kwok made to leave them NotReady)

@@ -122,6 +122,9 @@ struct VolumeObjects {
   // CSIDrivers whose volumes need a CSIStorageCapacity to be provisioned.
   std::set<std::string, std::less<>> capacity_checked_drivers;
   SharedObjects<CsiStorageCapacity> capacities;  // by "namespace/name"
+  // The volume kinds RBAC keeps from being read ("persistentvolumeclaims"),
+  // with why: pods with claims cannot be placed until they are granted.
+  std::map<std::string, std::string, std::less<>> unreadable;
 };
 
 }  // namespace propscaler::kube

@@ -113,9 +113,13 @@ Status NodeScaleLoop::ReadCluster(LoopIteration* it) {
   requests_.Handle(it);
   buffers_.Inject(it);
   // After the buffers: their pods' claims are placed as a real pod's.
+  const std::shared_ptr<const VolumeObjects> volumes = state_->Volumes();
   const ClaimCounts claims =
-      ResolveSnapshotVolumes(state_->Volumes(), &it->snapshot, &volume_cache_);
+      ResolveSnapshotVolumes(volumes, &it->snapshot, &volume_cache_);
   reporter_->Claims(claims);
+  if (!volumes->unreadable.empty()) {
+    reporter_->HeldForVolumes(it->pods, UnreadableVolumesReason(*volumes));
+  }
   for (auto& [group, model] :
        TemplatesOfLiveNodes(it->snapshot, options_.scale_up.taints)) {
     memory_.scale_up.remembered_templates[group] = std::move(model);

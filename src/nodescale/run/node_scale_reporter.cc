@@ -191,6 +191,16 @@ void NodeScaleReporter::Readiness(const ReadinessCounts& counts) const {
         static_cast<double>(counts.unready));
 }
 
+void NodeScaleReporter::HeldForVolumes(const SharedPods& pods,
+                                       const std::string& why) const {
+  for (const LivePod& pod : pods) {
+    if (!IsPending(pod.state) || !pod.unschedulable || pod.state.claims.empty())
+      continue;
+    PodEvent(pod, /*warning=*/true, "VolumesUnreadable",
+             "pod is held, not scaled up for: " + why);
+  }
+}
+
 void NodeScaleReporter::Claims(const ClaimCounts& claims) const {
   GlobalMetrics().Set(
       "propscaler_pods_with_claims", {{"fit", "somewhere"}},

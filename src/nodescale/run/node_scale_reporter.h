@@ -52,6 +52,10 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
                  const std::string& reason, const std::string& message) const;
   void PodEvent(const LivePod& pod, bool warning, const std::string& reason,
                 const std::string& message) const;
+  // A Warning Event (VolumesUnreadable) on each unschedulable pod with
+  // claims: held while RBAC keeps volume kinds from being read, `why`
+  // naming the grant.
+  void HeldForVolumes(const SharedPods& pods, const std::string& why) const;
   void RequestEvent(const kube::ProvisioningRequest& request, bool warning,
                     const std::string& reason,
                     const std::string& message) const;

@@ -320,9 +320,24 @@ void AddClaim(const PodState& pod, const kube::PodClaim& ref,
 
 }  // namespace
 
+std::string UnreadableVolumesReason(const VolumeObjects& objects) {
+  if (objects.unreadable.empty()) return "";
+  std::string kinds;
+  for (const auto& [kind, why] : objects.unreadable) {
+    kinds += (kinds.empty() ? "" : ", ") + kind;
+  }
+  return "propscaler cannot read " + kinds +
+         " (forbidden): grant list and watch on " + kinds +
+         " to place pods with claims";
+}
+
 ResolvedVolumes ResolveVolumes(const PodState& pod,
                                const VolumeObjects& objects) {
   ResolvedVolumes out;
+  if (!pod.claims.empty() && !objects.unreadable.empty()) {
+    out.needs.push_back(Nowhere(UnreadableVolumesReason(objects)));
+    return out;
+  }
   for (const kube::PodClaim& claim : pod.claims) {
     AddClaim(pod, claim, objects, &out);
   }

@@ -35,7 +35,13 @@ struct ResolvedVolumes {
   std::vector<AttachedVolume> attached;
 };
 
+// Why pods with claims fit no node while RBAC keeps volume kinds from
+// being read (objects.unreadable), naming the grant; "" when none is.
+std::string UnreadableVolumesReason(const VolumeObjects& objects);
+
 // What `pod`'s claims need and attach; nothing for a pod without claims.
+// While a volume kind is unreadable, a pod with claims fits no node
+// (UnreadableVolumesReason): it is held, not placed on a guess.
 ResolvedVolumes ResolveVolumes(const PodState& pod,
                                const VolumeObjects& objects);
 inline std::vector<VolumeNeed> ResolveVolumeNeeds(

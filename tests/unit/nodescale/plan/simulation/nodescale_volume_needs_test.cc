@@ -111,6 +111,27 @@ TEST_F(VolumeNeedsTest, PodWithoutClaimsNeedsNothing) {
   EXPECT_TRUE(ResolveVolumeNeeds(Pod("p", 1, 1), objects_).empty());
 }
 
+// While RBAC keeps a volume kind from being read, a pod with claims is
+// held (it fits no node, the grant named), one without is not touched.
+TEST_F(VolumeNeedsTest, UnreadableVolumeKindsHoldOnlyPodsWithClaims) {
+  Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
+  BoundClaim("data", "pv-b");
+  objects_.unreadable = {{"csinodes", "forbidden"},
+                         {"persistentvolumeclaims", "forbidden"}};
+  const std::vector<VolumeNeed> needs =
+      ResolveVolumeNeeds(PodWith({{"data", false}}), objects_);
+  ASSERT_EQ(needs.size(), 1u);
+  EXPECT_TRUE(needs[0].alternatives.empty()) << "fits no node";
+  EXPECT_EQ(needs[0].reason,
+            "propscaler cannot read csinodes, persistentvolumeclaims "
+            "(forbidden): grant list and watch on csinodes, "
+            "persistentvolumeclaims to place pods with claims");
+  EXPECT_EQ(UnreadableVolumesReason(objects_), needs[0].reason);
+  EXPECT_TRUE(ResolveVolumeNeeds(Pod("p", 1, 1), objects_).empty());
+  objects_.unreadable.clear();
+  EXPECT_EQ(UnreadableVolumesReason(objects_), "");
+}
+
 // VolumeBinding: a bound claim's PV node affinity must match the node.
 TEST_F(VolumeNeedsTest, BoundClaimFollowsItsVolumesNodeAffinity) {
   Volume("pv-b").node_affinity = {ZoneTerm({"b"})};
