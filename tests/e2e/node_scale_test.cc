@@ -183,7 +183,7 @@ TEST_F(NodeScaleTest, StatusPageDrawsPendingPodsAndTheScaleUpInABrowser) {
   EXPECT_TRUE(WaitUntil(
       [&] {
         dom = ChromiumDom(dir_, url);
-        return HasPictureLine(dom, "small", "0 1");
+        return HasPictureLine(dom, "small target", "0 1");
       },
       std::chrono::seconds(30)))
       << dom << propscaler->Report();

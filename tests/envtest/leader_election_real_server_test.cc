@@ -105,8 +105,14 @@ TEST_F(LeaderElectionRealServerTest, OneActsTheStandbyTakesOverWhenItDies) {
   EXPECT_NE(page.find("standby: " + first.identity + " leads"),
             std::string::npos)
       << page;
+  // Neither ok nor failed: waiting, in its own colour, with the reason.
+  EXPECT_NE(page.find("<span class=wait>waiting: standby: another replica "
+                      "holds the lease</span>"),
+            std::string::npos)
+      << page;
   page = Get(first.port, "/status", &status);
   EXPECT_NE(page.find(">leader</span>"), std::string::npos) << page;
+  EXPECT_NE(page.find("<span class=ok>ok</span>"), std::string::npos) << page;
   EXPECT_EQ(
       CountOf(second.process->Output(), "scaling deployment/coredns from"), 0)
       << second.process->Output();

@@ -94,6 +94,7 @@ Status NodeScaleLoop::ReadCluster(LoopIteration* it) {
   it->now = clock_->Now();
   it->nodes = state_->Nodes();
   it->pods = state_->Pods();
+  it->unschedulable = CountUnschedulable(it->pods);
   it->pdbs = state_->Pdbs();
   Result<std::vector<NodeGroup>> groups = provider_->NodeGroups(it->nodes);
   if (!groups.ok()) return groups.status();
@@ -196,7 +197,7 @@ void NodeScaleLoop::ObserveDuration(const LoopIteration& it, const char* kind) {
 
 Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
     LoopIteration* it) {
-  reporter_->UnschedulablePods(CountUnschedulable(it->pods));
+  reporter_->UnschedulablePods(it->unschedulable);
   memory_.NoteGroupsForScaleUp(it->nodes, it->group_of, it->readiness,
                                it->groups, options_.node_health, it->now);
   it->priorities = priorities_.Current();
@@ -295,7 +296,7 @@ void NodeScaleLoop::WriteStatus(const LoopIteration& it, const Status& health,
   StatusReport report;
   report.time = it.now;
   report.health = health.ok() ? "Healthy" : "Unhealthy: " + health.message();
-  report.pending_pods = CountUnschedulable(it.pods);
+  report.pending_pods = it.unschedulable;
   report.last_scale_up = memory_.last_scale_up;
   report.last_scale_down = memory_.last_scale_down;
   report.disruption_commands = disruption_.Lines();

@@ -24,8 +24,9 @@ namespace propscaler::nodescale {
 
 struct LoopIteration {
   TimePoint now;
-  SharedNodes nodes;  // shared with the live store, not copied
-  SharedPods pods;    // the store's, not copied
+  SharedNodes nodes;          // shared with the live store, not copied
+  SharedPods pods;            // the store's, not copied
+  int64_t unschedulable = 0;  // of `pods`: pending, marked unschedulable
   // nullopt until the store listed them.
   std::optional<std::vector<PdbState>> pdbs;
   std::vector<NodeGroup> groups;

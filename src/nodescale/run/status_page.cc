@@ -22,10 +22,12 @@ void RenderHistory(std::ostringstream& out, const StatusReport& report) {
                                    .lines = {{"target"}, {"ready"}},
                                    .marks = true},
                                   report.time);
-  runtime::HistoryChart targets{.title = "Target by group"};
+  runtime::HistoryChart targets{.title = "Each group: target and nodes",
+                                .marks = true};
   for (size_t i = 0; i < report.groups.size() && i < kChartedGroups; ++i) {
-    targets.lines.push_back(
-        {kGroupTargetSeries + report.groups[i].name, report.groups[i].name});
+    const std::string& name = report.groups[i].name;
+    targets.lines.push_back({kGroupTargetSeries + name, name + " target"});
+    targets.lines.push_back({kGroupNodesSeries + name, name + " nodes"});
   }
   out << runtime::HistoryChartSvg(report.history, targets, report.time);
   if (report.groups.size() > kChartedGroups) {

@@ -28,8 +28,10 @@ void RecordHistory(const StatusReport& report, const StatusReport& shown,
   history->Record("target", now, target);
   history->Record("ready", now, ready);
   for (size_t i = 0; i < report.groups.size() && i < kChartedGroups; ++i) {
-    history->Record(kGroupTargetSeries + report.groups[i].name, now,
-                    report.groups[i].target);
+    const GroupStatus& group = report.groups[i];
+    history->Record(kGroupTargetSeries + group.name, now, group.target);
+    history->Record(kGroupNodesSeries + group.name, now,
+                    group.ready + group.unready + group.not_started);
   }
   if (report.last_scale_up != shown.last_scale_up &&
       report.last_scale_up != "never") {

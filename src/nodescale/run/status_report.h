@@ -66,9 +66,11 @@ struct StatusReport {
 };
 
 // The series of the pictures: pending pods, all groups' target and ready
-// nodes, and the first kChartedGroups groups' targets ("target <group>").
+// nodes, and the first kChartedGroups groups' targets ("target <group>")
+// and registered nodes ("nodes <group>").
 inline constexpr size_t kChartedGroups = 8;
 inline constexpr char kGroupTargetSeries[] = "target ";
+inline constexpr char kGroupNodesSeries[] = "nodes ";
 // `report`'s numbers into `history`, a mark at a new scale-up or removal
 // (`shown` is the report before it).
 void RecordHistory(const StatusReport& report, const StatusReport& shown,

@@ -42,7 +42,9 @@ TEST(NodeScaleStatusPageTest, DrawsPendingPodsTargetsAndScaleUps) {
             std::string::npos);
   EXPECT_NE(page.find("data-series=\"ready\" data-values=\"0 3\""),
             std::string::npos);
-  EXPECT_NE(page.find("data-series=\"small\" data-values=\"0 3\""),
+  EXPECT_NE(page.find("data-series=\"small target\" data-values=\"0 3\""),
+            std::string::npos);
+  EXPECT_NE(page.find("data-series=\"small nodes\" data-values=\"0 3\""),
             std::string::npos);
   // One mark: the scale-up, when it was new.
   EXPECT_EQ(history.marks().size(), 1u);
