@@ -64,6 +64,10 @@ DEFINE_bool(write_status_configmap, true,
             "node-scale: write Cluster Autoscaler's status YAML to the "
             "status ConfigMap (key status) every loop, as Cluster "
             "Autoscaler's flag.");
+DEFINE_bool(emit_per_nodegroup_metrics, false,
+            "node-scale: also export Cluster Autoscaler's per-group series "
+            "(cluster_autoscaler_node_group_*), as Cluster Autoscaler's "
+            "flag.");
 DEFINE_string(status_config_map_name, "propscaler-status",
               "node-scale: the status ConfigMap's name, in --namespace "
               "(Cluster Autoscaler's is cluster-autoscaler-status); its "
@@ -546,6 +550,7 @@ Result<NodeScaleSettings> NodeScaleSettingsFromFlags(const std::string& ns) {
     return st;
   }
   s.status_map = {FLAGS_write_status_configmap, FLAGS_status_config_map_name};
+  s.ca_metrics = {FLAGS_emit_per_nodegroup_metrics, FLAGS_max_nodes_total};
   return s;
 }
 

@@ -12,6 +12,7 @@
 #include "common/status.h"
 #include "nodescale/domain/instance_type.h"
 #include "nodescale/provider/clusterapi_discovery.h"
+#include "nodescale/run/ca_metrics.h"
 #include "nodescale/run/loop.h"
 
 namespace propscaler {
@@ -35,6 +36,7 @@ struct NodeScaleSettings {
   std::optional<Duration> max_failing_time;
   // --write-status-configmap, --status-config-map-name.
   nodescale::StatusConfigMapOptions status_map;
+  nodescale::CaMetricsOptions ca_metrics;  // cluster_autoscaler_* series
 };
 
 // From the flags; `ns` is the namespace already resolved (may be set

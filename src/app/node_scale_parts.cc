@@ -76,7 +76,8 @@ NodeScaleParts::NodeScaleParts(ApiSession* session, const Clock* clock,
       cluster_api_(&session->api),
       watches_(&session->api, clock, &settings_),
       reporter_(&session->events, &board_, &session->api,
-                settings_.loop.namespace_, settings_.status_map) {}
+                settings_.loop.namespace_, settings_.status_map,
+                settings_.ca_metrics) {}
 
 Status NodeScaleParts::ConnectClusterApi(
     const std::optional<kube::ClientConfig>& management) {

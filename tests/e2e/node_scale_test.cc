@@ -169,6 +169,66 @@ TEST_F(NodeScaleTest, PrometheusScrapesTheDocumentedSeries) {
       << propscaler->Report();
 }
 
+// Cluster Autoscaler's dashboards and alerts read propscaler as they read
+// CA: the kubernetes-autoscaling-mixin's expressions (a94c079,
+// prometheus_alerts.yaml and dashboards_out/...-ca.json, transcribed with
+// the scrape job's name for job="cluster-autoscaler", $cluster empty and
+// each alert's threshold swapped for the value this cluster gives) each
+// return a sample through a real Prometheus.
+TEST_F(NodeScaleTest, TheAutoscalingMixinsClusterAutoscalerQueriesWork) {
+  PutGroups({GroupJson("small", 0, 10, "4", "8Gi")});
+  CreatePod("web-0", "1500m");
+  const int port = FreePort();
+  auto propscaler = Start({"--emit-per-nodegroup-metrics",
+                           "--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitForMetrics(
+      port,
+      {"cluster_autoscaler_node_group_target_count{node_group=\"small\"} 1",
+       "cluster_autoscaler_last_activity{activity=\"scaleDown\"}"},
+      seconds(15)))
+      << propscaler->Report();
+  const std::string job = R"(job="propscaler")";
+  const std::string dash = R"(cluster="",job=~"propscaler")";
+  EXPECT_TRUE(PrometheusScrapes(
+      port,
+      {// ClusterAutoscalerNodeCountNearCapacity: 1 node of at most 10.
+       "sum(cluster_autoscaler_nodes_count{" + job +
+           "}) by (cluster, namespace, job) / "
+           "sum(cluster_autoscaler_max_nodes_count{" +
+           job + "}) by (cluster, namespace, job) * 100 == 10",
+       // ClusterAutoscalerUnschedulablePods.
+       "sum(cluster_autoscaler_unschedulable_pods_count{" + job +
+           "}) by (cluster, namespace, job) >= 0",
+       // ClusterAutoscalerNodeGroupAtCapacity: target 1 of max 10.
+       "(avg(cluster_autoscaler_node_group_target_count{" + job +
+           "}) by (cluster, namespace, job, node_group) / "
+           "max(cluster_autoscaler_node_group_max_count{" +
+           job + "}) by (cluster, namespace, job, node_group) * 100) == 10",
+       // ClusterAutoscalerNodeGroupUnhealthy, ...NoHealthyNodeGroups.
+       "max(cluster_autoscaler_node_group_healthiness{" + job +
+           "}) by (cluster, namespace, job, node_group) == 1",
+       "sum(cluster_autoscaler_node_group_healthiness{" + job +
+           "}) by (cluster, namespace, job) == 1",
+       // The dashboard's summary, activity and node group panels.
+       "round(sum(cluster_autoscaler_max_nodes_count{" + dash + "})) == 10",
+       "round(sum(cluster_autoscaler_node_groups_count{" + dash + "})) == 1",
+       "round(sum(cluster_autoscaler_nodes_count{" + dash +
+           ",state=\"ready\"}) / sum(cluster_autoscaler_nodes_count{" + dash +
+           "}) * 100) >= 0",
+       "sum(cluster_autoscaler_cluster_safe_to_autoscale{" + dash + "}) == 1",
+       "time() - max(cluster_autoscaler_last_activity{" + dash +
+           ",activity=\"scaleUp\"}) >= 0",
+       "time() - max(cluster_autoscaler_last_activity{" + dash +
+           ",activity=\"scaleDown\"}) >= 0",
+       "round(sum(cluster_autoscaler_nodes_count{" + dash + "}) by (state))",
+       "round(sum(cluster_autoscaler_unneeded_nodes_count{" + dash + "}))",
+       "count(cluster_autoscaler_node_group_min_count{" + dash + "}) == 1",
+       "round(sum(cluster_autoscaler_node_group_healthiness{" + dash +
+           "}) / count(cluster_autoscaler_node_group_healthiness{" + dash +
+           "}) * 100) == 100"}))
+      << propscaler->Report();
+}
+
 // The /status page in a browser draws the run: two pending pods, the
 // group's target going to the one node they need, and the scale-up marked.
 TEST_F(NodeScaleTest, StatusPageDrawsPendingPodsAndTheScaleUpInABrowser) {

@@ -4,6 +4,7 @@
 #include <rapidjson/document.h>
 
 #include <cstdio>
+#include <sstream>
 #include <vector>
 
 namespace propscaler::e2e {
@@ -93,8 +94,22 @@ std::string PrometheusServer::Api(const std::string& path,
   }
   const int status = pclose(pipe);
   if (status == 0) return ::testing::AssertionSuccess();
+  // Cluster Autoscaler's own gauges end in _count (nodes_count, ...): their
+  // users' dashboards read them by those names, so that finding alone is
+  // borne; any other fails.
+  std::istringstream lines(output);
+  std::string unexpected;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("cluster_autoscaler_") &&
+        line.ends_with(" non-histogram and non-summary metrics should not "
+                       "have \"_count\" suffix")) {
+      continue;
+    }
+    unexpected += line + "\n";
+  }
+  if (unexpected.empty()) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << "promtool check metrics exited " << status << ": " << output;
+         << "promtool check metrics exited " << status << ": " << unexpected;
 }
 
 ::testing::AssertionResult PrometheusScrapes(

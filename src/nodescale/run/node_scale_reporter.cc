@@ -89,12 +89,15 @@ NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
                                      NodeScaleStatusBoard* board,
                                      const kube::ConfigMapClient* status_api,
                                      std::string ns,
-                                     StatusConfigMapOptions status_map)
+                                     StatusConfigMapOptions status_map,
+                                     CaMetricsOptions ca_metrics)
     : ModeReporter(events, board),
       status_api_(status_api),
       namespace_(std::move(ns)),
-      status_map_(std::move(status_map)) {
+      status_map_(std::move(status_map)),
+      ca_metrics_(ca_metrics) {
   DeclareMetrics();
+  DeclareCaMetrics(ca_metrics_, &GlobalMetrics());
 }
 
 void NodeScaleReporter::NodeEvent(const std::string& node, bool warning,
@@ -305,6 +308,8 @@ void NodeScaleReporter::Report(const StatusReport& report, bool write) const {
   });
   if (!report.ca) return;
   last_ca_status_ = BuildCaStatus(*report.ca, last_ca_status_);
+  SetCaGauges(last_ca_status_, report.pending_pods, ca_metrics_,
+              &backoff_reasons_, &GlobalMetrics());
   if (!write || !status_map_.write) return;
   Status written = WriteStatusConfigMap(
       *status_api_, namespace_, status_map_.name,

@@ -27,6 +27,7 @@
 #include "nodescale/plan/health/node_health.h"
 #include "nodescale/plan/scale_up/scale_up.h"
 #include "nodescale/plan/simulation/volume_needs.h"
+#include "nodescale/run/ca_metrics.h"
 #include "nodescale/run/status_report.h"
 #include "runtime/mode_reporter.h"
 
@@ -45,7 +46,8 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   // through `status_api` in namespace `ns`, as `status_map` says.
   NodeScaleReporter(kube::EventRecorder* events, NodeScaleStatusBoard* board,
                     const kube::ConfigMapClient* status_api, std::string ns,
-                    StatusConfigMapOptions status_map = {});
+                    StatusConfigMapOptions status_map = {},
+                    CaMetricsOptions ca_metrics = {});
 
   // Events.
   void NodeEvent(const std::string& node, bool warning,
@@ -111,6 +113,8 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   // The last Cluster Autoscaler status written: each condition keeps its
   // transition time while its status stays.
   mutable CaStatus last_ca_status_;
+  const CaMetricsOptions ca_metrics_;
+  mutable CaBackoffReasonsSeen backoff_reasons_;
 };
 
 }  // namespace propscaler::nodescale

@@ -1,0 +1,45 @@
+// Cluster Autoscaler's own series, for the dashboards and alerts its users
+// already have (the kubernetes-autoscaling-mixin's): the names, types,
+// labels and label values of CA's pkg/metrics/metrics.go, set each loop
+// from the same status its ConfigMap shows (ca_status.h). The per-group
+// gauges only with --emit-per-nodegroup-metrics, as CA. propscaler_* stays.
+#ifndef PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
+#define PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+#include "common/metrics.h"
+#include "nodescale/run/ca_status.h"
+
+namespace propscaler::nodescale {
+
+struct CaMetricsOptions {
+  bool per_node_group = false;  // --emit-per-nodegroup-metrics
+  int64_t max_nodes_total = 0;  // --max-nodes-total; 0: no limit
+};
+
+// Each group's backoff reasons shown so far (their series stay, at 0).
+using CaBackoffReasonsSeen = std::map<std::string, std::set<std::string>>;
+
+void DeclareCaMetrics(const CaMetricsOptions& options, Metrics* metrics);
+
+// One loop's gauges: cluster_safe_to_autoscale, nodes_count{state},
+// node_groups_count{node_group_type}, unschedulable_pods_count{type},
+// max_nodes_count, unneeded_nodes_count, last_activity{activity} (in Unix
+// seconds: main at `status.time`; autoscaling too when healthy, and
+// scaleUp when pods are pending then; scaleDown at the last scale-down
+// pass), and per group
+// node_group_{min,max,target}_count, node_group_healthiness and
+// node_group_backoff_status{node_group,reason} (1 for the reason it is
+// backed off for now, 0 for one it was backed off for before; "" at 0 for
+// a group never backed off).
+void SetCaGauges(const CaStatus& status, int64_t unschedulable,
+                 const CaMetricsOptions& options, CaBackoffReasonsSeen* seen,
+                 Metrics* metrics);
+
+}  // namespace propscaler::nodescale
+
+#endif  // PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
