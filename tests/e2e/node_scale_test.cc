@@ -223,6 +223,15 @@ TEST_F(NodeScaleTest, TheAutoscalingMixinsClusterAutoscalerQueriesWork) {
        "round(sum(cluster_autoscaler_nodes_count{" + dash + "}) by (state))",
        "round(sum(cluster_autoscaler_unneeded_nodes_count{" + dash + "}))",
        "count(cluster_autoscaler_node_group_min_count{" + dash + "}) == 1",
+       // The activity panels' counters ($__rate_interval as 1m).
+       "round(sum(increase(cluster_autoscaler_scaled_up_nodes_total{" + dash +
+           "}[1m])))",
+       "round(sum(increase(cluster_autoscaler_scaled_down_nodes_total{" + dash +
+           "}[1m])))",
+       "round(sum(increase(cluster_autoscaler_evicted_pods_total{" + dash +
+           "}[1m])) by (eviction_result))",
+       "round(sum(increase(cluster_autoscaler_unschedulable_pods_count{" +
+           dash + "}[1m])) by (type))",
        "round(sum(cluster_autoscaler_node_group_healthiness{" + dash +
            "}) / count(cluster_autoscaler_node_group_healthiness{" + dash +
            "}) * 100) == 100"}))

@@ -50,6 +50,14 @@ void SetBackoff(const CaGroupStatus& group, CaBackoffReasonsSeen* seen,
   }
 }
 
+// The labels CA's node counters carry beside their own.
+MetricLabels WithGpuLabels(MetricLabels labels) {
+  for (const char* name : {"gpu_resource_name", "gpu_name", "dra_drivers"}) {
+    labels.emplace_back(name, "");
+  }
+  return labels;
+}
+
 void SetGroup(const CaGroupStatus& group, CaBackoffReasonsSeen* seen,
               Metrics* m) {
   const MetricLabels labels = {{"node_group", group.name}};
@@ -81,6 +89,25 @@ void DeclareCaMetrics(const CaMetricsOptions& options, Metrics* m) {
                   "Number of nodes currently considered unneeded by CA.");
   m->DeclareGauge(Name("last_activity"),
                   "Last time certain part of CA logic executed.");
+  m->DeclareCounter(Name("scaled_up_nodes_total"),
+                    "Number of nodes added by CA.");
+  m->DeclareCounter(Name("failed_scale_ups_total"),
+                    "Number of times scale-up operation has failed.");
+  m->DeclareCounter(Name("scaled_down_nodes_total"),
+                    "Number of nodes removed by CA.");
+  m->DeclareCounter(Name("evicted_pods_total"), "Number of pods evicted by CA");
+  m->Add(Name("scaled_up_nodes_total"), WithGpuLabels({}), 0);
+  for (const char* reason : {"cloudProviderError", "apiCallError", "timeout"}) {
+    m->Add(Name("failed_scale_ups_total"), WithGpuLabels({{"reason", reason}}),
+           0);
+  }
+  for (const char* reason : {"empty", "underutilized", "unready"}) {
+    m->Add(Name("scaled_down_nodes_total"), WithGpuLabels({{"reason", reason}}),
+           0);
+  }
+  for (const char* result : {"succeeded", "failed"}) {
+    m->Add(Name("evicted_pods_total"), {{"eviction_result", result}}, 0);
+  }
   if (!options.per_node_group) return;
   m->DeclareGauge(Name("node_group_min_count"),
                   "Minimum number of nodes in the node group");
@@ -135,6 +162,26 @@ void SetCaGauges(const CaStatus& status, int64_t unschedulable,
   }
   if (!options.per_node_group) return;
   for (const CaGroupStatus& group : status.groups) SetGroup(group, seen, m);
+}
+
+void CountCaScaleUp(int64_t nodes, Metrics* m) {
+  m->Add(Name("scaled_up_nodes_total"), WithGpuLabels({}),
+         static_cast<double>(nodes));
+}
+
+void CountCaFailedScaleUp(const std::string& reason, Metrics* m) {
+  m->Add(Name("failed_scale_ups_total"), WithGpuLabels({{"reason", reason}}));
+}
+
+void CountCaScaleDown(const std::string& reason, Metrics* m) {
+  m->Add(Name("scaled_down_nodes_total"), WithGpuLabels({{"reason", reason}}));
+}
+
+void CountCaEvictions(int64_t succeeded, int64_t failed, Metrics* m) {
+  m->Add(Name("evicted_pods_total"), {{"eviction_result", "succeeded"}},
+         static_cast<double>(succeeded));
+  m->Add(Name("evicted_pods_total"), {{"eviction_result", "failed"}},
+         static_cast<double>(failed));
 }
 
 }  // namespace propscaler::nodescale

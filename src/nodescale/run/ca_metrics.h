@@ -40,6 +40,19 @@ void SetCaGauges(const CaStatus& status, int64_t unschedulable,
                  const CaMetricsOptions& options, CaBackoffReasonsSeen* seen,
                  Metrics* metrics);
 
+// CA's counters (their GPU and DRA labels "": propscaler does not classify
+// GPUs), each made at 0 by DeclareCaMetrics as CA makes them:
+// scaled_up_nodes_total by `nodes` at each increase asked for;
+// failed_scale_ups_total{reason} ("cloudProviderError" when the provider
+// refused, "timeout" when the nodes did not come in time);
+// scaled_down_nodes_total{reason} per node deleted ("empty", "underutilized"
+// when pods were evicted from it, "unready" when it was not Ready);
+// evicted_pods_total{eviction_result} ("succeeded", "failed").
+void CountCaScaleUp(int64_t nodes, Metrics* metrics);
+void CountCaFailedScaleUp(const std::string& reason, Metrics* metrics);
+void CountCaScaleDown(const std::string& reason, Metrics* metrics);
+void CountCaEvictions(int64_t succeeded, int64_t failed, Metrics* metrics);
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_RUN_CA_METRICS_H_

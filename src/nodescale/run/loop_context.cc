@@ -16,7 +16,7 @@ bool NoteIncrease(const LoopContext& context, const GroupIncrease& increase,
     return false;
   }
   context.memory->provision.ScaledUp(group.name, now);
-  context.reporter->ScaleUpRequested(group.name);
+  context.reporter->ScaleUpRequested(group.name, increase.delta);
   context.memory->last_scale_up =
       DescribeIncrease(increase, group) + " at " + FormatMicroTime(now);
   return true;

@@ -166,6 +166,7 @@ void NodeScaleReporter::ClusterUnhealthy(const std::string& reason) const {
 
 void NodeScaleReporter::ScaleUpTimedOut(const std::string& group,
                                         Duration within) const {
+  CountCaFailedScaleUp("timeout", &GlobalMetrics());
   StatusEvent(true, "ScaleUpTimedOut",
               "Nodes added to group " + group + " failed to register within " +
                   SecondsText(within));
@@ -217,13 +218,24 @@ void NodeScaleReporter::UnschedulablePods(int64_t count) const {
                       static_cast<double>(count));
 }
 
-void NodeScaleReporter::ScaleUpRequested(const std::string& group) const {
+void NodeScaleReporter::ScaleUpRequested(const std::string& group,
+                                         int64_t nodes) const {
   GlobalMetrics().Add("propscaler_scale_ups_total", {{"node_group", group}}, 1);
+  CountCaScaleUp(nodes, &GlobalMetrics());
 }
 
 void NodeScaleReporter::ScaleUpFailed(const std::string& group) const {
   GlobalMetrics().Add("propscaler_scale_up_failures_total",
                       {{"node_group", group}}, 1);
+  CountCaFailedScaleUp("cloudProviderError", &GlobalMetrics());
+}
+
+void NodeScaleReporter::NodeRemovedFor(const std::string& reason) const {
+  CountCaScaleDown(reason, &GlobalMetrics());
+}
+
+void NodeScaleReporter::PodsEvicted(int64_t succeeded, int64_t failed) const {
+  CountCaEvictions(succeeded, failed, &GlobalMetrics());
 }
 
 void NodeScaleReporter::PodWaited(Duration waited) const {

@@ -79,11 +79,15 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   void Readiness(const ReadinessCounts& counts) const;
   void Claims(const ClaimCounts& claims) const;
   void UnschedulablePods(int64_t count) const;
-  void ScaleUpRequested(const std::string& group) const;
+  void ScaleUpRequested(const std::string& group, int64_t nodes) const;
   void ScaleUpFailed(const std::string& group) const;
   // From a pod's Unschedulable condition to the call asking for its node.
   void PodWaited(Duration waited) const;
   void NodesRemoved(const std::string& group, size_t count) const;
+  // Cluster Autoscaler's reason for a node deleted: "empty",
+  // "underutilized" or "unready" (ca_metrics.h).
+  void NodeRemovedFor(const std::string& reason) const;
+  void PodsEvicted(int64_t succeeded, int64_t failed) const;
   void DisruptionStarted(DisruptionMethod method,
                          std::string_view action) const;
   void ValidationFailed(DisruptionMethod method) const;

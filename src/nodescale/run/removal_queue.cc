@@ -61,6 +61,7 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
   if (draining_.empty() || !may_act_()) return progress;
   const std::map<std::string, NodeEvictions> evictions = EvictAll(view);
   std::map<std::string, std::vector<const NodeState*>> by_group;
+  std::map<std::string, std::string> reasons;
   for (auto entry = draining_.begin(); entry != draining_.end();) {
     auto& [name, drain] = *entry;
     const LiveNode* node = FindNode(*view.nodes, name);
@@ -76,6 +77,9 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
       switch (NextDrainStep(left.size(), drain.deadline, view.now)) {
         case DrainStep::kDelete:
           by_group[drain.group].push_back(&node->state);
+          reasons[name] = !node->state.ready      ? "unready"
+                          : drain.evicted.empty() ? "empty"
+                                                  : "underutilized";
           break;
         case DrainStep::kFail:
           Fail(node->state,
@@ -90,7 +94,7 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
     }
     entry = draining_.erase(entry);
   }
-  Delete(by_group, view, &progress);
+  Delete(by_group, reasons, view, &progress);
   return progress;
 }
 
@@ -115,19 +119,25 @@ std::map<std::string, RemovalQueue::NodeEvictions> RemovalQueue::EvictAll(
   std::vector<NodeEvictions> done(names.size());
   const std::vector<Status> statuses = RunParallelCalls(
       *clock_, names.size(), kNodesEvictedAtOnce, [&](size_t i) {
-        return EvictPods(names[i], pods[i], drains[i], &done[i].left);
+        return EvictPods(names[i], pods[i], drains[i], &done[i]);
       });
   std::map<std::string, NodeEvictions> out;
+  int64_t evicted = 0;
+  int64_t failed = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     done[i].status = statuses[i];
+    evicted += done[i].evicted;
+    failed += statuses[i].ok() ? 0 : 1;
     out[names[i]] = std::move(done[i]);
   }
+  if (evicted > 0 || failed > 0) reporter_->PodsEvicted(evicted, failed);
   return out;
 }
 
 Status RemovalQueue::EvictPods(const std::string& node,
                                const std::vector<const LivePod*>& on_node,
-                               Drain* drain, std::vector<std::string>* left) {
+                               Drain* drain, NodeEvictions* out) {
+  std::vector<std::string>* left = &out->left;
   const int64_t max_grace = std::chrono::duration_cast<std::chrono::seconds>(
                                 max_graceful_termination_)
                                 .count();
@@ -138,10 +148,14 @@ Status RemovalQueue::EvictPods(const std::string& node,
     if (drain->evicted.contains(pod->uid)) continue;
     Status status = EvictPod(*api_, pod->state,
                              EvictionGraceSeconds(pod->state, max_grace));
-    if (!status.ok()) return status.WithContext("draining the node");
+    if (!status.ok()) {
+      out->evicted = evicted;
+      return status.WithContext("draining the node");
+    }
     drain->evicted.insert(pod->uid);
     ++evicted;
   }
+  out->evicted = evicted;
   LOG_IF(INFO, evicted > 0)
       << "scale-down: evicted " << evicted << " pod(s) from " << node
       << "; it is deleted once no pod that needs eviction is left on it";
@@ -160,7 +174,8 @@ void RemovalQueue::Fail(const NodeState& node, const std::string& why,
 
 void RemovalQueue::Delete(
     const std::map<std::string, std::vector<const NodeState*>>& by_group,
-    const ClusterView& view, Progress* progress) {
+    const std::map<std::string, std::string>& reasons, const ClusterView& view,
+    Progress* progress) {
   for (const auto& [name, nodes] : by_group) {
     const NodeGroup* group = FindGroup(*view.groups, name);
     if (group == nullptr || !may_act_()) continue;
@@ -178,6 +193,7 @@ void RemovalQueue::Delete(
       reporter_->NodeEvent(node->name, false, "ScaleDown",
                            "node removed by propscaler");
       progress->deleted.push_back(node->name + " of " + name);
+      reporter_->NodeRemovedFor(reasons.at(node->name));
     }
     reporter_->NodesRemoved(name, nodes.size());
   }

@@ -90,6 +90,7 @@ class RemovalQueue {
   struct NodeEvictions {
     Status status;                  // a refusal
     std::vector<std::string> left;  // pods still there that need eviction
+    int64_t evicted = 0;            // this pass
   };
   // Every draining node's evictions (of the nodes still there),
   // kNodesEvictedAtOnce nodes at once; by node name.
@@ -98,10 +99,12 @@ class RemovalQueue {
   // eviction go into `*left`. A refusal is returned.
   Status EvictPods(const std::string& node,
                    const std::vector<const LivePod*>& on_node, Drain* drain,
-                   std::vector<std::string>* left);
+                   NodeEvictions* out);
   void Fail(const NodeState& node, const std::string& why, Progress* progress);
+  // `reasons`: Cluster Autoscaler's reason for each node's removal, by name.
   void Delete(
       const std::map<std::string, std::vector<const NodeState*>>& by_group,
+      const std::map<std::string, std::string>& reasons,
       const ClusterView& view, Progress* progress);
 
   const kube::NodeActionClient* api_;

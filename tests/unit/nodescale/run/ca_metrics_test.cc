@@ -94,5 +94,38 @@ TEST(CaMetricsTest, PerGroupSeriesAndBackoffReasonsThatStay) {
       0);
 }
 
+TEST(CaMetricsTest, CountersStartAtZeroAndCount) {
+  Metrics m;
+  DeclareCaMetrics({}, &m);
+  const MetricLabels gpu = {
+      {"gpu_resource_name", ""}, {"gpu_name", ""}, {"dra_drivers", ""}};
+  auto with = [&](MetricLabels labels) {
+    labels.insert(labels.end(), gpu.begin(), gpu.end());
+    return labels;
+  };
+  const auto& families = m.Families();
+  EXPECT_EQ(families.at("cluster_autoscaler_failed_scale_ups_total")
+                .series.count("{reason=\"timeout\",gpu_resource_name=\"\","
+                              "gpu_name=\"\",dra_drivers=\"\"}"),
+            1u);
+  EXPECT_EQ(families.at("cluster_autoscaler_evicted_pods_total")
+                .series.count("{eviction_result=\"failed\"}"),
+            1u);
+  CountCaScaleUp(3, &m);
+  CountCaFailedScaleUp("cloudProviderError", &m);
+  CountCaScaleDown("empty", &m);
+  CountCaEvictions(4, 1, &m);
+  EXPECT_EQ(m.Value("cluster_autoscaler_scaled_up_nodes_total", gpu), 3);
+  EXPECT_EQ(m.Value("cluster_autoscaler_failed_scale_ups_total",
+                    with({{"reason", "cloudProviderError"}})),
+            1);
+  EXPECT_EQ(m.Value("cluster_autoscaler_scaled_down_nodes_total",
+                    with({{"reason", "empty"}})),
+            1);
+  EXPECT_EQ(m.Value("cluster_autoscaler_evicted_pods_total",
+                    {{"eviction_result", "succeeded"}}),
+            4);
+}
+
 }  // namespace
 }  // namespace propscaler::nodescale

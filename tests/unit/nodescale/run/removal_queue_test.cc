@@ -79,6 +79,18 @@ class RemovalQueueTest : public ::testing::Test {
         .has_value();
   }
   int64_t Evictions() { return cluster_.Calls()["create pods/eviction"]; }
+  // Cluster Autoscaler's count of nodes removed for `reason`.
+  static double CaScaledDown(const std::string& reason) {
+    return GlobalMetrics().Value("cluster_autoscaler_scaled_down_nodes_total",
+                                 {{"reason", reason},
+                                  {"gpu_resource_name", ""},
+                                  {"gpu_name", ""},
+                                  {"dra_drivers", ""}});
+  }
+  static double CaEvicted(const std::string& result) {
+    return GlobalMetrics().Value("cluster_autoscaler_evicted_pods_total",
+                                 {{"eviction_result", result}});
+  }
 
   VirtualClock clock_;
   memcluster::MemoryCluster cluster_;
@@ -100,6 +112,9 @@ TEST_F(RemovalQueueTest, TaintsTheWholeSetFirstAndDeletesOnlyEmptyNodes) {
   AddNode("pool-a");
   AddNode("pool-b");
   AddPod("web-0", "pool-b");
+  const double empty_before = CaScaledDown("empty");
+  const double drained_before = CaScaledDown("underutilized");
+  const double evicted_before = CaEvicted("succeeded");
   bool first = true;
   bool both_tainted_at_first_eviction = false;
   cluster_.SetAnswerHook([&](std::string_view call) {
@@ -123,6 +138,10 @@ TEST_F(RemovalQueueTest, TaintsTheWholeSetFirstAndDeletesOnlyEmptyNodes) {
   EXPECT_EQ(next.deleted, std::vector<std::string>{"pool-b of pool"});
   EXPECT_FALSE(Exists("pool-b"));
   EXPECT_FALSE(queue_.Draining());
+  // As Cluster Autoscaler counts them: one removed empty, one drained.
+  EXPECT_EQ(CaScaledDown("empty") - empty_before, 1);
+  EXPECT_EQ(CaScaledDown("underutilized") - drained_before, 1);
+  EXPECT_EQ(CaEvicted("succeeded") - evicted_before, 1);
 }
 
 // All or nothing: a node that cannot be tainted (deleted since the view
