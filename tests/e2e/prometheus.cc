@@ -1,11 +1,14 @@
 #include "e2e/prometheus.h"
 
+#include <gtest/gtest.h>
 #include <httplib.h>
 #include <rapidjson/document.h>
 
 #include <cstdio>
 #include <sstream>
 #include <vector>
+
+#include "common/files.h"
 
 namespace propscaler::e2e {
 namespace {
@@ -135,6 +138,45 @@ std::string PrometheusServer::Api(const std::string& path,
            << "alerting rules not loaded or failing: " << rules;
   }
   return ::testing::AssertionSuccess();
+}
+
+std::vector<std::string> DashboardQueries(const std::string& name) {
+  const std::string path = std::string(PROPSCALER_SOURCE_DIR) +
+                           "/deploy/monitoring/dashboards/" + name + ".json";
+  Result<std::string> text = ReadFile(path);
+  EXPECT_TRUE(text.ok()) << text.status().message();
+  if (!text.ok()) return {};
+  rapidjson::Document dashboard;
+  dashboard.Parse(text->c_str());
+  EXPECT_FALSE(dashboard.HasParseError()) << path << " is not JSON";
+  if (dashboard.HasParseError() || !dashboard.HasMember("panels") ||
+      !dashboard["panels"].IsArray() || dashboard["panels"].Empty()) {
+    ADD_FAILURE() << path << " has no panels";
+    return {};
+  }
+  EXPECT_TRUE(dashboard.HasMember("uid") && dashboard.HasMember("title"))
+      << path;
+  std::vector<std::string> queries;
+  for (const auto& panel : dashboard["panels"].GetArray()) {
+    EXPECT_TRUE(panel.HasMember("type") && panel.HasMember("targets") &&
+                panel["targets"].IsArray() && !panel["targets"].Empty())
+        << path << ": a panel without a type or targets";
+    if (!panel.HasMember("targets") || !panel["targets"].IsArray()) continue;
+    for (const auto& target : panel["targets"].GetArray()) {
+      EXPECT_TRUE(target.HasMember("expr"))
+          << path << ": a target without expr";
+      if (!target.HasMember("expr")) continue;
+      std::string query = target["expr"].GetString();
+      for (size_t at = query.find("$job"); at != std::string::npos;
+           at = query.find("$job")) {
+        query.replace(at, 4, "propscaler");
+      }
+      EXPECT_EQ(query.find('$'), std::string::npos)
+          << path << ": a variable other than $job in " << query;
+      queries.push_back(query);
+    }
+  }
+  return queries;
 }
 
 }  // namespace propscaler::e2e

@@ -43,6 +43,13 @@ class PrometheusServer {
 ::testing::AssertionResult PrometheusScrapes(
     int port, const std::vector<std::string>& exprs);
 
+// Every query of a shipped Grafana dashboard (deploy/monitoring/dashboards/
+// `name`.json) as Prometheus runs it, its $job variable set to the scrape
+// job's name; fails the test when the file is not a dashboard (no panels,
+// a panel without a type, a target without its expression, a variable
+// other than $job in a query).
+std::vector<std::string> DashboardQueries(const std::string& name);
+
 }  // namespace propscaler::e2e
 
 #endif  // PROPSCALER_TESTS_E2E_PROMETHEUS_H_

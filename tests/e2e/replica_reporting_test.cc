@@ -112,6 +112,16 @@ TEST_F(ReplicaReportingTest, MetricsDescribeTheProcessAndTheBuild) {
   EXPECT_LE(start, started + 30) << page;
 }
 
+// Every panel of the shipped replica-mode dashboard has data.
+TEST_F(ReplicaReportingTest, TheShippedDashboardsQueriesHaveData) {
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
+  ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();
+  const std::vector<std::string> queries =
+      DashboardQueries("propscaler-replicas");
+  ASSERT_FALSE(queries.empty());
+  EXPECT_TRUE(PrometheusScrapes(port_, queries)) << propscaler->Report();
+}
+
 TEST_F(ReplicaReportingTest, PrometheusScrapesTheDocumentedSeries) {
   auto propscaler = Start({"--healthz-port=" + std::to_string(port_)});
   ASSERT_TRUE(WaitForReplicas(4)) << propscaler->Report();

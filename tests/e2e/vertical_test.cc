@@ -368,6 +368,16 @@ TEST_F(VerticalModeTest, ServesHealthMetricsAndStatus) {
   EXPECT_EQ(last_poll->status, 200) << last_poll->body;
 }
 
+// Every panel of the shipped vertical-mode dashboard has data.
+TEST_F(VerticalModeTest, TheShippedDashboardsQueriesHaveData) {
+  const int port = FreePort();
+  std::unique_ptr<Process> process = StartSizingDns(port);
+  const std::vector<std::string> queries =
+      DashboardQueries("propscaler-vertical");
+  ASSERT_FALSE(queries.empty());
+  EXPECT_TRUE(PrometheusScrapes(port, queries)) << process->Report();
+}
+
 TEST_F(VerticalModeTest, PrometheusScrapesTheDocumentedSeries) {
   const int port = FreePort();
   std::unique_ptr<Process> process = StartSizingDns(port);
