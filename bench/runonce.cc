@@ -23,6 +23,7 @@
 //   propscaler_runonce --shape=scale-up --nodes=1000
 //   propscaler_runonce --shape=scale-down --nodes=2000
 #include <gflags/gflags.h>
+#include <rapidjson/document.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -70,6 +71,37 @@ constexpr char kGroup[] = "ng1";
 constexpr char kDeletionTaint[] = "ToBeDeletedByClusterAutoscaler";
 
 bool ScaleUp() { return FLAGS_shape == "scale-up"; }
+
+// Whether a decoded Node carries the deletion taint in spec.taints (not
+// its name anywhere in the text: an annotation or a label would count).
+bool HasDeletionTaint(const rapidjson::Value& node) {
+  if (!node.IsObject() || !node.HasMember("spec") || !node["spec"].IsObject() ||
+      !node["spec"].HasMember("taints") || !node["spec"]["taints"].IsArray()) {
+    return false;
+  }
+  for (const auto& taint : node["spec"]["taints"].GetArray()) {
+    if (taint.IsObject() && taint.HasMember("key") && taint["key"].IsString() &&
+        std::string_view(taint["key"].GetString()) == kDeletionTaint) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The nodes of a NodeList's JSON that carry the deletion taint.
+Result<int64_t> CountDeletionTainted(const std::string& list) {
+  rapidjson::Document doc;
+  doc.Parse(list.c_str());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("items") ||
+      !doc["items"].IsArray()) {
+    return Status::Internal("the NodeList is not a JSON list of nodes");
+  }
+  int64_t tainted = 0;
+  for (const auto& node : doc["items"].GetArray()) {
+    tainted += HasDeletionTaint(node) ? 1 : 0;
+  }
+  return tainted;
+}
 
 std::string NodeName(int n) { return "ng1-node-" + std::to_string(n); }
 std::string PodName(int i) { return "pod-" + std::to_string(i); }
@@ -137,7 +169,9 @@ class SimulatedCluster : public Cluster {
       }
       std::optional<std::string> node =
           server_.GetObject("/api/v1/nodes/" + name);
-      count += node && node->find(kDeletionTaint) != std::string::npos;
+      rapidjson::Document doc;
+      if (node) doc.Parse(node->c_str());
+      count += node && !doc.HasParseError() && HasDeletionTaint(doc);
     }
     if (!ScaleUp()) count += FLAGS_nodes - static_cast<int64_t>(names.size());
     return count;
@@ -214,15 +248,12 @@ class RealServerCluster : public Cluster {
     Result<std::string> list =
         envtest::AdminCall(*cluster_, "GET", "/api/v1/nodes");
     if (!list.ok()) return list.status();
-    int64_t marked = 0;
-    for (size_t at = list->find(kDeletionTaint); at != std::string::npos;
-         at = list->find(kDeletionTaint, at + 1)) {
-      ++marked;
-    }
+    Result<int64_t> marked = CountDeletionTainted(*list);
+    if (!marked.ok()) return marked.status();
     Result<std::vector<std::string>> left = envtest::NodeNames(
         *cluster_, std::string("propscaler.io/node-group=") + kGroup);
     if (!left.ok()) return left.status();
-    return marked + FLAGS_nodes - static_cast<int64_t>(left->size());
+    return *marked + FLAGS_nodes - static_cast<int64_t>(left->size());
   }
   Result<std::map<std::string, int64_t>> Requests(
       std::chrono::steady_clock::time_point since) override {
