@@ -278,9 +278,7 @@ std::shared_ptr<const kube::VolumeObjects> LiveObjectStore::Volumes() const {
     objects->capacities.emplace(capacity->namespace_ + "/" + capacity->name,
                                 capacity);
   }
-  for (const auto& [kind, why] : refused_) {
-    if (!KindSynced(kind)) objects->unreadable.emplace(kind, why);
-  }
+  objects->unreadable = UnreadableLocked();
   volume_objects_ = std::move(objects);
   return volume_objects_;
 }
@@ -356,6 +354,15 @@ void LiveObjectStore::MarkUnreadable(const std::string& kind, std::string why) {
   volume_objects_.reset();
 }
 
+std::map<std::string, std::string, std::less<>>
+LiveObjectStore::UnreadableLocked() const {
+  std::map<std::string, std::string, std::less<>> unreadable;
+  for (const auto& [kind, why] : refused_) {
+    if (!KindSynced(kind)) unreadable.emplace(kind, why);
+  }
+  return unreadable;
+}
+
 bool LiveObjectStore::IsUnreadable(std::string_view kind) const {
   std::lock_guard<std::mutex> lock(mutex_);
   return refused_.contains(kind) && !KindSynced(kind);
@@ -364,8 +371,7 @@ bool LiveObjectStore::IsUnreadable(std::string_view kind) const {
 std::string LiveObjectStore::Unreadable() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::string text;
-  for (const auto& [kind, why] : refused_) {
-    if (KindSynced(kind)) continue;
+  for (const auto& [kind, why] : UnreadableLocked()) {
     text += (text.empty() ? "" : "; ") + kind + ": " + why;
   }
   return text;

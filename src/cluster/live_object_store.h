@@ -103,8 +103,10 @@ class LiveObjectStore {
   };
 
  private:
-  // Under mutex_: whether volume kind `kind` was listed.
+  // Under mutex_: whether volume kind `kind` was listed; the kinds refused
+  // and not listed since, with why.
   bool KindSynced(std::string_view kind) const;
+  std::map<std::string, std::string, std::less<>> UnreadableLocked() const;
 
   mutable std::mutex mutex_;
   Collection<kube::LivePod> pods_;  // by namespace/name

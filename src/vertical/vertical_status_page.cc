@@ -1,5 +1,6 @@
 #include "vertical/vertical_status_page.h"
 
+#include <functional>
 #include <sstream>
 
 #include "common/markup_escape.h"
@@ -26,24 +27,37 @@ std::string CurrentValue(const VerticalStatus& status,
   return "(no such container)";
 }
 
-void RenderComputed(std::ostringstream& out, const VerticalStatus& status) {
-  out << "<h2>Containers</h2><table><tr><th>container</th><th>resource</th>"
-         "<th>computed</th><th>current</th></tr>";
+// Each configured resource as computed: container, "requests" or
+// "limits", resource, value in thousandths.
+void ForEachComputed(
+    const VerticalStatus& status,
+    const std::function<void(const std::string&, const std::string&,
+                             const std::string&, int64_t)>& visit) {
   for (const auto& [container, computed] : status.computed) {
     for (const auto& [side, values] :
          {std::pair<std::string, const std::map<std::string, int64_t>*>{
               "requests", &computed.requests},
           {"limits", &computed.limits}}) {
       for (const auto& [resource, millis] : *values) {
+        visit(container, side, resource, millis);
+      }
+    }
+  }
+}
+
+void RenderComputed(std::ostringstream& out, const VerticalStatus& status) {
+  out << "<h2>Containers</h2><table><tr><th>container</th><th>resource</th>"
+         "<th>computed</th><th>current</th></tr>";
+  ForEachComputed(
+      status, [&](const std::string& container, const std::string& side,
+                  const std::string& resource, int64_t millis) {
         out << "<tr><td>" << EscapeMarkup(container) << "</td><td>" << side
             << "." << EscapeMarkup(resource) << "</td><td class=num>"
             << FormatMilliQuantity(millis, CpvaFormatOf(resource))
             << "</td><td class=num>"
             << EscapeMarkup(CurrentValue(status, container, side, resource))
             << "</td></tr>";
-      }
-    }
-  }
+      });
   out << "</table>";
   for (const std::string& held : status.held) {
     out << "<p>" << EscapeMarkup(held) << "</p>";
@@ -85,19 +99,14 @@ void RenderHistory(std::ostringstream& out, const VerticalStatus& status,
              {.title = "Nodes and cores", .lines = {{"nodes"}, {"cores"}}},
              now);
   std::map<std::string, runtime::HistoryChart> by_resource;
-  for (const auto& [container, computed] : status.computed) {
-    for (const auto& [side, values] :
-         {std::pair<std::string, const std::map<std::string, int64_t>*>{
-              "requests", &computed.requests},
-          {"limits", &computed.limits}}) {
-      for (const auto& [resource, millis] : *values) {
+  ForEachComputed(
+      status, [&](const std::string& container, const std::string& side,
+                  const std::string& resource, int64_t) {
         runtime::HistoryChart& chart = by_resource[resource];
         chart.title = resource + " (" + ResourceChartUnit(resource) + ")";
         chart.marks = true;
         chart.lines.push_back({ResourceSeries(container, side, resource)});
-      }
-    }
-  }
+      });
   for (const auto& [resource, chart] : by_resource) {
     out << runtime::HistoryChartSvg(status.history, chart, now);
   }

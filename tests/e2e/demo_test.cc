@@ -42,6 +42,18 @@ std::string StatusPageOnce(int port,
   return body;
 }
 
+// The demo ended by itself with exit 0 within `timeout`, after printing
+// its page's URL.
+void ExpectEndedAfterPrintingItsUrl(Process* demo, int port, seconds timeout) {
+  const std::optional<int> code = demo->WaitForExit(timeout);
+  ASSERT_TRUE(code.has_value()) << demo->Report();
+  EXPECT_EQ(*code, 0) << demo->Report();
+  EXPECT_NE(demo->Output().find("demo: open http://127.0.0.1:" +
+                                std::to_string(port) + "/status"),
+            std::string::npos)
+      << demo->Report();
+}
+
 TEST(DemoTest, TheReplicaDemoShowsReplicasFollowingNodesOnItsPage) {
   const int port = FreePort();
   auto demo = RunDemo("run.sh", port, {"DEMO_SECONDS=15"});
@@ -57,13 +69,7 @@ TEST(DemoTest, TheReplicaDemoShowsReplicasFollowingNodesOnItsPage) {
   EXPECT_TRUE(HasPictureLine(page, "nodes", "[0-9]+( [0-9]+)+"))
       << page << demo->Report();
   EXPECT_NE(page.find("data-now-nodes="), std::string::npos) << page;
-  const std::optional<int> code = demo->WaitForExit(seconds(40));
-  ASSERT_TRUE(code.has_value()) << demo->Report();
-  EXPECT_EQ(*code, 0) << demo->Report();
-  EXPECT_NE(demo->Output().find("demo: open http://127.0.0.1:" +
-                                std::to_string(port) + "/status"),
-            std::string::npos)
-      << demo->Report();
+  ExpectEndedAfterPrintingItsUrl(demo.get(), port, seconds(40));
 }
 
 TEST(DemoTest, TheNodeScaleDemoShowsItsScaleUpAndRemovalsOnItsPage) {
@@ -75,18 +81,12 @@ TEST(DemoTest, TheNodeScaleDemoShowsItsScaleUpAndRemovalsOnItsPage) {
         return body.find("data-mark=\"removed: ") != std::string::npos;
       },
       seconds(60));
-  EXPECT_NE(page.find("data-mark=\"scale-up: {small 0-&gt;"),
-            std::string::npos)
+  EXPECT_NE(page.find("data-mark=\"scale-up: {small 0-&gt;"), std::string::npos)
       << page << demo->Report();
   EXPECT_NE(page.find("data-mark=\"removed: "), std::string::npos) << page;
-  EXPECT_TRUE(HasPictureLine(page, "pending pods", "([0-9]+ )*6( [0-9]+)*")) << page;
-  const std::optional<int> code = demo->WaitForExit(seconds(60));
-  ASSERT_TRUE(code.has_value()) << demo->Report();
-  EXPECT_EQ(*code, 0) << demo->Report();
-  EXPECT_NE(demo->Output().find("demo: open http://127.0.0.1:" +
-                                std::to_string(port) + "/status"),
-            std::string::npos)
-      << demo->Report();
+  EXPECT_TRUE(HasPictureLine(page, "pending pods", "([0-9]+ )*6( [0-9]+)*"))
+      << page;
+  ExpectEndedAfterPrintingItsUrl(demo.get(), port, seconds(60));
 }
 
 }  // namespace
