@@ -77,7 +77,7 @@ NodeScaleParts::NodeScaleParts(ApiSession* session, const Clock* clock,
       watches_(&session->api, clock, &settings_),
       reporter_(&session->events, &board_, &session->api,
                 settings_.loop.namespace_, settings_.status_map,
-                settings_.ca_metrics) {}
+                settings_.ca_metrics, settings_.cloud_provider) {}
 
 Status NodeScaleParts::ConnectClusterApi(
     const std::optional<kube::ClientConfig>& management) {

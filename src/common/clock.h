@@ -24,6 +24,11 @@ namespace propscaler {
 using TimePoint = std::chrono::system_clock::time_point;
 using Duration = std::chrono::system_clock::duration;
 
+// A duration in seconds, with its fraction (for metrics).
+inline double InSeconds(Duration duration) {
+  return std::chrono::duration<double>(duration).count();
+}
+
 class Clock {
  public:
   virtual ~Clock() = default;

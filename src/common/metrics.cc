@@ -1,5 +1,9 @@
 #include "common/metrics.h"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace propscaler {
 namespace {
 
@@ -52,6 +56,14 @@ void Metrics::DeclareHistogram(const std::string& name, const std::string& help,
   family.bounds = std::move(buckets);
 }
 
+void Metrics::DeclareSummary(const std::string& name, const std::string& help,
+                             std::vector<double> quantiles) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Family& family = FamilyLocked(name, Type::kSummary);
+  family.help = help;
+  family.quantiles = std::move(quantiles);
+}
+
 void Metrics::Add(const std::string& name, const MetricLabels& labels,
                   double value) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -72,17 +84,46 @@ void Metrics::Remove(const std::string& name, const MetricLabels& labels) {
     family->second.series.erase(RenderLabels(labels));
 }
 
+void Metrics::SetAll(
+    const std::string& name,
+    const std::vector<std::pair<MetricLabels, double>>& series) {
+  std::map<std::string, Series> rendered;
+  for (const auto& [labels, value] : series) {
+    rendered[RenderLabels(labels)].value = value;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  FamilyLocked(name, Type::kGauge).series.swap(rendered);
+}
+
 void Metrics::Observe(const std::string& name, const MetricLabels& labels,
                       double value) {
   std::lock_guard<std::mutex> lock(mutex_);
   Family& family = FamilyLocked(name, Type::kHistogram);
   Series& series = family.series[RenderLabels(labels)];
+  series.value += value;
+  if (family.type == Type::kSummary) {
+    if (series.recent.size() < kSummaryWindow) {
+      series.recent.push_back(value);
+    } else {
+      series.recent[series.count % kSummaryWindow] = value;
+    }
+    ++series.count;
+    return;
+  }
   series.buckets.resize(family.bounds.size());
   for (size_t i = 0; i < family.bounds.size(); ++i) {
     if (value <= family.bounds[i]) ++series.buckets[i];
   }
-  series.value += value;
   ++series.count;
+}
+
+double Metrics::Quantile(const Series& series, double q) {
+  if (series.recent.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> sorted = series.recent;
+  std::sort(sorted.begin(), sorted.end());
+  const double rank = std::ceil(q * static_cast<double>(sorted.size()));
+  const size_t at = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return sorted[std::min(at, sorted.size() - 1)];
 }
 
 double Metrics::Value(const std::string& name,

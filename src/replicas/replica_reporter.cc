@@ -178,8 +178,7 @@ void ReplicaReporter::HpaConflictFound(const HpaConflict& conflict) {
 
 void ReplicaReporter::CycleFinished(const Status& status, Duration took) {
   Metrics& metrics = GlobalMetrics();
-  metrics.Observe("propscaler_cycle_duration_seconds", {},
-                  std::chrono::duration<double>(took).count());
+  metrics.Observe("propscaler_cycle_duration_seconds", {}, InSeconds(took));
   const auto now = clock_->Now();
   UpdateBoard([&](ReplicaStatus& board) {
     board.last_cycle = now;

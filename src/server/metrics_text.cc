@@ -35,6 +35,8 @@ const char* TypeName(Metrics::Type type) {
       return "gauge";
     case Metrics::Type::kHistogram:
       return "histogram";
+    case Metrics::Type::kSummary:
+      return "summary";
   }
   return "untyped";
 }
@@ -48,18 +50,27 @@ std::string RenderMetricsText(const Metrics& metrics) {
       out << "# HELP " << name << " " << family.help << "\n";
     out << "# TYPE " << name << " " << TypeName(family.type) << "\n";
     for (const auto& [labels, series] : family.series) {
-      if (family.type != Metrics::Type::kHistogram) {
+      if (family.type == Metrics::Type::kCounter ||
+          family.type == Metrics::Type::kGauge) {
         out << name << labels << " " << FormatNumber(series.value) << "\n";
         continue;
       }
-      for (size_t i = 0; i < family.bounds.size(); ++i) {
-        out << name << "_bucket"
-            << WithLabel(labels,
-                         "le=\"" + FormatNumber(family.bounds[i]) + "\"")
-            << " " << series.buckets[i] << "\n";
+      if (family.type == Metrics::Type::kSummary) {
+        for (double q : family.quantiles) {
+          out << name
+              << WithLabel(labels, "quantile=\"" + FormatNumber(q) + "\"")
+              << " " << FormatNumber(Metrics::Quantile(series, q)) << "\n";
+        }
+      } else {
+        for (size_t i = 0; i < family.bounds.size(); ++i) {
+          out << name << "_bucket"
+              << WithLabel(labels,
+                           "le=\"" + FormatNumber(family.bounds[i]) + "\"")
+              << " " << series.buckets[i] << "\n";
+        }
+        out << name << "_bucket" << WithLabel(labels, "le=\"+Inf\"") << " "
+            << series.count << "\n";
       }
-      out << name << "_bucket" << WithLabel(labels, "le=\"+Inf\"") << " "
-          << series.count << "\n";
       out << name << "_sum" << labels << " " << FormatNumber(series.value)
           << "\n";
       out << name << "_count" << labels << " " << series.count << "\n";

@@ -266,6 +266,181 @@ TEST_F(NodeScaleTest, TheAutoscalingMixinsClusterAutoscalerQueriesWork) {
       << propscaler->Report();
 }
 
+// Karpenter's dashboards and alerts read propscaler with NodePools as they
+// read Karpenter: the kubernetes-autoscaling-mixin's expressions (a94c079,
+// prometheus_alerts.yaml and dashboards_out/...-karpenter-{over,act,perf,
+// costs}.json), transcribed with the scrape job's name for job="karpenter",
+// $cluster empty, every other variable ".*", $__rate_interval as 1m and each
+// alert's threshold swapped for the value this cluster gives, each return a
+// sample. One NodePool of 4-cpu nodes (3.9 cpu for pods); two 3-cpu pods
+// get a node each, one is bound (and then Ready: its startup observed) and
+// the other deleted, so its node goes by emptiness.
+TEST_F(NodeScaleTest, TheAutoscalingMixinsKarpenterQueriesWork) {
+  ASSERT_TRUE(
+      server_
+          .CreateObject(
+              "/apis/karpenter.sh/v1/nodepools",
+              R"({"apiVersion":"karpenter.sh/v1","kind":"NodePool",)"
+              R"("metadata":{"name":"general"},"spec":{)"
+              R"("limits":{"cpu":"100"},"disruption":{)"
+              R"("consolidationPolicy":"WhenEmptyOrUnderutilized",)"
+              R"("consolidateAfter":"0s","budgets":[{"nodes":"100%"}]},)"
+              R"("template":{"spec":{"nodeClassRef":{)"
+              R"("group":"karpenter.kwok.sh","kind":"KWOKNodeClass",)"
+              R"("name":"default"},"requirements":[)"
+              R"({"key":"node.kubernetes.io/instance-type","operator":"In",)"
+              R"("values":["c-4x-amd64-linux"]},)"
+              R"({"key":"karpenter.sh/capacity-type","operator":"In",)"
+              R"("values":["on-demand"]}]}}}})")
+          .ok());
+  CreatePod("web-0", "3");
+  CreatePod("web-1", "3");
+  const int port = FreePort();
+  auto propscaler = Start({"--healthz-port=" + std::to_string(port)});
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("general-").size() == 2; },
+                        seconds(15)))
+      << propscaler->Report();
+  const std::vector<std::string> nodes = NodesWithPrefix("general-");
+  BindPod("web-0", nodes[0]);
+  DeletePod("web-1");
+  // Seen bound and not Ready, then Ready: its startup is observed.
+  ASSERT_TRUE(
+      WaitForMetrics(port,
+                     {R"(node_name=")" + nodes[0] +
+                      R"(",phase="",managed="true",resource_type="cpu"} 3)"
+                      "\n"},
+                     seconds(15)))
+      << propscaler->Report();
+  PatchPod(
+      "web-0",
+      R"({"status":{"conditions":[{"type":"PodScheduled","status":)"
+      R"("True"},{"type":"Ready","status":"True","lastTransitionTime":")" +
+          FormatUtc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ") +
+          "\"}]}}");
+  ASSERT_TRUE(WaitUntil([&] { return NodesWithPrefix("general-").size() == 1; },
+                        seconds(45)))
+      << propscaler->Report();
+  ASSERT_TRUE(WaitForMetrics(
+      port,
+      {R"(karpenter_nodes_terminated_total{nodepool="general")",
+       R"(karpenter_voluntary_disruption_decisions_total{decision="delete",)"
+       R"(reason="empty",consolidation_type="empty"} 1)",
+       R"(karpenter_cluster_state_node_count 1)",
+       "karpenter_pods_startup_duration_seconds_count 1"},
+      seconds(15)))
+      << propscaler->Report();
+  const std::string job = R"(job="propscaler")";
+  const std::string all = R"(cluster="",job=~"propscaler")";
+  const std::string pools = all + R"(,nodepool=~".*")";
+  const std::string node = pools +
+                           R"(,region=~".*",zone=~".*",arch=~".*",os=~".*",)"
+                           R"(instance_type=~".*",capacity_type=~".*")";
+  const std::string table =
+      "node_name, nodepool, instance_type, instance_memory, instance_cpu, "
+      "instance_network_bandwidth, region, zone, os, capacity_type, arch";
+  const std::string price =
+      "max by (instance_type, capacity_type, zone) "
+      "(karpenter_cloudprovider_instance_type_offering_price_estimate{" +
+      all + R"(,zone=~".*",instance_type=~".*",capacity_type=~".*"}))";
+  std::vector<std::string> exprs = {
+      // Overview: the cluster's and the NodePool's usage against limits.
+      "sum(karpenter_nodepools_usage{" + pools +
+          R"(,resource_type="cpu"}) == 3.9)",
+      "sum(karpenter_nodes_total_pod_requests{" + node +
+          R"(,resource_type="cpu"}) + sum(karpenter_nodes_total_daemon_)"
+          "requests{" +
+          node + R"(,resource_type="cpu"}) == 3)",
+      "sum(karpenter_nodepools_usage{" + pools +
+          R"(,resource_type="memory"}) > 0)",
+      // Pod limits (these pods set none).
+      "sum(karpenter_nodes_total_pod_limits{" + node +
+          R"(,resource_type="cpu"}) + sum(karpenter_nodes_total_daemon_)"
+          "limits{" +
+          node + R"(,resource_type="cpu"}) == 0)",
+      "count(count(karpenter_nodepools_limit{" + all + "}) by (nodepool)) == 1",
+      "count(count(karpenter_nodes_allocatable{" + node +
+          "}) by (node_name)) == 1",
+      "sum(karpenter_nodepools_limit{" + pools +
+          R"(,resource_type="cpu"}) == 100)",
+      "sum(karpenter_nodepools_usage{" + pools +
+          "}) by (nodepool, resource_type) / sum(karpenter_nodepools_limit{" +
+          pools + "}) by (nodepool, resource_type) * 100 > 3",
+      "count by (nodepool) (count by (node_name, nodepool) "
+      "(karpenter_nodes_allocatable{" +
+          node + "})) == 1",
+      "sum(karpenter_nodepools_usage{" + pools +
+          R"(,resource_type="nodes"}) by (job, namespace, nodepool) == 1)",
+      "sum(karpenter_nodepools_usage{" + pools +
+          R"(,resource_type="pods"}) by (job, namespace, nodepool) > 0)",
+      "sum(karpenter_nodepools_usage{" + pools +
+          R"(,resource_type="ephemeral_storage"}) by (job, namespace, )"
+          "nodepool) >= 0",
+      // The nodes table: 3 of 3.9 cpu requested.
+      "((sum(karpenter_nodes_total_pod_requests{" + node +
+          R"(,resource_type="cpu"}) by ()" + table +
+          ") + sum(karpenter_nodes_total_daemon_requests{" + node +
+          R"(,resource_type="cpu"}) by ()" + table +
+          ")) / sum(karpenter_nodes_allocatable{" + node +
+          R"(,resource_type="cpu"}) by ()" + table + ")) * 100 > 70",
+      // Activity ($__rate_interval as 1m).
+      "round(sum(increase(karpenter_nodes_created_total{" + pools +
+          "}[1m])) by (nodepool))",
+      "round(sum(increase(karpenter_nodes_terminated_total{" + pools +
+          "}[1m])) by (nodepool))",
+      "round(sum(increase(karpenter_voluntary_disruption_decisions_total{" +
+          all + "}[1m])) by (decision, reason))",
+      "round(sum(karpenter_voluntary_disruption_eligible_nodes{" + all +
+          "}) by (reason))",
+      // Performance.
+      "sum(karpenter_cluster_state_synced{" + all + "}) by (job) == 1",
+      "sum(karpenter_cluster_state_node_count{" + all + "}) by (job) == 1",
+      "sum(karpenter_scheduler_queue_depth{" + all + "}) by (job) == 0",
+      // Pod startup, at the quantiles Karpenter reports (the mixin also
+      // asks for 0.95, which Karpenter's summary does not have).
+      "max(karpenter_pods_startup_duration_seconds{" + all +
+          R"(,quantile="0.5"}) >= 0)",
+      "max(karpenter_pods_startup_duration_seconds{" + all +
+          R"(,quantile="0.99"}) >= 0)",
+      "max(karpenter_nodes_termination_duration_seconds{" + all +
+          R"(,quantile="0.5"}) >= 0)",
+      // Costs: the node priced by its offering, for 730 hours.
+      "sum by (instance_type, capacity_type) (count by (region, zone, "
+      "instance_type, capacity_type) (max by (node_name, region, zone, "
+      "instance_type, capacity_type) (karpenter_nodes_allocatable{" +
+          node + R"(,resource_type="cpu"}))) == 1)",
+      "(sum by (nodepool) ((count by (nodepool, region, zone, instance_type, "
+      "capacity_type) (max by (node_name, nodepool, region, zone, "
+      "instance_type, capacity_type) (karpenter_nodes_allocatable{" +
+          node +
+          R"(,resource_type="cpu"}))) * on (instance_type, capacity_type, )"
+          "zone) group_left() (" +
+          price + "))) * 730 > 0",
+      // KarpenterNodepoolNearCapacity, ...ClusterStateNotSynced and
+      // ...SchedulerQueueDepthHigh.
+      "sum(karpenter_nodepools_usage{" + job +
+          "}) by (cluster, namespace, job, nodepool, resource_type) / "
+          "sum(karpenter_nodepools_limit{" +
+          job +
+          "}) by (cluster, namespace, job, nodepool, resource_type) * "
+          "100 > 3",
+      "sum(karpenter_cluster_state_synced{" + job +
+          "}) by (cluster, namespace, job) == 1",
+      "sum(karpenter_scheduler_queue_depth{" + job +
+          "}) by (cluster, namespace, job) >= 0",
+      // The same decision under propscaler's name, which the shipped
+      // dashboard reads.
+      "propscaler_disruption_decisions_total{" + job +
+          R"(,method="emptiness",action="delete"} == 1)"};
+  // Each node label the overview counts nodes by.
+  for (const char* label :
+       {"instance_type", "capacity_type", "region", "zone", "arch", "os"}) {
+    exprs.push_back("count by (" + std::string(label) +
+                    ") (count by (node_name, " + label +
+                    ") (karpenter_nodes_allocatable{" + node + "})) == 1");
+  }
+  EXPECT_TRUE(PrometheusScrapes(port, exprs)) << propscaler->Report();
+}
+
 // The /status page in a browser draws the run: two pending pods, the
 // group's target going to the one node they need, and the scale-up marked.
 TEST_F(NodeScaleTest, StatusPageDrawsPendingPodsAndTheScaleUpInABrowser) {

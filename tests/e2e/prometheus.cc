@@ -97,13 +97,15 @@ std::string PrometheusServer::Api(const std::string& path,
   }
   const int status = pclose(pipe);
   if (status == 0) return ::testing::AssertionSuccess();
-  // Cluster Autoscaler's own gauges end in _count (nodes_count, ...): their
-  // users' dashboards read them by those names, so that finding alone is
-  // borne; any other fails.
+  // Cluster Autoscaler's own gauges end in _count (nodes_count, ...), and
+  // so does Karpenter's cluster_state_node_count: their users' dashboards
+  // read them by those names, so that finding alone is borne; any other
+  // fails.
   std::istringstream lines(output);
   std::string unexpected;
   for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with("cluster_autoscaler_") &&
+    if ((line.starts_with("cluster_autoscaler_") ||
+         line.starts_with("karpenter_cluster_state_node_count ")) &&
         line.ends_with(" non-histogram and non-summary metrics should not "
                        "have \"_count\" suffix")) {
       continue;

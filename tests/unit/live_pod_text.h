@@ -96,14 +96,14 @@ inline std::string LivePodText(const LivePod& live) {
     out += terms == &preferences.affinity ? "preferAffinity"
                                           : "preferAntiAffinity";
     for (const WeightedPodAffinityTerm& w : *terms) {
-      out += " [" + std::to_string(w.weight) + " " + w.term.topology_key +
-             " " + Text(w.term.selector) + " " + Text(w.term.namespaces) + "]";
+      out += " [" + std::to_string(w.weight) + " " + w.term.topology_key + " " +
+             Text(w.term.selector) + " " + Text(w.term.namespaces) + "]";
     }
     out += "\n";
   }
   for (const SpreadConstraint& c : preferences.spread) {
-    out += "preferSpread " + std::to_string(c.max_skew) + " " +
-           c.topology_key + " " + Text(c.selector) + "\n";
+    out += "preferSpread " + std::to_string(c.max_skew) + " " + c.topology_key +
+           " " + Text(c.selector) + "\n";
   }
   for (const HostPort& port : pod.host_ports.get()) {
     out += "hostPort " + std::to_string(port.port) + "/" + port.protocol + "\n";
@@ -124,6 +124,9 @@ inline std::string LivePodText(const LivePod& live) {
          Text(live.unschedulable_since) + "\n";
   out += "created " + Text(live.created) + "\n";
   out += "nominated " + live.nominated_node + "\n";
+  out += "ready since " + Text(live.ready_since) + "\n";
+  out += "limits cpu=" + std::to_string(live.limit_cpu_millis) +
+         "m mem=" + std::to_string(live.limit_memory_bytes) + "\n";
   return out;
 }
 

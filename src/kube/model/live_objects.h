@@ -4,6 +4,7 @@
 #ifndef PROPSCALER_KUBE_MODEL_LIVE_OBJECTS_H_
 #define PROPSCALER_KUBE_MODEL_LIVE_OBJECTS_H_
 
+#include <cstdint>
 #include <string>
 
 #include "common/clock.h"
@@ -21,6 +22,11 @@ struct LivePod {
   TimePoint unschedulable_since;
   // status.nominatedNodeName: the scheduler preempts pods there for it.
   std::string nominated_node;
+  // Ready=True's lastTransitionTime; the epoch while not Ready.
+  TimePoint ready_since;
+  // Its cpu and memory limits (EffectivePodLimits); 0 where none is set.
+  int64_t limit_cpu_millis = 0;
+  int64_t limit_memory_bytes = 0;
 };
 
 struct LiveNode {

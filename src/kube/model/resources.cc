@@ -153,4 +153,21 @@ Resources EffectivePodRequests(const std::vector<Resources>& containers,
   return needed;
 }
 
+Resources EffectivePodLimits(const std::vector<Resources>& containers,
+                             const std::vector<Resources>& init_containers,
+                             const Resources& overhead) {
+  Resources limits = EffectivePodRequests(containers, init_containers, {});
+  limits.pods = 0;
+  auto add = [](int64_t extra, int64_t* limit) {
+    if (*limit > 0) *limit += extra;
+  };
+  add(overhead.cpu_millis, &limits.cpu_millis);
+  add(overhead.memory_bytes, &limits.memory_bytes);
+  add(overhead.ephemeral_storage_bytes, &limits.ephemeral_storage_bytes);
+  for (auto& [name, amount] : limits.extended) {
+    add(overhead.Extended(name), &amount);
+  }
+  return limits;
+}
+
 }  // namespace propscaler::kube

@@ -65,16 +65,22 @@ void SubtractTimes(const Resources& request, int64_t k, Resources* free);
 // containers' sum and its largest init container.
 Resources Max(const Resources& a, const Resources& b);
 
-// What the scheduler reserves for a pod: max(sum of containers, each init
-// container) + overhead, plus one pod slot.
 // The amount `text` (a quantity: "500m", "1Gi") of resource `name` into
 // `out`: cpu in millicores, the rest in units.
 Status SetResourceAmount(std::string_view name, std::string_view text,
                          Resources* out);
 
+// What the scheduler reserves for a pod: max(sum of containers, each init
+// container) + overhead, plus one pod slot.
 Resources EffectivePodRequests(const std::vector<Resources>& containers,
                                const std::vector<Resources>& init_containers,
                                const Resources& overhead);
+// A pod's limits as Kubernetes sums them: max(sum of containers, each init
+// container), the overhead added to each resource that has a limit; no pod
+// slot.
+Resources EffectivePodLimits(const std::vector<Resources>& containers,
+                             const std::vector<Resources>& init_containers,
+                             const Resources& overhead);
 
 }  // namespace propscaler::kube
 

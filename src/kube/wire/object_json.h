@@ -17,6 +17,10 @@ namespace propscaler::kube {
 
 Result<PodState> DecodePodObject(const rapidjson::Value& item,
                                  const std::string& path);
+// A pod's limits (EffectivePodLimits); `spec` is the pod's spec (none: no
+// limits).
+Result<Resources> PodLimitsAt(const rapidjson::Value& spec,
+                              const std::string& path);
 Result<NodeState> DecodeNodeObject(const rapidjson::Value& item,
                                    const std::string& path);
 

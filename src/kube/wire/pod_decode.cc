@@ -4,8 +4,10 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/utc_time.h"
+#include "kube/wire/json_fields.h"
 #include "kube/wire/json_list_watch.h"
 #include "kube/wire/live_node_proto_decode.h"
 #include "kube/wire/object_json.h"
@@ -31,28 +33,45 @@ const Value& MemberOr(const Value& object, const char* name,
   return it == object.MemberEnd() ? fallback : it->value;
 }
 
-// PodScheduled=False with reason Unschedulable: since when (the epoch when
-// its time is missing), or nullopt.
-std::optional<TimePoint> SchedulerGaveUpAt(const Value& pod) {
+// The pod's first status condition of `type`; null when it has none.
+const Value* ConditionOf(const Value& pod, std::string_view type) {
   static const Value kNull;
   const Value& conditions =
       MemberOr(MemberOr(pod, "status", kNull), "conditions", kNull);
-  if (!conditions.IsArray()) return std::nullopt;
+  if (!conditions.IsArray()) return nullptr;
   for (const Value& condition : conditions.GetArray()) {
-    if (StringOf(condition, "type") != "PodScheduled") continue;
-    if (StringOf(condition, "status") != "False" ||
-        StringOf(condition, "reason") != "Unschedulable") {
-      return std::nullopt;
-    }
-    return ParseRfc3339(StringOf(condition, "lastTransitionTime"));
+    if (StringOf(condition, "type") == type) return &condition;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+// PodScheduled=False with reason Unschedulable: since when (the epoch when
+// its time is missing), or nullopt.
+std::optional<TimePoint> SchedulerGaveUpAt(const Value& pod) {
+  const Value* condition = ConditionOf(pod, "PodScheduled");
+  if (condition == nullptr || StringOf(*condition, "status") != "False" ||
+      StringOf(*condition, "reason") != "Unschedulable") {
+    return std::nullopt;
+  }
+  return ParseRfc3339(StringOf(*condition, "lastTransitionTime"));
+}
+
+// Since when Ready=True; the epoch while it is not (or its time is missing).
+TimePoint ReadySince(const Value& pod) {
+  const Value* condition = ConditionOf(pod, "Ready");
+  if (condition == nullptr || StringOf(*condition, "status") != "True") {
+    return TimePoint{};
+  }
+  return ParseRfc3339(StringOf(*condition, "lastTransitionTime"));
 }
 
 Result<LivePod> DecodePod(const Value& object, const std::string& path) {
   static const Value kNull;
   Result<PodState> state = DecodePodObject(object, path);
   if (!state.ok()) return state.status();
+  Result<Resources> limits =
+      PodLimitsAt(MemberOr(object, "spec", kNull), json::Join(path, "spec"));
+  if (!limits.ok()) return limits.status();
   const Value& metadata = MemberOr(object, "metadata", kNull);
   const std::optional<TimePoint> gave_up = SchedulerGaveUpAt(object);
   return LivePod{
@@ -61,7 +80,10 @@ Result<LivePod> DecodePod(const Value& object, const std::string& path) {
       gave_up.has_value(),
       ParseRfc3339(StringOf(metadata, "creationTimestamp")),
       gave_up.value_or(TimePoint{}),
-      StringOf(MemberOr(object, "status", kNull), "nominatedNodeName")};
+      StringOf(MemberOr(object, "status", kNull), "nominatedNodeName"),
+      ReadySince(object),
+      limits->cpu_millis,
+      limits->memory_bytes};
 }
 
 Result<LiveNode> DecodeNode(const Value& object, const std::string& path) {

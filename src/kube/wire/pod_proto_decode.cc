@@ -44,7 +44,7 @@ constexpr DiskSourceFields kDiskSources[] = {
     {22, 2, 5, "disk.csi.azure.com"},        // azureDisk: diskURI
 };
 constexpr uint32_t kContainerPorts = 6, kContainerResources = 8;
-constexpr uint32_t kResourcesRequests = 2;
+constexpr uint32_t kResourcesLimits = 1, kResourcesRequests = 2;
 constexpr uint32_t kPortHostPort = 2, kPortProtocol = 4;
 constexpr uint32_t kAffinityNode = 1, kAffinityPod = 2, kAffinityAnti = 3;
 // requiredDuringSchedulingIgnoredDuringExecution of NodeAffinity,
@@ -196,6 +196,12 @@ class PodReader {
     pod.requests = saw_spec
                        ? EffectivePodRequests(containers_, inits_, overhead_)
                        : Resources{.pods = 1};
+    if (saw_spec) {
+      const Resources limits =
+          EffectivePodLimits(container_limits_, init_limits_, overhead_);
+      live_.limit_cpu_millis = limits.cpu_millis;
+      live_.limit_memory_bytes = limits.memory_bytes;
+    }
     pod.node_selector = std::move(node_selector_);
     pod.node_affinity = std::move(node_affinity_);
     pod.tolerations = std::move(tolerations_);
@@ -306,11 +312,11 @@ class PodReader {
       case kSpecContainers:
         return ReadContainer(f.bytes,
                              Index(Join(at, "containers"), containers_.size()),
-                             &containers_, true);
+                             &containers_, &container_limits_, true);
       case kSpecInitContainers:
         return ReadContainer(f.bytes,
                              Index(Join(at, "initContainers"), inits_.size()),
-                             &inits_, false);
+                             &inits_, &init_limits_, false);
       case kSpecOverhead:
         return AddResourceEntry(f.bytes, Join(at, "overhead"), &overhead_);
       case kSpecNodeName:
@@ -388,17 +394,20 @@ class PodReader {
     return Status::Ok();
   }
 
-  // A container's requests into `requests`; its hostPorts too when
-  // `ports` (init containers are gone before the pod runs).
+  // A container's requests into `requests` and limits into `limits`; its
+  // hostPorts too when `ports` (init containers are gone before the pod
+  // runs).
   Status ReadContainer(std::string_view container, const std::string& path,
-                       std::vector<Resources>* requests, bool ports) {
+                       std::vector<Resources>* requests,
+                       std::vector<Resources>* limits, bool ports) {
     requests->emplace_back();
+    limits->emplace_back();
     size_t port = 0;
     return EachProtoField(container, path.c_str(), [&](const ProtoField& f) {
       if (!IsBytes(f)) return Status::Ok();
       if (f.number == kContainerResources) {
-        return ReadRequests(f.bytes, Join(path, "resources"),
-                            &requests->back());
+        return ReadResources(f.bytes, Join(path, "resources"),
+                             &requests->back(), &limits->back());
       }
       if (f.number == kContainerPorts && ports) {
         return ReadPort(f.bytes, Index(Join(path, "ports"), port++));
@@ -407,12 +416,20 @@ class PodReader {
     });
   }
 
-  static Status ReadRequests(std::string_view resources,
-                             const std::string& path, Resources* out) {
-    const std::string at = Join(path, "requests");
+  static Status ReadResources(std::string_view resources,
+                              const std::string& path, Resources* requests,
+                              Resources* limits) {
+    const std::string requests_at = Join(path, "requests");
+    const std::string limits_at = Join(path, "limits");
     return EachProtoField(resources, path.c_str(), [&](const ProtoField& f) {
-      if (!IsBytes(f) || f.number != kResourcesRequests) return Status::Ok();
-      return AddResourceEntry(f.bytes, at, out);
+      if (!IsBytes(f)) return Status::Ok();
+      if (f.number == kResourcesRequests) {
+        return AddResourceEntry(f.bytes, requests_at, requests);
+      }
+      if (f.number == kResourcesLimits) {
+        return AddResourceEntry(f.bytes, limits_at, limits);
+      }
+      return Status::Ok();
     });
   }
 
@@ -676,7 +693,8 @@ class PodReader {
   }
 
   // The first PodScheduled condition says whether the scheduler gave up
-  // on the pod (False, reason Unschedulable) and since when.
+  // on the pod (False, reason Unschedulable) and since when; the first
+  // Ready condition, since when the pod is Ready.
   Status ReadCondition(std::string_view condition, const std::string& path) {
     std::string_view type, status_text, reason, transition;
     Status status =
@@ -688,6 +706,12 @@ class PodReader {
           if (f.number == kConditionTransition) transition = f.bytes;
           return Status::Ok();
         });
+    if (status.ok() && type == "Ready" && !seen_ready_) {
+      seen_ready_ = true;
+      if (status_text != "True") return Status::Ok();
+      return AssignTime(transition, Join(path, "lastTransitionTime"),
+                        &live_.ready_since);
+    }
     if (!status.ok() || type != "PodScheduled" || seen_scheduled_) {
       return status;
     }
@@ -702,6 +726,7 @@ class PodReader {
   LivePod live_;
   Labels labels_, annotations_, node_selector_;
   std::vector<Resources> containers_, inits_;
+  std::vector<Resources> container_limits_, init_limits_;
   Resources overhead_;
   std::vector<NodeSelectorTerm> node_affinity_;
   std::vector<Toleration> tolerations_;
@@ -713,6 +738,7 @@ class PodReader {
   std::vector<InlineDisk> inline_disks_;
   size_t spread_index_ = 0;
   bool seen_scheduled_ = false;
+  bool seen_ready_ = false;
 };
 
 }  // namespace

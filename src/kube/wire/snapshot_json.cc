@@ -364,9 +364,12 @@ Result<std::vector<SpreadConstraint>> SpreadAt(const Value& spec,
   return out;
 }
 
-Result<std::vector<Resources>> ContainerRequestsAt(const Value& spec,
-                                                   const char* name,
-                                                   const std::string& path) {
+// Each of spec.`name`'s containers' resources.`key` ("requests" or
+// "limits").
+Result<std::vector<Resources>> ContainerResourcesAt(const Value& spec,
+                                                    const char* name,
+                                                    const char* key,
+                                                    const std::string& path) {
   const Value* containers = nullptr;
   PS_ASSIGN_OR_RETURN(containers, ArrayAt(spec, name, path));
   std::vector<Resources> out;
@@ -377,10 +380,10 @@ Result<std::vector<Resources>> ContainerRequestsAt(const Value& spec,
       out.emplace_back();
       continue;
     }
-    Resources requests;
-    PS_ASSIGN_OR_RETURN(
-        requests, ResourcesAt(*resources, "requests", Join(at, "resources")));
-    out.push_back(std::move(requests));
+    Resources amounts;
+    PS_ASSIGN_OR_RETURN(amounts,
+                        ResourcesAt(*resources, key, Join(at, "resources")));
+    out.push_back(std::move(amounts));
   }
   return out;
 }
@@ -485,16 +488,28 @@ Status DecodeOwner(const Value& metadata, const std::string& path,
   return Status::Ok();
 }
 
-Status DecodePodSpec(const Value& spec, const std::string& path,
-                     PodState* pod) {
+// The containers' resources.`key` ("requests" or "limits") and the
+// overhead, summed by `sum` (EffectivePodRequests or EffectivePodLimits).
+Result<Resources> PodResourcesAt(const Value& spec, const char* key,
+                                 const std::string& path,
+                                 Resources (*sum)(const std::vector<Resources>&,
+                                                  const std::vector<Resources>&,
+                                                  const Resources&)) {
   std::vector<Resources> containers;
   std::vector<Resources> inits;
   Resources overhead;
   PS_ASSIGN_OR_RETURN(containers,
-                      ContainerRequestsAt(spec, "containers", path));
-  PS_ASSIGN_OR_RETURN(inits, ContainerRequestsAt(spec, "initContainers", path));
+                      ContainerResourcesAt(spec, "containers", key, path));
+  PS_ASSIGN_OR_RETURN(inits,
+                      ContainerResourcesAt(spec, "initContainers", key, path));
   PS_ASSIGN_OR_RETURN(overhead, ResourcesAt(spec, "overhead", path));
-  pod->requests = EffectivePodRequests(containers, inits, overhead);
+  return sum(containers, inits, overhead);
+}
+
+Status DecodePodSpec(const Value& spec, const std::string& path,
+                     PodState* pod) {
+  PS_ASSIGN_OR_RETURN(pod->requests, PodResourcesAt(spec, "requests", path,
+                                                    &EffectivePodRequests));
   PS_ASSIGN_OR_RETURN(pod->node_name, StringAt(spec, "nodeName", path));
   PS_ASSIGN_OR_RETURN(pod->node_selector,
                       StringMapAt(spec, "nodeSelector", path));
@@ -671,6 +686,12 @@ Result<std::vector<NodeState>> DecodeNodeListJson(std::string_view text) {
 
 Result<std::vector<PodState>> DecodePodListJson(std::string_view text) {
   return DecodeItems<PodState>(text, &DecodePod);
+}
+
+Result<Resources> PodLimitsAt(const rapidjson::Value& spec,
+                              const std::string& path) {
+  if (!spec.IsObject()) return Resources{};
+  return PodResourcesAt(spec, "limits", path, &EffectivePodLimits);
 }
 
 Result<PodState> DecodePodObject(const rapidjson::Value& item,

@@ -96,6 +96,12 @@ void DeclareCaMetrics(const CaMetricsOptions& options, Metrics* m) {
   m->DeclareCounter(Name("scaled_down_nodes_total"),
                     "Number of nodes removed by CA.");
   m->DeclareCounter(Name("evicted_pods_total"), "Number of pods evicted by CA");
+  m->DeclareCounter(Name("errors_total"),
+                    "The number of CA loops failed due to an error.");
+  for (const char* type :
+       {"cloudProviderError", "apiCallError", "internalError"}) {
+    m->Add(Name("errors_total"), {{"type", type}}, 0);
+  }
   m->Add(Name("scaled_up_nodes_total"), WithGpuLabels({}), 0);
   for (const char* reason : {"cloudProviderError", "apiCallError", "timeout"}) {
     m->Add(Name("failed_scale_ups_total"), WithGpuLabels({{"reason", reason}}),
@@ -182,6 +188,10 @@ void CountCaEvictions(int64_t succeeded, int64_t failed, Metrics* m) {
          static_cast<double>(succeeded));
   m->Add(Name("evicted_pods_total"), {{"eviction_result", "failed"}},
          static_cast<double>(failed));
+}
+
+void CountCaError(const std::string& type, Metrics* m) {
+  m->Add(Name("errors_total"), {{"type", type}});
 }
 
 }  // namespace propscaler::nodescale

@@ -52,6 +52,10 @@ void CountCaScaleUp(int64_t nodes, Metrics* metrics);
 void CountCaFailedScaleUp(const std::string& reason, Metrics* metrics);
 void CountCaScaleDown(const std::string& reason, Metrics* metrics);
 void CountCaEvictions(int64_t succeeded, int64_t failed, Metrics* metrics);
+// errors_total{type}: a loop that failed, by CA's error type
+// ("cloudProviderError" when the provider could not be read or refused a
+// scale-up; made at 0 with "apiCallError" and "internalError").
+void CountCaError(const std::string& type, Metrics* metrics);
 
 }  // namespace propscaler::nodescale
 

@@ -81,7 +81,7 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
   if (!executor_->MayAct()) return {};
   LOG(INFO) << "disruption: starting " << DescribeCommand(command) << " (saves "
             << command.savings_per_hour << "/h)";
-  reporter_->DisruptionStarted(command.method, command.action());
+  reporter_->DisruptionStarted(command);
   if (!command.replacement) {
     lines_.clear();
     return Remove(command, view);
@@ -91,6 +91,7 @@ CommandQueue::Step CommandQueue::Start(const DisruptionCommand& command,
   const ActionOutcome launched = executor_->Run(
       IncreaseSize{group->name, command.replacement->count}, view);
   if (!launched.ok()) {
+    reporter_->DisruptionFailed(command);
     LOG(WARNING) << "disruption: launching the replacement failed: "
                  << launched.status.message();
     lines_.clear();
@@ -116,6 +117,7 @@ CommandQueue::Step CommandQueue::FollowReplacement(const ClusterView& view) {
   command_.reset();
   lines_.clear();
   if (step == CommandStep::kRemove) return Remove(command, view);
+  reporter_->DisruptionFailed(command);
   LOG(WARNING) << "disruption: " << DescribeCommand(command)
                << " failed: the replacement was not Ready within "
                   "--max-node-provision-time; the old nodes stay";

@@ -131,6 +131,7 @@ Status NodeScaleLoop::ReadCluster(LoopIteration* it) {
 Status NodeScaleLoop::RunOnce() {
   LoopIteration it;
   if (Status read = ReadCluster(&it); !read.ok()) {
+    reporter_->ProviderUnreadable(provider_->NodePools() != nullptr);
     WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
@@ -332,6 +333,13 @@ void NodeScaleLoop::WriteStatus(const LoopIteration& it, const Status& health,
     report.ca = CaStatusInputOf(it, health.ok());
   }
   reporter_->Report(report, may_act_());
+  if (const NodePoolCatalogue* pools = provider_->NodePools()) {
+    if (cluster_read) {
+      reporter_->NodePools({&it.nodes, &it.pods, pools, it.unschedulable});
+    } else {
+      reporter_->NodePoolsUnsynced();
+    }
+  }
 }
 
 }  // namespace propscaler::nodescale

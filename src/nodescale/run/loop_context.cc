@@ -10,13 +10,13 @@ bool NoteIncrease(const LoopContext& context, const GroupIncrease& increase,
                   const NodeGroup& group, const Status& status, TimePoint now) {
   if (status.code() == StatusCode::kConflict) return false;
   if (!status.ok()) {
-    context.reporter->ScaleUpFailed(group.name);
+    context.reporter->ScaleUpFailed(group);
     context.memory->backoff.Fail(group.name, now,
                                  {"cloudProviderError", status.message()});
     return false;
   }
   context.memory->provision.ScaledUp(group.name, now);
-  context.reporter->ScaleUpRequested(group.name, increase.delta);
+  context.reporter->ScaleUpRequested(group, increase.delta);
   context.memory->last_scale_up =
       DescribeIncrease(increase, group) + " at " + FormatMicroTime(now);
   return true;

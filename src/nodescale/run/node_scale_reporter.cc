@@ -34,6 +34,18 @@ void DeclareMetrics() {
                  "Immediate, or its volume or class is missing).");
   m.DeclareCounter("propscaler_disruption_decisions_total",
                    "Disruption commands started, by method and action.");
+  // Made at 0, so that a dashboard reads "none yet" rather than no data.
+  for (DisruptionMethod method :
+       {DisruptionMethod::kExpiry, DisruptionMethod::kEmptiness,
+        DisruptionMethod::kDrift, DisruptionMethod::kMultiNode,
+        DisruptionMethod::kSingleNode, DisruptionMethod::kPriority}) {
+    for (const char* action : {"delete", "replace"}) {
+      m.Add("propscaler_disruption_decisions_total",
+            {{"method", std::string(DisruptionMethodName(method))},
+             {"action", action}},
+            0);
+    }
+  }
   m.DeclareCounter("propscaler_disruption_failed_validations_total",
                    "Consolidation commands rejected after the validation "
                    "delay, by method.");
@@ -69,10 +81,6 @@ const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
   return nullptr;
 }
 
-double Seconds(Duration duration) {
-  return std::chrono::duration<double>(duration).count();
-}
-
 }  // namespace
 
 std::string DescribeIncrease(const GroupIncrease& increase,
@@ -90,14 +98,17 @@ NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
                                      const kube::ConfigMapClient* status_api,
                                      std::string ns,
                                      StatusConfigMapOptions status_map,
-                                     CaMetricsOptions ca_metrics)
+                                     CaMetricsOptions ca_metrics,
+                                     std::string provider)
     : ModeReporter(events, board),
       status_api_(status_api),
       namespace_(std::move(ns)),
       status_map_(std::move(status_map)),
-      ca_metrics_(ca_metrics) {
+      ca_metrics_(ca_metrics),
+      provider_(std::move(provider)) {
   DeclareMetrics();
   DeclareCaMetrics(ca_metrics_, &GlobalMetrics());
+  DeclareKarpenterCounters(&GlobalMetrics());
 }
 
 void NodeScaleReporter::NodeEvent(const std::string& node, bool warning,
@@ -218,20 +229,45 @@ void NodeScaleReporter::UnschedulablePods(int64_t count) const {
                       static_cast<double>(count));
 }
 
-void NodeScaleReporter::ScaleUpRequested(const std::string& group,
+void NodeScaleReporter::ScaleUpRequested(const NodeGroup& group,
                                          int64_t nodes) const {
-  GlobalMetrics().Add("propscaler_scale_ups_total", {{"node_group", group}}, 1);
+  GlobalMetrics().Add("propscaler_scale_ups_total",
+                      {{"node_group", group.name}}, 1);
   CountCaScaleUp(nodes, &GlobalMetrics());
+  CountKarpenterNodesCreated(group, nodes, &GlobalMetrics());
 }
 
-void NodeScaleReporter::ScaleUpFailed(const std::string& group) const {
+void NodeScaleReporter::ScaleUpFailed(const NodeGroup& group) const {
   GlobalMetrics().Add("propscaler_scale_up_failures_total",
-                      {{"node_group", group}}, 1);
+                      {{"node_group", group.name}}, 1);
   CountCaFailedScaleUp("cloudProviderError", &GlobalMetrics());
+  CountCaError("cloudProviderError", &GlobalMetrics());
+  if (IsNodePoolGroup(group)) {
+    CountKarpenterProviderError(provider_, "nodeclaim.lifecycle", "Create",
+                                &GlobalMetrics());
+  }
 }
 
-void NodeScaleReporter::NodeRemovedFor(const std::string& reason) const {
+void NodeScaleReporter::ProviderUnreadable(bool node_pools) const {
+  CountCaError("cloudProviderError", &GlobalMetrics());
+  if (node_pools) {
+    CountKarpenterProviderError(provider_, "provisioner", "GetInstanceTypes",
+                                &GlobalMetrics());
+  }
+}
+
+void NodeScaleReporter::DeleteFailed(const NodeGroup& group) const {
+  if (IsNodePoolGroup(group)) {
+    CountKarpenterProviderError(provider_, "nodeclaim.lifecycle", "Delete",
+                                &GlobalMetrics());
+  }
+}
+
+void NodeScaleReporter::NodeRemovedFor(const NodeState& node,
+                                       const std::string& reason,
+                                       Duration took) const {
   CountCaScaleDown(reason, &GlobalMetrics());
+  CountKarpenterNodeTerminated(node, took, &GlobalMetrics());
 }
 
 void NodeScaleReporter::PodsEvicted(int64_t succeeded, int64_t failed) const {
@@ -240,7 +276,7 @@ void NodeScaleReporter::PodsEvicted(int64_t succeeded, int64_t failed) const {
 
 void NodeScaleReporter::PodWaited(Duration waited) const {
   GlobalMetrics().Observe("propscaler_pod_unschedulable_to_scale_up_seconds",
-                          {}, Seconds(waited));
+                          {}, InSeconds(waited));
 }
 
 void NodeScaleReporter::NodesRemoved(const std::string& group,
@@ -249,12 +285,19 @@ void NodeScaleReporter::NodesRemoved(const std::string& group,
                       static_cast<double>(count));
 }
 
-void NodeScaleReporter::DisruptionStarted(DisruptionMethod method,
-                                          std::string_view action) const {
-  GlobalMetrics().Add("propscaler_disruption_decisions_total",
-                      {{"method", std::string(DisruptionMethodName(method))},
-                       {"action", std::string(action)}},
-                      1);
+void NodeScaleReporter::DisruptionStarted(
+    const DisruptionCommand& command) const {
+  GlobalMetrics().Add(
+      "propscaler_disruption_decisions_total",
+      {{"method", std::string(DisruptionMethodName(command.method))},
+       {"action", std::string(command.action())}},
+      1);
+  CountKarpenterDecision(command, &GlobalMetrics());
+}
+
+void NodeScaleReporter::DisruptionFailed(
+    const DisruptionCommand& command) const {
+  CountKarpenterQueueFailure(command, &GlobalMetrics());
 }
 
 void NodeScaleReporter::ValidationFailed(DisruptionMethod method) const {
@@ -277,6 +320,7 @@ void NodeScaleReporter::DisruptionAllowances(const DisruptionPlan& plan) const {
           static_cast<double>(report.allowed));
     LOG_IF(WARNING, !report.error.empty()) << report.error;
   }
+  SetKarpenterDisruptionGauges(plan, &m);
 }
 
 void NodeScaleReporter::ProvisioningRequests(
@@ -291,12 +335,23 @@ void NodeScaleReporter::ProvisioningRequests(
 
 void NodeScaleReporter::Provisioned(Duration since_creation) const {
   GlobalMetrics().Observe("propscaler_provisioning_request_provisioned_seconds",
-                          {}, Seconds(since_creation));
+                          {}, InSeconds(since_creation));
 }
 
 void NodeScaleReporter::LoopDuration(const char* kind, Duration took) const {
   GlobalMetrics().Observe("propscaler_node_scale_loop_duration_seconds",
-                          {{"kind", kind}}, Seconds(took));
+                          {{"kind", kind}}, InSeconds(took));
+}
+
+void NodeScaleReporter::NodePools(const KarpenterClusterState& state) const {
+  if (!karpenter_declared_) DeclareKarpenterMetrics(&GlobalMetrics());
+  karpenter_declared_ = true;
+  SetKarpenterGauges(state, &GlobalMetrics());
+  pod_startups_.Observe(*state.pods, &GlobalMetrics());
+}
+
+void NodeScaleReporter::NodePoolsUnsynced() const {
+  if (karpenter_declared_) SetKarpenterUnsynced(&GlobalMetrics());
 }
 
 void NodeScaleReporter::Report(const StatusReport& report, bool write) const {

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "nodescale/plan/scale_up/scale_up.h"
 #include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/run/ca_metrics.h"
+#include "nodescale/run/karpenter_metrics.h"
 #include "nodescale/run/status_report.h"
 #include "runtime/mode_reporter.h"
 
@@ -44,10 +44,12 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
  public:
   // `events` may be null (no Events). The status ConfigMap is written
   // through `status_api` in namespace `ns`, as `status_map` says.
+  // `provider`: --cloud-provider, as Karpenter's series name it.
   NodeScaleReporter(kube::EventRecorder* events, NodeScaleStatusBoard* board,
                     const kube::ConfigMapClient* status_api, std::string ns,
                     StatusConfigMapOptions status_map = {},
-                    CaMetricsOptions ca_metrics = {});
+                    CaMetricsOptions ca_metrics = {},
+                    std::string provider = "kwok");
 
   // Events.
   void NodeEvent(const std::string& node, bool warning,
@@ -79,22 +81,38 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   void Readiness(const ReadinessCounts& counts) const;
   void Claims(const ClaimCounts& claims) const;
   void UnschedulablePods(int64_t count) const;
-  void ScaleUpRequested(const std::string& group, int64_t nodes) const;
-  void ScaleUpFailed(const std::string& group) const;
+  // Karpenter's nodes_created_total too for a NodePool's candidate.
+  void ScaleUpRequested(const NodeGroup& group, int64_t nodes) const;
+  void ScaleUpFailed(const NodeGroup& group) const;
+  // The provider's groups could not be read (`node_pools`: with NodePools):
+  // the loop failed.
+  void ProviderUnreadable(bool node_pools) const;
+  // The provider refused to delete nodes of `group`.
+  void DeleteFailed(const NodeGroup& group) const;
   // From a pod's Unschedulable condition to the call asking for its node.
   void PodWaited(Duration waited) const;
   void NodesRemoved(const std::string& group, size_t count) const;
-  // Cluster Autoscaler's reason for a node deleted: "empty",
-  // "underutilized" or "unready" (ca_metrics.h).
-  void NodeRemovedFor(const std::string& reason) const;
+  // A node deleted, for Cluster Autoscaler's reason: "empty",
+  // "underutilized" or "unready" (ca_metrics.h), `took` since its removal
+  // started; Karpenter's nodes_terminated_total and
+  // nodes_termination_duration_seconds for a NodePool's node
+  // (karpenter_metrics.h).
+  void NodeRemovedFor(const NodeState& node, const std::string& reason,
+                      Duration took) const;
   void PodsEvicted(int64_t succeeded, int64_t failed) const;
-  void DisruptionStarted(DisruptionMethod method,
-                         std::string_view action) const;
+  void DisruptionStarted(const DisruptionCommand& command) const;
+  // A command started whose replacement could not be launched or did not
+  // get Ready: its nodes stay.
+  void DisruptionFailed(const DisruptionCommand& command) const;
   void ValidationFailed(DisruptionMethod method) const;
   // The nodes each method could take and what the budgets allow; logs a
   // pool's budget error.
   void DisruptionAllowances(const DisruptionPlan& plan) const;
   void LoopDuration(const char* kind, Duration took) const;
+  // Karpenter's gauges of this loop's cluster (karpenter_metrics.h), with
+  // NodePools; Unsynced when the cluster could not be read.
+  void NodePools(const KarpenterClusterState& state) const;
+  void NodePoolsUnsynced() const;
   // ProvisioningRequests by (class, state), every state of a class seen
   // (0 where none is in it).
   void ProvisioningRequests(const std::map<std::pair<std::string, std::string>,
@@ -118,7 +136,10 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   // transition time while its status stays.
   mutable CaStatus last_ca_status_;
   const CaMetricsOptions ca_metrics_;
+  const std::string provider_;
   mutable CaBackoffReasonsSeen backoff_reasons_;
+  mutable bool karpenter_declared_ = false;
+  mutable PodStartups pod_startups_;
 };
 
 }  // namespace propscaler::nodescale

@@ -51,7 +51,7 @@ RemovalQueue::Progress RemovalQueue::Start(const std::vector<Target>& targets,
   }
   for (const auto& [node, group] : marked) {
     draining_[node->state.name] = {
-        group, {}, view.now + max_graceful_termination_};
+        group, {}, view.now, view.now + max_graceful_termination_};
   }
   return Advance(view);
 }
@@ -61,7 +61,7 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
   if (draining_.empty() || !may_act_()) return progress;
   const std::map<std::string, NodeEvictions> evictions = EvictAll(view);
   std::map<std::string, std::vector<const NodeState*>> by_group;
-  std::map<std::string, std::string> reasons;
+  std::map<std::string, Drained> drained;
   for (auto entry = draining_.begin(); entry != draining_.end();) {
     auto& [name, drain] = *entry;
     const LiveNode* node = FindNode(*view.nodes, name);
@@ -77,9 +77,10 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
       switch (NextDrainStep(left.size(), drain.deadline, view.now)) {
         case DrainStep::kDelete:
           by_group[drain.group].push_back(&node->state);
-          reasons[name] = !node->state.ready      ? "unready"
-                          : drain.evicted.empty() ? "empty"
-                                                  : "underutilized";
+          drained[name] = {!node->state.ready      ? "unready"
+                           : drain.evicted.empty() ? "empty"
+                                                   : "underutilized",
+                           view.now - drain.started};
           break;
         case DrainStep::kFail:
           Fail(node->state,
@@ -94,7 +95,7 @@ RemovalQueue::Progress RemovalQueue::Advance(const ClusterView& view) {
     }
     entry = draining_.erase(entry);
   }
-  Delete(by_group, reasons, view, &progress);
+  Delete(by_group, drained, view, &progress);
   return progress;
 }
 
@@ -174,13 +175,14 @@ void RemovalQueue::Fail(const NodeState& node, const std::string& why,
 
 void RemovalQueue::Delete(
     const std::map<std::string, std::vector<const NodeState*>>& by_group,
-    const std::map<std::string, std::string>& reasons, const ClusterView& view,
+    const std::map<std::string, Drained>& drained, const ClusterView& view,
     Progress* progress) {
   for (const auto& [name, nodes] : by_group) {
     const NodeGroup* group = FindGroup(*view.groups, name);
     if (group == nullptr || !may_act_()) continue;
     Status status = provider_->DeleteNodes(*group, nodes);
     if (!status.ok()) {
+      reporter_->DeleteFailed(*group);
       for (const NodeState* node : nodes) {
         Fail(*node, status.message(), progress);
       }
@@ -193,7 +195,8 @@ void RemovalQueue::Delete(
       reporter_->NodeEvent(node->name, false, "ScaleDown",
                            "node removed by propscaler");
       progress->deleted.push_back(node->name + " of " + name);
-      reporter_->NodeRemovedFor(reasons.at(node->name));
+      const Drained& removal = drained.at(node->name);
+      reporter_->NodeRemovedFor(*node, removal.reason, removal.took);
     }
     reporter_->NodesRemoved(name, nodes.size());
   }

@@ -85,7 +85,14 @@ class RemovalQueue {
   struct Drain {
     std::string group;
     std::set<std::string> evicted;  // pod uids
+    TimePoint started;
     TimePoint deadline;
+  };
+  // Why a drained node goes (Cluster Autoscaler's reason) and how long
+  // since its removal started.
+  struct Drained {
+    std::string reason;
+    Duration took{};
   };
   struct NodeEvictions {
     Status status;                  // a refusal
@@ -101,11 +108,11 @@ class RemovalQueue {
                    const std::vector<const LivePod*>& on_node, Drain* drain,
                    NodeEvictions* out);
   void Fail(const NodeState& node, const std::string& why, Progress* progress);
-  // `reasons`: Cluster Autoscaler's reason for each node's removal, by name.
+  // `drained`: each node's, by name.
   void Delete(
       const std::map<std::string, std::vector<const NodeState*>>& by_group,
-      const std::map<std::string, std::string>& reasons,
-      const ClusterView& view, Progress* progress);
+      const std::map<std::string, Drained>& drained, const ClusterView& view,
+      Progress* progress);
 
   const kube::NodeActionClient* api_;
   Provider* provider_;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace propscaler {
@@ -48,6 +49,37 @@ TEST(MetricsTextTest, HistogramsHaveBucketsSumAndCount) {
         "h_seconds_count{kind=\"x\"} 2\n"}) {
     EXPECT_NE(text.find(line), std::string::npos) << line << "in\n" << text;
   }
+}
+
+// As Prometheus's Go client writes a summary: a series per quantile, then
+// the sum and the count of every observation; the quantiles by nearest rank
+// over the last Metrics::kSummaryWindow observations, NaN before the first.
+TEST(MetricsTextTest, SummariesHaveQuantilesSumAndCount) {
+  Metrics metrics;
+  metrics.DeclareSummary("s_seconds", "A summary.", {0, 0.5, 0.9, 1});
+  metrics.Observe("s_seconds", {{"kind", "none"}}, 1);
+  for (int i = 1; i <= 10; ++i) metrics.Observe("s_seconds", {}, i);
+  const std::string text = RenderMetricsText(metrics);
+  for (const char* line :
+       {"# TYPE s_seconds summary\n", "s_seconds{quantile=\"0\"} 1\n",
+        "s_seconds{quantile=\"0.5\"} 5\n", "s_seconds{quantile=\"0.9\"} 9\n",
+        "s_seconds{quantile=\"1\"} 10\n", "s_seconds_sum 55\n",
+        "s_seconds_count 10\n"}) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "in\n" << text;
+  }
+  Metrics::Series empty;
+  EXPECT_TRUE(std::isnan(Metrics::Quantile(empty, 0.5)));
+  // Past the window, the oldest observations leave the quantiles (not the
+  // sum and count).
+  Metrics window;
+  window.DeclareSummary("w", "", {0, 1});
+  for (size_t i = 0; i < Metrics::kSummaryWindow; ++i)
+    window.Observe("w", {}, 100);
+  window.Observe("w", {}, 1);
+  const auto families = window.Families();
+  const Metrics::Series& w = families.at("w").series.at("");
+  EXPECT_EQ(Metrics::Quantile(w, 0), 1);
+  EXPECT_EQ(w.count, Metrics::kSummaryWindow + 1);
 }
 
 }  // namespace

@@ -151,6 +151,8 @@ std::string RunningPodMessage() {
   const std::string status =
       Bytes(1, "Running") +
       Bytes(2, Bytes(1, "PodScheduled") + Bytes(2, "True")) +
+      Bytes(2,
+            Bytes(1, "Ready") + Bytes(2, "True") + Bytes(4, Time(1767225130))) +
       Bytes(7, Time(1767225100));
   return Bytes(1, meta) + Bytes(2, spec) + Bytes(3, status);
 }
@@ -160,7 +162,7 @@ constexpr char kRunningPodJson[] =
  "spec":{"volumes":[{"name":"logs","hostPath":{"path":"/var/log"}}],
   "containers":[{"resources":{"requests":{"memory":"1Gi"}}}],
   "terminationGracePeriodSeconds":0,"nodeName":"node-1"},
- "status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True"}],"startTime":"2025-12-31T23:51:40Z"}})";
+ "status":{"phase":"Running","conditions":[{"type":"PodScheduled","status":"True"},{"type":"Ready","status":"True","lastTransitionTime":"2025-12-31T23:52:10Z"}],"startTime":"2025-12-31T23:51:40Z"}})";
 
 // A finished pod with no spec.
 std::string DonePodMessage() {
@@ -248,6 +250,13 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   EXPECT_EQ(pod->created, TimePoint(std::chrono::seconds(1767225600)));
   EXPECT_EQ(pod->unschedulable_since,
             TimePoint(std::chrono::seconds(1767225660)));
+  EXPECT_EQ(pod->ready_since, TimePoint()) << "not Ready";
+  // A 2-cpu limit and the 250m overhead; no memory limit, so no overhead.
+  EXPECT_EQ(pod->limit_cpu_millis, 2250);
+  EXPECT_EQ(pod->limit_memory_bytes, 0);
+  Result<LivePod> running = DecodeLivePodProto(RunningPodMessage(), "x");
+  ASSERT_TRUE(running.ok()) << running.status().message();
+  EXPECT_EQ(running->ready_since, TimePoint(std::chrono::seconds(1767225130)));
 }
 
 TEST(PodProtoDecodeTest, BadFieldsAreItemErrorsNamedAsInJson) {

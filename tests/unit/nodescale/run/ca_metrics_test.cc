@@ -115,6 +115,13 @@ TEST(CaMetricsTest, CountersStartAtZeroAndCount) {
   CountCaFailedScaleUp("cloudProviderError", &m);
   CountCaScaleDown("empty", &m);
   CountCaEvictions(4, 1, &m);
+  EXPECT_EQ(families.at("cluster_autoscaler_errors_total")
+                .series.count("{type=\"apiCallError\"}"),
+            1u);
+  CountCaError("cloudProviderError", &m);
+  EXPECT_EQ(m.Value("cluster_autoscaler_errors_total",
+                    {{"type", "cloudProviderError"}}),
+            1);
   EXPECT_EQ(m.Value("cluster_autoscaler_scaled_up_nodes_total", gpu), 3);
   EXPECT_EQ(m.Value("cluster_autoscaler_failed_scale_ups_total",
                     with({{"reason", "cloudProviderError"}})),
