@@ -13,8 +13,10 @@
 // node its group got (with --provider=clusterapi: the first and the last
 // raise of its MachineDeployment's replicas). A burst whose group does not
 // reach the nodes its pods need, or a p50 past --burst_target_seconds, exits
-// 1. --server_rest_seconds measures kube-apiserver's CPU while propscaler
-// rests; --raw_out keeps every sample.
+// 1, as does a peak RSS, a first loop or a loop's CPU at rest over its
+// target (checks/memory_targets.h: the README's shapes have them; the
+// --*_target flags set or override them). --server_rest_seconds measures
+// kube-apiserver's CPU while propscaler rests; --raw_out keeps every sample.
 //
 //   propscaler_nodescale_memory --nodes=1000 --pods=30000 [--server=real]
 //   propscaler_nodescale_memory --nodes=5000 --pods=150000 --server=real
@@ -40,6 +42,7 @@
 #include "apiserver/node_generator.h"
 #include "apiserver/pod_generator.h"
 #include "apiserver/store_objects.h"
+#include "checks/memory_targets.h"
 #include "common/files.h"
 #include "common/quantity.h"
 #include "e2e/process.h"
@@ -86,6 +89,16 @@ DEFINE_double(burst_target_seconds, 1.5,
               "The p50 from a burst's last Unschedulable mark to the last "
               "node (or replicas raise) it needs, with the default batch "
               "window, above which the run fails.");
+DEFINE_double(peak_rss_target_mib, -1,
+              "The peak RSS over the lists and first loops above which the "
+              "run fails; -1: the shape's (checks/memory_targets.h), 0: "
+              "none.");
+DEFINE_double(first_loop_target_seconds, -1,
+              "The time to the first loop above which the run fails; -1: "
+              "the shape's, 0: none.");
+DEFINE_double(rest_cpu_target_ms, -1,
+              "The CPU of a loop at rest above which the run fails; -1: the "
+              "shape's, 0: none.");
 DEFINE_string(provider, "kwok",
               "kwok (Node objects from the node-groups ConfigMap) or "
               "clusterapi (the real server only: Cluster API's CRDs, a "
@@ -825,6 +838,21 @@ std::string RequestsText(const ServerAtRest& rest) {
   return text.empty() ? "none" : text;
 }
 
+// The shape's targets, each flag set (not -1) in place of its own.
+MemoryTargets Targets() {
+  MemoryTargets targets = DefaultMemoryTargets(
+      {FLAGS_server, FLAGS_nodes, FLAGS_pods, FLAGS_claim_percent,
+       FLAGS_tiny_pods, FLAGS_provider});
+  auto given = [](double flag, double* target) {
+    if (flag >= 0) *target = flag;
+  };
+  given(FLAGS_peak_rss_target_mib, &targets.peak_rss_mib);
+  given(FLAGS_first_loop_target_seconds, &targets.first_loop_s);
+  given(FLAGS_rest_cpu_target_ms, &targets.rest_cpu_ms);
+  if (targets.source.empty()) targets.source = "--*_target flags";
+  return targets;
+}
+
 int Measure(ResultFile* result, std::vector<std::string>* failures) {
   e2e::TempDir dir;
   Cluster cluster;
@@ -906,12 +934,22 @@ int Measure(ResultFile* result, std::vector<std::string>* failures) {
   }
   const double rest_cpu_ms = (rest->cpu_seconds - stats->cpu_seconds) * 1000 /
                              (LoopsRun(port) - rest_from);
+  auto mib = [](int64_t kib) { return static_cast<double>(kib) / 1024; };
+  const MemoryTargets targets = Targets();
+  result->Add("peak_rss_target_mib", targets.peak_rss_mib);
+  result->Add("first_loop_target_s", targets.first_loop_s);
+  result->Add("rest_cpu_target_ms", targets.rest_cpu_ms);
+  for (const std::string& miss : MemoryTargetFailures(
+           {mib(stats->peak_rss_kib), first_loop_seconds, rest_cpu_ms},
+           targets)) {
+    failures->push_back(miss);
+    std::printf("FAILED: %s\n", miss.c_str());
+  }
   if (std::string wrong = ClaimsNotRead(port); !wrong.empty()) {
     failures->push_back(wrong);
     std::printf("FAILED: %s\n", wrong.c_str());
     return 1;
   }
-  auto mib = [](int64_t kib) { return static_cast<double>(kib) / 1024; };
   std::printf(
       "%s server: nodes=%d pods=%d (%s, %.1f KB of JSON each as generated) "
       "loops=%d in %.1fs: "
@@ -1005,5 +1043,5 @@ int main(int argc, char** argv) {
     std::cerr << s.message() << "\n";
     return 1;
   }
-  return code;
+  return code != 0 ? code : failures.empty() ? 0 : 1;
 }
