@@ -221,11 +221,24 @@ def memory(*patterns):
             mib(fig["peak_rss_first_loops_kib"]),
             mib(whole) if whole else "-", mib(fig["rss_anon_kib"]),
             num(fig["rest_cpu_ms_per_loop"]) + " ms", bursts,
-            verdict(doc), name(path)])
+            memory_targets(fig), verdict(doc), name(path)])
     return table(["server", "nodes x pods", "first loop", "peak RSS (lists, "
                   "first loops)", "peak RSS (whole run)", "anonymous RSS",
                   "CPU a loop at rest", "bursts: p50 to the last node",
-                  "verdict", "raw"], rows)
+                  "targets: peak RSS, first loop, CPU at rest", "verdict",
+                  "raw"], rows)
+
+
+def memory_targets(fig):
+    """The run's targets ("-": the run predates them, or had none)."""
+    if "peak_rss_target_mib" not in fig:
+        return "-"
+    parts = [(fig["peak_rss_target_mib"], "MiB", 0),
+             (fig["first_loop_target_s"], "s", 0),
+             (fig["rest_cpu_target_ms"], "ms", 0)]
+    shown = [f"{num(value, digits)} {unit}" if value > 0 else "none"
+             for value, unit, digits in parts]
+    return ", ".join(shown)
 
 
 def podcount(*patterns):
