@@ -18,7 +18,10 @@
 // peak resident size, and the requests it sent by kind (counted by the
 // simulated server, or read from the real server's audit log); with
 // --json_out it writes them with the command and the machine. It exits 1
-// when the count is wrong or propscaler fails.
+// when the count is wrong, propscaler fails, or its time, peak RSS or
+// requests are over their targets (checks/runonce_targets.h; the flags
+// --wall_target_seconds, --peak_rss_target_mib and --requests_target set or
+// override them).
 //
 //   propscaler_runonce --shape=scale-up --nodes=1000
 //   propscaler_runonce --shape=scale-down --nodes=2000
@@ -37,6 +40,7 @@
 #include "apiserver/fake_apiserver.h"
 #include "apiserver/node_generator.h"
 #include "apiserver/store_objects.h"
+#include "checks/runonce_targets.h"
 #include "common/files.h"
 #include "e2e/process.h"
 #include "envtest/real_cluster.h"
@@ -53,6 +57,15 @@ DEFINE_int32(nodes, 1000,
              "nodes at 40%, of which 60% must go.");
 DEFINE_string(propscaler, "", "The propscaler binary; default: the one built.");
 DEFINE_string(json_out, "", "Write the figures to this JSON file as well.");
+DEFINE_double(wall_target_seconds, -1,
+              "The time from start to exit above which the run fails; -1: "
+              "the shape's (checks/runonce_targets.h), 0: none.");
+DEFINE_double(peak_rss_target_mib, -1,
+              "The peak RSS above which the run fails; -1: the shape's, 0: "
+              "none.");
+DEFINE_int64(requests_target, -1,
+             "The requests above which the run fails; -1: the shape's "
+             "bound, 0: none.");
 DEFINE_string(server, "simulated",
               "simulated: tests/apiserver in process; real: kube-apiserver "
               "v1.20.2 and etcd (../shared/envtest).");
@@ -319,6 +332,19 @@ std::map<std::string, int64_t> ByKind(
   return kinds;
 }
 
+// The shape's targets, each flag set (not -1) in place of its own.
+RunOnceTargets Targets() {
+  RunOnceTargets targets =
+      DefaultRunOnceTargets({FLAGS_shape, FLAGS_server, FLAGS_nodes});
+  if (FLAGS_wall_target_seconds >= 0)
+    targets.wall_s = FLAGS_wall_target_seconds;
+  if (FLAGS_peak_rss_target_mib >= 0) {
+    targets.peak_rss_mib = FLAGS_peak_rss_target_mib;
+  }
+  if (FLAGS_requests_target >= 0) targets.requests = FLAGS_requests_target;
+  return targets;
+}
+
 int Main(ResultFile* result) {
   if (FLAGS_shape != "scale-up" && FLAGS_shape != "scale-down") {
     std::cerr << "--shape=" << FLAGS_shape << ": want scale-up or scale-down\n";
@@ -387,12 +413,20 @@ int Main(ResultFile* result) {
   result->Add("want", want);
   result->Add("requests", total);
   result->AddJson("requests_by_kind", "{" + kinds_json + "}");
+  const RunOnceTargets targets = Targets();
+  result->Add("wall_target_s", targets.wall_s);
+  result->Add("peak_rss_target_mib", targets.peak_rss_mib);
+  result->Add("requests_target", targets.requests);
   std::vector<std::string> failures;
   if (*exit_code != 0) {
     failures.push_back("propscaler exited " + std::to_string(*exit_code));
   } else if (*got != want) {
     failures.push_back(std::to_string(*got) + " nodes, not " +
                        std::to_string(want));
+  }
+  for (const std::string& miss : RunOnceTargetFailures(
+           {seconds, static_cast<double>(peak_kib) / 1024, total}, targets)) {
+    failures.push_back(miss);
   }
   if (Status s = result->Write(FLAGS_json_out, failures); !s.ok()) {
     std::cerr << "runonce: " << s.message() << "\n";
