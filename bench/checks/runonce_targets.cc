@@ -14,18 +14,18 @@ struct KnownShape {
 };
 
 // The README's figures (start to exit, peak RSS), and the targets above
-// them: scale-up 200 / 1,000 simulated 1.94 s 28.4 MiB / 3.03 s 69.4 MiB,
-// 1,000 real 12.18 s 71.7 MiB; scale-down 400 / 2,000 simulated 1.66 s
-// 29.5 MiB / 8.60 s 81.9 MiB, 400 / 2,000 real 36.3-60.5 s 36.8 MiB /
-// 114.0 s 93.5 MiB.
+// them: scale-up 200 / 1,000 simulated 1.83 s 31.6 MiB / 2.60 s 74.8 MiB
+// (2026-12-03), 1,000 real 12.18 s 71.7 MiB (2026-11-29); scale-down 400 /
+// 2,000 simulated 1.47 s 35.3 MiB / 3.98 s 97.8 MiB (2026-12-03), 400 /
+// 2,000 real 36.3-60.5 s 36.8 MiB / 114.0 s 93.5 MiB (2026-11-29).
 constexpr KnownShape kShapes[] = {
-    {"scale-up", "simulated", 200, 5, 40},
-    {"scale-up", "simulated", 1000, 8, 90},
-    {"scale-up", "real", 1000, 25, 90},
-    {"scale-down", "simulated", 400, 5, 40},
-    {"scale-down", "simulated", 2000, 20, 100},
-    {"scale-down", "real", 400, 90, 50},
-    {"scale-down", "real", 2000, 200, 115},
+    {"scale-up", "simulated", 200, 5, 45},
+    {"scale-up", "simulated", 1000, 8, 100},
+    {"scale-up", "real", 1000, 25, 100},
+    {"scale-down", "simulated", 400, 5, 50},
+    {"scale-down", "simulated", 2000, 20, 125},
+    {"scale-down", "real", 400, 90, 55},
+    {"scale-down", "real", 2000, 200, 125},
 };
 
 constexpr int64_t kListsAndWatches = 100;
