@@ -155,9 +155,21 @@ def runonce(*patterns):
                      num(fig["wall_ms"] / 1000, 2) + " s",
                      mib(fig["peak_rss_kib"]), requests(fig),
                      f"{num(fig['outcome'])} {made} (want {num(fig['want'])})",
-                     verdict(doc), name(path)])
+                     runonce_targets(fig), verdict(doc), name(path)])
     return table(["shape", "nodes", "server", "start to exit", "peak RSS",
-                  "requests", "outcome", "verdict", "raw"], rows)
+                  "requests", "outcome",
+                  "targets: time, peak RSS, requests", "verdict", "raw"],
+                 rows)
+
+
+def runonce_targets(fig):
+    """The run's targets ("-": the run predates them)."""
+    if "wall_target_s" not in fig:
+        return "-"
+    parts = [(fig["wall_target_s"], " s"), (fig["peak_rss_target_mib"], " MiB"),
+             (fig["requests_target"], "")]
+    return ", ".join(f"{num(value)}{unit}" if value > 0 else "none"
+                     for value, unit in parts)
 
 
 def follow(fig, key):
