@@ -1,26 +1,8 @@
 #include "checks/memory_targets.h"
 
-#include <cstdio>
+#include "checks/target_check.h"
 
 namespace propscaler::bench {
-namespace {
-
-std::string Figure(double value, const char* unit) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.1f %s", value, unit);
-  return text;
-}
-
-void Check(const char* what, double figure, double target, const char* unit,
-           const std::string& source, Failures* out) {
-  if (target <= 0 || figure <= target) return;
-  out->push_back(std::string(what) + " " + Figure(figure, unit) +
-                 ", over the target of " + Figure(target, unit) + " (" +
-                 source + ")");
-}
-
-}  // namespace
-
 MemoryTargets DefaultMemoryTargets(const MemoryShape& shape) {
   if (shape.tiny_pods || shape.provider != "kwok") return {};
   // Issue 14's 64 MiB; the README's run: 48.7 MiB, first loop 3.11 s,
@@ -47,12 +29,12 @@ MemoryTargets DefaultMemoryTargets(const MemoryShape& shape) {
 Failures MemoryTargetFailures(const MemoryFigures& figures,
                               const MemoryTargets& targets) {
   Failures out;
-  Check("peak RSS", figures.peak_rss_mib, targets.peak_rss_mib, "MiB",
-        targets.source, &out);
-  Check("first loop", figures.first_loop_s, targets.first_loop_s, "s",
-        targets.source, &out);
-  Check("a loop at rest", figures.rest_cpu_ms, targets.rest_cpu_ms, "ms of CPU",
-        targets.source, &out);
+  CheckTarget("peak RSS", figures.peak_rss_mib, targets.peak_rss_mib, "MiB",
+              targets.source, &out);
+  CheckTarget("first loop", figures.first_loop_s, targets.first_loop_s, "s",
+              targets.source, &out);
+  CheckTarget("a loop at rest", figures.rest_cpu_ms, targets.rest_cpu_ms,
+              "ms of CPU", targets.source, &out);
   return out;
 }
 

@@ -1,6 +1,6 @@
 #include "checks/runonce_targets.h"
 
-#include <cstdio>
+#include "checks/target_check.h"
 
 namespace propscaler::bench {
 namespace {
@@ -32,20 +32,6 @@ constexpr KnownShape kShapes[] = {
 constexpr int64_t kListsAndWatches = 100;
 constexpr int64_t kEventsKept = 4096;
 
-std::string Figure(double value, const char* unit) {
-  char text[48];
-  std::snprintf(text, sizeof text, "%.1f %s", value, unit);
-  return text;
-}
-
-void Check(const char* what, double figure, double target, const char* unit,
-           const std::string& source, Failures* out) {
-  if (target <= 0 || figure <= target) return;
-  out->push_back(std::string(what) + " " + Figure(figure, unit) +
-                 ", over the target of " + Figure(target, unit) + " (" +
-                 source + ")");
-}
-
 }  // namespace
 
 RunOnceTargets DefaultRunOnceTargets(const RunOnceShape& shape) {
@@ -75,10 +61,10 @@ RunOnceTargets DefaultRunOnceTargets(const RunOnceShape& shape) {
 Failures RunOnceTargetFailures(const RunOnceFigures& figures,
                                const RunOnceTargets& targets) {
   Failures out;
-  Check("start to exit", figures.wall_s, targets.wall_s, "s", targets.source,
-        &out);
-  Check("peak RSS", figures.peak_rss_mib, targets.peak_rss_mib, "MiB",
-        targets.source, &out);
+  CheckTarget("start to exit", figures.wall_s, targets.wall_s, "s",
+              targets.source, &out);
+  CheckTarget("peak RSS", figures.peak_rss_mib, targets.peak_rss_mib, "MiB",
+              targets.source, &out);
   if (targets.requests > 0 && figures.requests > targets.requests) {
     out.push_back(
         std::to_string(figures.requests) + " requests, over the bound of " +

@@ -108,6 +108,7 @@ NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
       provider_(std::move(provider)) {
   DeclareMetrics();
   DeclareCaMetrics(ca_metrics_, &GlobalMetrics());
+  DeclareKarpenterMetrics(&GlobalMetrics());
   DeclareKarpenterCounters(&GlobalMetrics());
 }
 
@@ -344,14 +345,12 @@ void NodeScaleReporter::LoopDuration(const char* kind, Duration took) const {
 }
 
 void NodeScaleReporter::NodePools(const KarpenterClusterState& state) const {
-  if (!karpenter_declared_) DeclareKarpenterMetrics(&GlobalMetrics());
-  karpenter_declared_ = true;
   SetKarpenterGauges(state, &GlobalMetrics());
   pod_startups_.Observe(*state.pods, &GlobalMetrics());
 }
 
 void NodeScaleReporter::NodePoolsUnsynced() const {
-  if (karpenter_declared_) SetKarpenterUnsynced(&GlobalMetrics());
+  SetKarpenterUnsynced(&GlobalMetrics());
 }
 
 void NodeScaleReporter::Report(const StatusReport& report, bool write) const {

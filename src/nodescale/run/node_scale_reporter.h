@@ -138,7 +138,6 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   const CaMetricsOptions ca_metrics_;
   const std::string provider_;
   mutable CaBackoffReasonsSeen backoff_reasons_;
-  mutable bool karpenter_declared_ = false;
   mutable PodStartups pod_startups_;
 };
 
