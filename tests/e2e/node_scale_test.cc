@@ -313,7 +313,8 @@ TEST_F(NodeScaleTest, TheAutoscalingMixinsKarpenterQueriesWork) {
       << propscaler->Report();
   PatchPod(
       "web-0",
-      R"({"status":{"conditions":[{"type":"PodScheduled","status":)"
+      R"({"status":{"phase":"Running","conditions":[)"
+      R"({"type":"PodScheduled","status":)"
       R"("True"},{"type":"Ready","status":"True","lastTransitionTime":")" +
           FormatUtc(std::chrono::system_clock::now(), "%Y-%m-%dT%H:%M:%SZ") +
           "\"}]}}");
@@ -391,7 +392,29 @@ TEST_F(NodeScaleTest, TheAutoscalingMixinsKarpenterQueriesWork) {
           all + "}[1m])) by (decision, reason))",
       "round(sum(karpenter_voluntary_disruption_eligible_nodes{" + all +
           "}) by (reason))",
+      // Pods: web-0, Running and Ready on the NodePool's node.
+      "round(sum(karpenter_pods_state{" + all + "}) by (phase)) == 1",
+      "sum(karpenter_pods_state{" + all +
+          R"(,phase="Running",ready="true",scheduled="true",)"
+          R"(managed="true"}) == 1)",
+      "sum(karpenter_pods_state{" + pools + R"(}) by (nodepool) == 1)",
+      "sum(karpenter_pods_state{" + pools + R"(}) by (instance_type) == 1)",
+      "sum(karpenter_pods_state{" + pools + R"(}) by (capacity_type) == 1)",
+      // The disruption methods' evaluation, at each quantile the mixin
+      // draws.
+      "histogram_quantile(0.50, sum(rate(karpenter_voluntary_disruption_"
+      "decision_evaluation_duration_seconds_bucket{" +
+          all + "}[1m])) by (job, le))",
+      "histogram_quantile(0.99, sum(rate(karpenter_voluntary_disruption_"
+      "decision_evaluation_duration_seconds_bucket{" +
+          all + "}[1m])) by (job, le))",
       // Performance.
+      "histogram_quantile(0.50, sum(rate(karpenter_scheduler_scheduling_"
+      "duration_seconds_bucket{" +
+          all + "}[1m]) > 0) by (job, le))",
+      "histogram_quantile(0.99, sum(rate(karpenter_scheduler_scheduling_"
+      "duration_seconds_bucket{" +
+          all + "}[1m]) > 0) by (job, le))",
       "sum(karpenter_cluster_state_synced{" + all + "}) by (job) == 1",
       "sum(karpenter_cluster_state_node_count{" + all + "}) by (job) == 1",
       "sum(karpenter_scheduler_queue_depth{" + all + "}) by (job) == 0",

@@ -125,6 +125,7 @@ inline std::string LivePodText(const LivePod& live) {
   out += "created " + Text(live.created) + "\n";
   out += "nominated " + live.nominated_node + "\n";
   out += "ready since " + Text(live.ready_since) + "\n";
+  out += "phase " + std::string(PodPhaseName(live.phase)) + "\n";
   out += "limits cpu=" + std::to_string(live.limit_cpu_millis) +
          "m mem=" + std::to_string(live.limit_memory_bytes) + "\n";
   return out;

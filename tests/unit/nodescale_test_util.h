@@ -6,6 +6,8 @@
 #include <string>
 
 #include "nodescale/domain/node_marks.h"
+#include "nodescale/plan/disruption/decision_timer.h"
+#include "nodescale/plan/disruption/disruption_command.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/snapshot.h"
 
@@ -88,6 +90,17 @@ inline NodeGroup Group(const std::string& name, int64_t min, int64_t max,
   group.declared_template = NodeTemplate{Res(cpu_millis, memory_bytes), {}, {}};
   return group;
 }
+
+// A DecisionTimer that writes down what it hears: "begin scheduled begin
+// expiry ...".
+struct RecordingTimer : DecisionTimer {
+  void Begin() override { steps += "begin "; }
+  void Scheduled() override { steps += "scheduled "; }
+  void Evaluated(DisruptionMethod method) override {
+    steps += std::string(DisruptionMethodName(method)) + " ";
+  }
+  std::string steps;
+};
 
 }  // namespace propscaler::nodescale::testing_util
 

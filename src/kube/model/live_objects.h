@@ -9,6 +9,7 @@
 
 #include "common/clock.h"
 #include "kube/model/node_scale_objects.h"
+#include "kube/model/pod_phase.h"
 
 namespace propscaler::kube {
 
@@ -17,6 +18,7 @@ struct LivePod {
   std::string uid;
   // Condition PodScheduled=False with reason Unschedulable.
   bool unschedulable = false;
+  PodPhase phase = PodPhase::kUnset;  // status.phase
   TimePoint created;
   // When PodScheduled last changed, while `unschedulable`; else the epoch.
   TimePoint unschedulable_since;

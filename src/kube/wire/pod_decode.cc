@@ -78,6 +78,7 @@ Result<LivePod> DecodePod(const Value& object, const std::string& path) {
       std::move(state).value(),
       StringOf(metadata, "uid"),
       gave_up.has_value(),
+      ParsePodPhase(StringOf(MemberOr(object, "status", kNull), "phase")),
       ParseRfc3339(StringOf(metadata, "creationTimestamp")),
       gave_up.value_or(TimePoint{}),
       StringOf(MemberOr(object, "status", kNull), "nominatedNodeName"),

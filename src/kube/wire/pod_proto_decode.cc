@@ -675,8 +675,9 @@ class PodReader {
       if (!IsBytes(f)) return Status::Ok();
       switch (f.number) {
         case kStatusPhase:
-          live_.state.terminated =
-              f.bytes == "Succeeded" || f.bytes == "Failed";
+          live_.phase = ParsePodPhase(f.bytes);
+          live_.state.terminated = live_.phase == PodPhase::kSucceeded ||
+                                   live_.phase == PodPhase::kFailed;
           return Status::Ok();
         case kStatusStartTime:
           return AssignTime(f.bytes, Join(at, "startTime"),

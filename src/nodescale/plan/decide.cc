@@ -27,8 +27,10 @@ Decisions Decide(const DecideInput& input) {
   const ScaleUpMemory& memory = input.memory->scale_up;
   const ScaleUpConfig& scale_up = input.settings->scale_up;
   if (input.node_pools != nullptr && !input.node_pools->pools.empty()) {
+    if (input.timer != nullptr) input.timer->Begin();
     decisions.scale_up = PlanClaimScaleUp(*input.snapshot, *input.groups,
                                           memory, scale_up, *input.node_pools);
+    if (input.timer != nullptr) input.timer->Scheduled();
   } else if (input.expander != nullptr) {
     decisions.scale_up = PlanScaleUp(*input.snapshot, *input.groups, memory,
                                      scale_up, input.expander);
@@ -40,8 +42,8 @@ Decisions Decide(const DecideInput& input) {
                         input.memory->timers, input.in_flight, input.now);
   } else if (input.removal == RemovalPath::kDisruption &&
              input.disruption != nullptr) {
-    decisions.disruption =
-        PlanDisruption(*input.disruption, input.settings->disruption_options);
+    decisions.disruption = PlanDisruption(
+        *input.disruption, input.settings->disruption_options, input.timer);
   }
   return decisions;
 }

@@ -48,6 +48,9 @@ struct DecideInput {
   // a drain under way, budgets not listed).
   const DisruptionInput* disruption = nullptr;
   TimePoint now;
+  // Where set, told where the scheduling simulation and each disruption
+  // method's evaluation begin and end (decision_timer.h).
+  DecisionTimer* timer = nullptr;
 };
 
 struct ScaleDownDecision {

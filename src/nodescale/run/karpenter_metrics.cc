@@ -5,6 +5,7 @@
 #include <iterator>
 #include <map>
 #include <string_view>
+#include <tuple>
 
 #include "nodescale/domain/instance_types_json.h"
 #include "nodescale/plan/claims/pool_catalogue.h"
@@ -212,6 +213,75 @@ SeriesList OfferingPrices(const NodePoolCatalogue& catalogue) {
   return out;
 }
 
+// The pod labels of Karpenter's pods_state that are not the pod's own
+// (name, namespace, owner and node are left out: one series per kind of
+// pod, not per pod).
+MetricLabels PodStateLabels(const NodeState* node, bool scheduled,
+                            kube::PodPhase phase, bool ready) {
+  static const Labels kNoLabels;
+  const Labels& labels = node == nullptr ? kNoLabels : node->labels;
+  const std::string pool = LabelOf(labels, kNodePoolLabel);
+  return {{"scheduled", scheduled ? "true" : "false"},
+          {"nodepool", pool},
+          {"zone", LabelOf(labels, kube::kZoneLabel)},
+          {"arch", LabelOf(labels, kArchLabel)},
+          {"capacity_type", LabelOf(labels, kCapacityTypeLabel)},
+          {"instance_type", LabelOf(labels, kInstanceTypeLabel)},
+          {"phase", std::string(kube::PodPhaseName(phase))},
+          {"ready", ready ? "true" : "false"},
+          {"managed", pool.empty() ? "false" : "true"}};
+}
+
+// pods_state: pods counted by node, phase and readiness first (few keys
+// per node), then by their labels (nodes alike in labels merge).
+SeriesList PodStateSeries(const KarpenterClusterState& state) {
+  std::map<std::string_view, const NodeState*> nodes;
+  for (const LiveNode& live : *state.nodes) {
+    nodes.emplace(live.state.name, &live.state);
+  }
+  using Key = std::tuple<std::string_view, kube::PodPhase, bool>;
+  std::map<Key, int64_t> counts;
+  for (const LivePod& pod : *state.pods) {
+    ++counts[{pod.state.node_name, pod.phase, pod.ready_since != TimePoint{}}];
+  }
+  std::map<MetricLabels, double> series;
+  for (const auto& [key, count] : counts) {
+    const auto& [node_name, phase, ready] = key;
+    auto node = nodes.find(node_name);
+    series[PodStateLabels(node == nodes.end() ? nullptr : node->second,
+                          !node_name.empty(), phase, ready)] +=
+        static_cast<double>(count);
+  }
+  return SeriesList(series.begin(), series.end());
+}
+
+// Karpenter's DurationBuckets (controller-runtime's, and past 60 s for its
+// singletons).
+std::vector<double> DurationBuckets() {
+  return {0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3,
+          0.35,  0.4,  0.45,  0.5,  0.6, 0.7,  0.8, 0.9,  1.0,
+          1.25,  1.5,  1.75,  2.0,  2.5, 3.0,  3.5, 4.0,  4.5,
+          5,     6,    7,     8,    9,   10,   15,  20,   25,
+          30,    40,   50,    60,   120, 150,  300, 450,  600};
+}
+
+// The reason each method disrupts for (Karpenter's method.Reason()).
+DisruptionReason MethodReason(DisruptionMethod method) {
+  switch (method) {
+    case DisruptionMethod::kExpiry:
+      return DisruptionReason::kExpired;
+    case DisruptionMethod::kEmptiness:
+      return DisruptionReason::kEmpty;
+    case DisruptionMethod::kDrift:
+    case DisruptionMethod::kPriority:  // the move back, under drift's budget
+      return DisruptionReason::kDrifted;
+    case DisruptionMethod::kMultiNode:
+    case DisruptionMethod::kSingleNode:
+      return DisruptionReason::kUnderutilized;
+  }
+  return DisruptionReason::kEmpty;
+}
+
 // A decision's labels: decision, reason, consolidation_type.
 MetricLabels DecisionLabels(const DisruptionCommand& command) {
   return {
@@ -223,6 +293,11 @@ MetricLabels DecisionLabels(const DisruptionCommand& command) {
 }  // namespace
 
 void DeclareKarpenterMetrics(Metrics* m) {
+  m->DeclareGauge(Name("pods_state"),
+                  "Pod state is the current state of pods, counted by "
+                  "whether they are scheduled, their node's nodepool, zone, "
+                  "architecture, capacity type and instance type, their "
+                  "phase and readiness.");
   m->DeclareGauge(Name("nodes_allocatable"),
                   "Node allocatable are the resources allocatable by nodes.");
   m->DeclareGauge(Name("nodes_total_pod_requests"),
@@ -269,6 +344,7 @@ void SetKarpenterGauges(const KarpenterClusterState& state, Metrics* m) {
   m->SetAll(Name("nodepools_limit"), pools[1]);
   m->SetAll(Name("cloudprovider_instance_type_offering_price_estimate"),
             OfferingPrices(*state.catalogue));
+  m->SetAll(Name("pods_state"), PodStateSeries(state));
   m->Set(Name("cluster_state_synced"), {}, 1);
   m->Set(Name("cluster_state_node_count"), {},
          static_cast<double>(state.nodes->size()));
@@ -344,6 +420,16 @@ void DeclareKarpenterCounters(Metrics* m) {
   m->DeclareCounter(Name("cloudprovider_errors_total"),
                     "Total number of errors returned from CloudProvider "
                     "calls.");
+  m->DeclareHistogram(Name("scheduler_scheduling_duration_seconds"),
+                      "Duration of scheduling simulations used for "
+                      "deprovisioning and provisioning in seconds.",
+                      DurationBuckets());
+  m->DeclareHistogram(Name("voluntary_disruption_decision_evaluation_duration_"
+                           "seconds"),
+                      "Duration of the disruption decision evaluation "
+                      "process in seconds. Labeled by method and "
+                      "consolidation type.",
+                      DurationBuckets());
   m->DeclareCounter(Name("voluntary_disruption_decisions_total"),
                     "Number of disruption decisions performed. Labeled by "
                     "disruption decision, reason, and consolidation type.");
@@ -359,6 +445,19 @@ void DeclareKarpenterCounters(Metrics* m) {
                   "NodePool.");
 }
 
+void ObserveKarpenterScheduling(Duration took, Metrics* m) {
+  m->Observe(Name("scheduler_scheduling_duration_seconds"),
+             {{"controller", "provisioner"}}, InSeconds(took));
+}
+
+void ObserveKarpenterEvaluation(DisruptionMethod method, Duration took,
+                                Metrics* m) {
+  m->Observe(Name("voluntary_disruption_decision_evaluation_duration_seconds"),
+             {{"reason", ReasonLabel(MethodReason(method))},
+              {"consolidation_type", std::string(ConsolidationType(method))}},
+             InSeconds(took));
+}
+
 void CountKarpenterDecision(const DisruptionCommand& command, Metrics* m) {
   m->Add(Name("voluntary_disruption_decisions_total"), DecisionLabels(command));
 }
@@ -371,8 +470,7 @@ void CountKarpenterQueueFailure(const DisruptionCommand& command, Metrics* m) {
 void SetKarpenterDisruptionGauges(const DisruptionPlan& plan, Metrics* m) {
   for (const auto& [reason, count] : plan.eligible) {
     m->Set(Name("voluntary_disruption_eligible_nodes"),
-           {{"reason", ReasonLabel(reason)}},
-           static_cast<double>(count));
+           {{"reason", ReasonLabel(reason)}}, static_cast<double>(count));
   }
   for (const PoolAllowanceReport& report : plan.allowances) {
     m->Set(Name("nodepools_allowed_disruptions"),

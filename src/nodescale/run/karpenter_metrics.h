@@ -48,6 +48,12 @@ struct KarpenterClusterState {
 //   status.resources) and nodepools_limit (its spec.limits);
 // - cloudprovider_instance_type_offering_price_estimate per offering
 //   (instance_type, capacity_type, zone);
+// - pods_state, every pod counted by the labels of Karpenter's that are not
+//   the pod's own (scheduled, its node's nodepool, zone, arch,
+//   capacity_type and instance_type, phase, ready, managed): Karpenter's
+//   has one series per pod, with name, namespace, owner and node besides,
+//   which its users find costly (kubernetes-sigs/karpenter#2622); every
+//   dashboard sums it;
 // - cluster_state_synced (1), cluster_state_node_count and
 //   scheduler_queue_depth{controller="provisioner",scheduling_id=""}.
 void DeclareKarpenterMetrics(Metrics* metrics);
@@ -85,13 +91,20 @@ void CountKarpenterNodesCreated(const NodeGroup& group, int64_t nodes,
 void CountKarpenterNodeTerminated(const NodeState& node, Duration took,
                                   Metrics* metrics);
 void CountKarpenterDecision(const DisruptionCommand& command, Metrics* metrics);
+// Histograms with Karpenter's DurationBuckets:
+// scheduler_scheduling_duration_seconds{controller="provisioner"}, a
+// NodePools scale-up's scheduling simulation; voluntary_disruption_
+// decision_evaluation_duration_seconds{reason,consolidation_type}, one
+// disruption method's evaluation (reason: the method's, "underutilized"
+// for consolidation).
+void ObserveKarpenterScheduling(Duration took, Metrics* metrics);
+void ObserveKarpenterEvaluation(DisruptionMethod method, Duration took,
+                                Metrics* metrics);
 // voluntary_disruption_queue_failures_total{decision,reason,
 // consolidation_type}: a command started that failed in the queue (its
 // replacement not launched, or not Ready in time).
 void CountKarpenterQueueFailure(const DisruptionCommand& command,
                                 Metrics* metrics);
-// voluntary_disruption_eligible_nodes{reason} and
-// nodepools_allowed_disruptions{nodepool,reason} of one disruption pass.
 // cloudprovider_errors_total{controller,method,provider,error}: a call of
 // `provider` that failed, named as Karpenter's controllers and methods are
 // ("nodeclaim.lifecycle" Create and Delete, "provisioner"
@@ -102,6 +115,8 @@ void CountKarpenterProviderError(const std::string& provider,
 // Whether a group is a NodePool's candidate: its nodes carry the
 // karpenter.sh/nodepool label.
 bool IsNodePoolGroup(const NodeGroup& group);
+// voluntary_disruption_eligible_nodes{reason} and
+// nodepools_allowed_disruptions{nodepool,reason} of one disruption pass.
 void SetKarpenterDisruptionGauges(const DisruptionPlan& plan, Metrics* metrics);
 
 }  // namespace propscaler::nodescale

@@ -11,6 +11,7 @@
 #include "nodescale/plan/health/capacity_give_up.h"
 #include "nodescale/plan/simulation/node_volume_limits.h"
 #include "nodescale/plan/simulation/volume_needs.h"
+#include "nodescale/run/decision_clock.h"
 #include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
@@ -145,7 +146,9 @@ Status NodeScaleLoop::RunOnce() {
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
   LOG_IF(ERROR, !chain.ok()) << chain.status().message();
   const bool atomic = chain.ok() && atomic_.ScaleUp(chain->get(), &it);
-  DecideInput input = DecideInputOf(it, chain.ok() ? chain->get() : nullptr);
+  DecisionClock timer(clock_, reporter_);
+  DecideInput input =
+      DecideInputOf(it, chain.ok() ? chain->get() : nullptr, &timer);
   std::optional<DisruptionInput> disruption;
   input.removal = disruption_.Path();
   input.in_flight = executor_.drain().InFlight();
@@ -179,11 +182,13 @@ Status NodeScaleLoop::RunScaleUp() {
     return Status::Ok();
   }
   Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
+  DecisionClock timer(clock_, reporter_);
   if (!chain.ok()) {
     LOG(ERROR) << chain.status().message();
   } else if (atomic_.ScaleUp(chain->get(), &it) ||
-             ExecuteScaleUp(Decide(DecideInputOf(it, chain->get())).scale_up,
-                            &it)) {
+             ExecuteScaleUp(
+                 Decide(DecideInputOf(it, chain->get(), &timer)).scale_up,
+                 &it)) {
     WriteStatus(it, Status::Ok());
   }
   buffers_.WriteStatuses(it);
@@ -206,8 +211,10 @@ Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
 }
 
 DecideInput NodeScaleLoop::DecideInputOf(const LoopIteration& it,
-                                         ExpanderChain* expander) const {
+                                         ExpanderChain* expander,
+                                         DecisionTimer* timer) const {
   DecideInput input;
+  input.timer = timer;
   input.snapshot = &it.snapshot;
   input.groups = &it.groups;
   input.settings = &options_;

@@ -69,8 +69,9 @@ class NodeScaleLoop {
   void ObserveDuration(const LoopIteration& it, const char* kind);
   // The scale-up's metrics and memory brought up to date; the expanders.
   Result<std::unique_ptr<ExpanderChain>> PrepareScaleUp(LoopIteration* it);
-  DecideInput DecideInputOf(const LoopIteration& it,
-                            ExpanderChain* expander) const;
+  // `timer` times the decision's steps (decision_clock.h).
+  DecideInput DecideInputOf(const LoopIteration& it, ExpanderChain* expander,
+                            DecisionTimer* timer) const;
   // The plan's increases carried out; whether any node was added.
   bool ExecuteScaleUp(const ScaleUpPlan& plan, LoopIteration* it);
   // How long the pods of `increase` waited since the scheduler gave up.

@@ -344,6 +344,15 @@ void NodeScaleReporter::LoopDuration(const char* kind, Duration took) const {
                           {{"kind", kind}}, InSeconds(took));
 }
 
+void NodeScaleReporter::SchedulingTook(Duration took) const {
+  ObserveKarpenterScheduling(took, &GlobalMetrics());
+}
+
+void NodeScaleReporter::EvaluationTook(DisruptionMethod method,
+                                       Duration took) const {
+  ObserveKarpenterEvaluation(method, took, &GlobalMetrics());
+}
+
 void NodeScaleReporter::NodePools(const KarpenterClusterState& state) const {
   SetKarpenterGauges(state, &GlobalMetrics());
   pod_startups_.Observe(*state.pods, &GlobalMetrics());

@@ -109,6 +109,10 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
   // pool's budget error.
   void DisruptionAllowances(const DisruptionPlan& plan) const;
   void LoopDuration(const char* kind, Duration took) const;
+  // A NodePools scale-up's scheduling simulation, and one disruption
+  // method's evaluation, took this long (karpenter_metrics.h).
+  void SchedulingTook(Duration took) const;
+  void EvaluationTook(DisruptionMethod method, Duration took) const;
   // Karpenter's gauges of this loop's cluster (karpenter_metrics.h), with
   // NodePools; Unsynced when the cluster could not be read.
   void NodePools(const KarpenterClusterState& state) const;

@@ -26,11 +26,14 @@ std::string_view DisruptionMethodName(DisruptionMethod method) {
 }
 
 DisruptionPlan PlanDisruption(const DisruptionInput& input,
-                              const DisruptionOptions& options) {
+                              const DisruptionOptions& options,
+                              DecisionTimer* timer) {
   DisruptionPlan plan;
   DisruptionContext context(input, options, &plan);
   for (const auto& method : disruption::MethodsInOrder()) {
+    if (timer != nullptr) timer->Begin();
     std::optional<DisruptionCommand> command = method->ComputeCommand(context);
+    if (timer != nullptr) timer->Evaluated(method->id());
     if (!command) continue;
     if (options.preview) plan.previews.push_back(*command);
     if (!plan.command) plan.command = std::move(command);

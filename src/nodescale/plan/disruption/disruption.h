@@ -18,13 +18,17 @@
 #include <vector>
 
 #include "nodescale/expander/priority.h"
+#include "nodescale/plan/disruption/decision_timer.h"
 #include "nodescale/plan/disruption/disruption_command.h"
 #include "nodescale/plan/disruption/disruption_input.h"
 
 namespace propscaler::nodescale {
 
+// `timer`, where set, is told where each method's evaluation begins and
+// ends.
 DisruptionPlan PlanDisruption(const DisruptionInput& input,
-                              const DisruptionOptions& options);
+                              const DisruptionOptions& options,
+                              DecisionTimer* timer = nullptr);
 
 // A command again after the validation delay: every node still a candidate
 // of its method, within budgets, and the simulation still gives a command of

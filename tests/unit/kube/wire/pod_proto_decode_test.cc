@@ -251,12 +251,14 @@ TEST(PodProtoDecodeTest, EveryFieldAsTheJsonDecoderReadsIt) {
   EXPECT_EQ(pod->unschedulable_since,
             TimePoint(std::chrono::seconds(1767225660)));
   EXPECT_EQ(pod->ready_since, TimePoint()) << "not Ready";
+  EXPECT_EQ(pod->phase, PodPhase::kPending);
   // A 2-cpu limit and the 250m overhead; no memory limit, so no overhead.
   EXPECT_EQ(pod->limit_cpu_millis, 2250);
   EXPECT_EQ(pod->limit_memory_bytes, 0);
   Result<LivePod> running = DecodeLivePodProto(RunningPodMessage(), "x");
   ASSERT_TRUE(running.ok()) << running.status().message();
   EXPECT_EQ(running->ready_since, TimePoint(std::chrono::seconds(1767225130)));
+  EXPECT_EQ(running->phase, PodPhase::kRunning);
 }
 
 TEST(PodProtoDecodeTest, BadFieldsAreItemErrorsNamedAsInJson) {

@@ -39,6 +39,17 @@ class DecideTest : public ::testing::Test {
     return input;
   }
 
+  // Every node an hour old, so that emptiness may take the empty ones.
+  DisruptionInput Disruption() const {
+    DisruptionInput disruption;
+    disruption.snapshot = &snapshot_;
+    disruption.life.assign(snapshot_.nodes.size(),
+                           {now_ - minutes(60), now_ - minutes(60)});
+    disruption.groups = groups_;
+    disruption.now = now_;
+    return disruption;
+  }
+
   ClusterSnapshot snapshot_;
   std::vector<NodeGroup> groups_;
   NodeScaleSettings settings_;
@@ -96,12 +107,7 @@ TEST_F(DecideTest, WithoutExpandersNoScaleUpButScaleDownStillRuns) {
 }
 
 TEST_F(DecideTest, DisruptionPlansWhenNoScaleUpIsNeeded) {
-  DisruptionInput disruption;
-  disruption.snapshot = &snapshot_;
-  disruption.life.assign(snapshot_.nodes.size(),
-                         {now_ - minutes(60), now_ - minutes(60)});
-  disruption.groups = groups_;
-  disruption.now = now_;
+  const DisruptionInput disruption = Disruption();
   DecideInput input = Input(&expander_);
   input.removal = RemovalPath::kDisruption;
   input.disruption = &disruption;
@@ -111,6 +117,27 @@ TEST_F(DecideTest, DisruptionPlansWhenNoScaleUpIsNeeded) {
   ASSERT_TRUE(decisions.disruption->command);
   EXPECT_EQ(decisions.disruption->command->method,
             DisruptionMethod::kEmptiness);
+}
+
+// The scheduling simulation is timed where NodePools schedule (Karpenter's
+// scheduler), then each disruption method up to the one that acts.
+TEST_F(DecideTest, TheTimerHearsTheSchedulingAndEachMethod) {
+  const DisruptionInput disruption = Disruption();
+  NodePoolCatalogue pools;
+  pools.pools.emplace_back().name = "general";
+  RecordingTimer timer;
+  DecideInput input = Input(&expander_);
+  input.removal = RemovalPath::kDisruption;
+  input.disruption = &disruption;
+  input.node_pools = &pools;
+  input.timer = &timer;
+  ASSERT_TRUE(Decide(input).disruption->command);
+  EXPECT_EQ(timer.steps, "begin scheduled begin expiry begin emptiness ");
+  // Cluster Autoscaler's scale-up over groups is not Karpenter's scheduler.
+  timer.steps.clear();
+  input.node_pools = nullptr;
+  Decide(input);
+  EXPECT_EQ(timer.steps, "begin expiry begin emptiness ");
 }
 
 // The soft taints come first: g-1's is taken off (needed again), g-2

@@ -155,6 +155,88 @@ TEST(KarpenterMetricsTest, NodesAndNodePoolsAsKarpenterLabelsThem) {
             1);
 }
 
+// pods_state counts pods by the labels Karpenter's has besides the pod's
+// own: two Running, Ready pods on nodes alike in labels are one series of
+// 2; a Pending pod no node has, and a finished one, each their own.
+TEST(KarpenterMetricsTest, PodsStateCountsPodsByNodeAndPhase) {
+  Metrics m;
+  DeclareKarpenterMetrics(&m);
+  SharedNodes nodes{PoolNode("general-a", "general"),
+                    PoolNode("general-b", "general"), PoolNode("static-1", "")};
+  LivePod a = BoundPod("web-0", "general-a", 500);
+  LivePod b = BoundPod("web-1", "general-b", 500);
+  for (LivePod* pod : {&a, &b}) {
+    pod->phase = kube::PodPhase::kRunning;
+    pod->ready_since = TimePoint(std::chrono::seconds(100));
+  }
+  LivePod pending = BoundPod("web-2", "", 500);
+  pending.phase = kube::PodPhase::kPending;
+  LivePod done = BoundPod("job-0", "static-1", 100);
+  done.phase = kube::PodPhase::kSucceeded;
+  done.state.terminated = true;
+  SharedPods pods{a, b, pending, done};
+  const NodePoolCatalogue catalogue = OnePool();
+  SetKarpenterGauges({&nodes, &pods, &catalogue, 1}, &m);
+
+  EXPECT_EQ(
+      Matching(m, "karpenter_pods_state",
+               {R"(scheduled="true")", R"(nodepool="general")",
+                R"(zone="test-zone-a")", R"(arch="amd64")",
+                R"(capacity_type="on-demand")",
+                R"(instance_type="c-4x-amd64-linux")", R"(phase="Running")",
+                R"(ready="true")", R"(managed="true")"}),
+      std::vector<double>{2});
+  EXPECT_EQ(Matching(m, "karpenter_pods_state",
+                     {R"(scheduled="false")", R"(nodepool="")",
+                      R"(instance_type="")", R"(phase="Pending")",
+                      R"(ready="false")", R"(managed="false")"}),
+            std::vector<double>{1});
+  EXPECT_EQ(
+      Matching(m, "karpenter_pods_state",
+               {R"(scheduled="true")", R"(managed="false")",
+                R"(instance_type="c-4x-amd64-linux")", R"(phase="Succeeded")"}),
+      std::vector<double>{1});
+  EXPECT_EQ(m.Families().at("karpenter_pods_state").series.size(), 3u);
+  EXPECT_TRUE(Matching(m, "karpenter_pods_state", {"name="}).empty())
+      << "no series per pod";
+
+  // The pods gone, their series go.
+  SharedPods none;
+  SetKarpenterGauges({&nodes, &none, &catalogue, 0}, &m);
+  EXPECT_TRUE(m.Families().at("karpenter_pods_state").series.empty());
+}
+
+// The scheduling simulation and each method's evaluation in Karpenter's
+// buckets and under Karpenter's labels.
+TEST(KarpenterMetricsTest, DecisionDurationsAreHistograms) {
+  Metrics m;
+  DeclareKarpenterCounters(&m);
+  ObserveKarpenterScheduling(std::chrono::milliseconds(30), &m);
+  ObserveKarpenterEvaluation(DisruptionMethod::kMultiNode,
+                             std::chrono::milliseconds(7), &m);
+  ObserveKarpenterEvaluation(DisruptionMethod::kEmptiness,
+                             std::chrono::seconds(2), &m);
+  const auto families = m.Families();
+  const Metrics::Family& scheduling =
+      families.at("karpenter_scheduler_scheduling_duration_seconds");
+  EXPECT_EQ(scheduling.type, Metrics::Type::kHistogram);
+  ASSERT_EQ(scheduling.series.size(), 1u);
+  EXPECT_EQ(scheduling.series.begin()->first, R"({controller="provisioner"})");
+  EXPECT_DOUBLE_EQ(scheduling.series.begin()->second.value, 0.03);
+  const Metrics::Family& evaluation = families.at(
+      "karpenter_voluntary_disruption_decision_evaluation_duration_seconds");
+  EXPECT_EQ(evaluation.type, Metrics::Type::kHistogram);
+  EXPECT_EQ(evaluation.series.size(), 2u);
+  EXPECT_TRUE(evaluation.series.contains(
+      R"({reason="underutilized",consolidation_type="multi"})"));
+  EXPECT_TRUE(evaluation.series.contains(
+      R"({reason="empty",consolidation_type="empty"})"));
+  // Karpenter's DurationBuckets: 45 bounds from 5 ms to 600 s.
+  EXPECT_EQ(evaluation.bounds.size(), 45u);
+  EXPECT_EQ(evaluation.bounds.front(), 0.005);
+  EXPECT_EQ(evaluation.bounds.back(), 600);
+}
+
 TEST(KarpenterMetricsTest, ANodeThatIsGoneLosesItsSeries) {
   Metrics m;
   const NodePoolCatalogue catalogue = OnePool();

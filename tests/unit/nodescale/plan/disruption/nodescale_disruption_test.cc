@@ -143,6 +143,25 @@ TEST_F(DisruptionTest, DeletesTheNodeWhosePodsFitElsewhere) {
 
 // S21 (:4087): the same, through single-node after multi-node finds
 // nothing; never "delete 2 + launch 1 of the same type".
+// The timer hears each method's evaluation begin and end, in Karpenter's
+// order, up to the method whose command acts (here single-node, as above).
+TEST_F(DisruptionTest, TheTimerHearsEachMethodEvaluated) {
+  testing_util::RecordingTimer timer;
+  AddCheapNode("n0");
+  AddCheapNode("n1");
+  AddPod("a", "n0");
+  AddPod("b", "n0");
+  AddPod("c", "n1");
+  input_ = Input();
+  const DisruptionPlan plan = PlanDisruption(input_, {}, &timer);
+  ASSERT_TRUE(plan.command) << Reasons(plan);
+  EXPECT_EQ(timer.steps,
+            "begin expiry begin emptiness begin drift begin multi-node "
+            "begin single-node ");
+  EXPECT_EQ(plan.command->nodes, PlanDisruption(input_, {}).command->nodes)
+      << "timed or not, the same plan";
+}
+
 TEST_F(DisruptionTest, NeverReplacesTwoNodesByOneOfTheirOwnGroup) {
   AddCheapNode("n0");
   AddCheapNode("n1");
@@ -464,8 +483,7 @@ spec:
       chosen->declared_template->labels.at("karpenter.kwok.sh/instance-cpu"),
       "2");
   EXPECT_DOUBLE_EQ(plan.command->replacement->price_per_hour, *small->price);
-  EXPECT_DOUBLE_EQ(plan.command->savings_per_hour,
-                   *big->price - *small->price);
+  EXPECT_DOUBLE_EQ(plan.command->savings_per_hour, *big->price - *small->price);
 }
 
 // S23 (:366-430): 10 empty dear nodes; budgets 30% / 100% / 0%.
