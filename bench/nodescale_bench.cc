@@ -136,6 +136,8 @@ void CheckScaleUp(const ClusterSnapshot& snapshot,
   state.counters["new_nodes"] = static_cast<double>(NewNodes(plan));
   state.counters["groups_grown"] = static_cast<double>(plan.increases.size());
   state.counters["pods_left"] = static_cast<double>(plan.unschedulable.size());
+  state.counters["lower_bound"] =
+      static_cast<double>(bench::ScaleUpLowerBound(snapshot, groups, plan));
   if (leftovers == Leftovers::kNone && !plan.unschedulable.empty()) {
     state.SkipWithError((std::to_string(plan.unschedulable.size()) +
                          " pods left unscheduled, every one of which a group "

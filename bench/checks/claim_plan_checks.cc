@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 
+#include "checks/final_placement.h"
+#include "checks/node_count_bound.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/predicates.h"
 
@@ -14,57 +17,17 @@ namespace {
 
 using namespace ::propscaler::nodescale;  // NOLINT: the checks' subject
 
-constexpr size_t kNone = static_cast<size_t>(-1);
-
-// The nodes a plan leaves: the existing ones, then its claims; each with
-// its labels and, for the hostname, its own name.
-struct Hosts {
-  std::vector<const Labels*> labels;
-  std::vector<std::string> names;
-  std::vector<size_t> of_pod;  // per snapshot pod; kNone: not on one
-
-  std::string DomainOf(size_t host, const std::string& key) const {
-    if (key == kHostnameLabel) return names[host];
-    auto it = labels[host]->find(key);
-    return it == labels[host]->end() ? std::string() : it->second;
-  }
-};
-
+// The existing nodes, then the claims.
 Hosts HostsOf(const ClusterSnapshot& snapshot, const ClaimPlan& plan) {
-  Hosts hosts;
-  std::map<std::string, size_t, std::less<>> by_name;
-  for (const NodeState& node : snapshot.nodes) {
-    by_name[node.name] = hosts.names.size();
-    hosts.labels.push_back(&node.labels);
-    hosts.names.push_back(node.name);
-  }
-  hosts.of_pod.assign(snapshot.pods.size(), kNone);
-  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-    const PodState& pod = snapshot.pods[i];
-    if (pod.terminated || pod.node_name.empty()) continue;
-    if (auto it = by_name.find(pod.node_name); it != by_name.end()) {
-      hosts.of_pod[i] = it->second;
-    }
-  }
+  Hosts hosts = ExistingHosts(snapshot);
   for (const ExistingPlacement& e : plan.existing_nodes) {
     for (size_t pod : e.pods) hosts.of_pod[pod] = e.node;
   }
   for (const PlannedClaim& claim : plan.claims) {
-    for (size_t pod : claim.pods) hosts.of_pod[pod] = hosts.names.size();
-    hosts.labels.push_back(&claim.labels);
-    hosts.names.push_back(claim.name);
+    const size_t host = hosts.Add(&claim.labels, claim.name);
+    for (size_t pod : claim.pods) hosts.of_pod[pod] = host;
   }
   return hosts;
-}
-
-bool Selects(const LabelSelector& selector,
-             const std::vector<std::string>& namespaces, const PodState& pod,
-             const PodState& owner) {
-  const bool in_namespace =
-      namespaces.empty() ? pod.namespace_ == owner.namespace_
-                         : std::find(namespaces.begin(), namespaces.end(),
-                                     pod.namespace_) != namespaces.end();
-  return in_namespace && selector.Matches(pod.labels);
 }
 
 void CheckEveryPodOnce(const ClusterSnapshot& snapshot, const ClaimPlan& plan,
@@ -272,58 +235,6 @@ void CheckSpreads(const ClusterSnapshot& snapshot, const Hosts& hosts,
   }
 }
 
-std::string TermId(const PodState& owner, const PodAffinityTerm& t) {
-  std::string id = t.topology_key + "|" + t.selector.ToString() + "|";
-  if (t.namespaces.empty()) return id + owner.namespace_;
-  for (const std::string& ns : t.namespaces) id += ns + ",";
-  return id;
-}
-
-// Required pod anti-affinity over the final placement: no other pod its
-// term selects in its domain (the other way round is the other pod's own
-// check, or a term of a pod that selects it).
-void CheckAntiAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
-                         Failures* failures) {
-  std::map<std::string, std::pair<const PodState*, const PodAffinityTerm*>>
-      terms;
-  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-    if (hosts.of_pod[i] == kNone) continue;
-    const PodState& pod = snapshot.pods[i];
-    for (const PodAffinityTerm& t : *pod.anti_affinity) {
-      terms.try_emplace(TermId(pod, t), &pod, &t);
-    }
-  }
-  std::map<std::string, std::map<std::string, int64_t>> counts;
-  for (const auto& [id, term] : terms) {
-    auto& per_domain = counts[id];
-    for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-      if (hosts.of_pod[i] == kNone) continue;
-      if (Selects(term.second->selector, term.second->namespaces,
-                  snapshot.pods[i], *term.first)) {
-        const std::string d =
-            hosts.DomainOf(hosts.of_pod[i], term.second->topology_key);
-        if (!d.empty()) ++per_domain[d];
-      }
-    }
-  }
-  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-    if (hosts.of_pod[i] == kNone) continue;
-    const PodState& pod = snapshot.pods[i];
-    for (const PodAffinityTerm& t : *pod.anti_affinity) {
-      const std::string d = hosts.DomainOf(hosts.of_pod[i], t.topology_key);
-      const auto& per_domain = counts[TermId(pod, t)];
-      auto it = per_domain.find(d);
-      const int64_t n = it == per_domain.end() ? 0 : it->second;
-      const int64_t self = Selects(t.selector, t.namespaces, pod, pod) ? 1 : 0;
-      if (!d.empty() && n - self > 0) {
-        failures->push_back("pod " + pod.Key() + " shares " + t.topology_key +
-                            " " + d + " with a pod its anti-affinity (" +
-                            t.selector.ToString() + ") selects");
-      }
-    }
-  }
-}
-
 // Required pod affinity as each pod lands, as kube-scheduler judges it: a
 // pod its term selects is already in its domain, or none is anywhere yet
 // and the term selects the pod itself.
@@ -346,8 +257,8 @@ void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
   auto count = [&](size_t i) {
     if (hosts.of_pod[i] == kNone) return;
     for (auto& [id, c] : terms) {
-      if (Selects(c.term->selector, c.term->namespaces, snapshot.pods[i],
-                  *c.owner)) {
+      if (TermSelects(c.term->selector, c.term->namespaces, snapshot.pods[i],
+                      *c.owner)) {
         const std::string d =
             hosts.DomainOf(hosts.of_pod[i], c.term->topology_key);
         if (!d.empty()) ++c.per_domain[d];
@@ -368,7 +279,7 @@ void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
       const bool peer =
           !d.empty() && it != c.per_domain.end() && it->second > 0;
       const bool first =
-          c.total == 0 && Selects(t.selector, t.namespaces, pod, pod);
+          c.total == 0 && TermSelects(t.selector, t.namespaces, pod, pod);
       if (!peer && !first) {
         failures->push_back("pod " + pod.Key() + " has no pod its affinity (" +
                             t.selector.ToString() + ") selects in its " +
@@ -384,41 +295,17 @@ void CheckAffinities(const ClusterSnapshot& snapshot, const Hosts& hosts,
 int64_t ClaimLowerBound(const ClusterSnapshot& snapshot,
                         const std::vector<InstanceType>& catalogue) {
   std::vector<const PodState*> pending;
-  Resources total;
   for (const PodState& pod : snapshot.pods) {
-    if (!IsPending(pod) || IsDaemonSetPod(pod)) continue;
-    pending.push_back(&pod);
-    total += pod.requests;
-  }
-  int64_t bound = 0;
-  std::set<std::string> seen;
-  for (const PodState* owner : pending) {
-    for (const PodAffinityTerm& t : *owner->anti_affinity) {
-      if (t.topology_key != kHostnameLabel) continue;
-      const std::string id = t.selector.ToString() + "|" + owner->namespace_;
-      if (!seen.insert(id).second) continue;
-      int64_t apart = 0;
-      for (const PodState* pod : pending) {
-        const bool owns =
-            std::find(pod->anti_affinity->begin(), pod->anti_affinity->end(),
-                      t) != pod->anti_affinity->end();
-        if (owns && Selects(t.selector, t.namespaces, *pod, *owner)) ++apart;
-      }
-      bound = std::max(bound, apart);
-    }
+    if (IsPending(pod) && !IsDaemonSetPod(pod)) pending.push_back(&pod);
   }
   Resources largest;
   for (const InstanceType& type : catalogue) {
     const Resources a = type.Allocatable();
     largest.cpu_millis = std::max(largest.cpu_millis, a.cpu_millis);
     largest.memory_bytes = std::max(largest.memory_bytes, a.memory_bytes);
+    largest.pods = std::max(largest.pods, a.pods);
   }
-  auto ceil_div = [](int64_t a, int64_t b) {
-    return b > 0 ? (a + b - 1) / b : 0;
-  };
-  bound = std::max(bound, ceil_div(total.cpu_millis, largest.cpu_millis));
-  bound = std::max(bound, ceil_div(total.memory_bytes, largest.memory_bytes));
-  return bound;
+  return NewNodesLowerBound(pending, largest);
 }
 
 Failures CheckClaimPlan(const ClusterSnapshot& snapshot,
@@ -434,11 +321,10 @@ Failures CheckClaimPlan(const ClusterSnapshot& snapshot,
   CheckAntiAffinities(snapshot, hosts, &failures);
   CheckAffinities(snapshot, hosts, plan, &failures);
   if (snapshot.nodes.empty() && plan.unschedulable.empty()) {
-    const int64_t bound = ClaimLowerBound(snapshot, catalogue);
-    if (static_cast<int64_t>(plan.claims.size()) < bound) {
-      failures.push_back(std::to_string(plan.claims.size()) +
-                         " claims, fewer than the lower bound " +
-                         std::to_string(bound));
+    if (std::optional<std::string> miss =
+            NodeCountMiss(static_cast<int64_t>(plan.claims.size()),
+                          ClaimLowerBound(snapshot, catalogue))) {
+      failures.push_back("claims: " + *miss);
     }
   }
   return failures;

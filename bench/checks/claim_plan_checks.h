@@ -29,16 +29,16 @@ namespace propscaler::bench {
 //   domain; required pod affinity, as each pod lands: a pod its term
 //   selects is in its domain already, or none is anywhere and the term
 //   selects the pod itself;
-// - there are at least as many claims as the lower bound says.
+// - there are at least as many claims as the lower bound says, and at most
+//   kNodeCountMargin times as many (node_count_bound.h), where no node
+//   exists and every pod is placed.
 Failures CheckClaimPlan(const nodescale::ClusterSnapshot& snapshot,
                         const std::vector<nodescale::NodePoolSpec>& pools,
                         const std::vector<nodescale::InstanceType>& catalogue,
                         const nodescale::ClaimPlan& plan);
 
-// The fewest new nodes any plan needs with no node existing: the most
-// pending pods that each need a host of their own (one hostname
-// anti-affinity term selecting them all), and total requests over the
-// largest instance type's allocatable, for cpu and memory.
+// The fewest new nodes any plan needs with no node existing: the pending
+// pods' NewNodesLowerBound on the largest instance type's allocatable.
 int64_t ClaimLowerBound(const nodescale::ClusterSnapshot& snapshot,
                         const std::vector<nodescale::InstanceType>& catalogue);
 

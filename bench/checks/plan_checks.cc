@@ -10,6 +10,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "checks/final_placement.h"
+#include "checks/node_count_bound.h"
 #include "nodescale/plan/simulation/bin_placement.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/topology.h"
@@ -60,6 +62,16 @@ class GroupShapes {
   const NewNodeShape* Find(std::string_view group) const {
     auto found = by_group_.find(std::string(group));
     return found == by_group_.end() ? nullptr : found->second;
+  }
+  // The most any group's new node offers, resource by resource.
+  Resources Largest() const {
+    Resources most;
+    for (const NewNodeShape& shape : shapes_) {
+      most.cpu_millis = std::max(most.cpu_millis, shape.free.cpu_millis);
+      most.memory_bytes = std::max(most.memory_bytes, shape.free.memory_bytes);
+      most.pods = std::max(most.pods, shape.free.pods);
+    }
+    return most;
   }
   int64_t Registered(const std::string& group) const {
     auto found = registered_.find(group);
@@ -251,6 +263,64 @@ class ScaleUpCheck {
   std::map<std::string, int64_t> grown_;
   Failures failures_;
 };
+
+std::unordered_map<std::string, const PodState*> PodsByKey(
+    const ClusterSnapshot& snapshot) {
+  std::unordered_map<std::string, const PodState*> out;
+  for (const PodState& pod : snapshot.pods) out[pod.Key()] = &pod;
+  return out;
+}
+
+// The pods of `keys` the snapshot has.
+std::vector<const PodState*> PodsOf(
+    const std::vector<std::string>& keys,
+    const std::unordered_map<std::string, const PodState*>& by_key) {
+  std::vector<const PodState*> out;
+  for (const std::string& key : keys) {
+    if (auto found = by_key.find(key); found != by_key.end()) {
+      out.push_back(found->second);
+    }
+  }
+  return out;
+}
+
+// The existing nodes, then each increase's new nodes (named
+// "<group>/new-<i>", labelled as its template); each increase's pods on
+// the node it names. The pods fit on existing or requested nodes are on no
+// node the plan names (kNone), yet `planned`, as the increases' are.
+Hosts HostsOf(const ClusterSnapshot& snapshot, const GroupShapes& shapes,
+              const ScaleUpPlan& plan, std::vector<bool>* planned) {
+  Hosts hosts = ExistingHosts(snapshot);
+  std::unordered_map<std::string, size_t> index;
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    index[snapshot.pods[i].Key()] = i;
+  }
+  planned->assign(snapshot.pods.size(), false);
+  for (const std::string& key : plan.fit_existing) {
+    if (auto found = index.find(key); found != index.end()) {
+      (*planned)[found->second] = true;
+    }
+  }
+  for (const nodescale::GroupIncrease& increase : plan.increases) {
+    const NewNodeShape* shape = shapes.Find(increase.group);
+    if (shape == nullptr || increase.pod_nodes.size() != increase.pods.size()) {
+      continue;  // the increase's own check says so
+    }
+    const size_t first = hosts.names.size();
+    for (int64_t n = 0; n < increase.delta; ++n) {
+      hosts.Add(&shape->node.labels,
+                increase.group + "/new-" + std::to_string(n));
+    }
+    for (size_t p = 0; p < increase.pods.size(); ++p) {
+      auto found = index.find(increase.pods[p]);
+      const int64_t node = increase.pod_nodes[p];
+      if (found == index.end() || node < 0 || node >= increase.delta) continue;
+      (*planned)[found->second] = true;
+      hosts.of_pod[found->second] = first + static_cast<size_t>(node);
+    }
+  }
+  return hosts;
+}
 
 bool IsConsolidation(DisruptionMethod method) {
   return method == DisruptionMethod::kMultiNode ||
@@ -571,7 +641,37 @@ Failures CheckScaleDownPlan(const ClusterSnapshot& snapshot,
 Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
                           const std::vector<NodeGroup>& groups,
                           const ScaleUpPlan& plan) {
-  return ScaleUpCheck(snapshot, groups).Run(plan);
+  Failures failures = ScaleUpCheck(snapshot, groups).Run(plan);
+  const GroupShapes shapes(snapshot, groups);
+  std::vector<bool> planned;
+  const Hosts hosts = HostsOf(snapshot, shapes, plan, &planned);
+  CheckAntiAffinities(snapshot, hosts, &failures);
+  CheckAffinitiesAtTheEnd(snapshot, hosts, planned, &failures);
+  const std::unordered_map<std::string, const PodState*> pods =
+      PodsByKey(snapshot);
+  for (const nodescale::GroupIncrease& increase : plan.increases) {
+    const NewNodeShape* shape = shapes.Find(increase.group);
+    if (shape == nullptr) continue;  // Run says so
+    if (std::optional<std::string> miss = NodeCountMiss(
+            increase.delta,
+            NewNodesLowerBound(PodsOf(increase.pods, pods), shape->free))) {
+      failures.push_back("the increase of " + increase.group + ": " + *miss);
+    }
+  }
+  return failures;
+}
+
+int64_t ScaleUpLowerBound(const ClusterSnapshot& snapshot,
+                          const std::vector<NodeGroup>& groups,
+                          const ScaleUpPlan& plan) {
+  const std::unordered_map<std::string, const PodState*> by_key =
+      PodsByKey(snapshot);
+  std::vector<const PodState*> pods;
+  for (const nodescale::GroupIncrease& increase : plan.increases) {
+    const std::vector<const PodState*> its = PodsOf(increase.pods, by_key);
+    pods.insert(pods.end(), its.begin(), its.end());
+  }
+  return NewNodesLowerBound(pods, GroupShapes(snapshot, groups).Largest());
 }
 
 Failures CheckDisruptionCommand(const DisruptionInput& input,

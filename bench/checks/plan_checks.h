@@ -31,8 +31,19 @@ using Failures = std::vector<std::string>;
 // - no group grows past its max size (--max-nodes-per-scaleup bounds a
 //   round, and an increase sums a group's rounds: it is not checked);
 // - every pending pod is in the plan once, and none is left unschedulable
-//   that an empty new node of a group with room would take.
+//   that an empty new node of a group with room would take;
+// - each increase asks for at least, and at most kNodeCountMargin times,
+//   the NewNodesLowerBound of its pods on its group's new node
+//   (node_count_bound.h): the expander chose the group, the packing is the
+//   planner's.
 Failures CheckScaleUpPlan(const nodescale::ClusterSnapshot& snapshot,
+                          const std::vector<nodescale::NodeGroup>& groups,
+                          const nodescale::ScaleUpPlan& plan);
+
+// NewNodesLowerBound of the pods the plan's increases take, on the largest
+// new node any group offers: the fewest nodes of any group choice (a
+// figure; group choices are the expander's).
+int64_t ScaleUpLowerBound(const nodescale::ClusterSnapshot& snapshot,
                           const std::vector<nodescale::NodeGroup>& groups,
                           const nodescale::ScaleUpPlan& plan);
 

@@ -85,6 +85,21 @@ TEST_F(ScaleUpPlanCheckTest, OneNodeTooFewFails) {
   EXPECT_TRUE(Says(failures, ": insufficient cpu"));
 }
 
+// Three times the nodes its pods need: 12 small nodes for 7 pods of 1 cpu,
+// where 4 hold them.
+TEST_F(ScaleUpPlanCheckTest, ThreeTimesTheNodesFails) {
+  ScaleUpPlan plan = Plan();
+  ASSERT_EQ(plan.increases.size(), 1u);
+  ASSERT_EQ(plan.increases[0].group, "small");
+  EXPECT_EQ(ScaleUpLowerBound(snapshot_, groups_, plan), 1)
+      << "8 cpu of the large group hold the 7 pods";
+  plan.increases[0].delta *= 3;
+  EXPECT_TRUE(Says(Check(plan),
+                   "the increase of small: 12 new nodes, more "
+                   "than 1.7x the lower bound 4 and 4 (at most "
+                   "11)"));
+}
+
 TEST_F(ScaleUpPlanCheckTest, APodOnANodeTheIncreaseDoesNotHaveFails) {
   ScaleUpPlan plan = Plan();
   --plan.increases[0].delta;
@@ -269,6 +284,90 @@ TEST_F(DisruptionCheckTest, AnUnknownOrRepeatedNodeFails) {
 }
 
 // Four nodes of 4 cpu in one group: a and b at 25%, c and d at 75%.
+// Constraints between pods over a group plan's final placement: two zones'
+// groups, and pods that want (or refuse) a zone with others of their app.
+class ScaleUpPodConstraintsCheckTest : public ::testing::Test {
+ protected:
+  ScaleUpPodConstraintsCheckTest() {
+    groups_ = {Group("a", 0, 10, 0, 4000, 16 * kGi),
+               Group("b", 0, 10, 0, 4000, 16 * kGi)};
+    groups_[0].declared_template->labels[kZone] = "zone-a";
+    groups_[1].declared_template->labels[kZone] = "zone-b";
+  }
+
+  void AddPods(const std::string& app, int count, bool anti) {
+    for (int i = 0; i < count; ++i) {
+      PodState pod = Pod(app + "-" + std::to_string(i), 500, kGi);
+      pod.labels = Labels{{"app", app}};
+      const PodAffinityTerm term{
+          *LabelSelector::Parse("app=" + app), {}, kZone};
+      (anti ? pod.anti_affinity : pod.affinity) = {term};
+      pods_.push_back(std::move(pod));
+    }
+  }
+
+  // One new node of `group` for each of `pods`.
+  static GroupIncrease Increase(const std::string& group,
+                                const std::vector<std::string>& pods) {
+    GroupIncrease increase{group, static_cast<int64_t>(pods.size()), {}, {}};
+    for (size_t i = 0; i < pods.size(); ++i) {
+      increase.pods.push_back("default/" + pods[i]);
+      increase.pod_nodes.push_back(static_cast<int64_t>(i));
+    }
+    return increase;
+  }
+
+  Failures Check(const ScaleUpPlan& plan) {
+    snapshot_.pods = PodList(pods_);
+    return CheckScaleUpPlan(snapshot_, groups_, plan);
+  }
+
+  static constexpr const char* kZone = "topology.kubernetes.io/zone";
+  std::vector<NodeGroup> groups_;
+  std::vector<PodState> pods_;
+  ClusterSnapshot snapshot_;
+};
+
+TEST_F(ScaleUpPodConstraintsCheckTest, AffinityHoldsInOneZone) {
+  AddPods("db", 3, false);
+  ScaleUpPlan plan;
+  plan.increases = {Increase("a", {"db-0", "db-1", "db-2"})};
+  EXPECT_TRUE(Holds(Check(plan)));
+}
+
+// Whatever order they landed in, the second zone had no db pod when its
+// first arrived.
+TEST_F(ScaleUpPodConstraintsCheckTest, AffinitySplitOverTwoZonesFails) {
+  AddPods("db", 3, false);
+  ScaleUpPlan plan;
+  plan.increases = {Increase("a", {"db-0", "db-1"}), Increase("b", {"db-2"})};
+  EXPECT_TRUE(Says(Check(plan), "domains with no pod it selects (at most 1)"));
+}
+
+// A db pod bound in zone-b: every new one must join it.
+TEST_F(ScaleUpPodConstraintsCheckTest, AffinityAwayFromTheBoundPodFails) {
+  AddPods("db", 2, false);
+  snapshot_.nodes = {Node("b-0", "b", 4000, 16 * kGi)};
+  snapshot_.nodes[0].labels[kZone] = "zone-b";
+  PodState bound = BoundPod("db-bound", "b-0", 500, kGi);
+  bound.labels = Labels{{"app", "db"}};
+  pods_.push_back(bound);
+  ScaleUpPlan plan;
+  plan.increases = {Increase("b", {"db-0"}), Increase("a", {"db-1"})};
+  EXPECT_TRUE(Says(Check(plan), "default/db-1 in zone-a"));
+  plan.increases = {Increase("b", {"db-0", "db-1"})};
+  EXPECT_TRUE(Holds(Check(plan)));
+}
+
+TEST_F(ScaleUpPodConstraintsCheckTest, AntiAffinityInOneZoneFails) {
+  AddPods("web", 2, true);
+  ScaleUpPlan plan;
+  plan.increases = {Increase("a", {"web-0"}), Increase("b", {"web-1"})};
+  EXPECT_TRUE(Holds(Check(plan)));
+  plan.increases = {Increase("a", {"web-0", "web-1"})};
+  EXPECT_TRUE(Says(Check(plan), "shares topology.kubernetes.io/zone zone-a"));
+}
+
 class ScaleDownPlanCheckTest : public ::testing::Test {
  protected:
   ScaleDownPlanCheckTest() {

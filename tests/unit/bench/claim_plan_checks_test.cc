@@ -122,5 +122,20 @@ TEST_F(ClaimPlanCheckTest, CatchesFewerClaimsThanTheLowerBound) {
   EXPECT_TRUE(Reports("fewer than the lower bound"));
 }
 
+// A scheduler that asks for 3x the nodes: each claim's pods spread over it
+// and two copies of it, as a planner that never packs a second pod would.
+TEST_F(ClaimPlanCheckTest, CatchesThreeTimesTheClaims) {
+  const size_t claims = plan_.claims.size();
+  for (size_t c = 0; c < claims; ++c) {
+    for (int copy = 0; copy < 2; ++copy) {
+      PlannedClaim empty = plan_.claims[c];
+      empty.name += "-" + std::to_string(copy);
+      empty.pods.clear();
+      plan_.claims.push_back(std::move(empty));
+    }
+  }
+  EXPECT_TRUE(Reports("more than 1.7x the lower bound"));
+}
+
 }  // namespace
 }  // namespace propscaler::bench
