@@ -66,6 +66,16 @@ DEFINE_string(propscaler_env, "",
               "space-separated, e.g. MALLOC_ARENA_MAX=2.");
 DEFINE_string(propscaler_args, "",
               "Extra flags for propscaler, space-separated.");
+DEFINE_double(max_first_scale_to_cpa, 2.0 / 3,
+              "With --cpa: propscaler's first correct scale over CPA's, at "
+              "most (checks/scale_targets.h).");
+DEFINE_double(max_reaction_p50_to_cpa, 0.1,
+              "With --cpa: propscaler's median reaction over CPA's, at most.");
+DEFINE_double(max_peak_rss_to_cpa, 0.05,
+              "With --cpa: propscaler's peak RSS over CPA's, at most, from "
+              "--peak_rss_to_cpa_from_nodes on.");
+DEFINE_int32(peak_rss_to_cpa_from_nodes, 20000,
+             "With --cpa: the smallest size whose peak RSS ratio is held.");
 DEFINE_double(max_reaction_p99_ms, 1000,
               "Target: each size's reaction p99 (README: sub-second).");
 DEFINE_double(max_requests_at_rest_per_hour, 60,
@@ -112,7 +122,8 @@ void PrintRun(int nodes, const std::string& rbac, int index,
       "peak_rss_list=%.1fMiB rss_list=%.1fMiB (anon %.1f, files %.1f) "
       "peak_rss_events=%.1fMiB rss_events=%.1fMiB (anon %.1f) events=%lld "
       "cpu=%.2fs events_per_cpu_s=%.0f "
-      "relists=%lld reaction_p50=%.1fms p99=%.1fms at_rest=%lld in %llds "
+      "relists=%lld first_write=%lld (%lld writes to it) reaction_p50=%.1fms "
+      "%s=%.1fms at_rest=%lld in %llds "
       "(new connections %lld)\n",
       nodes, rbac.c_str(), index, run.list_send_seconds, run.cache_send_seconds,
       static_cast<long long>(run.list_bytes),
@@ -128,7 +139,11 @@ void PrintRun(int nodes, const std::string& rbac, int index,
       MiB(run.anon_after_events_kib),
       static_cast<long long>(run.heartbeat_events), run.heartbeat_cpu_seconds,
       run.heartbeat_events / std::max(run.heartbeat_cpu_seconds, 1e-9),
-      static_cast<long long>(run.relists), Percentile(run.reaction_ms, 0.5),
+      static_cast<long long>(run.relists),
+      static_cast<long long>(run.first_scale_replicas),
+      static_cast<long long>(run.scale_writes_to_target),
+      Percentile(run.reaction_ms, 0.5),
+      P99Name(static_cast<int64_t>(run.reaction_ms.size())).c_str(),
       Percentile(run.reaction_ms, 0.99),
       static_cast<long long>(run.steady_total),
       static_cast<long long>(run.steady_window.count()),
@@ -170,6 +185,13 @@ std::string SummaryJson(int nodes, const std::string& rbac,
          ",\"reaction_p50_ms\":" + std::to_string(Percentile(reactions, 0.5)) +
          ",\"reaction_p99_ms\":" + std::to_string(Percentile(reactions, 0.99)) +
          ",\"reaction_trials\":" + std::to_string(reactions.size()) +
+         ",\"reaction_p99_is\":" +
+         JsonQuoted(P99Name(static_cast<int64_t>(reactions.size()))) +
+         ",\"first_scale_replicas\":" +
+         std::to_string(runs.front().first_scale_replicas) +
+         ",\"scale_writes_to_target\":" + median([](const ScaleRunResult& r) {
+           return static_cast<double>(r.scale_writes_to_target);
+         }) +
          ",\"requests_at_rest_per_hour\":" + median(&RequestsPerHour) +
          ",\"events_per_cpu_s\":" + median([](const ScaleRunResult& r) {
            return r.heartbeat_events / std::max(r.heartbeat_cpu_seconds, 1e-9);
@@ -197,7 +219,7 @@ void PrintSummary(int nodes, const std::string& rbac,
   std::printf(
       "| %d | %s | %.3f s | %.3f s | %s | %.3f s | %.2f | %.1f MiB | "
       "%.1f MiB | %.1f MiB | "
-      "%.0f / %.0f ms (%zu trials) | %.0f /h | %.0f /s |\n",
+      "%.0f / %.0f ms (%s of %zu trials) | %.0f /h | %.0f /s |\n",
       nodes, rbac.c_str(),
       Median(runs, [](const ScaleRunResult& r) { return r.list_send_seconds; }),
       Median(runs,
@@ -220,7 +242,8 @@ void PrintSummary(int nodes, const std::string& rbac,
       Median(
           runs,
           [](const ScaleRunResult& r) { return MiB(r.rss_after_events_kib); }),
-      Percentile(reactions, 0.5), Percentile(reactions, 0.99), reactions.size(),
+      Percentile(reactions, 0.5), Percentile(reactions, 0.99),
+      P99Name(static_cast<int64_t>(reactions.size())).c_str(), reactions.size(),
       Median(runs, &RequestsPerHour), Median(runs, [](const ScaleRunResult& r) {
         return r.heartbeat_events / std::max(r.heartbeat_cpu_seconds, 1e-9);
       }));
@@ -245,6 +268,12 @@ ScaleFigures FiguresOf(int nodes, const std::string& rbac,
   figures.reaction_trials_asked =
       static_cast<int64_t>(runs.size()) * FLAGS_reaction_trials;
   figures.requests_at_rest_per_hour = Median(runs, &RequestsPerHour);
+  figures.reaction_p50_ms = Percentile(reactions, 0.5);
+  figures.first_scale_s = Median(
+      runs, [](const ScaleRunResult& r) { return r.first_scale_seconds; });
+  figures.peak_rss_mib = Median(runs, [](const ScaleRunResult& r) {
+    return MiB(r.peak_rss_after_events_kib);
+  });
   return figures;
 }
 
@@ -253,7 +282,7 @@ ScaleFigures FiguresOf(int nodes, const std::string& rbac,
 // targets to `failures`; false when a run failed.
 bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
                  std::vector<std::string>* sizes, Failures* failures,
-                 const std::string& cpa_binary = "") {
+                 ScaleFigures* figures, const std::string& cpa_binary = "") {
   ScaleRunOptions options;
   options.nodes = nodes;
   options.rbac = rbac;
@@ -283,13 +312,30 @@ bool MeasureSize(BenchCluster* cluster, int nodes, const std::string& rbac,
   }
   PrintSummary(nodes, label, runs);
   sizes->push_back(SummaryJson(nodes, label, runs));
+  *figures = FiguresOf(nodes, label, runs);
   for (std::string& failure : ScaleTargetFailures(
-           FiguresOf(nodes, label, runs),
+           *figures,
            {FLAGS_max_reaction_p99_ms, FLAGS_max_requests_at_rest_per_hour})) {
     std::cerr << "target missed: " << failure << std::endl;
     failures->push_back(std::move(failure));
   }
   return true;
+}
+
+// Each of propscaler's sizes (under its own RBAC: CPA's polls by design)
+// against CPA's at the same size, in this run.
+void HoldRatiosToCpa(const std::vector<ScaleFigures>& ours,
+                     const ScaleFigures& cpa, Failures* failures) {
+  const CpaRatioTargets targets{
+      FLAGS_max_first_scale_to_cpa, FLAGS_max_reaction_p50_to_cpa,
+      FLAGS_max_peak_rss_to_cpa, FLAGS_peak_rss_to_cpa_from_nodes};
+  for (const ScaleFigures& figures : ours) {
+    if (figures.rbac != "ours") continue;
+    for (std::string& failure : CpaRatioFailures(figures, cpa, targets)) {
+      std::cerr << "target missed: " << failure << std::endl;
+      failures->push_back(std::move(failure));
+    }
+  }
 }
 
 std::unique_ptr<BenchCluster> MakeCluster() {
@@ -349,15 +395,19 @@ int main(int argc, char** argv) {
                 << " nodes: " << grown.message() << std::endl;
       return 1;
     }
+    std::vector<propscaler::bench::ScaleFigures> ours;
     for (const std::string& rbac : propscaler::bench::Split(FLAGS_rbac, ',')) {
       ok = propscaler::bench::MeasureSize(cluster.get(), nodes, rbac, &sizes,
-                                          &failures) &&
+                                          &failures, &ours.emplace_back()) &&
            ok;
     }
-    if (!FLAGS_cpa.empty()) {
-      ok = propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa", &sizes,
-                                          &failures, FLAGS_cpa) &&
-           ok;
+    propscaler::bench::ScaleFigures cpa;
+    if (!FLAGS_cpa.empty() &&
+        propscaler::bench::MeasureSize(cluster.get(), nodes, "cpa", &sizes,
+                                       &failures, &cpa, FLAGS_cpa)) {
+      propscaler::bench::HoldRatiosToCpa(ours, cpa, &failures);
+    } else if (!FLAGS_cpa.empty()) {
+      ok = false;
     }
   }
   std::string json;
@@ -370,7 +420,18 @@ int main(int argc, char** argv) {
       "targets",
       "{\"max_reaction_p99_ms\":" + std::to_string(FLAGS_max_reaction_p99_ms) +
           ",\"max_requests_at_rest_per_hour\":" +
-          std::to_string(FLAGS_max_requests_at_rest_per_hour) + "}");
+          std::to_string(FLAGS_max_requests_at_rest_per_hour) +
+          (FLAGS_cpa.empty()
+               ? std::string()
+               : ",\"max_first_scale_to_cpa\":" +
+                     std::to_string(FLAGS_max_first_scale_to_cpa) +
+                     ",\"max_reaction_p50_to_cpa\":" +
+                     std::to_string(FLAGS_max_reaction_p50_to_cpa) +
+                     ",\"max_peak_rss_to_cpa\":" +
+                     std::to_string(FLAGS_max_peak_rss_to_cpa) +
+                     ",\"peak_rss_to_cpa_from_nodes\":" +
+                     std::to_string(FLAGS_peak_rss_to_cpa_from_nodes)) +
+          "}");
   if (!ok) failures.push_back("a run failed (its error is on stderr)");
   if (propscaler::Status s = result.Write(FLAGS_json_out, failures); !s.ok()) {
     std::cerr << s.message() << "\n";

@@ -1,6 +1,7 @@
 #include "checks/scale_targets.h"
 
 #include <cstdio>
+#include <string>
 
 namespace propscaler::bench {
 namespace {
@@ -53,5 +54,43 @@ Failures ScaleTargetFailures(const ScaleFigures& figures,
   }
   return out;
 }
+
+namespace {
+
+std::string Ratio(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", value);
+  return text;
+}
+
+// `what` of ours over CPA's, failing above `max` (or where CPA's is 0).
+void HoldRatio(const std::string& size, const char* what, double ours,
+               double cpa, double max, Failures* out) {
+  const double ratio = cpa > 0 ? ours / cpa : 0;
+  if (cpa > 0 && ratio <= max) return;
+  out->push_back(size + what + " " + Ratio(ours) + " against CPA's " +
+                 Ratio(cpa) + ": ratio " + (cpa > 0 ? Ratio(ratio) : "-") +
+                 ", over the target of " + Ratio(max));
+}
+
+}  // namespace
+
+Failures CpaRatioFailures(const ScaleFigures& ours, const ScaleFigures& cpa,
+                          const CpaRatioTargets& targets) {
+  Failures out;
+  const std::string size = "nodes=" + std::to_string(ours.nodes) +
+                           " rbac=" + ours.rbac + " against CPA: ";
+  HoldRatio(size, "first correct scale (s)", ours.first_scale_s,
+            cpa.first_scale_s, targets.max_first_scale, &out);
+  HoldRatio(size, "median reaction (ms)", ours.reaction_p50_ms,
+            cpa.reaction_p50_ms, targets.max_reaction_p50, &out);
+  if (ours.nodes >= targets.peak_rss_from_nodes) {
+    HoldRatio(size, "peak RSS (MiB)", ours.peak_rss_mib, cpa.peak_rss_mib,
+              targets.max_peak_rss, &out);
+  }
+  return out;
+}
+
+std::string P99Name(int64_t trials) { return trials < 100 ? "max" : "p99"; }
 
 }  // namespace propscaler::bench

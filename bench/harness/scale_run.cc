@@ -13,6 +13,7 @@
 #include "harness/metrics_scrape.h"
 #include "harness/parallel.h"
 #include "harness/proc_stats.h"
+#include "harness/replicas_watch.h"
 #include "transport/api.h"
 
 namespace propscaler::bench {
@@ -265,6 +266,9 @@ class Run {
     result_.cache_send_seconds = send->seconds;
     Status status = cluster_->SetReplicas(1);
     if (!status.ok()) return status;
+    Result<std::unique_ptr<ReplicasWatch>> watch =
+        ReplicasWatch::Open(cluster_->Admin());
+    if (!watch.ok()) return watch.status();
     Result<std::string> kubeconfig =
         cluster_->PropscalerKubeconfig(options_.rbac);
     if (!kubeconfig.ok()) return kubeconfig.status();
@@ -281,12 +285,49 @@ class Run {
     if (status = WaitForReplicas(*cluster_, options_.nodes); !status.ok()) {
       return status;
     }
+    if (status = FirstWriteWasRight(**watch, start); !status.ok()) {
+      return status;
+    }
     Result<ProcStats> stats = Stats();
     if (!stats.ok()) return stats.status();
     result_.peak_rss_after_list_kib = stats->peak_rss_kib;
     result_.rss_after_list_kib = stats->rss_kib;
     result_.anon_after_list_kib = stats->rss_anon_kib;
     result_.file_after_list_kib = stats->rss_file_kib;
+    return Status::Ok();
+  }
+
+  // The first scale write's value, and how many writes it took to reach
+  // the target; for propscaler, an error unless one write set it.
+  Status FirstWriteWasRight(const ReplicasWatch& watch,
+                            Clock::time_point start) {
+    // The watch event of the write that reached the target may trail the
+    // GET that saw it.
+    e2e::WaitUntil([&] { return !watch.Changes().empty(); },
+                   std::chrono::seconds(5));
+    const std::vector<ReplicasChange> changes = watch.Changes();
+    result_.first_scale_replicas =
+        changes.empty() ? -1 : changes.front().replicas;
+    Result<std::vector<sim::LoggedRequest>> requests =
+        cluster_->RequestsSince(start);
+    if (!requests.ok()) return requests.status();
+    result_.scale_writes_to_target = 0;
+    for (const sim::LoggedRequest& request : *requests) {
+      result_.scale_writes_to_target += IsScaleWrite(request.verb_and_path);
+    }
+    if (!options_.cpa_binary.empty()) return Status::Ok();  // measured only
+    if (result_.first_scale_replicas != options_.nodes) {
+      return Status::Internal(
+          "the first scale write set " +
+          std::to_string(result_.first_scale_replicas) + " replicas, not the " +
+          std::to_string(options_.nodes) + " the nodes ask for");
+    }
+    if (result_.scale_writes_to_target != 1) {
+      return Status::Internal(std::to_string(result_.scale_writes_to_target) +
+                              " scale writes by the time the target had its " +
+                              std::to_string(options_.nodes) +
+                              " replicas: the first was not the right value");
+    }
     return Status::Ok();
   }
 

@@ -1,5 +1,6 @@
 // One measured run of the real propscaler binary against a bench cluster
-// (the simulated API server or the real one): start to first correct scale,
+// (the simulated API server or the real one): start to first correct scale
+// (its first scale write, which must be of the right value),
 // bytes received for it, peak memory after the list and after an hour of
 // node heartbeats, reaction to a node turning Ready, and requests and new
 // connections at rest. Times of requests come from the server's record of
@@ -59,7 +60,16 @@ struct ScaleRunResult {
   // for CPA, which does not count them.
   int64_t first_scale_wire_bytes = 0;
   int64_t first_scale_connections = 0;
-  double first_scale_seconds = 0;  // propscaler start -> correct PATCH
+  // Start -> the first scale write, which must set the replicas the nodes
+  // ask for (for propscaler a run fails otherwise): the first correct
+  // scale.
+  double first_scale_seconds = 0;
+  // What the first write set (from a watch on the target), and the scale
+  // writes the server had received when the target reached its value (1
+  // when the first was right; a write of the old value changes nothing the
+  // watch sees, so it shows here).
+  int64_t first_scale_replicas = -1;
+  int64_t scale_writes_to_target = 0;
   int64_t peak_rss_after_list_kib = 0;
   int64_t rss_after_list_kib = 0;
   int64_t anon_after_list_kib = 0;  // heap and stacks, not libraries

@@ -73,5 +73,43 @@ TEST(ScaleTargetsTest, CpaIsMeasuredNotJudged) {
   EXPECT_EQ(ScaleTargetFailures(cpa_rbac, {}).size(), 1u);
 }
 
+// The README's comparison held: propscaler at 20,000 nodes against CPA in
+// the same run (2026-11-29's figures pass); each ratio missed fails.
+TEST(ScaleTargetsTest, RatiosToCpaInTheSameRun) {
+  ScaleFigures ours = Good();
+  ours.nodes = 20000;
+  ours.first_scale_s = 1.057;
+  ours.reaction_p50_ms = 21;
+  ours.peak_rss_mib = 19.7;
+  ScaleFigures cpa = ours;
+  cpa.rbac = "CPA itself";
+  cpa.first_scale_s = 1.994;
+  cpa.reaction_p50_ms = 5074;
+  cpa.peak_rss_mib = 528.9;
+  EXPECT_TRUE(CpaRatioFailures(ours, cpa, {}).empty());
+
+  ScaleFigures slow = ours;
+  slow.first_scale_s = 1.5;
+  EXPECT_EQ(CpaRatioFailures(slow, cpa, {}),
+            (Failures{"nodes=20000 rbac=ours against CPA: first correct "
+                      "scale (s) 1.500 against CPA's 1.994: ratio 0.752, "
+                      "over the target of 0.667"}));
+  ScaleFigures heavy = ours;
+  heavy.peak_rss_mib = 30;
+  EXPECT_EQ(CpaRatioFailures(heavy, cpa, {}).size(), 1u);
+  // At 1,000 nodes both are near their baselines: memory is not held.
+  heavy.nodes = 1000;
+  EXPECT_TRUE(CpaRatioFailures(heavy, cpa, {}).empty());
+  ScaleFigures lazy = ours;
+  lazy.reaction_p50_ms = 600;
+  EXPECT_EQ(CpaRatioFailures(lazy, cpa, {}).size(), 1u);
+}
+
+TEST(ScaleTargetsTest, AP99OfFewTrialsIsNamedTheMax) {
+  EXPECT_EQ(P99Name(5), "max");
+  EXPECT_EQ(P99Name(99), "max");
+  EXPECT_EQ(P99Name(100), "p99");
+}
+
 }  // namespace
 }  // namespace propscaler::bench
