@@ -4,17 +4,27 @@
 // run's time, or the median of its repetitions) makes the program exit 1
 // and say which, so that a wrong or slow run never passes.
 // `--time_targets=false` judges results only (under a profiler, say). The
-// context of its JSON output names the commit it was built from
-// ("propscaler_commit").
+// context of its JSON output (--benchmark_out) says what made it, as the
+// harnesses' result files do (harness/result_file.h): the commit and build
+// type it was built from ("propscaler_commit", "propscaler_build_type"), the
+// command as typed, the machine's memory (Google Benchmark adds its cores
+// and the load before), and once the run is over the load after and the
+// verdict ("passed", "failures").
 #include <benchmark/benchmark.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
 
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "checks/time_targets.h"
+#include "harness/result_file.h"
 #include "server/build_revision.h"
 
 namespace {
@@ -77,6 +87,52 @@ bool TakeTimeTargetsFlag(int* argc, char** argv) {
   return judge;
 }
 
+// --benchmark_out's path, "" when none is given.
+std::string OutPath(int argc, char** argv) {
+  constexpr std::string_view kFlag = "--benchmark_out=";
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]).starts_with(kFlag)) {
+      return std::string(argv[i] + kFlag.size());
+    }
+  }
+  return "";
+}
+
+// The JSON file at `path` with its context's verdict and the load after the
+// run added; false when it cannot be read back or written.
+bool AddVerdict(const std::string& path,
+                const std::vector<std::string>& failures) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  rapidjson::Document doc;
+  doc.Parse(text.str().c_str());
+  if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("context") ||
+      !doc["context"].IsObject()) {
+    return false;
+  }
+  auto& alloc = doc.GetAllocator();
+  rapidjson::Value& context = doc["context"];
+  context.AddMember("passed", failures.empty(), alloc);
+  rapidjson::Value list(rapidjson::kArrayType);
+  for (const std::string& failure : failures) {
+    list.PushBack(rapidjson::Value(failure.c_str(), alloc), alloc);
+  }
+  context.AddMember("failures", list, alloc);
+  rapidjson::Document machine;
+  machine.Parse(propscaler::bench::MachineJson().c_str());
+  if (machine.IsObject() && machine.HasMember("load_1m")) {
+    context.AddMember("load_1m_after",
+                      rapidjson::Value(machine["load_1m"], alloc), alloc);
+  }
+  rapidjson::StringBuffer out;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(out);
+  doc.Accept(writer);
+  std::ofstream file(path);
+  file << out.GetString() << "\n";
+  return static_cast<bool>(file);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -84,6 +140,14 @@ int main(int argc, char** argv) {
   // The result file (--benchmark_out) names the binary that made it.
   benchmark::AddCustomContext("propscaler_commit",
                               std::string(propscaler::BuildRevision()));
+  benchmark::AddCustomContext("propscaler_build_type",
+                              std::string(propscaler::BuildType()));
+  std::string command;
+  for (int i = 0; i < argc; ++i)
+    command += (i ? " " : "") + std::string(argv[i]);
+  benchmark::AddCustomContext("command", command);
+  benchmark::AddCustomContext("machine", propscaler::bench::MachineJson());
+  const std::string out_path = OutPath(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   FailureNotingReporter reporter(benchmark::CreateDefaultDisplayReporter(),
@@ -92,6 +156,10 @@ int main(int argc, char** argv) {
   benchmark::Shutdown();
   for (const std::string& failure : reporter.failures()) {
     std::cerr << "FAILED " << failure << "\n";
+  }
+  if (!out_path.empty() && !AddVerdict(out_path, reporter.failures())) {
+    std::cerr << "could not add the verdict to " << out_path << "\n";
+    return 1;
   }
   if (!reporter.failures().empty()) {
     std::cerr << reporter.failures().size()

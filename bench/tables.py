@@ -27,6 +27,10 @@ Kinds:
                                 the file must name its binary's commit
   image GLOB...                 bench/image_size.sh result files
 
+A result file written from PROVENANCE_FROM on is refused unless it names
+its binary's clean commit and build type, the command, the machine and the
+verdict.
+
 Usage: bench/tables.py [--check]   (--check: exit 1 when a table is stale)
 """
 
@@ -61,12 +65,53 @@ class TableError(Exception):
     pass
 
 
+# Result files written from here on must say what made them (issue 65):
+# the binary's clean commit and build type, the command, the machine and
+# the verdict. Older files are kept as they were written.
+PROVENANCE_FROM = "2026-12-03T18:00:00"
+
+
+def written_at(doc):
+    return doc.get("at") or doc.get("context", {}).get("date", "")
+
+
+def provenance_missing(doc):
+    """What a file written from PROVENANCE_FROM on lacks ([] for none)."""
+    if "context" in doc:  # propscaler_bench's Google Benchmark JSON
+        c = doc["context"]
+        commit, build = c.get("propscaler_commit"), \
+            c.get("propscaler_build_type")
+        have = {"command": "command" in c, "machine": "machine" in c,
+                "verdict": "passed" in c}
+    else:
+        binary = doc.get("binary") or {}
+        commit, build = binary.get("commit"), binary.get("build_type")
+        have = {"command": "command" in doc, "machine": "machine" in doc,
+                "verdict": "passed" in doc}
+    missing = [k for k, ok in have.items() if not ok]
+    if commit in (None, "", "unknown"):
+        missing.append("the binary's commit")
+    elif commit.endswith("-dirty"):
+        missing.append(f"a clean binary (it was built dirty: {commit})")
+    if build in (None, "", "unknown"):
+        missing.append("the binary's build type")
+    return missing
+
+
 def load(path):
     try:
         with open(path) as f:
-            return json.load(f)
+            doc = json.load(f)
     except (OSError, ValueError) as e:
         raise TableError(f"{path}: {e}")
+    # Google Benchmark writes its date with a zone offset: compare the
+    # first 19 characters, both UTC on this machine.
+    if written_at(doc)[:19] >= PROVENANCE_FROM:
+        missing = provenance_missing(doc)
+        if missing:
+            raise TableError(f"{path}: written {written_at(doc)}, lacks "
+                             + ", ".join(missing))
+    return doc
 
 
 def files(patterns):

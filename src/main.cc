@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
 
   FLAGS_logtostderr = true;  // as Kubernetes components log
   gflags::SetVersionString(std::string(PROPSCALER_VERSION) + " (commit " +
-                           std::string(propscaler::BuildRevision()) + ")");
+                           std::string(propscaler::BuildRevision()) + ") " +
+                           std::string(propscaler::BuildType()));
   gflags::SetUsageMessage(propscaler::kUsage);
   if (propscaler::AsksForOwnHelp(args)) {
     std::fputs(propscaler::OwnFlagsHelp().c_str(), stdout);

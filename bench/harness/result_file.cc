@@ -113,9 +113,16 @@ void ResultFile::SetBinary(const std::string& path) {
   if (const size_t at = version.find("(commit "); at != std::string::npos) {
     commit = version.substr(at + 8, version.find(')', at) - at - 8);
   }
+  // "propscaler version 0.1.0 (commit abc) RelWithDebInfo".
+  std::string build_type = "unknown";
+  if (const size_t end = version.find(") "); end != std::string::npos &&
+                                             end + 2 < version.size()) {
+    build_type = version.substr(end + 2);
+  }
   binary_ = "{\"path\":" + JsonQuoted(path) +
             ",\"version\":" + JsonQuoted(version) +
-            ",\"commit\":" + JsonQuoted(commit) + "}";
+            ",\"commit\":" + JsonQuoted(commit) +
+            ",\"build_type\":" + JsonQuoted(build_type) + "}";
 }
 
 Status ResultFile::Write(const std::string& path,

@@ -40,8 +40,8 @@ class ResultFile {
   // A figure that is itself JSON (an object of counts, say).
   void AddJson(const std::string& name, const std::string& json);
 
-  // The propscaler binary the run measured: its path, its --version line
-  // and the commit it names ("unknown" when it says none).
+  // The propscaler binary the run measured: its path, its --version line,
+  // the commit it names and its build type ("unknown" when it says none).
   void SetBinary(const std::string& path);
 
   // Writes the object to `path` with `failures` (empty: passed); nothing

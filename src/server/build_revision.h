@@ -12,6 +12,9 @@
 namespace propscaler {
 
 std::string_view BuildRevision();
+// CMAKE_BUILD_TYPE ("RelWithDebInfo", "Debug"...), which --version prints
+// after the commit and the benchmarks' result files record.
+std::string_view BuildType();
 
 }  // namespace propscaler
 

@@ -25,7 +25,8 @@ TEST_F(CliTest, VersionPrintsAndExitsZero) {
 }
 
 // --version names the commit the binary was built from (git's, 12
-// characters, "-dirty" for a checkout with changes; "unknown" outside one).
+// characters, "-dirty" for a checkout with changes; "unknown" outside one)
+// and its build type.
 TEST_F(CliTest, VersionNamesTheCommit) {
   std::string output;
   EXPECT_EQ(Run({"--version"}, &output), 0);
@@ -37,6 +38,12 @@ TEST_F(CliTest, VersionNamesTheCommit) {
               (commit.size() >= 12 &&
                commit.find_first_not_of("0123456789abcdef") >= 12))
       << commit;
+  // Then its build type, as CMake named it.
+  const std::string line = output.substr(0, output.find('\n'));
+  const std::string type = line.substr(line.find(')', at) + 1);
+  EXPECT_TRUE(type == " RelWithDebInfo" || type == " Release" ||
+              type == " Debug" || type == " MinSizeRel")
+      << line;
 }
 
 // --help lists propscaler's own flags by mode, glog's left to --helpfull,

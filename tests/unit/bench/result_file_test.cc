@@ -41,18 +41,33 @@ TEST(ResultFileTest, NamesTheCommitTheBinaryWasBuiltFrom) {
       Script("propscaler-old",
              "echo 'propscaler version 0.1.0 (commit 27a56e0abc12)'"));
   const std::string json = Written(result);
-  EXPECT_NE(json.find(R"("commit":"27a56e0abc12"})"), std::string::npos)
-      << json;
+  EXPECT_NE(json.find(R"("commit":"27a56e0abc12","build_type":"unknown"})"),
+            std::string::npos)
+      << json << "\nan older binary names no build type";
   EXPECT_NE(json.find("\"version\":\"propscaler version 0.1.0 (commit "
                       "27a56e0abc12)\""),
             std::string::npos)
       << json;
 }
 
+TEST(ResultFileTest, NamesTheBuildTypeOfTheBinary) {
+  ResultFile result(0, nullptr);
+  result.SetBinary(Script(
+      "propscaler-new",
+      "echo 'propscaler version 0.1.0 (commit 27a56e0abc12) RelWithDebInfo'"));
+  const std::string json = Written(result);
+  EXPECT_NE(
+      json.find(R"("commit":"27a56e0abc12","build_type":"RelWithDebInfo"})"),
+      std::string::npos)
+      << json;
+}
+
 TEST(ResultFileTest, ABinaryThatNamesNoCommitIsUnknown) {
   ResultFile result(0, nullptr);
   result.SetBinary(Script("propscaler-mute", "exit 0"));
-  EXPECT_NE(Written(result).find(R"("commit":"unknown"})"), std::string::npos);
+  EXPECT_NE(
+      Written(result).find(R"("commit":"unknown","build_type":"unknown"})"),
+      std::string::npos);
   ResultFile none(0, nullptr);
   EXPECT_NE(Written(none).find(R"("binary":null)"), std::string::npos);
 }
