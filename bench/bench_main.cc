@@ -105,8 +105,9 @@ bool AddVerdict(const std::string& path,
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
+  // Google Benchmark writes NaN for an aggregate of zeros (a cv).
   rapidjson::Document doc;
-  doc.Parse(text.str().c_str());
+  doc.Parse<rapidjson::kParseNanAndInfFlag>(text.str().c_str());
   if (doc.HasParseError() || !doc.IsObject() || !doc.HasMember("context") ||
       !doc["context"].IsObject()) {
     return false;
@@ -126,7 +127,10 @@ bool AddVerdict(const std::string& path,
                       rapidjson::Value(machine["load_1m"], alloc), alloc);
   }
   rapidjson::StringBuffer out;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(out);
+  rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>,
+                    rapidjson::UTF8<>, rapidjson::CrtAllocator,
+                    rapidjson::kWriteNanAndInfFlag>
+      writer(out);
   doc.Accept(writer);
   std::ofstream file(path);
   file << out.GetString() << "\n";
