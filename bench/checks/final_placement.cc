@@ -1,10 +1,9 @@
 #include "checks/final_placement.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
-
-#include "checks/node_count_bound.h"
 
 namespace propscaler::bench {
 
@@ -20,6 +19,16 @@ size_t Hosts::Add(const Labels* node_labels, std::string name) {
   labels.push_back(node_labels);
   names.push_back(std::move(name));
   return names.size() - 1;
+}
+
+bool TermSelects(const LabelSelector& selector,
+                 const std::vector<std::string>& namespaces,
+                 const PodState& pod, const PodState& owner) {
+  const bool in_namespace =
+      namespaces.empty() ? pod.namespace_ == owner.namespace_
+                         : std::find(namespaces.begin(), namespaces.end(),
+                                     pod.namespace_) != namespaces.end();
+  return in_namespace && selector.Matches(pod.labels);
 }
 
 Hosts ExistingHosts(const ClusterSnapshot& snapshot) {

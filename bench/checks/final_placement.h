@@ -50,6 +50,13 @@ void CheckAffinitiesAtTheEnd(const nodescale::ClusterSnapshot& snapshot,
                              const std::vector<bool>& planned,
                              Failures* failures);
 
+// Whether `pod` is selected by a term of `owner`'s (its namespaces, or the
+// owner's namespace when it names none).
+bool TermSelects(const LabelSelector& selector,
+                 const std::vector<std::string>& namespaces,
+                 const nodescale::PodState& pod,
+                 const nodescale::PodState& owner);
+
 // One term's identity: its key, selector and namespaces (the owner's when
 // it names none).
 std::string TermId(const nodescale::PodState& owner,

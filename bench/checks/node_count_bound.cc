@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <set>
 
+#include "checks/final_placement.h"
+
 namespace propscaler::bench {
 namespace {
 
@@ -51,16 +53,6 @@ int64_t OverHalf(const std::vector<const PodState*>& pods,
 }
 
 }  // namespace
-
-bool TermSelects(const LabelSelector& selector,
-                 const std::vector<std::string>& namespaces,
-                 const PodState& pod, const PodState& owner) {
-  const bool in_namespace =
-      namespaces.empty() ? pod.namespace_ == owner.namespace_
-                         : std::find(namespaces.begin(), namespaces.end(),
-                                     pod.namespace_) != namespaces.end();
-  return in_namespace && selector.Matches(pod.labels);
-}
 
 int64_t NewNodesLowerBound(const std::vector<const PodState*>& pods,
                            const nodescale::Resources& largest) {

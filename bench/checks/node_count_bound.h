@@ -35,13 +35,6 @@ int64_t NewNodesLowerBound(const std::vector<const nodescale::PodState*>& pods,
 // than it, or more than the margin allows; nullopt when neither.
 std::optional<std::string> NodeCountMiss(int64_t nodes, int64_t bound);
 
-// Whether `pod` is selected by a term of `owner`'s (its namespaces, or the
-// owner's namespace when it names none).
-bool TermSelects(const LabelSelector& selector,
-                 const std::vector<std::string>& namespaces,
-                 const nodescale::PodState& pod,
-                 const nodescale::PodState& owner);
-
 }  // namespace propscaler::bench
 
 #endif  // PROPSCALER_BENCH_CHECKS_NODE_COUNT_BOUND_H_

@@ -264,21 +264,25 @@ class ScaleUpCheck {
   Failures failures_;
 };
 
-std::unordered_map<std::string, const PodState*> PodsByKey(
-    const ClusterSnapshot& snapshot) {
-  std::unordered_map<std::string, const PodState*> out;
-  for (const PodState& pod : snapshot.pods) out[pod.Key()] = &pod;
+// Each snapshot pod's index by its "namespace/name".
+using PodIndex = std::unordered_map<std::string, size_t>;
+
+PodIndex IndexPods(const ClusterSnapshot& snapshot) {
+  PodIndex out;
+  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
+    out[snapshot.pods[i].Key()] = i;
+  }
   return out;
 }
 
 // The pods of `keys` the snapshot has.
-std::vector<const PodState*> PodsOf(
-    const std::vector<std::string>& keys,
-    const std::unordered_map<std::string, const PodState*>& by_key) {
+std::vector<const PodState*> PodsOf(const std::vector<std::string>& keys,
+                                    const ClusterSnapshot& snapshot,
+                                    const PodIndex& index) {
   std::vector<const PodState*> out;
   for (const std::string& key : keys) {
-    if (auto found = by_key.find(key); found != by_key.end()) {
-      out.push_back(found->second);
+    if (auto found = index.find(key); found != index.end()) {
+      out.push_back(&snapshot.pods[found->second]);
     }
   }
   return out;
@@ -288,13 +292,10 @@ std::vector<const PodState*> PodsOf(
 // "<group>/new-<i>", labelled as its template); each increase's pods on
 // the node it names. The pods fit on existing or requested nodes are on no
 // node the plan names (kNone), yet `planned`, as the increases' are.
-Hosts HostsOf(const ClusterSnapshot& snapshot, const GroupShapes& shapes,
-              const ScaleUpPlan& plan, std::vector<bool>* planned) {
+Hosts HostsOf(const ClusterSnapshot& snapshot, const PodIndex& index,
+              const GroupShapes& shapes, const ScaleUpPlan& plan,
+              std::vector<bool>* planned) {
   Hosts hosts = ExistingHosts(snapshot);
-  std::unordered_map<std::string, size_t> index;
-  for (size_t i = 0; i < snapshot.pods.size(); ++i) {
-    index[snapshot.pods[i].Key()] = i;
-  }
   planned->assign(snapshot.pods.size(), false);
   for (const std::string& key : plan.fit_existing) {
     if (auto found = index.find(key); found != index.end()) {
@@ -643,18 +644,18 @@ Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
                           const ScaleUpPlan& plan) {
   Failures failures = ScaleUpCheck(snapshot, groups).Run(plan);
   const GroupShapes shapes(snapshot, groups);
+  const PodIndex index = IndexPods(snapshot);
   std::vector<bool> planned;
-  const Hosts hosts = HostsOf(snapshot, shapes, plan, &planned);
+  const Hosts hosts = HostsOf(snapshot, index, shapes, plan, &planned);
   CheckAntiAffinities(snapshot, hosts, &failures);
   CheckAffinitiesAtTheEnd(snapshot, hosts, planned, &failures);
-  const std::unordered_map<std::string, const PodState*> pods =
-      PodsByKey(snapshot);
   for (const nodescale::GroupIncrease& increase : plan.increases) {
     const NewNodeShape* shape = shapes.Find(increase.group);
     if (shape == nullptr) continue;  // Run says so
     if (std::optional<std::string> miss = NodeCountMiss(
             increase.delta,
-            NewNodesLowerBound(PodsOf(increase.pods, pods), shape->free))) {
+            NewNodesLowerBound(PodsOf(increase.pods, snapshot, index),
+                               shape->free))) {
       failures.push_back("the increase of " + increase.group + ": " + *miss);
     }
   }
@@ -664,11 +665,11 @@ Failures CheckScaleUpPlan(const ClusterSnapshot& snapshot,
 int64_t ScaleUpLowerBound(const ClusterSnapshot& snapshot,
                           const std::vector<NodeGroup>& groups,
                           const ScaleUpPlan& plan) {
-  const std::unordered_map<std::string, const PodState*> by_key =
-      PodsByKey(snapshot);
+  const PodIndex index = IndexPods(snapshot);
   std::vector<const PodState*> pods;
   for (const nodescale::GroupIncrease& increase : plan.increases) {
-    const std::vector<const PodState*> its = PodsOf(increase.pods, by_key);
+    const std::vector<const PodState*> its =
+        PodsOf(increase.pods, snapshot, index);
     pods.insert(pods.end(), its.begin(), its.end());
   }
   return NewNodesLowerBound(pods, GroupShapes(snapshot, groups).Largest());

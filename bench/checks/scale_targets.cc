@@ -6,9 +6,9 @@
 namespace propscaler::bench {
 namespace {
 
-std::string Number(double value) {
+std::string Number(double value, int digits = 0) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.0f", value);
+  std::snprintf(text, sizeof text, "%.*f", digits, value);
   return text;
 }
 
@@ -57,11 +57,7 @@ Failures ScaleTargetFailures(const ScaleFigures& figures,
 
 namespace {
 
-std::string Ratio(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3f", value);
-  return text;
-}
+std::string Ratio(double value) { return Number(value, 3); }
 
 // `what` of ours over CPA's, failing above `max` (or where CPA's is 0).
 void HoldRatio(const std::string& size, const char* what, double ours,
