@@ -174,6 +174,11 @@ void NodeScaleWatches::WatchServedApis(bool provisioning_requests,
       "Grant list and watch on provisioningrequests (autoscaling.x-k8s.io).",
       [api] { return api->ProvisioningRequests(); },
       state_.ProvisioningRequestSink());
+  Watch<kube::PodTemplate>(
+      "podtemplates",
+      "Grant list and watch on podtemplates: ProvisioningRequests' pods "
+      "come from them.",
+      [api] { return api->PodTemplates(); }, state_.PodTemplateSink());
 }
 
 // Karpenter's NodePools for the kwok provider, where their CRD is served.

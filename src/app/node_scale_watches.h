@@ -3,11 +3,11 @@
 // batcher), nodes, PodDisruptionBudgets and the volume objects into the
 // store; CSIStorageCapacities, CapacityBuffers, Karpenter NodePools (for
 // the kwok provider) and, with
-// --enable-provisioning-requests, ProvisioningRequests where the server
-// serves them; the ConfigMaps the loop reads each iteration (kwok's node
-// groups, the priority expander's); and, with --cloud-provider=clusterapi,
-// Cluster API's objects in the version Cluster Autoscaler would pick, in the
-// management cluster when it is another.
+// --enable-provisioning-requests, ProvisioningRequests and PodTemplates
+// where the server serves them; the ConfigMaps the loop reads each iteration
+// (kwok's node groups, the priority expander's); and, with
+// --cloud-provider=clusterapi, Cluster API's objects in the version Cluster
+// Autoscaler would pick, in the management cluster when it is another.
 #ifndef PROPSCALER_APP_NODE_SCALE_WATCHES_H_
 #define PROPSCALER_APP_NODE_SCALE_WATCHES_H_
 

@@ -19,17 +19,8 @@ using nodescale::ProvReqVerdict;
 Result<std::vector<PodState>> PodsOf(const kube::ProvisioningRequest& request,
                                      const kube::ProvisioningRequestsFile& file,
                                      int64_t count) {
-  std::vector<PodState> set_pods;
-  for (const kube::PodSet& set : request.pod_sets) {
-    auto found =
-        file.pod_templates.find(request.namespace_ + "/" + set.pod_template);
-    if (found == file.pod_templates.end()) {
-      return Status::NotFound("PodTemplate " + request.namespace_ + "/" +
-                              set.pod_template + " is not in the file");
-    }
-    set_pods.push_back(found->second);
-  }
-  return nodescale::ProvisioningRequestPods(request, set_pods, count);
+  return nodescale::RequestPodsFrom(request, file.pod_templates, count,
+                                    "the file");
 }
 
 // Scheduled pods consuming each request, by "namespace/name".

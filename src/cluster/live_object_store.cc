@@ -20,6 +20,9 @@ Key KeyOf(const kube::CapacityBuffer& buffer) {
 Key KeyOf(const kube::ProvisioningRequest& request) {
   return {request.namespace_, request.name};
 }
+Key KeyOf(const kube::PodTemplate& pod_template) {
+  return {pod_template.namespace_, pod_template.name};
+}
 Key KeyOf(const kube::RawObject& object) {
   return {object.namespace_, object.name};
 }
@@ -63,6 +66,7 @@ void Intern(kube::LiveNode*, PodInterner*) {}  // a few thousand at most
 void Intern(kube::PdbState*, PodInterner*) {}
 void Intern(kube::CapacityBuffer*, PodInterner*) {}
 void Intern(kube::ProvisioningRequest*, PodInterner*) {}
+void Intern(kube::PodTemplate*, PodInterner*) {}
 void Intern(kube::RawObject*, PodInterner*) {}
 void Intern(kube::PersistentVolume*, PodInterner*) {}
 void Intern(kube::PersistentVolumeClaim*, PodInterner*) {}
@@ -176,6 +180,10 @@ kube::ReflectorSink<kube::CapacityBuffer> LiveObjectStore::BufferSink() {
 kube::ReflectorSink<kube::ProvisioningRequest>
 LiveObjectStore::ProvisioningRequestSink() {
   return SinkFor(&mutex_, &requests_, &interner_);
+}
+
+kube::ReflectorSink<kube::PodTemplate> LiveObjectStore::PodTemplateSink() {
+  return SinkFor(&mutex_, &pod_templates_, &interner_);
 }
 
 kube::ReflectorSink<kube::RawObject> LiveObjectStore::NodePoolSink() {
@@ -305,6 +313,16 @@ std::optional<std::vector<kube::PdbState>> LiveObjectStore::Pdbs() const {
   std::vector<kube::PdbState> out;
   out.reserve(pdbs_.items.size());
   for (const auto& [key, pdb] : pdbs_.items) out.push_back(*pdb);
+  return out;
+}
+
+std::optional<kube::PodTemplateMap> LiveObjectStore::PodTemplates() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pod_templates_.synced) return std::nullopt;
+  kube::PodTemplateMap out;
+  for (const auto& [key, pod_template] : pod_templates_.items) {
+    out.emplace(pod_template->Key(), *pod_template);
+  }
   return out;
 }
 

@@ -1,15 +1,13 @@
 // The pods, nodes, PodDisruptionBudgets, CapacityBuffers,
-// ProvisioningRequests, Karpenter NodePools (as served) and volume objects
-// (PersistentVolumes, their claims, StorageClasses, CSINodes) node-scale
-// mode knows,
-// kept compact
-// and current by the reflectors. Each object is stored once, immutable and
-// shared: a loop takes pointers to them (no copy of the cluster per loop), and
-// an update replaces the pointer, so a loop still reading the old object keeps
-// it alive. Lists arrive in pages and are staged beside the current copy until
-// complete. What pods of one controller have in common is kept once
-// (PodInterner), and each object's key is a view of its own namespace and
-// name. Thread-safe.
+// ProvisioningRequests and their PodTemplates, Karpenter NodePools (as served)
+// and volume objects (PersistentVolumes, their claims, StorageClasses,
+// CSINodes) node-scale mode knows, kept compact and current by the reflectors.
+// Each object is stored once, immutable and shared: a loop takes pointers to
+// them (no copy of the cluster per loop), and an update replaces the pointer,
+// so a loop still reading the old object keeps it alive. Lists arrive in pages
+// and are staged beside the current copy until complete. What pods of one
+// controller have in common is kept once (PodInterner), and each object's key
+// is a view of its own namespace and name. Thread-safe.
 #ifndef PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 #define PROPSCALER_CLUSTER_LIVE_OBJECT_STORE_H_
 
@@ -28,6 +26,7 @@
 #include "kube/model/live_objects.h"
 #include "kube/model/provisioning_request.h"
 #include "kube/model/raw_object.h"
+#include "kube/model/request_pod_template.h"
 #include "kube/model/volumes.h"
 
 namespace propscaler {
@@ -47,6 +46,7 @@ class LiveObjectStore {
   kube::ReflectorSink<kube::PdbState> PdbSink();
   kube::ReflectorSink<kube::CapacityBuffer> BufferSink();
   kube::ReflectorSink<kube::ProvisioningRequest> ProvisioningRequestSink();
+  kube::ReflectorSink<kube::PodTemplate> PodTemplateSink();
   // Once made, Synced() waits for the NodePools' first list.
   kube::ReflectorSink<kube::RawObject> NodePoolSink();
   kube::ReflectorSink<kube::PersistentVolume> VolumeSink();
@@ -68,6 +68,9 @@ class LiveObjectStore {
   std::vector<kube::CapacityBuffer> Buffers() const;
   // The ProvisioningRequests, by namespace and name; none until listed.
   std::vector<kube::ProvisioningRequest> ProvisioningRequests() const;
+  // The PodTemplates by "namespace/name"; nullopt until listed (the
+  // requests naming them wait rather than fail).
+  std::optional<kube::PodTemplateMap> PodTemplates() const;
   // The NodePools by name; none until listed.
   std::vector<kube::RawObject> NodePools() const;
   // The volume objects, one copy kept until one of them changes (the
@@ -114,6 +117,7 @@ class LiveObjectStore {
   Collection<kube::PdbState> pdbs_;
   Collection<kube::CapacityBuffer> buffers_;
   Collection<kube::ProvisioningRequest> requests_;
+  Collection<kube::PodTemplate> pod_templates_;
   Collection<kube::RawObject> node_pools_;
   Collection<kube::PersistentVolume> volumes_;
   Collection<kube::PersistentVolumeClaim> claims_;

@@ -585,17 +585,10 @@ std::unique_ptr<ListWatch<ProvisioningRequest>> KubeApi::ProvisioningRequests()
       ProvisioningRequestCodec());
 }
 
-Result<PodState> KubeApi::GetPodTemplatePod(const std::string& ns,
-                                            const std::string& name) const {
-  Result<std::string> body =
-      Call({.path = "/api/v1/namespaces/" + ns + "/podtemplates/" + name});
-  if (!body.ok()) {
-    return body.status().WithContext("reading PodTemplate " + ns + "/" + name);
-  }
-  Result<BufferChunk> chunk = DecodePodTemplateChunk(*body);
-  if (!chunk.ok()) return chunk.status();
-  chunk->pod.namespace_ = ns;
-  return chunk->pod;
+std::unique_ptr<ListWatch<PodTemplate>> KubeApi::PodTemplates() const {
+  return std::make_unique<HttpListWatch<PodTemplate>>(
+      this, Collection{"/api/v1/podtemplates", "", ""},
+      RequestPodTemplateCodec());
 }
 
 Status KubeApi::PatchProvisioningRequestConditions(

@@ -120,8 +120,7 @@ class KubeApi : public Client {
       const std::vector<ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<ListWatch<ProvisioningRequest>> ProvisioningRequests()
       const override;
-  Result<PodState> GetPodTemplatePod(const std::string& ns,
-                                     const std::string& name) const override;
+  std::unique_ptr<ListWatch<PodTemplate>> PodTemplates() const override;
   Status PatchProvisioningRequestConditions(
       const ProvisioningRequest& request,
       const std::vector<ProvReqCondition>& set) const override;

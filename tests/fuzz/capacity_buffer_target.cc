@@ -4,6 +4,7 @@
 #include "fuzz/fuzz_targets.h"
 #include "kube/model/capacity_buffer.h"
 #include "kube/wire/capacity_buffer_json.h"
+#include "kube/wire/provisioning_request_json.h"
 #include "nodescale/plan/buffers/buffer_demand.h"
 
 namespace propscaler::fuzz {
@@ -38,12 +39,16 @@ void FuzzCapacityBuffer(const uint8_t* data, size_t size) {
   if (size == 0) return;
   const std::string_view text(reinterpret_cast<const char*>(data + 1),
                               size - 1);
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0:
       DecodeBuffers(text);
       break;
     case 1:
       (void)kube::DecodePodTemplateChunk(text);
+      break;
+    case 2:
+      (void)kube::RequestPodTemplateCodec().decode_list(text);
+      (void)kube::RequestPodTemplateCodec().decode_event(text);
       break;
     default:
       (void)kube::DecodeWorkloadChunk(text);

@@ -28,8 +28,10 @@ void FuzzFlags(const uint8_t* data, size_t size);
 // Node-groups JSON, the priority expander's YAML, NodePools and kwok
 // instance-type files (the first byte picks).
 void FuzzNodeGroups(const uint8_t* data, size_t size);
-// CapacityBuffer lists (each buffer counted as the loop counts it), and the
-// PodTemplates and workloads their chunks come from (the first byte picks).
+// CapacityBuffer lists (each buffer counted as the loop counts it), the
+// PodTemplates and workloads their chunks come from, and the PodTemplate
+// lists and watch events ProvisioningRequests' pods come from (the first
+// byte picks).
 void FuzzCapacityBuffer(const uint8_t* data, size_t size);
 // Vertical mode's config (CPVA's format), its arithmetic on whatever parses
 // and the quantities it writes.

@@ -485,19 +485,12 @@ MemoryClient::ProvisioningRequests() const {
       kube::ProvisioningRequestCodec());
 }
 
-Result<kube::PodState> MemoryClient::GetPodTemplatePod(
-    const std::string& ns, const std::string& name) const {
-  if (Status fault = cluster_->CheckFault("get podtemplates"); !fault.ok()) {
-    return fault;
-  }
-  sim::ApiResult<sim::ObjectPtr> stored =
-      cluster_->store().Get(TypeNamed("podtemplates"), ns, name);
-  if (!stored.ok()) return stored.error().ToStatus();
-  Result<kube::BufferChunk> chunk =
-      kube::DecodePodTemplateChunk(stored.value()->json);
-  if (!chunk.ok()) return chunk.status();
-  chunk->pod.namespace_ = ns;
-  return chunk->pod;
+std::unique_ptr<kube::ListWatch<kube::PodTemplate>> MemoryClient::PodTemplates()
+    const {
+  return std::make_unique<MemoryListWatch<kube::PodTemplate>>(
+      cluster_, sim::ResourcePath{&TypeNamed("podtemplates"), "", "", ""},
+      std::multimap<std::string, std::string>{},
+      kube::RequestPodTemplateCodec());
 }
 
 Status MemoryClient::PatchProvisioningRequestConditions(

@@ -54,8 +54,8 @@ class MemoryClient : public kube::Client {
       const std::vector<kube::ContainerResourcesEdit>& edits) const override;
   std::unique_ptr<kube::ListWatch<kube::ProvisioningRequest>>
   ProvisioningRequests() const override;
-  Result<kube::PodState> GetPodTemplatePod(
-      const std::string& ns, const std::string& name) const override;
+  std::unique_ptr<kube::ListWatch<kube::PodTemplate>> PodTemplates()
+      const override;
   Status PatchProvisioningRequestConditions(
       const kube::ProvisioningRequest& request,
       const std::vector<kube::ProvReqCondition>& set) const override;

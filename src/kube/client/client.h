@@ -30,6 +30,7 @@
 #include "kube/model/pod_template.h"
 #include "kube/model/provisioning_request.h"
 #include "kube/model/raw_object.h"
+#include "kube/model/request_pod_template.h"
 #include "kube/model/resized_pod.h"
 #include "kube/model/scale_target.h"
 #include "kube/model/volumes.h"
@@ -239,9 +240,9 @@ class ProvisioningRequestClient {
   // Every ProvisioningRequest, in every namespace (RBAC list and watch).
   virtual std::unique_ptr<ListWatch<ProvisioningRequest>> ProvisioningRequests()
       const = 0;
-  // The pod of a PodTemplate (RBAC get on podtemplates).
-  virtual Result<PodState> GetPodTemplatePod(const std::string& ns,
-                                             const std::string& name) const = 0;
+  // Every PodTemplate, in every namespace (RBAC list and watch on
+  // podtemplates, as Cluster Autoscaler's informer): the requests' pods.
+  virtual std::unique_ptr<ListWatch<PodTemplate>> PodTemplates() const = 0;
   // Sets `set` among the request's conditions (a merge patch of its status
   // under the resourceVersion read): kConflict when it changed since.
   virtual Status PatchProvisioningRequestConditions(

@@ -99,6 +99,40 @@ Result<WatchEvent<ProvisioningRequest>> DecodeEvent(std::string_view line) {
       line, &DecodeRequest, "provisioningrequest watch event");
 }
 
+// Its metadata; a pod spec that cannot be read is kept as its error (one
+// bad template fails the requests naming it, not the watch).
+Result<PodTemplate> DecodePodTemplate(const Value& object,
+                                      const std::string& path) {
+  static const Value kEmpty(rapidjson::kObjectType);
+  PodTemplate t;
+  const Value* part = nullptr;
+  PS_ASSIGN_OR_RETURN(part, ObjectAt(object, "metadata", path));
+  const Value& metadata = part != nullptr ? *part : kEmpty;
+  const std::string meta = Join(path, "metadata");
+  PS_ASSIGN_OR_RETURN(t.namespace_, StringAt(metadata, "namespace", meta));
+  PS_ASSIGN_OR_RETURN(t.name, StringAt(metadata, "name", meta));
+  PS_ASSIGN_OR_RETURN(t.resource_version,
+                      StringAt(metadata, "resourceVersion", meta));
+  Result<BufferChunk> chunk = PodTemplateChunkOf(object, path);
+  if (!chunk.ok()) {
+    t.error = "PodTemplate " + t.Key() + ": " + chunk.status().message();
+    return t;
+  }
+  t.pod = std::move(chunk->pod);
+  t.pod.namespace_ = t.namespace_;
+  return t;
+}
+
+Result<ListPage<PodTemplate>> DecodeTemplateList(std::string_view body) {
+  return DecodeJsonList<PodTemplate>(body, &DecodePodTemplate,
+                                     "podtemplate list");
+}
+
+Result<WatchEvent<PodTemplate>> DecodeTemplateEvent(std::string_view line) {
+  return DecodeJsonWatchEvent<PodTemplate>(line, &DecodePodTemplate,
+                                           "podtemplate watch event");
+}
+
 void WriteString(rapidjson::Writer<rapidjson::StringBuffer>& writer,
                  const char* key, const std::string& value) {
   writer.Key(key);
@@ -109,6 +143,10 @@ void WriteString(rapidjson::Writer<rapidjson::StringBuffer>& writer,
 
 ListWatchCodec<ProvisioningRequest> ProvisioningRequestCodec() {
   return {&DecodeList, &DecodeEvent};
+}
+
+ListWatchCodec<PodTemplate> RequestPodTemplateCodec() {
+  return {&DecodeTemplateList, &DecodeTemplateEvent};
 }
 
 Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body) {
@@ -135,15 +173,12 @@ Result<ProvisioningRequestsFile> DecodeProvisioningRequestsFile(
       PS_ASSIGN_OR_RETURN(request, DecodeRequest(item, at));
       out.requests.push_back(std::move(request));
     } else if (kind == "PodTemplate") {
-      Result<BufferChunk> chunk = PodTemplateChunkOf(item, at);
-      if (!chunk.ok()) return chunk.status();
-      const Value* metadata = Member(item, "metadata");
-      if (metadata == nullptr) return Status::Invalid(at + ": no metadata");
-      std::string ns, name;
-      PS_ASSIGN_OR_RETURN(ns, StringAt(*metadata, "namespace", at));
-      PS_ASSIGN_OR_RETURN(name, StringAt(*metadata, "name", at));
-      chunk->pod.namespace_ = ns;
-      out.pod_templates[ns + "/" + name] = std::move(chunk->pod);
+      PodTemplate pod_template;
+      PS_ASSIGN_OR_RETURN(pod_template, DecodePodTemplate(item, at));
+      if (!pod_template.error.empty()) {
+        return Status::Invalid(at + ": " + pod_template.error);
+      }
+      out.pod_templates[pod_template.Key()] = std::move(pod_template);
     } else {
       return Status::Invalid(at + ".kind: \"" + kind +
                              "\": want ProvisioningRequest or PodTemplate");

@@ -12,6 +12,7 @@
 #include "kube/model/list_watch.h"
 #include "kube/model/node_scale_objects.h"
 #include "kube/model/provisioning_request.h"
+#include "kube/model/request_pod_template.h"
 
 namespace propscaler::kube {
 
@@ -19,6 +20,9 @@ inline constexpr char kProvisioningRequestApi[] =
     "/apis/autoscaling.x-k8s.io/v1";
 
 ListWatchCodec<ProvisioningRequest> ProvisioningRequestCodec();
+// PodTemplates (core v1); a template whose pod cannot be read is kept with
+// its error (kube/model/request_pod_template.h).
+ListWatchCodec<PodTemplate> RequestPodTemplateCodec();
 Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body);
 
 // What `propscaler simulate --provisioning-requests` reads: a List of
@@ -26,7 +30,7 @@ Result<ProvisioningRequest> DecodeProvisioningRequest(std::string_view body);
 // provisioningrequests,podtemplates -A -o json` prints it.
 struct ProvisioningRequestsFile {
   std::vector<ProvisioningRequest> requests;
-  std::map<std::string, PodState> pod_templates;  // by "namespace/name"
+  PodTemplateMap pod_templates;
 };
 Result<ProvisioningRequestsFile> DecodeProvisioningRequestsFile(
     std::string_view json);

@@ -8,7 +8,6 @@
 #include "common/duration.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/health/capacity_give_up.h"
 #include "nodescale/plan/simulation/node_volume_limits.h"
 #include "nodescale/plan/simulation/volume_needs.h"
 #include "nodescale/run/decision_clock.h"
@@ -73,7 +72,7 @@ NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
       arrivals_(Context()),
       health_(Context()),
       priorities_(Context(), provider_, api_.config_maps),
-      requests_(Context(), api_.requests),
+      requests_(Context()),
       atomic_(Context(), &requests_),
       buffers_(Context(), api_.cluster_state),
       scale_down_(Context()),

@@ -14,6 +14,7 @@
 
 #include "kube/model/capacity_buffer.h"
 #include "kube/model/provisioning_request.h"
+#include "kube/model/request_pod_template.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/plan/buffers/buffer_conditions.h"
 #include "nodescale/plan/health/live_snapshot.h"
@@ -37,6 +38,9 @@ struct LoopIteration {
   PriorityConfig priorities;
   std::vector<BufferResolution> buffers;
   std::map<std::string, size_t> buffer_of_pod;  // virtual pod key -> buffer
+  // The PodTemplates as listed, for the ProvisioningRequests' pods;
+  // nullopt until listed.
+  std::optional<kube::PodTemplateMap> pod_templates;
   // Each ProvisioningRequest: "namespace/name: where it stands".
   std::vector<std::string> provisioning_requests;
   // The best-effort-atomic-scale-up request due this iteration (one an

@@ -13,20 +13,13 @@
 #include "nodescale/plan/scale_up/upcoming_nodes.h"
 
 namespace propscaler::nodescale {
-ProvisioningRequestStage::ProvisioningRequestStage(
-    LoopContext context, const kube::ProvisioningRequestClient* requests)
-    : c_(context), requests_(requests) {}
+ProvisioningRequestStage::ProvisioningRequestStage(LoopContext context)
+    : c_(context) {}
 
 Result<std::vector<PodState>> ProvisioningRequestStage::RequestPods(
-    const kube::ProvisioningRequest& request, int64_t limit) {
-  std::vector<PodState> set_pods;
-  for (const kube::PodSet& set : request.pod_sets) {
-    Result<PodState> pod =
-        requests_->GetPodTemplatePod(request.namespace_, set.pod_template);
-    if (!pod.ok()) return pod.status();
-    set_pods.push_back(std::move(pod).value());
-  }
-  return ProvisioningRequestPods(request, set_pods, limit);
+    const kube::ProvisioningRequest& request, int64_t limit,
+    const LoopIteration& it) const {
+  return RequestPodsFrom(request, *it.pod_templates, limit, "the cluster");
 }
 
 bool ProvisioningRequestStage::WriteConditions(
@@ -71,6 +64,14 @@ void ProvisioningRequestStage::Handle(LoopIteration* it) {
   TellConsumingPods(consuming.waiting, *it);
   const std::vector<kube::ProvisioningRequest> requests =
       c_.state->ProvisioningRequests();
+  it->pod_templates = c_.state->PodTemplates();
+  if (!it->pod_templates) {
+    for (const kube::ProvisioningRequest& request : requests) {
+      it->provisioning_requests.push_back(
+          request.Key() + ": waits for PodTemplates to be listed");
+    }
+    return;
+  }
   std::erase_if(c_.memory->requests.acted, [&requests](const auto& acted) {
     return std::none_of(requests.begin(), requests.end(),
                         [&acted](const kube::ProvisioningRequest& r) {
@@ -97,7 +98,7 @@ void ProvisioningRequestStage::Handle(LoopIteration* it) {
         break;
       case ProvReqTodo::Kind::kBook: {
         Result<std::vector<PodState>> pods =
-            RequestPods(request, todo.verdict.booked_pods);
+            RequestPods(request, todo.verdict.booked_pods, *it);
         if (pods.ok()) {
           for (PodState& pod : *pods) booked.push_back(std::move(pod));
         } else {
@@ -140,7 +141,8 @@ std::optional<std::vector<PodState>> ProvisioningRequestStage::PodsToPlace(
   const int64_t bound =
       MaxBufferChunks(it.snapshot.nodes, it.groups).chunks + 1;
   Result<std::vector<PodState>> pods =
-      RequestPods(request, std::min(request.PodCount(), bound));
+      RequestPods(request, std::min(request.PodCount(), bound), it);
+  if (AwaitsTemplates(pods.status(), request, it.now)) return std::nullopt;
   if (!pods.ok()) {
     WriteConditions(request,
                     {{kube::kFailed, "True", "FailedToCreatePods",

@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 
-#include "kube/client/client.h"
 #include "kube/model/provisioning_request.h"
 #include "nodescale/run/loop_context.h"
 
@@ -25,8 +24,7 @@ namespace propscaler::nodescale {
 
 class ProvisioningRequestStage {
  public:
-  ProvisioningRequestStage(LoopContext context,
-                           const kube::ProvisioningRequestClient* requests);
+  explicit ProvisioningRequestStage(LoopContext context);
 
   void Handle(LoopIteration* it);
   // Whether they were written (never while this process may not act); the
@@ -36,9 +34,10 @@ class ProvisioningRequestStage {
                        const LoopIteration& it);
 
  private:
-  // The request's pods from its PodTemplates (at most `limit`).
+  // The request's pods from its PodTemplates as listed (at most `limit`).
   Result<std::vector<PodState>> RequestPods(
-      const kube::ProvisioningRequest& request, int64_t limit);
+      const kube::ProvisioningRequest& request, int64_t limit,
+      const LoopIteration& it) const;
   // Its pods to place (RequestPods, at most what the cluster could ever
   // hold); nullopt when they cannot be built, the request then Failed
   // (FailedToCreatePods).
@@ -62,7 +61,6 @@ class ProvisioningRequestStage {
                          const LoopIteration& it);
 
   LoopContext c_;
-  const kube::ProvisioningRequestClient* requests_;
 };
 
 }  // namespace propscaler::nodescale

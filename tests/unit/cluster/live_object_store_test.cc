@@ -59,5 +59,31 @@ TEST(LiveObjectStoreUnreadableTest, OnceGrantedAndListedItIsReadAgain) {
   EXPECT_EQ(store.Unreadable(), "");
 }
 
+// The PodTemplates are none until listed (the requests naming them wait),
+// then kept by "namespace/name" as the watch changes them; the store's
+// sync does not wait for them.
+TEST(LiveObjectStorePodTemplatesTest, NoneUntilListedThenByKey) {
+  ListedStore listed;
+  LiveObjectStore& store = listed.store;
+  kube::ReflectorSink<kube::PodTemplate> templates = store.PodTemplateSink();
+  listed.claims.stage({}, true);
+  listed.claims.commit();
+  EXPECT_TRUE(store.Synced()) << "the templates are not waited for";
+  EXPECT_FALSE(store.PodTemplates().has_value());
+  kube::PodTemplate worker{"batch", "worker", "1", {}, ""};
+  worker.pod.requests.cpu_millis = 500;
+  templates.stage({worker}, true);
+  templates.commit();
+  ASSERT_TRUE(store.PodTemplates().has_value());
+  EXPECT_EQ(store.PodTemplates()->at("batch/worker").pod.requests.cpu_millis,
+            500);
+  worker.pod.requests.cpu_millis = 700;
+  templates.upsert(worker);
+  EXPECT_EQ(store.PodTemplates()->at("batch/worker").pod.requests.cpu_millis,
+            700);
+  templates.remove(worker);
+  EXPECT_TRUE(store.PodTemplates()->empty());
+}
+
 }  // namespace
 }  // namespace propscaler

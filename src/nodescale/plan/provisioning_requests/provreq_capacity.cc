@@ -22,6 +22,32 @@ std::vector<PodState> ProvisioningRequestPods(
   return pods;
 }
 
+Result<std::vector<PodState>> RequestPodsFrom(
+    const kube::ProvisioningRequest& request,
+    const kube::PodTemplateMap& templates, int64_t limit,
+    std::string_view where) {
+  std::vector<PodState> set_pods;
+  for (const kube::PodSet& set : request.pod_sets) {
+    const std::string key = request.namespace_ + "/" + set.pod_template;
+    auto found = templates.find(key);
+    if (found == templates.end()) {
+      return Status::NotFound("PodTemplate " + key + " is not in " +
+                              std::string(where));
+    }
+    if (!found->second.error.empty()) {
+      return Status::Invalid(found->second.error);
+    }
+    set_pods.push_back(found->second.pod);
+  }
+  return ProvisioningRequestPods(request, set_pods, limit);
+}
+
+bool AwaitsTemplates(const Status& pods,
+                     const kube::ProvisioningRequest& request, TimePoint now) {
+  return pods.code() == StatusCode::kNotFound &&
+         now - request.created < kTemplateArrivalGrace;
+}
+
 bool PlaceAllOrNothing(BinPlacement* placement,
                        const std::vector<PodState>& pods) {
   std::vector<std::pair<const PodState*, size_t>> placed;

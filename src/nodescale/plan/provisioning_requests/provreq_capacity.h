@@ -8,9 +8,13 @@
 #define PROPSCALER_NODESCALE_PLAN_PROVISIONING_REQUESTS_PROVREQ_CAPACITY_H_
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
+#include "common/clock.h"
+#include "common/status.h"
 #include "kube/model/provisioning_request.h"
+#include "kube/model/request_pod_template.h"
 #include "nodescale/plan/simulation/bin_placement.h"
 #include "nodescale/plan/simulation/snapshot.h"
 
@@ -25,6 +29,22 @@ inline constexpr char kProvisioningRequestKind[] = "ProvisioningRequest";
 std::vector<PodState> ProvisioningRequestPods(
     const kube::ProvisioningRequest& request,
     const std::vector<PodState>& set_pods, int64_t limit);
+
+// The request's pods (ProvisioningRequestPods) from its PodTemplates in
+// `templates`: NotFound naming a template not in `where` ("the cluster",
+// "the file"), or a template's own error.
+Result<std::vector<PodState>> RequestPodsFrom(
+    const kube::ProvisioningRequest& request,
+    const kube::PodTemplateMap& templates, int64_t limit,
+    std::string_view where);
+
+// A request whose PodTemplate is not listed yet (RequestPodsFrom's
+// NotFound) waits while it is younger than this instead of failing: its
+// template and itself come by two watches, in either order, when they are
+// made together (as Kueue makes them). Cluster Autoscaler fails it at once.
+inline constexpr Duration kTemplateArrivalGrace = std::chrono::seconds(30);
+bool AwaitsTemplates(const Status& pods,
+                     const kube::ProvisioningRequest& request, TimePoint now);
 
 // Places every pod of `pods` on a bin that accepts it and returns true, or
 // places none and returns false.

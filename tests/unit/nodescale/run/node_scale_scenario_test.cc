@@ -91,6 +91,8 @@ struct NodeScaleInstance {
                   "csinodes"),
         requests(cluster->client().ProvisioningRequests(),
                  state.ProvisioningRequestSink(), "provisioningrequests"),
+        templates(cluster->client().PodTemplates(), state.PodTemplateSink(),
+                  "podtemplates"),
         provider(std::move(provider)) {
     if (election.has_value()) {
       elector.emplace(&cluster->client(), *election, clock);
@@ -105,6 +107,7 @@ struct NodeScaleInstance {
     threads.push_back(clock->StartThread([this] { buffers.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { csi_nodes.Run(&stop); }));
     threads.push_back(clock->StartThread([this] { requests.Run(&stop); }));
+    threads.push_back(clock->StartThread([this] { templates.Run(&stop); }));
     if (elector.has_value()) {
       threads.push_back(clock->StartThread([this] { elector->Run(&stop); }));
     }
@@ -140,6 +143,7 @@ struct NodeScaleInstance {
   kube::Reflector<kube::CapacityBuffer> buffers;
   kube::Reflector<kube::CsiNode> csi_nodes;
   kube::Reflector<kube::ProvisioningRequest> requests;
+  kube::Reflector<kube::PodTemplate> templates;
   std::unique_ptr<nodescale::Provider> provider;
   std::optional<kube::LeaderElector> elector;
   std::function<bool()> may_act;
@@ -2154,6 +2158,34 @@ void NodeScaleScenarioTest::TwoEmptySmallNodesAndAJobTemplate() {
                     .ok());
   }
   ASSERT_TRUE(provreq::CreatePodTemplate(cluster_.store(), "job", "1"));
+}
+
+// A request and its PodTemplate come by two watches: a request made
+// before its template waits for it (kTemplateArrivalGrace) and is then
+// answered; one whose template never comes fails naming it, as Cluster
+// Autoscaler fails it.
+TEST_F(NodeScaleScenarioTest, ARequestWaitsForItsTemplateThenFailsWithout) {
+  using namespace provreq;  // NOLINT
+  TwoEmptySmallNodesAndAJobTemplate();
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "early", "later", 2));
+  ASSERT_TRUE(CreateRequest(cluster_.store(), "orphan", "never", 1));
+  nodescale::LoopOptions options;
+  options.provisioning_requests = true;
+  Start(options);
+  clock_.SleepFor(seconds(11));
+  EXPECT_EQ(Condition(cluster_.store(), "early", "Failed"), "");
+  EXPECT_EQ(Condition(cluster_.store(), "orphan", "Failed"), "");
+  ASSERT_TRUE(CreatePodTemplate(cluster_.store(), "later", "1"));
+  clock_.SleepFor(seconds(10));
+  EXPECT_EQ(Condition(cluster_.store(), "early", "Provisioned"),
+            "True/CapacityIsFound")
+      << RequestObject(cluster_.store(), "early");
+  clock_.SleepFor(seconds(20));
+  EXPECT_EQ(Condition(cluster_.store(), "orphan", "Failed"),
+            "True/FailedToCreatePods")
+      << RequestObject(cluster_.store(), "orphan");
+  EXPECT_EQ(Condition(cluster_.store(), "orphan", "Failed", /*message=*/true),
+            "PodTemplate default/never is not in the cluster");
 }
 
 // Kueue's check-capacity flow on two empty 4-cpu nodes: 6 pods of 1 cpu

@@ -266,6 +266,42 @@ TEST(ProvReqCapacityTest, PodsAreNamedAsClusterAutoscalerNamesThem) {
             2u);
 }
 
+// The pods come from the templates listed; a template not listed names
+// itself and where it was looked for, a template that could not be read
+// fails with its own error, and only a young request waits for its
+// template (the two come by separate watches).
+TEST(ProvReqCapacityTest, PodsComeFromTheListedTemplates) {
+  kube::ProvisioningRequest request = Request();
+  request.pod_sets = {{"a", 2}};
+  kube::PodTemplateMap templates;
+  templates["batch/a"] = {"batch", "a", "1", Pod("t1", 300, kGi), ""};
+  Result<std::vector<PodState>> pods =
+      RequestPodsFrom(request, templates, 1000, "the cluster");
+  ASSERT_TRUE(pods.ok()) << pods.status().message();
+  ASSERT_EQ(pods->size(), 2u);
+  EXPECT_EQ((*pods)[1].requests.cpu_millis, 300);
+
+  request.pod_sets = {{"a", 1}, {"gone", 1}};
+  Result<std::vector<PodState>> missing =
+      RequestPodsFrom(request, templates, 1000, "the cluster");
+  EXPECT_EQ(missing.status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(missing.status().message(),
+            "PodTemplate batch/gone is not in the cluster");
+  EXPECT_TRUE(AwaitsTemplates(missing.status(), request,
+                              request.created + std::chrono::seconds(29)));
+  EXPECT_FALSE(AwaitsTemplates(missing.status(), request,
+                               request.created + kTemplateArrivalGrace));
+
+  templates["batch/a"].error = "PodTemplate batch/a: template.spec: missing";
+  Result<std::vector<PodState>> bad =
+      RequestPodsFrom(request, templates, 1000, "the cluster");
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.status().message(),
+            "PodTemplate batch/a: template.spec: missing");
+  EXPECT_FALSE(AwaitsTemplates(bad.status(), request, request.created))
+      << "a template that cannot be read does not come later";
+}
+
 // All or nothing, and a batch never double-books: of three requests on
 // room for two, the third finds none, and nothing of it stays placed.
 TEST(ProvReqCapacityTest, AllOrNothingAndNoDoubleBooking) {
