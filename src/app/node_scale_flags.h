@@ -12,7 +12,7 @@
 #include "common/status.h"
 #include "nodescale/domain/instance_type.h"
 #include "nodescale/provider/clusterapi_discovery.h"
-#include "nodescale/run/ca_metrics.h"
+#include "nodescale/report/ca_metrics.h"
 #include "nodescale/run/loop.h"
 
 namespace propscaler {

@@ -9,7 +9,7 @@
 #include "nodescale/provider/clusterapi.h"
 #include "nodescale/provider/kwok.h"
 #include "nodescale/run/loop_runner.h"
-#include "nodescale/run/status_page.h"
+#include "nodescale/report/status_page.h"
 
 namespace propscaler {
 namespace {

@@ -21,7 +21,7 @@
 #include "common/stop_signal.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/loop.h"
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 #include "transport/client_config.h"
 
 namespace propscaler {

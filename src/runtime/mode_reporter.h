@@ -4,7 +4,7 @@
 // then null), and the mode's status board, which app/ renders on /status.
 // app/ makes the board and the reporter and hands the reporter to the loop:
 // replicas/replica_reporter.h, vertical/vertical_reporter.h and
-// nodescale/run/node_scale_reporter.h derive from it.
+// nodescale/report/node_scale_reporter.h derive from it.
 #ifndef PROPSCALER_RUNTIME_MODE_REPORTER_H_
 #define PROPSCALER_RUNTIME_MODE_REPORTER_H_
 

@@ -6,7 +6,7 @@
 
 #include "common/clock.h"
 #include "nodescale/plan/disruption/decision_timer.h"
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 
 namespace propscaler::nodescale {
 

@@ -39,11 +39,11 @@
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/loop_options.h"
 #include "nodescale/run/node_arrivals.h"
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 #include "nodescale/run/priority_source.h"
 #include "nodescale/run/provisioning_request_stage.h"
 #include "nodescale/run/scale_down_stage.h"
-#include "nodescale/run/status_report.h"
+#include "nodescale/report/status_report.h"
 
 namespace propscaler::nodescale {
 

@@ -14,7 +14,7 @@
 #include "nodescale/run/action_executor.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/loop_options.h"
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 
 namespace propscaler::nodescale {
 

@@ -30,7 +30,7 @@
 #include "nodescale/plan/simulation/snapshot.h"
 #include "nodescale/provider/provider.h"
 #include "nodescale/run/cluster_view.h"
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 
 namespace propscaler::nodescale {
 

@@ -38,7 +38,7 @@
 #include "nodescale/run/loop.h"
 #include "nodescale/run/loop_runner.h"
 #include "nodescale/run/pending_pod_trigger.h"
-#include "nodescale/run/status_report.h"
+#include "nodescale/report/status_report.h"
 #include "runtime/cycle_driver.h"
 
 namespace propscaler {

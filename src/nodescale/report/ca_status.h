@@ -8,8 +8,8 @@
 // write (held in memory, as CA: a restart starts them over). The YAML is
 // CA's: keys sorted, probe and transition times as whole-second RFC 3339 in
 // UTC or null, `time` in Go's time.String() layout. Pure.
-#ifndef PROPSCALER_NODESCALE_RUN_CA_STATUS_H_
-#define PROPSCALER_NODESCALE_RUN_CA_STATUS_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_CA_STATUS_H_
+#define PROPSCALER_NODESCALE_REPORT_CA_STATUS_H_
 
 #include <cstdint>
 #include <optional>
@@ -105,4 +105,4 @@ std::string GoTimeString(TimePoint time);
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_CA_STATUS_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_CA_STATUS_H_

@@ -1,4 +1,4 @@
-#include "nodescale/run/ca_metrics.h"
+#include "nodescale/report/ca_metrics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "nodescale/run/status_page.h"
+#include "nodescale/report/status_page.h"
 
 #include <gtest/gtest.h>
 

@@ -5,8 +5,8 @@
 // reads the ConfigMap fresh each time and caches nothing, so it needs no
 // runtime::WatchedObject (its key is propscaler's own; the update carries
 // the version read and keeps the other keys and annotations).
-#ifndef PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
-#define PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_STATUS_REPORT_H_
+#define PROPSCALER_NODESCALE_REPORT_STATUS_REPORT_H_
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +17,7 @@
 #include "common/history.h"
 #include "common/status.h"
 #include "kube/client/client.h"
-#include "nodescale/run/ca_status.h"
+#include "nodescale/report/ca_status.h"
 
 namespace propscaler::nodescale {
 
@@ -87,4 +87,4 @@ Status WriteStatusConfigMap(const kube::ConfigMapClient& api,
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_STATUS_REPORT_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_STATUS_REPORT_H_

@@ -1,4 +1,4 @@
-#include "nodescale/run/node_scale_reporter.h"
+#include "nodescale/report/node_scale_reporter.h"
 
 #include <glog/logging.h>
 

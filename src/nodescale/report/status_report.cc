@@ -1,4 +1,4 @@
-#include "nodescale/run/status_report.h"
+#include "nodescale/report/status_report.h"
 
 #include <sstream>
 

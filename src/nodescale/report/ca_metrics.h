@@ -3,8 +3,8 @@
 // labels and label values of CA's pkg/metrics/metrics.go, set each loop
 // from the same status its ConfigMap shows (ca_status.h). The per-group
 // gauges only with --emit-per-nodegroup-metrics, as CA. propscaler_* stays.
-#ifndef PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
-#define PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_CA_METRICS_H_
+#define PROPSCALER_NODESCALE_REPORT_CA_METRICS_H_
 
 #include <cstdint>
 #include <map>
@@ -12,7 +12,7 @@
 #include <string>
 
 #include "common/metrics.h"
-#include "nodescale/run/ca_status.h"
+#include "nodescale/report/ca_status.h"
 
 namespace propscaler::nodescale {
 
@@ -59,4 +59,4 @@ void CountCaError(const std::string& type, Metrics* metrics);
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_CA_METRICS_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_CA_METRICS_H_

@@ -4,13 +4,13 @@
 // ConfigMap says), the CapacityBuffers, and pictures over time of pending
 // pods, the groups' targets and ready nodes with the scale-ups and removals
 // marked. Pure: report in, HTML out.
-#ifndef PROPSCALER_NODESCALE_RUN_STATUS_PAGE_H_
-#define PROPSCALER_NODESCALE_RUN_STATUS_PAGE_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_STATUS_PAGE_H_
+#define PROPSCALER_NODESCALE_REPORT_STATUS_PAGE_H_
 
 #include <optional>
 #include <string>
 
-#include "nodescale/run/status_report.h"
+#include "nodescale/report/status_report.h"
 #include "runtime/status_html.h"
 
 namespace propscaler::nodescale {
@@ -20,4 +20,4 @@ std::string RenderStatusPage(const StatusReport& report,
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_STATUS_PAGE_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_STATUS_PAGE_H_

@@ -1,4 +1,4 @@
-#include "nodescale/run/ca_status.h"
+#include "nodescale/report/ca_status.h"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>

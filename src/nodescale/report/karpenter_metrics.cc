@@ -1,4 +1,4 @@
-#include "nodescale/run/karpenter_metrics.h"
+#include "nodescale/report/karpenter_metrics.h"
 
 #include <array>
 #include <cctype>

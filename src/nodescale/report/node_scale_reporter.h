@@ -4,8 +4,8 @@
 // Cluster Autoscaler and Karpenter post them), and the status: the board
 // that /status renders and, for the leader, the propscaler-status
 // ConfigMap. Keeps the loop free of reporting detail.
-#ifndef PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
-#define PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_NODE_SCALE_REPORTER_H_
+#define PROPSCALER_NODESCALE_REPORT_NODE_SCALE_REPORTER_H_
 
 #include <cstdint>
 #include <map>
@@ -26,9 +26,9 @@
 #include "nodescale/plan/health/node_health.h"
 #include "nodescale/plan/scale_up/scale_up.h"
 #include "nodescale/plan/simulation/volume_needs.h"
-#include "nodescale/run/ca_metrics.h"
-#include "nodescale/run/karpenter_metrics.h"
-#include "nodescale/run/status_report.h"
+#include "nodescale/report/ca_metrics.h"
+#include "nodescale/report/karpenter_metrics.h"
+#include "nodescale/report/status_report.h"
 #include "runtime/mode_reporter.h"
 
 namespace propscaler::nodescale {
@@ -147,4 +147,4 @@ class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_NODE_SCALE_REPORTER_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_NODE_SCALE_REPORTER_H_

@@ -5,8 +5,8 @@
 // metrics, disruption/metrics.go and state/metrics.go. The gauges are set
 // each loop in node-scale mode with NodePools; the disruption series
 // wherever Karpenter's disruption runs. propscaler_* stays.
-#ifndef PROPSCALER_NODESCALE_RUN_KARPENTER_METRICS_H_
-#define PROPSCALER_NODESCALE_RUN_KARPENTER_METRICS_H_
+#ifndef PROPSCALER_NODESCALE_REPORT_KARPENTER_METRICS_H_
+#define PROPSCALER_NODESCALE_REPORT_KARPENTER_METRICS_H_
 
 #include <cstdint>
 #include <string>
@@ -121,4 +121,4 @@ void SetKarpenterDisruptionGauges(const DisruptionPlan& plan, Metrics* metrics);
 
 }  // namespace propscaler::nodescale
 
-#endif  // PROPSCALER_NODESCALE_RUN_KARPENTER_METRICS_H_
+#endif  // PROPSCALER_NODESCALE_REPORT_KARPENTER_METRICS_H_

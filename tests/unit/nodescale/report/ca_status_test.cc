@@ -1,7 +1,7 @@
 // Cluster Autoscaler's status YAML: its worked example's structure
 // (clusterstate/utils/status_test.yaml), the rules of each status value,
 // and transition times kept while a status stays.
-#include "nodescale/run/ca_status.h"
+#include "nodescale/report/ca_status.h"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
