@@ -99,6 +99,7 @@ struct RecordingTimer : DecisionTimer {
   void Evaluated(DisruptionMethod method) override {
     steps += std::string(DisruptionMethodName(method)) + " ";
   }
+  Duration Elapsed() const override { return {}; }
   std::string steps;
 };
 

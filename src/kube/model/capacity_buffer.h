@@ -53,6 +53,11 @@ struct CapacityBuffer {
   std::vector<BufferCondition> conditions;
 
   std::string Key() const { return namespace_ + "/" + name; }
+  // Its strategy is the active capacity one (the default): other
+  // strategies are another provisioner's.
+  bool ActiveCapacity() const {
+    return strategy.empty() || strategy == kActiveCapacityStrategy;
+  }
 };
 
 // The shape of one chunk: a PodTemplate's template, or a workload's

@@ -72,8 +72,10 @@ struct IterationInput {
 };
 
 // Actions the executor runs in order; a step whose `unless_scaled_up` is
-// set runs only when no earlier IncreaseSize of the iteration was asked
-// for (Cluster Autoscaler removes nothing in a loop that scaled up).
+// set runs only when the iteration did not scale up (ScaledUp: Cluster
+// Autoscaler removes nothing in a loop that scaled up). A scale-down step
+// runs even without actions (its timers are the memory's once it runs),
+// and so does the disruption step.
 struct IterationStep {
   enum class Kind {
     kGiveUp,          // CapacityGivenUp's, one step a group
@@ -83,6 +85,9 @@ struct IterationStep {
     kScaleUp,
     kBufferStatus,
     kScaleDown,
+    // No actions: Karpenter's disruption command goes on (planned, or the
+    // one in flight advanced) in the disruption stage, which has its own.
+    kDisruption,
   };
   Kind kind = Kind::kScaleUp;
   std::vector<NodeScaleAction> actions;
@@ -93,6 +98,8 @@ struct IterationStep {
 
 struct IterationDecision {
   Arrivals arrivals;
+  // The nodes decided on: the observed ones but those given up.
+  SharedNodes nodes;
   // The groups as decided on (given-up targets lowered).
   std::vector<NodeGroup> groups;
   ClusterSnapshot snapshot;
@@ -102,6 +109,7 @@ struct IterationDecision {
   ReadinessCounts readiness;
   // Empty while healthy; else why the iteration stops after its requests.
   std::string unhealthy;
+  std::string health_was;  // the reason the iteration before stopped for
   AtomicAdvance atomic;
   // The atomic request planned this iteration, when one was due.
   std::optional<AtomicScaleUpDecision> atomic_scale_up;
@@ -115,19 +123,28 @@ struct IterationDecision {
   std::vector<IterationStep> steps;
 };
 
-IterationDecision DecideIteration(const IterationInput& input,
-                                  const NodeScaleSettings& settings,
-                                  LoopMemory* memory);
+// Into `*decision`, which is made empty first and must stay where it is
+// while used: its disruption input points at its snapshot.
+void DecideIteration(const IterationInput& input,
+                     const NodeScaleSettings& settings, LoopMemory* memory,
+                     IterationDecision* decision);
 
-// What the executor did: one outcome per action of each step run (none
-// for a step not run).
+// What the executor did with each step, in order.
+struct StepOutcome {
+  bool ran = false;                    // StepRuns said so
+  std::vector<ActionOutcome> actions;  // one per action
+};
 struct IterationOutcomes {
-  std::vector<std::vector<ActionOutcome>> steps;
-  bool scaled_up = false;  // an IncreaseSize was asked for
+  std::vector<StepOutcome> steps;
 };
 
-// Whether `step` runs after `outcomes` of the steps before it.
-bool StepRuns(const IterationStep& step, const IterationOutcomes& outcomes);
+// Whether the iteration asked for nodes: an atomic request's scale-up
+// (whatever its outcome), or an IncreaseSize of the scale-up accepted.
+bool ScaledUp(const IterationDecision& decision,
+              const IterationOutcomes& outcomes);
+// Whether step `step` runs after `outcomes` of the steps before it.
+bool StepRuns(const IterationDecision& decision, size_t step,
+              const IterationOutcomes& outcomes);
 
 // The memory told what the steps' outcomes were: the requests written,
 // the backoffs of requests and groups, the capacity on its way, the atomic

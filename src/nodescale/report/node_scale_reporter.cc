@@ -83,16 +83,6 @@ const NodeGroup* FindGroup(const std::vector<NodeGroup>& groups,
 
 }  // namespace
 
-std::string DescribeIncrease(const GroupIncrease& increase,
-                             const NodeGroup& group) {
-  const std::string max = group.max_size >= kNoGroupMax
-                              ? "its NodePool's limits"
-                              : std::to_string(group.max_size);
-  return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
-         std::to_string(group.target_size + increase.delta) + " (max: " + max +
-         ")}";
-}
-
 NodeScaleReporter::NodeScaleReporter(kube::EventRecorder* events,
                                      NodeScaleStatusBoard* board,
                                      const kube::ConfigMapClient* status_api,

@@ -35,11 +35,6 @@ namespace propscaler::nodescale {
 
 using NodeScaleStatusBoard = StatusBoard<StatusReport>;
 
-// "{group 3->5 (max: 10)}", as Cluster Autoscaler describes an increase
-// ("(max: its NodePool's limits)" for a NodePool's candidate).
-std::string DescribeIncrease(const GroupIncrease& increase,
-                             const NodeGroup& group);
-
 class NodeScaleReporter : public runtime::ModeReporter<StatusReport> {
  public:
   // `events` may be null (no Events). The status ConfigMap is written

@@ -1,6 +1,7 @@
 // The run layer's DecisionTimer: reads the loop's clock where Decide says a
 // step begins and ends and hands each step's time to the reporter
-// (Karpenter's scheduling and evaluation durations). One per Decide call.
+// (Karpenter's scheduling and evaluation durations), and how long the
+// step begun last has taken. One per Decide call.
 #ifndef PROPSCALER_NODESCALE_RUN_DECISION_CLOCK_H_
 #define PROPSCALER_NODESCALE_RUN_DECISION_CLOCK_H_
 
@@ -22,6 +23,7 @@ class DecisionClock : public DecisionTimer {
   void Evaluated(DisruptionMethod method) override {
     reporter_->EvaluationTook(method, clock_->Now() - began_);
   }
+  Duration Elapsed() const override { return clock_->Now() - began_; }
 
  private:
   const Clock* clock_;

@@ -6,43 +6,20 @@
 
 namespace propscaler::nodescale {
 
-DisruptionStage::DisruptionStage(LoopContext context, const Provider* provider)
+DisruptionStage::DisruptionStage(LoopContext context)
     : c_(context),
-      provider_(provider),
       commands_(context.executor, context.reporter,
                 context.options->disruption_validation_delay,
                 context.options->max_node_provision_time,
                 context.options->disruption_options) {}
 
-RemovalPath DisruptionStage::Path() const {
-  return RemovalPathOf(c_.options->scale_down_enabled, c_.options->disruption,
-                       !provider_->Pools().empty());
-}
-
-DisruptionInput DisruptionStage::InputOf(const LoopIteration& it) const {
-  DisruptionObservation observed{&it.snapshot,
-                                 &it.nodes,
-                                 &it.group_of,
-                                 &it.groups,
-                                 provider_->Pools(),
-                                 &it.priorities,
-                                 c_.executor->drain().RemovingNodes(),
-                                 c_.options->scale_up.taints,
-                                 c_.options->scale_up.csi_node_aware_scheduling,
-                                 it.now};
-  for (const std::string& node : commands_.ReplacedNodes()) {
-    observed.removing.insert(node);
-  }
-  return DisruptionInputOf(observed, c_.memory->disruption, c_.memory->backoff);
-}
-
-bool DisruptionStage::MayPlan(const LoopIteration& it) {
-  NotePodEvents(it.nodes, it.pods, it.now, &c_.memory->disruption);
-  return !commands_.InFlight() && !c_.executor->drain().Draining() &&
-         it.pdbs.has_value();
+std::set<std::string> DisruptionStage::Replaced() const {
+  const std::vector<std::string> replaced = commands_.ReplacedNodes();
+  return {replaced.begin(), replaced.end()};
 }
 
 void DisruptionStage::Disrupt(const std::optional<DisruptionPlan>& plan,
+                              const std::optional<DisruptionInput>& input,
                               LoopIteration* it) {
   const ClusterView view = it->View();
   if (commands_.Replacing()) {
@@ -59,8 +36,7 @@ void DisruptionStage::Disrupt(const std::optional<DisruptionPlan>& plan,
     return;
   }
   if (commands_.InFlight()) {  // validating
-    const DisruptionInput input = InputOf(*it);
-    Execute(commands_.Advance(&input, view), *it);
+    if (input) Execute(commands_.Advance(&*input, view), *it);
     return;
   }
   if (!plan) return;

@@ -8,10 +8,8 @@
 #include "common/duration.h"
 #include "nodescale/domain/node_marks.h"
 #include "nodescale/expander/chain.h"
-#include "nodescale/plan/simulation/node_volume_limits.h"
-#include "nodescale/plan/simulation/volume_needs.h"
+#include "nodescale/report/iteration_report.h"
 #include "nodescale/run/decision_clock.h"
-#include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {
 namespace {
@@ -69,14 +67,8 @@ NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
           {api_.nodes, api_.requests, api_.cluster_state}, provider_,
           [state] { return state->Pods(); }, reporter_, clock_, may_act_,
           options_.max_graceful_termination),
-      arrivals_(Context()),
-      health_(Context()),
       priorities_(Context(), provider_, api_.config_maps),
-      requests_(Context()),
-      atomic_(Context(), &requests_),
-      buffers_(Context(), api_.cluster_state),
-      scale_down_(Context()),
-      disruption_(Context(), provider_) {}
+      disruption_(Context()) {}
 
 LoopContext NodeScaleLoop::Context() {
   return {&executor_, reporter_, state_, clock_, &options_, &memory_};
@@ -102,30 +94,111 @@ Status NodeScaleLoop::ReadCluster(LoopIteration* it) {
   it->group_of = [this](const NodeState& node) {
     return provider_->NodeGroupOf(node);
   };
-  arrivals_.Arrive(it);
-  it->snapshot = BuildLiveSnapshot(it->nodes, it->pods, it->group_of,
-                                   it->readiness, it->now,
-                                   {options_.new_pod_scale_up_delay,
-                                    options_.expendable_pods_priority_cutoff},
-                                   &node_cache_);
-  // Until they are listed, scale-down plans without PodDisruptionBudgets
-  // (the eviction still enforces them) and disruption waits.
-  if (it->pdbs) it->snapshot.pdbs = *it->pdbs;
-  requests_.Handle(it);
-  buffers_.Inject(it);
-  // After the buffers: their pods' claims are placed as a real pod's.
-  const std::shared_ptr<const VolumeObjects> volumes = state_->Volumes();
-  const ClaimCounts claims =
-      ResolveSnapshotVolumes(volumes, &it->snapshot, &volume_cache_);
-  reporter_->Claims(claims);
-  if (!volumes->unreadable.empty()) {
-    reporter_->HeldForVolumes(it->pods, UnreadableVolumesReason(*volumes));
-  }
-  for (auto& [group, model] :
-       TemplatesOfLiveNodes(it->snapshot, options_.scale_up.taints)) {
-    memory_.scale_up.remembered_templates[group] = std::move(model);
-  }
   return Status::Ok();
+}
+
+std::vector<ObservedBuffer> NodeScaleLoop::ReadBuffers() const {
+  std::vector<ObservedBuffer> buffers;
+  for (kube::CapacityBuffer& buffer : state_->Buffers()) {
+    if (!buffer.ActiveCapacity()) continue;
+    Result<kube::BufferChunk> chunk =
+        api_.cluster_state->GetBufferChunk(buffer);
+    buffers.push_back({std::move(buffer), std::move(chunk)});
+  }
+  return buffers;
+}
+
+IterationInput NodeScaleLoop::InputOf(const LoopIteration& it,
+                                      RemovalProgress drained,
+                                      bool scale_up_only) {
+  IterationInput in;
+  in.now = it.now;
+  in.nodes = it.nodes;
+  in.pods = it.pods;
+  in.pdbs = it.pdbs;
+  in.groups = it.groups;
+  in.group_of = it.group_of;
+  in.volumes = state_->Volumes();
+  in.requests = state_->ProvisioningRequests();
+  in.templates = state_->PodTemplates();
+  in.buffers = ReadBuffers();
+  in.priorities = it.priorities;
+  in.drained = std::move(drained);
+  const RemovalQueue& drain = executor_.drain();
+  in.in_flight = drain.InFlight();
+  in.removing = drain.RemovingNodes();
+  in.removing.merge(disruption_.Replaced());
+  in.draining = drain.Draining();
+  in.command_in_flight = disruption_.InFlight();
+  in.pools = provider_->Pools();
+  in.node_pools = provider_->NodePools();
+  in.may_act = executor_.MayAct();
+  in.scale_up_only = scale_up_only;
+  in.node_cache = &node_cache_;
+  in.volume_cache = &volume_cache_;
+  return in;
+}
+
+IterationOutcomes NodeScaleLoop::Execute(const IterationDecision& decision,
+                                         const ClusterView& observed,
+                                         LoopIteration* it) {
+  const ClusterView decided = it->View();
+  IterationOutcomes outcomes;
+  for (size_t s = 0; s < decision.steps.size(); ++s) {
+    const IterationStep& step = decision.steps[s];
+    StepOutcome out;
+    out.ran = StepRuns(decision, s, outcomes);
+    if (out.ran && step.kind == IterationStep::Kind::kDisruption) {
+      disruption_.Disrupt(decision.disruption, decision.disruption_input, it);
+    } else if (out.ran) {
+      // A give-up's nodes and target are the ones it found.
+      const bool given_up = step.kind == IterationStep::Kind::kGiveUp;
+      out.actions = executor_.Run(step.actions, given_up ? observed : decided,
+                                  step.all_or_nothing
+                                      ? ActionExecutor::OnFailure::kStop
+                                      : ActionExecutor::OnFailure::kContinue);
+    }
+    outcomes.steps.push_back(std::move(out));
+  }
+  return outcomes;
+}
+
+bool NodeScaleLoop::Iterate(LoopIteration* it, RemovalProgress drained,
+                            bool scale_up_only) {
+  it->priorities = priorities_.Current();
+  Result<std::unique_ptr<ExpanderChain>> chain =
+      MakeExpanderChain(options_.expander, it->priorities, &rng_);
+  LOG_IF(ERROR, !chain.ok()) << chain.status().message();
+  IterationInput in = InputOf(*it, std::move(drained), scale_up_only);
+  in.expander = chain.ok() ? chain->get() : nullptr;
+  DecisionClock timer(clock_, reporter_);
+  in.timer = &timer;
+  IterationDecision decision;
+  DecideIteration(in, options_, &memory_, &decision);
+  it->nodes = decision.nodes;
+  it->groups = decision.groups;
+  it->readiness = decision.arrivals.readiness;
+  it->buffers = decision.buffers.Lines();
+  it->provisioning_requests = decision.requests.lines;
+  for (const std::string& line : decision.atomic.lines) {
+    it->provisioning_requests.push_back(line);
+  }
+  const ClusterView observed{in.now, &in.nodes, &in.pods, &in.groups,
+                             &in.group_of};
+  const IterationOutcomes outcomes = Execute(decision, observed, it);
+  AbsorbOutcomes(decision, outcomes, it->now, &memory_);
+  ReportIteration(*reporter_, {&decision, &outcomes, &memory_, &it->pods,
+                               in.volumes.get(), it->unschedulable, it->now,
+                               clock_->Now(), options_.provisioning_requests});
+  const bool healthy = decision.unhealthy.empty();
+  if (!scale_up_only || !healthy || ScaledUp(decision, outcomes)) {
+    WriteStatus(*it, healthy ? Status::Ok()
+                             : Status::Unavailable(
+                                   "cluster is not ready for autoscaling: " +
+                                   decision.unhealthy));
+  }
+  ReturnNodes(&decision.snapshot, &node_cache_);
+  return healthy;
 }
 
 Status NodeScaleLoop::RunOnce() {
@@ -135,37 +208,10 @@ Status NodeScaleLoop::RunOnce() {
     WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
-  memory_.NoteRemovals(executor_.AdvanceDrain(it.View()), it.now);
-  if (Status health = health_.Check(it); !health.ok()) {
-    WriteStatus(it, health);
-    ReturnNodes(&it.snapshot, &node_cache_);
-    return Status::Ok();
+  RemovalProgress drained = executor_.AdvanceDrain(it.View());
+  if (Iterate(&it, std::move(drained), /*scale_up_only=*/false)) {
+    ObserveDuration(it, "full");
   }
-  atomic_.Advance(&it);
-  Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
-  LOG_IF(ERROR, !chain.ok()) << chain.status().message();
-  const bool atomic = chain.ok() && atomic_.ScaleUp(chain->get(), &it);
-  DecisionClock timer(clock_, reporter_);
-  DecideInput input =
-      DecideInputOf(it, chain.ok() ? chain->get() : nullptr, &timer);
-  std::optional<DisruptionInput> disruption;
-  input.removal = disruption_.Path();
-  input.in_flight = executor_.drain().InFlight();
-  if (input.removal == RemovalPath::kDisruption && disruption_.MayPlan(it)) {
-    disruption = disruption_.InputOf(it);
-    input.disruption = &*disruption;
-  }
-  const Decisions decisions = atomic ? Decisions() : Decide(input);
-  const bool scaled_up = atomic || ExecuteScaleUp(decisions.scale_up, &it);
-  buffers_.WriteStatuses(it);
-  if (!scaled_up && input.removal == RemovalPath::kDisruption) {
-    disruption_.Disrupt(decisions.disruption, &it);
-  } else if (!scaled_up && decisions.scale_down) {
-    scale_down_.Apply(*decisions.scale_down, &it);
-  }
-  WriteStatus(it, Status::Ok());
-  ObserveDuration(it, "full");
-  ReturnNodes(&it.snapshot, &node_cache_);
   return Status::Ok();
 }
 
@@ -175,88 +221,14 @@ Status NodeScaleLoop::RunScaleUp() {
     WriteStatus(it, read, /*cluster_read=*/false);
     return read;
   }
-  if (Status health = health_.Check(it); !health.ok()) {
-    WriteStatus(it, health);
-    ReturnNodes(&it.snapshot, &node_cache_);
-    return Status::Ok();
+  if (Iterate(&it, {}, /*scale_up_only=*/true)) {
+    ObserveDuration(it, "scale-up");
   }
-  Result<std::unique_ptr<ExpanderChain>> chain = PrepareScaleUp(&it);
-  DecisionClock timer(clock_, reporter_);
-  if (!chain.ok()) {
-    LOG(ERROR) << chain.status().message();
-  } else if (atomic_.ScaleUp(chain->get(), &it) ||
-             ExecuteScaleUp(
-                 Decide(DecideInputOf(it, chain->get(), &timer)).scale_up,
-                 &it)) {
-    WriteStatus(it, Status::Ok());
-  }
-  buffers_.WriteStatuses(it);
-  ObserveDuration(it, "scale-up");
-  ReturnNodes(&it.snapshot, &node_cache_);
   return Status::Ok();
 }
 
 void NodeScaleLoop::ObserveDuration(const LoopIteration& it, const char* kind) {
   reporter_->LoopDuration(kind, clock_->Now() - it.now);
-}
-
-Result<std::unique_ptr<ExpanderChain>> NodeScaleLoop::PrepareScaleUp(
-    LoopIteration* it) {
-  reporter_->UnschedulablePods(it->unschedulable);
-  memory_.NoteGroupsForScaleUp(it->nodes, it->group_of, it->readiness,
-                               it->groups, options_.node_health, it->now);
-  it->priorities = priorities_.Current();
-  return MakeExpanderChain(options_.expander, it->priorities, &rng_);
-}
-
-DecideInput NodeScaleLoop::DecideInputOf(const LoopIteration& it,
-                                         ExpanderChain* expander,
-                                         DecisionTimer* timer) const {
-  DecideInput input;
-  input.timer = timer;
-  input.snapshot = &it.snapshot;
-  input.groups = &it.groups;
-  input.settings = &options_;
-  input.memory = &memory_;
-  input.expander = expander;
-  input.node_pools = provider_->NodePools();
-  input.now = it.now;
-  return input;
-}
-
-bool NodeScaleLoop::ExecuteScaleUp(const ScaleUpPlan& plan, LoopIteration* it) {
-  const std::map<std::string, const LivePod*> pods = it->PendingPodsByKey();
-  const std::vector<ActionOutcome> outcomes =
-      executor_.Run(ScaleUpActions(plan), it->View());
-  bool scaled = false;
-  for (size_t i = 0; i < plan.increases.size(); ++i) {
-    const GroupIncrease& increase = plan.increases[i];
-    const ActionOutcome& outcome = outcomes[i];
-    const NodeGroup* group = it->Group(increase.group);
-    if (!outcome.ran || group == nullptr) continue;
-    LOG(INFO) << "scale-up: " << DescribeIncrease(increase, *group) << " for "
-              << increase.pods.size() << " pods";
-    ObserveWaits(increase, pods);
-    scaled |=
-        NoteIncrease(Context(), increase, *group, outcome.status, it->now);
-  }
-  if (scaled) memory_.timers.ScaledUp(it->now);
-  reporter_->ScaleUpEvents(plan, it->groups, pods);
-  buffers_.NoteUnfit(plan, it);
-  return scaled;
-}
-
-void NodeScaleLoop::ObserveWaits(
-    const GroupIncrease& increase,
-    const std::map<std::string, const LivePod*>& pods) const {
-  const TimePoint now = clock_->Now();
-  for (const std::string& key : increase.pods) {
-    auto found = pods.find(key);
-    if (found == pods.end() ||
-        found->second->unschedulable_since == TimePoint{})
-      continue;
-    reporter_->PodWaited(now - found->second->unschedulable_since);
-  }
 }
 
 CaStatusInput NodeScaleLoop::CaStatusInputOf(const LoopIteration& it,
@@ -307,7 +279,7 @@ void NodeScaleLoop::WriteStatus(const LoopIteration& it, const Status& health,
   report.last_scale_up = memory_.last_scale_up;
   report.last_scale_down = memory_.last_scale_down;
   report.disruption_commands = disruption_.Lines();
-  report.buffers = BufferStage::Lines(it);
+  report.buffers = it.buffers;
   report.provisioning_requests = it.provisioning_requests;
   for (const BlockedCandidate& blocked : memory_.disruption.blocked) {
     report.disruption_blocked.push_back(

@@ -1,17 +1,17 @@
-// Node-scale mode's control loop. Every --scan-interval: observe (read the
-// store and the provider's groups into a LoopIteration, each node's
-// readiness, the capacity on its way given up where overdue, the
-// ProvisioningRequests and CapacityBuffers), decide (plan/decide.h: the
-// scale-up for unschedulable pods; when it adds no node, Cluster
-// Autoscaler's scale-down or Karpenter's disruption) and execute: every
-// write is an action (plan/node_scale_action.h) carried out by the one
-// executor (action_executor.h), whose drain removes nodes. Each concern is
-// a stage of its own (node_arrivals, health_gate, provisioning_request_stage,
-// atomic_scale_up_stage, buffer_stage, scale_down_stage, disruption_stage,
-// priority_source), over one LoopContext; what the loop remembers between
-// iterations is one LoopMemory (plan/loop_memory.h). Tells people through
-// its reporter (Events, metrics, the status board and the status ConfigMap:
-// node_scale_reporter.h).
+// Node-scale mode's control loop. Every --scan-interval: observe (the
+// store's nodes, pods, budgets, volume objects, ProvisioningRequests and
+// PodTemplates; the provider's groups; each CapacityBuffer's chunk; the
+// priority config; what the drain holds), decide in one call
+// (plan/iteration.h: arrivals, the snapshot, requests, buffers, health,
+// the atomic scale-ups, the scale-up, and when it adds no node Cluster
+// Autoscaler's scale-down or the input of Karpenter's disruption) and
+// execute: every write is an action (plan/node_scale_action.h) carried
+// out by the one executor (action_executor.h), step by step, whose drain
+// removes nodes; the outcomes go back into the memory (AbsorbOutcomes)
+// and to people (report/iteration_report.h). Karpenter's disruption
+// command, from its plan to the drain, is the disruption stage's
+// (disruption_stage.h). What the loop remembers between iterations is one
+// LoopMemory (plan/loop_memory.h).
 //
 // Time comes from an injected Clock; `may_act` (leader election) is asked
 // before every write, so losing the lease stops acting at once.
@@ -27,23 +27,16 @@
 #include "cluster/live_object_store.h"
 #include "common/clock.h"
 #include "common/status.h"
-#include "nodescale/plan/decide.h"
-#include "nodescale/plan/loop_memory.h"
+#include "nodescale/plan/iteration.h"
 #include "nodescale/provider/provider.h"
+#include "nodescale/report/node_scale_reporter.h"
+#include "nodescale/report/status_report.h"
 #include "nodescale/run/action_executor.h"
-#include "nodescale/run/atomic_scale_up_stage.h"
-#include "nodescale/run/buffer_stage.h"
 #include "nodescale/run/disruption_stage.h"
-#include "nodescale/run/health_gate.h"
 #include "nodescale/run/loop_context.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/loop_options.h"
-#include "nodescale/run/node_arrivals.h"
-#include "nodescale/report/node_scale_reporter.h"
 #include "nodescale/run/priority_source.h"
-#include "nodescale/run/provisioning_request_stage.h"
-#include "nodescale/run/scale_down_stage.h"
-#include "nodescale/report/status_report.h"
 
 namespace propscaler::nodescale {
 
@@ -63,20 +56,21 @@ class NodeScaleLoop {
   Status RunScaleUp();
 
  private:
-  // Reads the store and the provider's groups into `*it`, with the
-  // planner's snapshot, the requests' and buffers' pods in it.
+  // Reads the store and the provider's groups into `*it`.
   Status ReadCluster(LoopIteration* it);
+  // Decides, carries out and reports one iteration over `it` (the drain
+  // having made `drained` of its pass); whether the cluster was healthy.
+  bool Iterate(LoopIteration* it, RemovalProgress drained, bool scale_up_only);
+  IterationInput InputOf(const LoopIteration& it, RemovalProgress drained,
+                         bool scale_up_only);
+  // Each active CapacityBuffer with its chunk as read now.
+  std::vector<ObservedBuffer> ReadBuffers() const;
+  // The decision's steps, in order, each as StepRuns says: a give-up over
+  // the cluster as `observed`, the rest over `it` as decided; the
+  // disruption step by the disruption stage.
+  IterationOutcomes Execute(const IterationDecision& decision,
+                            const ClusterView& observed, LoopIteration* it);
   void ObserveDuration(const LoopIteration& it, const char* kind);
-  // The scale-up's metrics and memory brought up to date; the expanders.
-  Result<std::unique_ptr<ExpanderChain>> PrepareScaleUp(LoopIteration* it);
-  // `timer` times the decision's steps (decision_clock.h).
-  DecideInput DecideInputOf(const LoopIteration& it, ExpanderChain* expander,
-                            DecisionTimer* timer) const;
-  // The plan's increases carried out; whether any node was added.
-  bool ExecuteScaleUp(const ScaleUpPlan& plan, LoopIteration* it);
-  // How long the pods of `increase` waited since the scheduler gave up.
-  void ObserveWaits(const GroupIncrease& increase,
-                    const std::map<std::string, const LivePod*>& pods) const;
   // The status of this iteration; Cluster Autoscaler's too, unless the
   // cluster could not be read.
   void WriteStatus(const LoopIteration& it, const Status& health,
@@ -98,13 +92,7 @@ class NodeScaleLoop {
   SnapshotNodeCache node_cache_;
   ResolvedPodCache volume_cache_;
   ActionExecutor executor_;
-  NodeArrivals arrivals_;
-  HealthGate health_;
   PrioritySource priorities_;
-  ProvisioningRequestStage requests_;
-  AtomicScaleUpStage atomic_;
-  BufferStage buffers_;
-  ScaleDownStage scale_down_;
   DisruptionStage disruption_;
 };
 

@@ -584,4 +584,14 @@ ScaleUpPlan PlanAllOrNothingScaleUp(const ClusterSnapshot& snapshot,
       .Plan();
 }
 
+std::string DescribeIncrease(const GroupIncrease& increase,
+                             const NodeGroup& group) {
+  const std::string max = group.max_size >= kNoGroupMax
+                              ? "its NodePool's limits"
+                              : std::to_string(group.max_size);
+  return "{" + group.name + " " + std::to_string(group.target_size) + "->" +
+         std::to_string(group.target_size + increase.delta) + " (max: " + max +
+         ")}";
+}
+
 }  // namespace propscaler::nodescale

@@ -59,6 +59,11 @@ struct GroupIncrease {
   std::vector<int64_t> pod_nodes;
 };
 
+// "{group 3->5 (max: 10)}", as Cluster Autoscaler describes an increase
+// ("(max: its NodePool's limits)" for a NodePool's candidate).
+std::string DescribeIncrease(const GroupIncrease& increase,
+                             const NodeGroup& group);
+
 // Why no group takes a pod: a reason per group, by group name.
 using GroupReasons = std::map<std::string, std::string>;
 

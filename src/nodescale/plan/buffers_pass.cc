@@ -1,42 +1,25 @@
-#include "nodescale/run/buffer_stage.h"
+#include "nodescale/plan/buffers_pass.h"
 
-#include <glog/logging.h>
+#include <optional>
+#include <utility>
 
-#include <memory>
-
-#include "nodescale/plan/buffers/buffer_conditions.h"
 #include "nodescale/plan/buffers/buffer_demand.h"
 
 namespace propscaler::nodescale {
+namespace {
 
-BufferStage::BufferStage(LoopContext context,
-                         const kube::ClusterStateClient* buffers)
-    : c_(context), buffers_(buffers) {}
-
-void BufferStage::Inject(LoopIteration* it) {
-  std::optional<ChunkBound> bound;
-  for (kube::CapacityBuffer& buffer : c_.state->Buffers()) {
-    // Other strategies are another provisioner's.
-    if (!buffer.strategy.empty() &&
-        buffer.strategy != kube::kActiveCapacityStrategy) {
-      continue;
-    }
-    it->buffers.push_back({std::move(buffer)});
-    if (!bound) bound = MaxBufferChunks(it->snapshot.nodes, it->groups);
-    Resolve(it->buffers.size() - 1, *bound, it);
-  }
-}
-
-void BufferStage::Resolve(size_t index, const ChunkBound& bound,
-                          LoopIteration* it) {
-  BufferResolution* r = &it->buffers[index];
+// `r`'s buffer resolved from `chunk` (at most `bound` chunks held), its
+// virtual pods added to `snapshot` and noted as `index`'s.
+void Resolve(size_t index, const Result<kube::BufferChunk>& chunk,
+             const ChunkBound& bound, BuffersPass* pass,
+             ClusterSnapshot* snapshot) {
+  BufferResolution* r = &pass->buffers[index];
   const kube::CapacityBuffer& buffer = r->buffer;
   if (Status spec = CheckBufferSpec(buffer); !spec.ok()) {
     r->not_ready_reason = "InvalidSpec";
     r->message = spec.message();
     return;
   }
-  Result<kube::BufferChunk> chunk = buffers_->GetBufferChunk(buffer);
   if (!chunk.ok()) {
     r->not_ready_reason = chunk.status().code() != StatusCode::kNotFound
                               ? "ResolutionFailed"
@@ -55,16 +38,31 @@ void BufferStage::Resolve(size_t index, const ChunkBound& bound,
   HoldChunks(*replicas, bound, r);
   r->chunk_template = buffer.pod_template;
   for (PodState& pod : BufferPods(buffer, chunk->pod, *r->replicas)) {
-    it->buffer_of_pod[pod.Key()] = index;
-    it->snapshot.pods.push_back(std::move(pod));
+    pass->buffer_of_pod[pod.Key()] = index;
+    snapshot->pods.push_back(std::move(pod));
   }
 }
 
-void BufferStage::NoteUnfit(const ScaleUpPlan& plan, LoopIteration* it) {
+}  // namespace
+
+BuffersPass PlanBuffers(const std::vector<ObservedBuffer>& buffers,
+                        const std::vector<NodeGroup>& groups,
+                        ClusterSnapshot* snapshot) {
+  BuffersPass pass;
+  std::optional<ChunkBound> bound;
+  for (const ObservedBuffer& observed : buffers) {
+    pass.buffers.push_back({observed.buffer});
+    if (!bound) bound = MaxBufferChunks(snapshot->nodes, groups);
+    Resolve(pass.buffers.size() - 1, observed.chunk, *bound, &pass, snapshot);
+  }
+  return pass;
+}
+
+void BuffersPass::NoteUnfit(const ScaleUpPlan& plan) {
   for (const UnschedulablePod& pod : plan.unschedulable) {
-    auto found = it->buffer_of_pod.find(pod.pod);
-    if (found == it->buffer_of_pod.end()) continue;
-    BufferResolution& r = it->buffers[found->second];
+    auto found = buffer_of_pod.find(pod.pod);
+    if (found == buffer_of_pod.end()) continue;
+    BufferResolution& r = buffers[found->second];
     if (r.unfit++ > 0) continue;  // the chunks are alike: one says why
     for (const auto& [group, reason] : *pod.reasons) {
       r.unfit_reasons += " " + group + ": " + reason + ";";
@@ -72,22 +70,21 @@ void BufferStage::NoteUnfit(const ScaleUpPlan& plan, LoopIteration* it) {
   }
 }
 
-void BufferStage::WriteStatuses(const LoopIteration& it) {
+std::vector<NodeScaleAction> BuffersPass::StatusPatches() const {
   std::vector<NodeScaleAction> patches;
-  for (const BufferResolution& r : it.buffers) {
+  for (const BufferResolution& r : buffers) {
     kube::BufferStatus want{r.replicas,
                             r.chunk_template,
                             {ReadyCondition(r), ProvisioningCondition(r)}};
     if (kube::StatusIsCurrent(r.buffer, want)) continue;
     patches.push_back(PatchBufferStatus{r.buffer, std::move(want)});
   }
-  // A conflict: the buffer changed; the next iteration reads it again.
-  c_.executor->Run(patches, it.View());
+  return patches;
 }
 
-std::vector<std::string> BufferStage::Lines(const LoopIteration& it) {
+std::vector<std::string> BuffersPass::Lines() const {
   std::vector<std::string> lines;
-  for (const BufferResolution& r : it.buffers) {
+  for (const BufferResolution& r : buffers) {
     const kube::BufferCondition provisioning = ProvisioningCondition(r);
     lines.push_back(r.buffer.Key() + ": " +
                     (r.replicas ? std::to_string(*r.replicas) + " chunks"
