@@ -1,10 +1,10 @@
 // Every decision of one node-scale iteration, from plain data: the
 // scale-up for the pending pods; when it adds no node, what removes nodes:
 // Cluster Autoscaler's scale-down (the unneeded nodes, their timers, the
-// removals due now) or Karpenter's disruption plan. The loop hands in the
-// snapshot, the settings and its memory (plan/loop_memory.h), turns what
-// comes back into actions (ScaleUpActions; the stages') for the executor,
-// and reports. Pure.
+// removals due now) or Karpenter's disruption plan. DecideIteration
+// (plan/iteration.h) hands in the snapshot, the settings and the memory
+// (plan/loop_memory.h) and turns what comes back into the iteration's
+// steps (ScaleUpActions, ScaleDownActions). Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_DECIDE_H_
 #define PROPSCALER_NODESCALE_PLAN_DECIDE_H_
 

@@ -2,10 +2,11 @@
 // one place, as plain data: backoffs, the capacity on its way, the
 // scale-down timers, the ProvisioningRequests it acted on and its atomic
 // scale-ups in flight, the pods' moves that consolidation waits on, and
-// what /status says was done last. The loop's stages read it and bring it
-// up to date from the outcomes of their actions; nothing else holds state
-// between iterations but the executor's drain and the disruption command
-// in flight (run/).
+// what /status says was done last. DecideIteration (plan/iteration.h)
+// reads it and brings it up to date where no outcome is waited on, and
+// AbsorbOutcomes from the outcomes of its actions; nothing else holds
+// state between iterations but the executor's drain and the disruption
+// command in flight (run/).
 #ifndef PROPSCALER_NODESCALE_PLAN_LOOP_MEMORY_H_
 #define PROPSCALER_NODESCALE_PLAN_LOOP_MEMORY_H_
 

@@ -1,8 +1,8 @@
-// What every stage of the node-scale loop works with: the executor its
-// writes go through, the reporter it tells people through, the store and
-// the clock it reads, the loop's options and its memory (plan/
-// loop_memory.h). The loop owns them all; a stage holds this and nothing
-// else of the loop.
+// What the node-scale loop's parts (the priority source, the disruption
+// stage) work with: the executor their writes go through, the reporter
+// they tell people through, the store and the clock they read, the loop's
+// options and its memory (plan/loop_memory.h). The loop owns them all; a
+// part holds this and nothing else of the loop.
 #ifndef PROPSCALER_NODESCALE_RUN_LOOP_CONTEXT_H_
 #define PROPSCALER_NODESCALE_RUN_LOOP_CONTEXT_H_
 
