@@ -47,11 +47,11 @@ void FuzzCapacityBuffer(const uint8_t* data, size_t size) {
       (void)kube::DecodePodTemplateChunk(text);
       break;
     case 2:
-      (void)kube::RequestPodTemplateCodec().decode_list(text);
-      (void)kube::RequestPodTemplateCodec().decode_event(text);
+      (void)kube::DecodeWorkloadChunk(text);
       break;
     default:
-      (void)kube::DecodeWorkloadChunk(text);
+      (void)kube::RequestPodTemplateCodec().decode_list(text);
+      (void)kube::RequestPodTemplateCodec().decode_event(text);
       break;
   }
 }
