@@ -172,16 +172,20 @@ void DecideScaleUpAndRemoval(const IterationInput& in,
   AddStep(d, Kind::kScaleUp, ScaleUpActions(d->scale_up));
 }
 
-// What an IncreaseSize of `increase` came to: asked for (the group's
-// capacity followed, /status's last scale-up), refused (the group backed
-// off), or a conflict (another writer's change: no backoff, the next
-// iteration plans again). Whether it was asked for.
+// The memory told what an IncreaseSize of `group` came to: the capacity
+// asked for followed and /status's last scale-up, or the group backed off.
+// Whether it was asked for.
 bool NoteIncrease(const std::string& group, const std::string& described,
                   const Status& status, TimePoint now, LoopMemory* memory) {
-  if (status.code() == StatusCode::kConflict) return false;
-  if (!status.ok()) {
-    memory->backoff.Fail(group, now, {"cloudProviderError", status.message()});
-    return false;
+  switch (IncreaseResultOf(status)) {
+    case IncreaseResult::kConflict:
+      return false;
+    case IncreaseResult::kRefused:
+      memory->backoff.Fail(group, now,
+                           {"cloudProviderError", status.message()});
+      return false;
+    case IncreaseResult::kAsked:
+      break;
   }
   memory->provision.ScaledUp(group, now);
   memory->last_scale_up = described + " at " + FormatMicroTime(now);
@@ -226,8 +230,8 @@ void AbsorbAtomicScaleUp(const AtomicScaleUpDecision& atomic,
     const AtomicScaleUp::Part& part = atomic.parts[i];
     scale_up.parts.push_back(part);
     const Status& status = outcomes[i].status;
-    const std::string described =
-        Described({part.group, part.delta, {}}, groups);
+    const std::string described = Described(
+        atomic.outcome.plan.increases[atomic.part_increase[i]], groups);
     if (!NoteIncrease(part.group, described, status, now, memory)) {
       scale_up.refused = "node group " + part.group + ": " + status.message();
       break;
@@ -270,6 +274,11 @@ void DecideIteration(const IterationInput& in,
   if (d.removal == RemovalPath::kDisruption) {
     AddStep(&d, Kind::kDisruption, {}, false, /*unless_scaled_up=*/true);
   }
+}
+
+IncreaseResult IncreaseResultOf(const Status& status) {
+  if (status.code() == StatusCode::kConflict) return IncreaseResult::kConflict;
+  return status.ok() ? IncreaseResult::kAsked : IncreaseResult::kRefused;
 }
 
 bool ScaledUp(const IterationDecision& decision,

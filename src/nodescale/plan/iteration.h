@@ -138,6 +138,12 @@ struct IterationOutcomes {
   std::vector<StepOutcome> steps;
 };
 
+// What an IncreaseSize came to: asked for, refused (the group backs off),
+// or a conflict (another writer's change: no backoff, the next iteration
+// plans again).
+enum class IncreaseResult { kAsked, kRefused, kConflict };
+IncreaseResult IncreaseResultOf(const Status& status);
+
 // Whether the iteration asked for nodes: an atomic request's scale-up
 // (whatever its outcome), or an IncreaseSize of the scale-up accepted.
 bool ScaledUp(const IterationDecision& decision,

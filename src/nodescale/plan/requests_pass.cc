@@ -236,7 +236,7 @@ AtomicScaleUpDecision AtomicScaleUpOf(
     const SharedNodes& nodes, const GroupOfNode& group_of,
     const LoopMemory& memory, const NodeScaleSettings& settings,
     ExpanderChain* expander, TimePoint now, ClusterSnapshot* snapshot) {
-  AtomicScaleUpDecision d{std::move(atomic.request), {}, {}, {}, {}};
+  AtomicScaleUpDecision d{std::move(atomic.request), {}, {}, {}, {}, {}};
   const kube::ProvisioningRequest& request = d.request;
   for (const PodState& pod : atomic.pods) snapshot->pods.push_back(pod);
   d.outcome =
@@ -255,7 +255,9 @@ AtomicScaleUpDecision AtomicScaleUpOf(
     }
     return d;
   }
-  for (const GroupIncrease& increase : d.outcome.plan.increases) {
+  const std::vector<GroupIncrease>& increases = d.outcome.plan.increases;
+  for (size_t k = 0; k < increases.size(); ++k) {
+    const GroupIncrease& increase = increases[k];
     if (FindGroup(groups, increase.group) == nullptr) continue;
     AtomicScaleUp::Part part{increase.group, increase.delta, {}};
     for (const LiveNode& node : nodes) {
@@ -264,6 +266,7 @@ AtomicScaleUpDecision AtomicScaleUpOf(
       }
     }
     d.parts.push_back(std::move(part));
+    d.part_increase.push_back(k);
     d.actions.push_back(IncreaseSize{increase.group, increase.delta});
   }
   d.write =

@@ -85,8 +85,10 @@ struct AtomicScaleUpDecision {
   kube::ProvisioningRequest request;
   AtomicOutcome outcome;
   // With increases: each group's nodes before it (an increase of an
-  // unknown group is left out).
+  // unknown group is left out), and which of the plan's increases each
+  // part is.
   std::vector<AtomicScaleUp::Part> parts;
+  std::vector<size_t> part_increase;
   std::vector<NodeScaleAction> actions;
   std::optional<RequestWrite> write;  // in `actions`, last
 };

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "common/utc_time.h"
@@ -17,11 +18,7 @@ using PodsByKey = std::map<std::string, const LivePod*>;
 class Report {
  public:
   Report(const NodeScaleReporter& reporter, const IterationReportInput& in)
-      : r_(reporter), in_(in), d_(*in.decision) {
-    for (const LivePod& pod : *in.pods) {
-      if (IsPending(pod.state)) pending_[pod.state.Key()] = &pod;
-    }
-  }
+      : r_(reporter), in_(in), d_(*in.decision) {}
 
   void Tell() {
     GivenUp();
@@ -54,13 +51,27 @@ class Report {
           break;
       }
     }
-    if (!d_.atomic_scale_up ||
-        d_.atomic_scale_up->outcome.plan.increases.empty()) {
-      r_.ScaleUpEvents(d_.scale_up, d_.groups, pending_);
+    const bool atomic = d_.atomic_scale_up &&
+                        !d_.atomic_scale_up->outcome.plan.increases.empty();
+    const ScaleUpPlan& plan = d_.scale_up;
+    if (!atomic && (!plan.increases.empty() || !plan.unschedulable.empty())) {
+      r_.ScaleUpEvents(plan, d_.groups, Pending());
     }
   }
 
  private:
+  // The pending pods by key, listed once the report needs them (at rest,
+  // never: 150,000 pods are not walked for nothing).
+  const PodsByKey& Pending() {
+    if (!pending_) {
+      pending_.emplace();
+      for (const LivePod& pod : *in_.pods) {
+        if (IsPending(pod.state)) (*pending_)[pod.state.Key()] = &pod;
+      }
+    }
+    return *pending_;
+  }
+
   const StepOutcome* StepOf(Kind kind, size_t index = 0) const {
     for (size_t s = 0; s < d_.steps.size(); ++s) {
       if (d_.steps[s].kind == kind && d_.steps[s].index == index &&
@@ -97,8 +108,8 @@ class Report {
   void Requests() {
     if (!in_.provisioning_requests) return;
     for (const auto& [key, request] : d_.requests.tell) {
-      auto pod = pending_.find(key);
-      if (pod == pending_.end()) continue;
+      auto pod = Pending().find(key);
+      if (pod == Pending().end()) continue;
       r_.PodEvent(*pod->second, /*warning=*/false, "NotTriggerScaleUp",
                   "Unschedulable pod didn't trigger scale-up, because it's "
                   "consuming ProvisioningRequest " +
@@ -145,15 +156,18 @@ class Report {
     }
   }
 
-  // What an IncreaseSize came to: refused (a conflict is another writer's
-  // change, not a failure) or asked for.
   void Increase(const GroupIncrease& increase, const Status& status) {
     const NodeGroup* group = FindGroup(d_.groups, increase.group);
-    if (group == nullptr || status.code() == StatusCode::kConflict) return;
-    if (!status.ok()) {
-      r_.ScaleUpFailed(*group);
-    } else {
-      r_.ScaleUpRequested(*group, increase.delta);
+    if (group == nullptr) return;
+    switch (IncreaseResultOf(status)) {
+      case IncreaseResult::kConflict:
+        break;
+      case IncreaseResult::kRefused:
+        r_.ScaleUpFailed(*group);
+        break;
+      case IncreaseResult::kAsked:
+        r_.ScaleUpRequested(*group, increase.delta);
+        break;
     }
   }
 
@@ -167,18 +181,16 @@ class Report {
       if (atomic.write) Provisioned(*atomic.write, out[0]);
       return;
     }
-    size_t i = 0;
     bool refused = false;
-    for (const GroupIncrease& increase : atomic.outcome.plan.increases) {
+    for (size_t i = 0; i < atomic.parts.size() && out[i].ran; ++i) {
+      const GroupIncrease& increase =
+          atomic.outcome.plan.increases[atomic.part_increase[i]];
       const NodeGroup* group = FindGroup(d_.groups, increase.group);
-      if (group == nullptr) continue;
-      if (i >= atomic.parts.size() || !out[i].ran) break;
       LOG(INFO) << "scale-up (all or nothing, ProvisioningRequest "
                 << request.Key() << "): " << DescribeIncrease(increase, *group)
                 << " for " << increase.pods.size() << " pods";
       Increase(increase, out[i].status);
       refused |= !out[i].ok();
-      ++i;
     }
     if (!refused && atomic.write) {
       Provisioned(*atomic.write, out[atomic.write->action]);
@@ -193,8 +205,8 @@ class Report {
       LOG(INFO) << "scale-up: " << DescribeIncrease(increase, *group) << " for "
                 << increase.pods.size() << " pods";
       for (const std::string& key : increase.pods) {
-        auto found = pending_.find(key);
-        if (found == pending_.end() ||
+        auto found = Pending().find(key);
+        if (found == Pending().end() ||
             found->second->unschedulable_since == TimePoint{})
           continue;
         r_.PodWaited(in_.written_at - found->second->unschedulable_since);
@@ -206,7 +218,7 @@ class Report {
   const NodeScaleReporter& r_;
   const IterationReportInput& in_;
   const IterationDecision& d_;
-  PodsByKey pending_;
+  std::optional<PodsByKey> pending_;
 };
 
 }  // namespace
