@@ -3,18 +3,22 @@
 // counts from there, as Karpenter's lastPodEventTime), whether it was ever
 // Ready (until then it is neither a candidate nor counted by budgets, as
 // Karpenter's uninitialized nodes), and the candidates the last plan
-// blocked. And the disruption plan's input made from it. Pure.
+// blocked; and the command between its choice and the drain (validating,
+// or waiting for its replacement) with the lines /status shows of it. And
+// the disruption plan's input made from it. Pure.
 #ifndef PROPSCALER_NODESCALE_PLAN_DISRUPTION_LIFE_H_
 #define PROPSCALER_NODESCALE_PLAN_DISRUPTION_LIFE_H_
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
 #include "nodescale/expander/priority.h"
+#include "nodescale/plan/disruption/command_progress.h"
 #include "nodescale/plan/disruption/disruption.h"
 #include "nodescale/plan/disruption/disruption_command.h"
 #include "nodescale/plan/health/live_snapshot.h"
@@ -31,6 +35,8 @@ struct DisruptionMemory {
   std::map<std::string, PodEvents> pod_events;
   std::set<std::string> seen_ready;  // nodes Ready at least once
   std::vector<BlockedCandidate> blocked;
+  std::optional<InFlightCommand> command;
+  std::vector<std::string> lines;  // what waits, for /status
 };
 
 // The pods' moves noted: a node whose pods (DaemonSets' aside) changed

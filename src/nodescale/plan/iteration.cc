@@ -121,9 +121,16 @@ void PrepareRemoval(const IterationInput& in, const NodeScaleSettings& settings,
   if (d->removal != RemovalPath::kDisruption) return;
   NotePodEvents(d->nodes, in.pods, in.now, &memory->disruption);
   if (in.draining || !in.pdbs) return;
+  std::set<std::string> removing = in.removing;
+  if (const std::optional<InFlightCommand>& command =
+          memory->disruption.command;
+      command && command->stage == InFlightCommand::Stage::kReplacing) {
+    removing.insert(command->command.nodes.begin(),
+                    command->command.nodes.end());
+  }
   d->disruption_input = DisruptionInputOf(
       {&d->snapshot, &d->nodes, &in.group_of, &d->groups, in.pools,
-       &in.priorities, in.removing, settings.scale_up.taints,
+       &in.priorities, std::move(removing), settings.scale_up.taints,
        settings.scale_up.csi_node_aware_scheduling, in.now},
       memory->disruption, memory->backoff);
 }
@@ -162,7 +169,7 @@ void DecideScaleUpAndRemoval(const IterationInput& in,
   input.now = in.now;
   input.removal = d->removal;
   input.in_flight = in.in_flight;
-  if (d->disruption_input && !in.command_in_flight) {
+  if (d->disruption_input && !memory.disruption.command) {
     input.disruption = &*d->disruption_input;
   }
   Decisions decisions = Decide(input);
@@ -170,6 +177,27 @@ void DecideScaleUpAndRemoval(const IterationInput& in,
   d->scale_down = std::move(decisions.scale_down);
   d->disruption = std::move(decisions.disruption);
   AddStep(d, Kind::kScaleUp, ScaleUpActions(d->scale_up));
+}
+
+// Karpenter's disruption command's pass, after the steps that may hand
+// the drain nodes: while it holds some, nothing new is disrupted.
+void PlanCommand(const IterationInput& in, const NodeScaleSettings& settings,
+                 const LoopMemory& memory, IterationDecision* d) {
+  bool draining = in.draining;
+  for (const IterationStep& step : d->steps) {
+    if (step.kind == Kind::kAtomicGiveBack &&
+        !d->atomic.give_backs[step.index].came.empty()) {
+      draining = true;
+    }
+  }
+  d->command =
+      PlanCommandStep({&memory.disruption.command, &d->disruption,
+                       d->disruption_input ? &*d->disruption_input : nullptr,
+                       draining, in.pdbs.has_value(), in.may_act, &d->nodes,
+                       &in.group_of, &d->groups, in.now},
+                      settings);
+  AddStep(d, Kind::kDisruption, d->command.actions, false,
+          /*unless_scaled_up=*/true);
 }
 
 // The memory told what an IncreaseSize of `group` came to: the capacity
@@ -271,14 +299,8 @@ void DecideIteration(const IterationInput& in,
             ScaleDownActions(*d.scale_down, d.nodes, settings.soft_taints),
             false, /*unless_scaled_up=*/true);
   }
-  if (d.removal == RemovalPath::kDisruption) {
-    AddStep(&d, Kind::kDisruption, {}, false, /*unless_scaled_up=*/true);
-  }
-}
-
-IncreaseResult IncreaseResultOf(const Status& status) {
-  if (status.code() == StatusCode::kConflict) return IncreaseResult::kConflict;
-  return status.ok() ? IncreaseResult::kAsked : IncreaseResult::kRefused;
+  if (d.removal == RemovalPath::kDisruption)
+    PlanCommand(in, settings, *memory, &d);
 }
 
 bool ScaledUp(const IterationDecision& decision,
@@ -314,7 +336,9 @@ void AbsorbOutcomes(const IterationDecision& d,
     switch (step.kind) {
       case Kind::kGiveUp:
       case Kind::kBufferStatus:
+        break;
       case Kind::kDisruption:
+        AbsorbCommandStep(d.command, out, now, memory);
         break;
       case Kind::kRequests:
         for (const RequestWrite& write : d.requests.writes) {

@@ -27,6 +27,7 @@
 #include "nodescale/plan/arrivals_pass.h"
 #include "nodescale/plan/atomic_pass.h"
 #include "nodescale/plan/buffers_pass.h"
+#include "nodescale/plan/command_pass.h"
 #include "nodescale/plan/decide.h"
 #include "nodescale/plan/loop_memory.h"
 #include "nodescale/plan/node_scale_action.h"
@@ -55,9 +56,8 @@ struct IterationInput {
   // The drain's pass just made (RemovalProgress) and what it holds now.
   RemovalProgress drained;
   RemovalsInFlight in_flight;
-  std::set<std::string> removing;  // draining, or replaced by a command
+  std::set<std::string> removing;  // draining
   bool draining = false;
-  bool command_in_flight = false;
   std::vector<NodePool> pools;  // declared by the provider
   const NodePoolCatalogue* node_pools = nullptr;
   // Null: no scale-up this iteration (the expanders' config is broken).
@@ -85,8 +85,8 @@ struct IterationStep {
     kScaleUp,
     kBufferStatus,
     kScaleDown,
-    // No actions: Karpenter's disruption command goes on (planned, or the
-    // one in flight advanced) in the disruption stage, which has its own.
+    // Karpenter's disruption command's pass (command_pass.h): its
+    // replacement's launch, or its nodes handed to the drain, or none.
     kDisruption,
   };
   Kind kind = Kind::kScaleUp;
@@ -120,6 +120,8 @@ struct IterationDecision {
   // input, and the plan when no command is in flight.
   std::optional<DisruptionInput> disruption_input;
   std::optional<DisruptionPlan> disruption;
+  // The command's pass: planned, or the one in flight advanced.
+  CommandPass command;
   std::vector<IterationStep> steps;
 };
 
@@ -138,12 +140,6 @@ struct IterationOutcomes {
   std::vector<StepOutcome> steps;
 };
 
-// What an IncreaseSize came to: asked for, refused (the group backs off),
-// or a conflict (another writer's change: no backoff, the next iteration
-// plans again).
-enum class IncreaseResult { kAsked, kRefused, kConflict };
-IncreaseResult IncreaseResultOf(const Status& status);
-
 // Whether the iteration asked for nodes: an atomic request's scale-up
 // (whatever its outcome), or an IncreaseSize of the scale-up accepted.
 bool ScaledUp(const IterationDecision& decision,
@@ -154,7 +150,8 @@ bool StepRuns(const IterationDecision& decision, size_t step,
 
 // The memory told what the steps' outcomes were: the requests written,
 // the backoffs of requests and groups, the capacity on its way, the atomic
-// scale-ups asked for, the drain's removals and the scale-down's timers.
+// scale-ups asked for, the drain's removals, the scale-down's timers and
+// the disruption command in flight.
 void AbsorbOutcomes(const IterationDecision& decision,
                     const IterationOutcomes& outcomes, TimePoint now,
                     LoopMemory* memory);

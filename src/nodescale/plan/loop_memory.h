@@ -5,8 +5,7 @@
 // what /status says was done last. DecideIteration (plan/iteration.h)
 // reads it and brings it up to date where no outcome is waited on, and
 // AbsorbOutcomes from the outcomes of its actions; nothing else holds
-// state between iterations but the executor's drain and the disruption
-// command in flight (run/).
+// state between iterations but the executor's drain (run/).
 #ifndef PROPSCALER_NODESCALE_PLAN_LOOP_MEMORY_H_
 #define PROPSCALER_NODESCALE_PLAN_LOOP_MEMORY_H_
 
@@ -75,8 +74,7 @@ struct LoopMemory {
   std::string last_scale_down = "never";
   // When scale-down last planned (Cluster Autoscaler's scaleDown probe).
   std::optional<TimePoint> last_scale_down_pass;
-  // Logged once until they change.
-  std::string last_priority_note;
+  // Logged once until it changes.
   std::string last_unhealthy;
 };
 

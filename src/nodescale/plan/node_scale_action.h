@@ -105,6 +105,15 @@ struct ActionOutcome {
   bool ok() const { return ran && status.ok(); }
 };
 
+// What an IncreaseSize came to: asked for, refused (the group backs off),
+// or a conflict (another writer's change: no backoff, the next iteration
+// plans again).
+enum class IncreaseResult { kAsked, kRefused, kConflict };
+inline IncreaseResult IncreaseResultOf(const Status& status) {
+  if (status.code() == StatusCode::kConflict) return IncreaseResult::kConflict;
+  return status.ok() ? IncreaseResult::kAsked : IncreaseResult::kRefused;
+}
+
 }  // namespace propscaler::nodescale
 
 #endif  // PROPSCALER_NODESCALE_PLAN_NODE_SCALE_ACTION_H_

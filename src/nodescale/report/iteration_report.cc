@@ -47,6 +47,9 @@ class Report {
             VLOG(1) << "scale-down: " << d_.scale_down->choice.waiting;
           }
           break;
+        case Kind::kDisruption:
+          Disruption(out.actions);
+          break;
         default:
           break;
       }
@@ -70,6 +73,14 @@ class Report {
       }
     }
     return *pending_;
+  }
+
+  const PodsByKey& All() {
+    if (!all_) {
+      all_.emplace();
+      for (const LivePod& pod : *in_.pods) (*all_)[pod.state.Key()] = &pod;
+    }
+    return *all_;
   }
 
   const StepOutcome* StepOf(Kind kind, size_t index = 0) const {
@@ -215,10 +226,90 @@ class Report {
     }
   }
 
+  // The disruption plan's allowances, and its blocked candidates' Events
+  // on their nodes and pods.
+  void DisruptionPlanned(const DisruptionPlan& plan) {
+    r_.DisruptionAllowances(plan);
+    for (const BlockedCandidate& blocked : plan.blocked) {
+      if (FindNode(d_.nodes, blocked.node) != nullptr) {
+        r_.NodeEvent(blocked.node, false, "DisruptionBlocked", blocked.reason);
+      }
+      if (blocked.pod.empty()) continue;
+      auto found = All().find(blocked.pod);
+      if (found != All().end()) {
+        r_.PodEvent(
+            *found->second, false, "DisruptionBlocked",
+            "node " + blocked.node + " is not disrupted: " + blocked.reason);
+      }
+    }
+  }
+
+  void CommandEvents(const DisruptionCommand& command, bool warning,
+                     const std::string& reason, const std::string& message) {
+    for (const std::string& name : command.nodes) {
+      if (FindNode(d_.nodes, name) != nullptr) {
+        r_.NodeEvent(name, warning, reason, message);
+      }
+    }
+  }
+
+  void Launched(const DisruptionCommand& command, const ActionOutcome& out) {
+    const NewNodes& replacement = *command.replacement;
+    if (out.ok()) {
+      CommandEvents(
+          command, false, "DisruptionLaunching",
+          "launching " + std::to_string(replacement.count) +
+              " node(s) of group " + replacement.group + " to replace it (" +
+              std::string(DisruptionMethodName(command.method)) + ")");
+    } else if (out.ran) {
+      r_.DisruptionFailed(command);
+      LOG(WARNING) << "disruption: launching the replacement failed: "
+                   << out.status.message();
+    }
+  }
+
+  void Disruption(const std::vector<ActionOutcome>& out) {
+    const CommandPass& pass = d_.command;
+    const DisruptionCommand& command = pass.command;
+    if (pass.plan_reported) DisruptionPlanned(*d_.disruption);
+    if (pass.started) {
+      LOG(INFO) << "disruption: starting " << DescribeCommand(command)
+                << " (saves " << command.savings_per_hour << "/h)";
+      r_.DisruptionStarted(command);
+    }
+    switch (pass.kind) {
+      case CommandPass::Kind::kValidating:
+        LOG(INFO) << "disruption: " << DescribeCommand(command)
+                  << " proposed; checked again at " << pass.validate_due;
+        break;
+      case CommandPass::Kind::kRejected:
+        LOG(INFO) << "disruption: " << DescribeCommand(command)
+                  << " rejected: " << pass.rejected;
+        r_.ValidationFailed(command.method);
+        CommandEvents(command, false, "ConsolidationRejected", pass.rejected);
+        break;
+      case CommandPass::Kind::kLaunch:
+        Launched(command, out[0]);
+        break;
+      case CommandPass::Kind::kReplacementLate:
+        r_.DisruptionFailed(command);
+        LOG(WARNING) << "disruption: " << DescribeCommand(command)
+                     << " failed: the replacement was not Ready within "
+                        "--max-node-provision-time; the old nodes stay";
+        CommandEvents(command, true, "DisruptionFailed",
+                      "its replacement in group " + command.replacement->group +
+                          " did not become Ready; the node stays");
+        break;
+      default:
+        break;
+    }
+  }
+
   const NodeScaleReporter& r_;
   const IterationReportInput& in_;
   const IterationDecision& d_;
   std::optional<PodsByKey> pending_;
+  std::optional<PodsByKey> all_;
 };
 
 }  // namespace

@@ -4,7 +4,9 @@
 // the requests' consuming pods told and rooms provisioned, the claims, the
 // cluster's health, the atomic scale-ups given back or asked for, the
 // scale-up asked for (TriggeredScaleUp, NotTriggerScaleUp, how long each
-// pod waited) and what scale-down waits for. Decides nothing.
+// pod waited), what scale-down waits for, and Karpenter's disruption (its
+// plan's allowances and blocked candidates, its command started,
+// validated, launched or failed). Decides nothing.
 #ifndef PROPSCALER_NODESCALE_REPORT_ITERATION_REPORT_H_
 #define PROPSCALER_NODESCALE_REPORT_ITERATION_REPORT_H_
 

@@ -67,12 +67,7 @@ NodeScaleLoop::NodeScaleLoop(LoopClients api, Provider* provider,
           {api_.nodes, api_.requests, api_.cluster_state}, provider_,
           [state] { return state->Pods(); }, reporter_, clock_, may_act_,
           options_.max_graceful_termination),
-      priorities_(Context(), provider_, api_.config_maps),
-      disruption_(Context()) {}
-
-LoopContext NodeScaleLoop::Context() {
-  return {&executor_, reporter_, state_, clock_, &options_, &memory_};
-}
+      priorities_(&options_, provider_, api_.config_maps) {}
 
 Status NodeScaleLoop::ReadyToIterate() const {
   if (!state_->Synced()) {
@@ -127,9 +122,7 @@ IterationInput NodeScaleLoop::InputOf(const LoopIteration& it,
   const RemovalQueue& drain = executor_.drain();
   in.in_flight = drain.InFlight();
   in.removing = drain.RemovingNodes();
-  in.removing.merge(disruption_.Replaced());
   in.draining = drain.Draining();
-  in.command_in_flight = disruption_.InFlight();
   in.pools = provider_->Pools();
   in.node_pools = provider_->NodePools();
   in.may_act = executor_.MayAct();
@@ -141,16 +134,13 @@ IterationInput NodeScaleLoop::InputOf(const LoopIteration& it,
 
 IterationOutcomes NodeScaleLoop::Execute(const IterationDecision& decision,
                                          const ClusterView& observed,
-                                         LoopIteration* it) {
-  const ClusterView decided = it->View();
+                                         const ClusterView& decided) {
   IterationOutcomes outcomes;
   for (size_t s = 0; s < decision.steps.size(); ++s) {
     const IterationStep& step = decision.steps[s];
     StepOutcome out;
     out.ran = StepRuns(decision, s, outcomes);
-    if (out.ran && step.kind == IterationStep::Kind::kDisruption) {
-      disruption_.Disrupt(decision.disruption, decision.disruption_input, it);
-    } else if (out.ran) {
+    if (out.ran) {
       // A give-up's nodes and target are the ones it found.
       const bool given_up = step.kind == IterationStep::Kind::kGiveUp;
       out.actions = executor_.Run(step.actions, given_up ? observed : decided,
@@ -185,7 +175,7 @@ bool NodeScaleLoop::Iterate(LoopIteration* it, RemovalProgress drained,
   }
   const ClusterView observed{in.now, &in.nodes, &in.pods, &in.groups,
                              &in.group_of};
-  const IterationOutcomes outcomes = Execute(decision, observed, it);
+  const IterationOutcomes outcomes = Execute(decision, observed, it->View());
   AbsorbOutcomes(decision, outcomes, it->now, &memory_);
   ReportIteration(*reporter_, {&decision, &outcomes, &memory_, &it->pods,
                                in.volumes.get(), it->unschedulable, it->now,
@@ -278,7 +268,7 @@ void NodeScaleLoop::WriteStatus(const LoopIteration& it, const Status& health,
   report.pending_pods = it.unschedulable;
   report.last_scale_up = memory_.last_scale_up;
   report.last_scale_down = memory_.last_scale_down;
-  report.disruption_commands = disruption_.Lines();
+  report.disruption_commands = memory_.disruption.lines;
   report.buffers = it.buffers;
   report.provisioning_requests = it.provisioning_requests;
   for (const BlockedCandidate& blocked : memory_.disruption.blocked) {

@@ -9,9 +9,10 @@
 // out by the one executor (action_executor.h), step by step, whose drain
 // removes nodes; the outcomes go back into the memory (AbsorbOutcomes)
 // and to people (report/iteration_report.h). Karpenter's disruption
-// command, from its plan to the drain, is the disruption stage's
-// (disruption_stage.h). What the loop remembers between iterations is one
-// LoopMemory (plan/loop_memory.h).
+// command, from its plan to the drain, is a step of its own each
+// iteration (plan/command_pass.h) and the command in flight is memory.
+// What the loop remembers between iterations is one LoopMemory
+// (plan/loop_memory.h); the drain's nodes are the executor's.
 //
 // Time comes from an injected Clock; `may_act` (leader election) is asked
 // before every write, so losing the lease stops acting at once.
@@ -32,8 +33,6 @@
 #include "nodescale/report/node_scale_reporter.h"
 #include "nodescale/report/status_report.h"
 #include "nodescale/run/action_executor.h"
-#include "nodescale/run/disruption_stage.h"
-#include "nodescale/run/loop_context.h"
 #include "nodescale/run/loop_iteration.h"
 #include "nodescale/run/loop_options.h"
 #include "nodescale/run/priority_source.h"
@@ -66,17 +65,16 @@ class NodeScaleLoop {
   // Each active CapacityBuffer with its chunk as read now.
   std::vector<ObservedBuffer> ReadBuffers() const;
   // The decision's steps, in order, each as StepRuns says: a give-up over
-  // the cluster as `observed`, the rest over `it` as decided; the
-  // disruption step by the disruption stage.
+  // the cluster as `observed`, the rest over `it` as decided.
   IterationOutcomes Execute(const IterationDecision& decision,
-                            const ClusterView& observed, LoopIteration* it);
+                            const ClusterView& observed,
+                            const ClusterView& decided);
   void ObserveDuration(const LoopIteration& it, const char* kind);
   // The status of this iteration; Cluster Autoscaler's too, unless the
   // cluster could not be read.
   void WriteStatus(const LoopIteration& it, const Status& health,
                    bool cluster_read = true);
   CaStatusInput CaStatusInputOf(const LoopIteration& it, bool healthy) const;
-  LoopContext Context();
 
   const LoopClients api_;
   Provider* provider_;
@@ -93,7 +91,6 @@ class NodeScaleLoop {
   ResolvedPodCache volume_cache_;
   ActionExecutor executor_;
   PrioritySource priorities_;
-  DisruptionStage disruption_;
 };
 
 }  // namespace propscaler::nodescale

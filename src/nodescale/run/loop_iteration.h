@@ -2,8 +2,8 @@
 // (plan/iteration.h): the cluster as read at its start (the store's nodes
 // and pods, shared, not copied; the provider's groups), the nodes and
 // groups decided on with each node's readiness, the planner's snapshot,
-// and the lines /status shows. Made by NodeScaleLoop, handed to the
-// disruption stage and the status, dropped at the end of the iteration.
+// and the lines /status shows. Made by NodeScaleLoop, read by the
+// status, dropped at the end of the iteration.
 #ifndef PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
 #define PROPSCALER_NODESCALE_RUN_LOOP_ITERATION_H_
 

@@ -7,26 +7,27 @@
 
 namespace propscaler::nodescale {
 void PrioritySource::Note(const std::string& note) {
-  if (note == c_.memory->last_priority_note) return;
-  c_.memory->last_priority_note = note;
+  if (note == last_note_) return;
+  last_note_ = note;
   if (!note.empty()) LOG(WARNING) << "priority expander: " << note;
 }
 
-PrioritySource::PrioritySource(LoopContext context, const Provider* provider,
+PrioritySource::PrioritySource(const LoopOptions* options,
+                               const Provider* provider,
                                const kube::ConfigMapClient* config_maps)
-    : c_(context), provider_(provider), config_maps_(config_maps) {}
+    : options_(options), provider_(provider), config_maps_(config_maps) {}
 
 PriorityConfig PrioritySource::Current() {
-  if (!UsesPriorityExpander(c_.options->expander)) return {};
+  if (!UsesPriorityExpander(options_->expander)) return {};
   std::map<int, std::vector<std::string>> patterns = provider_->Priorities();
   std::string source = "the node groups' \"priorities\"";
   if (patterns.empty()) {
-    source = "configmap " + c_.options->namespace_ + "/" +
+    source = "configmap " + options_->namespace_ + "/" +
              kPriorityExpanderConfigMap + " key " + kPriorityExpanderKey;
     Result<kube::ConfigMap> config_map =
-        c_.options->read_priority_config
-            ? c_.options->read_priority_config()
-            : config_maps_->GetConfigMap(c_.options->namespace_,
+        options_->read_priority_config
+            ? options_->read_priority_config()
+            : config_maps_->GetConfigMap(options_->namespace_,
                                          kPriorityExpanderConfigMap);
     if (!config_map.ok()) {
       Note(

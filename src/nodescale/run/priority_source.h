@@ -12,13 +12,13 @@
 #include "kube/client/client.h"
 #include "nodescale/expander/priority.h"
 #include "nodescale/provider/provider.h"
-#include "nodescale/run/loop_context.h"
+#include "nodescale/run/loop_options.h"
 
 namespace propscaler::nodescale {
 
 class PrioritySource {
  public:
-  PrioritySource(LoopContext context, const Provider* provider,
+  PrioritySource(const LoopOptions* options, const Provider* provider,
                  const kube::ConfigMapClient* config_maps);
 
   // The patterns in force now; none (every group passes) without a
@@ -29,9 +29,10 @@ class PrioritySource {
   // Logs `note` once until it changes ("": all is well).
   void Note(const std::string& note);
 
-  LoopContext c_;
+  const LoopOptions* options_;
   const Provider* provider_;
   const kube::ConfigMapClient* config_maps_;
+  std::string last_note_;  // logged once until it changes
 };
 
 }  // namespace propscaler::nodescale

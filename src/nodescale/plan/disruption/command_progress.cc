@@ -2,6 +2,17 @@
 
 namespace propscaler::nodescale {
 
+std::string DescribeCommand(const DisruptionCommand& command) {
+  std::string out = std::string(DisruptionMethodName(command.method)) + " " +
+                    std::string(command.action());
+  for (const std::string& node : command.nodes) out += " " + node;
+  if (command.replacement) {
+    out += " -> " + std::to_string(command.replacement->count) + " x " +
+           command.replacement->group;
+  }
+  return out;
+}
+
 std::optional<InFlightCommand> AwaitValidation(const DisruptionCommand& command,
                                                Duration validation_delay,
                                                TimePoint now) {

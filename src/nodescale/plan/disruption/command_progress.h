@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "common/clock.h"
 #include "nodescale/plan/disruption/disruption.h"
@@ -48,6 +49,9 @@ InFlightCommand AwaitReplacement(const DisruptionCommand& command,
 // validating).
 CommandStep NextStep(const InFlightCommand& in_flight, int64_t ready_now,
                      TimePoint now);
+
+// "multi-node replace a b -> 1 x cheap", for logs and /status.
+std::string DescribeCommand(const DisruptionCommand& command);
 
 // A node of the removal queue, draining: deleted once no pod that needs
 // eviction is left on it; failed when one still is at its deadline

@@ -237,7 +237,7 @@ TEST_F(IterationTest, BetweenIterationsOnlyTheScaleUp) {
 }
 
 // With pools declared (Karpenter's disruption), the removal is the
-// disruption stage's step, which runs unless the scale-up asked for nodes,
+// disruption command's step, which runs unless the scale-up asked for nodes,
 // its plan made only while no command is in flight.
 TEST_F(IterationTest, DisruptionIsAStepOfItsOwnAfterTheScaleUp) {
   IterationInput in = Input({}, t0_);
@@ -250,7 +250,10 @@ TEST_F(IterationTest, DisruptionIsAStepOfItsOwnAfterTheScaleUp) {
   EXPECT_TRUE(d.steps.back().unless_scaled_up);
   EXPECT_TRUE(d.disruption_input.has_value());
   EXPECT_TRUE(d.disruption.has_value());
-  in.command_in_flight = true;
+  DisruptionCommand validating;
+  validating.nodes = {"a"};
+  memory_.disruption.command = InFlightCommand{
+      validating, InFlightCommand::Stage::kValidating, t0_ + minutes(1), 0};
   d = Decide(in);
   EXPECT_TRUE(d.disruption_input.has_value()) << "to check the command";
   EXPECT_FALSE(d.disruption.has_value()) << "one command at a time";
