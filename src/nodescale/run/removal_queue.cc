@@ -4,9 +4,7 @@
 
 #include "common/parallel_calls.h"
 #include "nodescale/domain/node_marks.h"
-#include "nodescale/plan/disruption/command_progress.h"
 #include "nodescale/plan/health/live_snapshot.h"
-#include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/run/node_actions.h"
 
 namespace propscaler::nodescale {

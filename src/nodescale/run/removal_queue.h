@@ -26,11 +26,11 @@
 #include "common/status.h"
 #include "kube/client/client.h"
 #include "nodescale/plan/node_scale_action.h"
-#include "nodescale/plan/scale_down/removal_choice.h"
+#include "nodescale/plan/scale_down/drain.h"
 #include "nodescale/plan/simulation/snapshot.h"
 #include "nodescale/provider/provider.h"
-#include "nodescale/run/cluster_view.h"
 #include "nodescale/report/node_scale_reporter.h"
+#include "nodescale/run/cluster_view.h"
 
 namespace propscaler::nodescale {
 

@@ -39,9 +39,4 @@ CommandStep NextStep(const InFlightCommand& in_flight, int64_t ready_now,
   return now < in_flight.due ? CommandStep::kWait : CommandStep::kFail;
 }
 
-DrainStep NextDrainStep(size_t pods_left, TimePoint deadline, TimePoint now) {
-  if (pods_left == 0) return DrainStep::kDelete;
-  return now < deadline ? DrainStep::kWait : DrainStep::kFail;
-}
-
 }  // namespace propscaler::nodescale

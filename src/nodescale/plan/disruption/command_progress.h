@@ -7,7 +7,6 @@
 #ifndef PROPSCALER_NODESCALE_PLAN_DISRUPTION_COMMAND_PROGRESS_H_
 #define PROPSCALER_NODESCALE_PLAN_DISRUPTION_COMMAND_PROGRESS_H_
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -52,12 +51,6 @@ CommandStep NextStep(const InFlightCommand& in_flight, int64_t ready_now,
 
 // "multi-node replace a b -> 1 x cheap", for logs and /status.
 std::string DescribeCommand(const DisruptionCommand& command);
-
-// A node of the removal queue, draining: deleted once no pod that needs
-// eviction is left on it; failed when one still is at its deadline
-// (--max-graceful-termination-sec after its taint).
-enum class DrainStep { kDelete, kWait, kFail };
-DrainStep NextDrainStep(size_t pods_left, TimePoint deadline, TimePoint now);
 
 }  // namespace propscaler::nodescale
 

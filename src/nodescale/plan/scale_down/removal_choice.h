@@ -11,24 +11,15 @@
 #ifndef PROPSCALER_NODESCALE_PLAN_SCALE_DOWN_REMOVAL_CHOICE_H_
 #define PROPSCALER_NODESCALE_PLAN_SCALE_DOWN_REMOVAL_CHOICE_H_
 
-#include <set>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
+#include "nodescale/plan/scale_down/drain.h"
 #include "nodescale/plan/scale_down/scale_down.h"
 #include "nodescale/plan/scale_down/scale_down_timers.h"
 
 namespace propscaler::nodescale {
-
-// What is being removed already.
-struct RemovalsInFlight {
-  std::string draining;  // a node still draining ("" when none)
-  // Handed to the provider and still registered (Cluster API keeps the
-  // node until its machine goes): not to be removed, and replicas lowered,
-  // twice.
-  std::set<std::string> deleting;
-};
 
 // How many nodes one pass may remove (CA's flags, CA's defaults).
 struct ScaleDownParallelism {

@@ -237,16 +237,6 @@ double NodeUtilization(const NodeState& node,
                   Fraction(memory, node.allocatable.memory_bytes));
 }
 
-bool MovesWithDrain(const PodState& pod) {
-  return !pod.terminated && !IsDaemonSetPod(pod) && !IsMirrorPod(pod);
-}
-
-int64_t EvictionGraceSeconds(const PodState& pod,
-                             int64_t max_graceful_termination_seconds) {
-  return std::min(pod.termination_grace_seconds,
-                  max_graceful_termination_seconds);
-}
-
 std::optional<std::string> EvictionBlocker(const PodState& pod,
                                            const std::vector<PdbState>& pdbs) {
   if (!MovesWithDrain(pod)) return std::nullopt;

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "nodescale/plan/scale_down/drain.h"
 #include "nodescale/plan/simulation/limits.h"
 #include "nodescale/plan/simulation/node_templates.h"
 #include "nodescale/plan/simulation/snapshot.h"
@@ -80,14 +81,6 @@ double NodeUtilization(const NodeState& node,
 // go only when a PodDisruptionBudget covers it, as in CA.
 std::optional<std::string> EvictionBlocker(const PodState& pod,
                                            const std::vector<PdbState>& pdbs);
-
-// DaemonSet, mirror and finished pods stay with the node; the rest move.
-bool MovesWithDrain(const PodState& pod);
-
-// The grace period an eviction gives the pod, as CA: its own, but no more
-// than --max-graceful-termination-sec.
-int64_t EvictionGraceSeconds(const PodState& pod,
-                             int64_t max_graceful_termination_seconds);
 
 ScaleDownPlan PlanScaleDown(const ClusterSnapshot& snapshot,
                             const std::vector<NodeGroup>& groups,

@@ -54,15 +54,5 @@ TEST(CommandProgressTest, AReplacementNotReadyInTimeFailsTheCommand) {
 
 // A draining node: deleted as soon as no pod is left, failed when one still
 // is at the deadline.
-TEST(CommandProgressTest, DrainDeletesWhenEmptyAndFailsAtTheDeadline) {
-  const TimePoint deadline = kT0 + minutes(10);
-  EXPECT_EQ(NextDrainStep(0, deadline, kT0), DrainStep::kDelete);
-  EXPECT_EQ(NextDrainStep(0, deadline, deadline + minutes(1)),
-            DrainStep::kDelete);
-  EXPECT_EQ(NextDrainStep(1, deadline, deadline - seconds(1)),
-            DrainStep::kWait);
-  EXPECT_EQ(NextDrainStep(1, deadline, deadline), DrainStep::kFail);
-}
-
 }  // namespace
 }  // namespace propscaler::nodescale
